@@ -1,0 +1,474 @@
+//! The in-memory filesystem: a flat map from real (symlink-free) paths to nodes.
+//! File contents are `Arc<Vec<u8>>` so reads are cheap clones and forks share data.
+
+use super::path::{file_name, join, parent};
+use super::{DirEntry, FileType, Fs, FsError, FsResult, Metadata};
+use async_trait::async_trait;
+use parking_lot::RwLock;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+/// Most symlinks followed while resolving one path (Linux's MAXSYMLINKS).
+const MAX_SYMLINK_HOPS: usize = 40;
+
+#[derive(Clone, Debug)]
+enum Kind {
+    File(Arc<Vec<u8>>),
+    Dir,
+    Symlink(String),
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    kind: Kind,
+    mode: u32,
+    mtime: SystemTime,
+}
+
+impl Node {
+    fn file_type(&self) -> FileType {
+        match self.kind {
+            Kind::File(_) => FileType::File,
+            Kind::Dir => FileType::Dir,
+            Kind::Symlink(_) => FileType::Symlink,
+        }
+    }
+    fn metadata(&self) -> Metadata {
+        let size = match &self.kind {
+            Kind::File(d) => d.len() as u64,
+            Kind::Dir => 4096,
+            Kind::Symlink(t) => t.len() as u64,
+        };
+        Metadata { file_type: self.file_type(), size, mode: self.mode, mtime: self.mtime }
+    }
+}
+
+/// Size limits of a [`MemoryFs`].
+#[derive(Clone, Debug)]
+pub struct FsLimits {
+    pub max_file_bytes: u64,
+    pub max_total_bytes: u64,
+    pub max_files: u64,
+    pub max_path_depth: usize,
+}
+
+impl Default for FsLimits {
+    fn default() -> Self {
+        FsLimits {
+            max_file_bytes: 100 * 1024 * 1024,
+            max_total_bytes: 500 * 1024 * 1024,
+            max_files: 100_000,
+            max_path_depth: 128,
+        }
+    }
+}
+
+struct Inner {
+    nodes: BTreeMap<String, Node>,
+    total_bytes: u64,
+}
+
+/// An in-memory filesystem, safe to share between tasks.
+pub struct MemoryFs {
+    inner: RwLock<Inner>,
+    limits: FsLimits,
+}
+
+impl Default for MemoryFs {
+    fn default() -> Self {
+        Self::new(FsLimits::default())
+    }
+}
+
+impl MemoryFs {
+    /// An empty filesystem holding only `/`.
+    pub fn new(limits: FsLimits) -> Self {
+        let mut nodes = BTreeMap::new();
+        nodes.insert("/".to_string(), Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
+        MemoryFs { inner: RwLock::new(Inner { nodes, total_bytes: 0 }), limits }
+    }
+
+    /// Bytes currently stored in files.
+    pub fn total_bytes(&self) -> u64 {
+        self.inner.read().total_bytes
+    }
+}
+
+impl Inner {
+    /// Resolve `path` to the real key of the node it names. With `follow_last`,
+    /// a final symlink is followed too. The node itself need not exist, but its
+    /// parent must (else NotFound / NotADirectory).
+    fn resolve(&self, path: &str, follow_last: bool) -> FsResult<String> {
+        let mut hops = 0;
+        let mut pending: Vec<String> = path.split('/').filter(|c| !c.is_empty()).rev().map(String::from).collect();
+        let mut cur = String::from("/");
+        while let Some(comp) = pending.pop() {
+            if comp == "." {
+                continue;
+            }
+            if comp == ".." {
+                cur = parent(&cur).to_string();
+                continue;
+            }
+            match self.nodes.get(&cur) {
+                Some(Node { kind: Kind::Dir, .. }) => {}
+                Some(_) => return Err(FsError::NotADirectory),
+                None => return Err(FsError::NotFound),
+            }
+            let next = join(&cur, &comp);
+            let is_last = pending.is_empty();
+            match self.nodes.get(&next) {
+                Some(Node { kind: Kind::Symlink(target), .. }) if !is_last || follow_last => {
+                    hops += 1;
+                    if hops > MAX_SYMLINK_HOPS {
+                        return Err(FsError::TooManyLinks);
+                    }
+                    if target.starts_with('/') {
+                        cur = "/".to_string();
+                    }
+                    for c in target.split('/').filter(|c| !c.is_empty()).rev() {
+                        pending.push(c.to_string());
+                    }
+                }
+                _ => cur = next,
+            }
+        }
+        Ok(cur)
+    }
+
+    fn get(&self, path: &str, follow: bool) -> FsResult<(&Node, String)> {
+        let real = self.resolve(path, follow)?;
+        self.nodes.get(&real).map(|n| (n, real)).ok_or(FsError::NotFound)
+    }
+
+    /// Real key for a node to be created at `path`; its parent must be a directory.
+    fn creatable(&self, path: &str, limits: &FsLimits) -> FsResult<String> {
+        let real = self.resolve(path, true)?;
+        if real.split('/').count() > limits.max_path_depth {
+            return Err(FsError::NameTooLong);
+        }
+        match self.nodes.get(parent(&real)) {
+            Some(Node { kind: Kind::Dir, .. }) => Ok(real),
+            Some(_) => Err(FsError::NotADirectory),
+            None => Err(FsError::NotFound),
+        }
+    }
+
+    fn children<'a>(&'a self, dir: &str) -> impl Iterator<Item = (&'a String, &'a Node)> + 'a {
+        let prefix = if dir == "/" { "/".to_string() } else { format!("{dir}/") };
+        self.nodes
+            .range(prefix.clone()..)
+            .take_while({
+                let prefix = prefix.clone();
+                move |(k, _)| k.starts_with(&prefix)
+            })
+            .filter(move |(k, _)| k.len() > prefix.len() && !k[prefix.len()..].contains('/'))
+    }
+
+    fn descendants_keys(&self, dir: &str) -> Vec<String> {
+        let prefix = if dir == "/" { "/".to_string() } else { format!("{dir}/") };
+        self.nodes.range(prefix.clone()..).take_while(|(k, _)| k.starts_with(&prefix)).filter(|(k, _)| k.as_str() != "/").map(|(k, _)| k.clone()).collect()
+    }
+
+    fn put_file(&mut self, real: String, data: Vec<u8>, limits: &FsLimits) -> FsResult<()> {
+        if data.len() as u64 > limits.max_file_bytes {
+            return Err(FsError::NoSpace);
+        }
+        let (old_size, mode, exists) = match self.nodes.get(&real) {
+            Some(Node { kind: Kind::File(d), mode, .. }) => (d.len() as u64, *mode, true),
+            Some(Node { kind: Kind::Dir, .. }) => return Err(FsError::IsADirectory),
+            Some(_) => return Err(FsError::InvalidArgument),
+            None => (0, 0o644, false),
+        };
+        let new_total = self.total_bytes - old_size + data.len() as u64;
+        if new_total > limits.max_total_bytes {
+            return Err(FsError::NoSpace);
+        }
+        if !exists && self.nodes.len() as u64 >= limits.max_files {
+            return Err(FsError::NoSpace);
+        }
+        self.total_bytes = new_total;
+        self.nodes.insert(real, Node { kind: Kind::File(Arc::new(data)), mode, mtime: SystemTime::now() });
+        Ok(())
+    }
+
+    fn check_count(&self, limits: &FsLimits) -> FsResult<()> {
+        if self.nodes.len() as u64 >= limits.max_files {
+            Err(FsError::NoSpace)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[async_trait]
+impl Fs for MemoryFs {
+    async fn read(&self, path: &str) -> FsResult<Vec<u8>> {
+        let inner = self.inner.read();
+        match inner.get(path, true)?.0 {
+            Node { kind: Kind::File(d), .. } => Ok(d.as_ref().clone()),
+            Node { kind: Kind::Dir, .. } => Err(FsError::IsADirectory),
+            _ => Err(FsError::InvalidArgument),
+        }
+    }
+
+    async fn write(&self, path: &str, data: &[u8]) -> FsResult<()> {
+        let mut inner = self.inner.write();
+        let real = inner.creatable(path, &self.limits)?;
+        inner.put_file(real, data.to_vec(), &self.limits)
+    }
+
+    async fn append(&self, path: &str, data: &[u8]) -> FsResult<()> {
+        let mut inner = self.inner.write();
+        let real = inner.creatable(path, &self.limits)?;
+        let mut content = match inner.nodes.get_mut(&real) {
+            Some(Node { kind: Kind::File(d), .. }) => {
+                // Take the buffer out so a single owner appends in place.
+                std::mem::take(Arc::make_mut(d))
+            }
+            Some(Node { kind: Kind::Dir, .. }) => return Err(FsError::IsADirectory),
+            Some(_) => return Err(FsError::InvalidArgument),
+            None => Vec::new(),
+        };
+        let old_len = content.len() as u64;
+        if old_len + data.len() as u64 > self.limits.max_file_bytes
+            || inner.total_bytes + data.len() as u64 > self.limits.max_total_bytes
+        {
+            if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.get_mut(&real) {
+                *Arc::make_mut(d) = content;
+            }
+            return Err(FsError::NoSpace);
+        }
+        content.extend_from_slice(data);
+        // put_file accounts sizes from the stored (now empty) buffer.
+        inner.total_bytes -= old_len;
+        if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.get_mut(&real) {
+            *d = Arc::new(Vec::new());
+        }
+        inner.put_file(real, content, &self.limits)
+    }
+
+    async fn metadata(&self, path: &str) -> FsResult<Metadata> {
+        Ok(self.inner.read().get(path, true)?.0.metadata())
+    }
+
+    async fn symlink_metadata(&self, path: &str) -> FsResult<Metadata> {
+        Ok(self.inner.read().get(path, false)?.0.metadata())
+    }
+
+    async fn read_dir(&self, path: &str) -> FsResult<Vec<DirEntry>> {
+        let inner = self.inner.read();
+        let (node, real) = inner.get(path, true)?;
+        if !matches!(node.kind, Kind::Dir) {
+            return Err(FsError::NotADirectory);
+        }
+        Ok(inner
+            .children(&real)
+            .map(|(k, n)| DirEntry { name: file_name(k).to_string(), file_type: n.file_type() })
+            .collect())
+    }
+
+    async fn mkdir(&self, path: &str, parents: bool) -> FsResult<()> {
+        let mut inner = self.inner.write();
+        if parents {
+            let mut cur = String::new();
+            for comp in path.split('/').filter(|c| !c.is_empty()) {
+                cur.push('/');
+                cur.push_str(comp);
+                let real = inner.resolve(&cur, true)?;
+                match inner.nodes.get(&real) {
+                    Some(Node { kind: Kind::Dir, .. }) => {}
+                    Some(_) => return Err(FsError::AlreadyExists),
+                    None => {
+                        let real = inner.creatable(&cur, &self.limits)?;
+                        inner.check_count(&self.limits)?;
+                        inner.nodes.insert(real, Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let real = inner.resolve(path, false)?;
+        if inner.nodes.contains_key(&real) {
+            return Err(FsError::AlreadyExists);
+        }
+        let real = inner.creatable(path, &self.limits)?;
+        inner.check_count(&self.limits)?;
+        inner.nodes.insert(real, Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
+        Ok(())
+    }
+
+    async fn remove_file(&self, path: &str) -> FsResult<()> {
+        let mut inner = self.inner.write();
+        let real = inner.resolve(path, false)?;
+        match inner.nodes.get(&real) {
+            None => Err(FsError::NotFound),
+            Some(Node { kind: Kind::Dir, .. }) => Err(FsError::IsADirectory),
+            Some(n) => {
+                if let Kind::File(d) = &n.kind {
+                    inner.total_bytes -= d.len() as u64;
+                }
+                inner.nodes.remove(&real);
+                Ok(())
+            }
+        }
+    }
+
+    async fn remove_dir(&self, path: &str, recursive: bool) -> FsResult<()> {
+        let mut inner = self.inner.write();
+        let real = inner.resolve(path, false)?;
+        match inner.nodes.get(&real) {
+            None => return Err(FsError::NotFound),
+            Some(Node { kind: Kind::Dir, .. }) => {}
+            Some(_) => return Err(FsError::NotADirectory),
+        }
+        if real == "/" {
+            return Err(FsError::PermissionDenied);
+        }
+        let desc = inner.descendants_keys(&real);
+        if !desc.is_empty() && !recursive {
+            return Err(FsError::NotEmpty);
+        }
+        for k in desc {
+            if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.remove(&k) {
+                inner.total_bytes -= d.len() as u64;
+            }
+        }
+        inner.nodes.remove(&real);
+        Ok(())
+    }
+
+    async fn rename(&self, from: &str, to: &str) -> FsResult<()> {
+        let mut inner = self.inner.write();
+        let src = inner.resolve(from, false)?;
+        let src_node = inner.nodes.get(&src).cloned().ok_or(FsError::NotFound)?;
+        let dst = inner.creatable(to, &self.limits)?;
+        if src == dst {
+            return Ok(());
+        }
+        let src_is_dir = matches!(src_node.kind, Kind::Dir);
+        if src_is_dir && (dst.starts_with(&format!("{src}/")) || src == "/") {
+            return Err(FsError::InvalidArgument);
+        }
+        match inner.nodes.get(&dst) {
+            Some(Node { kind: Kind::Dir, .. }) if !src_is_dir => return Err(FsError::IsADirectory),
+            Some(Node { kind: Kind::Dir, .. }) => {
+                if !inner.descendants_keys(&dst).is_empty() {
+                    return Err(FsError::NotEmpty);
+                }
+            }
+            Some(_) if src_is_dir => return Err(FsError::NotADirectory),
+            Some(Node { kind: Kind::File(d), .. }) => {
+                let len = d.len() as u64;
+                inner.total_bytes -= len;
+            }
+            _ => {}
+        }
+        let moved: Vec<String> = if src_is_dir { inner.descendants_keys(&src) } else { Vec::new() };
+        inner.nodes.remove(&src);
+        inner.nodes.insert(dst.clone(), src_node);
+        for k in moved {
+            if let Some(n) = inner.nodes.remove(&k) {
+                let new_key = format!("{dst}{}", &k[src.len()..]);
+                inner.nodes.insert(new_key, n);
+            }
+        }
+        Ok(())
+    }
+
+    async fn symlink(&self, target: &str, link: &str) -> FsResult<()> {
+        let mut inner = self.inner.write();
+        let real = inner.resolve(link, false)?;
+        if inner.nodes.contains_key(&real) {
+            return Err(FsError::AlreadyExists);
+        }
+        if !matches!(inner.nodes.get(parent(&real)), Some(Node { kind: Kind::Dir, .. })) {
+            return Err(FsError::NotFound);
+        }
+        inner.check_count(&self.limits)?;
+        inner.nodes.insert(real, Node { kind: Kind::Symlink(target.to_string()), mode: 0o777, mtime: SystemTime::now() });
+        Ok(())
+    }
+
+    async fn read_link(&self, path: &str) -> FsResult<String> {
+        match &self.inner.read().get(path, false)?.0.kind {
+            Kind::Symlink(t) => Ok(t.clone()),
+            _ => Err(FsError::InvalidArgument),
+        }
+    }
+
+    async fn set_mode(&self, path: &str, mode: u32) -> FsResult<()> {
+        let mut inner = self.inner.write();
+        let real = inner.resolve(path, true)?;
+        let node = inner.nodes.get_mut(&real).ok_or(FsError::NotFound)?;
+        node.mode = mode & 0o7777;
+        Ok(())
+    }
+
+    async fn set_mtime(&self, path: &str, mtime: SystemTime) -> FsResult<()> {
+        let mut inner = self.inner.write();
+        let real = inner.resolve(path, true)?;
+        let node = inner.nodes.get_mut(&real).ok_or(FsError::NotFound)?;
+        node.mtime = mtime;
+        Ok(())
+    }
+
+    async fn canonicalize(&self, path: &str) -> FsResult<String> {
+        let inner = self.inner.read();
+        let real = inner.resolve(path, true)?;
+        if inner.nodes.contains_key(&real) {
+            Ok(real)
+        } else {
+            Err(FsError::NotFound)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block<F: std::future::Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f)
+    }
+
+    #[test]
+    fn files_dirs_and_symlinks() {
+        block(async {
+            let fs = MemoryFs::default();
+            fs.mkdir("/a/b", true).await.unwrap();
+            fs.write("/a/b/f", b"hi").await.unwrap();
+            fs.append("/a/b/f", b"\xff").await.unwrap();
+            assert_eq!(fs.read("/a/b/f").await.unwrap(), b"hi\xff");
+            assert_eq!(fs.total_bytes(), 3);
+            fs.symlink("b", "/a/l").await.unwrap();
+            assert_eq!(fs.read("/a/l/f").await.unwrap(), b"hi\xff");
+            assert!(fs.symlink_metadata("/a/l").await.unwrap().is_symlink());
+            assert!(fs.metadata("/a/l").await.unwrap().is_dir());
+            let names: Vec<_> = fs.read_dir("/a").await.unwrap().into_iter().map(|e| e.name).collect();
+            assert_eq!(names, ["b", "l"]);
+            assert_eq!(fs.remove_dir("/a", false).await, Err(FsError::NotEmpty));
+            fs.rename("/a/b", "/c").await.unwrap();
+            assert_eq!(fs.read("/c/f").await.unwrap(), b"hi\xff");
+            assert_eq!(fs.read("/a/l/f").await, Err(FsError::NotFound));
+            fs.remove_dir("/c", true).await.unwrap();
+            assert_eq!(fs.total_bytes(), 0);
+            assert_eq!(fs.write("/nope/x", b"").await, Err(FsError::NotFound));
+            fs.symlink("/loop", "/loop").await.unwrap();
+            assert_eq!(fs.read("/loop").await, Err(FsError::TooManyLinks));
+        });
+    }
+
+    #[test]
+    fn limits_are_enforced() {
+        block(async {
+            let fs = MemoryFs::new(FsLimits { max_file_bytes: 4, max_total_bytes: 6, max_files: 4, max_path_depth: 8 });
+            assert_eq!(fs.write("/a", b"12345").await, Err(FsError::NoSpace));
+            fs.write("/a", b"1234").await.unwrap();
+            assert_eq!(fs.write("/b", b"123").await, Err(FsError::NoSpace));
+            assert_eq!(fs.append("/a", b"5").await, Err(FsError::NoSpace));
+            assert_eq!(fs.read("/a").await.unwrap(), b"1234");
+        });
+    }
+}

@@ -1,0 +1,127 @@
+//! The filesystem a script sees. Everything goes through the [`Fs`] trait so that
+//! later backends (host mounts, Elixir-provided filesystems) plug in beside the
+//! in-memory one. Paths given to an `Fs` are absolute and normalized (see [`path`]).
+
+pub mod memory;
+pub mod path;
+
+use async_trait::async_trait;
+use std::fmt;
+use std::time::SystemTime;
+
+pub use memory::MemoryFs;
+
+/// What kind of node a path names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileType {
+    File,
+    Dir,
+    Symlink,
+}
+
+/// Metadata of one node.
+#[derive(Clone, Debug)]
+pub struct Metadata {
+    pub file_type: FileType,
+    pub size: u64,
+    /// Permission bits (e.g. 0o644).
+    pub mode: u32,
+    pub mtime: SystemTime,
+}
+
+impl Metadata {
+    pub fn is_dir(&self) -> bool {
+        self.file_type == FileType::Dir
+    }
+    pub fn is_file(&self) -> bool {
+        self.file_type == FileType::File
+    }
+    pub fn is_symlink(&self) -> bool {
+        self.file_type == FileType::Symlink
+    }
+}
+
+/// One entry of a directory listing.
+#[derive(Clone, Debug)]
+pub struct DirEntry {
+    pub name: String,
+    pub file_type: FileType,
+}
+
+/// Why a filesystem operation failed. `Display` gives the C library's wording
+/// (`No such file or directory`), which is what GNU tools print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FsError {
+    NotFound,
+    NotADirectory,
+    IsADirectory,
+    AlreadyExists,
+    NotEmpty,
+    PermissionDenied,
+    ReadOnly,
+    InvalidArgument,
+    TooManyLinks,
+    /// A configured limit (file size, total bytes, file count, path depth) was hit.
+    NoSpace,
+    NameTooLong,
+    NotSupported,
+}
+
+impl fmt::Display for FsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FsError::NotFound => "No such file or directory",
+            FsError::NotADirectory => "Not a directory",
+            FsError::IsADirectory => "Is a directory",
+            FsError::AlreadyExists => "File exists",
+            FsError::NotEmpty => "Directory not empty",
+            FsError::PermissionDenied => "Permission denied",
+            FsError::ReadOnly => "Read-only file system",
+            FsError::InvalidArgument => "Invalid argument",
+            FsError::TooManyLinks => "Too many levels of symbolic links",
+            FsError::NoSpace => "No space left on device",
+            FsError::NameTooLong => "File name too long",
+            FsError::NotSupported => "Operation not supported",
+        })
+    }
+}
+
+impl std::error::Error for FsError {}
+
+pub type FsResult<T> = Result<T, FsError>;
+
+/// A filesystem. Paths are absolute and normalized; implementations resolve
+/// symlinks themselves (all but the last component for the `*_nofollow` calls).
+#[async_trait]
+pub trait Fs: Send + Sync {
+    /// Whole contents of a file (following symlinks).
+    async fn read(&self, path: &str) -> FsResult<Vec<u8>>;
+    /// Create or truncate a file, then write `data`.
+    async fn write(&self, path: &str, data: &[u8]) -> FsResult<()>;
+    /// Append to a file, creating it when missing.
+    async fn append(&self, path: &str, data: &[u8]) -> FsResult<()>;
+    /// Metadata, following a final symlink.
+    async fn metadata(&self, path: &str) -> FsResult<Metadata>;
+    /// Metadata of the node itself (a final symlink is not followed).
+    async fn symlink_metadata(&self, path: &str) -> FsResult<Metadata>;
+    /// Entries of a directory, sorted by name.
+    async fn read_dir(&self, path: &str) -> FsResult<Vec<DirEntry>>;
+    /// Create a directory; with `parents`, create missing parents and accept an existing dir.
+    async fn mkdir(&self, path: &str, parents: bool) -> FsResult<()>;
+    /// Remove a file or symlink (not a directory).
+    async fn remove_file(&self, path: &str) -> FsResult<()>;
+    /// Remove a directory; it must be empty unless `recursive`.
+    async fn remove_dir(&self, path: &str, recursive: bool) -> FsResult<()>;
+    /// Move a node; replaces an existing file at `to`.
+    async fn rename(&self, from: &str, to: &str) -> FsResult<()>;
+    /// Create a symlink at `link` pointing to `target` (stored as given).
+    async fn symlink(&self, target: &str, link: &str) -> FsResult<()>;
+    /// The target of a symlink, as stored.
+    async fn read_link(&self, path: &str) -> FsResult<String>;
+    /// Change permission bits.
+    async fn set_mode(&self, path: &str, mode: u32) -> FsResult<()>;
+    /// Change the modification time; creates nothing.
+    async fn set_mtime(&self, path: &str, mtime: SystemTime) -> FsResult<()>;
+    /// Resolve every symlink in `path`; the result names an existing node.
+    async fn canonicalize(&self, path: &str) -> FsResult<String>;
+}

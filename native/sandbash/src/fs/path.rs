@@ -1,0 +1,79 @@
+//! Lexical path handling inside the sandbox. Nothing here touches a filesystem.
+
+/// Join `path` onto `cwd` (when relative) and normalize `.`/`..`/`//` lexically.
+/// The result is absolute, without a trailing slash (except `/`).
+pub fn resolve(cwd: &str, path: &str) -> String {
+    if path.starts_with('/') {
+        normalize(path)
+    } else {
+        let mut joined = String::with_capacity(cwd.len() + path.len() + 1);
+        joined.push_str(cwd);
+        joined.push('/');
+        joined.push_str(path);
+        normalize(&joined)
+    }
+}
+
+/// Normalize an absolute path lexically; `..` above `/` stays at `/`.
+pub fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for comp in path.split('/') {
+        match comp {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            c => parts.push(c),
+        }
+    }
+    if parts.is_empty() {
+        return "/".to_string();
+    }
+    let mut out = String::with_capacity(path.len());
+    for p in parts {
+        out.push('/');
+        out.push_str(p);
+    }
+    out
+}
+
+/// Parent directory of a normalized absolute path (`/` for `/`).
+pub fn parent(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(0) | None => "/",
+        Some(i) => &path[..i],
+    }
+}
+
+/// Last component of a normalized absolute path (empty for `/`).
+pub fn file_name(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(i) => &path[i + 1..],
+        None => path,
+    }
+}
+
+/// Join a directory and a name.
+pub fn join(dir: &str, name: &str) -> String {
+    if dir.ends_with('/') {
+        format!("{dir}{name}")
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_relative_and_dots() {
+        assert_eq!(resolve("/a/b", "../c/./d"), "/a/c/d");
+        assert_eq!(resolve("/", "x//y/"), "/x/y");
+        assert_eq!(resolve("/a", "/../../z"), "/z");
+        assert_eq!(resolve("/a", "."), "/a");
+        assert_eq!(parent("/a/b"), "/a");
+        assert_eq!(parent("/a"), "/");
+        assert_eq!(file_name("/a/b"), "b");
+    }
+}

@@ -1,0 +1,274 @@
+//! Byte streams between commands: bounded pipes, shared stdin readers and
+//! output sinks (captured buffers, pipes, files). Everything is bytes.
+
+use crate::fs::{Fs, FsError};
+use bytes::Bytes;
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// Chunks a pipe holds before its writer waits (each chunk is one write).
+const PIPE_CAPACITY: usize = 16;
+/// Largest chunk a single pipe write carries; bigger writes are split so a pipe
+/// holds at most `PIPE_CAPACITY * PIPE_CHUNK` bytes.
+const PIPE_CHUNK: usize = 64 * 1024;
+
+/// Why a write failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IoError {
+    /// The reading end is gone (SIGPIPE): the writer should stop, status 141.
+    BrokenPipe,
+    /// The exec's output cap was hit; the exec ends with an error.
+    OutputLimit(u64),
+    /// Writing to a file failed.
+    Fs(FsError),
+}
+
+impl std::fmt::Display for IoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IoError::BrokenPipe => f.write_str("Broken pipe"),
+            IoError::OutputLimit(n) => write!(f, "output limit of {n} bytes exceeded"),
+            IoError::Fs(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// A bounded in-memory pipe.
+pub fn pipe() -> (Output, Input) {
+    let (tx, rx) = mpsc::channel(PIPE_CAPACITY);
+    (Output::Pipe(tx), Input::from_source(Source::Pipe(rx)))
+}
+
+/// A capture buffer with a byte cap shared by all buffers of one exec.
+pub struct CaptureBuf {
+    data: Mutex<Vec<u8>>,
+    counter: Arc<OutputCounter>,
+}
+
+/// Counts bytes written to an exec's stdout and stderr together.
+pub struct OutputCounter {
+    used: AtomicU64,
+    limit: u64,
+    exceeded: AtomicBool,
+}
+
+impl OutputCounter {
+    pub fn new(limit: u64) -> Arc<Self> {
+        Arc::new(OutputCounter { used: AtomicU64::new(0), limit, exceeded: AtomicBool::new(false) })
+    }
+    pub fn exceeded(&self) -> bool {
+        self.exceeded.load(Ordering::Relaxed)
+    }
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+}
+
+impl CaptureBuf {
+    pub fn new(counter: Arc<OutputCounter>) -> Arc<Self> {
+        Arc::new(CaptureBuf { data: Mutex::new(Vec::new()), counter })
+    }
+    pub fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.data.lock())
+    }
+    pub fn len(&self) -> usize {
+        self.data.lock().len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Where a file descriptor writes to.
+#[derive(Clone)]
+pub enum Output {
+    /// Discards everything (`/dev/null`, a closed fd).
+    Null,
+    /// Collected in memory (the exec's stdout/stderr, `$( )`).
+    Capture(Arc<CaptureBuf>),
+    /// The writing end of a pipe.
+    Pipe(mpsc::Sender<Bytes>),
+    /// Appends to a file in the sandbox filesystem (truncated when opened with `>`).
+    File(Arc<FileSink>),
+}
+
+/// A file opened for writing.
+pub struct FileSink {
+    pub fs: Arc<dyn Fs>,
+    pub path: String,
+}
+
+impl Output {
+    /// Write all of `data`.
+    pub async fn write(&self, data: &[u8]) -> Result<(), IoError> {
+        if data.is_empty() {
+            return Ok(());
+        }
+        match self {
+            Output::Null => Ok(()),
+            Output::Capture(buf) => {
+                let c = &buf.counter;
+                let used = c.used.fetch_add(data.len() as u64, Ordering::Relaxed) + data.len() as u64;
+                if used > c.limit {
+                    c.exceeded.store(true, Ordering::Relaxed);
+                    return Err(IoError::OutputLimit(c.limit));
+                }
+                buf.data.lock().extend_from_slice(data);
+                Ok(())
+            }
+            Output::Pipe(tx) => {
+                for chunk in data.chunks(PIPE_CHUNK) {
+                    tx.send(Bytes::copy_from_slice(chunk)).await.map_err(|_| IoError::BrokenPipe)?;
+                }
+                Ok(())
+            }
+            Output::File(sink) => sink.fs.append(&sink.path, data).await.map_err(IoError::Fs),
+        }
+    }
+
+    /// Write a string.
+    pub async fn write_str(&self, s: &str) -> Result<(), IoError> {
+        self.write(s.as_bytes()).await
+    }
+}
+
+/// Where a reader's bytes come from.
+pub enum Source {
+    Empty,
+    Pipe(mpsc::Receiver<Bytes>),
+}
+
+struct InputState {
+    source: Source,
+    /// Bytes read from the source but not consumed yet.
+    pending: Bytes,
+}
+
+/// A readable stream, shared by every command that reads the same fd (so `read`
+/// in a loop consumes a line at a time and the next command continues after it).
+#[derive(Clone)]
+pub struct Input(Arc<tokio::sync::Mutex<InputState>>);
+
+impl Input {
+    fn from_source(source: Source) -> Self {
+        Input(Arc::new(tokio::sync::Mutex::new(InputState { source, pending: Bytes::new() })))
+    }
+    /// An input at end of file.
+    pub fn null() -> Self {
+        Self::from_source(Source::Empty)
+    }
+    /// An input that yields `data` and then end of file.
+    pub fn from_bytes(data: impl Into<Bytes>) -> Self {
+        Input(Arc::new(tokio::sync::Mutex::new(InputState { source: Source::Empty, pending: data.into() })))
+    }
+
+    /// The next chunk, or `None` at end of file.
+    pub async fn read_chunk(&self) -> Option<Bytes> {
+        let mut st = self.0.lock().await;
+        if !st.pending.is_empty() {
+            return Some(std::mem::take(&mut st.pending));
+        }
+        match &mut st.source {
+            Source::Empty => None,
+            Source::Pipe(rx) => rx.recv().await,
+        }
+    }
+
+    /// Read up to and including `delim`; `None` at end of file with nothing read.
+    /// Stops after `max` bytes so one endless line cannot exhaust memory.
+    pub async fn read_until(&self, delim: u8, max: usize) -> Option<Vec<u8>> {
+        let mut st = self.0.lock().await;
+        let mut out = Vec::new();
+        loop {
+            if st.pending.is_empty() {
+                let next = match &mut st.source {
+                    Source::Empty => None,
+                    Source::Pipe(rx) => rx.recv().await,
+                };
+                match next {
+                    Some(b) => st.pending = b,
+                    None => return if out.is_empty() { None } else { Some(out) },
+                }
+            }
+            let room = max.saturating_sub(out.len()).max(1);
+            let take = match memchr(delim, &st.pending) {
+                Some(i) if i < room => i + 1,
+                _ => st.pending.len().min(room),
+            };
+            let chunk = st.pending.split_to(take);
+            out.extend_from_slice(&chunk);
+            if out.last() == Some(&delim) || out.len() >= max {
+                return Some(out);
+            }
+        }
+    }
+
+    /// Read exactly up to `n` bytes (fewer at end of file).
+    pub async fn read_exact_upto(&self, n: usize) -> Vec<u8> {
+        let mut st = self.0.lock().await;
+        let mut out = Vec::new();
+        while out.len() < n {
+            if st.pending.is_empty() {
+                let next = match &mut st.source {
+                    Source::Empty => None,
+                    Source::Pipe(rx) => rx.recv().await,
+                };
+                match next {
+                    Some(b) => st.pending = b,
+                    None => break,
+                }
+            }
+            let take = (n - out.len()).min(st.pending.len());
+            out.extend_from_slice(&st.pending.split_to(take));
+        }
+        out
+    }
+
+    /// Everything up to end of file, at most `max` bytes (`Err` past that).
+    pub async fn read_to_end(&self, max: usize) -> Result<Vec<u8>, usize> {
+        let mut out = Vec::new();
+        while let Some(chunk) = self.read_chunk().await {
+            if out.len() + chunk.len() > max {
+                return Err(max);
+            }
+            out.extend_from_slice(&chunk);
+        }
+        Ok(out)
+    }
+}
+
+fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
+    hay.iter().position(|&b| b == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn pipe_stops_writer_when_reader_is_gone() {
+        let (w, r) = pipe();
+        w.write(b"a\nb").await.unwrap();
+        assert_eq!(r.read_until(b'\n', 100).await.unwrap(), b"a\n");
+        drop(r);
+        let mut res = Ok(());
+        for _ in 0..100 {
+            res = w.write(b"x").await;
+            if res.is_err() {
+                break;
+            }
+        }
+        assert_eq!(res, Err(IoError::BrokenPipe));
+    }
+
+    #[tokio::test]
+    async fn shared_input_resumes_after_a_line() {
+        let i = Input::from_bytes(&b"one\ntwo\nthree"[..]);
+        assert_eq!(i.read_until(b'\n', 100).await.unwrap(), b"one\n");
+        let j = i.clone();
+        assert_eq!(j.read_to_end(100).await.unwrap(), b"two\nthree");
+        assert!(i.read_chunk().await.is_none());
+    }
+}

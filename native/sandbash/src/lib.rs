@@ -1,0 +1,281 @@
+//! sandbash: a sandboxed bash interpreter. Scripts run in-process on an async
+//! runtime against a virtual filesystem; nothing reaches the host.
+//!
+//! ```
+//! # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+//! let mut bash = sandbash::Bash::builder().build().unwrap();
+//! let r = bash.exec("x=world; echo hello $x").await.unwrap();
+//! assert_eq!(r.stdout, b"hello world\n");
+//! # });
+//! ```
+
+pub mod builtins;
+pub mod commands;
+pub mod expand;
+pub mod fs;
+pub mod interp;
+pub mod io;
+pub mod limits;
+pub mod pattern;
+pub mod state;
+pub mod syntax;
+
+use commands::SysInfo;
+use fs::{Fs, MemoryFs};
+use futures_util::FutureExt;
+use io::{CaptureBuf, Input, Output, OutputCounter};
+use limits::{Budget, CancelToken, Stop};
+use state::{ShellState, Variables};
+use std::sync::Arc;
+
+pub use fs::memory::FsLimits;
+pub use limits::Limits;
+
+/// What a finished script produced.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExecResult {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub exit_code: i32,
+}
+
+/// Why an exec did not produce a normal result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// The script does not parse (bash's message, e.g. ``bash: -c: line 1: syntax error near unexpected token `fi'``).
+    Parse(String),
+    /// A limit, the timeout or a cancellation stopped the script. `partial`
+    /// holds what it printed before that.
+    Stopped { reason: Stop, partial: ExecResult },
+    /// A bad argument from the caller (not from the script).
+    InvalidInput(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Parse(m) | Error::InvalidInput(m) => f.write_str(m),
+            Error::Stopped { reason, .. } => write!(f, "{reason}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Options of a new [`Bash`].
+#[derive(Clone)]
+pub struct BashBuilder {
+    env: Vec<(String, String)>,
+    cwd: String,
+    username: String,
+    hostname: String,
+    limits: Limits,
+    fs_limits: FsLimits,
+    files: Vec<(String, Vec<u8>)>,
+    arg0: String,
+    args: Vec<String>,
+}
+
+impl Default for BashBuilder {
+    fn default() -> Self {
+        BashBuilder {
+            env: Vec::new(),
+            cwd: "/".into(),
+            username: "sandbox".into(),
+            hostname: "bashkit-sandbox".into(),
+            limits: Limits::default(),
+            fs_limits: FsLimits::default(),
+            files: Vec::new(),
+            arg0: "bash".into(),
+            args: Vec::new(),
+        }
+    }
+}
+
+impl BashBuilder {
+    /// Pre-set an exported variable.
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+    /// Starting directory (created if missing).
+    pub fn cwd(mut self, cwd: impl Into<String>) -> Self {
+        self.cwd = cwd.into();
+        self
+    }
+    pub fn username(mut self, u: impl Into<String>) -> Self {
+        self.username = u.into();
+        self
+    }
+    pub fn hostname(mut self, h: impl Into<String>) -> Self {
+        self.hostname = h.into();
+        self
+    }
+    pub fn limits(mut self, l: Limits) -> Self {
+        self.limits = l;
+        self
+    }
+    pub fn fs_limits(mut self, l: FsLimits) -> Self {
+        self.fs_limits = l;
+        self
+    }
+    /// Seed a file (parents are created).
+    pub fn file(mut self, path: impl Into<String>, content: impl Into<Vec<u8>>) -> Self {
+        self.files.push((path.into(), content.into()));
+        self
+    }
+    /// `$0` and `$1...` of the scripts.
+    pub fn args(mut self, arg0: impl Into<String>, args: Vec<String>) -> Self {
+        self.arg0 = arg0.into();
+        self.args = args;
+        self
+    }
+
+    /// Build the session. `Err` when a seeded file cannot be written or the cwd is bad.
+    pub fn build(self) -> Result<Bash, Error> {
+        let mem = Arc::new(MemoryFs::new(self.fs_limits.clone()));
+        let home = format!("/home/{}", self.username);
+        let cwd = fs::path::normalize(&self.cwd);
+        // The memory fs never suspends, so its futures complete on first poll.
+        let setup = async {
+            for d in ["/tmp", "/home", home.as_str(), "/bin", "/usr/bin", "/dev", cwd.as_str()] {
+                mem.mkdir(d, true).await.map_err(|e| format!("cannot create {d}: {e}"))?;
+            }
+            for (p, data) in &self.files {
+                let p = fs::path::normalize(&format!("/{p}"));
+                mem.mkdir(fs::path::parent(&p), true).await.map_err(|e| format!("cannot write {p}: {e}"))?;
+                mem.write(&p, data).await.map_err(|e| format!("cannot write {p}: {e}"))?;
+            }
+            Ok::<(), String>(())
+        };
+        match setup.now_or_never() {
+            Some(Ok(())) => {}
+            Some(Err(e)) => return Err(Error::InvalidInput(e)),
+            None => return Err(Error::InvalidInput("filesystem setup did not complete".into())),
+        }
+        let mut vars = Variables::default();
+        let defaults = [
+            ("HOME", home.clone()),
+            ("PATH", "/usr/local/bin:/usr/bin:/bin".to_string()),
+            ("USER", self.username.clone()),
+            ("LOGNAME", self.username.clone()),
+            ("HOSTNAME", self.hostname.clone()),
+            ("SHELL", "/bin/bash".to_string()),
+            ("PWD", cwd.clone()),
+        ];
+        for (k, v) in defaults {
+            let var = vars.entry(k);
+            var.value = Some(state::Value::Scalar(v));
+            var.exported = k != "HOSTNAME";
+        }
+        for (k, v) in &self.env {
+            let var = vars.entry(k);
+            var.value = Some(state::Value::Scalar(v.clone()));
+            var.exported = true;
+        }
+        for (k, v) in [("IFS", " \t\n"), ("OPTIND", "1"), ("PS4", "+ ")] {
+            vars.entry(k).value = Some(state::Value::Scalar(v.to_string()));
+        }
+        let fs: Arc<dyn Fs> = mem.clone();
+        let state = ShellState {
+            vars,
+            funcs: Default::default(),
+            positional: Arc::new(self.args),
+            arg0: self.arg0,
+            cwd,
+            last_status: 0,
+            opts: Default::default(),
+            fs,
+            sys: Arc::new(SysInfo { username: self.username, hostname: self.hostname }),
+            line: 1,
+            func_depth: 0,
+            subshell_depth: 0,
+            budget: Budget::new(self.limits.clone(), CancelToken::default()),
+            src: Arc::from(""),
+        };
+        Ok(Bash { state, mem, limits: self.limits })
+    }
+}
+
+/// Per-call options of [`Bash::exec_with`].
+#[derive(Clone, Default)]
+pub struct ExecOptions {
+    /// Bytes the script reads on stdin.
+    pub stdin: Vec<u8>,
+    /// Lets another task stop the exec.
+    pub cancel: CancelToken,
+}
+
+/// A session: shell state plus its filesystem, kept across execs.
+pub struct Bash {
+    state: ShellState,
+    mem: Arc<MemoryFs>,
+    limits: Limits,
+}
+
+impl Bash {
+    pub fn builder() -> BashBuilder {
+        BashBuilder::default()
+    }
+
+    /// The session's filesystem (usable while a script runs).
+    pub fn fs(&self) -> Arc<dyn Fs> {
+        self.state.fs.clone()
+    }
+
+    /// The in-memory filesystem itself.
+    pub fn memory_fs(&self) -> &Arc<MemoryFs> {
+        &self.mem
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Run a script; state changes persist.
+    pub async fn exec(&mut self, script: &str) -> Result<ExecResult, Error> {
+        self.exec_with(script, ExecOptions::default()).await
+    }
+
+    /// Run a script with stdin and a cancel token.
+    pub async fn exec_with(&mut self, script: &str, opts: ExecOptions) -> Result<ExecResult, Error> {
+        if script.len() as u64 > self.limits.max_input_bytes {
+            return Err(Error::Stopped {
+                reason: Stop::Limit(format!(
+                    "script is {} bytes, larger than the input limit (max_input_bytes: {})",
+                    script.len(),
+                    self.limits.max_input_bytes
+                )),
+                partial: ExecResult::default(),
+            });
+        }
+        let program = match syntax::parse(script, self.limits.max_parser_depth as usize) {
+            Ok(p) => p,
+            Err(m) => return Err(Error::Parse(format!("bash: -c: {m}"))),
+        };
+        let budget = Budget::new(self.limits.clone(), opts.cancel);
+        let counter = OutputCounter::new(self.limits.max_output_bytes);
+        let out = CaptureBuf::new(counter.clone());
+        let err = CaptureBuf::new(counter.clone());
+        let fds = interp::Fds {
+            stdin: if opts.stdin.is_empty() { Input::null() } else { Input::from_bytes(opts.stdin) },
+            stdout: Output::Capture(out.clone()),
+            stderr: Output::Capture(err.clone()),
+        };
+        let saved = self.state.clone();
+        let outcome = {
+            self.state.budget = budget;
+            self.state.src = Arc::from(script);
+            interp::run_program(&mut self.state, &program, &fds)
+        }.await;
+        let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code };
+        match outcome {
+            Ok(code) => Ok(partial(code)),
+            Err(reason) => {
+                // A stopped script leaves the session as it was before this exec.
+                self.state = saved;
+                Err(Error::Stopped { reason, partial: partial(1) })
+            }
+        }
+    }
+}

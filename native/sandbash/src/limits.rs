@@ -1,0 +1,152 @@
+//! Budgets every exec runs under: command fuel, loop iterations, recursion depth,
+//! a wall-clock deadline and cancellation. Checks are counter bumps, not locks.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Configurable limits. `u64::MAX` means unlimited.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub max_commands: u64,
+    pub max_loop_iterations: u64,
+    pub max_total_loop_iterations: u64,
+    pub max_function_depth: u64,
+    pub max_input_bytes: u64,
+    pub timeout_ms: u64,
+    /// stdout + stderr bytes one exec may produce.
+    pub max_output_bytes: u64,
+    /// Bytes one variable or expanded word may hold.
+    pub max_string_bytes: u64,
+    /// Nesting of `$( )`, `( )` and pipelines inside each other.
+    pub max_subshell_depth: u64,
+    /// Nesting depth of the script's syntax (braces, ifs, loops, substitutions).
+    pub max_parser_depth: u64,
+    /// Words one brace expansion may produce.
+    pub max_brace_items: u64,
+    /// Paths one glob may produce.
+    pub max_glob_results: u64,
+    /// Commands in one pipeline.
+    pub max_pipeline_stages: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_commands: 10_000,
+            max_loop_iterations: 10_000,
+            max_total_loop_iterations: 1_000_000,
+            max_function_depth: 100,
+            max_input_bytes: 10_000_000,
+            timeout_ms: 30_000,
+            max_output_bytes: 10 * 1024 * 1024,
+            max_string_bytes: 10 * 1024 * 1024,
+            max_subshell_depth: 64,
+            max_parser_depth: 200,
+            max_brace_items: 100_000,
+            max_glob_results: 100_000,
+            max_pipeline_stages: 256,
+        }
+    }
+}
+
+/// Why an exec was stopped; turned into the exec's `Err`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Limit(String),
+    Timeout(u64),
+    Cancelled,
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Limit(m) => f.write_str(m),
+            Stop::Timeout(ms) => write!(f, "execution timed out after {ms} ms (timeout_ms)"),
+            Stop::Cancelled => f.write_str("execution cancelled"),
+        }
+    }
+}
+
+/// Cancels a running exec from anywhere.
+#[derive(Clone, Default)]
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// The running counters of one exec (shared by its pipeline stages and subshells).
+pub struct Budget {
+    pub limits: Limits,
+    commands: AtomicU64,
+    total_loops: AtomicU64,
+    deadline: Option<Instant>,
+    cancel: CancelToken,
+}
+
+impl Budget {
+    pub fn new(limits: Limits, cancel: CancelToken) -> Arc<Self> {
+        let deadline = Instant::now().checked_add(Duration::from_millis(limits.timeout_ms));
+        Arc::new(Budget { limits, commands: AtomicU64::new(0), total_loops: AtomicU64::new(0), deadline, cancel })
+    }
+
+    /// Time and cancellation, checked at every command and loop turn.
+    pub fn check(&self) -> Result<(), Stop> {
+        if self.cancel.is_cancelled() {
+            return Err(Stop::Cancelled);
+        }
+        if let Some(d) = self.deadline {
+            if Instant::now() >= d {
+                return Err(Stop::Timeout(self.limits.timeout_ms));
+            }
+        }
+        Ok(())
+    }
+
+    /// Time left before the deadline.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    pub fn cancel_token(&self) -> &CancelToken {
+        &self.cancel
+    }
+
+    /// One more command.
+    pub fn tick_command(&self) -> Result<(), Stop> {
+        let n = self.commands.fetch_add(1, Ordering::Relaxed) + 1;
+        if n > self.limits.max_commands {
+            return Err(Stop::Limit(format!("maximum command count exceeded (max_commands: {})", self.limits.max_commands)));
+        }
+        self.check()
+    }
+
+    /// One more turn of a loop that has run `this_loop` turns so far.
+    pub fn tick_loop(&self, this_loop: u64) -> Result<(), Stop> {
+        if this_loop > self.limits.max_loop_iterations {
+            return Err(Stop::Limit(format!(
+                "maximum loop iterations exceeded (max_loop_iterations: {})",
+                self.limits.max_loop_iterations
+            )));
+        }
+        let n = self.total_loops.fetch_add(1, Ordering::Relaxed) + 1;
+        if n > self.limits.max_total_loop_iterations {
+            return Err(Stop::Limit(format!(
+                "maximum total loop iterations exceeded (max_total_loop_iterations: {})",
+                self.limits.max_total_loop_iterations
+            )));
+        }
+        self.check()
+    }
+
+    /// A named size limit was passed.
+    pub fn exceeded(name: &str, value: u64, what: &str) -> Stop {
+        Stop::Limit(format!("{what} exceeded ({name}: {value})"))
+    }
+}

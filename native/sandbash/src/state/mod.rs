@@ -1,0 +1,69 @@
+//! Shell state that persists across commands and execs: variables, functions,
+//! options, positional parameters, cwd. Forking (for `( )`, `$( )`, pipeline
+//! stages) is a clone; the maps inside are `Arc`-shared until written.
+
+pub mod options;
+pub mod vars;
+
+use crate::commands::{EnvView, SysInfo};
+use crate::fs::Fs;
+use crate::limits::Budget;
+use brush_parser::ast;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+pub use options::Options;
+pub use vars::{Value, Var, Variables};
+
+/// A shell function: its body and the source text it was defined with.
+pub struct Function {
+    pub def: ast::FunctionDefinition,
+    pub source: String,
+}
+
+/// The state of one shell.
+#[derive(Clone)]
+pub struct ShellState {
+    pub vars: Variables,
+    pub funcs: Arc<HashMap<String, Arc<Function>>>,
+    /// `$1 ...`
+    pub positional: Arc<Vec<String>>,
+    /// `$0`
+    pub arg0: String,
+    pub cwd: String,
+    pub last_status: i32,
+    pub opts: Options,
+    pub fs: Arc<dyn Fs>,
+    pub sys: Arc<SysInfo>,
+    /// Current script line, for messages.
+    pub line: usize,
+    /// Depth of function calls.
+    pub func_depth: u64,
+    /// Depth of `( )`, `$( )` and pipeline forks.
+    pub subshell_depth: u64,
+    /// The running exec's budget (replaced at each exec).
+    pub budget: Arc<Budget>,
+    /// Source text of the program being run (function definitions keep a slice of it).
+    pub src: Arc<str>,
+}
+
+impl ShellState {
+    /// A variable's string value (`$name`); arrays give element 0.
+    pub fn get_var(&self, name: &str) -> Option<String> {
+        self.vars.get(name).and_then(|v| v.value.as_ref()?.as_scalar())
+    }
+
+    /// Set a scalar, honouring readonly. `Err` holds bash's message.
+    pub fn set_var(&mut self, name: &str, value: String) -> Result<(), String> {
+        self.vars.set_scalar(name, value)
+    }
+}
+
+impl EnvView for ShellState {
+    fn get(&self, name: &str) -> Option<String> {
+        self.get_var(name)
+    }
+    fn exported(&self) -> Vec<(String, String)> {
+        self.vars.exported()
+    }
+}

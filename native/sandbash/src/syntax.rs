@@ -1,0 +1,132 @@
+//! brush-parser glue: parse a script safely (bounded size and nesting, deep
+//! inputs on a big-stack thread) and word parse errors as bash does.
+
+use brush_parser::{ast, ParseError, Parser, ParserOptions, Token};
+
+/// Nesting below which parsing runs on the caller's stack (brush-parser
+/// overflows a 2 MiB stack somewhere past 300 levels).
+const INLINE_DEPTH: usize = 40;
+/// Stack for parsing deeper scripts; it is virtual memory, touched only as used.
+const PARSER_STACK: usize = 256 * 1024 * 1024;
+
+/// Parser options for bash mode.
+pub fn options() -> ParserOptions {
+    ParserOptions { enable_extended_globbing: true, ..ParserOptions::default() }
+}
+
+/// A rough upper bound of the syntactic nesting of `src`: brackets of every
+/// kind plus compound keywords. Cheap and conservative (quotes are ignored).
+pub fn nesting_depth(src: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    let bytes = src.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'{' | b'[' | b'`' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            c if c.is_ascii_alphabetic() && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric()) => {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                    i += 1;
+                }
+                match &src[start..i] {
+                    "if" | "while" | "until" | "for" | "case" | "select" => {
+                        depth += 1;
+                        max = max.max(depth);
+                    }
+                    "fi" | "done" | "esac" => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    max
+}
+
+/// Parse a whole script. `Err` is bash's message (without the `bash: ` prefix).
+pub fn parse(src: &str, max_depth: usize) -> Result<ast::Program, String> {
+    let depth = nesting_depth(src);
+    if depth > max_depth {
+        return Err(format!("script nesting too deep: {depth} levels (max_parser_depth: {max_depth})"));
+    }
+    let result = if depth <= INLINE_DEPTH {
+        Parser::new(src.as_bytes(), &options()).parse_program()
+    } else {
+        let owned = src.to_owned();
+        let handle = std::thread::Builder::new()
+            .name("sandbash-parse".into())
+            .stack_size(PARSER_STACK)
+            .spawn(move || Parser::new(owned.as_bytes(), &options()).parse_program());
+        match handle {
+            Ok(h) => match h.join() {
+                Ok(r) => r,
+                Err(_) => return Err("internal error: the parser panicked".into()),
+            },
+            Err(e) => return Err(format!("internal error: cannot start the parser: {e}")),
+        }
+    };
+    result.map_err(|e| message(src, &e))
+}
+
+/// bash's wording for a parse error.
+fn message(src: &str, err: &ParseError) -> String {
+    match err {
+        ParseError::ParsingNear(pos) => {
+            let tok = brush_parser::uncached_tokenize_str(src, &options().tokenizer_options())
+                .ok()
+                .and_then(|toks| toks.into_iter().find(|t| t.location().start.index == pos.index));
+            let text = match tok {
+                Some(Token::Operator(op, _)) if op == "\n" => "newline".to_owned(),
+                Some(t) => t.to_str().to_owned(),
+                None => "EOF".to_owned(),
+            };
+            let line_text = src.lines().nth(pos.line.saturating_sub(1)).unwrap_or("");
+            format!("line {}: syntax error near unexpected token `{text}'\nbash: -c: line {}: `{line_text}'", pos.line, pos.line)
+        }
+        ParseError::ParsingAtEndOfInput => {
+            format!("line {}: syntax error: unexpected end of file", src.lines().count() + 1)
+        }
+        ParseError::Tokenizing { inner, position } => {
+            let line = position.as_ref().map_or(1, |p| p.line);
+            use brush_parser::TokenizerError as T;
+            let what = match inner {
+                T::UnterminatedSingleQuote(_) => "unexpected EOF while looking for matching `''".to_string(),
+                T::UnterminatedDoubleQuote(_) => "unexpected EOF while looking for matching `\"'".to_string(),
+                T::UnterminatedBackquote(_) => "unexpected EOF while looking for matching ``'".to_string(),
+                T::UnterminatedCommandSubstitution | T::UnterminatedExpansion => {
+                    "unexpected EOF while looking for matching `)'".to_string()
+                }
+                T::UnterminatedVariable => "unexpected EOF while looking for matching `}'".to_string(),
+                other => other.to_string(),
+            };
+            format!("line {line}: {what}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_nesting_is_refused_not_a_crash() {
+        let deep = "{ ".repeat(5000) + &"}".repeat(5000);
+        assert!(parse(&deep, 200).unwrap_err().contains("max_parser_depth"));
+        let ok = "{ ".repeat(150) + "true;" + &" }".repeat(150);
+        assert!(parse(&ok, 200).is_ok());
+    }
+
+    #[test]
+    fn errors_name_the_token() {
+        assert_eq!(
+            parse("echo a; fi", 200).unwrap_err(),
+            "line 1: syntax error near unexpected token `fi'\nbash: -c: line 1: `echo a; fi'"
+        );
+    }
+}
