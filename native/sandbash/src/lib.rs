@@ -190,6 +190,9 @@ impl BashBuilder {
             line: 1,
             func_depth: 0,
             subshell_depth: 0,
+            in_condition: false,
+            subst_status: None,
+            in_source: false,
             budget: Budget::new(self.limits.clone(), CancelToken::default()),
             src: Arc::from(""),
         };

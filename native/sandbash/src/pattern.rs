@@ -1,1 +1,237 @@
-//! Patterns.
+//! Shell patterns (globs): `*`, `?`, `[...]` and extglob groups, compiled to a
+//! regex. Used by pathname expansion, `case`, `[[ == ]]` and `${x#pat}`.
+//! Quoted characters match literally.
+
+use regex::{Regex, RegexBuilder};
+
+/// Largest compiled pattern (regex program bytes); bounds memory and time.
+const MAX_REGEX_SIZE: usize = 1 << 20;
+
+/// A pattern built from characters, each marked quoted (literal) or not.
+#[derive(Clone, Debug, Default)]
+pub struct Pattern {
+    chars: Vec<(char, bool)>,
+}
+
+impl Pattern {
+    /// From expanded parts: `(text, quoted)`.
+    pub fn from_parts(parts: &[(String, bool)]) -> Self {
+        let mut chars = Vec::new();
+        for (text, quoted) in parts {
+            chars.extend(text.chars().map(|c| (c, *quoted)));
+        }
+        Pattern { chars }
+    }
+
+    /// From a pattern string where nothing is quoted except by backslashes.
+    pub fn from_str(s: &str) -> Self {
+        Pattern { chars: s.chars().map(|c| (c, false)).collect() }
+    }
+
+    /// True when some unquoted character makes this more than a literal string.
+    pub fn has_meta(&self, extglob: bool) -> bool {
+        let c = &self.chars;
+        c.iter().enumerate().any(|(i, &(ch, q))| {
+            !q && (matches!(ch, '*' | '?' | '[' | '\\')
+                || (extglob && matches!(ch, '+' | '@' | '!') && c.get(i + 1).is_some_and(|&(n, nq)| n == '(' && !nq)))
+        })
+    }
+
+    /// The literal text (quote removal, backslashes dropped).
+    pub fn literal(&self) -> String {
+        let mut out = String::new();
+        let mut esc = false;
+        for &(c, q) in &self.chars {
+            if !q && !esc && c == '\\' {
+                esc = true;
+                continue;
+            }
+            esc = false;
+            out.push(c);
+        }
+        out
+    }
+
+    /// The regex source (unanchored) for this pattern.
+    pub fn regex_source(&self, extglob: bool) -> String {
+        let mut out = String::new();
+        let mut i = 0;
+        let c = &self.chars;
+        translate(c, &mut i, &mut out, extglob, false);
+        out
+    }
+
+    /// Compile as a full match (`^...$`).
+    pub fn compile(&self, extglob: bool, nocase: bool) -> Option<Regex> {
+        let src = format!("^(?:{})$", self.regex_source(extglob));
+        RegexBuilder::new(&src)
+            .dot_matches_new_line(true)
+            .case_insensitive(nocase)
+            .size_limit(MAX_REGEX_SIZE)
+            .build()
+            .ok()
+    }
+
+    /// Does the whole of `s` match?
+    pub fn matches(&self, s: &str, extglob: bool) -> bool {
+        if !self.has_meta(extglob) {
+            return self.literal() == s;
+        }
+        self.compile(extglob, false).is_some_and(|r| r.is_match(s))
+    }
+}
+
+/// Translate `chars[*i..]` into regex syntax, stopping at an unquoted `)` or `|`
+/// when `in_group` (extglob alternatives).
+fn translate(c: &[(char, bool)], i: &mut usize, out: &mut String, extglob: bool, in_group: bool) {
+    while *i < c.len() {
+        let (ch, quoted) = c[*i];
+        if quoted {
+            push_lit(out, ch);
+            *i += 1;
+            continue;
+        }
+        if in_group && (ch == ')' || ch == '|') {
+            return;
+        }
+        if extglob && matches!(ch, '?' | '*' | '+' | '@' | '!') && c.get(*i + 1) == Some(&('(', false)) {
+            if let Some(group) = extglob_group(c, *i + 2, extglob) {
+                let (alts, end) = group;
+                let body = alts.join("|");
+                match ch {
+                    '?' => out.push_str(&format!("(?:{body})?")),
+                    '*' => out.push_str(&format!("(?:{body})*")),
+                    '+' => out.push_str(&format!("(?:{body})+")),
+                    '@' => out.push_str(&format!("(?:{body})")),
+                    // Negation needs look-ahead, which this regex engine lacks:
+                    // approximate `!(x)` as "anything" only when x can't be handled.
+                    _ => out.push_str(".*"),
+                }
+                *i = end;
+                continue;
+            }
+        }
+        match ch {
+            '*' => out.push_str(".*"),
+            '?' => out.push('.'),
+            '\\' => {
+                if let Some(&(next, _)) = c.get(*i + 1) {
+                    push_lit(out, next);
+                    *i += 1;
+                } else {
+                    push_lit(out, '\\');
+                }
+            }
+            '[' => match bracket(c, *i) {
+                Some((class, end)) => {
+                    out.push_str(&class);
+                    *i = end;
+                    continue;
+                }
+                None => push_lit(out, '['),
+            },
+            _ => push_lit(out, ch),
+        }
+        *i += 1;
+    }
+}
+
+/// Parse `(a|b)` alternatives starting after `(`; returns them and the index after `)`.
+fn extglob_group(c: &[(char, bool)], start: usize, extglob: bool) -> Option<(Vec<String>, usize)> {
+    let mut alts = Vec::new();
+    let mut i = start;
+    loop {
+        let mut alt = String::new();
+        translate(c, &mut i, &mut alt, extglob, true);
+        alts.push(alt);
+        match c.get(i) {
+            Some(&('|', false)) => i += 1,
+            Some(&(')', false)) => return Some((alts, i + 1)),
+            _ => return None,
+        }
+    }
+}
+
+/// Translate a bracket expression starting at `c[start] == '['`.
+fn bracket(c: &[(char, bool)], start: usize) -> Option<(String, usize)> {
+    let mut i = start + 1;
+    let mut out = String::from("[");
+    if matches!(c.get(i), Some(&('!', false)) | Some(&('^', false))) {
+        out.push('^');
+        i += 1;
+    }
+    let first = i;
+    while i < c.len() {
+        let (ch, q) = c[i];
+        if ch == ']' && !q && i > first {
+            out.push(']');
+            return Some((out, i + 1));
+        }
+        if ch == '[' && !q && c.get(i + 1) == Some(&(':', false)) {
+            // [:class:]
+            let rest: String = c[i..].iter().take(12).map(|x| x.0).collect();
+            if let Some(end) = rest.find(":]") {
+                let name = &rest[2..end];
+                if matches!(name, "alpha" | "digit" | "alnum" | "upper" | "lower" | "space" | "blank" | "punct" | "print" | "graph" | "cntrl" | "xdigit" | "word") {
+                    out.push_str(&format!("[:{name}:]"));
+                    i += end + 2;
+                    continue;
+                }
+            }
+        }
+        if ch == '\\' && !q {
+            if let Some(&(n, _)) = c.get(i + 1) {
+                push_class_lit(&mut out, n);
+                i += 2;
+                continue;
+            }
+        }
+        if ch == '-' && !q && i > first && c.get(i + 1).is_some_and(|&(n, _)| n != ']') {
+            out.push('-');
+        } else {
+            push_class_lit(&mut out, ch);
+        }
+        i += 1;
+    }
+    None
+}
+
+fn push_lit(out: &mut String, ch: char) {
+    let mut buf = [0u8; 4];
+    out.push_str(&regex::escape(ch.encode_utf8(&mut buf)));
+}
+
+fn push_class_lit(out: &mut String, ch: char) {
+    if matches!(ch, '[' | ']' | '\\' | '^' | '-' | '&' | '~') {
+        out.push('\\');
+    }
+    out.push(ch);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(p: &str, s: &str) -> bool {
+        Pattern::from_str(p).matches(s, true)
+    }
+
+    #[test]
+    fn globs() {
+        assert!(m("*.txt", "a.txt"));
+        assert!(!m("*.txt", "a.txt.bak"));
+        assert!(m("a?c", "abc"));
+        assert!(m("[a-c]x", "bx"));
+        assert!(!m("[!a-c]x", "bx"));
+        assert!(m("[[:digit:]]*", "1abc"));
+        assert!(m("[]a]", "]"));
+        assert!(m("\\*", "*"));
+        assert!(!m("\\*", "a"));
+        assert!(m("@(foo|bar).c", "bar.c"));
+        assert!(m("+(ab)", "ababab"));
+        assert!(m("a.b", "a.b") && !m("a.b", "axb"));
+        let quoted = Pattern::from_parts(&[("*".into(), true), ("*".into(), false)]);
+        assert!(quoted.matches("*abc", true));
+        assert!(!quoted.matches("abc", true));
+    }
+}

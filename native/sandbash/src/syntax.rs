@@ -89,9 +89,13 @@ fn message(src: &str, err: &ParseError) -> String {
             let line_text = src.lines().nth(pos.line.saturating_sub(1)).unwrap_or("");
             format!("line {}: syntax error near unexpected token `{text}'\nbash: -c: line {}: `{line_text}'", pos.line, pos.line)
         }
-        ParseError::ParsingAtEndOfInput => {
-            format!("line {}: syntax error: unexpected end of file", src.lines().count() + 1)
-        }
+        ParseError::ParsingAtEndOfInput => match stray_closer(src) {
+            Some((tok, line)) => {
+                let line_text = src.lines().nth(line.saturating_sub(1)).unwrap_or("");
+                format!("line {line}: syntax error near unexpected token `{tok}'\nbash: -c: line {line}: `{line_text}'")
+            }
+            None => format!("line {}: syntax error: unexpected end of file", src.lines().count() + 1),
+        },
         ParseError::Tokenizing { inner, position } => {
             let line = position.as_ref().map_or(1, |p| p.line);
             use brush_parser::TokenizerError as T;
@@ -108,6 +112,45 @@ fn message(src: &str, err: &ParseError) -> String {
             format!("line {line}: {what}")
         }
     }
+}
+
+/// brush-parser reports a closing keyword without its opener (`fi` alone) as
+/// "end of input"; bash names the token. Find such a closer at command position.
+fn stray_closer(src: &str) -> Option<(String, usize)> {
+    let toks = brush_parser::uncached_tokenize_str(src, &options().tokenizer_options()).ok()?;
+    let mut stack: Vec<&str> = Vec::new();
+    let mut command_start = true;
+    for t in &toks {
+        let text = t.to_str();
+        let is_word = matches!(t, Token::Word(..));
+        if is_word && command_start {
+            let expect = match text {
+                "if" => Some("fi"),
+                "case" => Some("esac"),
+                "while" | "until" | "for" | "select" => Some("done"),
+                "{" => Some("}"),
+                _ => None,
+            };
+            if let Some(e) = expect {
+                stack.push(e);
+            } else if matches!(text, "fi" | "esac" | "done" | "}") {
+                if stack.last() == Some(&text) {
+                    stack.pop();
+                } else {
+                    return Some((text.to_string(), t.location().start.line));
+                }
+            }
+            command_start = matches!(text, "if" | "then" | "else" | "elif" | "do" | "{" | "!" | "while" | "until" | "fi" | "done" | "esac" | "}");
+            continue;
+        }
+        if text == "case" || stack.last() == Some(&"esac") {
+            // Patterns inside case are not commands; stay conservative.
+            command_start = matches!(text, ";;" | ")" | "\n" | "in");
+            continue;
+        }
+        command_start = !is_word && matches!(text, ";" | "\n" | "&&" | "||" | "|" | "&" | "(" | ";;" | "|&");
+    }
+    None
 }
 
 #[cfg(test)]

@@ -1,1 +1,94 @@
-fn main() {}
+//! `sandbash`: run a script in a fresh sandbox and mirror its output and status.
+//!
+//! ```text
+//! sandbash -c SCRIPT [ARG0 [ARGS...]]
+//! sandbash FILE [ARGS...]        (FILE is read from the host: it is the script, not sandbox data)
+//! sandbash < script.sh
+//! ```
+//! The script's stdin is this process's stdin when the script comes from `-c` or a file.
+
+use std::io::{IsTerminal, Read, Write};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (script, arg0, rest, stdin) = match parse_args(&args) {
+        Ok(v) => v,
+        Err(m) => {
+            eprintln!("sandbash: {m}");
+            eprintln!("usage: sandbash -c SCRIPT [ARG0 [ARGS...]] | sandbash FILE [ARGS...] | sandbash < FILE");
+            std::process::exit(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("sandbash: cannot start the runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    let code = runtime.block_on(async {
+        let mut bash = match sandbash::Bash::builder().args(arg0, rest).build() {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("sandbash: {e}");
+                return 1;
+            }
+        };
+        let opts = sandbash::ExecOptions { stdin, ..Default::default() };
+        match bash.exec_with(&script, opts).await {
+            Ok(r) => {
+                let _ = std::io::stdout().write_all(&r.stdout);
+                let _ = std::io::stderr().write_all(&r.stderr);
+                r.exit_code
+            }
+            Err(sandbash::Error::Stopped { reason, partial }) => {
+                let _ = std::io::stdout().write_all(&partial.stdout);
+                let _ = std::io::stderr().write_all(&partial.stderr);
+                eprintln!("sandbash: {reason}");
+                1
+            }
+            Err(sandbash::Error::Parse(m)) => {
+                eprintln!("{m}");
+                2
+            }
+            Err(e) => {
+                eprintln!("sandbash: {e}");
+                1
+            }
+        }
+    });
+    let _ = std::io::stdout().flush();
+    std::process::exit(code);
+}
+
+type Parsed = (String, String, Vec<String>, Vec<u8>);
+
+fn read_stdin() -> Vec<u8> {
+    let mut buf = Vec::new();
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        let _ = stdin.lock().read_to_end(&mut buf);
+    }
+    buf
+}
+
+fn parse_args(args: &[String]) -> Result<Parsed, String> {
+    match args.first().map(String::as_str) {
+        Some("-c") => {
+            let script = args.get(1).ok_or("-c: option requires an argument")?.clone();
+            let arg0 = args.get(2).cloned().unwrap_or_else(|| "bash".into());
+            let rest = args.iter().skip(3).cloned().collect();
+            Ok((script, arg0, rest, read_stdin()))
+        }
+        Some(file) => {
+            let data = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
+            let script = String::from_utf8(data).map_err(|_| format!("{file}: not UTF-8 text"))?;
+            Ok((script, file.to_string(), args[1..].to_vec(), read_stdin()))
+        }
+        None => {
+            let data = read_stdin();
+            let script = String::from_utf8(data).map_err(|_| "script on stdin is not UTF-8 text".to_string())?;
+            Ok((script, "bash".into(), Vec::new(), Vec::new()))
+        }
+    }
+}

@@ -1,1 +1,90 @@
-//! Builtins.
+//! Shell builtins: the commands that read or change the shell's own state
+//! (cd, export, read, set, ...), one module per family. Their errors read
+//! `bash: NAME: message`, as bash's do.
+
+mod bash;
+mod cd;
+mod control;
+mod declare;
+mod echo;
+mod eval;
+mod let_;
+mod read;
+mod set;
+mod shift;
+mod type_;
+mod unset;
+
+use crate::interp::{Fds, Res};
+use crate::interp::simple::Assigned;
+use crate::state::ShellState;
+
+pub use eval::run_script_file;
+
+/// An argument of a declaration builtin (`export`, `local`, `declare`, ...).
+#[derive(Debug, Clone)]
+pub enum DeclArg {
+    Plain(String),
+    Assign(Assigned),
+}
+
+const NAMES: &[&str] = &[
+    ":", "true", "false", "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift", "local", "declare", "typeset",
+    "readonly", "return", "exit", "break", "continue", "read", "test", "[", "eval", "source", ".", "shopt", "let", "type",
+    "command", "bash", "sh",
+];
+
+/// Shell keywords (for `type`).
+pub const KEYWORDS: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function",
+    "time", "{", "}", "!", "[[", "]]", "coproc",
+];
+
+pub fn is_builtin(name: &str) -> bool {
+    NAMES.contains(&name)
+}
+
+/// Run builtin `argv[0]`.
+pub fn run<'a>(sh: &'a mut ShellState, argv: &'a [String], decl: Vec<DeclArg>, fds: &'a Fds) -> futures_util::future::BoxFuture<'a, Res> {
+    Box::pin(run_inner(sh, argv, decl, fds))
+}
+
+async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds: &Fds) -> Res {
+    let name = argv[0].as_str();
+    let status = match name {
+        ":" | "true" => 0,
+        "false" => 1,
+        "echo" => echo::echo(argv, fds).await,
+        "printf" => return echo::printf(sh, argv, fds).await,
+        "cd" => cd::cd(sh, argv, fds).await,
+        "pwd" => cd::pwd(sh, argv, fds).await,
+        "export" | "local" | "declare" | "typeset" | "readonly" => declare::run(sh, name, decl, fds).await?,
+        "unset" => unset::unset(sh, argv, fds).await,
+        "set" => set::set(sh, argv, fds).await,
+        "shopt" => set::shopt(sh, argv, fds).await,
+        "shift" => shift::shift(sh, argv, fds).await,
+        "return" | "exit" | "break" | "continue" => return control::run(sh, argv, fds).await,
+        "read" => read::read(sh, argv, fds).await?,
+        "test" | "[" => crate::interp::cond::test_builtin(sh, argv, fds).await?,
+        "eval" => return eval::eval(sh, argv, fds).await,
+        "source" | "." => return eval::source(sh, argv, fds).await,
+        "let" => let_::run(sh, argv, fds).await?,
+        "type" => type_::type_(sh, argv, fds).await,
+        "command" => return type_::command(sh, argv, fds).await,
+        "bash" | "sh" => return bash::run(sh, argv, fds).await,
+        _ => 127,
+    };
+    Ok(status)
+}
+
+/// Print `bash: msg` (builtin errors) and return `status`.
+pub async fn fail(fds: &Fds, msg: &str, status: i32) -> i32 {
+    fds.shell_err(msg).await;
+    status
+}
+
+/// Is `s` a valid variable name?
+pub fn valid_name(s: &str) -> bool {
+    let mut c = s.chars();
+    matches!(c.next(), Some(ch) if ch == '_' || ch.is_ascii_alphabetic()) && c.all(|ch| ch == '_' || ch.is_ascii_alphanumeric())
+}

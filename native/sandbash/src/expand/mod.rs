@@ -1,1 +1,236 @@
-//! Expansion.
+//! Word expansion: raw word text -> fields. The order is bash's: brace
+//! expansion, then tilde, parameter, command and arithmetic substitution (left
+//! to right), then field splitting of unquoted results, then pathname expansion,
+//! with quote removal throughout (each character remembers whether it was quoted).
+
+pub mod ansi_c;
+pub mod arith;
+pub mod brace;
+pub mod glob;
+pub mod param;
+pub mod split;
+
+use crate::interp::{Fds, Flow};
+use crate::state::ShellState;
+use brush_parser::word::{self, WordPiece, WordPieceWithSource};
+use futures_util::future::BoxFuture;
+
+/// One run of expanded text.
+#[derive(Clone, Debug)]
+pub struct Seg {
+    pub text: String,
+    /// Came from quotes (or an escape): no splitting, no globbing.
+    pub quoted: bool,
+    /// Came from an unquoted expansion: subject to field splitting.
+    pub split: bool,
+}
+
+/// Fields under construction; `"$@"` and `${a[@]}` start new ones.
+#[derive(Default, Debug)]
+pub struct Fields {
+    pub done: Vec<Vec<Seg>>,
+    pub cur: Vec<Seg>,
+    /// A list expansion (`"$@"`) happened: an empty result then means no field.
+    pub saw_list: bool,
+}
+
+impl Fields {
+    fn push(&mut self, text: impl Into<String>, quoted: bool, split: bool) {
+        self.cur.push(Seg { text: text.into(), quoted, split });
+    }
+    fn break_field(&mut self) {
+        let f = std::mem::take(&mut self.cur);
+        self.done.push(f);
+    }
+    fn finish(mut self) -> Vec<Vec<Seg>> {
+        self.done.push(self.cur);
+        self.done
+    }
+}
+
+/// Print `bash: msg` and end the shell with `status` (what bash does for an
+/// expansion error in a non-interactive shell).
+pub async fn fatal(fds: &Fds, msg: &str, status: i32) -> Flow {
+    let _ = fds.stderr.write(format!("bash: {msg}\n").as_bytes()).await;
+    Flow::Exit(status)
+}
+
+fn parse_word(raw: &str) -> Result<Vec<WordPieceWithSource>, String> {
+    word::parse(raw, &crate::syntax::options()).map_err(|_| format!("{raw}: bad substitution"))
+}
+
+/// Expand words into argv: every expansion, splitting and globbing.
+pub async fn expand_words(sh: &mut ShellState, fds: &Fds, words: &[&str]) -> Result<Vec<String>, Flow> {
+    let mut out = Vec::new();
+    for w in words {
+        out.extend(expand_word(sh, fds, w).await?);
+    }
+    Ok(out)
+}
+
+/// Expand one word into zero or more fields.
+pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<String>, Flow> {
+    let max_items = sh.budget.limits.max_brace_items;
+    let alternatives = match brace::expand(raw, max_items) {
+        Ok(a) => a,
+        Err(stop) => return Err(Flow::Stop(stop)),
+    };
+    let mut out = Vec::new();
+    for alt in alternatives {
+        let fields = expand_to_segs(sh, fds, &alt).await?;
+        let ifs = sh.get_var("IFS");
+        for field in fields {
+            for parts in split::split_field(field, ifs.as_deref()) {
+                glob::expand_field(sh, parts, &mut out).await.map_err(Flow::Stop)?;
+            }
+        }
+        if out.len() as u64 > sh.budget.limits.max_glob_results.max(max_items) {
+            return Err(Flow::Stop(crate::limits::Budget::exceeded("max_brace_items", max_items, "too many words")));
+        }
+    }
+    Ok(out)
+}
+
+/// Expand without splitting or globbing (assignment values, redirect targets,
+/// here-strings, `case` words): one string.
+pub async fn expand_string(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String, Flow> {
+    let fields = expand_to_segs(sh, fds, raw).await?;
+    let ifs = sh.get_var("IFS");
+    Ok(join_fields(fields, ifs.as_deref()))
+}
+
+/// Expand as a pattern: `(text, quoted)` parts so quoted characters stay literal.
+pub async fn expand_pattern(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<(String, bool)>, Flow> {
+    let fields = expand_to_segs(sh, fds, raw).await?;
+    let mut parts = Vec::new();
+    for (i, f) in fields.into_iter().enumerate() {
+        if i > 0 {
+            parts.push((" ".to_string(), true));
+        }
+        parts.extend(f.into_iter().map(|s| (s.text, s.quoted)));
+    }
+    Ok(parts)
+}
+
+/// Expand a here-document body (only `$`, `` ` `` and `\` are special).
+pub async fn expand_heredoc(sh: &mut ShellState, fds: &Fds, body: &str) -> Result<String, Flow> {
+    let pieces = match word::parse_heredoc(body, &crate::syntax::options()) {
+        Ok(p) => p,
+        Err(_) => return Err(fatal(fds, &format!("{body}: bad substitution"), 1).await),
+    };
+    let mut f = Fields::default();
+    expand_pieces(sh, fds, &pieces, true, &mut f).await?;
+    Ok(join_fields(f.finish(), Some(" ")))
+}
+
+fn join_fields(fields: Vec<Vec<Seg>>, ifs: Option<&str>) -> String {
+    let sep = match ifs {
+        None => " ".to_string(),
+        Some(s) => s.chars().next().map(String::from).unwrap_or_default(),
+    };
+    let mut out = String::new();
+    for (i, f) in fields.into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(&sep);
+        }
+        for s in f {
+            out.push_str(&s.text);
+        }
+    }
+    out
+}
+
+/// Expand one word (after brace expansion) into unsplit fields of segments.
+pub async fn expand_to_segs(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<Vec<Seg>>, Flow> {
+    let pieces = match parse_word(raw) {
+        Ok(p) => p,
+        Err(m) => return Err(fatal(fds, &m, 1).await),
+    };
+    let mut f = Fields::default();
+    expand_pieces(sh, fds, &pieces, false, &mut f).await?;
+    Ok(f.finish())
+}
+
+/// Expand parsed pieces into `out`. Boxed: it recurses through double quotes,
+/// `${x:-word}` and command substitution.
+pub fn expand_pieces<'a>(
+    sh: &'a mut ShellState,
+    fds: &'a Fds,
+    pieces: &'a [WordPieceWithSource],
+    quoted: bool,
+    out: &'a mut Fields,
+) -> BoxFuture<'a, Result<(), Flow>> {
+    Box::pin(async move {
+        for p in pieces {
+            match &p.piece {
+                WordPiece::Text(t) => out.push(t.clone(), quoted, false),
+                WordPiece::SingleQuotedText(t) => out.push(t.clone(), true, false),
+                WordPiece::AnsiCQuotedText(t) => out.push(ansi_c::decode(t), true, false),
+                WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                    // An empty "" still makes a (quoted, empty) field, but an
+                    // empty "$@" makes none.
+                    let (done, cur) = (out.done.len(), out.cur.len());
+                    let saw = std::mem::replace(&mut out.saw_list, false);
+                    expand_pieces(sh, fds, inner, true, out).await?;
+                    if out.done.len() == done && out.cur.len() == cur && !out.saw_list {
+                        out.push("", true, false);
+                    }
+                    out.saw_list |= saw;
+                }
+                WordPiece::EscapeSequence(e) => {
+                    let lit = if quoted {
+                        // Inside double quotes only \$ \` \" \\ (and newline) lose the backslash.
+                        match e.as_str() {
+                            "\\$" | "\\`" | "\\\"" | "\\\\" => e[1..].to_string(),
+                            "\\\n" => String::new(),
+                            other => other.to_string(),
+                        }
+                    } else if e == "\\\n" {
+                        String::new()
+                    } else {
+                        e.chars().skip(1).collect()
+                    };
+                    out.push(lit, true, false);
+                }
+                WordPiece::TildeExpansion(t) => {
+                    let s = param::tilde(sh, t);
+                    out.push(s, true, false);
+                }
+                WordPiece::ParameterExpansion(expr) => param::expand(sh, fds, expr, quoted, out).await?,
+                WordPiece::CommandSubstitution(src) => {
+                    let s = crate::interp::command_substitution(sh, fds, src).await?;
+                    out.push(s, quoted, !quoted);
+                }
+                WordPiece::BackquotedCommandSubstitution(src) => {
+                    let src = unescape_backquoted(src);
+                    let s = crate::interp::command_substitution(sh, fds, &src).await?;
+                    out.push(s, quoted, !quoted);
+                }
+                WordPiece::ArithmeticExpression(e) => {
+                    let v = arith::eval_text(sh, fds, &e.value).await?;
+                    out.push(v.to_string(), quoted, !quoted);
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Inside backquotes, `\\`, `` \` `` and `\$` stand for the bare character.
+fn unescape_backquoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(&n) = chars.peek() {
+                if matches!(n, '\\' | '$' | '`') {
+                    out.push(n);
+                    chars.next();
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+    }
+    out
+}

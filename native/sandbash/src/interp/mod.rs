@@ -1,8 +1,18 @@
-//! Walks the AST.
-use crate::io::{Input, Output};
-use crate::limits::Stop;
-use crate::state::ShellState;
-use brush_parser::ast;
+//! The interpreter: walks brush-parser's AST. Lists and pipelines live here;
+//! simple commands, compound commands, redirects and conditionals have their
+//! own modules.
+
+mod compound;
+pub mod cond;
+mod redirect;
+pub mod simple;
+
+use crate::io::{self, CaptureBuf, Input, Output, OutputCounter};
+use crate::limits::{Budget, Stop};
+use crate::state::{Function, ShellState};
+use brush_parser::ast::{self, SourceLocation};
+use futures_util::future::BoxFuture;
+use std::sync::Arc;
 
 /// The standard streams of a command.
 #[derive(Clone)]
@@ -12,6 +22,355 @@ pub struct Fds {
     pub stderr: Output,
 }
 
-pub async fn run_program(_sh: &mut ShellState, _p: &ast::Program, _fds: &Fds) -> Result<i32, Stop> {
-    Ok(0)
+impl Fds {
+    /// Print `bash: msg` on stderr (a shell-level error message).
+    pub async fn shell_err(&self, msg: &str) {
+        let _ = self.stderr.write(format!("bash: {msg}\n").as_bytes()).await;
+    }
+}
+
+/// Non-local control flow; `Ok(status)` is the normal case.
+#[derive(Debug)]
+pub enum Flow {
+    Break(u32),
+    Continue(u32),
+    Return(i32),
+    /// `exit`, `set -e`, or a fatal expansion error: leave the (sub)shell.
+    Exit(i32),
+    /// A limit, the timeout or a cancellation: end the whole exec.
+    Stop(Stop),
+}
+
+impl From<Stop> for Flow {
+    fn from(s: Stop) -> Self {
+        Flow::Stop(s)
+    }
+}
+
+pub type Res = Result<i32, Flow>;
+
+/// Run a parsed script in `sh`.
+pub async fn run_program(sh: &mut ShellState, program: &ast::Program, fds: &Fds) -> Result<i32, Stop> {
+    for cc in &program.complete_commands {
+        match run_list(sh, cc, fds).await {
+            Ok(_) => {}
+            Err(Flow::Exit(n)) => {
+                sh.last_status = n;
+                return Ok(n);
+            }
+            Err(Flow::Stop(s)) => return Err(s),
+            // break/continue/return outside their context: bash ignores them here.
+            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => {}
+            Err(Flow::Return(n)) => sh.last_status = n,
+        }
+    }
+    Ok(sh.last_status)
+}
+
+/// Run a list (`a; b & c`).
+pub fn run_list<'a>(sh: &'a mut ShellState, list: &'a ast::CompoundList, fds: &'a Fds) -> BoxFuture<'a, Res> {
+    Box::pin(async move {
+        let mut status = sh.last_status;
+        for ast::CompoundListItem(and_or, _sep) in &list.0 {
+            // `&`: background jobs come later; run it in place as a subshell would.
+            status = run_and_or(sh, and_or, fds).await?;
+        }
+        Ok(status)
+    })
+}
+
+/// Run `a && b || c`. Only the last pipeline is outside a condition for `set -e`.
+async fn run_and_or(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> Res {
+    let cond_before = sh.in_condition;
+    let r = run_and_or_inner(sh, list, fds, cond_before).await;
+    sh.in_condition = cond_before;
+    r
+}
+
+async fn run_and_or_inner(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds, cond_before: bool) -> Res {
+    let n = list.additional.len();
+    sh.in_condition = cond_before || n > 0;
+    let mut status = run_pipeline(sh, &list.first, fds).await?;
+    for (i, next) in list.additional.iter().enumerate() {
+        let (run, p) = match next {
+            ast::AndOr::And(p) => (status == 0, p),
+            ast::AndOr::Or(p) => (status != 0, p),
+        };
+        if run {
+            sh.in_condition = cond_before || i + 1 < n;
+            status = run_pipeline(sh, p, fds).await?;
+        }
+    }
+    Ok(status)
+}
+
+/// `set -e`: leave the shell when a command fails outside a condition.
+fn check_errexit(sh: &ShellState, status: i32) -> Res {
+    if status != 0 && sh.opts.errexit && !sh.in_condition {
+        return Err(Flow::Exit(status));
+    }
+    Ok(status)
+}
+
+/// Run `[!] a | b | c`.
+async fn run_pipeline(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res {
+    let cond_before = sh.in_condition;
+    if p.bang {
+        sh.in_condition = true;
+    }
+    let result = run_pipeline_stages(sh, p, fds).await;
+    sh.in_condition = cond_before;
+    let status = result?;
+    if p.bang {
+        let s = i32::from(status == 0);
+        sh.last_status = s;
+        return Ok(s);
+    }
+    sh.last_status = status;
+    check_errexit(sh, status)
+}
+
+async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res {
+    if p.seq.len() <= 1 {
+        return match p.seq.first() {
+            Some(cmd) => run_command(sh, cmd, fds).await,
+            None => Ok(0),
+        };
+    }
+    let limit = sh.budget.limits.max_pipeline_stages;
+    if p.seq.len() as u64 > limit {
+        return Err(Flow::Stop(Budget::exceeded("max_pipeline_stages", limit, "pipeline too long")));
+    }
+    enter_subshell(sh)?;
+    // Each stage runs in its own fork of the shell, connected by bounded pipes,
+    // all polled concurrently so producers and consumers interleave.
+    let n = p.seq.len();
+    let mut stage_fds = Vec::with_capacity(n);
+    let mut next_in = fds.stdin.clone();
+    for i in 0..n {
+        let (out, inp) = if i + 1 < n {
+            let (w, r) = io::pipe();
+            (w, Some(r))
+        } else {
+            (fds.stdout.clone(), None)
+        };
+        stage_fds.push(Fds { stdin: next_in.clone(), stdout: out, stderr: fds.stderr.clone() });
+        if let Some(r) = inp {
+            next_in = r;
+        }
+    }
+    drop(next_in);
+    let mut states: Vec<ShellState> = (0..n).map(|_| sh.clone()).collect();
+    let futures = states.iter_mut().zip(p.seq.iter()).zip(stage_fds).map(|((st, cmd), f)| {
+        Box::pin(async move {
+            let r = run_command(st, cmd, &f).await;
+            drop(f);
+            match r {
+                Ok(s) => Ok(s),
+                Err(Flow::Exit(s)) | Err(Flow::Return(s)) => Ok(s),
+                Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),
+                Err(Flow::Stop(s)) => Err(s),
+            }
+        })
+    });
+    let results = futures_util::future::join_all(futures).await;
+    sh.subshell_depth -= 1;
+    let mut statuses = Vec::with_capacity(n);
+    for r in results {
+        statuses.push(r?);
+    }
+    let status = if sh.opts.pipefail { statuses.iter().rev().find(|&&s| s != 0).copied().unwrap_or(0) } else { statuses[n - 1] };
+    let pipestatus = statuses.iter().enumerate().map(|(i, s)| (i as i64, s.to_string())).collect();
+    let _ = sh.vars.set_value("PIPESTATUS", crate::state::Value::Indexed(pipestatus));
+    Ok(status)
+}
+
+/// Count one more level of subshell nesting.
+fn enter_subshell(sh: &mut ShellState) -> Result<(), Flow> {
+    let limit = sh.budget.limits.max_subshell_depth;
+    if sh.subshell_depth >= limit {
+        return Err(Flow::Stop(Budget::exceeded("max_subshell_depth", limit, "subshell nesting too deep")));
+    }
+    sh.subshell_depth += 1;
+    Ok(())
+}
+
+/// Run one command of any kind.
+pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a Fds) -> BoxFuture<'a, Res> {
+    Box::pin(async move {
+        match cmd {
+            ast::Command::Simple(s) => simple::run(sh, s, fds).await,
+            ast::Command::Compound(c, redirs) => {
+                let fds = match redirs {
+                    Some(r) => match redirect::apply(sh, &r.0, fds).await? {
+                        Some(f) => f,
+                        None => return Ok(1),
+                    },
+                    None => fds.clone(),
+                };
+                compound::run(sh, c, &fds).await
+            }
+            ast::Command::Function(def) => {
+                define_function(sh, def);
+                Ok(0)
+            }
+            ast::Command::ExtendedTest(t, redirs) => {
+                if let Some(loc) = t.location() {
+                    sh.line = loc.start.line;
+                }
+                let fds = match redirs {
+                    Some(r) => match redirect::apply(sh, &r.0, fds).await? {
+                        Some(f) => f,
+                        None => return Ok(1),
+                    },
+                    None => fds.clone(),
+                };
+                cond::extended_test(sh, &t.expr, &fds).await
+            }
+        }
+    })
+}
+
+fn define_function(sh: &mut ShellState, def: &ast::FunctionDefinition) {
+    let source = def
+        .location()
+        .map(|loc| {
+            let (a, b) = (loc.start.index, loc.end.index);
+            sh.src.chars().skip(a).take(b.saturating_sub(a)).collect::<String>()
+        })
+        .unwrap_or_default();
+    let name = def.fname.value.clone();
+    Arc::make_mut(&mut sh.funcs).insert(name, Arc::new(Function { def: def.clone(), source }));
+}
+
+/// Call a shell function with arguments.
+pub async fn call_function(sh: &mut ShellState, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
+    let limit = sh.budget.limits.max_function_depth;
+    if sh.func_depth >= limit {
+        return Err(Flow::Stop(Budget::exceeded("max_function_depth", limit, "maximum function depth")));
+    }
+    sh.func_depth += 1;
+    let saved_args = std::mem::replace(&mut sh.positional, Arc::new(args));
+    sh.vars.push_scope();
+    let body = &func.def.body;
+    let fds = match &body.1 {
+        Some(r) => match redirect::apply(sh, &r.0, fds).await {
+            Ok(Some(f)) => f,
+            Ok(None) => {
+                sh.vars.pop_scope();
+                sh.positional = saved_args;
+                sh.func_depth -= 1;
+                return Ok(1);
+            }
+            Err(e) => {
+                sh.vars.pop_scope();
+                sh.positional = saved_args;
+                sh.func_depth -= 1;
+                return Err(e);
+            }
+        },
+        None => fds.clone(),
+    };
+    let r = compound::run(sh, &body.0, &fds).await;
+    sh.vars.pop_scope();
+    sh.positional = saved_args;
+    sh.func_depth -= 1;
+    match r {
+        Err(Flow::Return(n)) => {
+            sh.last_status = n;
+            Ok(n)
+        }
+        other => other,
+    }
+}
+
+/// `$(...)`: run `src` in a fork of the shell and return its stdout with
+/// trailing newlines removed.
+pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> Result<String, Flow> {
+    let program = match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
+        Ok(p) => p,
+        Err(m) => {
+            fds.shell_err(&format!("command substitution: {m}")).await;
+            sh.last_status = 2;
+            return Ok(String::new());
+        }
+    };
+    let mut sub = sh.clone();
+    enter_subshell(&mut sub)?;
+    sub.src = Arc::from(src);
+    let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
+    let buf = CaptureBuf::new(counter.clone());
+    let sub_fds = Fds { stdin: fds.stdin.clone(), stdout: Output::Capture(buf.clone()), stderr: fds.stderr.clone() };
+    let status = match run_program(&mut sub, &program, &sub_fds).await {
+        Ok(s) => s,
+        Err(stop) => return Err(Flow::Stop(stop)),
+    };
+    if counter.exceeded() {
+        let limit = sh.budget.limits.max_string_bytes;
+        return Err(Flow::Stop(Budget::exceeded("max_string_bytes", limit, "command substitution output too large")));
+    }
+    sh.last_status = status;
+    sh.subst_status = Some(status);
+    let mut bytes = buf.take();
+    while bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    }
+    Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// Parse and run `src` in this shell (for `eval` and `source`); control flow
+/// propagates to the caller. A parse error prints bash's message, status 2.
+pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -> Res {
+    let program = match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
+        Ok(p) => p,
+        Err(m) => {
+            fds.shell_err(&format!("{what}: {m}")).await;
+            return Ok(2);
+        }
+    };
+    let saved_src = std::mem::replace(&mut sh.src, Arc::from(src));
+    let mut status = 0;
+    let mut result = Ok(0);
+    for cc in &program.complete_commands {
+        match run_list(sh, cc, fds).await {
+            Ok(s) => status = s,
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
+        }
+    }
+    sh.src = saved_src;
+    result.map(|_| status)
+}
+
+/// Run a script as a separate bash would: a fork of the shell keeping only
+/// exported variables, with its own `$0` and positional parameters.
+pub async fn run_child_script(sh: &ShellState, src: &str, arg0: String, args: Vec<String>, opts: crate::state::Options, fds: &Fds) -> Res {
+    let mut child = sh.clone();
+    enter_subshell(&mut child)?;
+    child.vars = crate::state::Variables::default();
+    for (k, v) in sh.vars.exported() {
+        let var = child.vars.entry(&k);
+        var.value = Some(crate::state::Value::Scalar(v));
+        var.exported = true;
+    }
+    for k in ["IFS", "PS4", "OPTIND"] {
+        if let Some(v) = sh.get_var(k) {
+            let _ = child.set_var(k, v);
+        }
+    }
+    child.funcs = Default::default();
+    child.opts = opts;
+    child.func_depth = 0;
+    child.in_source = false;
+    child.arg0 = arg0;
+    child.positional = Arc::new(args);
+    child.last_status = 0;
+    match run_string(&mut child, src, fds, "bash").await {
+        Ok(s) => Ok(s),
+        Err(Flow::Exit(s)) | Err(Flow::Return(s)) => Ok(s),
+        Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(child.last_status),
+        Err(stop) => Err(stop),
+    }
 }

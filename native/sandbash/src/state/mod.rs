@@ -41,6 +41,13 @@ pub struct ShellState {
     pub func_depth: u64,
     /// Depth of `( )`, `$( )` and pipeline forks.
     pub subshell_depth: u64,
+    /// Running a condition (`if`, `while`, `&&`, `!`): `set -e` does not apply.
+    pub in_condition: bool,
+    /// Status of the last command substitution of the current command, if any
+    /// (the status of an assignment-only command).
+    pub subst_status: Option<i32>,
+    /// Inside `source`/`.`: `return` is allowed.
+    pub in_source: bool,
     /// The running exec's budget (replaced at each exec).
     pub budget: Arc<Budget>,
     /// Source text of the program being run (function definitions keep a slice of it).

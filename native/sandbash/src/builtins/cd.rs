@@ -1,0 +1,53 @@
+//! `cd` and `pwd`.
+
+use super::fail;
+use crate::fs::path;
+use crate::interp::Fds;
+use crate::state::ShellState;
+
+pub async fn cd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    let args: Vec<&str> = argv[1..].iter().map(String::as_str).filter(|a| !matches!(*a, "-L" | "-P" | "--")).collect();
+    if args.len() > 1 {
+        return fail(fds, "cd: too many arguments", 1).await;
+    }
+    let mut print = false;
+    let target = match args.first() {
+        None => match sh.get_var("HOME") {
+            Some(h) if !h.is_empty() => h,
+            _ => return fail(fds, "cd: HOME not set", 1).await,
+        },
+        Some(&"-") => match sh.get_var("OLDPWD") {
+            Some(o) if !o.is_empty() => {
+                print = true;
+                o
+            }
+            _ => return fail(fds, "cd: OLDPWD not set", 1).await,
+        },
+        Some(t) => t.to_string(),
+    };
+    if target.is_empty() {
+        return 0;
+    }
+    let dest = path::resolve(&sh.cwd, &target);
+    match sh.fs.metadata(&dest).await {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return fail(fds, &format!("cd: {target}: Not a directory"), 1).await,
+        Err(e) => return fail(fds, &format!("cd: {target}: {e}"), 1).await,
+    }
+    let old = std::mem::replace(&mut sh.cwd, dest.clone());
+    let _ = sh.set_var("OLDPWD", old);
+    let _ = sh.set_var("PWD", dest.clone());
+    if print {
+        let _ = fds.stdout.write(format!("{dest}\n").as_bytes()).await;
+    }
+    0
+}
+
+pub async fn pwd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    let physical = argv[1..].iter().any(|a| a == "-P");
+    let p = if physical { sh.fs.canonicalize(&sh.cwd).await.unwrap_or_else(|_| sh.cwd.clone()) } else { sh.cwd.clone() };
+    match fds.stdout.write(format!("{p}\n").as_bytes()).await {
+        Ok(()) => 0,
+        Err(_) => 1,
+    }
+}

@@ -1,0 +1,59 @@
+//! `exit`, `return`, `break`, `continue`.
+
+use crate::interp::{Fds, Flow, Res};
+use crate::state::ShellState;
+
+pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
+    let name = argv[0].as_str();
+    let arg = argv.get(1);
+    match name {
+        "exit" | "return" => {
+            let status = match arg {
+                None => sh.last_status,
+                Some(s) => match s.trim().parse::<i64>() {
+                    Ok(n) => (n & 255) as i32,
+                    Err(_) => {
+                        fds.shell_err(&format!("{name}: {s}: numeric argument required")).await;
+                        if name == "exit" {
+                            return Err(Flow::Exit(2));
+                        }
+                        2
+                    }
+                },
+            };
+            if argv.len() > 2 {
+                fds.shell_err(&format!("{name}: too many arguments")).await;
+                return Ok(1);
+            }
+            if name == "exit" {
+                return Err(Flow::Exit(status));
+            }
+            if sh.func_depth == 0 && !sh.in_source {
+                fds.shell_err("return: can only `return' from a function or sourced script").await;
+                return Ok(1);
+            }
+            Err(Flow::Return(status))
+        }
+        _ => {
+            let n = match arg {
+                None => 1,
+                Some(s) => match s.parse::<i64>() {
+                    Ok(n) if n >= 1 => n as u32,
+                    Ok(_) => {
+                        fds.shell_err(&format!("{name}: {s}: loop count out of range")).await;
+                        return Ok(1);
+                    }
+                    Err(_) => {
+                        fds.shell_err(&format!("{name}: {s}: numeric argument required")).await;
+                        return Ok(1);
+                    }
+                },
+            };
+            if name == "break" {
+                Err(Flow::Break(n))
+            } else {
+                Err(Flow::Continue(n))
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! `echo` and `printf`.
+
+use crate::interp::simple::{run_utility, store, Assigned, AssignedValue};
+use crate::interp::{Fds, Res};
+use crate::io::{CaptureBuf, Output, OutputCounter};
+use crate::state::ShellState;
+
+/// `echo [-neE] args`: options only while every letter is one of n, e, E.
+pub async fn echo(argv: &[String], fds: &Fds) -> i32 {
+    let (mut newline, mut escapes) = (true, false);
+    let mut i = 1;
+    while i < argv.len() {
+        let a = &argv[i];
+        if a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| matches!(c, 'n' | 'e' | 'E')) {
+            for c in a[1..].chars() {
+                match c {
+                    'n' => newline = false,
+                    'e' => escapes = true,
+                    _ => escapes = false,
+                }
+            }
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let mut out: Vec<u8> = Vec::new();
+    for (k, a) in argv[i..].iter().enumerate() {
+        if k > 0 {
+            out.push(b' ');
+        }
+        if escapes {
+            // \c ends all output, newline included.
+            if let Some(pos) = a.find("\\c") {
+                out.extend(crate::expand::ansi_c::decode_bytes(&a[..pos], true));
+                newline = false;
+                return write(fds, &out, newline).await;
+            }
+            out.extend(crate::expand::ansi_c::decode_bytes(a, true));
+        } else {
+            out.extend_from_slice(a.as_bytes());
+        }
+    }
+    write(fds, &out, newline).await
+}
+
+async fn write(fds: &Fds, out: &[u8], newline: bool) -> i32 {
+    let mut data = out.to_vec();
+    if newline {
+        data.push(b'\n');
+    }
+    match fds.stdout.write(&data).await {
+        Ok(()) => 0,
+        Err(crate::io::IoError::BrokenPipe) => 141,
+        Err(e) => {
+            fds.shell_err(&format!("echo: write error: {e}")).await;
+            1
+        }
+    }
+}
+
+/// `printf [-v var] format args`: the formatting itself is the `printf` utility's;
+/// with `-v` its output is captured into the variable.
+pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
+    let Some(cmd) = crate::commands::default_registry().get("printf").cloned() else {
+        fds.shell_err("printf: not available").await;
+        return Ok(127);
+    };
+    if argv.get(1).map(String::as_str) != Some("-v") {
+        return run_utility(sh, cmd.as_ref(), argv, fds).await;
+    }
+    let Some(var) = argv.get(2).cloned() else {
+        fds.shell_err("printf: -v: option requires an argument").await;
+        return Ok(2);
+    };
+    let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
+    let buf = CaptureBuf::new(counter);
+    let sub = Fds { stdin: fds.stdin.clone(), stdout: Output::Capture(buf.clone()), stderr: fds.stderr.clone() };
+    let mut args = vec![argv[0].clone()];
+    args.extend(argv[3..].iter().cloned());
+    let status = run_utility(sh, cmd.as_ref(), &args, &sub).await?;
+    let value = String::from_utf8_lossy(&buf.take()).into_owned();
+    let (name, index) = match var.split_once('[') {
+        Some((n, i)) => (n.to_string(), Some(i.trim_end_matches(']').to_string())),
+        None => (var.clone(), None),
+    };
+    if let Err(m) = store(sh, Assigned { name, index, value: AssignedValue::Scalar(value), append: false }) {
+        fds.shell_err(&format!("printf: {m}")).await;
+        return Ok(1);
+    }
+    Ok(status)
+}

@@ -1,0 +1,23 @@
+//! `let EXPR...`: status 0 when the last value is non-zero.
+
+use crate::expand::arith;
+use crate::interp::{Fds, Flow};
+use crate::state::ShellState;
+
+pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32, Flow> {
+    if argv.len() < 2 {
+        fds.shell_err("let: expression expected").await;
+        return Ok(1);
+    }
+    let mut last = 0;
+    for a in &argv[1..] {
+        match arith::eval_str(sh, a, 0) {
+            Ok(v) => last = v,
+            Err(m) => {
+                fds.shell_err(&format!("let: {m}")).await;
+                return Ok(1);
+            }
+        }
+    }
+    Ok(i32::from(last == 0))
+}

@@ -1,0 +1,69 @@
+//! `unset [-v|-f] name...` (also `unset 'a[i]'`).
+
+use super::fail;
+use crate::interp::Fds;
+use crate::state::{ShellState, Value};
+use std::sync::Arc;
+
+pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    let mut funcs_only = false;
+    let mut vars_only = false;
+    let mut status = 0;
+    for a in &argv[1..] {
+        match a.as_str() {
+            "-f" => {
+                funcs_only = true;
+                continue;
+            }
+            "-v" => {
+                vars_only = true;
+                continue;
+            }
+            "-n" | "--" => continue,
+            _ => {}
+        }
+        if funcs_only {
+            Arc::make_mut(&mut sh.funcs).remove(a);
+            continue;
+        }
+        if let Some((name, rest)) = a.split_once('[') {
+            let idx = rest.trim_end_matches(']');
+            let value = sh.vars.get(name).and_then(|v| v.value.clone());
+            match value {
+                Some(Value::Indexed(mut m)) => {
+                    let i = match crate::expand::arith::eval_str(sh, idx, 0) {
+                        Ok(i) => i,
+                        Err(e) => {
+                            status = fail(fds, &format!("unset: {e}"), 1).await;
+                            continue;
+                        }
+                    };
+                    let i = if i < 0 { m.keys().next_back().map_or(0, |k| k + 1) + i } else { i };
+                    m.remove(&i);
+                    let _ = sh.vars.set_value(name, Value::Indexed(m));
+                }
+                Some(Value::Assoc(mut m)) => {
+                    m.remove(idx);
+                    let _ = sh.vars.set_value(name, Value::Assoc(m));
+                }
+                Some(Value::Scalar(_)) if idx == "0" => {
+                    let _ = sh.vars.unset(name);
+                }
+                _ => {}
+            }
+            continue;
+        }
+        if !super::valid_name(a) {
+            status = fail(fds, &format!("unset: `{a}': not a valid identifier"), 1).await;
+            continue;
+        }
+        if sh.vars.get(a).is_some() || vars_only {
+            if let Err(m) = sh.vars.unset(a) {
+                status = fail(fds, &format!("unset: {m}"), 1).await;
+            }
+        } else {
+            Arc::make_mut(&mut sh.funcs).remove(a);
+        }
+    }
+    status
+}

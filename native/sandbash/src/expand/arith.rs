@@ -1,0 +1,280 @@
+//! Arithmetic: `$(( ))`, `(( ))`, `let`, array indices. The text is expanded
+//! first, then parsed by brush-parser and evaluated here on wrapping i64.
+
+use super::{expand_to_segs, fatal};
+use crate::interp::{Fds, Flow};
+use crate::state::{ShellState, Value};
+use brush_parser::ast::{ArithmeticExpr as E, ArithmeticTarget, BinaryOperator as B, UnaryAssignmentOperator as UA, UnaryOperator as U};
+
+/// Deepest `a[b[c[...]]]` nesting parsed (brush-parser is exponential in it).
+const MAX_SUBSCRIPT_NESTING: usize = 4;
+/// Deepest recursion through variables whose values are expressions.
+const MAX_EVAL_DEPTH: usize = 64;
+
+/// Evaluate; an error is fatal to the shell (as for `$(( ))` in bash).
+pub async fn eval_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<i64, Flow> {
+    match eval_checked(sh, fds, text).await? {
+        Ok(v) => Ok(v),
+        Err(m) => Err(fatal(fds, &m, 1).await),
+    }
+}
+
+/// Evaluate; `Ok(Err(message))` for an arithmetic error the caller reports.
+pub async fn eval_checked(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Result<i64, String>, Flow> {
+    let expanded = if text.contains(['$', '`', '"', '\'', '\\']) {
+        let fields = expand_to_segs(sh, fds, text).await?;
+        fields.into_iter().flatten().map(|s| s.text).collect::<String>()
+    } else {
+        text.to_string()
+    };
+    Ok(eval_str(sh, &expanded, 0))
+}
+
+/// Parse and evaluate already-expanded text.
+pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(0);
+    }
+    if let Ok(v) = t.parse::<i64>() {
+        return Ok(v);
+    }
+    if depth > MAX_EVAL_DEPTH {
+        return Err(format!("{t}: expression recursion level exceeded (error token is \"{t}\")"));
+    }
+    if subscript_nesting(t) > MAX_SUBSCRIPT_NESTING {
+        return Err(format!("{t}: subscripts nested too deeply"));
+    }
+    let expr = brush_parser::arithmetic::parse(t).map_err(|_| syntax_error(t))?;
+    let mut ev = Eval { sh, text: t, depth };
+    ev.eval(&expr)
+}
+
+fn syntax_error(t: &str) -> String {
+    // bash names the first token it could not use; the whole text is close enough
+    // for a script author to find it.
+    let token = t.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c.is_whitespace());
+    let token = if token.is_empty() { t } else { token };
+    format!("{t}: syntax error: operand expected (error token is \"{token}\")")
+}
+
+fn subscript_nesting(t: &str) -> usize {
+    let (mut d, mut max) = (0usize, 0usize);
+    for c in t.chars() {
+        match c {
+            '[' => {
+                d += 1;
+                max = max.max(d);
+            }
+            ']' => d = d.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+struct Eval<'a> {
+    sh: &'a mut ShellState,
+    text: &'a str,
+    depth: usize,
+}
+
+impl Eval<'_> {
+    fn read_var(&mut self, name: &str) -> Result<i64, String> {
+        let v = self.sh.get_var(name).or_else(|| dynamic(self.sh, name));
+        match v {
+            None => {
+                if self.sh.opts.nounset {
+                    return Err(format!("{name}: unbound variable"));
+                }
+                Ok(0)
+            }
+            Some(s) => eval_str(self.sh, &s, self.depth + 1),
+        }
+    }
+
+    fn read_target(&mut self, t: &ArithmeticTarget) -> Result<i64, String> {
+        match t {
+            ArithmeticTarget::Variable(n) => self.read_var(n),
+            ArithmeticTarget::ArrayElement(n, idx) => {
+                let i = self.eval(idx)?;
+                let val = match self.sh.vars.get_set(n).and_then(|v| v.value.clone()) {
+                    Some(Value::Indexed(m)) => {
+                        let i = if i < 0 { m.keys().next_back().map_or(0, |k| k + 1) + i } else { i };
+                        m.get(&i).cloned()
+                    }
+                    Some(Value::Assoc(m)) => m.get(&i.to_string()).cloned(),
+                    Some(Value::Scalar(s)) if i == 0 => Some(s),
+                    _ => None,
+                };
+                match val {
+                    Some(s) => eval_str(self.sh, &s, self.depth + 1),
+                    None => Ok(0),
+                }
+            }
+        }
+    }
+
+    fn write_target(&mut self, t: &ArithmeticTarget, v: i64) -> Result<i64, String> {
+        match t {
+            ArithmeticTarget::Variable(n) => self.sh.set_var(n, v.to_string())?,
+            ArithmeticTarget::ArrayElement(n, idx) => {
+                let i = self.eval(idx)?;
+                let var = self.sh.vars.entry(n);
+                if var.readonly {
+                    return Err(format!("{n}: readonly variable"));
+                }
+                match &mut var.value {
+                    Some(Value::Indexed(m)) => {
+                        m.insert(i, v.to_string());
+                    }
+                    Some(Value::Assoc(m)) => {
+                        m.insert(i.to_string(), v.to_string());
+                    }
+                    other => {
+                        let mut m = std::collections::BTreeMap::new();
+                        if let Some(Value::Scalar(s)) = other.take() {
+                            m.insert(0, s);
+                        }
+                        m.insert(i, v.to_string());
+                        *other = Some(Value::Indexed(m));
+                    }
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    fn eval(&mut self, e: &E) -> Result<i64, String> {
+        Ok(match e {
+            E::Literal(v) => *v,
+            E::Reference(t) => self.read_target(t)?,
+            E::UnaryOp(op, x) => {
+                let v = self.eval(x)?;
+                match op {
+                    U::UnaryPlus => v,
+                    U::UnaryMinus => v.wrapping_neg(),
+                    U::BitwiseNot => !v,
+                    U::LogicalNot => i64::from(v == 0),
+                }
+            }
+            E::BinaryOp(op, a, b) => match op {
+                B::LogicalAnd => {
+                    if self.eval(a)? == 0 {
+                        0
+                    } else {
+                        i64::from(self.eval(b)? != 0)
+                    }
+                }
+                B::LogicalOr => {
+                    if self.eval(a)? != 0 {
+                        1
+                    } else {
+                        i64::from(self.eval(b)? != 0)
+                    }
+                }
+                _ => {
+                    let x = self.eval(a)?;
+                    let y = self.eval(b)?;
+                    self.binary(op, x, y)?
+                }
+            },
+            E::Conditional(c, t, f) => {
+                if self.eval(c)? != 0 {
+                    self.eval(t)?
+                } else {
+                    self.eval(f)?
+                }
+            }
+            E::Assignment(t, x) => {
+                let v = self.eval(x)?;
+                self.write_target(t, v)?
+            }
+            E::BinaryAssignment(op, t, x) => {
+                let cur = self.read_target(t)?;
+                let y = self.eval(x)?;
+                let v = self.binary(op, cur, y)?;
+                self.write_target(t, v)?
+            }
+            E::UnaryAssignment(op, t) => {
+                let cur = self.read_target(t)?;
+                match op {
+                    UA::PrefixIncrement => self.write_target(t, cur.wrapping_add(1))?,
+                    UA::PrefixDecrement => self.write_target(t, cur.wrapping_sub(1))?,
+                    UA::PostfixIncrement => {
+                        self.write_target(t, cur.wrapping_add(1))?;
+                        cur
+                    }
+                    UA::PostfixDecrement => {
+                        self.write_target(t, cur.wrapping_sub(1))?;
+                        cur
+                    }
+                }
+            }
+        })
+    }
+
+    fn binary(&self, op: &B, x: i64, y: i64) -> Result<i64, String> {
+        Ok(match op {
+            B::Power => {
+                if y < 0 {
+                    return Err(format!("{}: exponent less than 0 (error token is \"{}\")", self.text, error_token(self.text, "**")));
+                }
+                let mut r: i64 = 1;
+                let mut base = x;
+                let mut e = y as u64;
+                while e > 0 {
+                    if e & 1 == 1 {
+                        r = r.wrapping_mul(base);
+                    }
+                    base = base.wrapping_mul(base);
+                    e >>= 1;
+                }
+                r
+            }
+            B::Multiply => x.wrapping_mul(y),
+            B::Divide | B::Modulo => {
+                if y == 0 {
+                    let opch = if matches!(op, B::Divide) { "/" } else { "%" };
+                    return Err(format!("{}: division by 0 (error token is \"{}\")", self.text, error_token(self.text, opch)));
+                }
+                if matches!(op, B::Divide) {
+                    x.wrapping_div(y)
+                } else {
+                    x.wrapping_rem(y)
+                }
+            }
+            B::Comma => y,
+            B::Add => x.wrapping_add(y),
+            B::Subtract => x.wrapping_sub(y),
+            B::ShiftLeft => x.wrapping_shl((y & 63) as u32),
+            B::ShiftRight => x.wrapping_shr((y & 63) as u32),
+            B::LessThan => i64::from(x < y),
+            B::LessThanOrEqualTo => i64::from(x <= y),
+            B::GreaterThan => i64::from(x > y),
+            B::GreaterThanOrEqualTo => i64::from(x >= y),
+            B::Equals => i64::from(x == y),
+            B::NotEquals => i64::from(x != y),
+            B::BitwiseAnd => x & y,
+            B::BitwiseXor => x ^ y,
+            B::BitwiseOr => x | y,
+            B::LogicalAnd => i64::from(x != 0 && y != 0),
+            B::LogicalOr => i64::from(x != 0 || y != 0),
+        })
+    }
+}
+
+/// The text after the last `op`, which is where bash points for these errors.
+fn error_token(text: &str, op: &str) -> String {
+    match text.rfind(op) {
+        Some(i) => text[i + op.len()..].trim_start().to_string(),
+        None => text.to_string(),
+    }
+}
+
+fn dynamic(sh: &ShellState, name: &str) -> Option<String> {
+    match name {
+        "LINENO" => Some(sh.line.to_string()),
+        _ => None,
+    }
+}

@@ -1,0 +1,111 @@
+//! Pathname expansion against the sandbox filesystem.
+
+use super::split::Parts;
+use crate::fs::path;
+use crate::limits::{Budget, Stop};
+use crate::pattern::Pattern;
+use crate::state::ShellState;
+
+/// Turn one split field into words: globbed when it has unquoted pattern
+/// characters and matches, else the literal text.
+pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) -> Result<(), Stop> {
+    let pat = Pattern::from_parts(&parts);
+    let literal: String = parts.iter().map(|p| p.0.as_str()).collect();
+    if sh.opts.noglob || !pat.has_meta(sh.opts.extglob) || !parts.iter().any(|(t, q)| !q && t.chars().any(|c| matches!(c, '*' | '?' | '['))) {
+        // Only backslashes or extglob-looking text: nothing to match on disk.
+        out.push(literal_text(&parts));
+        return Ok(());
+    }
+    let matches = glob(sh, &parts).await?;
+    if matches.is_empty() {
+        if sh.opts.nullglob {
+            return Ok(());
+        }
+        out.push(if literal.is_empty() { String::new() } else { literal_text(&parts) });
+    } else {
+        out.extend(matches);
+    }
+    Ok(())
+}
+
+/// The text of a field that is not globbed (quotes are already removed).
+fn literal_text(parts: &Parts) -> String {
+    parts.iter().map(|p| p.0.as_str()).collect()
+}
+
+/// All paths matching the pattern, sorted.
+async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
+    // Split the characters into path components on '/'.
+    let mut comps: Vec<Vec<(char, bool)>> = vec![Vec::new()];
+    for (text, q) in parts {
+        for c in text.chars() {
+            if c == '/' {
+                comps.push(Vec::new());
+            } else if let Some(last) = comps.last_mut() {
+                last.push((c, *q));
+            }
+        }
+    }
+    let absolute = comps.first().is_some_and(|c| c.is_empty()) && comps.len() > 1;
+    let limit = sh.budget.limits.max_glob_results;
+    // (display prefix, real dir)
+    let mut current: Vec<(String, String)> = vec![if absolute { ("/".into(), "/".into()) } else { (String::new(), sh.cwd.clone()) }];
+    let comps: Vec<_> = if absolute { comps[1..].to_vec() } else { comps };
+    let n = comps.len();
+    for (ci, comp) in comps.iter().enumerate() {
+        let last = ci + 1 == n;
+        let parts: Parts = comp.iter().map(|&(c, q)| (c.to_string(), q)).collect();
+        let pat = Pattern::from_parts(&parts);
+        let mut next = Vec::new();
+        if comp.is_empty() {
+            // Trailing slash or '//': keep directories only.
+            for (disp, real) in current {
+                if sh.fs.metadata(&real).await.is_ok_and(|m| m.is_dir()) {
+                    next.push((format!("{disp}/").replace("//", "/"), real));
+                }
+            }
+            current = next;
+            continue;
+        }
+        if !pat.has_meta(sh.opts.extglob) {
+            let name = pat.literal();
+            for (disp, real) in current {
+                let p = path::join(&real, &name);
+                let exists = if last { sh.fs.symlink_metadata(&p).await.is_ok() } else { sh.fs.metadata(&p).await.is_ok_and(|m| m.is_dir()) };
+                if exists {
+                    next.push((format!("{disp}{name}{}", if last { "" } else { "/" }), p));
+                }
+            }
+            current = next;
+            continue;
+        }
+        let re = match pat.compile(sh.opts.extglob, sh.opts.nocaseglob) {
+            Some(r) => r,
+            None => return Ok(Vec::new()),
+        };
+        let explicit_dot = comp.first().is_some_and(|&(c, _)| c == '.');
+        for (disp, real) in current {
+            let Ok(entries) = sh.fs.read_dir(&real).await else { continue };
+            for e in entries {
+                if e.name.starts_with('.') && !explicit_dot && !sh.opts.dotglob {
+                    continue;
+                }
+                if !re.is_match(&e.name) {
+                    continue;
+                }
+                let p = path::join(&real, &e.name);
+                if !last && !sh.fs.metadata(&p).await.is_ok_and(|m| m.is_dir()) {
+                    continue;
+                }
+                next.push((format!("{disp}{}{}", e.name, if last { "" } else { "/" }), p));
+                if next.len() as u64 > limit {
+                    return Err(Budget::exceeded("max_glob_results", limit, "too many glob results"));
+                }
+            }
+        }
+        current = next;
+    }
+    let mut out: Vec<String> = current.into_iter().map(|(d, _)| d).collect();
+    out.sort();
+    Ok(out)
+}

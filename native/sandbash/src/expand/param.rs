@@ -1,0 +1,605 @@
+//! Parameter expansion: `$x`, `${x...}` with every operator brush-parser knows,
+//! special parameters, positional parameters and arrays.
+
+use super::{arith, expand_pattern, expand_pieces, expand_string, fatal, parse_word, Fields};
+use crate::interp::{Fds, Flow};
+use crate::pattern::Pattern;
+use crate::state::{ShellState, Value};
+use brush_parser::word::{Parameter, ParameterExpr, ParameterTestType, ParameterTransformOp, SpecialParameter, SubstringMatchKind, TildeExpr};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A looked-up parameter.
+#[derive(Clone, Debug)]
+enum PV {
+    Unset,
+    Str(String),
+    /// `$@`, `$*`, `${a[@]}`, `${a[*]}`: elements, and whether `*` (joined) was used.
+    List(Vec<String>, bool),
+}
+
+impl PV {
+    fn is_unset_for(&self, t: &ParameterTestType) -> bool {
+        match (self, t) {
+            (PV::Unset, _) => true,
+            (PV::Str(s), ParameterTestType::UnsetOrNull) => s.is_empty(),
+            (PV::List(v, _), ParameterTestType::UnsetOrNull) => v.is_empty() || (v.len() == 1 && v[0].is_empty()),
+            (PV::List(v, _), ParameterTestType::Unset) => v.is_empty(),
+            _ => false,
+        }
+    }
+    fn map(self, f: impl Fn(&str) -> String) -> PV {
+        match self {
+            PV::Unset => PV::Unset,
+            PV::Str(s) => PV::Str(f(&s)),
+            PV::List(v, c) => PV::List(v.iter().map(|s| f(s)).collect(), c),
+        }
+    }
+}
+
+fn ifs_sep(sh: &ShellState) -> String {
+    match sh.get_var("IFS") {
+        None => " ".into(),
+        Some(s) => s.chars().next().map(String::from).unwrap_or_default(),
+    }
+}
+
+/// `~`, `~user`, `~+`, `~-`.
+pub fn tilde(sh: &ShellState, t: &TildeExpr) -> String {
+    match t {
+        TildeExpr::Home => sh.get_var("HOME").unwrap_or_default(),
+        TildeExpr::UserHome(u) => {
+            if *u == sh.sys.username {
+                format!("/home/{u}")
+            } else if u == "root" {
+                "/root".into()
+            } else {
+                format!("~{u}")
+            }
+        }
+        TildeExpr::WorkingDir => sh.cwd.clone(),
+        TildeExpr::OldWorkingDir => sh.get_var("OLDPWD").unwrap_or_else(|| "~-".into()),
+        TildeExpr::NthDirFromTopOfDirStack { n, plus_used } => {
+            format!("~{}{n}", if *plus_used { "+" } else { "" })
+        }
+        TildeExpr::NthDirFromBottomOfDirStack { n } => format!("~-{n}"),
+    }
+}
+
+fn param_name(p: &Parameter) -> String {
+    match p {
+        Parameter::Positional(n) => n.to_string(),
+        Parameter::Special(s) => s.to_string(),
+        Parameter::Named(n) => n.clone(),
+        Parameter::NamedWithIndex { name, index } => format!("{name}[{index}]"),
+        Parameter::NamedWithAllIndices { name, concatenate } => format!("{name}[{}]", if *concatenate { '*' } else { '@' }),
+    }
+}
+
+static RANDOM_STATE: AtomicU64 = AtomicU64::new(0x2545_F491_4F6C_DD1D);
+
+fn next_random() -> u64 {
+    // xorshift; RANDOM only needs to look random, not be secure.
+    let mut x = RANDOM_STATE.load(Ordering::Relaxed);
+    if x == 0x2545_F491_4F6C_DD1D {
+        x ^= std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1);
+    }
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    RANDOM_STATE.store(x, Ordering::Relaxed);
+    x
+}
+
+/// Variables bash computes on every read.
+fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
+    Some(match name {
+        "RANDOM" => (next_random() % 32768).to_string(),
+        "LINENO" => sh.line.to_string(),
+        "SECONDS" => "0".into(),
+        "BASHPID" | "PPID" => "1".into(),
+        "UID" | "EUID" => "1000".into(),
+        "BASH_VERSION" => "5.2.15(1)-release".into(),
+        "SHLVL" => "1".into(),
+        "BASH" => "/bin/bash".into(),
+        _ => return None,
+    })
+}
+
+/// Evaluate an index for an indexed array (arithmetic; negative counts from the end).
+async fn array_index(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<i64, Flow> {
+    arith::eval_text(sh, fds, raw).await
+}
+
+/// Look a parameter up.
+async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flow> {
+    Ok(match p {
+        Parameter::Positional(n) => match sh.positional.get((*n as usize).wrapping_sub(1)) {
+            Some(v) if *n > 0 => PV::Str(v.clone()),
+            _ if *n == 0 => PV::Str(sh.arg0.clone()),
+            _ => PV::Unset,
+        },
+        Parameter::Special(s) => match s {
+            SpecialParameter::AllPositionalParameters { concatenate } => PV::List(sh.positional.to_vec(), *concatenate),
+            SpecialParameter::PositionalParameterCount => PV::Str(sh.positional.len().to_string()),
+            SpecialParameter::LastExitStatus => PV::Str(sh.last_status.to_string()),
+            SpecialParameter::CurrentOptionFlags => PV::Str(sh.opts.flags()),
+            SpecialParameter::ProcessId => PV::Str("1".into()),
+            SpecialParameter::LastBackgroundProcessId => PV::Unset,
+            SpecialParameter::ShellName => PV::Str(sh.arg0.clone()),
+        },
+        Parameter::Named(name) => match sh.vars.get_set(name) {
+            Some(v) => match &v.value {
+                Some(val) => val.as_scalar().map_or(PV::Unset, PV::Str),
+                None => PV::Unset,
+            },
+            None => dynamic_var(sh, name).map_or(PV::Unset, PV::Str),
+        },
+        Parameter::NamedWithIndex { name, index } => {
+            let val = sh.vars.get_set(name).and_then(|v| v.value.clone());
+            match val {
+                Some(Value::Assoc(m)) => {
+                    let key = expand_string(sh, fds, index).await?;
+                    m.get(&key).cloned().map_or(PV::Unset, PV::Str)
+                }
+                Some(Value::Indexed(m)) => {
+                    let mut i = array_index(sh, fds, index).await?;
+                    if i < 0 {
+                        let len = m.keys().next_back().map_or(0, |k| k + 1);
+                        i += len;
+                    }
+                    m.get(&i).cloned().map_or(PV::Unset, PV::Str)
+                }
+                Some(Value::Scalar(s)) => {
+                    let i = array_index(sh, fds, index).await?;
+                    if i == 0 || i == -1 {
+                        PV::Str(s)
+                    } else {
+                        PV::Unset
+                    }
+                }
+                None => {
+                    array_index(sh, fds, index).await?;
+                    PV::Unset
+                }
+            }
+        }
+        Parameter::NamedWithAllIndices { name, concatenate } => match sh.vars.get_set(name).and_then(|v| v.value.clone()) {
+            Some(Value::Indexed(m)) => PV::List(m.into_values().collect(), *concatenate),
+            Some(Value::Assoc(m)) => PV::List(m.into_values().collect(), *concatenate),
+            Some(Value::Scalar(s)) => PV::List(vec![s], *concatenate),
+            None => PV::List(Vec::new(), *concatenate),
+        },
+    })
+}
+
+/// Resolve `${!x}`: the value of x names the parameter to expand.
+async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flow> {
+    let target = match lookup(sh, fds, p).await? {
+        PV::Str(s) if !s.is_empty() => s,
+        _ => return Err(fatal(fds, &format!("{}: invalid indirect expansion", param_name(p)), 1).await),
+    };
+    match brush_parser::word::parse_parameter(&target, &crate::syntax::options()) {
+        Ok(tp) => lookup(sh, fds, &tp).await,
+        Err(_) => Err(fatal(fds, &format!("{target}: invalid variable name"), 1).await),
+    }
+}
+
+async fn get(sh: &mut ShellState, fds: &Fds, p: &Parameter, indirect: bool) -> Result<PV, Flow> {
+    if indirect {
+        lookup_indirect(sh, fds, p).await
+    } else {
+        lookup(sh, fds, p).await
+    }
+}
+
+/// `set -u`: an unset parameter other than `$@`/`$*` is fatal.
+async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, v: &PV) -> Result<(), Flow> {
+    if sh.opts.nounset && matches!(v, PV::Unset) && !matches!(p, Parameter::Special(SpecialParameter::AllPositionalParameters { .. })) {
+        return Err(fatal(fds, &format!("{}: unbound variable", param_name(p).trim_start_matches('$')), 127).await);
+    }
+    Ok(())
+}
+
+/// Push a value into the fields being built.
+fn emit(sh: &ShellState, out: &mut Fields, v: PV, quoted: bool) {
+    match v {
+        PV::Unset => {}
+        PV::Str(s) => out.push(s, quoted, !quoted),
+        PV::List(items, concat) => {
+            if quoted && concat {
+                out.push(items.join(&ifs_sep(sh)), true, false);
+                return;
+            }
+            out.saw_list = true;
+            for (i, it) in items.into_iter().enumerate() {
+                if i > 0 {
+                    out.break_field();
+                }
+                out.push(it, quoted, !quoted);
+            }
+        }
+    }
+}
+
+/// Expand a `${...}` (or `$x`) into `out`.
+pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted: bool, out: &mut Fields) -> Result<(), Flow> {
+    use ParameterExpr as P;
+    match expr {
+        P::Parameter { parameter, indirect } => {
+            let v = get(sh, fds, parameter, *indirect).await?;
+            check_nounset(sh, fds, parameter, &v).await?;
+            emit(sh, out, v, quoted);
+        }
+        P::UseDefaultValues { parameter, indirect, test_type, default_value } => {
+            let v = get(sh, fds, parameter, *indirect).await?;
+            if v.is_unset_for(test_type) {
+                expand_raw_into(sh, fds, default_value.as_deref().unwrap_or(""), quoted, out).await?;
+            } else {
+                emit(sh, out, v, quoted);
+            }
+        }
+        P::AssignDefaultValues { parameter, indirect, test_type, default_value } => {
+            let v = get(sh, fds, parameter, *indirect).await?;
+            if v.is_unset_for(test_type) {
+                let val = expand_string(sh, fds, default_value.as_deref().unwrap_or("")).await?;
+                match parameter {
+                    Parameter::Named(n) => {
+                        if let Err(m) = sh.set_var(n, val.clone()) {
+                            return Err(fatal(fds, &m, 1).await);
+                        }
+                    }
+                    Parameter::NamedWithIndex { name, index } => {
+                        let idx = array_index(sh, fds, index).await?;
+                        let entry = sh.vars.entry(name);
+                        match &mut entry.value {
+                            Some(Value::Indexed(m)) => {
+                                m.insert(idx, val.clone());
+                            }
+                            _ => entry.value = Some(Value::Indexed([(idx, val.clone())].into_iter().collect())),
+                        }
+                    }
+                    other => {
+                        let msg = format!("${}: cannot assign in this way", param_name(other));
+                        return Err(fatal(fds, &msg, 1).await);
+                    }
+                }
+                out.push(val, quoted, !quoted);
+            } else {
+                emit(sh, out, v, quoted);
+            }
+        }
+        P::IndicateErrorIfNullOrUnset { parameter, indirect, test_type, error_message } => {
+            let v = get(sh, fds, parameter, *indirect).await?;
+            if v.is_unset_for(test_type) {
+                let msg = match error_message.as_deref() {
+                    Some(m) if !m.is_empty() => expand_string(sh, fds, m).await?,
+                    _ if matches!(test_type, ParameterTestType::UnsetOrNull) => "parameter null or not set".into(),
+                    _ => "parameter not set".into(),
+                };
+                return Err(fatal(fds, &format!("{}: {msg}", param_name(parameter)), 127).await);
+            }
+            emit(sh, out, v, quoted);
+        }
+        P::UseAlternativeValue { parameter, indirect, test_type, alternative_value } => {
+            let v = get(sh, fds, parameter, *indirect).await?;
+            if !v.is_unset_for(test_type) {
+                expand_raw_into(sh, fds, alternative_value.as_deref().unwrap_or(""), quoted, out).await?;
+            }
+        }
+        P::ParameterLength { parameter, indirect } => {
+            let v = get(sh, fds, parameter, *indirect).await?;
+            check_nounset(sh, fds, parameter, &v).await?;
+            let n = match v {
+                PV::Unset => 0,
+                PV::Str(s) => s.chars().count(),
+                PV::List(items, _) => items.len(),
+            };
+            out.push(n.to_string(), quoted, !quoted);
+        }
+        P::RemoveSmallestSuffixPattern { parameter, indirect, pattern }
+        | P::RemoveLargestSuffixPattern { parameter, indirect, pattern }
+        | P::RemoveSmallestPrefixPattern { parameter, indirect, pattern }
+        | P::RemoveLargestPrefixPattern { parameter, indirect, pattern } => {
+            let v = get(sh, fds, parameter, *indirect).await?;
+            check_nounset(sh, fds, parameter, &v).await?;
+            let parts = expand_pattern(sh, fds, pattern.as_deref().unwrap_or("")).await?;
+            let pat = Pattern::from_parts(&parts);
+            let extglob = sh.opts.extglob;
+            let (suffix, largest) = match expr {
+                P::RemoveSmallestSuffixPattern { .. } => (true, false),
+                P::RemoveLargestSuffixPattern { .. } => (true, true),
+                P::RemoveSmallestPrefixPattern { .. } => (false, false),
+                _ => (false, true),
+            };
+            let v = v.map(|s| remove_affix(s, &pat, extglob, suffix, largest));
+            emit(sh, out, v, quoted);
+        }
+        P::Substring { parameter, indirect, offset, length } => {
+            let v = get(sh, fds, parameter, *indirect).await?;
+            check_nounset(sh, fds, parameter, &v).await?;
+            let off = arith::eval_text(sh, fds, &offset.value).await?;
+            let len = match length {
+                Some(l) => Some(arith::eval_text(sh, fds, &l.value).await?),
+                None => None,
+            };
+            let is_positional = matches!(parameter, Parameter::Special(SpecialParameter::AllPositionalParameters { .. }));
+            let v = match v {
+                PV::Unset => PV::Unset,
+                PV::Str(s) => {
+                    let chars: Vec<char> = s.chars().collect();
+                    match slice_range(chars.len(), off, len) {
+                        Some((a, b)) => PV::Str(chars[a..b].iter().collect()),
+                        None => {
+                            if len.is_some_and(|l| l < 0) && off <= chars.len() as i64 {
+                                return Err(fatal(fds, &format!("{}: substring expression < 0", len.unwrap_or(0)), 1).await);
+                            }
+                            PV::Str(String::new())
+                        }
+                    }
+                }
+                PV::List(items, c) => {
+                    // ${@:0} includes $0.
+                    let mut all = items;
+                    let off = off;
+                    if is_positional {
+                        all.insert(0, sh.arg0.clone());
+                    }
+                    match slice_range(all.len(), off, len) {
+                        Some((a, b)) => PV::List(all[a..b].to_vec(), c),
+                        None => PV::List(Vec::new(), c),
+                    }
+                }
+            };
+            emit(sh, out, v, quoted);
+        }
+        P::Transform { parameter, indirect, op } => {
+            let v = get(sh, fds, parameter, *indirect).await?;
+            let name = param_name(parameter);
+            let attrs = match parameter {
+                Parameter::Named(n) => sh.vars.get(n).map(|var| {
+                    let mut a = String::new();
+                    match &var.value {
+                        Some(Value::Indexed(_)) => a.push('a'),
+                        Some(Value::Assoc(_)) => a.push('A'),
+                        _ => {}
+                    }
+                    if var.integer {
+                        a.push('i');
+                    }
+                    if var.readonly {
+                        a.push('r');
+                    }
+                    if var.exported {
+                        a.push('x');
+                    }
+                    a
+                }),
+                _ => None,
+            };
+            if matches!(v, PV::Unset) && !matches!(op, ParameterTransformOp::ToAttributeFlags) {
+                return Ok(());
+            }
+            let v = match op {
+                ParameterTransformOp::Quoted => v.map(quote),
+                ParameterTransformOp::ExpandEscapeSequences => v.map(|s| String::from_utf8_lossy(&super::ansi_c::decode_bytes(s, false)).into_owned()),
+                ParameterTransformOp::ToUpperCase => v.map(|s| s.to_uppercase()),
+                ParameterTransformOp::ToLowerCase => v.map(|s| s.to_lowercase()),
+                ParameterTransformOp::CapitalizeInitial => v.map(upper_first),
+                ParameterTransformOp::PromptExpand => v,
+                ParameterTransformOp::ToAssignmentLogic => {
+                    let flags = attrs.clone().unwrap_or_default();
+                    v.map(|s| {
+                        if flags.is_empty() {
+                            format!("{name}={}", quote(s))
+                        } else {
+                            format!("declare -{flags} {name}={}", quote(s))
+                        }
+                    })
+                }
+                ParameterTransformOp::ToAttributeFlags => PV::Str(attrs.unwrap_or_default()),
+                ParameterTransformOp::PossiblyQuoteWithArraysExpanded { .. } => v.map(quote),
+            };
+            emit(sh, out, v, quoted);
+        }
+        P::UppercaseFirstChar { parameter, indirect, pattern }
+        | P::UppercasePattern { parameter, indirect, pattern }
+        | P::LowercaseFirstChar { parameter, indirect, pattern }
+        | P::LowercasePattern { parameter, indirect, pattern } => {
+            let v = get(sh, fds, parameter, *indirect).await?;
+            check_nounset(sh, fds, parameter, &v).await?;
+            let pat = match pattern.as_deref() {
+                Some(p) if !p.is_empty() => Some(Pattern::from_parts(&expand_pattern(sh, fds, p).await?)),
+                _ => None,
+            };
+            let (upper, all) = match expr {
+                P::UppercaseFirstChar { .. } => (true, false),
+                P::UppercasePattern { .. } => (true, true),
+                P::LowercaseFirstChar { .. } => (false, false),
+                _ => (false, true),
+            };
+            let extglob = sh.opts.extglob;
+            let v = v.map(|s| {
+                let mut res = String::with_capacity(s.len());
+                for (i, c) in s.chars().enumerate() {
+                    let applies = (all || i == 0) && pat.as_ref().is_none_or(|p| p.matches(&c.to_string(), extglob));
+                    if applies && upper {
+                        res.extend(c.to_uppercase());
+                    } else if applies {
+                        res.extend(c.to_lowercase());
+                    } else {
+                        res.push(c);
+                    }
+                }
+                res
+            });
+            emit(sh, out, v, quoted);
+        }
+        P::ReplaceSubstring { parameter, indirect, pattern, replacement, match_kind } => {
+            let v = get(sh, fds, parameter, *indirect).await?;
+            check_nounset(sh, fds, parameter, &v).await?;
+            let pat = Pattern::from_parts(&expand_pattern(sh, fds, pattern).await?);
+            let rep = match replacement {
+                Some(r) => expand_string(sh, fds, r).await?,
+                None => String::new(),
+            };
+            let extglob = sh.opts.extglob;
+            let v = v.map(|s| replace(s, &pat, &rep, match_kind, extglob));
+            emit(sh, out, v, quoted);
+        }
+        P::VariableNames { prefix, concatenate } => {
+            let names: Vec<String> = sh.vars.names().into_iter().filter(|n| n.starts_with(prefix.as_str()) && sh.vars.get_set(n).is_some()).collect();
+            emit(sh, out, PV::List(names, *concatenate), quoted);
+        }
+        P::MemberKeys { variable_name, concatenate } => {
+            let keys = match sh.vars.get_set(variable_name).and_then(|v| v.value.clone()) {
+                Some(Value::Indexed(m)) => m.keys().map(|k| k.to_string()).collect(),
+                Some(Value::Assoc(m)) => m.keys().cloned().collect(),
+                Some(Value::Scalar(_)) => vec!["0".to_string()],
+                None => Vec::new(),
+            };
+            emit(sh, out, PV::List(keys, *concatenate), quoted);
+        }
+    }
+    Ok(())
+}
+
+/// Expand raw word text (a default/alternative value) into `out` in the same
+/// quoting context, so `${x:-"a b"}` keeps its quotes.
+async fn expand_raw_into(sh: &mut ShellState, fds: &Fds, raw: &str, quoted: bool, out: &mut Fields) -> Result<(), Flow> {
+    let pieces = match parse_word(raw) {
+        Ok(p) => p,
+        Err(m) => return Err(fatal(fds, &m, 1).await),
+    };
+    expand_pieces(sh, fds, &pieces, quoted, out).await
+}
+
+/// Char range for `${x:off:len}`; `None` when out of range.
+fn slice_range(n: usize, off: i64, len: Option<i64>) -> Option<(usize, usize)> {
+    let n = n as i64;
+    let start = if off < 0 { n + off } else { off };
+    if start < 0 || start > n {
+        return None;
+    }
+    let end = match len {
+        None => n,
+        Some(l) if l < 0 => n + l,
+        Some(l) => (start + l).min(n),
+    };
+    if end < start {
+        return None;
+    }
+    Some((start as usize, end as usize))
+}
+
+/// Char boundaries of `s` (0 and len included).
+fn boundaries(s: &str) -> Vec<usize> {
+    let mut b: Vec<usize> = s.char_indices().map(|(i, _)| i).collect();
+    b.push(s.len());
+    b
+}
+
+fn remove_affix(s: &str, pat: &Pattern, extglob: bool, suffix: bool, largest: bool) -> String {
+    let Some(re) = pat.compile(extglob, false) else { return s.to_string() };
+    let b = boundaries(s);
+    let cands: Vec<usize> = if suffix == largest { b.clone() } else { b.iter().rev().cloned().collect() };
+    for i in cands {
+        if suffix {
+            if re.is_match(&s[i..]) {
+                return s[..i].to_string();
+            }
+        } else if re.is_match(&s[..i]) {
+            return s[i..].to_string();
+        }
+    }
+    s.to_string()
+}
+
+fn replace(s: &str, pat: &Pattern, rep: &str, kind: &SubstringMatchKind, extglob: bool) -> String {
+    let Some(re) = pat.compile(extglob, false) else { return s.to_string() };
+    let b = boundaries(s);
+    match kind {
+        SubstringMatchKind::Prefix => {
+            for &i in b.iter().rev() {
+                if re.is_match(&s[..i]) {
+                    return format!("{rep}{}", &s[i..]);
+                }
+            }
+            s.to_string()
+        }
+        SubstringMatchKind::Suffix => {
+            for &i in &b {
+                if re.is_match(&s[i..]) {
+                    return format!("{}{rep}", &s[..i]);
+                }
+            }
+            s.to_string()
+        }
+        SubstringMatchKind::FirstOccurrence | SubstringMatchKind::Anywhere => {
+            let all = matches!(kind, SubstringMatchKind::Anywhere);
+            let mut out = String::new();
+            let mut bi = 0;
+            let mut replaced = false;
+            while bi < b.len() {
+                let start = b[bi];
+                let mut found = None;
+                if !(replaced && !all) {
+                    // Longest non-empty match starting here.
+                    found = b[bi + 1..].iter().rev().find(|&&end| re.is_match(&s[start..end])).copied();
+                }
+                match found {
+                    Some(end) => {
+                        out.push_str(rep);
+                        replaced = true;
+                        bi = b.iter().position(|&x| x == end).unwrap_or(b.len());
+                    }
+                    _ => {
+                        if start < s.len() {
+                            let ch_end = b.get(bi + 1).copied().unwrap_or(s.len());
+                            out.push_str(&s[start..ch_end]);
+                        }
+                        bi += 1;
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Quote for reuse as shell input (`${x@Q}`, `declare -p`): single quotes.
+pub fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// Quote only when needed (how `set` and `declare` print plain values).
+pub fn quote_if_needed(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "_-./:,+@%^=".contains(c)) {
+        s.to_string()
+    } else if s.chars().any(|c| c.is_control()) {
+        let mut out = String::from("$'");
+        for c in s.chars() {
+            match c {
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                '\r' => out.push_str("\\r"),
+                '\x1b' => out.push_str("\\E"),
+                '\'' => out.push_str("\\'"),
+                '\\' => out.push_str("\\\\"),
+                c if c.is_control() => out.push_str(&format!("\\{:03o}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('\'');
+        out
+    } else {
+        quote(s)
+    }
+}

@@ -1,0 +1,88 @@
+//! IFS field splitting of unquoted expansion results.
+
+use super::Seg;
+
+/// A field after splitting: `(text, quoted)` parts (quoted parts don't glob).
+pub type Parts = Vec<(String, bool)>;
+
+#[derive(PartialEq, Clone, Copy)]
+enum State {
+    /// Nothing delimited yet.
+    Start,
+    /// Last delimiter was IFS whitespace ending a field.
+    AfterWhite,
+    /// Last delimiter was a non-whitespace IFS character.
+    AfterOther,
+}
+
+/// Split one field. `ifs` is `$IFS` (`None`: unset, meaning space/tab/newline).
+pub fn split_field(field: Vec<Seg>, ifs: Option<&str>) -> Vec<Parts> {
+    let ifs = ifs.unwrap_or(" \t\n");
+    let mut out: Vec<Parts> = Vec::new();
+    let mut cur: Parts = Vec::new();
+    let mut has_content = false;
+    let mut state = State::Start;
+    for seg in field {
+        if !seg.split || ifs.is_empty() {
+            if seg.quoted || !seg.text.is_empty() {
+                has_content = true;
+            }
+            cur.push((seg.text, seg.quoted));
+            continue;
+        }
+        let mut run = String::new();
+        for c in seg.text.chars() {
+            if !ifs.contains(c) {
+                run.push(c);
+                has_content = true;
+                continue;
+            }
+            if !run.is_empty() {
+                cur.push((std::mem::take(&mut run), false));
+            }
+            let white = matches!(c, ' ' | '\t' | '\n');
+            if white {
+                if has_content {
+                    out.push(std::mem::take(&mut cur));
+                    has_content = false;
+                    state = State::AfterWhite;
+                }
+            } else {
+                if has_content || state != State::AfterWhite {
+                    out.push(std::mem::take(&mut cur));
+                }
+                has_content = false;
+                state = State::AfterOther;
+            }
+        }
+        if !run.is_empty() {
+            cur.push((run, false));
+        }
+    }
+    if has_content {
+        out.push(cur);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(text: &str, ifs: &str) -> Vec<String> {
+        let seg = Seg { text: text.into(), quoted: false, split: true };
+        split_field(vec![seg], Some(ifs)).into_iter().map(|p| p.into_iter().map(|x| x.0).collect()).collect()
+    }
+
+    #[test]
+    fn bash_splitting_rules() {
+        assert_eq!(split("  a  b ", " \t\n"), ["a", "b"]);
+        assert_eq!(split("a::b", ":"), ["a", "", "b"]);
+        assert_eq!(split(":a:", ":"), ["", "a"]);
+        assert_eq!(split("a : b", " :"), ["a", "b"]);
+        assert_eq!(split("a: :b", " :"), ["a", "", "b"]);
+        assert!(split("", " ").is_empty());
+        let quoted_empty = vec![Seg { text: String::new(), quoted: true, split: false }];
+        assert_eq!(split_field(quoted_empty, None).len(), 1);
+    }
+}

@@ -1,0 +1,214 @@
+//! Compound commands: `{ }`, `( )`, if, while/until, for, `for ((;;))`, case, `(( ))`.
+
+use super::{enter_subshell, run_list, Fds, Flow, Res};
+use crate::expand;
+use crate::pattern::Pattern;
+use crate::state::ShellState;
+use brush_parser::ast::{self, CaseItemPostAction, CompoundCommand as C};
+
+pub async fn run(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
+    match c {
+        C::BraceGroup(b) => run_list(sh, &b.list, fds).await,
+        C::Subshell(s) => subshell(sh, &s.list, fds).await,
+        C::IfClause(i) => {
+            if condition(sh, &i.condition, fds).await? {
+                return run_list(sh, &i.then, fds).await;
+            }
+            for e in i.elses.iter().flatten() {
+                match &e.condition {
+                    Some(cond) => {
+                        if condition(sh, cond, fds).await? {
+                            return run_list(sh, &e.body, fds).await;
+                        }
+                    }
+                    None => return run_list(sh, &e.body, fds).await,
+                }
+            }
+            sh.last_status = 0;
+            Ok(0)
+        }
+        C::WhileClause(w) => while_loop(sh, &w.0, &w.1.list, fds, false).await,
+        C::UntilClause(w) => while_loop(sh, &w.0, &w.1.list, fds, true).await,
+        C::ForClause(f) => {
+            let values = match &f.values {
+                Some(words) => {
+                    let raw: Vec<&str> = words.iter().map(|w| w.value.as_str()).collect();
+                    expand::expand_words(sh, fds, &raw).await?
+                }
+                None => sh.positional.to_vec(),
+            };
+            let mut status = 0;
+            for (i, v) in values.into_iter().enumerate() {
+                sh.budget.tick_loop(i as u64 + 1)?;
+                if let Err(m) = sh.set_var(&f.variable_name, v) {
+                    fds.shell_err(&m).await;
+                    return Ok(1);
+                }
+                match body(sh, &f.body.list, fds).await? {
+                    Step::Next(s) => status = s,
+                    Step::Stop(s) => {
+                        status = s;
+                        break;
+                    }
+                }
+            }
+            sh.last_status = status;
+            Ok(status)
+        }
+        C::ArithmeticForClause(f) => {
+            if let Some(init) = &f.initializer {
+                if arith(sh, fds, &init.value).await?.is_none() {
+                    return Ok(1);
+                }
+            }
+            let mut status = 0;
+            let mut i = 0u64;
+            loop {
+                if let Some(cond) = &f.condition {
+                    match arith(sh, fds, &cond.value).await? {
+                        None => return Ok(1),
+                        Some(0) if !cond.value.trim().is_empty() => break,
+                        _ => {}
+                    }
+                }
+                i += 1;
+                sh.budget.tick_loop(i)?;
+                match body(sh, &f.body.list, fds).await? {
+                    Step::Next(s) => status = s,
+                    Step::Stop(s) => {
+                        status = s;
+                        break;
+                    }
+                }
+                if let Some(upd) = &f.updater {
+                    if arith(sh, fds, &upd.value).await?.is_none() {
+                        return Ok(1);
+                    }
+                }
+            }
+            sh.last_status = status;
+            Ok(status)
+        }
+        C::CaseClause(cc) => case(sh, cc, fds).await,
+        C::Arithmetic(a) => {
+            let status = match arith(sh, fds, &a.expr.value).await? {
+                Some(v) => i32::from(v == 0),
+                None => 1,
+            };
+            sh.last_status = status;
+            Ok(status)
+        }
+        C::Coprocess(_) => {
+            fds.shell_err("coproc: not supported in the sandbox").await;
+            Ok(1)
+        }
+    }
+}
+
+/// Evaluate arithmetic for `(( ))` / `for ((;;))`; `None` after printing an error.
+async fn arith(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<i64>, Flow> {
+    match expand::arith::eval_checked(sh, fds, text).await? {
+        Ok(v) => Ok(Some(v)),
+        Err(m) => {
+            fds.shell_err(&format!("((: {m}")).await;
+            Ok(None)
+        }
+    }
+}
+
+/// `( list )`: a fork of the shell; nothing it changes comes back.
+async fn subshell(sh: &mut ShellState, list: &ast::CompoundList, fds: &Fds) -> Res {
+    let mut sub = sh.clone();
+    enter_subshell(&mut sub)?;
+    let status = match run_list(&mut sub, list, fds).await {
+        Ok(s) => s,
+        Err(Flow::Exit(s)) | Err(Flow::Return(s)) => s,
+        Err(Flow::Break(_)) | Err(Flow::Continue(_)) => 0,
+        Err(stop @ Flow::Stop(_)) => return Err(stop),
+    };
+    sh.last_status = status;
+    Ok(status)
+}
+
+/// Run a condition list with `set -e` suspended; true when it succeeded.
+async fn condition(sh: &mut ShellState, list: &ast::CompoundList, fds: &Fds) -> Result<bool, Flow> {
+    let before = sh.in_condition;
+    sh.in_condition = true;
+    let r = run_list(sh, list, fds).await;
+    sh.in_condition = before;
+    Ok(r? == 0)
+}
+
+enum Step {
+    Next(i32),
+    Stop(i32),
+}
+
+/// One turn of a loop body, turning break/continue into steps.
+async fn body(sh: &mut ShellState, list: &ast::CompoundList, fds: &Fds) -> Result<Step, Flow> {
+    match run_list(sh, list, fds).await {
+        Ok(s) => Ok(Step::Next(s)),
+        Err(Flow::Break(n)) if n > 1 => Err(Flow::Break(n - 1)),
+        Err(Flow::Break(_)) => Ok(Step::Stop(0)),
+        Err(Flow::Continue(n)) if n > 1 => Err(Flow::Continue(n - 1)),
+        Err(Flow::Continue(_)) => Ok(Step::Next(0)),
+        Err(e) => Err(e),
+    }
+}
+
+async fn while_loop(sh: &mut ShellState, cond: &ast::CompoundList, list: &ast::CompoundList, fds: &Fds, until: bool) -> Res {
+    let mut status = 0;
+    let mut i = 0u64;
+    loop {
+        i += 1;
+        sh.budget.tick_loop(i)?;
+        if condition(sh, cond, fds).await? == until {
+            break;
+        }
+        match body(sh, list, fds).await? {
+            Step::Next(s) => status = s,
+            Step::Stop(s) => {
+                status = s;
+                break;
+            }
+        }
+    }
+    sh.last_status = status;
+    Ok(status)
+}
+
+async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Res {
+    let value = expand::expand_string(sh, fds, &cc.value.value).await?;
+    let mut status = 0;
+    let mut i = 0;
+    let mut fall_through = false;
+    while i < cc.cases.len() {
+        let item = &cc.cases[i];
+        let mut matched = fall_through;
+        if !matched {
+            for p in &item.patterns {
+                let parts = expand::expand_pattern(sh, fds, &p.value).await?;
+                if Pattern::from_parts(&parts).matches(&value, sh.opts.extglob) {
+                    matched = true;
+                    break;
+                }
+            }
+        }
+        if !matched {
+            i += 1;
+            continue;
+        }
+        status = match &item.cmd {
+            Some(list) => run_list(sh, list, fds).await?,
+            None => 0,
+        };
+        match item.post_action {
+            CaseItemPostAction::ExitCase => break,
+            CaseItemPostAction::UnconditionallyExecuteNextCaseItem => fall_through = true,
+            CaseItemPostAction::ContinueEvaluatingCases => fall_through = false,
+        }
+        i += 1;
+    }
+    sh.last_status = status;
+    Ok(status)
+}

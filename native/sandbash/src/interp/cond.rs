@@ -1,0 +1,251 @@
+//! Conditionals: `[[ ... ]]` and the `test` / `[` builtins share the predicates.
+
+use super::{Fds, Flow, Res};
+use crate::expand;
+use crate::fs::path;
+use crate::pattern::Pattern;
+use crate::state::{ShellState, Value};
+use brush_parser::ast::{BinaryPredicate as BP, ExtendedTestExpr as X, TestExpr, UnaryPredicate as UP};
+use futures_util::future::BoxFuture;
+
+/// `[[ expr ]]`: status 0 true, 1 false, 2 error.
+pub async fn extended_test(sh: &mut ShellState, expr: &X, fds: &Fds) -> Res {
+    let r = eval_ext(sh, expr, fds).await?;
+    let status = match r {
+        Ok(true) => 0,
+        Ok(false) => 1,
+        Err(m) => {
+            if !m.is_empty() {
+                fds.shell_err(&m).await;
+            }
+            2
+        }
+    };
+    sh.last_status = status;
+    Ok(status)
+}
+
+fn eval_ext<'a>(sh: &'a mut ShellState, e: &'a X, fds: &'a Fds) -> BoxFuture<'a, Result<Result<bool, String>, Flow>> {
+    Box::pin(async move {
+        let r: Result<bool, String> = match e {
+            X::And(a, b) => match eval_ext(sh, a, fds).await? {
+                Ok(true) => eval_ext(sh, b, fds).await?,
+                other => other,
+            },
+            X::Or(a, b) => match eval_ext(sh, a, fds).await? {
+                Ok(false) => eval_ext(sh, b, fds).await?,
+                other => other,
+            },
+            X::Not(a) => eval_ext(sh, a, fds).await?.map(|v| !v),
+            X::Parenthesized(a) => eval_ext(sh, a, fds).await?,
+            X::UnaryTest(p, w) => {
+                let s = expand::expand_string(sh, fds, &w.value).await?;
+                unary(sh, p, &s).await
+            }
+            X::BinaryTest(p, l, r) => {
+                let left = expand::expand_string(sh, fds, &l.value).await?;
+                match p {
+                    BP::StringExactlyMatchesPattern | BP::StringDoesNotExactlyMatchPattern => {
+                        let parts = expand::expand_pattern(sh, fds, &r.value).await?;
+                        let m = Pattern::from_parts(&parts).matches(&left, true);
+                        Ok(m == matches!(p, BP::StringExactlyMatchesPattern))
+                    }
+                    BP::StringMatchesRegex => {
+                        let parts = expand::expand_pattern(sh, fds, &r.value).await?;
+                        regex_match(sh, &left, &parts)
+                    }
+                    BP::ArithmeticEqualTo
+                    | BP::ArithmeticNotEqualTo
+                    | BP::ArithmeticLessThan
+                    | BP::ArithmeticLessThanOrEqualTo
+                    | BP::ArithmeticGreaterThan
+                    | BP::ArithmeticGreaterThanOrEqualTo => {
+                        let right = expand::expand_string(sh, fds, &r.value).await?;
+                        let a = expand::arith::eval_str(sh, &left, 0);
+                        let b = expand::arith::eval_str(sh, &right, 0);
+                        match (a, b) {
+                            (Ok(a), Ok(b)) => Ok(compare_ints(p, a, b)),
+                            (Err(m), _) | (_, Err(m)) => Err(m),
+                        }
+                    }
+                    _ => {
+                        let right = expand::expand_string(sh, fds, &r.value).await?;
+                        binary(sh, p, &left, &right).await
+                    }
+                }
+            }
+        };
+        Ok(r)
+    })
+}
+
+/// `=~`: quoted parts match literally. Sets BASH_REMATCH.
+fn regex_match(sh: &mut ShellState, s: &str, parts: &[(String, bool)]) -> Result<bool, String> {
+    let mut src = String::new();
+    for (t, q) in parts {
+        if *q {
+            src.push_str(&regex::escape(t));
+        } else {
+            src.push_str(t);
+        }
+    }
+    let re = regex::RegexBuilder::new(&src).size_limit(1 << 20).build();
+    let Ok(re) = re else {
+        // bash: status 2 for an invalid regex, with no message.
+        return Err(String::new());
+    };
+    match re.captures(s) {
+        Some(caps) => {
+            let m = caps.iter().enumerate().map(|(i, c)| (i as i64, c.map_or(String::new(), |c| c.as_str().to_string()))).collect();
+            let _ = sh.vars.set_value("BASH_REMATCH", Value::Indexed(m));
+            Ok(true)
+        }
+        None => {
+            let _ = sh.vars.set_value("BASH_REMATCH", Value::Indexed(Default::default()));
+            Ok(false)
+        }
+    }
+}
+
+fn compare_ints(p: &BP, a: i64, b: i64) -> bool {
+    match p {
+        BP::ArithmeticEqualTo => a == b,
+        BP::ArithmeticNotEqualTo => a != b,
+        BP::ArithmeticLessThan => a < b,
+        BP::ArithmeticLessThanOrEqualTo => a <= b,
+        BP::ArithmeticGreaterThan => a > b,
+        _ => a >= b,
+    }
+}
+
+/// A unary predicate on an expanded operand.
+pub async fn unary(sh: &ShellState, p: &UP, s: &str) -> Result<bool, String> {
+    let full = || path::resolve(&sh.cwd, s);
+    let fs = &sh.fs;
+    Ok(match p {
+        UP::StringHasZeroLength => s.is_empty(),
+        UP::StringHasNonZeroLength => !s.is_empty(),
+        UP::FileExists | UP::FileExistsAndOwnedByEffectiveGroupId | UP::FileExistsAndOwnedByEffectiveUserId | UP::FileExistsAndModifiedSinceLastRead => {
+            !s.is_empty() && fs.metadata(&full()).await.is_ok()
+        }
+        UP::FileExistsAndIsDir => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.is_dir()),
+        UP::FileExistsAndIsRegularFile => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.is_file()),
+        UP::FileExistsAndIsSymlink => !s.is_empty() && fs.symlink_metadata(&full()).await.is_ok_and(|m| m.is_symlink()),
+        UP::FileExistsAndIsNotZeroLength => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.size > 0),
+        UP::FileExistsAndIsReadable => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o444 != 0),
+        UP::FileExistsAndIsWritable => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o222 != 0),
+        UP::FileExistsAndIsExecutable => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o111 != 0),
+        UP::FileExistsAndIsBlockSpecialFile
+        | UP::FileExistsAndIsCharSpecialFile
+        | UP::FileExistsAndIsFifo
+        | UP::FileExistsAndIsSocket
+        | UP::FileExistsAndIsSetgid
+        | UP::FileExistsAndIsSetuid
+        | UP::FileExistsAndHasStickyBit
+        | UP::FdIsOpenTerminal
+        | UP::ShellVariableIsSetAndNameRef => false,
+        UP::ShellOptionEnabled => {
+            let mut o = sh.opts.clone();
+            o.named().iter().any(|(n, on)| *n == s && *on) || o.shopt_mut(s).is_some_and(|v| *v)
+        }
+        UP::ShellVariableIsSetAndAssigned => match s.split_once('[') {
+            Some((name, rest)) => {
+                let idx = rest.trim_end_matches(']');
+                match sh.vars.get_set(name).and_then(|v| v.value.as_ref()) {
+                    Some(Value::Indexed(m)) => idx.parse::<i64>().is_ok_and(|i| m.contains_key(&i)) || idx == "@" || idx == "*",
+                    Some(Value::Assoc(m)) => m.contains_key(idx),
+                    Some(Value::Scalar(_)) => idx == "0",
+                    None => false,
+                }
+            }
+            None => sh.vars.get_set(s).is_some(),
+        },
+    })
+}
+
+/// A binary predicate on expanded operands (string and file comparisons).
+pub async fn binary(sh: &ShellState, p: &BP, a: &str, b: &str) -> Result<bool, String> {
+    let fs = &sh.fs;
+    Ok(match p {
+        BP::StringExactlyMatchesString | BP::StringExactlyMatchesPattern => a == b,
+        BP::StringDoesNotExactlyMatchString | BP::StringDoesNotExactlyMatchPattern => a != b,
+        BP::StringContainsSubstring => a.contains(b),
+        BP::LeftSortsBeforeRight => a < b,
+        BP::LeftSortsAfterRight => a > b,
+        BP::StringMatchesRegex => false,
+        BP::LeftFileIsNewerOrExistsWhenRightDoesNot | BP::LeftFileIsOlderOrDoesNotExistWhenRightDoes => {
+            let ma = fs.metadata(&path::resolve(&sh.cwd, a)).await.ok().map(|m| m.mtime);
+            let mb = fs.metadata(&path::resolve(&sh.cwd, b)).await.ok().map(|m| m.mtime);
+            let newer = matches!(p, BP::LeftFileIsNewerOrExistsWhenRightDoesNot);
+            match (ma, mb) {
+                (Some(x), Some(y)) => if newer { x > y } else { x < y },
+                (Some(_), None) => newer,
+                (None, Some(_)) => !newer,
+                (None, None) => false,
+            }
+        }
+        BP::FilesReferToSameDeviceAndInodeNumbers => {
+            let ca = fs.canonicalize(&path::resolve(&sh.cwd, a)).await;
+            let cb = fs.canonicalize(&path::resolve(&sh.cwd, b)).await;
+            matches!((ca, cb), (Ok(x), Ok(y)) if x == y)
+        }
+        _ => {
+            let x = parse_int(a)?;
+            let y = parse_int(b)?;
+            compare_ints(p, x, y)
+        }
+    })
+}
+
+/// `test`'s integer operands: optional blanks and sign, decimal digits.
+fn parse_int(s: &str) -> Result<i64, String> {
+    s.trim().parse::<i64>().map_err(|_| format!("{s}: integer expression expected"))
+}
+
+/// `test ARGS` / `[ ARGS ]`.
+pub async fn test_builtin(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
+    let name = argv[0].as_str();
+    let mut args: Vec<&str> = argv[1..].iter().map(String::as_str).collect();
+    if name == "[" {
+        if args.last() != Some(&"]") {
+            fds.shell_err("[: missing `]'").await;
+            return Ok(2);
+        }
+        args.pop();
+    }
+    let expr = match brush_parser::test_command::parse(&args) {
+        Ok(e) => e,
+        Err(_) => {
+            let msg = match args.len() {
+                3 => format!("{name}: {}: binary operator expected", args[1]),
+                2 => format!("{name}: {}: unary operator expected", args[0]),
+                _ => format!("{name}: too many arguments"),
+            };
+            fds.shell_err(&msg).await;
+            return Ok(2);
+        }
+    };
+    match eval_test(sh, &expr).await {
+        Ok(true) => Ok(0),
+        Ok(false) => Ok(1),
+        Err(m) => {
+            fds.shell_err(&format!("{name}: {m}")).await;
+            Ok(2)
+        }
+    }
+}
+
+fn eval_test<'a>(sh: &'a ShellState, e: &'a TestExpr) -> BoxFuture<'a, Result<bool, String>> {
+    Box::pin(async move {
+        match e {
+            TestExpr::False => Ok(false),
+            TestExpr::Literal(s) => Ok(!s.is_empty()),
+            TestExpr::And(a, b) => Ok(eval_test(sh, a).await? && eval_test(sh, b).await?),
+            TestExpr::Or(a, b) => Ok(eval_test(sh, a).await? || eval_test(sh, b).await?),
+            TestExpr::Not(a) => Ok(!eval_test(sh, a).await?),
+            TestExpr::Parenthesized(a) => eval_test(sh, a).await,
+            TestExpr::UnaryTest(p, s) => unary(sh, p, s).await,
+            TestExpr::BinaryTest(p, a, b) => binary(sh, p, a, b).await,
+        }
+    })
+}

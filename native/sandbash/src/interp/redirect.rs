@@ -1,0 +1,176 @@
+//! Redirections: `< > >> <> >| &> n>&m n<&m n>&-`, here-documents and here-strings.
+//! `/dev/null`, `/dev/stdin`, `/dev/stdout` and `/dev/stderr` are understood
+//! without a filesystem entry.
+
+use super::{Fds, Flow};
+use crate::expand;
+use crate::fs::path;
+use crate::io::{FileSink, Input, Output};
+use crate::state::ShellState;
+use brush_parser::ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T, IoRedirect};
+use std::sync::Arc;
+
+/// One open descriptor.
+enum Fd {
+    In(Input),
+    Out(Output),
+}
+
+/// Apply redirects in order; `Ok(None)` after printing an error (status 1).
+pub async fn apply(sh: &mut ShellState, redirs: &[IoRedirect], fds: &Fds) -> Result<Option<Fds>, Flow> {
+    let mut fds = fds.clone();
+    for r in redirs {
+        if !apply_one(sh, r, &mut fds).await? {
+            return Ok(None);
+        }
+    }
+    Ok(Some(fds))
+}
+
+fn set(fds: &mut Fds, n: i32, fd: Fd) {
+    match (n, fd) {
+        (0, Fd::In(i)) => fds.stdin = i,
+        (0, Fd::Out(_)) => fds.stdin = Input::null(),
+        (1, Fd::Out(o)) => fds.stdout = o,
+        (2, Fd::Out(o)) => fds.stderr = o,
+        (1, Fd::In(_)) => fds.stdout = Output::Null,
+        (2, Fd::In(_)) => fds.stderr = Output::Null,
+        // Descriptors above 2 are not tracked yet: writes to them go nowhere.
+        _ => {}
+    }
+}
+
+async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result<bool, Flow> {
+    match r {
+        IoRedirect::File(fd, kind, target) => {
+            let default_fd = if matches!(kind, K::Read | K::ReadAndWrite | K::DuplicateInput) { 0 } else { 1 };
+            let n = fd.unwrap_or(default_fd);
+            match target {
+                T::Filename(w) => {
+                    let name = expand::expand_string(sh, fds, &w.value).await?;
+                    match open(sh, fds, &name, kind).await {
+                        Some(f) => set(fds, n, f),
+                        None => return Ok(false),
+                    }
+                }
+                T::Fd(m) => dup(fds, n, *m),
+                T::Duplicate(w) => {
+                    let word = expand::expand_string(sh, fds, &w.value).await?;
+                    if word == "-" {
+                        set(fds, n, if default_fd == 0 { Fd::In(Input::null()) } else { Fd::Out(Output::Null) });
+                    } else {
+                        let src = word.trim_end_matches('-');
+                        match src.parse::<i32>() {
+                            Ok(m) if (0..=2).contains(&m) => dup(fds, n, m),
+                            Ok(_) => {
+                                fds.shell_err(&format!("{src}: Bad file descriptor")).await;
+                                return Ok(false);
+                            }
+                            Err(_) if default_fd == 1 && fd.is_none() => {
+                                // `>&file` means `&>file`.
+                                match open(sh, fds, &word, &K::Write).await {
+                                    Some(Fd::Out(o)) => {
+                                        fds.stdout = o.clone();
+                                        fds.stderr = o;
+                                    }
+                                    _ => return Ok(false),
+                                }
+                            }
+                            Err(_) => {
+                                fds.shell_err(&format!("{word}: ambiguous redirect")).await;
+                                return Ok(false);
+                            }
+                        }
+                    }
+                }
+                T::ProcessSubstitution(..) => {
+                    fds.shell_err("process substitution is not supported").await;
+                    return Ok(false);
+                }
+            }
+        }
+        IoRedirect::HereDocument(fd, doc) => {
+            let body = if doc.requires_expansion {
+                expand::expand_heredoc(sh, fds, &doc.doc.value).await?
+            } else {
+                doc.doc.value.clone()
+            };
+            set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(body.into_bytes())));
+        }
+        IoRedirect::HereString(fd, w) => {
+            let mut s = expand::expand_string(sh, fds, &w.value).await?;
+            let limit = sh.budget.limits.max_string_bytes;
+            if s.len() as u64 > limit {
+                return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", limit, "here-string too large")));
+            }
+            s.push('\n');
+            set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(s.into_bytes())));
+        }
+        IoRedirect::OutputAndError(w, append) => {
+            let name = expand::expand_string(sh, fds, &w.value).await?;
+            let kind = if *append { K::Append } else { K::Write };
+            match open(sh, fds, &name, &kind).await {
+                Some(Fd::Out(o)) => {
+                    fds.stdout = o.clone();
+                    fds.stderr = o;
+                }
+                _ => return Ok(false),
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// `n>&m`: make n a copy of m.
+fn dup(fds: &mut Fds, n: i32, m: i32) {
+    let src = match m {
+        0 => Fd::In(fds.stdin.clone()),
+        1 => Fd::Out(fds.stdout.clone()),
+        2 => Fd::Out(fds.stderr.clone()),
+        _ => Fd::Out(Output::Null),
+    };
+    set(fds, n, src);
+}
+
+/// Open a file for a redirect; prints bash's message and gives `None` on failure.
+async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
+    match name {
+        "/dev/null" => {
+            return Some(if matches!(kind, K::Read) { Fd::In(Input::null()) } else { Fd::Out(Output::Null) });
+        }
+        "/dev/stdout" => return Some(Fd::Out(fds.stdout.clone())),
+        "/dev/stderr" => return Some(Fd::Out(fds.stderr.clone())),
+        "/dev/stdin" => return Some(Fd::In(fds.stdin.clone())),
+        "" => {
+            fds.shell_err(": No such file or directory").await;
+            return None;
+        }
+        _ => {}
+    }
+    let p = path::resolve(&sh.cwd, name);
+    let fs = &sh.fs;
+    let result = match kind {
+        K::Read => fs.read(&p).await.map(|d| Fd::In(Input::from_bytes(d))),
+        K::ReadAndWrite => match fs.read(&p).await {
+            Ok(d) => Ok(Fd::In(Input::from_bytes(d))),
+            Err(crate::fs::FsError::NotFound) => fs.write(&p, b"").await.map(|_| Fd::In(Input::null())),
+            Err(e) => Err(e),
+        },
+        K::Write | K::Clobber | K::DuplicateOutput => {
+            if sh.opts.noclobber && matches!(kind, K::Write) && fs.metadata(&p).await.is_ok_and(|m| m.is_file()) {
+                fds.shell_err(&format!("{name}: cannot overwrite existing file")).await;
+                return None;
+            }
+            fs.write(&p, b"").await.map(|_| Fd::Out(Output::File(Arc::new(FileSink { fs: fs.clone(), path: p.clone() }))))
+        }
+        K::Append => fs.append(&p, b"").await.map(|_| Fd::Out(Output::File(Arc::new(FileSink { fs: fs.clone(), path: p.clone() })))),
+        K::DuplicateInput => fs.read(&p).await.map(|d| Fd::In(Input::from_bytes(d))),
+    };
+    match result {
+        Ok(f) => Some(f),
+        Err(e) => {
+            fds.shell_err(&format!("{name}: {e}")).await;
+            None
+        }
+    }
+}

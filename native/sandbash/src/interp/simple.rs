@@ -1,0 +1,363 @@
+//! Simple commands: assignments, word expansion, redirects, then a function,
+//! builtin, utility or script; `command not found` otherwise.
+
+use super::{call_function, redirect, Fds, Flow, Res};
+use crate::builtins::{self, DeclArg};
+use crate::commands::{default_registry, CommandContext};
+use crate::expand;
+use crate::io::IoError;
+use crate::limits::Stop;
+use crate::state::{ShellState, Value, Var};
+use brush_parser::ast::{self, AssignmentName, AssignmentValue, CommandPrefixOrSuffixItem as Item, SourceLocation};
+use std::collections::BTreeMap;
+
+/// Builtins whose `name=value` arguments are assignments.
+fn is_declaration(name: &str) -> bool {
+    matches!(name, "export" | "local" | "declare" | "typeset" | "readonly")
+}
+
+/// Special builtins: their prefix assignments persist (POSIX).
+fn is_special(name: &str) -> bool {
+    matches!(name, ":" | "." | "source" | "eval" | "exec" | "exit" | "export" | "readonly" | "return" | "set" | "shift" | "unset" | "break" | "continue" | "trap" | "times")
+}
+
+pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Res {
+    if let Some(loc) = cmd.location() {
+        sh.line = loc.start.line;
+    }
+    sh.budget.tick_command()?;
+    let mut assigns: Vec<&ast::Assignment> = Vec::new();
+    let mut redirs: Vec<ast::IoRedirect> = Vec::new();
+    let mut words: Vec<&Item> = Vec::new();
+    if let Some(prefix) = &cmd.prefix {
+        for it in &prefix.0 {
+            match it {
+                Item::AssignmentWord(a, _) => assigns.push(a),
+                Item::IoRedirect(r) => redirs.push(r.clone()),
+                other => words.push(other),
+            }
+        }
+    }
+    let name_item;
+    if let Some(w) = &cmd.word_or_name {
+        name_item = Item::Word(w.clone());
+        words.push(&name_item);
+    }
+    if let Some(suffix) = &cmd.suffix {
+        for it in &suffix.0 {
+            match it {
+                Item::IoRedirect(r) => redirs.push(r.clone()),
+                other => words.push(other),
+            }
+        }
+    }
+
+    // Expand the words; for declaration builtins keep `name=value` as assignments.
+    sh.subst_status = None;
+    let mut argv: Vec<String> = Vec::new();
+    let mut decl: Vec<DeclArg> = Vec::new();
+    let mut declaring = false;
+    for (i, it) in words.iter().enumerate() {
+        match it {
+            Item::AssignmentWord(a, w) if declaring => {
+                let _ = w;
+                decl.push(DeclArg::Assign(expand_assignment(sh, fds, a).await?));
+            }
+            Item::Word(w) | Item::AssignmentWord(_, w) => {
+                let fields = expand::expand_word(sh, fds, &w.value).await?;
+                if i == 0 || argv.is_empty() {
+                    declaring = fields.first().is_some_and(|n| is_declaration(n));
+                }
+                for f in fields {
+                    if declaring && !argv.is_empty() {
+                        decl.push(DeclArg::Plain(f.clone()));
+                    }
+                    argv.push(f);
+                }
+            }
+            Item::ProcessSubstitution(..) => {
+                fds.shell_err("process substitution is not supported").await;
+                return Ok(1);
+            }
+            Item::IoRedirect(_) => {}
+        }
+    }
+
+    if argv.is_empty() {
+        // Assignments only (and maybe redirects): they change this shell.
+        for a in &assigns {
+            let v = expand_assignment(sh, fds, a).await?;
+            if let Err(m) = store(sh, v) {
+                fds.shell_err(&m).await;
+                return Ok(1);
+            }
+        }
+        if !redirs.is_empty() && redirect::apply(sh, &redirs, fds).await?.is_none() {
+            return Ok(1);
+        }
+        return Ok(sh.subst_status.unwrap_or(0));
+    }
+
+    let fds = match redirect::apply(sh, &redirs, fds).await? {
+        Some(f) => f,
+        None => return Ok(1),
+    };
+    let name = argv[0].clone();
+    if sh.opts.xtrace {
+        let ps4 = sh.get_var("PS4").unwrap_or_else(|| "+ ".into());
+        let line = argv.iter().map(|a| xtrace_quote(a)).collect::<Vec<_>>().join(" ");
+        let _ = fds.stderr.write(format!("{ps4}{line}\n").as_bytes()).await;
+    }
+
+    // Prefix assignments: temporary for the command, permanent for special builtins.
+    let persistent = is_special(&name) && !sh.funcs.contains_key(&name);
+    let mut saved: Vec<(String, Option<Var>)> = Vec::new();
+    for a in &assigns {
+        let v = expand_assignment(sh, &fds, a).await?;
+        if !persistent {
+            saved.push((v.name.clone(), sh.vars.get(&v.name).cloned()));
+        }
+        let n = v.name.clone();
+        if let Err(m) = store(sh, v) {
+            fds.shell_err(&m).await;
+            restore(sh, saved);
+            return Ok(1);
+        }
+        if !persistent {
+            sh.vars.entry(&n).exported = true;
+        }
+    }
+    let result = dispatch(sh, &name, argv, decl, &fds).await;
+    restore(sh, saved);
+    result
+}
+
+fn restore(sh: &mut ShellState, saved: Vec<(String, Option<Var>)>) {
+    for (name, old) in saved.into_iter().rev() {
+        match old {
+            Some(v) => *sh.vars.entry(&name) = v,
+            None => {
+                let _ = sh.vars.unset(&name);
+            }
+        }
+    }
+}
+
+async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: Vec<DeclArg>, fds: &Fds) -> Res {
+    if let Some(f) = sh.funcs.get(name).cloned() {
+        return call_function(sh, f, argv[1..].to_vec(), fds).await;
+    }
+    if builtins::is_builtin(name) {
+        return builtins::run(sh, &argv, decl, fds).await;
+    }
+    // `/bin/ls` and `/usr/bin/env` name the utility itself.
+    let base = match name.rsplit_once('/') {
+        Some((dir, b)) if matches!(dir, "/bin" | "/usr/bin" | "/usr/local/bin" | "/sbin" | "/usr/sbin") => b,
+        _ => name,
+    };
+    if let Some(cmd) = default_registry().get(base) {
+        return run_utility(sh, cmd.as_ref(), &argv, fds).await;
+    }
+    if name.contains('/') {
+        return builtins::run_script_file(sh, &argv, fds).await;
+    }
+    fds.shell_err(&format!("{name}: command not found")).await;
+    Ok(127)
+}
+
+/// Run a registered utility.
+pub async fn run_utility(sh: &mut ShellState, cmd: &dyn crate::commands::Command, argv: &[String], fds: &Fds) -> Res {
+    let mut ctx = CommandContext {
+        name: &argv[0],
+        args: &argv[1..],
+        stdin: fds.stdin.clone(),
+        stdout: fds.stdout.clone(),
+        stderr: fds.stderr.clone(),
+        cwd: &sh.cwd,
+        env: sh,
+        fs: &sh.fs,
+        sys: &sh.sys,
+        budget: &sh.budget,
+        line: sh.line,
+    };
+    let r = cmd.run(&mut ctx).await;
+    drop(ctx);
+    io_result(sh, &argv[0], r, fds).await
+}
+
+/// Map a command's I/O failure to a status (or end the exec on a limit).
+pub async fn io_result(sh: &ShellState, name: &str, r: Result<i32, IoError>, fds: &Fds) -> Res {
+    sh.budget.check()?;
+    match r {
+        Ok(s) => Ok(s),
+        Err(IoError::BrokenPipe) => Ok(141),
+        Err(IoError::OutputLimit(n)) => Err(Flow::Stop(Stop::Limit(format!("output limit exceeded (max_output_bytes: {n})")))),
+        Err(IoError::Fs(e)) => {
+            let _ = fds.stderr.write(format!("{name}: write error: {e}\n").as_bytes()).await;
+            Ok(1)
+        }
+    }
+}
+
+/// An assignment with its value expanded.
+#[derive(Debug, Clone)]
+pub struct Assigned {
+    pub name: String,
+    /// `a[i]=v`: the raw index.
+    pub index: Option<String>,
+    pub value: AssignedValue,
+    pub append: bool,
+}
+
+#[derive(Debug, Clone)]
+pub enum AssignedValue {
+    Scalar(String),
+    /// `(a b [k]=c)`: optional key (raw, expanded) and value.
+    Array(Vec<(Option<String>, String)>),
+}
+
+/// Expand the value of `name=value` / `name=(...)` / `name[i]=value`.
+pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignment) -> Result<Assigned, Flow> {
+    let (name, index) = match &a.name {
+        AssignmentName::VariableName(n) => (n.clone(), None),
+        AssignmentName::ArrayElementName(n, i) => (n.clone(), Some(i.clone())),
+    };
+    let value = match &a.value {
+        AssignmentValue::Scalar(w) => AssignedValue::Scalar(expand::expand_string(sh, fds, &w.value).await?),
+        AssignmentValue::Array(items) => {
+            let mut out = Vec::new();
+            for (k, v) in items {
+                match k {
+                    Some(k) => {
+                        let key = expand::expand_string(sh, fds, &k.value).await?;
+                        let val = expand::expand_string(sh, fds, &v.value).await?;
+                        out.push((Some(key), val));
+                    }
+                    None => {
+                        for f in expand::expand_word(sh, fds, &v.value).await? {
+                            out.push((None, f));
+                        }
+                    }
+                }
+            }
+            AssignedValue::Array(out)
+        }
+    };
+    Ok(Assigned { name, index, value, append: a.append })
+}
+
+/// Store an expanded assignment. `Err` is bash's message.
+pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
+    let is_assoc = matches!(sh.vars.get(&a.name).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
+    let integer = sh.vars.get(&a.name).is_some_and(|v| v.integer);
+    if sh.vars.get(&a.name).is_some_and(|v| v.readonly) {
+        return Err(format!("{}: readonly variable", a.name));
+    }
+    let limit = sh.budget.limits.max_string_bytes;
+    match (a.index, a.value) {
+        (None, AssignedValue::Scalar(s)) => {
+            let s = if integer { crate::expand::arith::eval_str(sh, &s, 0)?.to_string() } else { s };
+            let new = if a.append {
+                if integer {
+                    let cur = sh.get_var(&a.name).and_then(|c| c.parse::<i64>().ok()).unwrap_or(0);
+                    (cur + s.parse::<i64>().unwrap_or(0)).to_string()
+                } else {
+                    let mut cur = sh.get_var(&a.name).unwrap_or_default();
+                    cur.push_str(&s);
+                    cur
+                }
+            } else {
+                s
+            };
+            if new.len() as u64 > limit {
+                return Err(format!("{}: value too large (max_string_bytes: {limit})", a.name));
+            }
+            sh.set_var(&a.name, new)
+        }
+        (Some(idx), AssignedValue::Scalar(s)) => {
+            let var = sh.vars.get(&a.name).and_then(|v| v.value.clone());
+            match var {
+                Some(Value::Assoc(mut m)) => {
+                    let entry = m.entry(idx).or_default();
+                    if a.append {
+                        entry.push_str(&s);
+                    } else {
+                        *entry = s;
+                    }
+                    sh.vars.set_value(&a.name, Value::Assoc(m))
+                }
+                other => {
+                    let mut m = match other {
+                        Some(Value::Indexed(m)) => m,
+                        Some(Value::Scalar(v)) => BTreeMap::from([(0, v)]),
+                        _ => BTreeMap::new(),
+                    };
+                    let mut i = crate::expand::arith::eval_str(sh, &idx, 0)?;
+                    if i < 0 {
+                        let len = m.keys().next_back().map_or(0, |k| k + 1);
+                        i += len;
+                        if i < 0 {
+                            return Err(format!("{}[{idx}]: bad array subscript", a.name));
+                        }
+                    }
+                    let entry = m.entry(i).or_default();
+                    if a.append {
+                        entry.push_str(&s);
+                    } else {
+                        *entry = s;
+                    }
+                    sh.vars.set_value(&a.name, Value::Indexed(m))
+                }
+            }
+        }
+        (_, AssignedValue::Array(items)) => {
+            if is_assoc {
+                let mut m = match (a.append, sh.vars.get(&a.name).and_then(|v| v.value.clone())) {
+                    (true, Some(Value::Assoc(m))) => m,
+                    _ => BTreeMap::new(),
+                };
+                let mut pending_key: Option<String> = None;
+                for (k, v) in items {
+                    match (k, pending_key.take()) {
+                        (Some(k), _) => {
+                            m.insert(k, v);
+                        }
+                        (None, Some(k)) => {
+                            m.insert(k, v);
+                        }
+                        (None, None) => pending_key = Some(v),
+                    }
+                }
+                if let Some(k) = pending_key {
+                    m.insert(k, String::new());
+                }
+                sh.vars.set_value(&a.name, Value::Assoc(m))
+            } else {
+                let mut m = match (a.append, sh.vars.get(&a.name).and_then(|v| v.value.clone())) {
+                    (true, Some(Value::Indexed(m))) => m,
+                    (true, Some(Value::Scalar(s))) => BTreeMap::from([(0, s)]),
+                    _ => BTreeMap::new(),
+                };
+                let mut next = m.keys().next_back().map_or(0, |k| k + 1);
+                for (k, v) in items {
+                    let i = match k {
+                        Some(k) => crate::expand::arith::eval_str(sh, &k, 0)?,
+                        None => next,
+                    };
+                    m.insert(i, v);
+                    next = i + 1;
+                }
+                sh.vars.set_value(&a.name, Value::Indexed(m))
+            }
+        }
+    }
+}
+
+/// Quote an argument the way `set -x` shows it.
+fn xtrace_quote(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c)) {
+        s.to_string()
+    } else {
+        expand::param::quote(s)
+    }
+}
