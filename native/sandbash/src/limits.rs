@@ -147,6 +147,6 @@ impl Budget {
 
     /// A named size limit was passed.
     pub fn exceeded(name: &str, value: u64, what: &str) -> Stop {
-        Stop::Limit(format!("{what} exceeded ({name}: {value})"))
+        Stop::Limit(format!("{what} limit exceeded ({name}: {value})"))
     }
 }

@@ -13,7 +13,7 @@ pub fn expand(word: &str, max_items: u64) -> Result<Vec<String>, Stop> {
 }
 
 fn expand_inner(word: &str, max: u64, count: &mut u64) -> Result<Vec<String>, Stop> {
-    let Some((start, end, alts)) = find_group(word) else {
+    let Some((start, end, alts)) = find_group(word, max) else {
         return Ok(vec![word.to_string()]);
     };
     let prefix = &word[..start];
@@ -25,7 +25,7 @@ fn expand_inner(word: &str, max: u64, count: &mut u64) -> Result<Vec<String>, St
             for r in &rests {
                 *count += 1;
                 if *count > max {
-                    return Err(Budget::exceeded("max_brace_items", max, "brace expansion too large"));
+                    return Err(Budget::exceeded("max_brace_items", max, "brace expansion size"));
                 }
                 out.push(format!("{prefix}{a}{r}"));
             }
@@ -76,7 +76,7 @@ fn find_close(b: &[u8], from: usize, c: u8) -> Option<usize> {
 }
 
 /// The first brace group: (index of `{`, index of `}`, alternatives).
-fn find_group(word: &str) -> Option<(usize, usize, Vec<String>)> {
+fn find_group(word: &str, max: u64) -> Option<(usize, usize, Vec<String>)> {
     let b = word.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -97,7 +97,7 @@ fn find_group(word: &str) -> Option<(usize, usize, Vec<String>)> {
                     alts.push(word[last..end].to_string());
                     return Some((i, end, alts));
                 }
-                if let Some(seq) = sequence(inner) {
+                if let Some(seq) = sequence(inner, max) {
                     return Some((i, end, seq));
                 }
             }
@@ -136,7 +136,8 @@ fn match_brace(b: &[u8], open: usize) -> Option<(usize, Vec<usize>)> {
 }
 
 /// `{x..y[..step]}` with integers or single letters.
-fn sequence(inner: &str) -> Option<Vec<String>> {
+/// A sequence longer than `max` yields `max + 1` items so the caller's count trips.
+fn sequence(inner: &str, max: u64) -> Option<Vec<String>> {
     let parts: Vec<&str> = inner.split("..").collect();
     if parts.len() < 2 || parts.len() > 3 {
         return None;
@@ -164,8 +165,8 @@ fn sequence(inner: &str) -> Option<Vec<String>> {
             } else {
                 out.push(v.to_string());
             }
-            if out.len() > 10_000_000 {
-                return None;
+            if out.len() as u64 > max {
+                break;
             }
             if a <= z {
                 v = v.checked_add(step)?;

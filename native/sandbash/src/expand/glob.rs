@@ -99,7 +99,7 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
                 }
                 next.push((format!("{disp}{}{}", e.name, if last { "" } else { "/" }), p));
                 if next.len() as u64 > limit {
-                    return Err(Budget::exceeded("max_glob_results", limit, "too many glob results"));
+                    return Err(Budget::exceeded("max_glob_results", limit, "glob result count"));
                 }
             }
         }

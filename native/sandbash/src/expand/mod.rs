@@ -85,7 +85,7 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
             }
         }
         if out.len() as u64 > sh.budget.limits.max_glob_results.max(max_items) {
-            return Err(Flow::Stop(crate::limits::Budget::exceeded("max_brace_items", max_items, "too many words")));
+            return Err(Flow::Stop(crate::limits::Budget::exceeded("max_brace_items", max_items, "word count")));
         }
     }
     Ok(out)
@@ -160,7 +160,7 @@ pub fn expand_pieces<'a>(
     quoted: bool,
     out: &'a mut Fields,
 ) -> BoxFuture<'a, Result<(), Flow>> {
-    Box::pin(async move {
+    Box::pin(crate::interp::GrowStack(Box::pin(async move {
         for p in pieces {
             match &p.piece {
                 WordPiece::Text(t) => out.push(t.clone(), quoted, false),
@@ -213,7 +213,7 @@ pub fn expand_pieces<'a>(
             }
         }
         Ok(())
-    })
+    })))
 }
 
 /// Inside backquotes, `\\`, `` \` `` and `\$` stand for the bare character.

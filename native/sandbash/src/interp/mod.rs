@@ -6,6 +6,9 @@ mod compound;
 pub mod cond;
 mod redirect;
 pub mod simple;
+mod stack;
+
+pub use stack::GrowStack;
 
 use crate::io::{self, CaptureBuf, Input, Output, OutputCounter};
 use crate::limits::{Budget, Stop};
@@ -139,7 +142,7 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
     }
     let limit = sh.budget.limits.max_pipeline_stages;
     if p.seq.len() as u64 > limit {
-        return Err(Flow::Stop(Budget::exceeded("max_pipeline_stages", limit, "pipeline too long")));
+        return Err(Flow::Stop(Budget::exceeded("max_pipeline_stages", limit, "pipeline length")));
     }
     enter_subshell(sh)?;
     // Each stage runs in its own fork of the shell, connected by bounded pipes,
@@ -189,7 +192,7 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
 fn enter_subshell(sh: &mut ShellState) -> Result<(), Flow> {
     let limit = sh.budget.limits.max_subshell_depth;
     if sh.subshell_depth >= limit {
-        return Err(Flow::Stop(Budget::exceeded("max_subshell_depth", limit, "subshell nesting too deep")));
+        return Err(Flow::Stop(Budget::exceeded("max_subshell_depth", limit, "subshell nesting")));
     }
     sh.subshell_depth += 1;
     Ok(())
@@ -197,7 +200,7 @@ fn enter_subshell(sh: &mut ShellState) -> Result<(), Flow> {
 
 /// Run one command of any kind.
 pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a Fds) -> BoxFuture<'a, Res> {
-    Box::pin(async move {
+    Box::pin(stack::GrowStack(Box::pin(async move {
         match cmd {
             ast::Command::Simple(s) => simple::run(sh, s, fds).await,
             ast::Command::Compound(c, redirs) => {
@@ -228,7 +231,7 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
                 cond::extended_test(sh, &t.expr, &fds).await
             }
         }
-    })
+    })))
 }
 
 fn define_function(sh: &mut ShellState, def: &ast::FunctionDefinition) {
@@ -244,10 +247,28 @@ fn define_function(sh: &mut ShellState, def: &ast::FunctionDefinition) {
 }
 
 /// Call a shell function with arguments.
-pub async fn call_function(sh: &mut ShellState, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
+pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
+    let saved_funcname = sh.vars.get("FUNCNAME").cloned();
+    let mut stack = match saved_funcname.as_ref().and_then(|v| v.value.clone()) {
+        Some(crate::state::Value::Indexed(m)) => m.into_values().collect::<Vec<_>>(),
+        _ => Vec::new(),
+    };
+    stack.insert(0, name.to_string());
+    let _ = sh.vars.set_value("FUNCNAME", crate::state::Value::Indexed(stack.into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect()));
+    let r = call_function_inner(sh, func, args, fds).await;
+    match saved_funcname {
+        Some(v) => *sh.vars.entry("FUNCNAME") = v,
+        None => {
+            let _ = sh.vars.unset("FUNCNAME");
+        }
+    }
+    r
+}
+
+async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
     let limit = sh.budget.limits.max_function_depth;
     if sh.func_depth >= limit {
-        return Err(Flow::Stop(Budget::exceeded("max_function_depth", limit, "maximum function depth")));
+        return Err(Flow::Stop(Budget::exceeded("max_function_depth", limit, "function depth")));
     }
     sh.func_depth += 1;
     let saved_args = std::mem::replace(&mut sh.positional, Arc::new(args));
@@ -307,7 +328,7 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
     };
     if counter.exceeded() {
         let limit = sh.budget.limits.max_string_bytes;
-        return Err(Flow::Stop(Budget::exceeded("max_string_bytes", limit, "command substitution output too large")));
+        return Err(Flow::Stop(Budget::exceeded("max_string_bytes", limit, "command substitution output")));
     }
     sh.last_status = status;
     sh.subst_status = Some(status);

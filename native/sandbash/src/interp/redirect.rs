@@ -101,7 +101,7 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
             let mut s = expand::expand_string(sh, fds, &w.value).await?;
             let limit = sh.budget.limits.max_string_bytes;
             if s.len() as u64 > limit {
-                return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", limit, "here-string too large")));
+                return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", limit, "here-string size")));
             }
             s.push('\n');
             set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(s.into_bytes())));

@@ -127,8 +127,11 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
             sh.vars.entry(&n).exported = true;
         }
     }
+    let last_arg = argv.last().cloned().unwrap_or_default();
     let result = dispatch(sh, &name, argv, decl, &fds).await;
     restore(sh, saved);
+    // `$_`: the last argument of the previous command.
+    let _ = sh.set_var("_", last_arg);
     result
 }
 
@@ -145,7 +148,7 @@ fn restore(sh: &mut ShellState, saved: Vec<(String, Option<Var>)>) {
 
 async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: Vec<DeclArg>, fds: &Fds) -> Res {
     if let Some(f) = sh.funcs.get(name).cloned() {
-        return call_function(sh, f, argv[1..].to_vec(), fds).await;
+        return call_function(sh, name, f, argv[1..].to_vec(), fds).await;
     }
     if builtins::is_builtin(name) {
         return builtins::run(sh, &argv, decl, fds).await;
@@ -220,7 +223,7 @@ pub enum AssignedValue {
 pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignment) -> Result<Assigned, Flow> {
     let (name, index) = match &a.name {
         AssignmentName::VariableName(n) => (n.clone(), None),
-        AssignmentName::ArrayElementName(n, i) => (n.clone(), Some(i.clone())),
+        AssignmentName::ArrayElementName(n, i) => (n.clone(), Some(expand::expand_string(sh, fds, i).await?)),
     };
     let value = match &a.value {
         AssignmentValue::Scalar(w) => AssignedValue::Scalar(expand::expand_string(sh, fds, &w.value).await?),

@@ -1,0 +1,24 @@
+//! Deeply nested scripts (functions calling `$( )` calling functions ...) poll
+//! futures recursively; each poll here first makes sure enough stack is left,
+//! switching to a fresh heap-allocated segment when it is not. Depth itself is
+//! bounded by the limits, so memory stays bounded too.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+/// Stack that must remain before polling deeper.
+const RED_ZONE: usize = 256 * 1024;
+/// Size of each new segment.
+const SEGMENT: usize = 4 * 1024 * 1024;
+
+/// Wraps a future so every poll runs with at least `RED_ZONE` bytes of stack.
+pub struct GrowStack<F: ?Sized>(pub Pin<Box<F>>);
+
+impl<F: Future + ?Sized> Future for GrowStack<F> {
+    type Output = F::Output;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = self.0.as_mut();
+        stacker::maybe_grow(RED_ZONE, SEGMENT, move || inner.poll(cx))
+    }
+}
