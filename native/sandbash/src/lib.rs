@@ -193,6 +193,7 @@ impl BashBuilder {
             in_condition: false,
             subst_status: None,
             in_source: false,
+            traps: Default::default(),
             budget: Budget::new(self.limits.clone(), CancelToken::default()),
             src: Arc::from(""),
         };
@@ -280,5 +281,29 @@ impl Bash {
                 Err(Error::Stopped { reason, partial: partial(1) })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send<T: Send>(_: &T) {}
+
+    #[test]
+    fn exec_future_is_send() {
+        let mut bash = Bash::builder().build().expect("build");
+        let fut = bash.exec("echo hi");
+        assert_send(&fut);
+    }
+
+    #[tokio::test]
+    async fn state_persists_and_stop_rolls_back() {
+        let mut bash = Bash::builder().limits(Limits { max_loop_iterations: 5, ..Limits::default() }).build().expect("build");
+        bash.exec("x=1; cd /tmp").await.expect("exec");
+        let err = bash.exec("x=2; while :; do :; done").await.unwrap_err();
+        assert!(err.to_string().contains("max_loop_iterations: 5"), "{err}");
+        let r = bash.exec("echo $x; pwd").await.expect("exec");
+        assert_eq!(r.stdout, b"1\n/tmp\n");
     }
 }

@@ -2,7 +2,14 @@
 //! regex. Used by pathname expansion, `case`, `[[ == ]]` and `${x#pat}`.
 //! Quoted characters match literally.
 
+use parking_lot::Mutex;
 use regex::{Regex, RegexBuilder};
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// Compiled patterns kept for reuse (cleared when full).
+const CACHE_ENTRIES: usize = 256;
+static CACHE: LazyLock<Mutex<HashMap<(String, bool), Regex>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// Largest compiled pattern (regex program bytes); bounds memory and time.
 const MAX_REGEX_SIZE: usize = 1 << 20;
@@ -32,7 +39,8 @@ impl Pattern {
     pub fn has_meta(&self, extglob: bool) -> bool {
         let c = &self.chars;
         c.iter().enumerate().any(|(i, &(ch, q))| {
-            !q && (matches!(ch, '*' | '?' | '[' | '\\')
+            !q && (matches!(ch, '*' | '?' | '\\')
+                || (ch == '[' && bracket(c, i).is_some())
                 || (extglob && matches!(ch, '+' | '@' | '!') && c.get(i + 1).is_some_and(|&(n, nq)| n == '(' && !nq)))
         })
     }
@@ -61,15 +69,26 @@ impl Pattern {
         out
     }
 
-    /// Compile as a full match (`^...$`).
+    /// Compile as a full match (`^...$`). Compiled patterns are cached, since
+    /// loops match the same `case` or `[[ == ]]` pattern over and over.
     pub fn compile(&self, extglob: bool, nocase: bool) -> Option<Regex> {
         let src = format!("^(?:{})$", self.regex_source(extglob));
-        RegexBuilder::new(&src)
+        let key = (src, nocase);
+        if let Some(r) = CACHE.lock().get(&key) {
+            return Some(r.clone());
+        }
+        let re = RegexBuilder::new(&key.0)
             .dot_matches_new_line(true)
             .case_insensitive(nocase)
             .size_limit(MAX_REGEX_SIZE)
             .build()
-            .ok()
+            .ok()?;
+        let mut cache = CACHE.lock();
+        if cache.len() >= CACHE_ENTRIES {
+            cache.clear();
+        }
+        cache.insert(key, re.clone());
+        Some(re)
     }
 
     /// Does the whole of `s` match?

@@ -12,6 +12,7 @@ mod let_;
 mod read;
 mod set;
 mod shift;
+mod trap;
 mod type_;
 mod unset;
 
@@ -31,7 +32,7 @@ pub enum DeclArg {
 const NAMES: &[&str] = &[
     ":", "true", "false", "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift", "local", "declare", "typeset",
     "readonly", "return", "exit", "break", "continue", "read", "test", "[", "eval", "source", ".", "shopt", "let", "type",
-    "command", "bash", "sh",
+    "command", "bash", "sh", "trap",
 ];
 
 /// Shell keywords (for `type`).
@@ -72,6 +73,7 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "type" => type_::type_(sh, argv, fds).await,
         "command" => return type_::command(sh, argv, fds).await,
         "bash" | "sh" => return bash::run(sh, argv, fds).await,
+        "trap" => trap::trap(sh, argv, fds).await,
         _ => 127,
     };
     Ok(status)

@@ -11,8 +11,7 @@ use crate::state::ShellState;
 pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) -> Result<(), Stop> {
     let pat = Pattern::from_parts(&parts);
     let literal: String = parts.iter().map(|p| p.0.as_str()).collect();
-    if sh.opts.noglob || !pat.has_meta(sh.opts.extglob) || !parts.iter().any(|(t, q)| !q && t.chars().any(|c| matches!(c, '*' | '?' | '['))) {
-        // Only backslashes or extglob-looking text: nothing to match on disk.
+    if sh.opts.noglob || !pat.has_meta(sh.opts.extglob) {
         out.push(literal_text(&parts));
         return Ok(());
     }

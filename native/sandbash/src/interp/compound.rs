@@ -118,7 +118,7 @@ async fn arith(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<i64>
 
 /// `( list )`: a fork of the shell; nothing it changes comes back.
 async fn subshell(sh: &mut ShellState, list: &ast::CompoundList, fds: &Fds) -> Res {
-    let mut sub = sh.clone();
+    let mut sub = super::fork(sh);
     enter_subshell(&mut sub)?;
     let status = match run_list(&mut sub, list, fds).await {
         Ok(s) => s,
@@ -126,6 +126,7 @@ async fn subshell(sh: &mut ShellState, list: &ast::CompoundList, fds: &Fds) -> R
         Err(Flow::Break(_)) | Err(Flow::Continue(_)) => 0,
         Err(stop @ Flow::Stop(_)) => return Err(stop),
     };
+    let status = super::run_exit_trap(&mut sub, fds, status).await?;
     sh.last_status = status;
     Ok(status)
 }

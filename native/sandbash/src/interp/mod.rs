@@ -53,7 +53,13 @@ impl From<Stop> for Flow {
 pub type Res = Result<i32, Flow>;
 
 /// Run a parsed script in `sh`.
+/// Run a parsed script in `sh`, then its EXIT trap.
 pub async fn run_program(sh: &mut ShellState, program: &ast::Program, fds: &Fds) -> Result<i32, Stop> {
+    let status = run_program_body(sh, program, fds).await?;
+    run_exit_trap(sh, fds, status).await
+}
+
+async fn run_program_body(sh: &mut ShellState, program: &ast::Program, fds: &Fds) -> Result<i32, Stop> {
     for cc in &program.complete_commands {
         match run_list(sh, cc, fds).await {
             Ok(_) => {}
@@ -68,6 +74,30 @@ pub async fn run_program(sh: &mut ShellState, program: &ast::Program, fds: &Fds)
         }
     }
     Ok(sh.last_status)
+}
+
+/// The shell is exiting with `status`: run (and clear) its EXIT trap. An `exit`
+/// inside the trap replaces the status.
+pub async fn run_exit_trap(sh: &mut ShellState, fds: &Fds, status: i32) -> Result<i32, Stop> {
+    let Some(action) = Arc::make_mut(&mut sh.traps).remove("EXIT") else {
+        return Ok(status);
+    };
+    sh.last_status = status;
+    match run_string(sh, &action, fds, "trap").await {
+        Ok(_) | Err(Flow::Break(_)) | Err(Flow::Continue(_)) | Err(Flow::Return(_)) => Ok(status),
+        Err(Flow::Exit(n)) => Ok(n),
+        Err(Flow::Stop(s)) => Err(s),
+    }
+}
+
+/// A fork for `( )`, `$( )` or a pipeline stage: traps other than ignored ones
+/// are reset, as in bash.
+pub fn fork(sh: &ShellState) -> ShellState {
+    let mut sub = sh.clone();
+    if !sub.traps.is_empty() {
+        Arc::make_mut(&mut sub.traps).retain(|_, v| v.is_empty());
+    }
+    sub
 }
 
 /// Run a list (`a; b & c`).
@@ -107,9 +137,22 @@ async fn run_and_or_inner(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds,
     Ok(status)
 }
 
-/// `set -e`: leave the shell when a command fails outside a condition.
-fn check_errexit(sh: &ShellState, status: i32) -> Res {
-    if status != 0 && sh.opts.errexit && !sh.in_condition {
+/// A command failed outside a condition: run the ERR trap, then leave the shell
+/// under `set -e`.
+async fn check_errexit(sh: &mut ShellState, fds: &Fds, status: i32) -> Res {
+    if status == 0 || sh.in_condition {
+        return Ok(status);
+    }
+    if sh.func_depth == 0 {
+        if let Some(action) = sh.traps.get("ERR").filter(|a| !a.is_empty()).cloned() {
+            sh.in_condition = true;
+            let r = run_string(sh, &action, fds, "trap").await;
+            sh.in_condition = false;
+            sh.last_status = status;
+            r?;
+        }
+    }
+    if sh.opts.errexit {
         return Err(Flow::Exit(status));
     }
     Ok(status)
@@ -130,7 +173,7 @@ async fn run_pipeline(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res 
         return Ok(s);
     }
     sh.last_status = status;
-    check_errexit(sh, status)
+    check_errexit(sh, fds, status).await
 }
 
 async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res {
@@ -163,7 +206,7 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
         }
     }
     drop(next_in);
-    let mut states: Vec<ShellState> = (0..n).map(|_| sh.clone()).collect();
+    let mut states: Vec<ShellState> = (0..n).map(|_| fork(sh)).collect();
     let futures = states.iter_mut().zip(p.seq.iter()).zip(stage_fds).map(|((st, cmd), f)| {
         Box::pin(async move {
             let r = run_command(st, cmd, &f).await;
@@ -316,7 +359,7 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
             return Ok(String::new());
         }
     };
-    let mut sub = sh.clone();
+    let mut sub = fork(sh);
     enter_subshell(&mut sub)?;
     sub.src = Arc::from(src);
     let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
@@ -388,10 +431,12 @@ pub async fn run_child_script(sh: &ShellState, src: &str, arg0: String, args: Ve
     child.arg0 = arg0;
     child.positional = Arc::new(args);
     child.last_status = 0;
-    match run_string(&mut child, src, fds, "bash").await {
-        Ok(s) => Ok(s),
-        Err(Flow::Exit(s)) | Err(Flow::Return(s)) => Ok(s),
-        Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(child.last_status),
-        Err(stop) => Err(stop),
-    }
+    child.traps = Default::default();
+    let status = match run_string(&mut child, src, fds, "bash").await {
+        Ok(s) => s,
+        Err(Flow::Exit(s)) | Err(Flow::Return(s)) => s,
+        Err(Flow::Break(_)) | Err(Flow::Continue(_)) => child.last_status,
+        Err(stop) => return Err(stop),
+    };
+    Ok(run_exit_trap(&mut child, fds, status).await?)
 }

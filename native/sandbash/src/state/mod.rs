@@ -48,6 +48,8 @@ pub struct ShellState {
     pub subst_status: Option<i32>,
     /// Inside `source`/`.`: `return` is allowed.
     pub in_source: bool,
+    /// `trap` actions by condition name (`EXIT`, `ERR`, `INT`, ...).
+    pub traps: Arc<std::collections::BTreeMap<String, String>>,
     /// The running exec's budget (replaced at each exec).
     pub budget: Arc<Budget>,
     /// Source text of the program being run (function definitions keep a slice of it).

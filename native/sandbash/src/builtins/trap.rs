@@ -1,0 +1,89 @@
+//! `trap [-lp] [[action] condition...]`. EXIT runs when the (sub)shell ends,
+//! ERR after a failing command (see `interp`); signals are recorded and listed
+//! but never delivered, since nothing in the sandbox sends them.
+
+use super::fail;
+use crate::interp::Fds;
+use crate::state::ShellState;
+use std::sync::Arc;
+
+const SIGNALS: &[(&str, u32)] = &[
+    ("HUP", 1), ("INT", 2), ("QUIT", 3), ("ILL", 4), ("TRAP", 5), ("ABRT", 6), ("BUS", 7), ("FPE", 8), ("KILL", 9),
+    ("USR1", 10), ("SEGV", 11), ("USR2", 12), ("PIPE", 13), ("ALRM", 14), ("TERM", 15), ("CHLD", 17), ("CONT", 18),
+    ("STOP", 19), ("TSTP", 20), ("TTIN", 21), ("TTOU", 22), ("URG", 23), ("XCPU", 24), ("XFSZ", 25), ("VTALRM", 26),
+    ("PROF", 27), ("WINCH", 28), ("IO", 29), ("PWR", 30), ("SYS", 31),
+];
+
+/// Canonical name of a condition: `EXIT`, `ERR`, `DEBUG`, `RETURN` or a signal without `SIG`.
+fn canonical(spec: &str) -> Option<String> {
+    let up = spec.to_ascii_uppercase();
+    let name = up.strip_prefix("SIG").unwrap_or(&up);
+    if matches!(name, "EXIT" | "ERR" | "DEBUG" | "RETURN") {
+        return Some(name.to_string());
+    }
+    if name == "0" {
+        return Some("EXIT".into());
+    }
+    if let Ok(n) = name.parse::<u32>() {
+        return SIGNALS.iter().find(|(_, num)| *num == n).map(|(s, _)| s.to_string());
+    }
+    SIGNALS.iter().find(|(s, _)| *s == name).map(|(s, _)| s.to_string())
+}
+
+/// How `trap -p` names a condition.
+fn display(name: &str) -> String {
+    if matches!(name, "EXIT" | "ERR" | "DEBUG" | "RETURN") {
+        name.to_string()
+    } else {
+        format!("SIG{name}")
+    }
+}
+
+pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    let mut args: Vec<&str> = argv[1..].iter().map(String::as_str).collect();
+    if args.first() == Some(&"--") {
+        args.remove(0);
+    }
+    if args.first() == Some(&"-l") {
+        let list: Vec<String> = SIGNALS.iter().map(|(s, n)| format!("{n:2}) SIG{s}")).collect();
+        let _ = fds.stdout.write(format!("{}\n", list.join("\t")).as_bytes()).await;
+        return 0;
+    }
+    if args.is_empty() || args[0] == "-p" {
+        let wanted: Vec<String> = args.iter().skip(1).filter_map(|a| canonical(a)).collect();
+        let mut out = String::new();
+        for (name, action) in sh.traps.iter() {
+            if wanted.is_empty() || wanted.contains(name) {
+                out.push_str(&format!("trap -- {} {}\n", crate::expand::param::quote(action), display(name)));
+            }
+        }
+        let _ = fds.stdout.write(out.as_bytes()).await;
+        return 0;
+    }
+    // `trap N...` with an unsigned number first resets those conditions.
+    let (action, conds): (Option<&str>, &[&str]) = if args.len() == 1 || args[0] == "-" {
+        (None, if args[0] == "-" { &args[1..] } else { &args[..] })
+    } else if canonical(args[0]).is_some() && args[0].chars().all(|c| c.is_ascii_digit()) {
+        (None, &args[..])
+    } else {
+        (Some(args[0]), &args[1..])
+    };
+    let mut status = 0;
+    for c in conds {
+        match canonical(c) {
+            Some(name) => {
+                let traps = Arc::make_mut(&mut sh.traps);
+                match action {
+                    Some(a) => {
+                        traps.insert(name, a.to_string());
+                    }
+                    None => {
+                        traps.remove(&name);
+                    }
+                }
+            }
+            None => status = fail(fds, &format!("trap: {c}: invalid signal specification"), 1).await,
+        }
+    }
+    status
+}
