@@ -8,20 +8,20 @@ use crate::state::ShellState;
 pub async fn cd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     let args: Vec<&str> = argv[1..].iter().map(String::as_str).filter(|a| !matches!(*a, "-L" | "-P" | "--")).collect();
     if args.len() > 1 {
-        return fail(fds, "cd: too many arguments", 1).await;
+        return fail(sh.loc(), fds, "cd: too many arguments", 1).await;
     }
     let mut print = false;
     let target = match args.first() {
         None => match sh.get_var("HOME") {
             Some(h) if !h.is_empty() => h,
-            _ => return fail(fds, "cd: HOME not set", 1).await,
+            _ => return fail(sh.loc(), fds, "cd: HOME not set", 1).await,
         },
         Some(&"-") => match sh.get_var("OLDPWD") {
             Some(o) if !o.is_empty() => {
                 print = true;
                 o
             }
-            _ => return fail(fds, "cd: OLDPWD not set", 1).await,
+            _ => return fail(sh.loc(), fds, "cd: OLDPWD not set", 1).await,
         },
         Some(t) => t.to_string(),
     };
@@ -31,8 +31,8 @@ pub async fn cd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     let dest = path::resolve(&sh.cwd, &target);
     match sh.fs.metadata(&dest).await {
         Ok(m) if m.is_dir() => {}
-        Ok(_) => return fail(fds, &format!("cd: {target}: Not a directory"), 1).await,
-        Err(e) => return fail(fds, &format!("cd: {target}: {e}"), 1).await,
+        Ok(_) => return fail(sh.loc(), fds, &format!("cd: {target}: Not a directory"), 1).await,
+        Err(e) => return fail(sh.loc(), fds, &format!("cd: {target}: {e}"), 1).await,
     }
     let old = std::mem::replace(&mut sh.cwd, dest.clone());
     let _ = sh.set_var("OLDPWD", old);

@@ -27,7 +27,7 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
         _ => {}
     }
     if name == "local" && !sh.vars.in_function() {
-        return Ok(fail(fds, "local: can only be used in a function", 1).await);
+        return Ok(fail(sh.loc(), fds, "local: can only be used in a function", 1).await);
     }
     let mut operands: Vec<DeclArg> = Vec::new();
     let mut options_done = false;
@@ -54,7 +54,7 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
                         'l' | 'u' | 't' | 'n' => {}
                         _ => {
                             let usage = format!("{name}: -{c}: invalid option");
-                            return Ok(fail(fds, &usage, 2).await);
+                            return Ok(fail(sh.loc(), fds, &usage, 2).await);
                         }
                     }
                 }
@@ -86,7 +86,7 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
                     let _ = fds.stdout.write(format!("{line}\n").as_bytes()).await;
                 }
                 None => {
-                    status = fail(fds, &format!("{name}: {n}: not found"), 1).await;
+                    status = fail(sh.loc(), fds, &format!("{name}: {n}: not found"), 1).await;
                 }
             }
         }
@@ -106,7 +106,7 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
             DeclArg::Assign(a) => (a.name.clone(), Some(a)),
         };
         if !valid_name(&var_name) {
-            status = fail(fds, &format!("{name}: `{var_name}': not a valid identifier"), 1).await;
+            status = fail(sh.loc(), fds, &format!("{name}: `{var_name}': not a valid identifier"), 1).await;
             continue;
         }
         if local {
@@ -132,7 +132,7 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
         }
         if let Some(a) = assigned {
             if let Err(m) = store(sh, a) {
-                status = fail(fds, &format!("{name}: {m}"), 1).await;
+                status = fail(sh.loc(), fds, &format!("{name}: {m}"), 1).await;
                 continue;
             }
         }

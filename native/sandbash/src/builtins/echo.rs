@@ -6,7 +6,7 @@ use crate::io::{CaptureBuf, Output, OutputCounter};
 use crate::state::ShellState;
 
 /// `echo [-neE] args`: options only while every letter is one of n, e, E.
-pub async fn echo(argv: &[String], fds: &Fds) -> i32 {
+pub async fn echo(loc: crate::state::Loc, argv: &[String], fds: &Fds) -> i32 {
     let (mut newline, mut escapes) = (true, false);
     let mut i = 1;
     while i < argv.len() {
@@ -34,17 +34,17 @@ pub async fn echo(argv: &[String], fds: &Fds) -> i32 {
             if let Some(pos) = a.find("\\c") {
                 out.extend(crate::expand::ansi_c::decode_bytes(&a[..pos], true));
                 newline = false;
-                return write(fds, &out, newline).await;
+                return write(loc, fds, &out, newline).await;
             }
             out.extend(crate::expand::ansi_c::decode_bytes(a, true));
         } else {
             out.extend_from_slice(a.as_bytes());
         }
     }
-    write(fds, &out, newline).await
+    write(loc, fds, &out, newline).await
 }
 
-async fn write(fds: &Fds, out: &[u8], newline: bool) -> i32 {
+async fn write(loc: crate::state::Loc, fds: &Fds, out: &[u8], newline: bool) -> i32 {
     let mut data = out.to_vec();
     if newline {
         data.push(b'\n');
@@ -53,7 +53,7 @@ async fn write(fds: &Fds, out: &[u8], newline: bool) -> i32 {
         Ok(()) => 0,
         Err(crate::io::IoError::BrokenPipe) => 141,
         Err(e) => {
-            fds.shell_err(&format!("echo: write error: {e}")).await;
+            fds.shell_err(loc, &format!("echo: write error: {e}")).await;
             1
         }
     }
@@ -63,14 +63,14 @@ async fn write(fds: &Fds, out: &[u8], newline: bool) -> i32 {
 /// with `-v` its output is captured into the variable.
 pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     let Some(cmd) = crate::commands::default_registry().get("printf").cloned() else {
-        fds.shell_err("printf: not available").await;
+        fds.shell_err(sh.loc(), "printf: not available").await;
         return Ok(127);
     };
     if argv.get(1).map(String::as_str) != Some("-v") {
         return run_utility(sh, cmd.as_ref(), argv, fds).await;
     }
     let Some(var) = argv.get(2).cloned() else {
-        fds.shell_err("printf: -v: option requires an argument").await;
+        fds.shell_err(sh.loc(), "printf: -v: option requires an argument").await;
         return Ok(2);
     };
     let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
@@ -85,7 +85,7 @@ pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         None => (var.clone(), None),
     };
     if let Err(m) = store(sh, Assigned { name, index, value: AssignedValue::Scalar(value), append: false }) {
-        fds.shell_err(&format!("printf: {m}")).await;
+        fds.shell_err(sh.loc(), &format!("printf: {m}")).await;
         return Ok(1);
     }
     Ok(status)

@@ -6,7 +6,7 @@ use crate::state::ShellState;
 
 pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32, Flow> {
     if argv.len() < 2 {
-        fds.shell_err("let: expression expected").await;
+        fds.shell_err(sh.loc(), "let: expression expected").await;
         return Ok(1);
     }
     let mut last = 0;
@@ -14,7 +14,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32,
         match arith::eval_str(sh, a, 0) {
             Ok(v) => last = v,
             Err(m) => {
-                fds.shell_err(&format!("let: {m}")).await;
+                fds.shell_err(sh.loc(), &format!("let: {m}")).await;
                 return Ok(1);
             }
         }

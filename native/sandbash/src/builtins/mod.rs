@@ -55,7 +55,7 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
     let status = match name {
         ":" | "true" => 0,
         "false" => 1,
-        "echo" => echo::echo(argv, fds).await,
+        "echo" => echo::echo(sh.loc(), argv, fds).await,
         "printf" => return echo::printf(sh, argv, fds).await,
         "cd" => cd::cd(sh, argv, fds).await,
         "pwd" => cd::pwd(sh, argv, fds).await,
@@ -79,9 +79,9 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
     Ok(status)
 }
 
-/// Print `bash: msg` (builtin errors) and return `status`.
-pub async fn fail(fds: &Fds, msg: &str, status: i32) -> i32 {
-    fds.shell_err(msg).await;
+/// Print `bash: line N: msg` (builtin errors) and return `status`.
+pub async fn fail(loc: crate::state::Loc, fds: &Fds, msg: &str, status: i32) -> i32 {
+    fds.shell_err(loc, msg).await;
     status
 }
 

@@ -36,7 +36,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                     i += 1;
                     match argv.get(i) {
                         Some(v) => v.clone(),
-                        None => return Ok(fail(fds, &format!("read: -{c}: option requires an argument"), 2).await),
+                        None => return Ok(fail(sh.loc(), fds, &format!("read: -{c}: option requires an argument"), 2).await),
                     }
                 } else {
                     rest
@@ -55,13 +55,13 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                         nchars = Some(n);
                         exact = c == 'N';
                     }
-                    Err(_) => return Ok(fail(fds, &format!("read: {value}: invalid number"), 1).await),
+                    Err(_) => return Ok(fail(sh.loc(), fds, &format!("read: {value}: invalid number"), 1).await),
                 },
                 'p' => {
                     let _ = fds.stderr.write(value.as_bytes()).await;
                 }
                 't' | 'u' | 'i' => {}
-                _ => return Ok(fail(fds, &format!("read: -{c}: invalid option"), 2).await),
+                _ => return Ok(fail(sh.loc(), fds, &format!("read: -{c}: invalid option"), 2).await),
             }
         }
         i += 1;
@@ -125,7 +125,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
         let items = fields.into_iter().map(|f| (None, f)).collect();
         let _ = sh.vars.unset(&arr);
         if let Err(m) = store(sh, Assigned { name: arr, index: None, value: AssignedValue::Array(items), append: false }) {
-            return Ok(fail(fds, &format!("read: {m}"), 1).await);
+            return Ok(fail(sh.loc(), fds, &format!("read: {m}"), 1).await);
         }
         return Ok(status);
     }
@@ -149,7 +149,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
 
 async fn set(sh: &mut ShellState, name: &str, v: String, fds: &Fds) {
     if let Err(m) = sh.set_var(name, v) {
-        fds.shell_err(&format!("read: {m}")).await;
+        fds.shell_err(sh.loc(), &format!("read: {m}")).await;
     }
 }
 

@@ -51,7 +51,7 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 match argv.get(i) {
                     Some(name) => {
                         if !sh.opts.set_named(name, on) && !matches!(name.as_str(), "posix" | "braceexpand" | "hashall" | "interactive-comments" | "monitor" | "emacs" | "vi" | "history" | "histexpand" | "errtrace" | "functrace" | "keyword" | "onecmd" | "physical" | "privileged" | "verbose" | "allexport" | "notify" | "noexec" | "ignoreeof") {
-                            return fail(fds, &format!("set: {name}: invalid option name"), 1).await;
+                            return fail(sh.loc(), fds, &format!("set: {name}: invalid option name"), 1).await;
                         }
                     }
                     None => {
@@ -68,7 +68,7 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                     }
                 }
             } else if !sh.opts.set_flag(c, on) {
-                return fail(fds, &format!("set: {}{c}: invalid option\nset: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]", if on { '-' } else { '+' }), 2).await;
+                return fail(sh.loc(), fds, &format!("set: {}{c}: invalid option\nset: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]", if on { '-' } else { '+' }), 2).await;
             }
         }
         i += 1;
@@ -79,13 +79,15 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
 pub async fn shopt(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     let mut mode: Option<bool> = None;
     let mut quiet = false;
+    let mut reusable = false;
     let mut names = Vec::new();
     for a in &argv[1..] {
         match a.as_str() {
             "-s" => mode = Some(true),
             "-u" => mode = Some(false),
             "-q" => quiet = true,
-            "-p" | "-o" => {}
+            "-p" => reusable = true,
+            "-o" => {}
             _ => names.push(a.clone()),
         }
     }
@@ -99,13 +101,15 @@ pub async fn shopt(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                     if !on {
                         status = 1;
                     }
-                    if !quiet {
+                    if reusable {
+                        let _ = fds.stdout.write(format!("shopt {} {n}\n", if on { "-s" } else { "-u" }).as_bytes()).await;
+                    } else if !quiet {
                         let _ = fds.stdout.write(format!("{n:<15}\t{}\n", if on { "on" } else { "off" }).as_bytes()).await;
                     }
                 }
             },
             None => {
-                status = fail(fds, &format!("shopt: {n}: invalid shell option name"), 1).await;
+                status = fail(sh.loc(), fds, &format!("shopt: {n}: invalid shell option name"), 1).await;
             }
         }
     }

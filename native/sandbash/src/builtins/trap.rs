@@ -82,7 +82,7 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                     }
                 }
             }
-            None => status = fail(fds, &format!("trap: {c}: invalid signal specification"), 1).await,
+            None => status = fail(sh.loc(), fds, &format!("trap: {c}: invalid signal specification"), 1).await,
         }
     }
     status

@@ -60,7 +60,7 @@ pub async fn type_(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 None => {
                     status = 1;
                     if !terse && !path_only {
-                        fds.shell_err(&format!("type: {name}: not found")).await;
+                        fds.shell_err(sh.loc(), &format!("type: {name}: not found")).await;
                     }
                 }
             },
@@ -100,7 +100,7 @@ pub async fn command(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                 None => {
                     status = 1;
                     if verbose {
-                        fds.shell_err(&format!("command: {name}: not found")).await;
+                        fds.shell_err(sh.loc(), &format!("command: {name}: not found")).await;
                     }
                 }
             }
@@ -116,6 +116,6 @@ pub async fn command(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     if let Some(cmd) = default_registry().get(name).cloned() {
         return crate::interp::simple::run_utility(sh, cmd.as_ref(), rest, fds).await;
     }
-    fds.shell_err(&format!("{name}: command not found")).await;
+    fds.shell_err(sh.loc(), &format!("{name}: command not found")).await;
     Ok(127)
 }

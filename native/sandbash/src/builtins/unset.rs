@@ -34,7 +34,7 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                     let i = match crate::expand::arith::eval_str(sh, idx, 0) {
                         Ok(i) => i,
                         Err(e) => {
-                            status = fail(fds, &format!("unset: {e}"), 1).await;
+                            status = fail(sh.loc(), fds, &format!("unset: {e}"), 1).await;
                             continue;
                         }
                     };
@@ -54,12 +54,12 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             continue;
         }
         if !super::valid_name(a) {
-            status = fail(fds, &format!("unset: `{a}': not a valid identifier"), 1).await;
+            status = fail(sh.loc(), fds, &format!("unset: `{a}': not a valid identifier"), 1).await;
             continue;
         }
         if sh.vars.get(a).is_some() || vars_only {
             if let Err(m) = sh.vars.unset(a) {
-                status = fail(fds, &format!("unset: {m}"), 1).await;
+                status = fail(sh.loc(), fds, &format!("unset: {m}"), 1).await;
             }
         } else {
             Arc::make_mut(&mut sh.funcs).remove(a);

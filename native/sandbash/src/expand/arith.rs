@@ -15,7 +15,7 @@ const MAX_EVAL_DEPTH: usize = 64;
 pub async fn eval_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<i64, Flow> {
     match eval_checked(sh, fds, text).await? {
         Ok(v) => Ok(v),
-        Err(m) => Err(fatal(fds, &m, 1).await),
+        Err(m) => Err(fatal(sh.loc(), fds, &m, 1).await),
     }
 }
 

@@ -48,10 +48,10 @@ impl Fields {
     }
 }
 
-/// Print `bash: msg` and end the shell with `status` (what bash does for an
-/// expansion error in a non-interactive shell).
-pub async fn fatal(fds: &Fds, msg: &str, status: i32) -> Flow {
-    let _ = fds.stderr.write(format!("bash: {msg}\n").as_bytes()).await;
+/// Print `bash: line N: msg` and end the shell with `status` (what bash does
+/// for an expansion error in a non-interactive shell).
+pub async fn fatal(loc: crate::state::Loc, fds: &Fds, msg: &str, status: i32) -> Flow {
+    fds.shell_err(loc, msg).await;
     Flow::Exit(status)
 }
 
@@ -95,8 +95,7 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
 /// here-strings, `case` words): one string.
 pub async fn expand_string(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String, Flow> {
     let fields = expand_to_segs(sh, fds, raw).await?;
-    let ifs = sh.get_var("IFS");
-    Ok(join_fields(fields, ifs.as_deref()))
+    Ok(join_fields(fields))
 }
 
 /// Expand as a pattern: `(text, quoted)` parts so quoted characters stay literal.
@@ -116,22 +115,20 @@ pub async fn expand_pattern(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result
 pub async fn expand_heredoc(sh: &mut ShellState, fds: &Fds, body: &str) -> Result<String, Flow> {
     let pieces = match word::parse_heredoc(body, &crate::syntax::options()) {
         Ok(p) => p,
-        Err(_) => return Err(fatal(fds, &format!("{body}: bad substitution"), 1).await),
+        Err(_) => return Err(fatal(sh.loc(), fds, &format!("{body}: bad substitution"), 1).await),
     };
     let mut f = Fields::default();
     expand_pieces(sh, fds, &pieces, true, &mut f).await?;
-    Ok(join_fields(f.finish(), Some(" ")))
+    Ok(join_fields(f.finish()))
 }
 
-fn join_fields(fields: Vec<Vec<Seg>>, ifs: Option<&str>) -> String {
-    let sep = match ifs {
-        None => " ".to_string(),
-        Some(s) => s.chars().next().map(String::from).unwrap_or_default(),
-    };
+/// Join fields where no splitting happens: the breaks come only from `"$@"`
+/// style lists, which bash joins with a space there (`"$*"` is joined earlier).
+fn join_fields(fields: Vec<Vec<Seg>>) -> String {
     let mut out = String::new();
     for (i, f) in fields.into_iter().enumerate() {
         if i > 0 {
-            out.push_str(&sep);
+            out.push(' ');
         }
         for s in f {
             out.push_str(&s.text);
@@ -144,7 +141,7 @@ fn join_fields(fields: Vec<Vec<Seg>>, ifs: Option<&str>) -> String {
 pub async fn expand_to_segs(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<Vec<Seg>>, Flow> {
     let pieces = match parse_word(raw) {
         Ok(p) => p,
-        Err(m) => return Err(fatal(fds, &m, 1).await),
+        Err(m) => return Err(fatal(sh.loc(), fds, &m, 1).await),
     };
     let mut f = Fields::default();
     expand_pieces(sh, fds, &pieces, false, &mut f).await?;

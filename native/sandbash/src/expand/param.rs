@@ -176,11 +176,11 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
 async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flow> {
     let target = match lookup(sh, fds, p).await? {
         PV::Str(s) if !s.is_empty() => s,
-        _ => return Err(fatal(fds, &format!("{}: invalid indirect expansion", param_name(p)), 1).await),
+        _ => return Err(fatal(sh.loc(), fds, &format!("{}: invalid indirect expansion", param_name(p)), 1).await),
     };
     match brush_parser::word::parse_parameter(&target, &crate::syntax::options()) {
         Ok(tp) => lookup(sh, fds, &tp).await,
-        Err(_) => Err(fatal(fds, &format!("{target}: invalid variable name"), 1).await),
+        Err(_) => Err(fatal(sh.loc(), fds, &format!("{target}: invalid variable name"), 1).await),
     }
 }
 
@@ -195,9 +195,18 @@ async fn get(sh: &mut ShellState, fds: &Fds, p: &Parameter, indirect: bool) -> R
 /// `set -u`: an unset parameter other than `$@`/`$*` is fatal.
 async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, v: &PV) -> Result<(), Flow> {
     if sh.opts.nounset && matches!(v, PV::Unset) && !matches!(p, Parameter::Special(SpecialParameter::AllPositionalParameters { .. })) {
-        return Err(fatal(fds, &format!("{}: unbound variable", param_name(p).trim_start_matches('$')), 127).await);
+        return Err(fatal(sh.loc(), fds, &format!("{}: unbound variable", param_name(p).trim_start_matches('$')), fatal_status(sh)).await);
     }
     Ok(())
+}
+
+/// bash ends the whole shell with 127 on these errors, but a subshell with 1.
+fn fatal_status(sh: &ShellState) -> i32 {
+    if sh.subshell_depth == 0 {
+        127
+    } else {
+        1
+    }
 }
 
 /// Push a value into the fields being built.
@@ -245,7 +254,7 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
                 match parameter {
                     Parameter::Named(n) => {
                         if let Err(m) = sh.set_var(n, val.clone()) {
-                            return Err(fatal(fds, &m, 1).await);
+                            return Err(fatal(sh.loc(), fds, &m, 1).await);
                         }
                     }
                     Parameter::NamedWithIndex { name, index } => {
@@ -260,7 +269,7 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
                     }
                     other => {
                         let msg = format!("${}: cannot assign in this way", param_name(other));
-                        return Err(fatal(fds, &msg, 1).await);
+                        return Err(fatal(sh.loc(), fds, &msg, 1).await);
                     }
                 }
                 out.push(val, quoted, !quoted);
@@ -276,7 +285,7 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
                     _ if matches!(test_type, ParameterTestType::UnsetOrNull) => "parameter null or not set".into(),
                     _ => "parameter not set".into(),
                 };
-                return Err(fatal(fds, &format!("{}: {msg}", param_name(parameter)), 127).await);
+                return Err(fatal(sh.loc(), fds, &format!("{}: {msg}", param_name(parameter)), fatal_status(sh)).await);
             }
             emit(sh, out, v, quoted);
         }
@@ -331,7 +340,7 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
                         Some((a, b)) => PV::Str(chars[a..b].iter().collect()),
                         None => {
                             if len.is_some_and(|l| l < 0) && off <= chars.len() as i64 {
-                                return Err(fatal(fds, &format!("{}: substring expression < 0", len.unwrap_or(0)), 1).await);
+                                return Err(fatal(sh.loc(), fds, &format!("{}: substring expression < 0", len.unwrap_or(0)), 1).await);
                             }
                             PV::Str(String::new())
                         }
@@ -468,9 +477,26 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
 async fn expand_raw_into(sh: &mut ShellState, fds: &Fds, raw: &str, quoted: bool, out: &mut Fields) -> Result<(), Flow> {
     let pieces = match parse_word(raw) {
         Ok(p) => p,
-        Err(m) => return Err(fatal(fds, &m, 1).await),
+        Err(m) => return Err(fatal(sh.loc(), fds, &m, 1).await),
     };
-    expand_pieces(sh, fds, &pieces, quoted, out).await
+    let (done, cur) = (out.done.len(), out.cur.len());
+    expand_pieces(sh, fds, &pieces, quoted, out).await?;
+    if !quoted {
+        // In an unquoted `${x:-a b}` the literal text is split too.
+        let mark = |s: &mut super::Seg| {
+            if !s.quoted {
+                s.split = true;
+            }
+        };
+        if out.done.len() == done {
+            out.cur[cur..].iter_mut().for_each(mark);
+        } else {
+            out.done[done][cur..].iter_mut().for_each(mark);
+            out.done[done + 1..].iter_mut().flatten().for_each(mark);
+            out.cur.iter_mut().for_each(mark);
+        }
+    }
+    Ok(())
 }
 
 /// Char range for `${x:off:len}`; `None` when out of range.

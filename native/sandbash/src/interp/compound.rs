@@ -41,7 +41,7 @@ pub async fn run(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             for (i, v) in values.into_iter().enumerate() {
                 sh.budget.tick_loop(i as u64 + 1)?;
                 if let Err(m) = sh.set_var(&f.variable_name, v) {
-                    fds.shell_err(&m).await;
+                    fds.shell_err(sh.loc(), &m).await;
                     return Ok(1);
                 }
                 match body(sh, &f.body.list, fds).await? {
@@ -99,7 +99,7 @@ pub async fn run(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             Ok(status)
         }
         C::Coprocess(_) => {
-            fds.shell_err("coproc: not supported in the sandbox").await;
+            fds.shell_err(sh.loc(), "coproc: not supported in the sandbox").await;
             Ok(1)
         }
     }
@@ -110,7 +110,7 @@ async fn arith(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<i64>
     match expand::arith::eval_checked(sh, fds, text).await? {
         Ok(v) => Ok(Some(v)),
         Err(m) => {
-            fds.shell_err(&format!("((: {m}")).await;
+            fds.shell_err(sh.loc(), &format!("((: {m}")).await;
             Ok(None)
         }
     }

@@ -16,7 +16,7 @@ pub async fn extended_test(sh: &mut ShellState, expr: &X, fds: &Fds) -> Res {
         Ok(false) => 1,
         Err(m) => {
             if !m.is_empty() {
-                fds.shell_err(&m).await;
+                fds.shell_err(sh.loc(), &m).await;
             }
             2
         }
@@ -208,7 +208,7 @@ pub async fn test_builtin(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Re
     let mut args: Vec<&str> = argv[1..].iter().map(String::as_str).collect();
     if name == "[" {
         if args.last() != Some(&"]") {
-            fds.shell_err("[: missing `]'").await;
+            fds.shell_err(sh.loc(), "[: missing `]'").await;
             return Ok(2);
         }
         args.pop();
@@ -221,7 +221,7 @@ pub async fn test_builtin(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Re
                 2 => format!("{name}: {}: unary operator expected", args[0]),
                 _ => format!("{name}: too many arguments"),
             };
-            fds.shell_err(&msg).await;
+            fds.shell_err(sh.loc(), &msg).await;
             return Ok(2);
         }
     };
@@ -229,7 +229,7 @@ pub async fn test_builtin(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Re
         Ok(true) => Ok(0),
         Ok(false) => Ok(1),
         Err(m) => {
-            fds.shell_err(&format!("{name}: {m}")).await;
+            fds.shell_err(sh.loc(), &format!("{name}: {m}")).await;
             Ok(2)
         }
     }

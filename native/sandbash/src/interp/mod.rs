@@ -26,9 +26,9 @@ pub struct Fds {
 }
 
 impl Fds {
-    /// Print `bash: msg` on stderr (a shell-level error message).
-    pub async fn shell_err(&self, msg: &str) {
-        let _ = self.stderr.write(format!("bash: {msg}\n").as_bytes()).await;
+    /// Print `bash: line N: msg` on stderr (a shell-level error message).
+    pub async fn shell_err(&self, loc: crate::state::Loc, msg: &str) {
+        let _ = self.stderr.write(format!("{loc}: {msg}\n").as_bytes()).await;
     }
 }
 
@@ -354,7 +354,7 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
     let program = match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
         Ok(p) => p,
         Err(m) => {
-            fds.shell_err(&format!("command substitution: {m}")).await;
+            fds.shell_err(sh.loc(), &format!("command substitution: {m}")).await;
             sh.last_status = 2;
             return Ok(String::new());
         }
@@ -388,7 +388,7 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
     let program = match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
         Ok(p) => p,
         Err(m) => {
-            fds.shell_err(&format!("{what}: {m}")).await;
+            fds.shell_err(sh.loc(), &format!("{what}: {m}")).await;
             return Ok(2);
         }
     };

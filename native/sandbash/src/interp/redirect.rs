@@ -63,7 +63,7 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
                         match src.parse::<i32>() {
                             Ok(m) if (0..=2).contains(&m) => dup(fds, n, m),
                             Ok(_) => {
-                                fds.shell_err(&format!("{src}: Bad file descriptor")).await;
+                                fds.shell_err(sh.loc(), &format!("{src}: Bad file descriptor")).await;
                                 return Ok(false);
                             }
                             Err(_) if default_fd == 1 && fd.is_none() => {
@@ -77,14 +77,14 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
                                 }
                             }
                             Err(_) => {
-                                fds.shell_err(&format!("{word}: ambiguous redirect")).await;
+                                fds.shell_err(sh.loc(), &format!("{word}: ambiguous redirect")).await;
                                 return Ok(false);
                             }
                         }
                     }
                 }
                 T::ProcessSubstitution(..) => {
-                    fds.shell_err("process substitution is not supported").await;
+                    fds.shell_err(sh.loc(), "process substitution is not supported").await;
                     return Ok(false);
                 }
             }
@@ -142,7 +142,7 @@ async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
         "/dev/stderr" => return Some(Fd::Out(fds.stderr.clone())),
         "/dev/stdin" => return Some(Fd::In(fds.stdin.clone())),
         "" => {
-            fds.shell_err(": No such file or directory").await;
+            fds.shell_err(sh.loc(), ": No such file or directory").await;
             return None;
         }
         _ => {}
@@ -158,7 +158,7 @@ async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
         },
         K::Write | K::Clobber | K::DuplicateOutput => {
             if sh.opts.noclobber && matches!(kind, K::Write) && fs.metadata(&p).await.is_ok_and(|m| m.is_file()) {
-                fds.shell_err(&format!("{name}: cannot overwrite existing file")).await;
+                fds.shell_err(sh.loc(), &format!("{name}: cannot overwrite existing file")).await;
                 return None;
             }
             fs.write(&p, b"").await.map(|_| Fd::Out(Output::File(Arc::new(FileSink { fs: fs.clone(), path: p.clone() }))))
@@ -169,7 +169,7 @@ async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
     match result {
         Ok(f) => Some(f),
         Err(e) => {
-            fds.shell_err(&format!("{name}: {e}")).await;
+            fds.shell_err(sh.loc(), &format!("{name}: {e}")).await;
             None
         }
     }

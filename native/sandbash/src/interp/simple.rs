@@ -76,7 +76,7 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
                 }
             }
             Item::ProcessSubstitution(..) => {
-                fds.shell_err("process substitution is not supported").await;
+                fds.shell_err(sh.loc(), "process substitution is not supported").await;
                 return Ok(1);
             }
             Item::IoRedirect(_) => {}
@@ -88,8 +88,9 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
         for a in &assigns {
             let v = expand_assignment(sh, fds, a).await?;
             if let Err(m) = store(sh, v) {
-                fds.shell_err(&m).await;
-                return Ok(1);
+                // A failed assignment ends a non-interactive shell.
+                fds.shell_err(sh.loc(), &m).await;
+                return Err(Flow::Exit(1));
             }
         }
         if !redirs.is_empty() && redirect::apply(sh, &redirs, fds).await?.is_none() {
@@ -119,7 +120,7 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
         }
         let n = v.name.clone();
         if let Err(m) = store(sh, v) {
-            fds.shell_err(&m).await;
+            fds.shell_err(sh.loc(), &m).await;
             restore(sh, saved);
             return Ok(1);
         }
@@ -164,7 +165,7 @@ async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: Vec<
     if name.contains('/') {
         return builtins::run_script_file(sh, &argv, fds).await;
     }
-    fds.shell_err(&format!("{name}: command not found")).await;
+    fds.shell_err(sh.loc(), &format!("{name}: command not found")).await;
     Ok(127)
 }
 

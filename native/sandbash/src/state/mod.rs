@@ -56,7 +56,27 @@ pub struct ShellState {
     pub src: Arc<str>,
 }
 
+/// Where an error happened, for bash's message prefix.
+#[derive(Clone, Copy, Debug)]
+pub struct Loc {
+    pub line: usize,
+    /// bash names functions' source "environment" in `-c` scripts.
+    pub in_function: bool,
+}
+
+impl std::fmt::Display for Loc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let who = if self.in_function { "environment" } else { "bash" };
+        write!(f, "{who}: line {}", self.line)
+    }
+}
+
 impl ShellState {
+    /// The current position for error messages.
+    pub fn loc(&self) -> Loc {
+        Loc { line: self.line, in_function: self.func_depth > 0 }
+    }
+
     /// A variable's string value (`$name`); arrays give element 0.
     pub fn get_var(&self, name: &str) -> Option<String> {
         self.vars.get(name).and_then(|v| v.value.as_ref()?.as_scalar())
