@@ -213,15 +213,10 @@ pub async fn test_builtin(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Re
         }
         args.pop();
     }
-    let expr = match brush_parser::test_command::parse(&args) {
+    let expr = match super::test_parse::parse(&args) {
         Ok(e) => e,
-        Err(_) => {
-            let msg = match args.len() {
-                3 => format!("{name}: {}: binary operator expected", args[1]),
-                2 => format!("{name}: {}: unary operator expected", args[0]),
-                _ => format!("{name}: too many arguments"),
-            };
-            fds.shell_err(sh.loc(), &msg).await;
+        Err(m) => {
+            fds.shell_err(sh.loc(), &format!("{name}: {m}")).await;
             return Ok(2);
         }
     };

@@ -1,0 +1,171 @@
+//! Parser for `test`/`[` arguments with POSIX's argument-count rules (0 to 4
+//! arguments) and, beyond that, `!` > `-a` > `-o` precedence with parentheses.
+
+use brush_parser::ast::{BinaryPredicate as BP, TestExpr, UnaryPredicate as UP};
+
+pub fn unary_op(s: &str) -> Option<UP> {
+    Some(match s {
+        "-a" | "-e" => UP::FileExists,
+        "-b" => UP::FileExistsAndIsBlockSpecialFile,
+        "-c" => UP::FileExistsAndIsCharSpecialFile,
+        "-d" => UP::FileExistsAndIsDir,
+        "-f" => UP::FileExistsAndIsRegularFile,
+        "-g" => UP::FileExistsAndIsSetgid,
+        "-h" | "-L" => UP::FileExistsAndIsSymlink,
+        "-k" => UP::FileExistsAndHasStickyBit,
+        "-p" => UP::FileExistsAndIsFifo,
+        "-r" => UP::FileExistsAndIsReadable,
+        "-s" => UP::FileExistsAndIsNotZeroLength,
+        "-t" => UP::FdIsOpenTerminal,
+        "-u" => UP::FileExistsAndIsSetuid,
+        "-w" => UP::FileExistsAndIsWritable,
+        "-x" => UP::FileExistsAndIsExecutable,
+        "-G" => UP::FileExistsAndOwnedByEffectiveGroupId,
+        "-N" => UP::FileExistsAndModifiedSinceLastRead,
+        "-O" => UP::FileExistsAndOwnedByEffectiveUserId,
+        "-S" => UP::FileExistsAndIsSocket,
+        "-o" => UP::ShellOptionEnabled,
+        "-v" => UP::ShellVariableIsSetAndAssigned,
+        "-R" => UP::ShellVariableIsSetAndNameRef,
+        "-z" => UP::StringHasZeroLength,
+        "-n" => UP::StringHasNonZeroLength,
+        _ => return None,
+    })
+}
+
+pub fn binary_op(s: &str) -> Option<BP> {
+    Some(match s {
+        "=" | "==" => BP::StringExactlyMatchesString,
+        "!=" => BP::StringDoesNotExactlyMatchString,
+        "<" => BP::LeftSortsBeforeRight,
+        ">" => BP::LeftSortsAfterRight,
+        "-eq" => BP::ArithmeticEqualTo,
+        "-ne" => BP::ArithmeticNotEqualTo,
+        "-lt" => BP::ArithmeticLessThan,
+        "-le" => BP::ArithmeticLessThanOrEqualTo,
+        "-gt" => BP::ArithmeticGreaterThan,
+        "-ge" => BP::ArithmeticGreaterThanOrEqualTo,
+        "-nt" => BP::LeftFileIsNewerOrExistsWhenRightDoesNot,
+        "-ot" => BP::LeftFileIsOlderOrDoesNotExistWhenRightDoes,
+        "-ef" => BP::FilesReferToSameDeviceAndInodeNumbers,
+        _ => return None,
+    })
+}
+
+/// Parse `test` arguments (without the closing `]`). `Err` is bash's message
+/// without the `test: ` prefix.
+pub fn parse(args: &[&str]) -> Result<TestExpr, String> {
+    match args.len() {
+        0 => Ok(TestExpr::False),
+        1 => Ok(TestExpr::Literal(args[0].to_string())),
+        2 => two(args),
+        3 => three(args),
+        4 if args[0] == "!" => Ok(not(three(&args[1..])?)),
+        4 if args[0] == "(" && args[3] == ")" => two(&args[1..3]),
+        _ => {
+            let mut p = Parser { args, pos: 0 };
+            let e = p.or()?;
+            match p.args.get(p.pos) {
+                None => Ok(e),
+                Some(_) => Err("too many arguments".into()),
+            }
+        }
+    }
+}
+
+fn not(e: TestExpr) -> TestExpr {
+    TestExpr::Not(Box::new(e))
+}
+
+fn two(a: &[&str]) -> Result<TestExpr, String> {
+    if a[0] == "!" {
+        return Ok(not(TestExpr::Literal(a[1].to_string())));
+    }
+    match unary_op(a[0]) {
+        Some(op) => Ok(TestExpr::UnaryTest(op, a[1].to_string())),
+        None => Err(format!("{}: unary operator expected", a[0])),
+    }
+}
+
+fn three(a: &[&str]) -> Result<TestExpr, String> {
+    if let Some(op) = binary_op(a[1]) {
+        return Ok(TestExpr::BinaryTest(op, a[0].to_string(), a[2].to_string()));
+    }
+    match a[1] {
+        "-a" => return Ok(TestExpr::And(Box::new(TestExpr::Literal(a[0].into())), Box::new(TestExpr::Literal(a[2].into())))),
+        "-o" => return Ok(TestExpr::Or(Box::new(TestExpr::Literal(a[0].into())), Box::new(TestExpr::Literal(a[2].into())))),
+        _ => {}
+    }
+    if a[0] == "!" {
+        return Ok(not(two(&a[1..])?));
+    }
+    if a[0] == "(" && a[2] == ")" {
+        return Ok(TestExpr::Literal(a[1].to_string()));
+    }
+    Err(format!("{}: binary operator expected", a[1]))
+}
+
+struct Parser<'a> {
+    args: &'a [&'a str],
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> Option<&'a str> {
+        self.args.get(self.pos).copied()
+    }
+
+    fn or(&mut self) -> Result<TestExpr, String> {
+        let mut e = self.and()?;
+        while self.peek() == Some("-o") {
+            self.pos += 1;
+            let r = self.and()?;
+            e = TestExpr::Or(Box::new(e), Box::new(r));
+        }
+        Ok(e)
+    }
+
+    fn and(&mut self) -> Result<TestExpr, String> {
+        let mut e = self.not()?;
+        while self.peek() == Some("-a") {
+            self.pos += 1;
+            let r = self.not()?;
+            e = TestExpr::And(Box::new(e), Box::new(r));
+        }
+        Ok(e)
+    }
+
+    fn not(&mut self) -> Result<TestExpr, String> {
+        if self.peek() == Some("!") {
+            self.pos += 1;
+            return Ok(not(self.not()?));
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> Result<TestExpr, String> {
+        let Some(a) = self.peek() else {
+            return Err("argument expected".into());
+        };
+        if a == "(" {
+            self.pos += 1;
+            let e = self.or()?;
+            if self.peek() != Some(")") {
+                return Err("`)' expected".into());
+            }
+            self.pos += 1;
+            return Ok(e);
+        }
+        // A binary operator after this word makes it the left operand.
+        if let (Some(op), Some(rhs)) = (self.args.get(self.pos + 1).and_then(|o| binary_op(o)), self.args.get(self.pos + 2)) {
+            self.pos += 3;
+            return Ok(TestExpr::BinaryTest(op, a.to_string(), rhs.to_string()));
+        }
+        if let (Some(op), Some(arg)) = (unary_op(a), self.args.get(self.pos + 1)) {
+            self.pos += 2;
+            return Ok(TestExpr::UnaryTest(op, arg.to_string()));
+        }
+        self.pos += 1;
+        Ok(TestExpr::Literal(a.to_string()))
+    }
+}
