@@ -23,6 +23,8 @@ pub enum IoError {
     OutputLimit(u64),
     /// Writing to a file failed.
     Fs(FsError),
+    /// The descriptor is closed.
+    BadFd,
 }
 
 impl std::fmt::Display for IoError {
@@ -31,6 +33,7 @@ impl std::fmt::Display for IoError {
             IoError::BrokenPipe => f.write_str("Broken pipe"),
             IoError::OutputLimit(n) => write!(f, "output limit of {n} bytes exceeded"),
             IoError::Fs(e) => write!(f, "{e}"),
+            IoError::BadFd => f.write_str("Bad file descriptor"),
         }
     }
 }
@@ -56,7 +59,11 @@ pub struct OutputCounter {
 
 impl OutputCounter {
     pub fn new(limit: u64) -> Arc<Self> {
-        Arc::new(OutputCounter { used: AtomicU64::new(0), limit, exceeded: AtomicBool::new(false) })
+        Arc::new(OutputCounter {
+            used: AtomicU64::new(0),
+            limit,
+            exceeded: AtomicBool::new(false),
+        })
     }
     pub fn exceeded(&self) -> bool {
         self.exceeded.load(Ordering::Relaxed)
@@ -68,7 +75,10 @@ impl OutputCounter {
 
 impl CaptureBuf {
     pub fn new(counter: Arc<OutputCounter>) -> Arc<Self> {
-        Arc::new(CaptureBuf { data: Mutex::new(Vec::new()), counter })
+        Arc::new(CaptureBuf {
+            data: Mutex::new(Vec::new()),
+            counter,
+        })
     }
     pub fn take(&self) -> Vec<u8> {
         std::mem::take(&mut *self.data.lock())
@@ -84,8 +94,10 @@ impl CaptureBuf {
 /// Where a file descriptor writes to.
 #[derive(Clone)]
 pub enum Output {
-    /// Discards everything (`/dev/null`, a closed fd).
+    /// Discards everything (`/dev/null`).
     Null,
+    /// A closed descriptor (`>&-`): writes fail.
+    Closed,
     /// Collected in memory (the exec's stdout/stderr, `$( )`).
     Capture(Arc<CaptureBuf>),
     /// The writing end of a pipe.
@@ -108,9 +120,11 @@ impl Output {
         }
         match self {
             Output::Null => Ok(()),
+            Output::Closed => Err(IoError::BadFd),
             Output::Capture(buf) => {
                 let c = &buf.counter;
-                let used = c.used.fetch_add(data.len() as u64, Ordering::Relaxed) + data.len() as u64;
+                let used =
+                    c.used.fetch_add(data.len() as u64, Ordering::Relaxed) + data.len() as u64;
                 if used > c.limit {
                     c.exceeded.store(true, Ordering::Relaxed);
                     return Err(IoError::OutputLimit(c.limit));
@@ -120,7 +134,9 @@ impl Output {
             }
             Output::Pipe(tx) => {
                 for chunk in data.chunks(PIPE_CHUNK) {
-                    tx.send(Bytes::copy_from_slice(chunk)).await.map_err(|_| IoError::BrokenPipe)?;
+                    tx.send(Bytes::copy_from_slice(chunk))
+                        .await
+                        .map_err(|_| IoError::BrokenPipe)?;
                 }
                 Ok(())
             }
@@ -153,7 +169,10 @@ pub struct Input(Arc<tokio::sync::Mutex<InputState>>);
 
 impl Input {
     fn from_source(source: Source) -> Self {
-        Input(Arc::new(tokio::sync::Mutex::new(InputState { source, pending: Bytes::new() })))
+        Input(Arc::new(tokio::sync::Mutex::new(InputState {
+            source,
+            pending: Bytes::new(),
+        })))
     }
     /// An input at end of file.
     pub fn null() -> Self {
@@ -161,7 +180,10 @@ impl Input {
     }
     /// An input that yields `data` and then end of file.
     pub fn from_bytes(data: impl Into<Bytes>) -> Self {
-        Input(Arc::new(tokio::sync::Mutex::new(InputState { source: Source::Empty, pending: data.into() })))
+        Input(Arc::new(tokio::sync::Mutex::new(InputState {
+            source: Source::Empty,
+            pending: data.into(),
+        })))
     }
 
     /// The next chunk, or `None` at end of file.

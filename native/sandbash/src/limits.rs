@@ -93,7 +93,13 @@ pub struct Budget {
 impl Budget {
     pub fn new(limits: Limits, cancel: CancelToken) -> Arc<Self> {
         let deadline = Instant::now().checked_add(Duration::from_millis(limits.timeout_ms));
-        Arc::new(Budget { limits, commands: AtomicU64::new(0), total_loops: AtomicU64::new(0), deadline, cancel })
+        Arc::new(Budget {
+            limits,
+            commands: AtomicU64::new(0),
+            total_loops: AtomicU64::new(0),
+            deadline,
+            cancel,
+        })
     }
 
     /// Time and cancellation, checked at every command and loop turn.
@@ -111,7 +117,8 @@ impl Budget {
 
     /// Time left before the deadline.
     pub fn remaining(&self) -> Option<Duration> {
-        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
     pub fn cancel_token(&self) -> &CancelToken {
@@ -122,7 +129,10 @@ impl Budget {
     pub fn tick_command(&self) -> Result<(), Stop> {
         let n = self.commands.fetch_add(1, Ordering::Relaxed) + 1;
         if n > self.limits.max_commands {
-            return Err(Stop::Limit(format!("maximum command count exceeded (max_commands: {})", self.limits.max_commands)));
+            return Err(Stop::Limit(format!(
+                "maximum command count exceeded (max_commands: {})",
+                self.limits.max_commands
+            )));
         }
         self.check()
     }

@@ -17,9 +17,15 @@ struct Flags {
     print: bool,
     functions: bool,
     function_names: bool,
+    case: Option<crate::state::Case>,
 }
 
-pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds) -> Result<i32, Flow> {
+pub async fn run(
+    sh: &mut ShellState,
+    name: &str,
+    decl: Vec<DeclArg>,
+    fds: &Fds,
+) -> Result<i32, Flow> {
     let mut f = Flags::default();
     match name {
         "export" => f.export = Some(true),
@@ -33,7 +39,9 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
     let mut options_done = false;
     for a in decl {
         match &a {
-            DeclArg::Plain(s) if !options_done && (s.starts_with('-') || s.starts_with('+')) && s.len() > 1 => {
+            DeclArg::Plain(s)
+                if !options_done && (s.starts_with('-') || s.starts_with('+')) && s.len() > 1 =>
+            {
                 if s == "--" {
                     options_done = true;
                     continue;
@@ -51,6 +59,8 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
                         'f' => f.functions = true,
                         'F' => f.function_names = true,
                         'n' if name == "export" => f.export = Some(false),
+                        'l' if on => f.case = Some(crate::state::Case::Lower),
+                        'u' if on => f.case = Some(crate::state::Case::Upper),
                         'l' | 'u' | 't' | 'n' => {}
                         _ => {
                             let usage = format!("{name}: -{c}: invalid option");
@@ -93,20 +103,40 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
         return Ok(status);
     }
 
-    let local = (name == "local" || ((name == "declare" || name == "typeset") && sh.vars.in_function())) && !f.global;
+    let local = (name == "local"
+        || ((name == "declare" || name == "typeset") && sh.vars.in_function()))
+        && !f.global;
     let mut status = 0;
     for op in operands {
+        let shown = match &op {
+            DeclArg::Plain(s) => s.clone(),
+            DeclArg::Assign(a) => match &a.value {
+                AssignedValue::Scalar(v) => format!("{}={v}", a.name),
+                AssignedValue::Array(_) => a.name.clone(),
+            },
+        };
         let (var_name, assigned) = match op {
             DeclArg::Plain(s) => {
                 let n = s.split_once('=').map_or(s.as_str(), |(n, _)| n).to_string();
                 let value = s.split_once('=').map(|(_, v)| v.to_string());
-                let a = value.map(|v| Assigned { name: n.clone(), index: None, value: AssignedValue::Scalar(v), append: false });
+                let a = value.map(|v| Assigned {
+                    name: n.clone(),
+                    index: None,
+                    value: AssignedValue::Scalar(v),
+                    append: false,
+                });
                 (n, a)
             }
             DeclArg::Assign(a) => (a.name.clone(), Some(a)),
         };
         if !valid_name(&var_name) {
-            status = fail(sh.loc(), fds, &format!("{name}: `{var_name}': not a valid identifier"), 1).await;
+            status = fail(
+                sh.loc(),
+                fds,
+                &format!("{name}: `{shown}': not a valid identifier"),
+                1,
+            )
+            .await;
             continue;
         }
         if local {
@@ -128,6 +158,12 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
             }
             if f.integer {
                 v.integer = true;
+            }
+            if let Some(c) = f.case {
+                v.case = Some(c);
+                if let Some(Value::Scalar(s)) = v.value.take() {
+                    v.value = Some(Value::Scalar(c.apply(s)));
+                }
             }
         }
         if let Some(a) = assigned {
@@ -171,11 +207,17 @@ pub fn describe(name: &str, v: &Var) -> String {
         None => format!("declare -{flags} {name}"),
         Some(Value::Scalar(s)) => format!("declare -{flags} {name}={}", dquote(s)),
         Some(Value::Indexed(m)) => {
-            let items: Vec<String> = m.iter().map(|(k, v)| format!("[{k}]={}", dquote(v))).collect();
+            let items: Vec<String> = m
+                .iter()
+                .map(|(k, v)| format!("[{k}]={}", dquote(v)))
+                .collect();
             format!("declare -{flags} {name}=({})", items.join(" "))
         }
         Some(Value::Assoc(m)) => {
-            let items: String = m.iter().map(|(k, v)| format!("[{k}]={} ", dquote(v))).collect();
+            let items: String = m
+                .iter()
+                .map(|(k, v)| format!("[{k}]={} ", dquote(v)))
+                .collect();
             format!("declare -{flags} {name}=({items})")
         }
     }
@@ -211,7 +253,9 @@ async fn print_vars(sh: &ShellState, name: &str, f: &Flags, fds: &Fds) {
                 out.push_str(&describe(&n, v));
             } else {
                 match &v.value {
-                    Some(Value::Scalar(s)) => out.push_str(&format!("{n}={}", crate::expand::param::quote_if_needed(s))),
+                    Some(Value::Scalar(s)) => {
+                        out.push_str(&format!("{n}={}", crate::expand::param::quote_if_needed(s)))
+                    }
                     None => continue,
                     _ => out.push_str(&describe(&n, v)),
                 }
@@ -224,7 +268,12 @@ async fn print_vars(sh: &ShellState, name: &str, f: &Flags, fds: &Fds) {
     let _ = fds.stdout.write(out.as_bytes()).await;
 }
 
-async fn print_functions(sh: &ShellState, operands: &[DeclArg], names_only: bool, fds: &Fds) -> i32 {
+async fn print_functions(
+    sh: &ShellState,
+    operands: &[DeclArg],
+    names_only: bool,
+    fds: &Fds,
+) -> i32 {
     let wanted: Vec<String> = operands
         .iter()
         .map(|o| match o {

@@ -16,8 +16,8 @@ mod trap;
 mod type_;
 mod unset;
 
-use crate::interp::{Fds, Res};
 use crate::interp::simple::Assigned;
+use crate::interp::{Fds, Res};
 use crate::state::ShellState;
 
 pub use eval::run_script_file;
@@ -30,15 +30,19 @@ pub enum DeclArg {
 }
 
 const NAMES: &[&str] = &[
-    ":", "true", "false", "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift", "local", "declare", "typeset",
-    "readonly", "return", "exit", "break", "continue", "read", "test", "[", "eval", "source", ".", "shopt", "let", "type",
-    "command", "bash", "sh", "trap",
+    ":", "true", "false", "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift",
+    "local", "declare", "typeset", "readonly", "return", "exit", "break", "continue", "read",
+    "test", "[", "eval", "source", ".", "shopt", "let", "type", "command", "bash", "sh", "trap",
+    "builtin",
 ];
+
+/// Internal marker: a builtin's write hit a closed pipe (ends the stage like SIGPIPE).
+const SIGPIPE: i32 = -141;
 
 /// Shell keywords (for `type`).
 pub const KEYWORDS: &[&str] = &[
-    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function",
-    "time", "{", "}", "!", "[[", "]]", "coproc",
+    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
+    "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc",
 ];
 
 pub fn is_builtin(name: &str) -> bool {
@@ -46,7 +50,12 @@ pub fn is_builtin(name: &str) -> bool {
 }
 
 /// Run builtin `argv[0]`.
-pub fn run<'a>(sh: &'a mut ShellState, argv: &'a [String], decl: Vec<DeclArg>, fds: &'a Fds) -> futures_util::future::BoxFuture<'a, Res> {
+pub fn run<'a>(
+    sh: &'a mut ShellState,
+    argv: &'a [String],
+    decl: Vec<DeclArg>,
+    fds: &'a Fds,
+) -> futures_util::future::BoxFuture<'a, Res> {
     Box::pin(run_inner(sh, argv, decl, fds))
 }
 
@@ -55,11 +64,16 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
     let status = match name {
         ":" | "true" => 0,
         "false" => 1,
-        "echo" => echo::echo(sh.loc(), argv, fds).await,
+        "echo" => match echo::echo(sh.loc(), argv, fds).await {
+            SIGPIPE => return Err(crate::interp::Flow::Exit(141)),
+            s => s,
+        },
         "printf" => return echo::printf(sh, argv, fds).await,
         "cd" => cd::cd(sh, argv, fds).await,
         "pwd" => cd::pwd(sh, argv, fds).await,
-        "export" | "local" | "declare" | "typeset" | "readonly" => declare::run(sh, name, decl, fds).await?,
+        "export" | "local" | "declare" | "typeset" | "readonly" => {
+            declare::run(sh, name, decl, fds).await?
+        }
         "unset" => unset::unset(sh, argv, fds).await,
         "set" => set::set(sh, argv, fds).await,
         "shopt" => set::shopt(sh, argv, fds).await,
@@ -74,6 +88,19 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "command" => return type_::command(sh, argv, fds).await,
         "bash" | "sh" => return bash::run(sh, argv, fds).await,
         "trap" => trap::trap(sh, argv, fds).await,
+        "builtin" => match argv.get(1) {
+            None => 0,
+            Some(n) if is_builtin(n) => return run(sh, &argv[1..], Vec::new(), fds).await,
+            Some(n) => {
+                fail(
+                    sh.loc(),
+                    fds,
+                    &format!("builtin: {n}: not a shell builtin"),
+                    1,
+                )
+                .await
+            }
+        },
         _ => 127,
     };
     Ok(status)
@@ -88,5 +115,6 @@ pub async fn fail(loc: crate::state::Loc, fds: &Fds, msg: &str, status: i32) -> 
 /// Is `s` a valid variable name?
 pub fn valid_name(s: &str) -> bool {
     let mut c = s.chars();
-    matches!(c.next(), Some(ch) if ch == '_' || ch.is_ascii_alphabetic()) && c.all(|ch| ch == '_' || ch.is_ascii_alphanumeric())
+    matches!(c.next(), Some(ch) if ch == '_' || ch.is_ascii_alphabetic())
+        && c.all(|ch| ch == '_' || ch.is_ascii_alphanumeric())
 }

@@ -8,10 +8,36 @@ use crate::state::ShellState;
 use std::sync::Arc;
 
 const SIGNALS: &[(&str, u32)] = &[
-    ("HUP", 1), ("INT", 2), ("QUIT", 3), ("ILL", 4), ("TRAP", 5), ("ABRT", 6), ("BUS", 7), ("FPE", 8), ("KILL", 9),
-    ("USR1", 10), ("SEGV", 11), ("USR2", 12), ("PIPE", 13), ("ALRM", 14), ("TERM", 15), ("CHLD", 17), ("CONT", 18),
-    ("STOP", 19), ("TSTP", 20), ("TTIN", 21), ("TTOU", 22), ("URG", 23), ("XCPU", 24), ("XFSZ", 25), ("VTALRM", 26),
-    ("PROF", 27), ("WINCH", 28), ("IO", 29), ("PWR", 30), ("SYS", 31),
+    ("HUP", 1),
+    ("INT", 2),
+    ("QUIT", 3),
+    ("ILL", 4),
+    ("TRAP", 5),
+    ("ABRT", 6),
+    ("BUS", 7),
+    ("FPE", 8),
+    ("KILL", 9),
+    ("USR1", 10),
+    ("SEGV", 11),
+    ("USR2", 12),
+    ("PIPE", 13),
+    ("ALRM", 14),
+    ("TERM", 15),
+    ("CHLD", 17),
+    ("CONT", 18),
+    ("STOP", 19),
+    ("TSTP", 20),
+    ("TTIN", 21),
+    ("TTOU", 22),
+    ("URG", 23),
+    ("XCPU", 24),
+    ("XFSZ", 25),
+    ("VTALRM", 26),
+    ("PROF", 27),
+    ("WINCH", 28),
+    ("IO", 29),
+    ("PWR", 30),
+    ("SYS", 31),
 ];
 
 /// Canonical name of a condition: `EXIT`, `ERR`, `DEBUG`, `RETURN` or a signal without `SIG`.
@@ -25,9 +51,15 @@ fn canonical(spec: &str) -> Option<String> {
         return Some("EXIT".into());
     }
     if let Ok(n) = name.parse::<u32>() {
-        return SIGNALS.iter().find(|(_, num)| *num == n).map(|(s, _)| s.to_string());
+        return SIGNALS
+            .iter()
+            .find(|(_, num)| *num == n)
+            .map(|(s, _)| s.to_string());
     }
-    SIGNALS.iter().find(|(s, _)| *s == name).map(|(s, _)| s.to_string())
+    SIGNALS
+        .iter()
+        .find(|(s, _)| *s == name)
+        .map(|(s, _)| s.to_string())
 }
 
 /// How `trap -p` names a condition.
@@ -45,8 +77,14 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         args.remove(0);
     }
     if args.first() == Some(&"-l") {
-        let list: Vec<String> = SIGNALS.iter().map(|(s, n)| format!("{n:2}) SIG{s}")).collect();
-        let _ = fds.stdout.write(format!("{}\n", list.join("\t")).as_bytes()).await;
+        let list: Vec<String> = SIGNALS
+            .iter()
+            .map(|(s, n)| format!("{n:2}) SIG{s}"))
+            .collect();
+        let _ = fds
+            .stdout
+            .write(format!("{}\n", list.join("\t")).as_bytes())
+            .await;
         return 0;
     }
     if args.is_empty() || args[0] == "-p" {
@@ -54,7 +92,11 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         let mut out = String::new();
         for (name, action) in sh.traps.iter() {
             if wanted.is_empty() || wanted.contains(name) {
-                out.push_str(&format!("trap -- {} {}\n", crate::expand::param::quote(action), display(name)));
+                out.push_str(&format!(
+                    "trap -- {} {}\n",
+                    crate::expand::param::quote(action),
+                    display(name)
+                ));
             }
         }
         let _ = fds.stdout.write(out.as_bytes()).await;
@@ -62,7 +104,14 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     }
     // `trap N...` with an unsigned number first resets those conditions.
     let (action, conds): (Option<&str>, &[&str]) = if args.len() == 1 || args[0] == "-" {
-        (None, if args[0] == "-" { &args[1..] } else { &args[..] })
+        (
+            None,
+            if args[0] == "-" {
+                &args[1..]
+            } else {
+                &args[..]
+            },
+        )
     } else if canonical(args[0]).is_some() && args[0].chars().all(|c| c.is_ascii_digit()) {
         (None, &args[..])
     } else {
@@ -82,7 +131,15 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                     }
                 }
             }
-            None => status = fail(sh.loc(), fds, &format!("trap: {c}: invalid signal specification"), 1).await,
+            None => {
+                status = fail(
+                    sh.loc(),
+                    fds,
+                    &format!("trap: {c}: invalid signal specification"),
+                    1,
+                )
+                .await
+            }
         }
     }
     status

@@ -19,7 +19,12 @@ impl CommandContext<'_> {
 
     /// Print `bash: line N: name: msg` on stderr, as bash's own builtins do.
     pub async fn builtin_err(&self, msg: impl AsRef<str>) -> Result<(), IoError> {
-        let line = format!("bash: line {}: {}: {}\n", self.line, self.name, msg.as_ref());
+        let line = format!(
+            "bash: line {}: {}: {}\n",
+            self.line,
+            self.name,
+            msg.as_ref()
+        );
         self.stderr.write(line.as_bytes()).await
     }
 
@@ -32,10 +37,21 @@ impl CommandContext<'_> {
     /// the C library wording (`No such file or directory`).
     pub async fn read_operand(&self, operand: &str) -> Result<Vec<u8>, String> {
         if operand == "-" {
-            let max = self.budget.limits.max_string_bytes.max(self.budget.limits.max_output_bytes) as usize;
-            return self.stdin.read_to_end(max).await.map_err(|_| "input too large".to_string());
+            let max = self
+                .budget
+                .limits
+                .max_string_bytes
+                .max(self.budget.limits.max_output_bytes) as usize;
+            return self
+                .stdin
+                .read_to_end(max)
+                .await
+                .map_err(|_| "input too large".to_string());
         }
-        self.fs.read(&self.resolve(operand)).await.map_err(|e| e.to_string())
+        self.fs
+            .read(&self.resolve(operand))
+            .await
+            .map_err(|e| e.to_string())
     }
 
     /// Check the deadline and cancellation; long-running utilities call this in their loops.

@@ -35,7 +35,13 @@ pub fn decode_bytes(s: &str, echo_mode: bool) -> Vec<u8> {
             b'"' if !echo_mode => out.push(b'"'),
             b'?' if !echo_mode => out.push(b'?'),
             b'0'..=b'7' => {
-                let max = if echo_mode && c == b'0' { 3 } else if echo_mode { 0 } else { 2 };
+                let max = if echo_mode && c == b'0' {
+                    3
+                } else if echo_mode {
+                    0
+                } else {
+                    2
+                };
                 if echo_mode && c != b'0' {
                     out.push(b'\\');
                     out.push(c);

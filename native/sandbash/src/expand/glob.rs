@@ -8,7 +8,11 @@ use crate::state::ShellState;
 
 /// Turn one split field into words: globbed when it has unquoted pattern
 /// characters and matches, else the literal text.
-pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) -> Result<(), Stop> {
+pub async fn expand_field(
+    sh: &ShellState,
+    parts: Parts,
+    out: &mut Vec<String>,
+) -> Result<(), Stop> {
     let pat = Pattern::from_parts(&parts);
     let literal: String = parts.iter().map(|p| p.0.as_str()).collect();
     if sh.opts.noglob || !pat.has_meta(sh.opts.extglob) {
@@ -20,7 +24,11 @@ pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) 
         if sh.opts.nullglob {
             return Ok(());
         }
-        out.push(if literal.is_empty() { String::new() } else { literal_text(&parts) });
+        out.push(if literal.is_empty() {
+            String::new()
+        } else {
+            literal_text(&parts)
+        });
     } else {
         out.extend(matches);
     }
@@ -48,7 +56,11 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
     let absolute = comps.first().is_some_and(|c| c.is_empty()) && comps.len() > 1;
     let limit = sh.budget.limits.max_glob_results;
     // (display prefix, real dir)
-    let mut current: Vec<(String, String)> = vec![if absolute { ("/".into(), "/".into()) } else { (String::new(), sh.cwd.clone()) }];
+    let mut current: Vec<(String, String)> = vec![if absolute {
+        ("/".into(), "/".into())
+    } else {
+        (String::new(), sh.cwd.clone())
+    }];
     let comps: Vec<_> = if absolute { comps[1..].to_vec() } else { comps };
     let n = comps.len();
     for (ci, comp) in comps.iter().enumerate() {
@@ -70,7 +82,11 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
             let name = pat.literal();
             for (disp, real) in current {
                 let p = path::join(&real, &name);
-                let exists = if last { sh.fs.symlink_metadata(&p).await.is_ok() } else { sh.fs.metadata(&p).await.is_ok_and(|m| m.is_dir()) };
+                let exists = if last {
+                    sh.fs.symlink_metadata(&p).await.is_ok()
+                } else {
+                    sh.fs.metadata(&p).await.is_ok_and(|m| m.is_dir())
+                };
                 if exists {
                     next.push((format!("{disp}{name}{}", if last { "" } else { "/" }), p));
                 }
@@ -84,7 +100,9 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
         };
         let explicit_dot = comp.first().is_some_and(|&(c, _)| c == '.');
         for (disp, real) in current {
-            let Ok(entries) = sh.fs.read_dir(&real).await else { continue };
+            let Ok(entries) = sh.fs.read_dir(&real).await else {
+                continue;
+            };
             for e in entries {
                 if e.name.starts_with('.') && !explicit_dot && !sh.opts.dotglob {
                     continue;
@@ -96,9 +114,16 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
                 if !last && !sh.fs.metadata(&p).await.is_ok_and(|m| m.is_dir()) {
                     continue;
                 }
-                next.push((format!("{disp}{}{}", e.name, if last { "" } else { "/" }), p));
+                next.push((
+                    format!("{disp}{}{}", e.name, if last { "" } else { "/" }),
+                    p,
+                ));
                 if next.len() as u64 > limit {
-                    return Err(Budget::exceeded("max_glob_results", limit, "glob result count"));
+                    return Err(Budget::exceeded(
+                        "max_glob_results",
+                        limit,
+                        "glob result count",
+                    ));
                 }
             }
         }

@@ -5,7 +5,10 @@ use super::{arith, expand_pattern, expand_pieces, expand_string, fatal, parse_wo
 use crate::interp::{Fds, Flow};
 use crate::pattern::Pattern;
 use crate::state::{ShellState, Value};
-use brush_parser::word::{Parameter, ParameterExpr, ParameterTestType, ParameterTransformOp, SpecialParameter, SubstringMatchKind, TildeExpr};
+use brush_parser::word::{
+    Parameter, ParameterExpr, ParameterTestType, ParameterTransformOp, SpecialParameter,
+    SubstringMatchKind, TildeExpr,
+};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A looked-up parameter.
@@ -22,7 +25,9 @@ impl PV {
         match (self, t) {
             (PV::Unset, _) => true,
             (PV::Str(s), ParameterTestType::UnsetOrNull) => s.is_empty(),
-            (PV::List(v, _), ParameterTestType::UnsetOrNull) => v.is_empty() || (v.len() == 1 && v[0].is_empty()),
+            (PV::List(v, _), ParameterTestType::UnsetOrNull) => {
+                v.is_empty() || (v.len() == 1 && v[0].is_empty())
+            }
             (PV::List(v, _), ParameterTestType::Unset) => v.is_empty(),
             _ => false,
         }
@@ -71,7 +76,9 @@ fn param_name(p: &Parameter) -> String {
         Parameter::Special(s) => s.to_string(),
         Parameter::Named(n) => n.clone(),
         Parameter::NamedWithIndex { name, index } => format!("{name}[{index}]"),
-        Parameter::NamedWithAllIndices { name, concatenate } => format!("{name}[{}]", if *concatenate { '*' } else { '@' }),
+        Parameter::NamedWithAllIndices { name, concatenate } => {
+            format!("{name}[{}]", if *concatenate { '*' } else { '@' })
+        }
     }
 }
 
@@ -81,7 +88,10 @@ fn next_random() -> u64 {
     // xorshift; RANDOM only needs to look random, not be secure.
     let mut x = RANDOM_STATE.load(Ordering::Relaxed);
     if x == 0x2545_F491_4F6C_DD1D {
-        x ^= std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1);
+        x ^= std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1);
     }
     x ^= x << 13;
     x ^= x >> 7;
@@ -119,7 +129,9 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
             _ => PV::Unset,
         },
         Parameter::Special(s) => match s {
-            SpecialParameter::AllPositionalParameters { concatenate } => PV::List(sh.positional.to_vec(), *concatenate),
+            SpecialParameter::AllPositionalParameters { concatenate } => {
+                PV::List(sh.positional.to_vec(), *concatenate)
+            }
             SpecialParameter::PositionalParameterCount => PV::Str(sh.positional.len().to_string()),
             SpecialParameter::LastExitStatus => PV::Str(sh.last_status.to_string()),
             SpecialParameter::CurrentOptionFlags => PV::Str(sh.opts.flags()),
@@ -163,12 +175,14 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
                 }
             }
         }
-        Parameter::NamedWithAllIndices { name, concatenate } => match sh.vars.get_set(name).and_then(|v| v.value.clone()) {
-            Some(Value::Indexed(m)) => PV::List(m.into_values().collect(), *concatenate),
-            Some(Value::Assoc(m)) => PV::List(m.into_values().collect(), *concatenate),
-            Some(Value::Scalar(s)) => PV::List(vec![s], *concatenate),
-            None => PV::List(Vec::new(), *concatenate),
-        },
+        Parameter::NamedWithAllIndices { name, concatenate } => {
+            match sh.vars.get_set(name).and_then(|v| v.value.clone()) {
+                Some(Value::Indexed(m)) => PV::List(m.into_values().collect(), *concatenate),
+                Some(Value::Assoc(m)) => PV::List(m.into_values().collect(), *concatenate),
+                Some(Value::Scalar(s)) => PV::List(vec![s], *concatenate),
+                None => PV::List(Vec::new(), *concatenate),
+            }
+        }
     })
 }
 
@@ -176,11 +190,25 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
 async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flow> {
     let target = match lookup(sh, fds, p).await? {
         PV::Str(s) if !s.is_empty() => s,
-        _ => return Err(fatal(sh.loc(), fds, &format!("{}: invalid indirect expansion", param_name(p)), 1).await),
+        _ => {
+            return Err(fatal(
+                sh.loc(),
+                fds,
+                &format!("{}: invalid indirect expansion", param_name(p)),
+                1,
+            )
+            .await)
+        }
     };
     match brush_parser::word::parse_parameter(&target, &crate::syntax::options()) {
         Ok(tp) => lookup(sh, fds, &tp).await,
-        Err(_) => Err(fatal(sh.loc(), fds, &format!("{target}: invalid variable name"), 1).await),
+        Err(_) => Err(fatal(
+            sh.loc(),
+            fds,
+            &format!("{target}: invalid variable name"),
+            1,
+        )
+        .await),
     }
 }
 
@@ -194,8 +222,24 @@ async fn get(sh: &mut ShellState, fds: &Fds, p: &Parameter, indirect: bool) -> R
 
 /// `set -u`: an unset parameter other than `$@`/`$*` is fatal.
 async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, v: &PV) -> Result<(), Flow> {
-    if sh.opts.nounset && matches!(v, PV::Unset) && !matches!(p, Parameter::Special(SpecialParameter::AllPositionalParameters { .. })) {
-        return Err(fatal(sh.loc(), fds, &format!("{}: unbound variable", param_name(p).trim_start_matches('$')), fatal_status(sh)).await);
+    if sh.opts.nounset
+        && matches!(v, PV::Unset)
+        && !matches!(
+            p,
+            Parameter::Special(SpecialParameter::AllPositionalParameters { .. })
+        )
+    {
+        let name = match p {
+            Parameter::Positional(n) => format!("${n}"),
+            other => param_name(other),
+        };
+        return Err(fatal(
+            sh.loc(),
+            fds,
+            &format!("{name}: unbound variable"),
+            fatal_status(sh),
+        )
+        .await);
     }
     Ok(())
 }
@@ -231,23 +275,43 @@ fn emit(sh: &ShellState, out: &mut Fields, v: PV, quoted: bool) {
 }
 
 /// Expand a `${...}` (or `$x`) into `out`.
-pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted: bool, out: &mut Fields) -> Result<(), Flow> {
+pub async fn expand(
+    sh: &mut ShellState,
+    fds: &Fds,
+    expr: &ParameterExpr,
+    quoted: bool,
+    out: &mut Fields,
+) -> Result<(), Flow> {
     use ParameterExpr as P;
     match expr {
-        P::Parameter { parameter, indirect } => {
+        P::Parameter {
+            parameter,
+            indirect,
+        } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
             emit(sh, out, v, quoted);
         }
-        P::UseDefaultValues { parameter, indirect, test_type, default_value } => {
+        P::UseDefaultValues {
+            parameter,
+            indirect,
+            test_type,
+            default_value,
+        } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             if v.is_unset_for(test_type) {
-                expand_raw_into(sh, fds, default_value.as_deref().unwrap_or(""), quoted, out).await?;
+                expand_raw_into(sh, fds, default_value.as_deref().unwrap_or(""), quoted, out)
+                    .await?;
             } else {
                 emit(sh, out, v, quoted);
             }
         }
-        P::AssignDefaultValues { parameter, indirect, test_type, default_value } => {
+        P::AssignDefaultValues {
+            parameter,
+            indirect,
+            test_type,
+            default_value,
+        } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             if v.is_unset_for(test_type) {
                 let val = expand_string(sh, fds, default_value.as_deref().unwrap_or("")).await?;
@@ -264,7 +328,10 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
                             Some(Value::Indexed(m)) => {
                                 m.insert(idx, val.clone());
                             }
-                            _ => entry.value = Some(Value::Indexed([(idx, val.clone())].into_iter().collect())),
+                            _ => {
+                                entry.value =
+                                    Some(Value::Indexed([(idx, val.clone())].into_iter().collect()))
+                            }
                         }
                     }
                     other => {
@@ -277,25 +344,53 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
                 emit(sh, out, v, quoted);
             }
         }
-        P::IndicateErrorIfNullOrUnset { parameter, indirect, test_type, error_message } => {
+        P::IndicateErrorIfNullOrUnset {
+            parameter,
+            indirect,
+            test_type,
+            error_message,
+        } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             if v.is_unset_for(test_type) {
                 let msg = match error_message.as_deref() {
                     Some(m) if !m.is_empty() => expand_string(sh, fds, m).await?,
-                    _ if matches!(test_type, ParameterTestType::UnsetOrNull) => "parameter null or not set".into(),
+                    _ if matches!(test_type, ParameterTestType::UnsetOrNull) => {
+                        "parameter null or not set".into()
+                    }
                     _ => "parameter not set".into(),
                 };
-                return Err(fatal(sh.loc(), fds, &format!("{}: {msg}", param_name(parameter)), fatal_status(sh)).await);
+                return Err(fatal(
+                    sh.loc(),
+                    fds,
+                    &format!("{}: {msg}", param_name(parameter)),
+                    fatal_status(sh),
+                )
+                .await);
             }
             emit(sh, out, v, quoted);
         }
-        P::UseAlternativeValue { parameter, indirect, test_type, alternative_value } => {
+        P::UseAlternativeValue {
+            parameter,
+            indirect,
+            test_type,
+            alternative_value,
+        } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             if !v.is_unset_for(test_type) {
-                expand_raw_into(sh, fds, alternative_value.as_deref().unwrap_or(""), quoted, out).await?;
+                expand_raw_into(
+                    sh,
+                    fds,
+                    alternative_value.as_deref().unwrap_or(""),
+                    quoted,
+                    out,
+                )
+                .await?;
             }
         }
-        P::ParameterLength { parameter, indirect } => {
+        P::ParameterLength {
+            parameter,
+            indirect,
+        } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
             let n = match v {
@@ -305,10 +400,26 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
             };
             out.push(n.to_string(), quoted, !quoted);
         }
-        P::RemoveSmallestSuffixPattern { parameter, indirect, pattern }
-        | P::RemoveLargestSuffixPattern { parameter, indirect, pattern }
-        | P::RemoveSmallestPrefixPattern { parameter, indirect, pattern }
-        | P::RemoveLargestPrefixPattern { parameter, indirect, pattern } => {
+        P::RemoveSmallestSuffixPattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::RemoveLargestSuffixPattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::RemoveSmallestPrefixPattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::RemoveLargestPrefixPattern {
+            parameter,
+            indirect,
+            pattern,
+        } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
             let parts = expand_pattern(sh, fds, pattern.as_deref().unwrap_or("")).await?;
@@ -323,7 +434,12 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
             let v = v.map(|s| remove_affix(s, &pat, extglob, suffix, largest));
             emit(sh, out, v, quoted);
         }
-        P::Substring { parameter, indirect, offset, length } => {
+        P::Substring {
+            parameter,
+            indirect,
+            offset,
+            length,
+        } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
             let off = arith::eval_text(sh, fds, &offset.value).await?;
@@ -331,7 +447,10 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
                 Some(l) => Some(arith::eval_text(sh, fds, &l.value).await?),
                 None => None,
             };
-            let is_positional = matches!(parameter, Parameter::Special(SpecialParameter::AllPositionalParameters { .. }));
+            let is_positional = matches!(
+                parameter,
+                Parameter::Special(SpecialParameter::AllPositionalParameters { .. })
+            );
             let v = match v {
                 PV::Unset => PV::Unset,
                 PV::Str(s) => {
@@ -340,7 +459,13 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
                         Some((a, b)) => PV::Str(chars[a..b].iter().collect()),
                         None => {
                             if len.is_some_and(|l| l < 0) && off <= chars.len() as i64 {
-                                return Err(fatal(sh.loc(), fds, &format!("{}: substring expression < 0", len.unwrap_or(0)), 1).await);
+                                return Err(fatal(
+                                    sh.loc(),
+                                    fds,
+                                    &format!("{}: substring expression < 0", len.unwrap_or(0)),
+                                    1,
+                                )
+                                .await);
                             }
                             PV::Str(String::new())
                         }
@@ -361,7 +486,11 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
             };
             emit(sh, out, v, quoted);
         }
-        P::Transform { parameter, indirect, op } => {
+        P::Transform {
+            parameter,
+            indirect,
+            op,
+        } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             let name = param_name(parameter);
             let attrs = match parameter {
@@ -390,7 +519,9 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
             }
             let v = match op {
                 ParameterTransformOp::Quoted => v.map(quote),
-                ParameterTransformOp::ExpandEscapeSequences => v.map(|s| String::from_utf8_lossy(&super::ansi_c::decode_bytes(s, false)).into_owned()),
+                ParameterTransformOp::ExpandEscapeSequences => v.map(|s| {
+                    String::from_utf8_lossy(&super::ansi_c::decode_bytes(s, false)).into_owned()
+                }),
                 ParameterTransformOp::ToUpperCase => v.map(|s| s.to_uppercase()),
                 ParameterTransformOp::ToLowerCase => v.map(|s| s.to_lowercase()),
                 ParameterTransformOp::CapitalizeInitial => v.map(upper_first),
@@ -410,14 +541,32 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
             };
             emit(sh, out, v, quoted);
         }
-        P::UppercaseFirstChar { parameter, indirect, pattern }
-        | P::UppercasePattern { parameter, indirect, pattern }
-        | P::LowercaseFirstChar { parameter, indirect, pattern }
-        | P::LowercasePattern { parameter, indirect, pattern } => {
+        P::UppercaseFirstChar {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::UppercasePattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::LowercaseFirstChar {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::LowercasePattern {
+            parameter,
+            indirect,
+            pattern,
+        } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
             let pat = match pattern.as_deref() {
-                Some(p) if !p.is_empty() => Some(Pattern::from_parts(&expand_pattern(sh, fds, p).await?)),
+                Some(p) if !p.is_empty() => {
+                    Some(Pattern::from_parts(&expand_pattern(sh, fds, p).await?))
+                }
                 _ => None,
             };
             let (upper, all) = match expr {
@@ -430,7 +579,10 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
             let v = v.map(|s| {
                 let mut res = String::with_capacity(s.len());
                 for (i, c) in s.chars().enumerate() {
-                    let applies = (all || i == 0) && pat.as_ref().is_none_or(|p| p.matches(&c.to_string(), extglob));
+                    let applies = (all || i == 0)
+                        && pat
+                            .as_ref()
+                            .is_none_or(|p| p.matches(&c.to_string(), extglob));
                     if applies && upper {
                         res.extend(c.to_uppercase());
                     } else if applies {
@@ -443,7 +595,13 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
             });
             emit(sh, out, v, quoted);
         }
-        P::ReplaceSubstring { parameter, indirect, pattern, replacement, match_kind } => {
+        P::ReplaceSubstring {
+            parameter,
+            indirect,
+            pattern,
+            replacement,
+            match_kind,
+        } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
             let pat = Pattern::from_parts(&expand_pattern(sh, fds, pattern).await?);
@@ -455,11 +613,22 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
             let v = v.map(|s| replace(s, &pat, &rep, match_kind, extglob));
             emit(sh, out, v, quoted);
         }
-        P::VariableNames { prefix, concatenate } => {
-            let names: Vec<String> = sh.vars.names().into_iter().filter(|n| n.starts_with(prefix.as_str()) && sh.vars.get_set(n).is_some()).collect();
+        P::VariableNames {
+            prefix,
+            concatenate,
+        } => {
+            let names: Vec<String> = sh
+                .vars
+                .names()
+                .into_iter()
+                .filter(|n| n.starts_with(prefix.as_str()) && sh.vars.get_set(n).is_some())
+                .collect();
             emit(sh, out, PV::List(names, *concatenate), quoted);
         }
-        P::MemberKeys { variable_name, concatenate } => {
+        P::MemberKeys {
+            variable_name,
+            concatenate,
+        } => {
             let keys = match sh.vars.get_set(variable_name).and_then(|v| v.value.clone()) {
                 Some(Value::Indexed(m)) => m.keys().map(|k| k.to_string()).collect(),
                 Some(Value::Assoc(m)) => m.keys().cloned().collect(),
@@ -474,7 +643,13 @@ pub async fn expand(sh: &mut ShellState, fds: &Fds, expr: &ParameterExpr, quoted
 
 /// Expand raw word text (a default/alternative value) into `out` in the same
 /// quoting context, so `${x:-"a b"}` keeps its quotes.
-async fn expand_raw_into(sh: &mut ShellState, fds: &Fds, raw: &str, quoted: bool, out: &mut Fields) -> Result<(), Flow> {
+async fn expand_raw_into(
+    sh: &mut ShellState,
+    fds: &Fds,
+    raw: &str,
+    quoted: bool,
+    out: &mut Fields,
+) -> Result<(), Flow> {
     let pieces = match parse_word(raw) {
         Ok(p) => p,
         Err(m) => return Err(fatal(sh.loc(), fds, &m, 1).await),
@@ -525,9 +700,15 @@ fn boundaries(s: &str) -> Vec<usize> {
 }
 
 fn remove_affix(s: &str, pat: &Pattern, extglob: bool, suffix: bool, largest: bool) -> String {
-    let Some(re) = pat.compile(extglob, false) else { return s.to_string() };
+    let Some(re) = pat.compile(extglob, false) else {
+        return s.to_string();
+    };
     let b = boundaries(s);
-    let cands: Vec<usize> = if suffix == largest { b.clone() } else { b.iter().rev().cloned().collect() };
+    let cands: Vec<usize> = if suffix == largest {
+        b.clone()
+    } else {
+        b.iter().rev().cloned().collect()
+    };
     for i in cands {
         if suffix {
             if re.is_match(&s[i..]) {
@@ -541,7 +722,9 @@ fn remove_affix(s: &str, pat: &Pattern, extglob: bool, suffix: bool, largest: bo
 }
 
 fn replace(s: &str, pat: &Pattern, rep: &str, kind: &SubstringMatchKind, extglob: bool) -> String {
-    let Some(re) = pat.compile(extglob, false) else { return s.to_string() };
+    let Some(re) = pat.compile(extglob, false) else {
+        return s.to_string();
+    };
     let b = boundaries(s);
     match kind {
         SubstringMatchKind::Prefix => {
@@ -570,7 +753,11 @@ fn replace(s: &str, pat: &Pattern, rep: &str, kind: &SubstringMatchKind, extglob
                 let mut found = None;
                 if !(replaced && !all) {
                     // Longest non-empty match starting here.
-                    found = b[bi + 1..].iter().rev().find(|&&end| re.is_match(&s[start..end])).copied();
+                    found = b[bi + 1..]
+                        .iter()
+                        .rev()
+                        .find(|&&end| re.is_match(&s[start..end]))
+                        .copied();
                 }
                 match found {
                     Some(end) => {
@@ -607,7 +794,10 @@ pub fn quote(s: &str) -> String {
 
 /// Quote only when needed (how `set` and `declare` print plain values).
 pub fn quote_if_needed(s: &str) -> String {
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "_-./:,+@%^=".contains(c)) {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./:,+@%^=".contains(c))
+    {
         s.to_string()
     } else if s.chars().any(|c| c.is_control()) {
         let mut out = String::from("$'");

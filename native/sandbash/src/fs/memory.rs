@@ -40,7 +40,12 @@ impl Node {
             Kind::Dir => 4096,
             Kind::Symlink(t) => t.len() as u64,
         };
-        Metadata { file_type: self.file_type(), size, mode: self.mode, mtime: self.mtime }
+        Metadata {
+            file_type: self.file_type(),
+            size,
+            mode: self.mode,
+            mtime: self.mtime,
+        }
     }
 }
 
@@ -85,8 +90,21 @@ impl MemoryFs {
     /// An empty filesystem holding only `/`.
     pub fn new(limits: FsLimits) -> Self {
         let mut nodes = BTreeMap::new();
-        nodes.insert("/".to_string(), Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
-        MemoryFs { inner: RwLock::new(Inner { nodes, total_bytes: 0 }), limits }
+        nodes.insert(
+            "/".to_string(),
+            Node {
+                kind: Kind::Dir,
+                mode: 0o755,
+                mtime: SystemTime::now(),
+            },
+        );
+        MemoryFs {
+            inner: RwLock::new(Inner {
+                nodes,
+                total_bytes: 0,
+            }),
+            limits,
+        }
     }
 
     /// Bytes currently stored in files.
@@ -101,7 +119,12 @@ impl Inner {
     /// parent must (else NotFound / NotADirectory).
     fn resolve(&self, path: &str, follow_last: bool) -> FsResult<String> {
         let mut hops = 0;
-        let mut pending: Vec<String> = path.split('/').filter(|c| !c.is_empty()).rev().map(String::from).collect();
+        let mut pending: Vec<String> = path
+            .split('/')
+            .filter(|c| !c.is_empty())
+            .rev()
+            .map(String::from)
+            .collect();
         let mut cur = String::from("/");
         while let Some(comp) = pending.pop() {
             if comp == "." {
@@ -112,14 +135,19 @@ impl Inner {
                 continue;
             }
             match self.nodes.get(&cur) {
-                Some(Node { kind: Kind::Dir, .. }) => {}
+                Some(Node {
+                    kind: Kind::Dir, ..
+                }) => {}
                 Some(_) => return Err(FsError::NotADirectory),
                 None => return Err(FsError::NotFound),
             }
             let next = join(&cur, &comp);
             let is_last = pending.is_empty();
             match self.nodes.get(&next) {
-                Some(Node { kind: Kind::Symlink(target), .. }) if !is_last || follow_last => {
+                Some(Node {
+                    kind: Kind::Symlink(target),
+                    ..
+                }) if !is_last || follow_last => {
                     hops += 1;
                     if hops > MAX_SYMLINK_HOPS {
                         return Err(FsError::TooManyLinks);
@@ -139,7 +167,10 @@ impl Inner {
 
     fn get(&self, path: &str, follow: bool) -> FsResult<(&Node, String)> {
         let real = self.resolve(path, follow)?;
-        self.nodes.get(&real).map(|n| (n, real)).ok_or(FsError::NotFound)
+        self.nodes
+            .get(&real)
+            .map(|n| (n, real))
+            .ok_or(FsError::NotFound)
     }
 
     /// Real key for a node to be created at `path`; its parent must be a directory.
@@ -149,14 +180,20 @@ impl Inner {
             return Err(FsError::NameTooLong);
         }
         match self.nodes.get(parent(&real)) {
-            Some(Node { kind: Kind::Dir, .. }) => Ok(real),
+            Some(Node {
+                kind: Kind::Dir, ..
+            }) => Ok(real),
             Some(_) => Err(FsError::NotADirectory),
             None => Err(FsError::NotFound),
         }
     }
 
     fn children<'a>(&'a self, dir: &str) -> impl Iterator<Item = (&'a String, &'a Node)> + 'a {
-        let prefix = if dir == "/" { "/".to_string() } else { format!("{dir}/") };
+        let prefix = if dir == "/" {
+            "/".to_string()
+        } else {
+            format!("{dir}/")
+        };
         self.nodes
             .range(prefix.clone()..)
             .take_while({
@@ -167,8 +204,17 @@ impl Inner {
     }
 
     fn descendants_keys(&self, dir: &str) -> Vec<String> {
-        let prefix = if dir == "/" { "/".to_string() } else { format!("{dir}/") };
-        self.nodes.range(prefix.clone()..).take_while(|(k, _)| k.starts_with(&prefix)).filter(|(k, _)| k.as_str() != "/").map(|(k, _)| k.clone()).collect()
+        let prefix = if dir == "/" {
+            "/".to_string()
+        } else {
+            format!("{dir}/")
+        };
+        self.nodes
+            .range(prefix.clone()..)
+            .take_while(|(k, _)| k.starts_with(&prefix))
+            .filter(|(k, _)| k.as_str() != "/")
+            .map(|(k, _)| k.clone())
+            .collect()
     }
 
     fn put_file(&mut self, real: String, data: Vec<u8>, limits: &FsLimits) -> FsResult<()> {
@@ -176,8 +222,14 @@ impl Inner {
             return Err(FsError::NoSpace);
         }
         let (old_size, mode, exists) = match self.nodes.get(&real) {
-            Some(Node { kind: Kind::File(d), mode, .. }) => (d.len() as u64, *mode, true),
-            Some(Node { kind: Kind::Dir, .. }) => return Err(FsError::IsADirectory),
+            Some(Node {
+                kind: Kind::File(d),
+                mode,
+                ..
+            }) => (d.len() as u64, *mode, true),
+            Some(Node {
+                kind: Kind::Dir, ..
+            }) => return Err(FsError::IsADirectory),
             Some(_) => return Err(FsError::InvalidArgument),
             None => (0, 0o644, false),
         };
@@ -189,7 +241,14 @@ impl Inner {
             return Err(FsError::NoSpace);
         }
         self.total_bytes = new_total;
-        self.nodes.insert(real, Node { kind: Kind::File(Arc::new(data)), mode, mtime: SystemTime::now() });
+        self.nodes.insert(
+            real,
+            Node {
+                kind: Kind::File(Arc::new(data)),
+                mode,
+                mtime: SystemTime::now(),
+            },
+        );
         Ok(())
     }
 
@@ -207,8 +266,13 @@ impl Fs for MemoryFs {
     async fn read(&self, path: &str) -> FsResult<Vec<u8>> {
         let inner = self.inner.read();
         match inner.get(path, true)?.0 {
-            Node { kind: Kind::File(d), .. } => Ok(d.as_ref().clone()),
-            Node { kind: Kind::Dir, .. } => Err(FsError::IsADirectory),
+            Node {
+                kind: Kind::File(d),
+                ..
+            } => Ok(d.as_ref().clone()),
+            Node {
+                kind: Kind::Dir, ..
+            } => Err(FsError::IsADirectory),
             _ => Err(FsError::InvalidArgument),
         }
     }
@@ -223,11 +287,16 @@ impl Fs for MemoryFs {
         let mut inner = self.inner.write();
         let real = inner.creatable(path, &self.limits)?;
         let mut content = match inner.nodes.get_mut(&real) {
-            Some(Node { kind: Kind::File(d), .. }) => {
+            Some(Node {
+                kind: Kind::File(d),
+                ..
+            }) => {
                 // Take the buffer out so a single owner appends in place.
                 std::mem::take(Arc::make_mut(d))
             }
-            Some(Node { kind: Kind::Dir, .. }) => return Err(FsError::IsADirectory),
+            Some(Node {
+                kind: Kind::Dir, ..
+            }) => return Err(FsError::IsADirectory),
             Some(_) => return Err(FsError::InvalidArgument),
             None => Vec::new(),
         };
@@ -235,7 +304,11 @@ impl Fs for MemoryFs {
         if old_len + data.len() as u64 > self.limits.max_file_bytes
             || inner.total_bytes + data.len() as u64 > self.limits.max_total_bytes
         {
-            if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.get_mut(&real) {
+            if let Some(Node {
+                kind: Kind::File(d),
+                ..
+            }) = inner.nodes.get_mut(&real)
+            {
                 *Arc::make_mut(d) = content;
             }
             return Err(FsError::NoSpace);
@@ -243,7 +316,11 @@ impl Fs for MemoryFs {
         content.extend_from_slice(data);
         // put_file accounts sizes from the stored (now empty) buffer.
         inner.total_bytes -= old_len;
-        if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.get_mut(&real) {
+        if let Some(Node {
+            kind: Kind::File(d),
+            ..
+        }) = inner.nodes.get_mut(&real)
+        {
             *d = Arc::new(Vec::new());
         }
         inner.put_file(real, content, &self.limits)
@@ -265,7 +342,10 @@ impl Fs for MemoryFs {
         }
         Ok(inner
             .children(&real)
-            .map(|(k, n)| DirEntry { name: file_name(k).to_string(), file_type: n.file_type() })
+            .map(|(k, n)| DirEntry {
+                name: file_name(k).to_string(),
+                file_type: n.file_type(),
+            })
             .collect())
     }
 
@@ -278,12 +358,21 @@ impl Fs for MemoryFs {
                 cur.push_str(comp);
                 let real = inner.resolve(&cur, true)?;
                 match inner.nodes.get(&real) {
-                    Some(Node { kind: Kind::Dir, .. }) => {}
+                    Some(Node {
+                        kind: Kind::Dir, ..
+                    }) => {}
                     Some(_) => return Err(FsError::AlreadyExists),
                     None => {
                         let real = inner.creatable(&cur, &self.limits)?;
                         inner.check_count(&self.limits)?;
-                        inner.nodes.insert(real, Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
+                        inner.nodes.insert(
+                            real,
+                            Node {
+                                kind: Kind::Dir,
+                                mode: 0o755,
+                                mtime: SystemTime::now(),
+                            },
+                        );
                     }
                 }
             }
@@ -295,7 +384,14 @@ impl Fs for MemoryFs {
         }
         let real = inner.creatable(path, &self.limits)?;
         inner.check_count(&self.limits)?;
-        inner.nodes.insert(real, Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
+        inner.nodes.insert(
+            real,
+            Node {
+                kind: Kind::Dir,
+                mode: 0o755,
+                mtime: SystemTime::now(),
+            },
+        );
         Ok(())
     }
 
@@ -304,7 +400,9 @@ impl Fs for MemoryFs {
         let real = inner.resolve(path, false)?;
         match inner.nodes.get(&real) {
             None => Err(FsError::NotFound),
-            Some(Node { kind: Kind::Dir, .. }) => Err(FsError::IsADirectory),
+            Some(Node {
+                kind: Kind::Dir, ..
+            }) => Err(FsError::IsADirectory),
             Some(n) => {
                 if let Kind::File(d) = &n.kind {
                     inner.total_bytes -= d.len() as u64;
@@ -320,7 +418,9 @@ impl Fs for MemoryFs {
         let real = inner.resolve(path, false)?;
         match inner.nodes.get(&real) {
             None => return Err(FsError::NotFound),
-            Some(Node { kind: Kind::Dir, .. }) => {}
+            Some(Node {
+                kind: Kind::Dir, ..
+            }) => {}
             Some(_) => return Err(FsError::NotADirectory),
         }
         if real == "/" {
@@ -331,7 +431,11 @@ impl Fs for MemoryFs {
             return Err(FsError::NotEmpty);
         }
         for k in desc {
-            if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.remove(&k) {
+            if let Some(Node {
+                kind: Kind::File(d),
+                ..
+            }) = inner.nodes.remove(&k)
+            {
                 inner.total_bytes -= d.len() as u64;
             }
         }
@@ -352,20 +456,31 @@ impl Fs for MemoryFs {
             return Err(FsError::InvalidArgument);
         }
         match inner.nodes.get(&dst) {
-            Some(Node { kind: Kind::Dir, .. }) if !src_is_dir => return Err(FsError::IsADirectory),
-            Some(Node { kind: Kind::Dir, .. }) => {
+            Some(Node {
+                kind: Kind::Dir, ..
+            }) if !src_is_dir => return Err(FsError::IsADirectory),
+            Some(Node {
+                kind: Kind::Dir, ..
+            }) => {
                 if !inner.descendants_keys(&dst).is_empty() {
                     return Err(FsError::NotEmpty);
                 }
             }
             Some(_) if src_is_dir => return Err(FsError::NotADirectory),
-            Some(Node { kind: Kind::File(d), .. }) => {
+            Some(Node {
+                kind: Kind::File(d),
+                ..
+            }) => {
                 let len = d.len() as u64;
                 inner.total_bytes -= len;
             }
             _ => {}
         }
-        let moved: Vec<String> = if src_is_dir { inner.descendants_keys(&src) } else { Vec::new() };
+        let moved: Vec<String> = if src_is_dir {
+            inner.descendants_keys(&src)
+        } else {
+            Vec::new()
+        };
         inner.nodes.remove(&src);
         inner.nodes.insert(dst.clone(), src_node);
         for k in moved {
@@ -383,11 +498,24 @@ impl Fs for MemoryFs {
         if inner.nodes.contains_key(&real) {
             return Err(FsError::AlreadyExists);
         }
-        if !matches!(inner.nodes.get(parent(&real)), Some(Node { kind: Kind::Dir, .. })) {
+        if !matches!(
+            inner.nodes.get(parent(&real)),
+            Some(Node {
+                kind: Kind::Dir,
+                ..
+            })
+        ) {
             return Err(FsError::NotFound);
         }
         inner.check_count(&self.limits)?;
-        inner.nodes.insert(real, Node { kind: Kind::Symlink(target.to_string()), mode: 0o777, mtime: SystemTime::now() });
+        inner.nodes.insert(
+            real,
+            Node {
+                kind: Kind::Symlink(target.to_string()),
+                mode: 0o777,
+                mtime: SystemTime::now(),
+            },
+        );
         Ok(())
     }
 
@@ -430,7 +558,10 @@ mod tests {
     use super::*;
 
     fn block<F: std::future::Future>(f: F) -> F::Output {
-        tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f)
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(f)
     }
 
     #[test]
@@ -446,7 +577,13 @@ mod tests {
             assert_eq!(fs.read("/a/l/f").await.unwrap(), b"hi\xff");
             assert!(fs.symlink_metadata("/a/l").await.unwrap().is_symlink());
             assert!(fs.metadata("/a/l").await.unwrap().is_dir());
-            let names: Vec<_> = fs.read_dir("/a").await.unwrap().into_iter().map(|e| e.name).collect();
+            let names: Vec<_> = fs
+                .read_dir("/a")
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|e| e.name)
+                .collect();
             assert_eq!(names, ["b", "l"]);
             assert_eq!(fs.remove_dir("/a", false).await, Err(FsError::NotEmpty));
             fs.rename("/a/b", "/c").await.unwrap();
@@ -463,7 +600,12 @@ mod tests {
     #[test]
     fn limits_are_enforced() {
         block(async {
-            let fs = MemoryFs::new(FsLimits { max_file_bytes: 4, max_total_bytes: 6, max_files: 4, max_path_depth: 8 });
+            let fs = MemoryFs::new(FsLimits {
+                max_file_bytes: 4,
+                max_total_bytes: 6,
+                max_files: 4,
+                max_path_depth: 8,
+            });
             assert_eq!(fs.write("/a", b"12345").await, Err(FsError::NoSpace));
             fs.write("/a", b"1234").await.unwrap();
             assert_eq!(fs.write("/b", b"123").await, Err(FsError::NoSpace));

@@ -7,6 +7,20 @@ use crate::state::ShellState;
 use brush_parser::ast::{self, CaseItemPostAction, CompoundCommand as C};
 
 pub async fn run(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
+    let is_loop = matches!(
+        c,
+        C::WhileClause(_) | C::UntilClause(_) | C::ForClause(_) | C::ArithmeticForClause(_)
+    );
+    if !is_loop {
+        return run_inner(sh, c, fds).await;
+    }
+    sh.loop_depth += 1;
+    let r = run_inner(sh, c, fds).await;
+    sh.loop_depth -= 1;
+    r
+}
+
+async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
     match c {
         C::BraceGroup(b) => run_list(sh, &b.list, fds).await,
         C::Subshell(s) => subshell(sh, &s.list, fds).await,
@@ -32,7 +46,8 @@ pub async fn run(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
         C::ForClause(f) => {
             let values = match &f.values {
                 Some(words) => {
-                    let raw: Vec<&str> = words.iter().map(|w| w.value.as_str()).collect();
+                    let raw: Vec<String> = words.iter().map(|w| super::raw_word(sh, w)).collect();
+                    let raw: Vec<&str> = raw.iter().map(String::as_str).collect();
                     expand::expand_words(sh, fds, &raw).await?
                 }
                 None => sh.positional.to_vec(),
@@ -99,7 +114,8 @@ pub async fn run(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             Ok(status)
         }
         C::Coprocess(_) => {
-            fds.shell_err(sh.loc(), "coproc: not supported in the sandbox").await;
+            fds.shell_err(sh.loc(), "coproc: not supported in the sandbox")
+                .await;
             Ok(1)
         }
     }
@@ -157,7 +173,13 @@ async fn body(sh: &mut ShellState, list: &ast::CompoundList, fds: &Fds) -> Resul
     }
 }
 
-async fn while_loop(sh: &mut ShellState, cond: &ast::CompoundList, list: &ast::CompoundList, fds: &Fds, until: bool) -> Res {
+async fn while_loop(
+    sh: &mut ShellState,
+    cond: &ast::CompoundList,
+    list: &ast::CompoundList,
+    fds: &Fds,
+    until: bool,
+) -> Res {
     let mut status = 0;
     let mut i = 0u64;
     loop {
@@ -179,7 +201,7 @@ async fn while_loop(sh: &mut ShellState, cond: &ast::CompoundList, list: &ast::C
 }
 
 async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Res {
-    let value = expand::expand_string(sh, fds, &cc.value.value).await?;
+    let value = expand::expand_string(sh, fds, &super::raw_word(sh, &cc.value)).await?;
     let mut status = 0;
     let mut i = 0;
     let mut fall_through = false;
@@ -188,7 +210,7 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
         let mut matched = fall_through;
         if !matched {
             for p in &item.patterns {
-                let parts = expand::expand_pattern(sh, fds, &p.value).await?;
+                let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, p)).await?;
                 if Pattern::from_parts(&parts).matches(&value, sh.opts.extglob) {
                     matched = true;
                     break;

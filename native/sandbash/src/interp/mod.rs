@@ -11,6 +11,7 @@ mod test_parse;
 
 pub use stack::GrowStack;
 
+use crate::expand;
 use crate::io::{self, CaptureBuf, Input, Output, OutputCounter};
 use crate::limits::{Budget, Stop};
 use crate::state::{Function, ShellState};
@@ -29,7 +30,10 @@ pub struct Fds {
 impl Fds {
     /// Print `bash: line N: msg` on stderr (a shell-level error message).
     pub async fn shell_err(&self, loc: crate::state::Loc, msg: &str) {
-        let _ = self.stderr.write(format!("{loc}: {msg}\n").as_bytes()).await;
+        let _ = self
+            .stderr
+            .write(format!("{loc}: {msg}\n").as_bytes())
+            .await;
     }
 }
 
@@ -55,12 +59,20 @@ pub type Res = Result<i32, Flow>;
 
 /// Run a parsed script in `sh`.
 /// Run a parsed script in `sh`, then its EXIT trap.
-pub async fn run_program(sh: &mut ShellState, program: &ast::Program, fds: &Fds) -> Result<i32, Stop> {
+pub async fn run_program(
+    sh: &mut ShellState,
+    program: &ast::Program,
+    fds: &Fds,
+) -> Result<i32, Stop> {
     let status = run_program_body(sh, program, fds).await?;
     run_exit_trap(sh, fds, status).await
 }
 
-async fn run_program_body(sh: &mut ShellState, program: &ast::Program, fds: &Fds) -> Result<i32, Stop> {
+async fn run_program_body(
+    sh: &mut ShellState,
+    program: &ast::Program,
+    fds: &Fds,
+) -> Result<i32, Stop> {
     for cc in &program.complete_commands {
         match run_list(sh, cc, fds).await {
             Ok(_) => {}
@@ -102,7 +114,11 @@ pub fn fork(sh: &ShellState) -> ShellState {
 }
 
 /// Run a list (`a; b & c`).
-pub fn run_list<'a>(sh: &'a mut ShellState, list: &'a ast::CompoundList, fds: &'a Fds) -> BoxFuture<'a, Res> {
+pub fn run_list<'a>(
+    sh: &'a mut ShellState,
+    list: &'a ast::CompoundList,
+    fds: &'a Fds,
+) -> BoxFuture<'a, Res> {
     Box::pin(async move {
         let mut status = sh.last_status;
         for ast::CompoundListItem(and_or, _sep) in &list.0 {
@@ -121,7 +137,12 @@ async fn run_and_or(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> Re
     r
 }
 
-async fn run_and_or_inner(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds, cond_before: bool) -> Res {
+async fn run_and_or_inner(
+    sh: &mut ShellState,
+    list: &ast::AndOrList,
+    fds: &Fds,
+    cond_before: bool,
+) -> Res {
     let n = list.additional.len();
     sh.in_condition = cond_before || n > 0;
     let mut status = run_pipeline(sh, &list.first, fds).await?;
@@ -179,14 +200,23 @@ async fn run_pipeline(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res 
 
 async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res {
     if p.seq.len() <= 1 {
-        return match p.seq.first() {
-            Some(cmd) => run_command(sh, cmd, fds).await,
-            None => Ok(0),
+        let status = match p.seq.first() {
+            Some(cmd) => run_command(sh, cmd, fds).await?,
+            None => 0,
         };
+        let _ = sh.vars.set_value(
+            "PIPESTATUS",
+            crate::state::Value::Indexed([(0, status.to_string())].into_iter().collect()),
+        );
+        return Ok(status);
     }
     let limit = sh.budget.limits.max_pipeline_stages;
     if p.seq.len() as u64 > limit {
-        return Err(Flow::Stop(Budget::exceeded("max_pipeline_stages", limit, "pipeline length")));
+        return Err(Flow::Stop(Budget::exceeded(
+            "max_pipeline_stages",
+            limit,
+            "pipeline length",
+        )));
     }
     enter_subshell(sh)?;
     // Each stage runs in its own fork of the shell, connected by bounded pipes,
@@ -201,49 +231,85 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
         } else {
             (fds.stdout.clone(), None)
         };
-        stage_fds.push(Fds { stdin: next_in.clone(), stdout: out, stderr: fds.stderr.clone() });
+        stage_fds.push(Fds {
+            stdin: next_in.clone(),
+            stdout: out,
+            stderr: fds.stderr.clone(),
+        });
         if let Some(r) = inp {
             next_in = r;
         }
     }
     drop(next_in);
     let mut states: Vec<ShellState> = (0..n).map(|_| fork(sh)).collect();
-    let futures = states.iter_mut().zip(p.seq.iter()).zip(stage_fds).map(|((st, cmd), f)| {
-        Box::pin(async move {
-            let r = run_command(st, cmd, &f).await;
-            drop(f);
-            match r {
-                Ok(s) => Ok(s),
-                Err(Flow::Exit(s)) | Err(Flow::Return(s)) => Ok(s),
-                Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),
-                Err(Flow::Stop(s)) => Err(s),
-            }
-        })
-    });
+    let futures = states
+        .iter_mut()
+        .zip(p.seq.iter())
+        .zip(stage_fds)
+        .map(|((st, cmd), f)| {
+            Box::pin(async move {
+                let r = run_command(st, cmd, &f).await;
+                drop(f);
+                match r {
+                    Ok(s) => Ok(s),
+                    Err(Flow::Exit(s)) | Err(Flow::Return(s)) => Ok(s),
+                    Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),
+                    Err(Flow::Stop(s)) => Err(s),
+                }
+            })
+        });
     let results = futures_util::future::join_all(futures).await;
     sh.subshell_depth -= 1;
     let mut statuses = Vec::with_capacity(n);
     for r in results {
         statuses.push(r?);
     }
-    let status = if sh.opts.pipefail { statuses.iter().rev().find(|&&s| s != 0).copied().unwrap_or(0) } else { statuses[n - 1] };
-    let pipestatus = statuses.iter().enumerate().map(|(i, s)| (i as i64, s.to_string())).collect();
-    let _ = sh.vars.set_value("PIPESTATUS", crate::state::Value::Indexed(pipestatus));
+    let status = if sh.opts.pipefail {
+        statuses
+            .iter()
+            .rev()
+            .find(|&&s| s != 0)
+            .copied()
+            .unwrap_or(0)
+    } else {
+        statuses[n - 1]
+    };
+    let pipestatus = statuses
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i as i64, s.to_string()))
+        .collect();
+    let _ = sh
+        .vars
+        .set_value("PIPESTATUS", crate::state::Value::Indexed(pipestatus));
     Ok(status)
+}
+
+/// A word's exact source text (see `state::source`).
+pub fn raw_word(sh: &ShellState, w: &ast::Word) -> String {
+    sh.src.word(w).into_owned()
 }
 
 /// Count one more level of subshell nesting.
 fn enter_subshell(sh: &mut ShellState) -> Result<(), Flow> {
     let limit = sh.budget.limits.max_subshell_depth;
     if sh.subshell_depth >= limit {
-        return Err(Flow::Stop(Budget::exceeded("max_subshell_depth", limit, "subshell nesting")));
+        return Err(Flow::Stop(Budget::exceeded(
+            "max_subshell_depth",
+            limit,
+            "subshell nesting",
+        )));
     }
     sh.subshell_depth += 1;
     Ok(())
 }
 
 /// Run one command of any kind.
-pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a Fds) -> BoxFuture<'a, Res> {
+pub fn run_command<'a>(
+    sh: &'a mut ShellState,
+    cmd: &'a ast::Command,
+    fds: &'a Fds,
+) -> BoxFuture<'a, Res> {
     Box::pin(stack::GrowStack(Box::pin(async move {
         match cmd {
             ast::Command::Simple(s) => simple::run(sh, s, fds).await,
@@ -283,22 +349,45 @@ fn define_function(sh: &mut ShellState, def: &ast::FunctionDefinition) {
         .location()
         .map(|loc| {
             let (a, b) = (loc.start.index, loc.end.index);
-            sh.src.chars().skip(a).take(b.saturating_sub(a)).collect::<String>()
+            sh.src.slice(a, b).unwrap_or_default().to_string()
         })
         .unwrap_or_default();
     let name = def.fname.value.clone();
-    Arc::make_mut(&mut sh.funcs).insert(name, Arc::new(Function { def: def.clone(), source }));
+    let program = sh.src.clone();
+    Arc::make_mut(&mut sh.funcs).insert(
+        name,
+        Arc::new(Function {
+            def: def.clone(),
+            source,
+            program,
+        }),
+    );
 }
 
 /// Call a shell function with arguments.
-pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
+pub async fn call_function(
+    sh: &mut ShellState,
+    name: &str,
+    func: Arc<Function>,
+    args: Vec<String>,
+    fds: &Fds,
+) -> Res {
     let saved_funcname = sh.vars.get("FUNCNAME").cloned();
     let mut stack = match saved_funcname.as_ref().and_then(|v| v.value.clone()) {
         Some(crate::state::Value::Indexed(m)) => m.into_values().collect::<Vec<_>>(),
         _ => Vec::new(),
     };
     stack.insert(0, name.to_string());
-    let _ = sh.vars.set_value("FUNCNAME", crate::state::Value::Indexed(stack.into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect()));
+    let _ = sh.vars.set_value(
+        "FUNCNAME",
+        crate::state::Value::Indexed(
+            stack
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (i as i64, v))
+                .collect(),
+        ),
+    );
     let r = call_function_inner(sh, func, args, fds).await;
     match saved_funcname {
         Some(v) => *sh.vars.entry("FUNCNAME") = v,
@@ -309,10 +398,19 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
     r
 }
 
-async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
+async fn call_function_inner(
+    sh: &mut ShellState,
+    func: Arc<Function>,
+    args: Vec<String>,
+    fds: &Fds,
+) -> Res {
     let limit = sh.budget.limits.max_function_depth;
     if sh.func_depth >= limit {
-        return Err(Flow::Stop(Budget::exceeded("max_function_depth", limit, "function depth")));
+        return Err(Flow::Stop(Budget::exceeded(
+            "max_function_depth",
+            limit,
+            "function depth",
+        )));
     }
     sh.func_depth += 1;
     let saved_args = std::mem::replace(&mut sh.positional, Arc::new(args));
@@ -336,7 +434,11 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
         },
         None => fds.clone(),
     };
+    let saved_src = std::mem::replace(&mut sh.src, func.program.clone());
+    let saved_loops = std::mem::replace(&mut sh.loop_depth, 0);
     let r = compound::run(sh, &body.0, &fds).await;
+    sh.loop_depth = saved_loops;
+    sh.src = saved_src;
     sh.vars.pop_scope();
     sh.positional = saved_args;
     sh.func_depth -= 1;
@@ -351,28 +453,62 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
 
 /// `$(...)`: run `src` in a fork of the shell and return its stdout with
 /// trailing newlines removed.
-pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> Result<String, Flow> {
+pub async fn command_substitution(
+    sh: &mut ShellState,
+    fds: &Fds,
+    src: &str,
+) -> Result<String, Flow> {
     let program = match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
         Ok(p) => p,
         Err(m) => {
-            fds.shell_err(sh.loc(), &format!("command substitution: {m}")).await;
+            fds.shell_err(sh.loc(), &format!("command substitution: {m}"))
+                .await;
             sh.last_status = 2;
             return Ok(String::new());
         }
     };
+    if let Some(target) = read_only_redirect(&program) {
+        // `$(< file)`: the file's contents, without running a command.
+        let name = expand::expand_string(sh, fds, &target).await?;
+        let p = crate::fs::path::resolve(&sh.cwd, &name);
+        return match sh.fs.read(&p).await {
+            Ok(mut bytes) => {
+                while bytes.last() == Some(&b'\n') {
+                    bytes.pop();
+                }
+                sh.last_status = 0;
+                sh.subst_status = Some(0);
+                Ok(String::from_utf8_lossy(&bytes).into_owned())
+            }
+            Err(e) => {
+                fds.shell_err(sh.loc(), &format!("{name}: {e}")).await;
+                sh.last_status = 1;
+                sh.subst_status = Some(1);
+                Ok(String::new())
+            }
+        };
+    }
     let mut sub = fork(sh);
     enter_subshell(&mut sub)?;
-    sub.src = Arc::from(src);
+    sub.src = Arc::new(crate::state::source::Source::new(src));
     let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
     let buf = CaptureBuf::new(counter.clone());
-    let sub_fds = Fds { stdin: fds.stdin.clone(), stdout: Output::Capture(buf.clone()), stderr: fds.stderr.clone() };
+    let sub_fds = Fds {
+        stdin: fds.stdin.clone(),
+        stdout: Output::Capture(buf.clone()),
+        stderr: fds.stderr.clone(),
+    };
     let status = match run_program(&mut sub, &program, &sub_fds).await {
         Ok(s) => s,
         Err(stop) => return Err(Flow::Stop(stop)),
     };
     if counter.exceeded() {
         let limit = sh.budget.limits.max_string_bytes;
-        return Err(Flow::Stop(Budget::exceeded("max_string_bytes", limit, "command substitution output")));
+        return Err(Flow::Stop(Budget::exceeded(
+            "max_string_bytes",
+            limit,
+            "command substitution output",
+        )));
     }
     sh.last_status = status;
     sh.subst_status = Some(status);
@@ -380,7 +516,36 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
     while bytes.last() == Some(&b'\n') {
         bytes.pop();
     }
-    Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// The target word of a program that is only `< file`.
+fn read_only_redirect(program: &ast::Program) -> Option<String> {
+    let [cc] = program.complete_commands.as_slice() else {
+        return None;
+    };
+    let [ast::CompoundListItem(and_or, _)] = cc.0.as_slice() else {
+        return None;
+    };
+    if !and_or.additional.is_empty() || and_or.first.seq.len() != 1 || and_or.first.bang {
+        return None;
+    }
+    let ast::Command::Simple(cmd) = &and_or.first.seq[0] else {
+        return None;
+    };
+    if cmd.word_or_name.is_some() || cmd.suffix.is_some() {
+        return None;
+    }
+    let items = &cmd.prefix.as_ref()?.0;
+    match items.as_slice() {
+        [ast::CommandPrefixOrSuffixItem::IoRedirect(ast::IoRedirect::File(
+            None | Some(0),
+            ast::IoFileRedirectKind::Read,
+            ast::IoFileRedirectTarget::Filename(w),
+        ))] => Some(w.value.clone()),
+        _ => None,
+    }
 }
 
 /// Parse and run `src` in this shell (for `eval` and `source`); control flow
@@ -393,7 +558,10 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
             return Ok(2);
         }
     };
-    let saved_src = std::mem::replace(&mut sh.src, Arc::from(src));
+    let saved_src = std::mem::replace(
+        &mut sh.src,
+        Arc::new(crate::state::source::Source::new(src)),
+    );
     let mut status = 0;
     let mut result = Ok(0);
     for cc in &program.complete_commands {
@@ -411,7 +579,14 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
 
 /// Run a script as a separate bash would: a fork of the shell keeping only
 /// exported variables, with its own `$0` and positional parameters.
-pub async fn run_child_script(sh: &ShellState, src: &str, arg0: String, args: Vec<String>, opts: crate::state::Options, fds: &Fds) -> Res {
+pub async fn run_child_script(
+    sh: &ShellState,
+    src: &str,
+    arg0: String,
+    args: Vec<String>,
+    opts: crate::state::Options,
+    fds: &Fds,
+) -> Res {
     let mut child = sh.clone();
     enter_subshell(&mut child)?;
     child.vars = crate::state::Variables::default();

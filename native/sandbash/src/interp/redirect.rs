@@ -17,7 +17,11 @@ enum Fd {
 }
 
 /// Apply redirects in order; `Ok(None)` after printing an error (status 1).
-pub async fn apply(sh: &mut ShellState, redirs: &[IoRedirect], fds: &Fds) -> Result<Option<Fds>, Flow> {
+pub async fn apply(
+    sh: &mut ShellState,
+    redirs: &[IoRedirect],
+    fds: &Fds,
+) -> Result<Option<Fds>, Flow> {
     let mut fds = fds.clone();
     for r in redirs {
         if !apply_one(sh, r, &mut fds).await? {
@@ -43,11 +47,15 @@ fn set(fds: &mut Fds, n: i32, fd: Fd) {
 async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result<bool, Flow> {
     match r {
         IoRedirect::File(fd, kind, target) => {
-            let default_fd = if matches!(kind, K::Read | K::ReadAndWrite | K::DuplicateInput) { 0 } else { 1 };
+            let default_fd = if matches!(kind, K::Read | K::ReadAndWrite | K::DuplicateInput) {
+                0
+            } else {
+                1
+            };
             let n = fd.unwrap_or(default_fd);
             match target {
                 T::Filename(w) => {
-                    let name = expand::expand_string(sh, fds, &w.value).await?;
+                    let name = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
                     match open(sh, fds, &name, kind).await {
                         Some(f) => set(fds, n, f),
                         None => return Ok(false),
@@ -55,15 +63,24 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
                 }
                 T::Fd(m) => dup(fds, n, *m),
                 T::Duplicate(w) => {
-                    let word = expand::expand_string(sh, fds, &w.value).await?;
+                    let word = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
                     if word == "-" {
-                        set(fds, n, if default_fd == 0 { Fd::In(Input::null()) } else { Fd::Out(Output::Null) });
+                        set(
+                            fds,
+                            n,
+                            if default_fd == 0 {
+                                Fd::In(Input::null())
+                            } else {
+                                Fd::Out(Output::Closed)
+                            },
+                        );
                     } else {
                         let src = word.trim_end_matches('-');
                         match src.parse::<i32>() {
                             Ok(m) if (0..=2).contains(&m) => dup(fds, n, m),
                             Ok(_) => {
-                                fds.shell_err(sh.loc(), &format!("{src}: Bad file descriptor")).await;
+                                fds.shell_err(sh.loc(), &format!("{src}: Bad file descriptor"))
+                                    .await;
                                 return Ok(false);
                             }
                             Err(_) if default_fd == 1 && fd.is_none() => {
@@ -77,14 +94,16 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
                                 }
                             }
                             Err(_) => {
-                                fds.shell_err(sh.loc(), &format!("{word}: ambiguous redirect")).await;
+                                fds.shell_err(sh.loc(), &format!("{word}: ambiguous redirect"))
+                                    .await;
                                 return Ok(false);
                             }
                         }
                     }
                 }
                 T::ProcessSubstitution(..) => {
-                    fds.shell_err(sh.loc(), "process substitution is not supported").await;
+                    fds.shell_err(sh.loc(), "process substitution is not supported")
+                        .await;
                     return Ok(false);
                 }
             }
@@ -95,19 +114,31 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
             } else {
                 doc.doc.value.clone()
             };
-            set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(body.into_bytes())));
+            set(
+                fds,
+                fd.unwrap_or(0),
+                Fd::In(Input::from_bytes(body.into_bytes())),
+            );
         }
         IoRedirect::HereString(fd, w) => {
-            let mut s = expand::expand_string(sh, fds, &w.value).await?;
+            let mut s = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
             let limit = sh.budget.limits.max_string_bytes;
             if s.len() as u64 > limit {
-                return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", limit, "here-string size")));
+                return Err(Flow::Stop(crate::limits::Budget::exceeded(
+                    "max_string_bytes",
+                    limit,
+                    "here-string size",
+                )));
             }
             s.push('\n');
-            set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(s.into_bytes())));
+            set(
+                fds,
+                fd.unwrap_or(0),
+                Fd::In(Input::from_bytes(s.into_bytes())),
+            );
         }
         IoRedirect::OutputAndError(w, append) => {
-            let name = expand::expand_string(sh, fds, &w.value).await?;
+            let name = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
             let kind = if *append { K::Append } else { K::Write };
             match open(sh, fds, &name, &kind).await {
                 Some(Fd::Out(o)) => {
@@ -136,7 +167,11 @@ fn dup(fds: &mut Fds, n: i32, m: i32) {
 async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
     match name {
         "/dev/null" => {
-            return Some(if matches!(kind, K::Read) { Fd::In(Input::null()) } else { Fd::Out(Output::Null) });
+            return Some(if matches!(kind, K::Read) {
+                Fd::In(Input::null())
+            } else {
+                Fd::Out(Output::Null)
+            });
         }
         "/dev/stdout" => return Some(Fd::Out(fds.stdout.clone())),
         "/dev/stderr" => return Some(Fd::Out(fds.stderr.clone())),
@@ -153,17 +188,33 @@ async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
         K::Read => fs.read(&p).await.map(|d| Fd::In(Input::from_bytes(d))),
         K::ReadAndWrite => match fs.read(&p).await {
             Ok(d) => Ok(Fd::In(Input::from_bytes(d))),
-            Err(crate::fs::FsError::NotFound) => fs.write(&p, b"").await.map(|_| Fd::In(Input::null())),
+            Err(crate::fs::FsError::NotFound) => {
+                fs.write(&p, b"").await.map(|_| Fd::In(Input::null()))
+            }
             Err(e) => Err(e),
         },
         K::Write | K::Clobber | K::DuplicateOutput => {
-            if sh.opts.noclobber && matches!(kind, K::Write) && fs.metadata(&p).await.is_ok_and(|m| m.is_file()) {
-                fds.shell_err(sh.loc(), &format!("{name}: cannot overwrite existing file")).await;
+            if sh.opts.noclobber
+                && matches!(kind, K::Write)
+                && fs.metadata(&p).await.is_ok_and(|m| m.is_file())
+            {
+                fds.shell_err(sh.loc(), &format!("{name}: cannot overwrite existing file"))
+                    .await;
                 return None;
             }
-            fs.write(&p, b"").await.map(|_| Fd::Out(Output::File(Arc::new(FileSink { fs: fs.clone(), path: p.clone() }))))
+            fs.write(&p, b"").await.map(|_| {
+                Fd::Out(Output::File(Arc::new(FileSink {
+                    fs: fs.clone(),
+                    path: p.clone(),
+                })))
+            })
         }
-        K::Append => fs.append(&p, b"").await.map(|_| Fd::Out(Output::File(Arc::new(FileSink { fs: fs.clone(), path: p.clone() })))),
+        K::Append => fs.append(&p, b"").await.map(|_| {
+            Fd::Out(Output::File(Arc::new(FileSink {
+                fs: fs.clone(),
+                path: p.clone(),
+            })))
+        }),
         K::DuplicateInput => fs.read(&p).await.map(|d| Fd::In(Input::from_bytes(d))),
     };
     match result {

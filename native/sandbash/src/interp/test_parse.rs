@@ -92,8 +92,18 @@ fn three(a: &[&str]) -> Result<TestExpr, String> {
         return Ok(TestExpr::BinaryTest(op, a[0].to_string(), a[2].to_string()));
     }
     match a[1] {
-        "-a" => return Ok(TestExpr::And(Box::new(TestExpr::Literal(a[0].into())), Box::new(TestExpr::Literal(a[2].into())))),
-        "-o" => return Ok(TestExpr::Or(Box::new(TestExpr::Literal(a[0].into())), Box::new(TestExpr::Literal(a[2].into())))),
+        "-a" => {
+            return Ok(TestExpr::And(
+                Box::new(TestExpr::Literal(a[0].into())),
+                Box::new(TestExpr::Literal(a[2].into())),
+            ))
+        }
+        "-o" => {
+            return Ok(TestExpr::Or(
+                Box::new(TestExpr::Literal(a[0].into())),
+                Box::new(TestExpr::Literal(a[2].into())),
+            ))
+        }
         _ => {}
     }
     if a[0] == "!" {
@@ -157,7 +167,10 @@ impl<'a> Parser<'a> {
             return Ok(e);
         }
         // A binary operator after this word makes it the left operand.
-        if let (Some(op), Some(rhs)) = (self.args.get(self.pos + 1).and_then(|o| binary_op(o)), self.args.get(self.pos + 2)) {
+        if let (Some(op), Some(rhs)) = (
+            self.args.get(self.pos + 1).and_then(|o| binary_op(o)),
+            self.args.get(self.pos + 2),
+        ) {
             self.pos += 3;
             return Ok(TestExpr::BinaryTest(op, a.to_string(), rhs.to_string()));
         }

@@ -3,6 +3,7 @@
 //! stages) is a clone; the maps inside are `Arc`-shared until written.
 
 pub mod options;
+pub mod source;
 pub mod vars;
 
 use crate::commands::{EnvView, SysInfo};
@@ -13,12 +14,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use options::Options;
-pub use vars::{Value, Var, Variables};
+pub use vars::{Case, Value, Var, Variables};
 
-/// A shell function: its body and the source text it was defined with.
+/// A shell function: its body, its own text, and the program text its AST
+/// locations refer to.
 pub struct Function {
     pub def: ast::FunctionDefinition,
     pub source: String,
+    pub program: Arc<source::Source>,
 }
 
 /// The state of one shell.
@@ -48,12 +51,14 @@ pub struct ShellState {
     pub subst_status: Option<i32>,
     /// Inside `source`/`.`: `return` is allowed.
     pub in_source: bool,
+    /// Loops currently running (for `break N`/`continue N`).
+    pub loop_depth: usize,
     /// `trap` actions by condition name (`EXIT`, `ERR`, `INT`, ...).
     pub traps: Arc<std::collections::BTreeMap<String, String>>,
     /// The running exec's budget (replaced at each exec).
     pub budget: Arc<Budget>,
     /// Source text of the program being run (function definitions keep a slice of it).
-    pub src: Arc<str>,
+    pub src: Arc<source::Source>,
 }
 
 /// Where an error happened, for bash's message prefix.
@@ -66,7 +71,11 @@ pub struct Loc {
 
 impl std::fmt::Display for Loc {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let who = if self.in_function { "environment" } else { "bash" };
+        let who = if self.in_function {
+            "environment"
+        } else {
+            "bash"
+        };
         write!(f, "{who}: line {}", self.line)
     }
 }
@@ -74,12 +83,17 @@ impl std::fmt::Display for Loc {
 impl ShellState {
     /// The current position for error messages.
     pub fn loc(&self) -> Loc {
-        Loc { line: self.line, in_function: self.func_depth > 0 }
+        Loc {
+            line: self.line,
+            in_function: self.func_depth > 0,
+        }
     }
 
     /// A variable's string value (`$name`); arrays give element 0.
     pub fn get_var(&self, name: &str) -> Option<String> {
-        self.vars.get(name).and_then(|v| v.value.as_ref()?.as_scalar())
+        self.vars
+            .get(name)
+            .and_then(|v| v.value.as_ref()?.as_scalar())
     }
 
     /// Set a scalar, honouring readonly. `Err` holds bash's message.

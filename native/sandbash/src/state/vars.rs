@@ -32,11 +32,42 @@ pub struct Var {
     pub exported: bool,
     pub readonly: bool,
     pub integer: bool,
+    /// `declare -l` / `declare -u`: case applied on every assignment.
+    pub case: Option<Case>,
+}
+
+/// A case attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Case {
+    Lower,
+    Upper,
+}
+
+impl Case {
+    pub fn apply(self, s: String) -> String {
+        match self {
+            Case::Lower => s.to_lowercase(),
+            Case::Upper => s.to_uppercase(),
+        }
+    }
 }
 
 impl Var {
+    /// A declared name without value or attributes.
+    pub fn empty() -> Self {
+        Var {
+            value: None,
+            exported: false,
+            readonly: false,
+            integer: false,
+            case: None,
+        }
+    }
     pub fn scalar(s: String) -> Self {
-        Var { value: Some(Value::Scalar(s)), exported: false, readonly: false, integer: false }
+        Var {
+            value: Some(Value::Scalar(s)),
+            ..Var::empty()
+        }
     }
 }
 
@@ -48,7 +79,9 @@ pub struct Variables {
 
 impl Default for Variables {
     fn default() -> Self {
-        Variables { scopes: vec![Arc::new(HashMap::new())] }
+        Variables {
+            scopes: vec![Arc::new(HashMap::new())],
+        }
     }
 }
 
@@ -64,14 +97,17 @@ impl Variables {
     }
 
     fn scope_index(&self, name: &str) -> usize {
-        self.scopes.iter().rposition(|s| s.contains_key(name)).unwrap_or(0)
+        self.scopes
+            .iter()
+            .rposition(|s| s.contains_key(name))
+            .unwrap_or(0)
     }
 
     /// Mutable access to the variable `name` resolves to, creating it (global) if missing.
     pub fn entry(&mut self, name: &str) -> &mut Var {
         let idx = self.scope_index(name);
         let scope = Arc::make_mut(&mut self.scopes[idx]);
-        scope.entry(name.to_string()).or_insert(Var { value: None, exported: false, readonly: false, integer: false })
+        scope.entry(name.to_string()).or_insert_with(Var::empty)
     }
 
     /// Assign a scalar; `Err` is bash's message for a readonly name.
@@ -80,6 +116,10 @@ impl Variables {
         if v.readonly {
             return Err(format!("{name}: readonly variable"));
         }
+        let value = match v.case {
+            Some(c) => c.apply(value),
+            None => value,
+        };
         match &mut v.value {
             Some(Value::Indexed(m)) => {
                 m.insert(0, value);
@@ -142,7 +182,7 @@ impl Variables {
     pub fn declare_local(&mut self, name: &str) -> &mut Var {
         let last = self.scopes.len() - 1;
         let scope = Arc::make_mut(&mut self.scopes[last]);
-        scope.entry(name.to_string()).or_insert(Var { value: None, exported: false, readonly: false, integer: false })
+        scope.entry(name.to_string()).or_insert_with(Var::empty)
     }
 
     /// Exported names with values, sorted.
@@ -150,10 +190,18 @@ impl Variables {
         let mut seen: BTreeMap<&str, Option<String>> = BTreeMap::new();
         for scope in self.scopes.iter().rev() {
             for (k, v) in scope.iter() {
-                seen.entry(k.as_str()).or_insert_with(|| if v.exported { v.value.as_ref().and_then(Value::as_scalar) } else { None });
+                seen.entry(k.as_str()).or_insert_with(|| {
+                    if v.exported {
+                        v.value.as_ref().and_then(Value::as_scalar)
+                    } else {
+                        None
+                    }
+                });
             }
         }
-        seen.into_iter().filter_map(|(k, v)| v.map(|v| (k.to_string(), v))).collect()
+        seen.into_iter()
+            .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
+            .collect()
     }
 
     /// Every visible name, sorted (for `set`, `${!prefix*}`).

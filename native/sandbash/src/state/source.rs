@@ -1,0 +1,56 @@
+//! The text a program was parsed from. AST locations count characters; this
+//! maps them to byte ranges so words can be re-read from the source exactly
+//! (brush-parser's tokenizer collapses runs of spaces inside `${...}` and
+//! `"..."`, so a word's `value` is not always its text).
+
+use brush_parser::ast;
+use std::borrow::Cow;
+
+#[derive(Debug, Default)]
+pub struct Source {
+    pub text: String,
+    /// Byte offset of every char, when the text is not ASCII.
+    offsets: Option<Vec<u32>>,
+}
+
+impl Source {
+    pub fn new(text: &str) -> Self {
+        let offsets = (!text.is_ascii()).then(|| {
+            let mut v: Vec<u32> = text.char_indices().map(|(i, _)| i as u32).collect();
+            v.push(text.len() as u32);
+            v
+        });
+        Source {
+            text: text.to_string(),
+            offsets,
+        }
+    }
+
+    /// Text between two char indices.
+    pub fn slice(&self, start: usize, end: usize) -> Option<&str> {
+        let (a, b) = match &self.offsets {
+            None => (start, end),
+            Some(o) => (*o.get(start)? as usize, *o.get(end)? as usize),
+        };
+        self.text.get(a..b)
+    }
+
+    /// A word's exact source text (falls back to the parsed value).
+    pub fn word<'a>(&'a self, w: &'a ast::Word) -> Cow<'a, str> {
+        if w.value.contains("${") || w.value.contains('"') {
+            if let Some(loc) = &w.loc {
+                if let Some(s) = self.slice(loc.start.index, loc.end.index) {
+                    // A line continuation is removed by the tokenizer; keep its version then.
+                    if !s.contains("\\\n")
+                        && s.len() >= w.value.len()
+                        && s.chars().next() == w.value.chars().next()
+                        && s.chars().last() == w.value.chars().last()
+                    {
+                        return Cow::Borrowed(s);
+                    }
+                }
+            }
+        }
+        Cow::Borrowed(&w.value)
+    }
+}
