@@ -59,11 +59,7 @@ pub struct OutputCounter {
 
 impl OutputCounter {
     pub fn new(limit: u64) -> Arc<Self> {
-        Arc::new(OutputCounter {
-            used: AtomicU64::new(0),
-            limit,
-            exceeded: AtomicBool::new(false),
-        })
+        Arc::new(OutputCounter { used: AtomicU64::new(0), limit, exceeded: AtomicBool::new(false) })
     }
     pub fn exceeded(&self) -> bool {
         self.exceeded.load(Ordering::Relaxed)
@@ -75,10 +71,7 @@ impl OutputCounter {
 
 impl CaptureBuf {
     pub fn new(counter: Arc<OutputCounter>) -> Arc<Self> {
-        Arc::new(CaptureBuf {
-            data: Mutex::new(Vec::new()),
-            counter,
-        })
+        Arc::new(CaptureBuf { data: Mutex::new(Vec::new()), counter })
     }
     pub fn take(&self) -> Vec<u8> {
         std::mem::take(&mut *self.data.lock())
@@ -123,8 +116,7 @@ impl Output {
             Output::Closed => Err(IoError::BadFd),
             Output::Capture(buf) => {
                 let c = &buf.counter;
-                let used =
-                    c.used.fetch_add(data.len() as u64, Ordering::Relaxed) + data.len() as u64;
+                let used = c.used.fetch_add(data.len() as u64, Ordering::Relaxed) + data.len() as u64;
                 if used > c.limit {
                     c.exceeded.store(true, Ordering::Relaxed);
                     return Err(IoError::OutputLimit(c.limit));
@@ -134,9 +126,7 @@ impl Output {
             }
             Output::Pipe(tx) => {
                 for chunk in data.chunks(PIPE_CHUNK) {
-                    tx.send(Bytes::copy_from_slice(chunk))
-                        .await
-                        .map_err(|_| IoError::BrokenPipe)?;
+                    tx.send(Bytes::copy_from_slice(chunk)).await.map_err(|_| IoError::BrokenPipe)?;
                 }
                 Ok(())
             }
@@ -169,10 +159,7 @@ pub struct Input(Arc<tokio::sync::Mutex<InputState>>);
 
 impl Input {
     fn from_source(source: Source) -> Self {
-        Input(Arc::new(tokio::sync::Mutex::new(InputState {
-            source,
-            pending: Bytes::new(),
-        })))
+        Input(Arc::new(tokio::sync::Mutex::new(InputState { source, pending: Bytes::new() })))
     }
     /// An input at end of file.
     pub fn null() -> Self {
@@ -180,10 +167,7 @@ impl Input {
     }
     /// An input that yields `data` and then end of file.
     pub fn from_bytes(data: impl Into<Bytes>) -> Self {
-        Input(Arc::new(tokio::sync::Mutex::new(InputState {
-            source: Source::Empty,
-            pending: data.into(),
-        })))
+        Input(Arc::new(tokio::sync::Mutex::new(InputState { source: Source::Empty, pending: data.into() })))
     }
 
     /// The next chunk, or `None` at end of file.

@@ -138,38 +138,20 @@ impl BashBuilder {
         let cwd = fs::path::normalize(&self.cwd);
         // The memory fs never suspends, so its futures complete on first poll.
         let setup = async {
-            for d in [
-                "/tmp",
-                "/home",
-                home.as_str(),
-                "/bin",
-                "/usr/bin",
-                "/dev",
-                cwd.as_str(),
-            ] {
-                mem.mkdir(d, true)
-                    .await
-                    .map_err(|e| format!("cannot create {d}: {e}"))?;
+            for d in ["/tmp", "/home", home.as_str(), "/bin", "/usr/bin", "/dev", cwd.as_str()] {
+                mem.mkdir(d, true).await.map_err(|e| format!("cannot create {d}: {e}"))?;
             }
             for (p, data) in &self.files {
                 let p = fs::path::normalize(&format!("/{p}"));
-                mem.mkdir(fs::path::parent(&p), true)
-                    .await
-                    .map_err(|e| format!("cannot write {p}: {e}"))?;
-                mem.write(&p, data)
-                    .await
-                    .map_err(|e| format!("cannot write {p}: {e}"))?;
+                mem.mkdir(fs::path::parent(&p), true).await.map_err(|e| format!("cannot write {p}: {e}"))?;
+                mem.write(&p, data).await.map_err(|e| format!("cannot write {p}: {e}"))?;
             }
             Ok::<(), String>(())
         };
         match setup.now_or_never() {
             Some(Ok(())) => {}
             Some(Err(e)) => return Err(Error::InvalidInput(e)),
-            None => {
-                return Err(Error::InvalidInput(
-                    "filesystem setup did not complete".into(),
-                ))
-            }
+            None => return Err(Error::InvalidInput("filesystem setup did not complete".into())),
         }
         let mut vars = Variables::default();
         let defaults = [
@@ -204,26 +186,20 @@ impl BashBuilder {
             last_status: 0,
             opts: Default::default(),
             fs,
-            sys: Arc::new(SysInfo {
-                username: self.username,
-                hostname: self.hostname,
-            }),
+            sys: Arc::new(SysInfo { username: self.username, hostname: self.hostname }),
             line: 1,
             func_depth: 0,
             subshell_depth: 0,
             in_condition: false,
             subst_status: None,
             in_source: false,
+            exec_fds: None,
             loop_depth: 0,
             traps: Default::default(),
             budget: Budget::new(self.limits.clone(), CancelToken::default()),
             src: Arc::new(state::source::Source::default()),
         };
-        Ok(Bash {
-            state,
-            mem,
-            limits: self.limits,
-        })
+        Ok(Bash { state, mem, limits: self.limits })
     }
 }
 
@@ -268,11 +244,7 @@ impl Bash {
     }
 
     /// Run a script with stdin and a cancel token.
-    pub async fn exec_with(
-        &mut self,
-        script: &str,
-        opts: ExecOptions,
-    ) -> Result<ExecResult, Error> {
+    pub async fn exec_with(&mut self, script: &str, opts: ExecOptions) -> Result<ExecResult, Error> {
         if script.len() as u64 > self.limits.max_input_bytes {
             return Err(Error::Stopped {
                 reason: Stop::Limit(format!(
@@ -291,36 +263,24 @@ impl Bash {
         let counter = OutputCounter::new(self.limits.max_output_bytes);
         let out = CaptureBuf::new(counter.clone());
         let err = CaptureBuf::new(counter.clone());
-        let fds = interp::Fds {
-            stdin: if opts.stdin.is_empty() {
-                Input::null()
-            } else {
-                Input::from_bytes(opts.stdin)
-            },
-            stdout: Output::Capture(out.clone()),
-            stderr: Output::Capture(err.clone()),
-        };
+        let stdin = if opts.stdin.is_empty() { Input::null() } else { Input::from_bytes(opts.stdin) };
+        let fds = interp::Fds::new(stdin, Output::Capture(out.clone()), Output::Capture(err.clone()));
         let saved = self.state.clone();
+        // Descriptors set by `exec` belong to one exec (its capture buffers end with it).
+        self.state.exec_fds = None;
         let outcome = {
             self.state.budget = budget;
             self.state.src = Arc::new(state::source::Source::new(script));
             interp::run_program(&mut self.state, &program, &fds)
         }
         .await;
-        let partial = |code| ExecResult {
-            stdout: out.take(),
-            stderr: err.take(),
-            exit_code: code,
-        };
+        let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code };
         match outcome {
             Ok(code) => Ok(partial(code)),
             Err(reason) => {
                 // A stopped script leaves the session as it was before this exec.
                 self.state = saved;
-                Err(Error::Stopped {
-                    reason,
-                    partial: partial(1),
-                })
+                Err(Error::Stopped { reason, partial: partial(1) })
             }
         }
     }
@@ -341,13 +301,8 @@ mod tests {
 
     #[tokio::test]
     async fn state_persists_and_stop_rolls_back() {
-        let mut bash = Bash::builder()
-            .limits(Limits {
-                max_loop_iterations: 5,
-                ..Limits::default()
-            })
-            .build()
-            .expect("build");
+        let mut bash =
+            Bash::builder().limits(Limits { max_loop_iterations: 5, ..Limits::default() }).build().expect("build");
         bash.exec("x=1; cd /tmp").await.expect("exec");
         let err = bash.exec("x=2; while :; do :; done").await.unwrap_err();
         assert!(err.to_string().contains("max_loop_iterations: 5"), "{err}");

@@ -93,13 +93,7 @@ pub struct Budget {
 impl Budget {
     pub fn new(limits: Limits, cancel: CancelToken) -> Arc<Self> {
         let deadline = Instant::now().checked_add(Duration::from_millis(limits.timeout_ms));
-        Arc::new(Budget {
-            limits,
-            commands: AtomicU64::new(0),
-            total_loops: AtomicU64::new(0),
-            deadline,
-            cancel,
-        })
+        Arc::new(Budget { limits, commands: AtomicU64::new(0), total_loops: AtomicU64::new(0), deadline, cancel })
     }
 
     /// Time and cancellation, checked at every command and loop turn.
@@ -117,8 +111,7 @@ impl Budget {
 
     /// Time left before the deadline.
     pub fn remaining(&self) -> Option<Duration> {
-        self.deadline
-            .map(|d| d.saturating_duration_since(Instant::now()))
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
     }
 
     pub fn cancel_token(&self) -> &CancelToken {

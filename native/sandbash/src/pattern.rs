@@ -9,8 +9,7 @@ use std::sync::LazyLock;
 
 /// Compiled patterns kept for reuse (cleared when full).
 const CACHE_ENTRIES: usize = 256;
-static CACHE: LazyLock<Mutex<HashMap<(String, bool), Regex>>> =
-    LazyLock::new(|| Mutex::new(HashMap::new()));
+static CACHE: LazyLock<Mutex<HashMap<(String, bool), Regex>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// Largest compiled pattern (regex program bytes); bounds memory and time.
 const MAX_REGEX_SIZE: usize = 1 << 20;
@@ -33,9 +32,7 @@ impl Pattern {
 
     /// From a pattern string where nothing is quoted except by backslashes.
     pub fn from_str(s: &str) -> Self {
-        Pattern {
-            chars: s.chars().map(|c| (c, false)).collect(),
-        }
+        Pattern { chars: s.chars().map(|c| (c, false)).collect() }
     }
 
     /// True when some unquoted character makes this more than a literal string.
@@ -44,9 +41,7 @@ impl Pattern {
         c.iter().enumerate().any(|(i, &(ch, q))| {
             !q && (matches!(ch, '*' | '?' | '\\')
                 || (ch == '[' && bracket(c, i).is_some())
-                || (extglob
-                    && matches!(ch, '+' | '@' | '!')
-                    && c.get(i + 1).is_some_and(|&(n, nq)| n == '(' && !nq)))
+                || (extglob && matches!(ch, '+' | '@' | '!') && c.get(i + 1).is_some_and(|&(n, nq)| n == '(' && !nq)))
         })
     }
 
@@ -118,10 +113,7 @@ fn translate(c: &[(char, bool)], i: &mut usize, out: &mut String, extglob: bool,
         if in_group && (ch == ')' || ch == '|') {
             return;
         }
-        if extglob
-            && matches!(ch, '?' | '*' | '+' | '@' | '!')
-            && c.get(*i + 1) == Some(&('(', false))
-        {
+        if extglob && matches!(ch, '?' | '*' | '+' | '@' | '!') && c.get(*i + 1) == Some(&('(', false)) {
             if let Some(group) = extglob_group(c, *i + 2, extglob) {
                 let (alts, end) = group;
                 let body = alts.join("|");

@@ -11,10 +11,7 @@ const PARSER_STACK: usize = 256 * 1024 * 1024;
 
 /// Parser options for bash mode.
 pub fn options() -> ParserOptions {
-    ParserOptions {
-        enable_extended_globbing: true,
-        ..ParserOptions::default()
-    }
+    ParserOptions { enable_extended_globbing: true, ..ParserOptions::default() }
 }
 
 /// A rough upper bound of the syntactic nesting of `src`: brackets of every
@@ -56,9 +53,7 @@ pub fn nesting_depth(src: &str) -> usize {
 pub fn parse(src: &str, max_depth: usize) -> Result<ast::Program, String> {
     let depth = nesting_depth(src);
     if depth > max_depth {
-        return Err(format!(
-            "script nesting too deep: {depth} levels (max_parser_depth: {max_depth})"
-        ));
+        return Err(format!("script nesting too deep: {depth} levels (max_parser_depth: {max_depth})"));
     }
     let result = if depth <= INLINE_DEPTH {
         Parser::new(src.as_bytes(), &options()).parse_program()
@@ -85,47 +80,36 @@ fn message(src: &str, err: &ParseError) -> String {
         ParseError::ParsingNear(pos) => {
             let tok = brush_parser::uncached_tokenize_str(src, &options().tokenizer_options())
                 .ok()
-                .and_then(|toks| {
-                    toks.into_iter()
-                        .find(|t| t.location().start.index == pos.index)
-                });
+                .and_then(|toks| toks.into_iter().find(|t| t.location().start.index == pos.index));
             let text = match tok {
                 Some(Token::Operator(op, _)) if op == "\n" => "newline".to_owned(),
                 Some(t) => t.to_str().to_owned(),
                 None => "EOF".to_owned(),
             };
             let line_text = src.lines().nth(pos.line.saturating_sub(1)).unwrap_or("");
-            format!("line {}: syntax error near unexpected token `{text}'\nbash: -c: line {}: `{line_text}'", pos.line, pos.line)
+            format!(
+                "line {}: syntax error near unexpected token `{text}'\nbash: -c: line {}: `{line_text}'",
+                pos.line, pos.line
+            )
         }
         ParseError::ParsingAtEndOfInput => match stray_closer(src) {
             Some((tok, line)) => {
                 let line_text = src.lines().nth(line.saturating_sub(1)).unwrap_or("");
                 format!("line {line}: syntax error near unexpected token `{tok}'\nbash: -c: line {line}: `{line_text}'")
             }
-            None => format!(
-                "line {}: syntax error: unexpected end of file",
-                src.lines().count() + 1
-            ),
+            None => format!("line {}: syntax error: unexpected end of file", src.lines().count() + 1),
         },
         ParseError::Tokenizing { inner, position } => {
             let line = position.as_ref().map_or(1, |p| p.line);
             use brush_parser::TokenizerError as T;
             let what = match inner {
-                T::UnterminatedSingleQuote(_) => {
-                    "unexpected EOF while looking for matching `''".to_string()
-                }
-                T::UnterminatedDoubleQuote(_) => {
-                    "unexpected EOF while looking for matching `\"'".to_string()
-                }
-                T::UnterminatedBackquote(_) => {
-                    "unexpected EOF while looking for matching ``'".to_string()
-                }
+                T::UnterminatedSingleQuote(_) => "unexpected EOF while looking for matching `''".to_string(),
+                T::UnterminatedDoubleQuote(_) => "unexpected EOF while looking for matching `\"'".to_string(),
+                T::UnterminatedBackquote(_) => "unexpected EOF while looking for matching ``'".to_string(),
                 T::UnterminatedCommandSubstitution | T::UnterminatedExpansion => {
                     "unexpected EOF while looking for matching `)'".to_string()
                 }
-                T::UnterminatedVariable => {
-                    "unexpected EOF while looking for matching `}'".to_string()
-                }
+                T::UnterminatedVariable => "unexpected EOF while looking for matching `}'".to_string(),
                 other => other.to_string(),
             };
             format!("line {line}: {what}")
@@ -161,18 +145,7 @@ fn stray_closer(src: &str) -> Option<(String, usize)> {
             }
             command_start = matches!(
                 text,
-                "if" | "then"
-                    | "else"
-                    | "elif"
-                    | "do"
-                    | "{"
-                    | "!"
-                    | "while"
-                    | "until"
-                    | "fi"
-                    | "done"
-                    | "esac"
-                    | "}"
+                "if" | "then" | "else" | "elif" | "do" | "{" | "!" | "while" | "until" | "fi" | "done" | "esac" | "}"
             );
             continue;
         }
@@ -181,11 +154,7 @@ fn stray_closer(src: &str) -> Option<(String, usize)> {
             command_start = matches!(text, ";;" | ")" | "\n" | "in");
             continue;
         }
-        command_start = !is_word
-            && matches!(
-                text,
-                ";" | "\n" | "&&" | "||" | "|" | "&" | "(" | ";;" | "|&"
-            );
+        command_start = !is_word && matches!(text, ";" | "\n" | "&&" | "||" | "|" | "&" | "(" | ";;" | "|&");
     }
     None
 }

@@ -18,11 +18,7 @@ fn export_assign_and_child() {
 
 #[test]
 fn export_n_removes_export() {
-    check(
-        r#"export A=1; export -n A; bash -c 'echo "[$A]"'; echo $A"#,
-        "[]\n1\n",
-        0,
-    );
+    check(r#"export A=1; export -n A; bash -c 'echo "[$A]"'; echo $A"#, "[]\n1\n", 0);
 }
 
 #[test]
@@ -71,11 +67,7 @@ fn unset_exported_not_in_child() {
 
 #[test]
 fn unset_array_element() {
-    check(
-        r#"a=(x y z); unset 'a[1]'; echo "${a[@]}" ${#a[@]}"#,
-        "x z 2\n",
-        0,
-    );
+    check(r#"a=(x y z); unset 'a[1]'; echo "${a[@]}" ${#a[@]}"#, "x z 2\n", 0);
 }
 
 #[test]
@@ -85,12 +77,7 @@ fn readonly_assignment_fails() {
 
 #[test]
 fn readonly_message() {
-    check_err(
-        r#"readonly r=1; r=2; echo after $?"#,
-        "",
-        "bash: line 1: r: readonly variable\n",
-        1,
-    );
+    check_err(r#"readonly r=1; r=2; echo after $?"#, "", "bash: line 1: r: readonly variable\n", 1);
 }
 
 // ----------------------------------------------------------------------
@@ -134,11 +121,7 @@ fn shift_all() {
 
 #[test]
 fn shift_in_loop() {
-    check(
-        r#"set -- 1 2 3; while [ $# -gt 0 ]; do echo $1; shift; done"#,
-        "1\n2\n3\n",
-        0,
-    );
+    check(r#"set -- 1 2 3; while [ $# -gt 0 ]; do echo $1; shift; done"#, "1\n2\n3\n", 0);
 }
 
 #[test]
@@ -152,11 +135,7 @@ fn set_o_shows_state() {
 
 #[test]
 fn set_dollar_dash_flags() {
-    check(
-        r#"set -eu; case $- in *e*) echo has-e;; esac; case $- in *u*) echo has-u;; esac"#,
-        "has-e\nhas-u\n",
-        0,
-    );
+    check(r#"set -eu; case $- in *e*) echo has-e;; esac; case $- in *u*) echo has-u;; esac"#, "has-e\nhas-u\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -175,20 +154,12 @@ fn read_splits_into_names() {
 
 #[test]
 fn read_last_name_gets_rest() {
-    check(
-        r#"read a b <<< "1 2 3 4"; echo "[$a] [$b]""#,
-        "[1] [2 3 4]\n",
-        0,
-    );
+    check(r#"read a b <<< "1 2 3 4"; echo "[$a] [$b]""#, "[1] [2 3 4]\n", 0);
 }
 
 #[test]
 fn read_fewer_words_empty() {
-    check(
-        r#"read a b c <<< "only"; echo "[$a] [$b] [$c]""#,
-        "[only] [] []\n",
-        0,
-    );
+    check(r#"read a b c <<< "only"; echo "[$a] [$b] [$c]""#, "[only] [] []\n", 0);
 }
 
 #[test]
@@ -222,65 +193,37 @@ fn read_line_continuation() {
 
 #[test]
 fn read_raw_no_continuation() {
-    check(
-        r#"{ echo 'first \'; echo 'second'; } | { read -r x; echo "[$x]"; }"#,
-        "[first \\]\n",
-        0,
-    );
+    check(r#"{ echo 'first \'; echo 'second'; } | { read -r x; echo "[$x]"; }"#, "[first \\]\n", 0);
 }
 
 #[test]
 fn read_custom_ifs() {
-    check(
-        r#"IFS=: read a b c <<< "x:y:z"; echo "$a $b $c""#,
-        "x y z\n",
-        0,
-    );
+    check(r#"IFS=: read a b c <<< "x:y:z"; echo "$a $b $c""#, "x y z\n", 0);
 }
 
 #[test]
 fn read_custom_ifs_empty_fields() {
-    check(
-        r#"IFS=: read a b c <<< "x::z"; echo "[$a] [$b] [$c]""#,
-        "[x] [] [z]\n",
-        0,
-    );
+    check(r#"IFS=: read a b c <<< "x::z"; echo "[$a] [$b] [$c]""#, "[x] [] [z]\n", 0);
 }
 
 #[test]
 fn read_ifs_not_persisted() {
-    check(
-        r#"IFS=, read a b <<< "1,2"; x="p q"; set -- $x; echo "$a $b $#""#,
-        "1 2 2\n",
-        0,
-    );
+    check(r#"IFS=, read a b <<< "1,2"; x="p q"; set -- $x; echo "$a $b $#""#, "1 2 2\n", 0);
 }
 
 #[test]
 fn read_empty_ifs_whole_line() {
-    check(
-        r#"IFS= read -r x <<< "  keep  spaces  "; echo "[$x]""#,
-        "[  keep  spaces  ]\n",
-        0,
-    );
+    check(r#"IFS= read -r x <<< "  keep  spaces  "; echo "[$x]""#, "[  keep  spaces  ]\n", 0);
 }
 
 #[test]
 fn read_eof_status() {
-    check(
-        r#"read x < /dev/null; echo "status $? [$x]""#,
-        "status 1 []\n",
-        0,
-    );
+    check(r#"read x < /dev/null; echo "status $? [$x]""#, "status 1 []\n", 0);
 }
 
 #[test]
 fn read_last_line_without_newline() {
-    check(
-        r#"echo -n partial > f; read x < f; echo "status $? [$x]""#,
-        "status 1 [partial]\n",
-        0,
-    );
+    check(r#"echo -n partial > f; read x < f; echo "status $? [$x]""#, "status 1 [partial]\n", 0);
 }
 
 #[test]
@@ -294,11 +237,7 @@ fn read_while_loop_from_file() {
 
 #[test]
 fn read_while_loop_last_line_no_newline() {
-    check(
-        r#"{ echo a; echo -n b; } > f; while read -r l || [ -n "$l" ]; do echo "[$l]"; done < f"#,
-        "[a]\n[b]\n",
-        0,
-    );
+    check(r#"{ echo a; echo -n b; } > f; while read -r l || [ -n "$l" ]; do echo "[$l]"; done < f"#, "[a]\n[b]\n", 0);
 }
 
 #[test]
@@ -321,22 +260,12 @@ fn read_while_fields_from_file() {
 
 #[test]
 fn read_from_stdin() {
-    check_stdin(
-        r#"read a; read b; echo "$b/$a""#,
-        "first\nsecond\n",
-        "second/first\n",
-        0,
-    );
+    check_stdin(r#"read a; read b; echo "$b/$a""#, "first\nsecond\n", "second/first\n", 0);
 }
 
 #[test]
 fn read_stdin_loop() {
-    check_stdin(
-        r#"n=0; while read l; do n=$((n+1)); done; echo $n"#,
-        "a\nb\nc\n",
-        "3\n",
-        0,
-    );
+    check_stdin(r#"n=0; while read l; do n=$((n+1)); done; echo $n"#, "a\nb\nc\n", "3\n", 0);
 }
 
 #[test]
@@ -351,29 +280,17 @@ fn read_d_delim() {
 
 #[test]
 fn read_array() {
-    check(
-        r#"read -a arr <<< "x y z"; echo ${#arr[@]} ${arr[1]}"#,
-        "3 y\n",
-        0,
-    );
+    check(r#"read -a arr <<< "x y z"; echo ${#arr[@]} ${arr[1]}"#, "3 y\n", 0);
 }
 
 #[test]
 fn read_p_prompt_no_tty() {
-    check(
-        r#"read -p "prompt: " x <<< "val"; echo "[$x]""#,
-        "[val]\n",
-        0,
-    );
+    check(r#"read -p "prompt: " x <<< "val"; echo "[$x]""#, "[val]\n", 0);
 }
 
 #[test]
 fn read_in_group_consumes_lines() {
-    check(
-        r#"{ echo 1; echo 2; echo 3; } | { read a; read b; cat; }"#,
-        "3\n",
-        0,
-    );
+    check(r#"{ echo 1; echo 2; echo 3; } | { read a; read b; cat; }"#, "3\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -382,11 +299,7 @@ fn read_in_group_consumes_lines() {
 
 #[test]
 fn test_string_equal() {
-    check(
-        r#"[ abc = abc ]; echo $?; [ abc = abd ]; echo $?; [ abc == abc ]; echo $?"#,
-        "0\n1\n0\n",
-        0,
-    );
+    check(r#"[ abc = abc ]; echo $?; [ abc = abd ]; echo $?; [ abc == abc ]; echo $?"#, "0\n1\n0\n", 0);
 }
 
 #[test]
@@ -396,11 +309,7 @@ fn test_string_not_equal() {
 
 #[test]
 fn test_z_n() {
-    check(
-        r#"x=; [ -z "$x" ]; echo $?; [ -n "$x" ]; echo $?; [ -n abc ]; echo $?"#,
-        "0\n1\n0\n",
-        0,
-    );
+    check(r#"x=; [ -z "$x" ]; echo $?; [ -n "$x" ]; echo $?; [ -n abc ]; echo $?"#, "0\n1\n0\n", 0);
 }
 
 #[test]
@@ -429,12 +338,7 @@ fn test_numeric_negative() {
 
 #[test]
 fn test_numeric_bad_integer() {
-    check_err(
-        r#"[ abc -eq 1 ]; echo $?"#,
-        "2\n",
-        "bash: line 1: [: abc: integer expression expected\n",
-        0,
-    );
+    check_err(r#"[ abc -eq 1 ]; echo $?"#, "2\n", "bash: line 1: [: abc: integer expression expected\n", 0);
 }
 
 #[test]
@@ -449,11 +353,7 @@ fn test_not() {
 
 #[test]
 fn test_and_or() {
-    check(
-        r#"[ -n a -a -n b ]; echo $?; [ -z a -o -n b ]; echo $?"#,
-        "0\n0\n",
-        0,
-    );
+    check(r#"[ -n a -a -n b ]; echo $?; [ -z a -o -n b ]; echo $?"#, "0\n0\n", 0);
 }
 
 #[test]
@@ -463,11 +363,7 @@ fn test_parens() {
 
 #[test]
 fn test_file_exists() {
-    check(
-        r#": > f; [ -e f ]; echo $?; [ -e nosuch ]; echo $?"#,
-        "0\n1\n",
-        0,
-    );
+    check(r#": > f; [ -e f ]; echo $?; [ -e nosuch ]; echo $?"#, "0\n1\n", 0);
 }
 
 #[test]
@@ -481,20 +377,12 @@ fn test_file_regular_vs_dir() {
 
 #[test]
 fn test_file_nonempty() {
-    check(
-        r#": > empty; echo x > full; [ -s empty ]; echo $?; [ -s full ]; echo $?"#,
-        "1\n0\n",
-        0,
-    );
+    check(r#": > empty; echo x > full; [ -s empty ]; echo $?; [ -s full ]; echo $?"#, "1\n0\n", 0);
 }
 
 #[test]
 fn test_file_readable_writable() {
-    check(
-        r#": > f; [ -r f ]; echo $?; [ -w f ]; echo $?"#,
-        "0\n0\n",
-        0,
-    );
+    check(r#": > f; [ -r f ]; echo $?; [ -w f ]; echo $?"#, "0\n0\n", 0);
 }
 
 #[test]
@@ -519,11 +407,7 @@ fn test_unquoted_empty_var_pitfall() {
 
 #[test]
 fn test_in_if() {
-    check(
-        r#"f=nosuch; if [ ! -e "$f" ]; then echo "$f missing"; fi"#,
-        "nosuch missing\n",
-        0,
-    );
+    check(r#"f=nosuch; if [ ! -e "$f" ]; then echo "$f missing"; fi"#, "nosuch missing\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -532,38 +416,22 @@ fn test_in_if() {
 
 #[test]
 fn dbl_string_equal() {
-    check(
-        r#"[[ abc == abc ]]; echo $?; [[ abc = abd ]]; echo $?"#,
-        "0\n1\n",
-        0,
-    );
+    check(r#"[[ abc == abc ]]; echo $?; [[ abc = abd ]]; echo $?"#, "0\n1\n", 0);
 }
 
 #[test]
 fn dbl_pattern_match() {
-    check(
-        r#"[[ hello.txt == *.txt ]]; echo $?; [[ hello.txt == *.sh ]]; echo $?"#,
-        "0\n1\n",
-        0,
-    );
+    check(r#"[[ hello.txt == *.txt ]]; echo $?; [[ hello.txt == *.sh ]]; echo $?"#, "0\n1\n", 0);
 }
 
 #[test]
 fn dbl_pattern_quoted_literal() {
-    check(
-        r#"[[ abc == "a*" ]]; echo $?; [[ 'a*' == "a*" ]]; echo $?"#,
-        "1\n0\n",
-        0,
-    );
+    check(r#"[[ abc == "a*" ]]; echo $?; [[ 'a*' == "a*" ]]; echo $?"#, "1\n0\n", 0);
 }
 
 #[test]
 fn dbl_pattern_from_var() {
-    check(
-        r#"p='a?c'; [[ abc == $p ]]; echo $?; [[ abc == "$p" ]]; echo $?"#,
-        "0\n1\n",
-        0,
-    );
+    check(r#"p='a?c'; [[ abc == $p ]]; echo $?; [[ abc == "$p" ]]; echo $?"#, "0\n1\n", 0);
 }
 
 #[test]
@@ -578,20 +446,12 @@ fn dbl_no_word_splitting() {
 
 #[test]
 fn dbl_empty_var_safe() {
-    check(
-        r#"x=; [[ -z $x ]]; echo $?; [[ -n $x ]]; echo $?"#,
-        "0\n1\n",
-        0,
-    );
+    check(r#"x=; [[ -z $x ]]; echo $?; [[ -n $x ]]; echo $?"#, "0\n1\n", 0);
 }
 
 #[test]
 fn dbl_and_or_not() {
-    check(
-        r#"[[ -n a && -z "" ]]; echo $?; [[ -z a || -n b ]]; echo $?; [[ ! -n "" ]]; echo $?"#,
-        "0\n0\n0\n",
-        0,
-    );
+    check(r#"[[ -n a && -z "" ]]; echo $?; [[ -z a || -n b ]]; echo $?; [[ ! -n "" ]]; echo $?"#, "0\n0\n0\n", 0);
 }
 
 #[test]
@@ -601,29 +461,17 @@ fn dbl_grouping() {
 
 #[test]
 fn dbl_numeric() {
-    check(
-        r#"[[ 10 -gt 9 ]]; echo $?; [[ 010 -eq 8 ]]; echo $?; [[ 1+1 -eq 2 ]]; echo $?"#,
-        "0\n0\n0\n",
-        0,
-    );
+    check(r#"[[ 10 -gt 9 ]]; echo $?; [[ 010 -eq 8 ]]; echo $?; [[ 1+1 -eq 2 ]]; echo $?"#, "0\n0\n0\n", 0);
 }
 
 #[test]
 fn dbl_string_less() {
-    check(
-        r#"[[ apple < banana ]]; echo $?; [[ b < a ]]; echo $?"#,
-        "0\n1\n",
-        0,
-    );
+    check(r#"[[ apple < banana ]]; echo $?; [[ b < a ]]; echo $?"#, "0\n1\n", 0);
 }
 
 #[test]
 fn dbl_regex_match() {
-    check(
-        r#"[[ abc123 =~ ^[a-z]+([0-9]+)$ ]]; echo $? ${BASH_REMATCH[0]} ${BASH_REMATCH[1]}"#,
-        "0 abc123 123\n",
-        0,
-    );
+    check(r#"[[ abc123 =~ ^[a-z]+([0-9]+)$ ]]; echo $? ${BASH_REMATCH[0]} ${BASH_REMATCH[1]}"#, "0 abc123 123\n", 0);
 }
 
 #[test]
@@ -647,20 +495,12 @@ fn dbl_regex_from_var() {
 
 #[test]
 fn dbl_regex_quoted_literal() {
-    check(
-        r#"[[ a.c =~ "a.c" ]]; echo $?; [[ abc =~ "a.c" ]]; echo $?"#,
-        "0\n1\n",
-        0,
-    );
+    check(r#"[[ a.c =~ "a.c" ]]; echo $?; [[ abc =~ "a.c" ]]; echo $?"#, "0\n1\n", 0);
 }
 
 #[test]
 fn dbl_regex_partial_match() {
-    check(
-        r#"[[ xxabcxx =~ abc ]]; echo $? $BASH_REMATCH"#,
-        "0 abc\n",
-        0,
-    );
+    check(r#"[[ xxabcxx =~ abc ]]; echo $? $BASH_REMATCH"#, "0 abc\n", 0);
 }
 
 #[test]
@@ -670,11 +510,7 @@ fn dbl_file_tests() {
 
 #[test]
 fn dbl_in_if() {
-    check(
-        r#"x=yes; if [[ $x == y* ]]; then echo starts-with-y; fi"#,
-        "starts-with-y\n",
-        0,
-    );
+    check(r#"x=yes; if [[ $x == y* ]]; then echo starts-with-y; fi"#, "starts-with-y\n", 0);
 }
 
 #[test]
@@ -693,11 +529,7 @@ fn eval_simple() {
 
 #[test]
 fn eval_builds_command() {
-    check(
-        r#"cmd="echo"; arg="evaluated"; eval "$cmd $arg""#,
-        "evaluated\n",
-        0,
-    );
+    check(r#"cmd="echo"; arg="evaluated"; eval "$cmd $arg""#, "evaluated\n", 0);
 }
 
 #[test]
@@ -732,47 +564,27 @@ fn eval_quoting_preserved() {
 
 #[test]
 fn source_file() {
-    check(
-        r#"echo 'echo sourced; y=from-file' > lib.sh; source lib.sh; echo $y"#,
-        "sourced\nfrom-file\n",
-        0,
-    );
+    check(r#"echo 'echo sourced; y=from-file' > lib.sh; source lib.sh; echo $y"#, "sourced\nfrom-file\n", 0);
 }
 
 #[test]
 fn source_dot() {
-    check(
-        r#"echo 'z=dotted' > lib.sh; . ./lib.sh; echo $z"#,
-        "dotted\n",
-        0,
-    );
+    check(r#"echo 'z=dotted' > lib.sh; . ./lib.sh; echo $z"#, "dotted\n", 0);
 }
 
 #[test]
 fn source_with_args() {
-    check(
-        r#"echo 'echo "args: $# $1 $2"' > lib.sh; source lib.sh p q"#,
-        "args: 2 p q\n",
-        0,
-    );
+    check(r#"echo 'echo "args: $# $1 $2"' > lib.sh; source lib.sh p q"#, "args: 2 p q\n", 0);
 }
 
 #[test]
 fn source_defines_functions() {
-    check(
-        r#"echo 'hi() { echo hi from lib; }' > lib.sh; source lib.sh; hi"#,
-        "hi from lib\n",
-        0,
-    );
+    check(r#"echo 'hi() { echo hi from lib; }' > lib.sh; source lib.sh; hi"#, "hi from lib\n", 0);
 }
 
 #[test]
 fn source_return_stops() {
-    check(
-        r#"echo 'echo a; return 4; echo b' > lib.sh; source lib.sh; echo "status $?""#,
-        "a\nstatus 4\n",
-        0,
-    );
+    check(r#"echo 'echo a; return 4; echo b' > lib.sh; source lib.sh; echo "status $?""#, "a\nstatus 4\n", 0);
 }
 
 #[test]
@@ -782,12 +594,7 @@ fn source_missing_file() {
 
 #[test]
 fn source_missing_file_message() {
-    check_err(
-        r#"source nosuch.sh; echo $?"#,
-        "1\n",
-        "bash: line 1: nosuch.sh: No such file or directory\n",
-        0,
-    );
+    check_err(r#"source nosuch.sh; echo $?"#, "1\n", "bash: line 1: nosuch.sh: No such file or directory\n", 0);
 }
 
 #[test]
@@ -820,11 +627,7 @@ fn cd_dash() {
 
 #[test]
 fn cd_dash_twice() {
-    check(
-        r#"cd /tmp; cd /usr; cd - > /dev/null; cd - > /dev/null; pwd"#,
-        "/usr\n",
-        0,
-    );
+    check(r#"cd /tmp; cd /usr; cd - > /dev/null; cd - > /dev/null; pwd"#, "/usr\n", 0);
 }
 
 #[test]
@@ -839,21 +642,12 @@ fn cd_dotdot() {
 
 #[test]
 fn cd_nonexistent() {
-    check(
-        r#"cd /no/such/dir 2>/dev/null; echo $?; pwd"#,
-        "1\n/tmp/sbtest\n",
-        0,
-    );
+    check(r#"cd /no/such/dir 2>/dev/null; echo $?; pwd"#, "1\n/tmp/sbtest\n", 0);
 }
 
 #[test]
 fn cd_nonexistent_message() {
-    check_err(
-        r#"cd /no/such/dir"#,
-        "",
-        "bash: line 1: cd: /no/such/dir: No such file or directory\n",
-        1,
-    );
+    check_err(r#"cd /no/such/dir"#, "", "bash: line 1: cd: /no/such/dir: No such file or directory\n", 1);
 }
 
 #[test]
@@ -878,11 +672,7 @@ fn cd_trailing_slash_normalized() {
 
 #[test]
 fn cd_affects_relative_files() {
-    check(
-        r#"echo x > here.txt; cd /; cat tmp/sbtest/here.txt"#,
-        "x\n",
-        0,
-    );
+    check(r#"echo x > here.txt; cd /; cat tmp/sbtest/here.txt"#, "x\n", 0);
 }
 
 #[test]
@@ -930,20 +720,12 @@ fn declare_p_indexed_array() {
 
 #[test]
 fn declare_p_assoc_array() {
-    check(
-        r#"declare -A m; m[k]=v; declare -p m"#,
-        "declare -A m=([k]=\"v\" )\n",
-        0,
-    );
+    check(r#"declare -A m; m[k]=v; declare -p m"#, "declare -A m=([k]=\"v\" )\n", 0);
 }
 
 #[test]
 fn declare_array_ops() {
-    check(
-        r#"a=(x y z); a+=(w); echo ${#a[@]} ${a[0]} ${a[3]} "${a[@]:1:2}""#,
-        "4 x w y z\n",
-        0,
-    );
+    check(r#"a=(x y z); a+=(w); echo ${#a[@]} ${a[0]} ${a[3]} "${a[@]:1:2}""#, "4 x w y z\n", 0);
 }
 
 #[test]
@@ -953,11 +735,7 @@ fn declare_array_indices() {
 
 #[test]
 fn declare_array_quoted_at() {
-    check(
-        r#"a=("a b" c); for x in "${a[@]}"; do echo "<$x>"; done"#,
-        "<a b>\n<c>\n",
-        0,
-    );
+    check(r#"a=("a b" c); for x in "${a[@]}"; do echo "<$x>"; done"#, "<a b>\n<c>\n", 0);
 }
 
 #[test]
@@ -972,11 +750,7 @@ fn declare_array_scalar_is_elem0() {
 
 #[test]
 fn declare_assoc_lookup() {
-    check(
-        r#"declare -A m=([one]=1 [two]=2); echo ${m[two]} ${m[one]} ${#m[@]}"#,
-        "2 1 2\n",
-        0,
-    );
+    check(r#"declare -A m=([one]=1 [two]=2); echo ${m[two]} ${m[one]} ${#m[@]}"#, "2 1 2\n", 0);
 }
 
 #[test]
@@ -986,29 +760,17 @@ fn declare_assoc_missing_key() {
 
 #[test]
 fn declare_assoc_keys_loop() {
-    check(
-        r#"declare -A m=([k]=v); for key in "${!m[@]}"; do echo "$key=${m[$key]}"; done"#,
-        "k=v\n",
-        0,
-    );
+    check(r#"declare -A m=([k]=v); for key in "${!m[@]}"; do echo "$key=${m[$key]}"; done"#, "k=v\n", 0);
 }
 
 #[test]
 fn declare_in_function_is_local() {
-    check(
-        r#"f() { declare x=inner; echo $x; }; x=outer; f; echo $x"#,
-        "inner\nouter\n",
-        0,
-    );
+    check(r#"f() { declare x=inner; echo $x; }; x=outer; f; echo $x"#, "inner\nouter\n", 0);
 }
 
 #[test]
 fn declare_g_global() {
-    check(
-        r#"f() { declare -g gx=global; }; f; echo $gx"#,
-        "global\n",
-        0,
-    );
+    check(r#"f() { declare -g gx=global; }; f; echo $gx"#, "global\n", 0);
 }
 
 #[test]
@@ -1018,11 +780,7 @@ fn declare_p_unset_fails() {
 
 #[test]
 fn declare_uppercase_attr() {
-    check(
-        r#"declare -u up=hello; echo $up; declare -l lo=HELLO; echo $lo"#,
-        "HELLO\nhello\n",
-        0,
-    );
+    check(r#"declare -u up=hello; echo $up; declare -l lo=HELLO; echo $lo"#, "HELLO\nhello\n", 0);
 }
 
 #[test]
@@ -1032,11 +790,7 @@ fn declare_readonly_r() {
 
 #[test]
 fn declare_arr_assign_subscript() {
-    check(
-        r#"arr[2]=c; arr[0]=a; echo "${arr[@]}" ${#arr[@]}"#,
-        "a c 2\n",
-        0,
-    );
+    check(r#"arr[2]=c; arr[0]=a; echo "${arr[@]}" ${#arr[@]}"#, "a c 2\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -1050,11 +804,7 @@ fn bash_c_runs() {
 
 #[test]
 fn bash_c_arg0_and_args() {
-    check(
-        r#"bash -c 'echo "$0|$1|$2|$#"' myname first second"#,
-        "myname|first|second|2\n",
-        0,
-    );
+    check(r#"bash -c 'echo "$0|$1|$2|$#"' myname first second"#, "myname|first|second|2\n", 0);
 }
 
 #[test]
@@ -1069,20 +819,12 @@ fn bash_c_isolated_vars() {
 
 #[test]
 fn bash_c_no_functions_inherited() {
-    check(
-        r#"f() { echo f; }; bash -c 'f' 2>/dev/null; echo $?"#,
-        "127\n",
-        0,
-    );
+    check(r#"f() { echo f; }; bash -c 'f' 2>/dev/null; echo $?"#, "127\n", 0);
 }
 
 #[test]
 fn bash_c_stdin_passthrough() {
-    check(
-        r#"echo piped | bash -c 'read x; echo "got $x"' "#,
-        "got piped\n",
-        0,
-    );
+    check(r#"echo piped | bash -c 'read x; echo "got $x"' "#, "got piped\n", 0);
 }
 
 #[test]
@@ -1092,20 +834,12 @@ fn bash_c_cwd_inherited() {
 
 #[test]
 fn bash_c_dollar_at() {
-    check(
-        r#"bash -c 'for a in "$@"; do echo "<$a>"; done' zero "a b" c"#,
-        "<a b>\n<c>\n",
-        0,
-    );
+    check(r#"bash -c 'for a in "$@"; do echo "<$a>"; done' zero "a b" c"#, "<a b>\n<c>\n", 0);
 }
 
 #[test]
 fn bash_script_file() {
-    check(
-        r#"echo 'echo "script $0 $1"' > s.sh; bash s.sh arg1"#,
-        "script s.sh arg1\n",
-        0,
-    );
+    check(r#"echo 'echo "script $0 $1"' > s.sh; bash s.sh arg1"#, "script s.sh arg1\n", 0);
 }
 
 #[test]
@@ -1136,12 +870,7 @@ fn bash_script_missing() {
 
 #[test]
 fn bash_c_command_not_found_message() {
-    check_err(
-        r#"bash -c 'nosuchcommand_x' "#,
-        "",
-        "bash: line 1: nosuchcommand_x: command not found\n",
-        127,
-    );
+    check_err(r#"bash -c 'nosuchcommand_x' "#, "", "bash: line 1: nosuchcommand_x: command not found\n", 127);
 }
 
 #[test]

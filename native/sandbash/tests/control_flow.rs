@@ -103,11 +103,7 @@ fn list_exit_without_arg_uses_last() {
 
 #[test]
 fn list_colon_true_false() {
-    check(
-        r#": ; echo $?; false; echo $?; true; echo $?"#,
-        "0\n1\n0\n",
-        0,
-    );
+    check(r#": ; echo $?; false; echo $?; true; echo $?"#, "0\n1\n0\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -126,11 +122,7 @@ fn if_else() {
 
 #[test]
 fn if_elif() {
-    check(
-        r#"x=2; if [ $x = 1 ]; then echo one; elif [ $x = 2 ]; then echo two; else echo other; fi"#,
-        "two\n",
-        0,
-    );
+    check(r#"x=2; if [ $x = 1 ]; then echo one; elif [ $x = 2 ]; then echo two; else echo other; fi"#, "two\n", 0);
 }
 
 #[test]
@@ -145,11 +137,7 @@ fn if_status_of_branch() {
 
 #[test]
 fn if_condition_list() {
-    check(
-        r#"if false; true; then echo last-counts; fi"#,
-        "last-counts\n",
-        0,
-    );
+    check(r#"if false; true; then echo last-counts; fi"#, "last-counts\n", 0);
 }
 
 #[test]
@@ -168,20 +156,12 @@ fi"#,
 
 #[test]
 fn if_nested() {
-    check(
-        r#"if true; then if false; then echo a; else echo b; fi; fi"#,
-        "b\n",
-        0,
-    );
+    check(r#"if true; then if false; then echo a; else echo b; fi; fi"#, "b\n", 0);
 }
 
 #[test]
 fn if_condition_command_output() {
-    check(
-        r#"if echo cond-out; then echo body; fi"#,
-        "cond-out\nbody\n",
-        0,
-    );
+    check(r#"if echo cond-out; then echo body; fi"#, "cond-out\nbody\n", 0);
 }
 
 #[test]
@@ -200,11 +180,7 @@ fn if_and_or_condition() {
 
 #[test]
 fn while_counter() {
-    check(
-        r#"i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done"#,
-        "0\n1\n2\n",
-        0,
-    );
+    check(r#"i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done"#, "0\n1\n2\n", 0);
 }
 
 #[test]
@@ -214,65 +190,37 @@ fn while_false_never_runs() {
 
 #[test]
 fn while_status_last_body() {
-    check(
-        r#"i=0; while [ $i -lt 2 ]; do i=$((i+1)); false; done; echo $?"#,
-        "1\n",
-        0,
-    );
+    check(r#"i=0; while [ $i -lt 2 ]; do i=$((i+1)); false; done; echo $?"#, "1\n", 0);
 }
 
 #[test]
 fn until_counter() {
-    check(
-        r#"i=0; until [ $i -ge 3 ]; do echo $i; i=$((i+1)); done"#,
-        "0\n1\n2\n",
-        0,
-    );
+    check(r#"i=0; until [ $i -ge 3 ]; do echo $i; i=$((i+1)); done"#, "0\n1\n2\n", 0);
 }
 
 #[test]
 fn while_break() {
-    check(
-        r#"i=0; while true; do i=$((i+1)); [ $i -eq 3 ] && break; echo $i; done; echo end $i"#,
-        "1\n2\nend 3\n",
-        0,
-    );
+    check(r#"i=0; while true; do i=$((i+1)); [ $i -eq 3 ] && break; echo $i; done; echo end $i"#, "1\n2\nend 3\n", 0);
 }
 
 #[test]
 fn while_continue() {
-    check(
-        r#"i=0; while [ $i -lt 5 ]; do i=$((i+1)); [ $((i % 2)) -eq 0 ] && continue; echo $i; done"#,
-        "1\n3\n5\n",
-        0,
-    );
+    check(r#"i=0; while [ $i -lt 5 ]; do i=$((i+1)); [ $((i % 2)) -eq 0 ] && continue; echo $i; done"#, "1\n3\n5\n", 0);
 }
 
 #[test]
 fn while_arith_condition() {
-    check(
-        r#"i=3; while (( i-- > 0 )); do echo $i; done"#,
-        "2\n1\n0\n",
-        0,
-    );
+    check(r#"i=3; while (( i-- > 0 )); do echo $i; done"#, "2\n1\n0\n", 0);
 }
 
 #[test]
 fn while_output_redirected() {
-    check(
-        r#"i=0; while [ $i -lt 2 ]; do echo $i; i=$((i+1)); done > out; cat out"#,
-        "0\n1\n",
-        0,
-    );
+    check(r#"i=0; while [ $i -lt 2 ]; do echo $i; i=$((i+1)); done > out; cat out"#, "0\n1\n", 0);
 }
 
 #[test]
 fn while_condition_multiple_commands() {
-    check(
-        r#"i=0; while echo check; [ $i -lt 2 ]; do i=$((i+1)); done"#,
-        "check\ncheck\ncheck\n",
-        0,
-    );
+    check(r#"i=0; while echo check; [ $i -lt 2 ]; do i=$((i+1)); done"#, "check\ncheck\ncheck\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -286,29 +234,17 @@ fn for_words() {
 
 #[test]
 fn for_quoted_words() {
-    check(
-        r#"for x in "a b" c; do echo "<$x>"; done"#,
-        "<a b>\n<c>\n",
-        0,
-    );
+    check(r#"for x in "a b" c; do echo "<$x>"; done"#, "<a b>\n<c>\n", 0);
 }
 
 #[test]
 fn for_no_in_uses_positional() {
-    check(
-        r#"set -- p q "r s"; for x; do echo "<$x>"; done"#,
-        "<p>\n<q>\n<r s>\n",
-        0,
-    );
+    check(r#"set -- p q "r s"; for x; do echo "<$x>"; done"#, "<p>\n<q>\n<r s>\n", 0);
 }
 
 #[test]
 fn for_empty_list() {
-    check(
-        r#"for x in; do echo never; done; echo "status $?""#,
-        "status 0\n",
-        0,
-    );
+    check(r#"for x in; do echo never; done; echo "status $?""#, "status 0\n", 0);
 }
 
 #[test]
@@ -323,38 +259,22 @@ fn for_brace_expansion() {
 
 #[test]
 fn for_cmdsub_list() {
-    check(
-        r#"for w in $(echo x y z); do echo $w; done"#,
-        "x\ny\nz\n",
-        0,
-    );
+    check(r#"for w in $(echo x y z); do echo $w; done"#, "x\ny\nz\n", 0);
 }
 
 #[test]
 fn for_c_style() {
-    check(
-        r#"for ((i = 0; i < 3; i++)); do echo $i; done"#,
-        "0\n1\n2\n",
-        0,
-    );
+    check(r#"for ((i = 0; i < 3; i++)); do echo $i; done"#, "0\n1\n2\n", 0);
 }
 
 #[test]
 fn for_c_style_empty_parts() {
-    check(
-        r#"i=0; for ((;;)); do i=$((i+1)); [ $i -gt 2 ] && break; done; echo $i"#,
-        "3\n",
-        0,
-    );
+    check(r#"i=0; for ((;;)); do i=$((i+1)); [ $i -gt 2 ] && break; done; echo $i"#, "3\n", 0);
 }
 
 #[test]
 fn for_c_style_two_vars() {
-    check(
-        r#"for ((i=0, j=10; i < 3; i++, j--)); do echo $i $j; done"#,
-        "0 10\n1 9\n2 8\n",
-        0,
-    );
+    check(r#"for ((i=0, j=10; i < 3; i++, j--)); do echo $i $j; done"#, "0 10\n1 9\n2 8\n", 0);
 }
 
 #[test]
@@ -389,20 +309,12 @@ fn for_nested_continue_two() {
 
 #[test]
 fn for_break_inside_if() {
-    check(
-        r#"for i in 1 2 3; do if [ $i = 2 ]; then break; fi; echo $i; done"#,
-        "1\n",
-        0,
-    );
+    check(r#"for i in 1 2 3; do if [ $i = 2 ]; then break; fi; echo $i; done"#, "1\n", 0);
 }
 
 #[test]
 fn for_break_too_large_exits_all() {
-    check(
-        r#"for i in 1 2; do for j in 1 2; do break 5; done; echo inner-after; done; echo end"#,
-        "end\n",
-        0,
-    );
+    check(r#"for i in 1 2; do for j in 1 2; do break 5; done; echo inner-after; done; echo end"#, "end\n", 0);
 }
 
 #[test]
@@ -412,11 +324,7 @@ fn for_status_after_loop() {
 
 #[test]
 fn for_body_modifies_list_var() {
-    check(
-        r#"l="a b"; for x in $l; do l="c d"; echo $x; done"#,
-        "a\nb\n",
-        0,
-    );
+    check(r#"l="a b"; for x in $l; do l="c d"; echo $x; done"#, "a\nb\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -425,11 +333,7 @@ fn for_body_modifies_list_var() {
 
 #[test]
 fn case_basic() {
-    check(
-        r#"case b in a) echo A;; b) echo B;; c) echo C;; esac"#,
-        "B\n",
-        0,
-    );
+    check(r#"case b in a) echo A;; b) echo B;; c) echo C;; esac"#, "B\n", 0);
 }
 
 #[test]
@@ -443,11 +347,7 @@ fn case_glob_patterns() {
 
 #[test]
 fn case_alternatives() {
-    check(
-        r#"case yes in y|yes|Y) echo affirmative;; esac"#,
-        "affirmative\n",
-        0,
-    );
+    check(r#"case yes in y|yes|Y) echo affirmative;; esac"#, "affirmative\n", 0);
 }
 
 #[test]
@@ -457,47 +357,27 @@ fn case_no_match_status_zero() {
 
 #[test]
 fn case_char_class() {
-    check(
-        r#"case 5 in [0-9]) echo digit;; *) echo nondigit;; esac"#,
-        "digit\n",
-        0,
-    );
+    check(r#"case 5 in [0-9]) echo digit;; *) echo nondigit;; esac"#, "digit\n", 0);
 }
 
 #[test]
 fn case_question_mark() {
-    check(
-        r#"case ab in ?) echo one;; ??) echo two;; esac"#,
-        "two\n",
-        0,
-    );
+    check(r#"case ab in ?) echo one;; ??) echo two;; esac"#, "two\n", 0);
 }
 
 #[test]
 fn case_quoted_pattern_literal() {
-    check(
-        r#"case '*' in "*") echo star;; esac; case x in "*") echo no;; *) echo any;; esac"#,
-        "star\nany\n",
-        0,
-    );
+    check(r#"case '*' in "*") echo star;; esac; case x in "*") echo no;; *) echo any;; esac"#, "star\nany\n", 0);
 }
 
 #[test]
 fn case_variable_pattern() {
-    check(
-        r#"p='a*'; case abc in $p) echo glob-from-var;; esac"#,
-        "glob-from-var\n",
-        0,
-    );
+    check(r#"p='a*'; case abc in $p) echo glob-from-var;; esac"#, "glob-from-var\n", 0);
 }
 
 #[test]
 fn case_fallthrough() {
-    check(
-        r#"case a in a) echo one;& b) echo two;& c) echo three;; d) echo four;; esac"#,
-        "one\ntwo\nthree\n",
-        0,
-    );
+    check(r#"case a in a) echo one;& b) echo two;& c) echo three;; d) echo four;; esac"#, "one\ntwo\nthree\n", 0);
 }
 
 #[test]
@@ -548,11 +428,7 @@ esac"#,
 
 #[test]
 fn case_word_expanded() {
-    check(
-        r#"x=hello; case ${x%lo} in hel) echo stripped;; esac"#,
-        "stripped\n",
-        0,
-    );
+    check(r#"x=hello; case ${x%lo} in hel) echo stripped;; esac"#, "stripped\n", 0);
 }
 
 #[test]
@@ -562,11 +438,7 @@ fn case_status_of_body() {
 
 #[test]
 fn case_empty_string() {
-    check(
-        r#"x=; case "$x" in "") echo empty;; *) echo nonempty;; esac"#,
-        "empty\n",
-        0,
-    );
+    check(r#"x=; case "$x" in "") echo empty;; *) echo nonempty;; esac"#, "empty\n", 0);
 }
 
 #[test]
@@ -610,11 +482,7 @@ fn subshell_output_redirect() {
 
 #[test]
 fn subshell_nested() {
-    check(
-        r#"x=0; (x=1; (x=2; echo $x); echo $x); echo $x"#,
-        "2\n1\n0\n",
-        0,
-    );
+    check(r#"x=0; (x=1; (x=2; echo $x); echo $x); echo $x"#, "2\n1\n0\n", 0);
 }
 
 #[test]
@@ -624,11 +492,7 @@ fn subshell_set_isolation() {
 
 #[test]
 fn group_shares_state() {
-    check(
-        r#"x=1; { x=2; echo in $x; }; echo out $x"#,
-        "in 2\nout 2\n",
-        0,
-    );
+    check(r#"x=1; { x=2; echo in $x; }; echo out $x"#, "in 2\nout 2\n", 0);
 }
 
 #[test]
@@ -679,38 +543,22 @@ fn errexit_status_of_failed() {
 
 #[test]
 fn errexit_ignored_in_if_condition() {
-    check(
-        r#"set -e; if false; then echo no; fi; echo survived"#,
-        "survived\n",
-        0,
-    );
+    check(r#"set -e; if false; then echo no; fi; echo survived"#, "survived\n", 0);
 }
 
 #[test]
 fn errexit_ignored_in_while_condition() {
-    check(
-        r#"set -e; while false; do :; done; echo survived"#,
-        "survived\n",
-        0,
-    );
+    check(r#"set -e; while false; do :; done; echo survived"#, "survived\n", 0);
 }
 
 #[test]
 fn errexit_ignored_left_of_and() {
-    check(
-        r#"set -e; false && echo no; echo survived"#,
-        "survived\n",
-        0,
-    );
+    check(r#"set -e; false && echo no; echo survived"#, "survived\n", 0);
 }
 
 #[test]
 fn errexit_ignored_left_of_or() {
-    check(
-        r#"set -e; false || echo rescued; echo survived"#,
-        "rescued\nsurvived\n",
-        0,
-    );
+    check(r#"set -e; false || echo rescued; echo survived"#, "rescued\nsurvived\n", 0);
 }
 
 #[test]
@@ -735,20 +583,12 @@ fn errexit_subshell_failure_exits() {
 
 #[test]
 fn errexit_in_function() {
-    check(
-        r#"set -e; f() { echo f1; false; echo f2; }; f; echo after"#,
-        "f1\n",
-        1,
-    );
+    check(r#"set -e; f() { echo f1; false; echo f2; }; f; echo after"#, "f1\n", 1);
 }
 
 #[test]
 fn errexit_function_in_condition() {
-    check(
-        r#"set -e; f() { false; echo f-continues; }; if f; then echo cond-true; fi"#,
-        "f-continues\ncond-true\n",
-        0,
-    );
+    check(r#"set -e; f() { false; echo f-continues; }; if f; then echo cond-true; fi"#, "f-continues\ncond-true\n", 0);
 }
 
 #[test]
@@ -778,11 +618,7 @@ fn errexit_set_o_form() {
 
 #[test]
 fn errexit_until_condition() {
-    check(
-        r#"set -e; i=0; until [ $i -ge 2 ]; do i=$((i+1)); done; echo $i"#,
-        "2\n",
-        0,
-    );
+    check(r#"set -e; i=0; until [ $i -ge 2 ]; do i=$((i+1)); done; echo $i"#, "2\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -791,12 +627,7 @@ fn errexit_until_condition() {
 
 #[test]
 fn nounset_unset_var_errors() {
-    check_err(
-        r#"set -u; echo $nosuch; echo after"#,
-        "",
-        "bash: line 1: nosuch: unbound variable\n",
-        127,
-    );
+    check_err(r#"set -u; echo $nosuch; echo after"#, "", "bash: line 1: nosuch: unbound variable\n", 127);
 }
 
 #[test]
@@ -816,12 +647,7 @@ fn nounset_empty_var_ok() {
 
 #[test]
 fn nounset_in_subshell() {
-    check_err(
-        r#"set -u; (echo $nosuch); echo "after $?""#,
-        "after 1\n",
-        "bash: line 1: nosuch: unbound variable\n",
-        0,
-    );
+    check_err(r#"set -u; (echo $nosuch); echo "after $?""#, "after 1\n", "bash: line 1: nosuch: unbound variable\n", 0);
 }
 
 #[test]
@@ -831,12 +657,7 @@ fn nounset_dollar_at_ok() {
 
 #[test]
 fn nounset_braced_message() {
-    check_err(
-        r#"set -u; echo ${undefined_thing}"#,
-        "",
-        "bash: line 1: undefined_thing: unbound variable\n",
-        127,
-    );
+    check_err(r#"set -u; echo ${undefined_thing}"#, "", "bash: line 1: undefined_thing: unbound variable\n", 127);
 }
 
 #[test]
@@ -846,10 +667,5 @@ fn nounset_plus_u_disables() {
 
 #[test]
 fn nounset_positional() {
-    check_err(
-        r#"set -u; set --; echo $1"#,
-        "",
-        "bash: line 1: $1: unbound variable\n",
-        127,
-    );
+    check_err(r#"set -u; set --; echo $1"#, "", "bash: line 1: $1: unbound variable\n", 127);
 }

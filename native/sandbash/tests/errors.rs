@@ -13,12 +13,7 @@ use common::*;
 
 #[test]
 fn notfound_message_and_status() {
-    check_err(
-        r#"nosuchcommand"#,
-        "",
-        "bash: line 1: nosuchcommand: command not found\n",
-        127,
-    );
+    check_err(r#"nosuchcommand"#, "", "bash: line 1: nosuchcommand: command not found\n", 127);
 }
 
 #[test]
@@ -53,51 +48,27 @@ fn notfound_in_cmdsub() {
 
 #[test]
 fn notfound_with_path() {
-    check_err(
-        r#"./nosuch_script; echo $?"#,
-        "127\n",
-        "bash: line 1: ./nosuch_script: No such file or directory\n",
-        0,
-    );
+    check_err(r#"./nosuch_script; echo $?"#, "127\n", "bash: line 1: ./nosuch_script: No such file or directory\n", 0);
 }
 
 #[test]
 fn notfound_absolute_path() {
-    check_err(
-        r#"/no/such/bin; echo $?"#,
-        "127\n",
-        "bash: line 1: /no/such/bin: No such file or directory\n",
-        0,
-    );
+    check_err(r#"/no/such/bin; echo $?"#, "127\n", "bash: line 1: /no/such/bin: No such file or directory\n", 0);
 }
 
 #[test]
 fn notfound_in_condition() {
-    check(
-        r#"if nosuchcommand 2>/dev/null; then echo yes; else echo "no $?"; fi"#,
-        "no 127\n",
-        0,
-    );
+    check(r#"if nosuchcommand 2>/dev/null; then echo yes; else echo "no $?"; fi"#, "no 127\n", 0);
 }
 
 #[test]
 fn notfound_errexit() {
-    check_err(
-        r#"set -e; nosuchcommand; echo never"#,
-        "",
-        "bash: line 1: nosuchcommand: command not found\n",
-        127,
-    );
+    check_err(r#"set -e; nosuchcommand; echo never"#, "", "bash: line 1: nosuchcommand: command not found\n", 127);
 }
 
 #[test]
 fn notfound_quoted_name_with_space() {
-    check_err(
-        r#""no such"; echo $?"#,
-        "127\n",
-        "bash: line 1: no such: command not found\n",
-        0,
-    );
+    check_err(r#""no such"; echo $?"#, "127\n", "bash: line 1: no such: command not found\n", 0);
 }
 
 #[test]
@@ -107,22 +78,12 @@ fn notfound_empty_command_from_expansion() {
 
 #[test]
 fn notfound_after_var_expansion() {
-    check_err(
-        r#"cmd=notthere; $cmd arg"#,
-        "",
-        "bash: line 1: notthere: command not found\n",
-        127,
-    );
+    check_err(r#"cmd=notthere; $cmd arg"#, "", "bash: line 1: notthere: command not found\n", 127);
 }
 
 #[test]
 fn notfound_directory_as_command() {
-    check_err(
-        r#"/tmp; echo $?"#,
-        "126\n",
-        "bash: line 1: /tmp: Is a directory\n",
-        0,
-    );
+    check_err(r#"/tmp; echo $?"#, "126\n", "bash: line 1: /tmp: Is a directory\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -141,18 +102,12 @@ fn syntax_then_without_condition() {
 
 #[test]
 fn syntax_missing_fi() {
-    check_parse_error(
-        r#"if true; then echo x"#,
-        "syntax error: unexpected end of file",
-    );
+    check_parse_error(r#"if true; then echo x"#, "syntax error: unexpected end of file");
 }
 
 #[test]
 fn syntax_done_without_loop() {
-    check_parse_error(
-        r#"echo a; done"#,
-        "syntax error near unexpected token `done'",
-    );
+    check_parse_error(r#"echo a; done"#, "syntax error near unexpected token `done'");
 }
 
 #[test]
@@ -172,26 +127,17 @@ fn syntax_unexpected_close_paren() {
 
 #[test]
 fn syntax_unclosed_single_quote() {
-    check_parse_error(
-        r#"echo 'abc"#,
-        "unexpected EOF while looking for matching `''",
-    );
+    check_parse_error(r#"echo 'abc"#, "unexpected EOF while looking for matching `''");
 }
 
 #[test]
 fn syntax_unclosed_double_quote() {
-    check_parse_error(
-        r#"echo "abc"#,
-        "unexpected EOF while looking for matching `\"'",
-    );
+    check_parse_error(r#"echo "abc"#, "unexpected EOF while looking for matching `\"'");
 }
 
 #[test]
 fn syntax_double_semicolon() {
-    check_parse_error(
-        r#"echo a;; echo b"#,
-        "syntax error near unexpected token `;;'",
-    );
+    check_parse_error(r#"echo a;; echo b"#, "syntax error near unexpected token `;;'");
 }
 
 #[test]
@@ -211,10 +157,7 @@ fn syntax_esac_without_case() {
 
 #[test]
 fn syntax_case_missing_in() {
-    check_parse_error(
-        r#"case x esac"#,
-        "syntax error near unexpected token `esac'",
-    );
+    check_parse_error(r#"case x esac"#, "syntax error near unexpected token `esac'");
 }
 
 #[test]
@@ -224,18 +167,12 @@ fn syntax_redirect_without_target() {
 
 #[test]
 fn syntax_for_missing_do() {
-    check_parse_error(
-        r#"for x in a b; echo $x; done"#,
-        "syntax error near unexpected token `echo'",
-    );
+    check_parse_error(r#"for x in a b; echo $x; done"#, "syntax error near unexpected token `echo'");
 }
 
 #[test]
 fn syntax_else_without_if() {
-    check_parse_error(
-        r#"else echo x"#,
-        "syntax error near unexpected token `else'",
-    );
+    check_parse_error(r#"else echo x"#, "syntax error near unexpected token `else'");
 }
 
 #[test]
@@ -245,18 +182,12 @@ fn syntax_empty_function_body() {
 
 #[test]
 fn syntax_unclosed_cmdsub() {
-    check_parse_error(
-        r#"echo $(echo a"#,
-        "unexpected EOF while looking for matching `)'",
-    );
+    check_parse_error(r#"echo $(echo a"#, "unexpected EOF while looking for matching `)'");
 }
 
 #[test]
 fn syntax_while_missing_done() {
-    check_parse_error(
-        r#"while true; do echo x"#,
-        "syntax error: unexpected end of file",
-    );
+    check_parse_error(r#"while true; do echo x"#, "syntax error: unexpected end of file");
 }
 
 // ----------------------------------------------------------------------
@@ -265,12 +196,7 @@ fn syntax_while_missing_done() {
 
 #[test]
 fn rt_bad_substitution() {
-    check_err(
-        r#"echo ${x!y}; echo after"#,
-        "",
-        "bash: line 1: ${x!y}: bad substitution\n",
-        1,
-    );
+    check_err(r#"echo ${x!y}; echo after"#, "", "bash: line 1: ${x!y}: bad substitution\n", 1);
 }
 
 #[test]
@@ -305,32 +231,17 @@ fn rt_break_outside_loop() {
 
 #[test]
 fn rt_shift_non_numeric() {
-    check_err(
-        r#"set -- a; shift x; echo $?"#,
-        "1\n",
-        "bash: line 1: shift: x: numeric argument required\n",
-        0,
-    );
+    check_err(r#"set -- a; shift x; echo $?"#, "1\n", "bash: line 1: shift: x: numeric argument required\n", 0);
 }
 
 #[test]
 fn rt_cd_too_many_args() {
-    check_err(
-        r#"cd /tmp /; echo $?"#,
-        "1\n",
-        "bash: line 1: cd: too many arguments\n",
-        0,
-    );
+    check_err(r#"cd /tmp /; echo $?"#, "1\n", "bash: line 1: cd: too many arguments\n", 0);
 }
 
 #[test]
 fn rt_exit_non_numeric() {
-    check_err(
-        r#"exit abc"#,
-        "",
-        "bash: line 1: exit: abc: numeric argument required\n",
-        2,
-    );
+    check_err(r#"exit abc"#, "", "bash: line 1: exit: abc: numeric argument required\n", 2);
 }
 
 #[test]
@@ -345,32 +256,17 @@ fn rt_unset_readonly() {
 
 #[test]
 fn rt_declare_invalid_name() {
-    check_err(
-        r#"declare 1x=2; echo $?"#,
-        "1\n",
-        "bash: line 1: declare: `1x=2': not a valid identifier\n",
-        0,
-    );
+    check_err(r#"declare 1x=2; echo $?"#, "1\n", "bash: line 1: declare: `1x=2': not a valid identifier\n", 0);
 }
 
 #[test]
 fn rt_invalid_identifier_export() {
-    check_err(
-        r#"export 'a-b=1'; echo $?"#,
-        "1\n",
-        "bash: line 1: export: `a-b=1': not a valid identifier\n",
-        0,
-    );
+    check_err(r#"export 'a-b=1'; echo $?"#, "1\n", "bash: line 1: export: `a-b=1': not a valid identifier\n", 0);
 }
 
 #[test]
 fn rt_read_invalid_name() {
-    check_err(
-        r#"read 'a-b' <<< x; echo $?"#,
-        "1\n",
-        "bash: line 1: read: `a-b': not a valid identifier\n",
-        0,
-    );
+    check_err(r#"read 'a-b' <<< x; echo $?"#, "1\n", "bash: line 1: read: `a-b': not a valid identifier\n", 0);
 }
 
 #[test]
@@ -380,9 +276,5 @@ fn rt_numeric_arg_required_return() {
 
 #[test]
 fn rt_script_continues_after_errors() {
-    check(
-        r#"nosuch 2>/dev/null; cd /nowhere 2>/dev/null; echo still running"#,
-        "still running\n",
-        0,
-    );
+    check(r#"nosuch 2>/dev/null; cd /nowhere 2>/dev/null; echo still running"#, "still running\n", 0);
 }

@@ -58,11 +58,7 @@ fn param_assign_uses_earlier() {
 
 #[test]
 fn param_env_prefix_only_for_command() {
-    check(
-        r#"x=outer; x=inner bash -c 'echo $x'; echo $x"#,
-        "inner\nouter\n",
-        0,
-    );
+    check(r#"x=outer; x=inner bash -c 'echo $x'; echo $x"#, "inner\nouter\n", 0);
 }
 
 #[test]
@@ -151,22 +147,12 @@ fn pe_alternate_empty() {
 
 #[test]
 fn pe_error_unset_message() {
-    check_err(
-        r#"echo ${x:?is required}; echo not reached"#,
-        "",
-        "bash: line 1: x: is required\n",
-        127,
-    );
+    check_err(r#"echo ${x:?is required}; echo not reached"#, "", "bash: line 1: x: is required\n", 127);
 }
 
 #[test]
 fn pe_error_default_message() {
-    check_err(
-        r#"echo ${x:?}; echo not reached"#,
-        "",
-        "bash: line 1: x: parameter null or not set\n",
-        127,
-    );
+    check_err(r#"echo ${x:?}; echo not reached"#, "", "bash: line 1: x: parameter null or not set\n", 127);
 }
 
 #[test]
@@ -176,12 +162,7 @@ fn pe_error_set_ok() {
 
 #[test]
 fn pe_error_in_subshell_continues() {
-    check_err(
-        r#"(echo ${x:?gone}); echo "after $?""#,
-        "after 1\n",
-        "bash: line 1: x: gone\n",
-        0,
-    );
+    check_err(r#"(echo ${x:?gone}); echo "after $?""#, "after 1\n", "bash: line 1: x: gone\n", 0);
 }
 
 #[test]
@@ -191,11 +172,7 @@ fn pe_default_quoted_word() {
 
 #[test]
 fn pe_default_unquoted_splits() {
-    check(
-        r#"for w in ${x:-a   b}; do echo "<$w>"; done"#,
-        "<a>\n<b>\n",
-        0,
-    );
+    check(r#"for w in ${x:-a   b}; do echo "<$w>"; done"#, "<a>\n<b>\n", 0);
 }
 
 #[test]
@@ -284,20 +261,12 @@ fn pe_remove_pattern_from_var() {
 
 #[test]
 fn pe_remove_everything() {
-    check(
-        r#"x=abc; echo "[${x#*}]" "[${x##*}]" "[${x%%*}]""#,
-        "[abc] [] []\n",
-        0,
-    );
+    check(r#"x=abc; echo "[${x#*}]" "[${x##*}]" "[${x%%*}]""#, "[abc] [] []\n", 0);
 }
 
 #[test]
 fn pe_dirname_basename_idiom() {
-    check(
-        r#"f=/usr/local/lib/file.so; echo ${f%/*} ${f##*/}"#,
-        "/usr/local/lib file.so\n",
-        0,
-    );
+    check(r#"f=/usr/local/lib/file.so; echo ${f%/*} ${f##*/}"#, "/usr/local/lib file.so\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -326,20 +295,12 @@ fn pe_replace_glob() {
 
 #[test]
 fn pe_replace_anchor_start() {
-    check(
-        r#"x=abcabc; echo ${x/#abc/X} ${x/#bc/X}"#,
-        "Xabc abcabc\n",
-        0,
-    );
+    check(r#"x=abcabc; echo ${x/#abc/X} ${x/#bc/X}"#, "Xabc abcabc\n", 0);
 }
 
 #[test]
 fn pe_replace_anchor_end() {
-    check(
-        r#"x=abcabc; echo ${x/%abc/X} ${x/%ab/X}"#,
-        "abcX abcabc\n",
-        0,
-    );
+    check(r#"x=abcabc; echo ${x/%abc/X} ${x/%ab/X}"#, "abcX abcabc\n", 0);
 }
 
 #[test]
@@ -349,11 +310,7 @@ fn pe_replace_no_match() {
 
 #[test]
 fn pe_replace_with_var() {
-    check(
-        r#"x=path/to/file; sep=:; echo ${x//\//$sep}"#,
-        "path:to:file\n",
-        0,
-    );
+    check(r#"x=path/to/file; sep=:; echo ${x//\//$sep}"#, "path:to:file\n", 0);
 }
 
 #[test]
@@ -372,11 +329,7 @@ fn pe_replace_empty_value() {
 
 #[test]
 fn pe_upper_lower() {
-    check(
-        r#"x=hello; y=WORLD; echo ${x^} ${x^^} ${y,} ${y,,}"#,
-        "Hello HELLO wORLD world\n",
-        0,
-    );
+    check(r#"x=hello; y=WORLD; echo ${x^} ${x^^} ${y,} ${y,,}"#, "Hello HELLO wORLD world\n", 0);
 }
 
 #[test]
@@ -405,20 +358,12 @@ fn special_arg_count() {
 
 #[test]
 fn special_positional() {
-    check(
-        r#"set -- one two three; echo $1 $3 $2"#,
-        "one three two\n",
-        0,
-    );
+    check(r#"set -- one two three; echo $1 $3 $2"#, "one three two\n", 0);
 }
 
 #[test]
 fn special_positional_ten_braces() {
-    check(
-        r#"set -- 1 2 3 4 5 6 7 8 9 ten; echo ${10} $10"#,
-        "ten 10\n",
-        0,
-    );
+    check(r#"set -- 1 2 3 4 5 6 7 8 9 ten; echo ${10} $10"#, "ten 10\n", 0);
 }
 
 #[test]
@@ -428,29 +373,17 @@ fn special_dollar_zero() {
 
 #[test]
 fn special_at_quoted() {
-    check(
-        r#"set -- "a b" c; for x in "$@"; do echo "<$x>"; done"#,
-        "<a b>\n<c>\n",
-        0,
-    );
+    check(r#"set -- "a b" c; for x in "$@"; do echo "<$x>"; done"#, "<a b>\n<c>\n", 0);
 }
 
 #[test]
 fn special_star_quoted() {
-    check(
-        r#"set -- "a b" c; for x in "$*"; do echo "<$x>"; done"#,
-        "<a b c>\n",
-        0,
-    );
+    check(r#"set -- "a b" c; for x in "$*"; do echo "<$x>"; done"#, "<a b c>\n", 0);
 }
 
 #[test]
 fn special_at_unquoted_splits() {
-    check(
-        r#"set -- "a b" c; for x in $@; do echo "<$x>"; done"#,
-        "<a>\n<b>\n<c>\n",
-        0,
-    );
+    check(r#"set -- "a b" c; for x in $@; do echo "<$x>"; done"#, "<a>\n<b>\n<c>\n", 0);
 }
 
 #[test]
@@ -465,11 +398,7 @@ fn special_star_empty_ifs_join() {
 
 #[test]
 fn special_at_no_args_vanishes() {
-    check(
-        r#"set --; for x in "$@"; do echo "<$x>"; done; echo done"#,
-        "done\n",
-        0,
-    );
+    check(r#"set --; for x in "$@"; do echo "<$x>"; done; echo done"#, "done\n", 0);
 }
 
 #[test]
@@ -479,29 +408,17 @@ fn special_star_no_args_empty_word() {
 
 #[test]
 fn special_at_with_prefix_suffix() {
-    check(
-        r#"set -- a b c; for x in "x$@y"; do echo "<$x>"; done"#,
-        "<xa>\n<b>\n<cy>\n",
-        0,
-    );
+    check(r#"set -- a b c; for x in "x$@y"; do echo "<$x>"; done"#, "<xa>\n<b>\n<cy>\n", 0);
 }
 
 #[test]
 fn special_at_empty_args_kept() {
-    check(
-        r#"set -- "" a ""; for x in "$@"; do echo "<$x>"; done"#,
-        "<>\n<a>\n<>\n",
-        0,
-    );
+    check(r#"set -- "" a ""; for x in "$@"; do echo "<$x>"; done"#, "<>\n<a>\n<>\n", 0);
 }
 
 #[test]
 fn special_at_count_via_function() {
-    check(
-        r#"f() { echo $#; }; set -- "a b" "" c; f "$@"; f $@; f "$*""#,
-        "3\n3\n1\n",
-        0,
-    );
+    check(r#"f() { echo $#; }; set -- "a b" "" c; f "$@"; f $@; f "$*""#, "3\n3\n1\n", 0);
 }
 
 #[test]
@@ -550,11 +467,7 @@ fn cmdsub_quoted_no_split() {
 
 #[test]
 fn cmdsub_nested() {
-    check(
-        r#"echo $(echo outer $(echo inner $(echo deepest)))"#,
-        "outer inner deepest\n",
-        0,
-    );
+    check(r#"echo $(echo outer $(echo inner $(echo deepest)))"#, "outer inner deepest\n", 0);
 }
 
 #[test]
@@ -589,20 +502,12 @@ fn cmdsub_multiple_commands() {
 
 #[test]
 fn cmdsub_with_quotes_inside() {
-    check(
-        r#"echo "$(echo "inner \"quoted\" text")""#,
-        "inner \"quoted\" text\n",
-        0,
-    );
+    check(r#"echo "$(echo "inner \"quoted\" text")""#, "inner \"quoted\" text\n", 0);
 }
 
 #[test]
 fn cmdsub_parens_in_case() {
-    check(
-        r#"x=$(case a in a) echo matched;; esac); echo $x"#,
-        "matched\n",
-        0,
-    );
+    check(r#"x=$(case a in a) echo matched;; esac); echo $x"#, "matched\n", 0);
 }
 
 #[test]
@@ -622,11 +527,7 @@ fn cmdsub_redirect_shorthand() {
 
 #[test]
 fn cmdsub_exit_in_sub() {
-    check(
-        r#"x=$(echo before; exit 3; echo after); echo "$x $?""#,
-        "before 3\n",
-        0,
-    );
+    check(r#"x=$(echo before; exit 3; echo after); echo "$x $?""#, "before 3\n", 0);
 }
 
 #[test]
@@ -650,11 +551,7 @@ fn arith_parens() {
 
 #[test]
 fn arith_division_modulo() {
-    check(
-        r#"echo $((17 / 5)) $((17 % 5)) $((-17 / 5)) $((-17 % 5))"#,
-        "3 2 -3 -2\n",
-        0,
-    );
+    check(r#"echo $((17 / 5)) $((17 % 5)) $((-17 / 5)) $((-17 % 5))"#, "3 2 -3 -2\n", 0);
 }
 
 #[test]
@@ -674,29 +571,17 @@ fn arith_unset_is_zero() {
 
 #[test]
 fn arith_comparisons() {
-    check(
-        r#"echo $((3 > 2)) $((3 < 2)) $((2 == 2)) $((2 != 2)) $((3 >= 3)) $((2 <= 1))"#,
-        "1 0 1 0 1 0\n",
-        0,
-    );
+    check(r#"echo $((3 > 2)) $((3 < 2)) $((2 == 2)) $((2 != 2)) $((3 >= 3)) $((2 <= 1))"#, "1 0 1 0 1 0\n", 0);
 }
 
 #[test]
 fn arith_logical() {
-    check(
-        r#"echo $((1 && 0)) $((1 || 0)) $((!5)) $((!0))"#,
-        "0 1 0 1\n",
-        0,
-    );
+    check(r#"echo $((1 && 0)) $((1 || 0)) $((!5)) $((!0))"#, "0 1 0 1\n", 0);
 }
 
 #[test]
 fn arith_bitwise() {
-    check(
-        r#"echo $((6 & 3)) $((6 | 3)) $((6 ^ 3)) $((1 << 4)) $((256 >> 2)) $((~0))"#,
-        "2 7 5 16 64 -1\n",
-        0,
-    );
+    check(r#"echo $((6 & 3)) $((6 | 3)) $((6 ^ 3)) $((1 << 4)) $((256 >> 2)) $((~0))"#, "2 7 5 16 64 -1\n", 0);
 }
 
 #[test]
@@ -706,20 +591,12 @@ fn arith_ternary() {
 
 #[test]
 fn arith_assignment_ops() {
-    check(
-        r#"x=5; echo $((x += 3)) $x; echo $((x *= 2)) $((x -= 1)) $((x /= 3)) $((x %= 3))"#,
-        "8 8\n16 15 5 2\n",
-        0,
-    );
+    check(r#"x=5; echo $((x += 3)) $x; echo $((x *= 2)) $((x -= 1)) $((x /= 3)) $((x %= 3))"#, "8 8\n16 15 5 2\n", 0);
 }
 
 #[test]
 fn arith_increment() {
-    check(
-        r#"i=1; echo $((i++)) $i $((++i)) $i $((i--)) $((--i))"#,
-        "1 2 3 3 3 1\n",
-        0,
-    );
+    check(r#"i=1; echo $((i++)) $i $((++i)) $i $((i--)) $((--i))"#, "1 2 3 3 3 1\n", 0);
 }
 
 #[test]
@@ -729,11 +606,7 @@ fn arith_comma() {
 
 #[test]
 fn arith_hex_octal_base() {
-    check(
-        r#"echo $((0x1f)) $((010)) $((2#101)) $((36#z))"#,
-        "31 8 5 35\n",
-        0,
-    );
+    check(r#"echo $((0x1f)) $((010)) $((2#101)) $((36#z))"#, "31 8 5 35\n", 0);
 }
 
 #[test]
@@ -753,39 +626,22 @@ fn arith_var_holds_expression() {
 
 #[test]
 fn arith_large_numbers() {
-    check(
-        r#"echo $((9223372036854775807)) $((2 ** 62))"#,
-        "9223372036854775807 4611686018427387904\n",
-        0,
-    );
+    check(r#"echo $((9223372036854775807)) $((2 ** 62))"#, "9223372036854775807 4611686018427387904\n", 0);
 }
 
 #[test]
 fn arith_overflow_wraps() {
-    check(
-        r#"echo $((9223372036854775807 + 1))"#,
-        "-9223372036854775808\n",
-        0,
-    );
+    check(r#"echo $((9223372036854775807 + 1))"#, "-9223372036854775808\n", 0);
 }
 
 #[test]
 fn arith_division_by_zero() {
-    check_err(
-        r#"echo $((1 / 0)); echo after"#,
-        "",
-        "bash: line 1: 1 / 0: division by 0 (error token is \"0\")\n",
-        1,
-    );
+    check_err(r#"echo $((1 / 0)); echo after"#, "", "bash: line 1: 1 / 0: division by 0 (error token is \"0\")\n", 1);
 }
 
 #[test]
 fn arith_command_double_paren_status() {
-    check(
-        r#"(( 5 > 3 )); echo $?; (( 0 )); echo $?; (( x = 4 )); echo $? $x"#,
-        "0\n1\n0 4\n",
-        0,
-    );
+    check(r#"(( 5 > 3 )); echo $?; (( 0 )); echo $?; (( x = 4 )); echo $? $x"#, "0\n1\n0 4\n", 0);
 }
 
 #[test]
@@ -897,11 +753,7 @@ fn brace_zero_padded() {
 
 #[test]
 fn split_default_whitespace() {
-    check(
-        r#"x="  a   b	c  "; for w in $x; do echo "<$w>"; done"#,
-        "<a>\n<b>\n<c>\n",
-        0,
-    );
+    check(r#"x="  a   b	c  "; for w in $x; do echo "<$w>"; done"#, "<a>\n<b>\n<c>\n", 0);
 }
 
 #[test]
@@ -916,65 +768,37 @@ b"; for w in $x; do echo "<$w>"; done"#,
 
 #[test]
 fn split_quoted_not_split() {
-    check(
-        r#"x="a   b"; for w in "$x"; do echo "<$w>"; done"#,
-        "<a   b>\n",
-        0,
-    );
+    check(r#"x="a   b"; for w in "$x"; do echo "<$w>"; done"#, "<a   b>\n", 0);
 }
 
 #[test]
 fn split_custom_ifs_colon() {
-    check(
-        r#"x=a:b:c; IFS=:; for w in $x; do echo "<$w>"; done"#,
-        "<a>\n<b>\n<c>\n",
-        0,
-    );
+    check(r#"x=a:b:c; IFS=:; for w in $x; do echo "<$w>"; done"#, "<a>\n<b>\n<c>\n", 0);
 }
 
 #[test]
 fn split_custom_ifs_empty_fields() {
-    check(
-        r#"x=a::b:; IFS=:; for w in $x; do echo "<$w>"; done"#,
-        "<a>\n<>\n<b>\n",
-        0,
-    );
+    check(r#"x=a::b:; IFS=:; for w in $x; do echo "<$w>"; done"#, "<a>\n<>\n<b>\n", 0);
 }
 
 #[test]
 fn split_custom_ifs_leading_empty() {
-    check(
-        r#"x=:a; IFS=:; for w in $x; do echo "<$w>"; done"#,
-        "<>\n<a>\n",
-        0,
-    );
+    check(r#"x=:a; IFS=:; for w in $x; do echo "<$w>"; done"#, "<>\n<a>\n", 0);
 }
 
 #[test]
 fn split_ifs_mixed_whitespace_nonwhitespace() {
-    check(
-        r#"x="a , b,,c"; IFS=" ,"; for w in $x; do echo "<$w>"; done"#,
-        "<a>\n<b>\n<>\n<c>\n",
-        0,
-    );
+    check(r#"x="a , b,,c"; IFS=" ,"; for w in $x; do echo "<$w>"; done"#, "<a>\n<b>\n<>\n<c>\n", 0);
 }
 
 #[test]
 fn split_ifs_empty_no_split() {
-    check(
-        r#"x="a b c"; IFS=; for w in $x; do echo "<$w>"; done"#,
-        "<a b c>\n",
-        0,
-    );
+    check(r#"x="a b c"; IFS=; for w in $x; do echo "<$w>"; done"#, "<a b c>\n", 0);
 }
 
 #[test]
 fn split_ifs_unset_default() {
-    check(
-        r#"x="a  b"; unset IFS; for w in $x; do echo "<$w>"; done"#,
-        "<a>\n<b>\n",
-        0,
-    );
+    check(r#"x="a  b"; unset IFS; for w in $x; do echo "<$w>"; done"#, "<a>\n<b>\n", 0);
 }
 
 #[test]
@@ -994,11 +818,7 @@ fn split_only_expansions_split() {
 
 #[test]
 fn split_ifs_restored_local() {
-    check(
-        r#"f() { local IFS=,; x="1,2"; set -- $x; echo $#; }; f; x="1,2"; set -- $x; echo $#"#,
-        "2\n1\n",
-        0,
-    );
+    check(r#"f() { local IFS=,; x="1,2"; set -- $x; echo $#; }; f; x="1,2"; set -- $x; echo $#"#, "2\n1\n", 0);
 }
 
 #[test]
@@ -1014,11 +834,7 @@ c d"; for w in $x; do echo "<$w>"; done"#,
 
 #[test]
 fn split_cmdsub_result_custom_ifs() {
-    check(
-        r#"IFS=/; for w in $(echo usr/local/bin); do echo "<$w>"; done"#,
-        "<usr>\n<local>\n<bin>\n",
-        0,
-    );
+    check(r#"IFS=/; for w in $(echo usr/local/bin); do echo "<$w>"; done"#, "<usr>\n<local>\n<bin>\n", 0);
 }
 
 #[test]
@@ -1028,20 +844,12 @@ fn split_set_positional_from_var() {
 
 #[test]
 fn split_ifs_affects_dollar_star_unquoted() {
-    check(
-        r#"set -- "a b" c; IFS=-; echo $*; echo "$*""#,
-        "a b c\na b-c\n",
-        0,
-    );
+    check(r#"set -- "a b" c; IFS=-; echo $*; echo "$*""#, "a b c\na b-c\n", 0);
 }
 
 #[test]
 fn split_adjacent_quoted_and_unquoted() {
-    check(
-        r#"x="1 2"; for w in a$x"b c"; do echo "<$w>"; done"#,
-        "<a1>\n<2b c>\n",
-        0,
-    );
+    check(r#"x="1 2"; for w in a$x"b c"; do echo "<$w>"; done"#, "<a1>\n<2b c>\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -1050,20 +858,12 @@ fn split_adjacent_quoted_and_unquoted() {
 
 #[test]
 fn glob_star() {
-    check(
-        r#": > a.txt; : > b.txt; : > c.log; echo *.txt"#,
-        "a.txt b.txt\n",
-        0,
-    );
+    check(r#": > a.txt; : > b.txt; : > c.log; echo *.txt"#, "a.txt b.txt\n", 0);
 }
 
 #[test]
 fn glob_sorted_order() {
-    check(
-        r#": > zeta; : > alpha; : > mid; echo *"#,
-        "alpha mid zeta\n",
-        0,
-    );
+    check(r#": > zeta; : > alpha; : > mid; echo *"#, "alpha mid zeta\n", 0);
 }
 
 #[test]
@@ -1083,11 +883,7 @@ fn glob_bracket_range() {
 
 #[test]
 fn glob_bracket_negation() {
-    check(
-        r#": > a1; : > b1; : > c1; echo [!a]1 [^b]1"#,
-        "b1 c1 a1 c1\n",
-        0,
-    );
+    check(r#": > a1; : > b1; : > c1; echo [!a]1 [^b]1"#, "b1 c1 a1 c1\n", 0);
 }
 
 #[test]
@@ -1112,56 +908,32 @@ fn glob_dotfiles_explicit() {
 
 #[test]
 fn glob_quoted_not_expanded() {
-    check(
-        r#": > a.txt; echo "*.txt" '*.txt' \*.txt"#,
-        "*.txt *.txt *.txt\n",
-        0,
-    );
+    check(r#": > a.txt; echo "*.txt" '*.txt' \*.txt"#, "*.txt *.txt *.txt\n", 0);
 }
 
 #[test]
 fn glob_from_variable() {
-    check(
-        r#": > a.txt; : > b.txt; p='*.txt'; echo $p; echo "$p""#,
-        "a.txt b.txt\n*.txt\n",
-        0,
-    );
+    check(r#": > a.txt; : > b.txt; p='*.txt'; echo $p; echo "$p""#, "a.txt b.txt\n*.txt\n", 0);
 }
 
 #[test]
 fn glob_in_for_loop() {
-    check(
-        r#": > one.sh; : > two.sh; for f in *.sh; do echo "file: $f"; done"#,
-        "file: one.sh\nfile: two.sh\n",
-        0,
-    );
+    check(r#": > one.sh; : > two.sh; for f in *.sh; do echo "file: $f"; done"#, "file: one.sh\nfile: two.sh\n", 0);
 }
 
 #[test]
 fn glob_in_subdir() {
-    check(
-        r#"cd /tmp/sbtest; : > x.c; echo /tmp/sbtest/*.c"#,
-        "/tmp/sbtest/x.c\n",
-        0,
-    );
+    check(r#"cd /tmp/sbtest; : > x.c; echo /tmp/sbtest/*.c"#, "/tmp/sbtest/x.c\n", 0);
 }
 
 #[test]
 fn glob_dir_slash() {
-    check(
-        r#"echo content > file1; echo /tmp/sbtest/file*"#,
-        "/tmp/sbtest/file1\n",
-        0,
-    );
+    check(r#"echo content > file1; echo /tmp/sbtest/file*"#, "/tmp/sbtest/file1\n", 0);
 }
 
 #[test]
 fn glob_filenames_with_spaces() {
-    check(
-        r#": > "a b.txt"; : > c.txt; for f in *.txt; do echo "<$f>"; done"#,
-        "<a b.txt>\n<c.txt>\n",
-        0,
-    );
+    check(r#": > "a b.txt"; : > c.txt; for f in *.txt; do echo "<$f>"; done"#, "<a b.txt>\n<c.txt>\n", 0);
 }
 
 #[test]
@@ -1171,11 +943,7 @@ fn glob_set_positional() {
 
 #[test]
 fn glob_noglob() {
-    check(
-        r#": > a.txt; set -f; echo *.txt; set +f; echo *.txt"#,
-        "*.txt\na.txt\n",
-        0,
-    );
+    check(r#": > a.txt; set -f; echo *.txt; set +f; echo *.txt"#, "*.txt\na.txt\n", 0);
 }
 
 #[test]
@@ -1185,27 +953,15 @@ fn glob_nullglob() {
 
 #[test]
 fn glob_matches_in_case() {
-    check(
-        r#"case file.txt in *.txt) echo text;; *) echo other;; esac"#,
-        "text\n",
-        0,
-    );
+    check(r#"case file.txt in *.txt) echo text;; *) echo other;; esac"#, "text\n", 0);
 }
 
 #[test]
 fn glob_result_not_resplit() {
-    check(
-        r#": > "x y"; for f in x*; do echo "<$f>"; done"#,
-        "<x y>\n",
-        0,
-    );
+    check(r#": > "x y"; for f in x*; do echo "<$f>"; done"#, "<x y>\n", 0);
 }
 
 #[test]
 fn glob_star_matches_many_chars() {
-    check(
-        r#": > abc; : > abd; : > xbc; echo a*c *b*"#,
-        "abc abc abd xbc\n",
-        0,
-    );
+    check(r#": > abc; : > abd; : > xbc; echo a*c *b*"#, "abc abc abd xbc\n", 0);
 }

@@ -13,20 +13,12 @@ use common::*;
 
 #[test]
 fn func_posix_form() {
-    check(
-        r#"greet() { echo "hello $1"; }; greet world"#,
-        "hello world\n",
-        0,
-    );
+    check(r#"greet() { echo "hello $1"; }; greet world"#, "hello world\n", 0);
 }
 
 #[test]
 fn func_keyword_form() {
-    check(
-        r#"function greet { echo "hi $1"; }; greet there"#,
-        "hi there\n",
-        0,
-    );
+    check(r#"function greet { echo "hi $1"; }; greet there"#, "hi there\n", 0);
 }
 
 #[test]
@@ -49,11 +41,7 @@ f"#,
 
 #[test]
 fn func_subshell_body() {
-    check(
-        r#"f() ( x=inner; echo $x ); x=outer; f; echo $x"#,
-        "inner\nouter\n",
-        0,
-    );
+    check(r#"f() ( x=inner; echo $x ); x=outer; f; echo $x"#, "inner\nouter\n", 0);
 }
 
 #[test]
@@ -63,20 +51,12 @@ fn func_redefine() {
 
 #[test]
 fn func_args_count_and_all() {
-    check(
-        r#"f() { echo "$# [$*]"; }; f a "b c" d"#,
-        "3 [a b c d]\n",
-        0,
-    );
+    check(r#"f() { echo "$# [$*]"; }; f a "b c" d"#, "3 [a b c d]\n", 0);
 }
 
 #[test]
 fn func_args_restored_after_call() {
-    check(
-        r#"set -- outer1 outer2; f() { echo "in $1"; }; f inner; echo "out $1 $#""#,
-        "in inner\nout outer1 2\n",
-        0,
-    );
+    check(r#"set -- outer1 outer2; f() { echo "in $1"; }; f inner; echo "out $1 $#""#, "in inner\nout outer1 2\n", 0);
 }
 
 #[test]
@@ -91,38 +71,22 @@ fn func_funcname() {
 
 #[test]
 fn func_unset_f() {
-    check(
-        r#"f() { echo f; }; unset -f f; f 2>/dev/null; echo $?"#,
-        "127\n",
-        0,
-    );
+    check(r#"f() { echo f; }; unset -f f; f 2>/dev/null; echo $?"#, "127\n", 0);
 }
 
 #[test]
 fn func_call_before_define_fails() {
-    check(
-        r#"f 2>/dev/null; echo $?; f() { echo now; }; f"#,
-        "127\nnow\n",
-        0,
-    );
+    check(r#"f 2>/dev/null; echo $?; f() { echo now; }; f"#, "127\nnow\n", 0);
 }
 
 #[test]
 fn func_shadows_builtin() {
-    check(
-        r#"echo() { builtin echo "wrapped: $*"; }; echo hi"#,
-        "wrapped: hi\n",
-        0,
-    );
+    check(r#"echo() { builtin echo "wrapped: $*"; }; echo hi"#, "wrapped: hi\n", 0);
 }
 
 #[test]
 fn func_command_bypasses_function() {
-    check(
-        r#"echo() { builtin echo "wrapped"; }; command echo direct"#,
-        "direct\n",
-        0,
-    );
+    check(r#"echo() { builtin echo "wrapped"; }; command echo direct"#, "direct\n", 0);
 }
 
 #[test]
@@ -132,11 +96,7 @@ fn func_name_with_dash_and_dot() {
 
 #[test]
 fn func_output_captured() {
-    check(
-        r#"f() { echo captured; }; x=$(f); echo "[$x]""#,
-        "[captured]\n",
-        0,
-    );
+    check(r#"f() { echo captured; }; x=$(f); echo "[$x]""#, "[captured]\n", 0);
 }
 
 #[test]
@@ -151,11 +111,7 @@ fn func_calls_other() {
 
 #[test]
 fn func_defined_in_function() {
-    check(
-        r#"outer() { inner() { echo inner; }; }; outer; inner"#,
-        "inner\n",
-        0,
-    );
+    check(r#"outer() { inner() { echo inner; }; }; outer; inner"#, "inner\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -179,11 +135,7 @@ fn func_status_of_last_command() {
 
 #[test]
 fn func_return_stops_body() {
-    check(
-        r#"f() { echo before; return 0; echo after; }; f"#,
-        "before\n",
-        0,
-    );
+    check(r#"f() { echo before; return 0; echo after; }; f"#, "before\n", 0);
 }
 
 #[test]
@@ -220,20 +172,12 @@ fn func_exit_exits_shell() {
 
 #[test]
 fn local_hides_global() {
-    check(
-        r#"x=global; f() { local x=local; echo "in $x"; }; f; echo "out $x""#,
-        "in local\nout global\n",
-        0,
-    );
+    check(r#"x=global; f() { local x=local; echo "in $x"; }; f; echo "out $x""#, "in local\nout global\n", 0);
 }
 
 #[test]
 fn local_without_value_unset() {
-    check(
-        r#"x=global; f() { local x; echo "[${x-unset}]"; }; f"#,
-        "[unset]\n",
-        0,
-    );
+    check(r#"x=global; f() { local x; echo "[${x-unset}]"; }; f"#, "[unset]\n", 0);
 }
 
 #[test]
@@ -261,20 +205,12 @@ fn local_global_assignment_without_local() {
 
 #[test]
 fn local_recursion_keeps_frames() {
-    check(
-        r#"f() { local n=$1; if [ $n -gt 0 ]; then f $((n-1)); fi; echo $n; }; f 3"#,
-        "0\n1\n2\n3\n",
-        0,
-    );
+    check(r#"f() { local n=$1; if [ $n -gt 0 ]; then f $((n-1)); fi; echo $n; }; f 3"#, "0\n1\n2\n3\n", 0);
 }
 
 #[test]
 fn local_multiple_names() {
-    check(
-        r#"f() { local a=1 b=2 c; echo "$a $b [${c-u}]"; }; f"#,
-        "1 2 [u]\n",
-        0,
-    );
+    check(r#"f() { local a=1 b=2 c; echo "$a $b [${c-u}]"; }; f"#, "1 2 [u]\n", 0);
 }
 
 #[test]
@@ -284,12 +220,7 @@ fn local_outside_function_fails() {
 
 #[test]
 fn local_outside_function_message() {
-    check_err(
-        r#"local x=1"#,
-        "",
-        "bash: line 1: local: can only be used in a function\n",
-        1,
-    );
+    check_err(r#"local x=1"#, "", "bash: line 1: local: can only be used in a function\n", 1);
 }
 
 #[test]
@@ -303,29 +234,17 @@ fn local_nested_shadow_restores() {
 
 #[test]
 fn local_array() {
-    check(
-        r#"f() { local -a arr=(1 2 3); echo ${#arr[@]}; }; f; echo "[${arr[*]}]""#,
-        "3\n[]\n",
-        0,
-    );
+    check(r#"f() { local -a arr=(1 2 3); echo ${#arr[@]}; }; f; echo "[${arr[*]}]""#, "3\n[]\n", 0);
 }
 
 #[test]
 fn local_export_visible_to_child() {
-    check(
-        r#"f() { local -x v=exported-local; bash -c 'echo $v'; }; f"#,
-        "exported-local\n",
-        0,
-    );
+    check(r#"f() { local -x v=exported-local; bash -c 'echo $v'; }; f"#, "exported-local\n", 0);
 }
 
 #[test]
 fn local_unset_reveals_outer() {
-    check(
-        r#"x=global; f() { local x=local; unset x; echo "[${x-unset}]"; }; f"#,
-        "[unset]\n",
-        0,
-    );
+    check(r#"x=global; f() { local x=local; unset x; echo "[${x-unset}]"; }; f"#, "[unset]\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -352,9 +271,5 @@ fn func_recursive_fib() {
 
 #[test]
 fn func_recursive_countdown() {
-    check(
-        r#"down() { [ $1 -eq 0 ] && return; echo $1; down $(( $1 - 1 )); }; down 4"#,
-        "4\n3\n2\n1\n",
-        0,
-    );
+    check(r#"down() { [ $1 -eq 0 ] && return; echo $1; down $(( $1 - 1 )); }; down 4"#, "4\n3\n2\n1\n", 0);
 }

@@ -23,29 +23,17 @@ fn pipe_three_stages() {
 
 #[test]
 fn pipe_group_to_group() {
-    check(
-        r#"{ echo a; echo b; } | { read x; read y; echo "$y$x"; }"#,
-        "ba\n",
-        0,
-    );
+    check(r#"{ echo a; echo b; } | { read x; read y; echo "$y$x"; }"#, "ba\n", 0);
 }
 
 #[test]
 fn pipe_while_read() {
-    check(
-        r#"{ echo 1; echo 2; echo 3; } | while read n; do echo "n$n"; done"#,
-        "n1\nn2\nn3\n",
-        0,
-    );
+    check(r#"{ echo 1; echo 2; echo 3; } | while read n; do echo "n$n"; done"#, "n1\nn2\nn3\n", 0);
 }
 
 #[test]
 fn pipe_status_is_last() {
-    check(
-        r#"false | true; echo $?; true | false; echo $?"#,
-        "0\n1\n",
-        0,
-    );
+    check(r#"false | true; echo $?; true | false; echo $?"#, "0\n1\n", 0);
 }
 
 #[test]
@@ -60,20 +48,12 @@ fn pipe_stages_are_subshells() {
 
 #[test]
 fn pipe_last_stage_var_not_kept() {
-    check(
-        r#"echo val | { read v; echo "in: $v"; }; echo "out: [$v]""#,
-        "in: val\nout: []\n",
-        0,
-    );
+    check(r#"echo val | { read v; echo "in: $v"; }; echo "out: [$v]""#, "in: val\nout: []\n", 0);
 }
 
 #[test]
 fn pipe_function_stage() {
-    check(
-        r#"up() { while read l; do echo "<$l>"; done; }; { echo a; echo b; } | up"#,
-        "<a>\n<b>\n",
-        0,
-    );
+    check(r#"up() { while read l; do echo "<$l>"; done; }; { echo a; echo b; } | up"#, "<a>\n<b>\n", 0);
 }
 
 #[test]
@@ -118,11 +98,7 @@ fn pipe_and_list_precedence() {
 
 #[test]
 fn pipe_stderr_not_piped() {
-    check(
-        r#"{ echo out; echo err >&2; } 2>/dev/null | cat"#,
-        "out\n",
-        0,
-    );
+    check(r#"{ echo out; echo err >&2; } 2>/dev/null | cat"#, "out\n", 0);
 }
 
 #[test]
@@ -141,20 +117,12 @@ fn pipe_yes_head_ends() {
 
 #[test]
 fn pipe_infinite_loop_reader_closes() {
-    check(
-        r#"while :; do echo y; done | { read l; echo "read $l"; }"#,
-        "read y\n",
-        0,
-    );
+    check(r#"while :; do echo y; done | { read l; echo "read $l"; }"#, "read y\n", 0);
 }
 
 #[test]
 fn pipe_writer_status_141() {
-    check(
-        r#"while :; do echo y; done | { read l; }; echo "${PIPESTATUS[@]}""#,
-        "141 0\n",
-        0,
-    );
+    check(r#"while :; do echo y; done | { read l; }; echo "${PIPESTATUS[@]}""#, "141 0\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -163,11 +131,7 @@ fn pipe_writer_status_141() {
 
 #[test]
 fn pipestatus_all_stages() {
-    check(
-        r#"true | false | true; echo "${PIPESTATUS[@]}""#,
-        "0 1 0\n",
-        0,
-    );
+    check(r#"true | false | true; echo "${PIPESTATUS[@]}""#, "0 1 0\n", 0);
 }
 
 #[test]
@@ -177,20 +141,12 @@ fn pipestatus_single_command() {
 
 #[test]
 fn pipestatus_exit_codes() {
-    check(
-        r#"(exit 2) | (exit 3) | (exit 0); echo "${PIPESTATUS[0]} ${PIPESTATUS[1]} ${PIPESTATUS[2]}""#,
-        "2 3 0\n",
-        0,
-    );
+    check(r#"(exit 2) | (exit 3) | (exit 0); echo "${PIPESTATUS[0]} ${PIPESTATUS[1]} ${PIPESTATUS[2]}""#, "2 3 0\n", 0);
 }
 
 #[test]
 fn pipestatus_count() {
-    check(
-        r#"true | true | true | true; echo ${#PIPESTATUS[@]}"#,
-        "4\n",
-        0,
-    );
+    check(r#"true | true | true | true; echo ${#PIPESTATUS[@]}"#, "4\n", 0);
 }
 
 #[test]
@@ -200,11 +156,7 @@ fn pipefail_off_default() {
 
 #[test]
 fn pipefail_on_rightmost_failure() {
-    check(
-        r#"set -o pipefail; (exit 2) | (exit 3) | true; echo $?"#,
-        "3\n",
-        0,
-    );
+    check(r#"set -o pipefail; (exit 2) | (exit 3) | true; echo $?"#, "3\n", 0);
 }
 
 #[test]
@@ -219,11 +171,7 @@ fn pipefail_with_errexit() {
 
 #[test]
 fn pipefail_in_if() {
-    check(
-        r#"set -o pipefail; if false | true; then echo yes; else echo no; fi"#,
-        "no\n",
-        0,
-    );
+    check(r#"set -o pipefail; if false | true; then echo yes; else echo no; fi"#, "no\n", 0);
 }
 
 #[test]

@@ -245,11 +245,7 @@ fn ansi_c_inside_double_quotes_literal() {
 
 #[test]
 fn ansi_c_ifs_tab() {
-    check(
-        r#"IFS=$'\t'; x=$'a b\tc'; for w in $x; do echo "<$w>"; done"#,
-        "<a b>\n<c>\n",
-        0,
-    );
+    check(r#"IFS=$'\t'; x=$'a b\tc'; for w in $x; do echo "<$w>"; done"#, "<a b>\n<c>\n", 0);
 }
 
 #[test]
@@ -318,11 +314,7 @@ fn mixed_echo_dash_e_sequences() {
 
 #[test]
 fn mixed_echo_dash_n() {
-    check(
-        r#"echo -n no-newline; echo -n ''; echo end"#,
-        "no-newlineend\n",
-        0,
-    );
+    check(r#"echo -n no-newline; echo -n ''; echo end"#, "no-newlineend\n", 0);
 }
 
 #[test]

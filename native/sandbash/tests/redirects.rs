@@ -53,11 +53,7 @@ fn redir_bare_redirect_creates() {
 
 #[test]
 fn redir_target_from_variable() {
-    check(
-        r#"name=out.txt; echo data > $name; cat out.txt"#,
-        "data\n",
-        0,
-    );
+    check(r#"name=out.txt; echo data > $name; cat out.txt"#, "data\n", 0);
 }
 
 #[test]
@@ -67,29 +63,17 @@ fn redir_quoted_filename_with_space() {
 
 #[test]
 fn redir_multiple_last_wins() {
-    check(
-        r#"echo x > a > b; echo "a=[$(cat a)] b=[$(cat b)]""#,
-        "a=[] b=[x]\n",
-        0,
-    );
+    check(r#"echo x > a > b; echo "a=[$(cat a)] b=[$(cat b)]""#, "a=[] b=[x]\n", 0);
 }
 
 #[test]
 fn redir_stdout_only_not_stderr() {
-    check(
-        r#"{ echo out; echo err >&2; } > f 2>/dev/null; cat f"#,
-        "out\n",
-        0,
-    );
+    check(r#"{ echo out; echo err >&2; } > f 2>/dev/null; cat f"#, "out\n", 0);
 }
 
 #[test]
 fn redir_noclobber() {
-    check(
-        r#"echo a > f; set -C; echo b > f 2>/dev/null; echo status $?; echo c >| f; cat f"#,
-        "status 1\nc\n",
-        0,
-    );
+    check(r#"echo a > f; set -C; echo b > f 2>/dev/null; echo status $?; echo c >| f; cat f"#, "status 1\nc\n", 0);
 }
 
 #[test]
@@ -104,12 +88,7 @@ fn redir_missing_parent_fails() {
 
 #[test]
 fn redir_missing_parent_message() {
-    check_err(
-        r#"echo x > nodir/file"#,
-        "",
-        "bash: line 1: nodir/file: No such file or directory\n",
-        1,
-    );
+    check_err(r#"echo x > nodir/file"#, "", "bash: line 1: nodir/file: No such file or directory\n", 1);
 }
 
 // ----------------------------------------------------------------------
@@ -128,12 +107,7 @@ fn redir_in_missing_file() {
 
 #[test]
 fn redir_in_missing_file_message() {
-    check_err(
-        r#"cat < nosuch; echo after"#,
-        "after\n",
-        "bash: line 1: nosuch: No such file or directory\n",
-        0,
-    );
+    check_err(r#"cat < nosuch; echo after"#, "after\n", "bash: line 1: nosuch: No such file or directory\n", 0);
 }
 
 #[test]
@@ -148,11 +122,7 @@ fn redir_in_and_out() {
 
 #[test]
 fn redir_in_to_read() {
-    check(
-        r#"echo "first line" > f; read line < f; echo "$line""#,
-        "first line\n",
-        0,
-    );
+    check(r#"echo "first line" > f; read line < f; echo "$line""#, "first line\n", 0);
 }
 
 #[test]
@@ -166,11 +136,7 @@ fn redir_in_to_loop() {
 
 #[test]
 fn redir_in_to_group() {
-    check(
-        r#"echo one > f; echo two >> f; { read a; read b; } < f; echo "$b $a""#,
-        "two one\n",
-        0,
-    );
+    check(r#"echo one > f; echo two >> f; { read a; read b; } < f; echo "$b $a""#, "two one\n", 0);
 }
 
 // ----------------------------------------------------------------------
@@ -179,11 +145,7 @@ fn redir_in_to_group() {
 
 #[test]
 fn redir_stderr_to_file() {
-    check(
-        r#"{ echo out; echo err >&2; } 2> e; echo "e=[$(cat e)]""#,
-        "out\ne=[err]\n",
-        0,
-    );
+    check(r#"{ echo out; echo err >&2; } 2> e; echo "e=[$(cat e)]""#, "out\ne=[err]\n", 0);
 }
 
 #[test]
@@ -193,48 +155,27 @@ fn redir_stderr_to_stdout() {
 
 #[test]
 fn redir_stderr_to_stdout_file() {
-    check(
-        r#"{ echo out; echo err >&2; } > f 2>&1; cat f"#,
-        "out\nerr\n",
-        0,
-    );
+    check(r#"{ echo out; echo err >&2; } > f 2>&1; cat f"#, "out\nerr\n", 0);
 }
 
 #[test]
 fn redir_order_matters() {
-    check(
-        r#"{ echo err >&2; } 2>&1 > f; echo "file=[$(cat f)]""#,
-        "err\nfile=[]\n",
-        0,
-    );
+    check(r#"{ echo err >&2; } 2>&1 > f; echo "file=[$(cat f)]""#, "err\nfile=[]\n", 0);
 }
 
 #[test]
 fn redir_ampersand_gt_both() {
-    check(
-        r#"{ echo out; echo err >&2; } &> f; cat f"#,
-        "out\nerr\n",
-        0,
-    );
+    check(r#"{ echo out; echo err >&2; } &> f; cat f"#, "out\nerr\n", 0);
 }
 
 #[test]
 fn redir_ampersand_gt_gt_append() {
-    check(
-        r#"echo start > f; { echo out; echo err >&2; } &>> f; cat f"#,
-        "start\nout\nerr\n",
-        0,
-    );
+    check(r#"echo start > f; { echo out; echo err >&2; } &>> f; cat f"#, "start\nout\nerr\n", 0);
 }
 
 #[test]
 fn redir_stdout_to_stderr() {
-    check_err(
-        r#"echo to-err >&2 2>/dev/null; echo visible"#,
-        "visible\n",
-        "to-err\n",
-        0,
-    );
+    check_err(r#"echo to-err >&2 2>/dev/null; echo visible"#, "visible\n", "to-err\n", 0);
 }
 
 #[test]
@@ -259,11 +200,7 @@ fn redir_dev_null_in() {
 
 #[test]
 fn redir_dev_null_both() {
-    check(
-        r#"{ echo a; echo b >&2; } > /dev/null 2>&1; echo quiet"#,
-        "quiet\n",
-        0,
-    );
+    check(r#"{ echo a; echo b >&2; } > /dev/null 2>&1; echo quiet"#, "quiet\n", 0);
 }
 
 #[test]
@@ -273,48 +210,27 @@ fn redir_pipe_stderr_with_pipe_amp() {
 
 #[test]
 fn redir_custom_fd() {
-    check(
-        r#"exec 3> f; echo via-fd3 >&3; exec 3>&-; cat f"#,
-        "via-fd3\n",
-        0,
-    );
+    check(r#"exec 3> f; echo via-fd3 >&3; exec 3>&-; cat f"#, "via-fd3\n", 0);
 }
 
 #[test]
 fn redir_exec_persistent_stdout() {
-    check_err(
-        r#"exec > f; echo captured; exec >&2; cat f >&2"#,
-        "",
-        "captured\n",
-        0,
-    );
+    check_err(r#"exec > f; echo captured; exec >&2; cat f >&2"#, "", "captured\n", 0);
 }
 
 #[test]
 fn redir_fd_read() {
-    check(
-        r#"echo line1 > f; exec 4< f; read x <&4; echo $x"#,
-        "line1\n",
-        0,
-    );
+    check(r#"echo line1 > f; exec 4< f; read x <&4; echo $x"#, "line1\n", 0);
 }
 
 #[test]
 fn redir_fd_close() {
-    check(
-        r#"echo hi >&- 2>/dev/null; echo status $?"#,
-        "status 1\n",
-        0,
-    );
+    check(r#"echo hi >&- 2>/dev/null; echo status $?"#, "status 1\n", 0);
 }
 
 #[test]
 fn redir_loop_output_appends() {
-    check(
-        r#"for i in 1 2 3; do echo $i >> f; done; cat f"#,
-        "1\n2\n3\n",
-        0,
-    );
+    check(r#"for i in 1 2 3; do echo $i >> f; done; cat f"#, "1\n2\n3\n", 0);
 }
 
 #[test]
@@ -564,11 +480,7 @@ fn herestring_basic() {
 
 #[test]
 fn herestring_adds_newline() {
-    check(
-        r#"x=$(cat <<< abc); echo ${#x}; cat <<< abc | cat"#,
-        "3\nabc\n",
-        0,
-    );
+    check(r#"x=$(cat <<< abc); echo ${#x}; cat <<< abc | cat"#, "3\nabc\n", 0);
 }
 
 #[test]
@@ -578,11 +490,7 @@ fn herestring_expands() {
 
 #[test]
 fn herestring_to_read() {
-    check(
-        r#"read a b <<< "one two three"; echo "$a|$b""#,
-        "one|two three\n",
-        0,
-    );
+    check(r#"read a b <<< "one two three"; echo "$a|$b""#, "one|two three\n", 0);
 }
 
 #[test]
@@ -601,11 +509,7 @@ fn herestring_empty() {
 
 #[test]
 fn bytes_through_file() {
-    check(
-        r#"echo -e '\xff\xfe\x80' > bin; cat bin"#,
-        b"\xff\xfe\x80\n",
-        0,
-    );
+    check(r#"echo -e '\xff\xfe\x80' > bin; cat bin"#, b"\xff\xfe\x80\n", 0);
 }
 
 #[test]

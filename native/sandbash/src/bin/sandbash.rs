@@ -19,10 +19,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-    {
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
         Ok(r) => r,
         Err(e) => {
             eprintln!("sandbash: cannot start the runtime: {e}");
@@ -37,10 +34,7 @@ fn main() {
                 return 1;
             }
         };
-        let opts = sandbash::ExecOptions {
-            stdin,
-            ..Default::default()
-        };
+        let opts = sandbash::ExecOptions { stdin, ..Default::default() };
         match bash.exec_with(&script, opts).await {
             Ok(r) => {
                 let _ = std::io::stdout().write_all(&r.stdout);
@@ -81,10 +75,7 @@ fn read_stdin() -> Vec<u8> {
 fn parse_args(args: &[String]) -> Result<Parsed, String> {
     match args.first().map(String::as_str) {
         Some("-c") => {
-            let script = args
-                .get(1)
-                .ok_or("-c: option requires an argument")?
-                .clone();
+            let script = args.get(1).ok_or("-c: option requires an argument")?.clone();
             let arg0 = args.get(2).cloned().unwrap_or_else(|| "bash".into());
             let rest = args.iter().skip(3).cloned().collect();
             Ok((script, arg0, rest, read_stdin()))
@@ -96,8 +87,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
         }
         None => {
             let data = read_stdin();
-            let script = String::from_utf8(data)
-                .map_err(|_| "script on stdin is not UTF-8 text".to_string())?;
+            let script = String::from_utf8(data).map_err(|_| "script on stdin is not UTF-8 text".to_string())?;
             Ok((script, "bash".into(), Vec::new(), Vec::new()))
         }
     }

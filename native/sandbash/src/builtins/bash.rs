@@ -28,13 +28,9 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                     match argv.get(i) {
                         Some(s) => command = Some(s.clone()),
                         None => {
-                            return Ok(fail(
-                                sh.loc(),
-                                fds,
-                                &format!("{}: -c: option requires an argument", argv[0]),
-                                2,
+                            return Ok(
+                                fail(sh.loc(), fds, &format!("{}: -c: option requires an argument", argv[0]), 2).await
                             )
-                            .await)
                         }
                     }
                 }
@@ -60,22 +56,14 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
             Some(file) => {
                 let p = path::resolve(&sh.cwd, file);
                 match sh.fs.read(&p).await {
-                    Ok(d) => (
-                        String::from_utf8_lossy(&d).into_owned(),
-                        file.clone(),
-                        rest[1..].to_vec(),
-                    ),
+                    Ok(d) => (String::from_utf8_lossy(&d).into_owned(), file.clone(), rest[1..].to_vec()),
                     Err(e) => return Ok(fail(sh.loc(), fds, &format!("{file}: {e}"), 127).await),
                 }
             }
             None => {
                 let max = sh.budget.limits.max_input_bytes as usize;
                 match fds.stdin.read_to_end(max).await {
-                    Ok(d) => (
-                        String::from_utf8_lossy(&d).into_owned(),
-                        argv[0].clone(),
-                        Vec::new(),
-                    ),
+                    Ok(d) => (String::from_utf8_lossy(&d).into_owned(), argv[0].clone(), Vec::new()),
                     Err(_) => return Ok(fail(sh.loc(), fds, "script on stdin too large", 1).await),
                 }
             }

@@ -6,11 +6,7 @@ use crate::interp::Fds;
 use crate::state::ShellState;
 
 pub async fn cd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
-    let args: Vec<&str> = argv[1..]
-        .iter()
-        .map(String::as_str)
-        .filter(|a| !matches!(*a, "-L" | "-P" | "--"))
-        .collect();
+    let args: Vec<&str> = argv[1..].iter().map(String::as_str).filter(|a| !matches!(*a, "-L" | "-P" | "--")).collect();
     if args.len() > 1 {
         return fail(sh.loc(), fds, "cd: too many arguments", 1).await;
     }
@@ -49,14 +45,8 @@ pub async fn cd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
 
 pub async fn pwd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     let physical = argv[1..].iter().any(|a| a == "-P");
-    let p = if physical {
-        sh.fs
-            .canonicalize(&sh.cwd)
-            .await
-            .unwrap_or_else(|_| sh.cwd.clone())
-    } else {
-        sh.cwd.clone()
-    };
+    let p =
+        if physical { sh.fs.canonicalize(&sh.cwd).await.unwrap_or_else(|_| sh.cwd.clone()) } else { sh.cwd.clone() };
     match fds.stdout.write(format!("{p}\n").as_bytes()).await {
         Ok(()) => 0,
         Err(_) => 1,

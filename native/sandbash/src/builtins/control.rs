@@ -13,8 +13,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                 Some(s) => match s.trim().parse::<i64>() {
                     Ok(n) => (n & 255) as i32,
                     Err(_) => {
-                        fds.shell_err(sh.loc(), &format!("{name}: {s}: numeric argument required"))
-                            .await;
+                        fds.shell_err(sh.loc(), &format!("{name}: {s}: numeric argument required")).await;
                         if name == "exit" {
                             return Err(Flow::Exit(2));
                         }
@@ -23,19 +22,14 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                 },
             };
             if argv.len() > 2 {
-                fds.shell_err(sh.loc(), &format!("{name}: too many arguments"))
-                    .await;
+                fds.shell_err(sh.loc(), &format!("{name}: too many arguments")).await;
                 return Ok(1);
             }
             if name == "exit" {
                 return Err(Flow::Exit(status));
             }
             if sh.func_depth == 0 && !sh.in_source {
-                fds.shell_err(
-                    sh.loc(),
-                    "return: can only `return' from a function or sourced script",
-                )
-                .await;
+                fds.shell_err(sh.loc(), "return: can only `return' from a function or sourced script").await;
                 return Ok(2);
             }
             Err(Flow::Return(status))
@@ -46,23 +40,17 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                 Some(s) => match s.parse::<i64>() {
                     Ok(n) if n >= 1 => n as u32,
                     Ok(_) => {
-                        fds.shell_err(sh.loc(), &format!("{name}: {s}: loop count out of range"))
-                            .await;
+                        fds.shell_err(sh.loc(), &format!("{name}: {s}: loop count out of range")).await;
                         return Ok(1);
                     }
                     Err(_) => {
-                        fds.shell_err(sh.loc(), &format!("{name}: {s}: numeric argument required"))
-                            .await;
+                        fds.shell_err(sh.loc(), &format!("{name}: {s}: numeric argument required")).await;
                         return Ok(1);
                     }
                 },
             };
             if sh.loop_depth == 0 {
-                fds.shell_err(
-                    sh.loc(),
-                    &format!("{name}: only meaningful in a `for', `while', or `until' loop"),
-                )
-                .await;
+                fds.shell_err(sh.loc(), &format!("{name}: only meaningful in a `for', `while', or `until' loop")).await;
                 return Ok(0);
             }
             // `break 5` inside two loops leaves both.

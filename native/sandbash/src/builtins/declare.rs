@@ -20,12 +20,7 @@ struct Flags {
     case: Option<crate::state::Case>,
 }
 
-pub async fn run(
-    sh: &mut ShellState,
-    name: &str,
-    decl: Vec<DeclArg>,
-    fds: &Fds,
-) -> Result<i32, Flow> {
+pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds) -> Result<i32, Flow> {
     let mut f = Flags::default();
     match name {
         "export" => f.export = Some(true),
@@ -39,9 +34,7 @@ pub async fn run(
     let mut options_done = false;
     for a in decl {
         match &a {
-            DeclArg::Plain(s)
-                if !options_done && (s.starts_with('-') || s.starts_with('+')) && s.len() > 1 =>
-            {
+            DeclArg::Plain(s) if !options_done && (s.starts_with('-') || s.starts_with('+')) && s.len() > 1 => {
                 if s == "--" {
                     options_done = true;
                     continue;
@@ -103,9 +96,7 @@ pub async fn run(
         return Ok(status);
     }
 
-    let local = (name == "local"
-        || ((name == "declare" || name == "typeset") && sh.vars.in_function()))
-        && !f.global;
+    let local = (name == "local" || ((name == "declare" || name == "typeset") && sh.vars.in_function())) && !f.global;
     let mut status = 0;
     for op in operands {
         let shown = match &op {
@@ -130,13 +121,7 @@ pub async fn run(
             DeclArg::Assign(a) => (a.name.clone(), Some(a)),
         };
         if !valid_name(&var_name) {
-            status = fail(
-                sh.loc(),
-                fds,
-                &format!("{name}: `{shown}': not a valid identifier"),
-                1,
-            )
-            .await;
+            status = fail(sh.loc(), fds, &format!("{name}: `{shown}': not a valid identifier"), 1).await;
             continue;
         }
         if local {
@@ -207,17 +192,11 @@ pub fn describe(name: &str, v: &Var) -> String {
         None => format!("declare -{flags} {name}"),
         Some(Value::Scalar(s)) => format!("declare -{flags} {name}={}", dquote(s)),
         Some(Value::Indexed(m)) => {
-            let items: Vec<String> = m
-                .iter()
-                .map(|(k, v)| format!("[{k}]={}", dquote(v)))
-                .collect();
+            let items: Vec<String> = m.iter().map(|(k, v)| format!("[{k}]={}", dquote(v))).collect();
             format!("declare -{flags} {name}=({})", items.join(" "))
         }
         Some(Value::Assoc(m)) => {
-            let items: String = m
-                .iter()
-                .map(|(k, v)| format!("[{k}]={} ", dquote(v)))
-                .collect();
+            let items: String = m.iter().map(|(k, v)| format!("[{k}]={} ", dquote(v))).collect();
             format!("declare -{flags} {name}=({items})")
         }
     }
@@ -268,12 +247,7 @@ async fn print_vars(sh: &ShellState, name: &str, f: &Flags, fds: &Fds) {
     let _ = fds.stdout.write(out.as_bytes()).await;
 }
 
-async fn print_functions(
-    sh: &ShellState,
-    operands: &[DeclArg],
-    names_only: bool,
-    fds: &Fds,
-) -> i32 {
+async fn print_functions(sh: &ShellState, operands: &[DeclArg], names_only: bool, fds: &Fds) -> i32 {
     let wanted: Vec<String> = operands
         .iter()
         .map(|o| match o {

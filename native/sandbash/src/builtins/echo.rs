@@ -11,8 +11,7 @@ pub async fn echo(loc: crate::state::Loc, argv: &[String], fds: &Fds) -> i32 {
     let mut i = 1;
     while i < argv.len() {
         let a = &argv[i];
-        if a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| matches!(c, 'n' | 'e' | 'E'))
-        {
+        if a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| matches!(c, 'n' | 'e' | 'E')) {
             for c in a[1..].chars() {
                 match c {
                     'n' => newline = false,
@@ -71,17 +70,12 @@ pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         return run_utility(sh, cmd.as_ref(), argv, fds).await;
     }
     let Some(var) = argv.get(2).cloned() else {
-        fds.shell_err(sh.loc(), "printf: -v: option requires an argument")
-            .await;
+        fds.shell_err(sh.loc(), "printf: -v: option requires an argument").await;
         return Ok(2);
     };
     let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
     let buf = CaptureBuf::new(counter);
-    let sub = Fds {
-        stdin: fds.stdin.clone(),
-        stdout: Output::Capture(buf.clone()),
-        stderr: fds.stderr.clone(),
-    };
+    let sub = Fds { stdout: Output::Capture(buf.clone()), ..fds.clone() };
     let mut args = vec![argv[0].clone()];
     args.extend(argv[3..].iter().cloned());
     let status = run_utility(sh, cmd.as_ref(), &args, &sub).await?;
@@ -90,15 +84,7 @@ pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         Some((n, i)) => (n.to_string(), Some(i.trim_end_matches(']').to_string())),
         None => (var.clone(), None),
     };
-    if let Err(m) = store(
-        sh,
-        Assigned {
-            name,
-            index,
-            value: AssignedValue::Scalar(value),
-            append: false,
-        },
-    ) {
+    if let Err(m) = store(sh, Assigned { name, index, value: AssignedValue::Scalar(value), append: false }) {
         fds.shell_err(sh.loc(), &format!("printf: {m}")).await;
         return Ok(1);
     }

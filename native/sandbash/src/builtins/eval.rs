@@ -16,27 +16,15 @@ pub async fn eval(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
 
 pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     let Some(file) = argv.get(1) else {
-        return Ok(fail(
-            sh.loc(),
-            fds,
-            &format!("{}: filename argument required", argv[0]),
-            2,
-        )
-        .await);
+        return Ok(fail(sh.loc(), fds, &format!("{}: filename argument required", argv[0]), 2).await);
     };
     let p = path::resolve(&sh.cwd, file);
     let src = match sh.fs.read(&p).await {
         Ok(d) => String::from_utf8_lossy(&d).into_owned(),
         Err(e) => return Ok(fail(sh.loc(), fds, &format!("{file}: {e}"), 1).await),
     };
-    let saved_args = if argv.len() > 2 {
-        Some(std::mem::replace(
-            &mut sh.positional,
-            Arc::new(argv[2..].to_vec()),
-        ))
-    } else {
-        None
-    };
+    let saved_args =
+        if argv.len() > 2 { Some(std::mem::replace(&mut sh.positional, Arc::new(argv[2..].to_vec()))) } else { None };
     let was_source = std::mem::replace(&mut sh.in_source, true);
     let r = run_string(sh, &src, fds, file).await;
     sh.in_source = was_source;
@@ -67,13 +55,5 @@ pub async fn run_script_file(sh: &mut ShellState, argv: &[String], fds: &Fds) ->
         Ok(d) => String::from_utf8_lossy(&d).into_owned(),
         Err(e) => return Ok(fail(sh.loc(), fds, &format!("{name}: {e}"), 126).await),
     };
-    run_child_script(
-        sh,
-        &src,
-        name.clone(),
-        argv[1..].to_vec(),
-        Default::default(),
-        fds,
-    )
-    .await
+    run_child_script(sh, &src, name.clone(), argv[1..].to_vec(), Default::default(), fds).await
 }

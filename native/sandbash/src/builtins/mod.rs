@@ -30,10 +30,9 @@ pub enum DeclArg {
 }
 
 const NAMES: &[&str] = &[
-    ":", "true", "false", "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift",
-    "local", "declare", "typeset", "readonly", "return", "exit", "break", "continue", "read",
-    "test", "[", "eval", "source", ".", "shopt", "let", "type", "command", "bash", "sh", "trap",
-    "builtin",
+    ":", "true", "false", "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift", "local", "declare",
+    "typeset", "readonly", "return", "exit", "break", "continue", "read", "test", "[", "eval", "source", ".", "shopt",
+    "let", "type", "command", "bash", "sh", "trap", "builtin", "exec",
 ];
 
 /// Internal marker: a builtin's write hit a closed pipe (ends the stage like SIGPIPE).
@@ -41,8 +40,8 @@ const SIGPIPE: i32 = -141;
 
 /// Shell keywords (for `type`).
 pub const KEYWORDS: &[&str] = &[
-    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
-    "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc",
+    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in",
+    "function", "time", "{", "}", "!", "[[", "]]", "coproc",
 ];
 
 pub fn is_builtin(name: &str) -> bool {
@@ -71,9 +70,7 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "printf" => return echo::printf(sh, argv, fds).await,
         "cd" => cd::cd(sh, argv, fds).await,
         "pwd" => cd::pwd(sh, argv, fds).await,
-        "export" | "local" | "declare" | "typeset" | "readonly" => {
-            declare::run(sh, name, decl, fds).await?
-        }
+        "export" | "local" | "declare" | "typeset" | "readonly" => declare::run(sh, name, decl, fds).await?,
         "unset" => unset::unset(sh, argv, fds).await,
         "set" => set::set(sh, argv, fds).await,
         "shopt" => set::shopt(sh, argv, fds).await,
@@ -88,18 +85,20 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "command" => return type_::command(sh, argv, fds).await,
         "bash" | "sh" => return bash::run(sh, argv, fds).await,
         "trap" => trap::trap(sh, argv, fds).await,
+        "exec" => {
+            // Without a command the redirections stay for the rest of the shell;
+            // with one, the command replaces the shell.
+            if argv.len() == 1 {
+                sh.exec_fds = Some(std::sync::Arc::new(fds.clone()));
+                return Ok(0);
+            }
+            let status = Box::pin(crate::interp::simple::dispatch(sh, &argv[1], argv[1..].to_vec(), Vec::new(), fds)).await?;
+            return Err(crate::interp::Flow::Exit(status));
+        }
         "builtin" => match argv.get(1) {
             None => 0,
             Some(n) if is_builtin(n) => return run(sh, &argv[1..], Vec::new(), fds).await,
-            Some(n) => {
-                fail(
-                    sh.loc(),
-                    fds,
-                    &format!("builtin: {n}: not a shell builtin"),
-                    1,
-                )
-                .await
-            }
+            Some(n) => fail(sh.loc(), fds, &format!("builtin: {n}: not a shell builtin"), 1).await,
         },
         _ => 127,
     };

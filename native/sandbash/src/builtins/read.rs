@@ -37,13 +37,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                     match argv.get(i) {
                         Some(v) => v.clone(),
                         None => {
-                            return Ok(fail(
-                                sh.loc(),
-                                fds,
-                                &format!("read: -{c}: option requires an argument"),
-                                2,
-                            )
-                            .await)
+                            return Ok(fail(sh.loc(), fds, &format!("read: -{c}: option requires an argument"), 2).await)
                         }
                     }
                 } else {
@@ -63,36 +57,20 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                         nchars = Some(n);
                         exact = c == 'N';
                     }
-                    Err(_) => {
-                        return Ok(fail(
-                            sh.loc(),
-                            fds,
-                            &format!("read: {value}: invalid number"),
-                            1,
-                        )
-                        .await)
-                    }
+                    Err(_) => return Ok(fail(sh.loc(), fds, &format!("read: {value}: invalid number"), 1).await),
                 },
                 'p' => {
                     let _ = fds.stderr.write(value.as_bytes()).await;
                 }
                 't' | 'u' | 'i' => {}
-                _ => {
-                    return Ok(fail(sh.loc(), fds, &format!("read: -{c}: invalid option"), 2).await)
-                }
+                _ => return Ok(fail(sh.loc(), fds, &format!("read: -{c}: invalid option"), 2).await),
             }
         }
         i += 1;
     }
     for n in names.iter().chain(array.iter()) {
         if !super::valid_name(n) {
-            return Ok(fail(
-                sh.loc(),
-                fds,
-                &format!("read: `{n}': not a valid identifier"),
-                1,
-            )
-            .await);
+            return Ok(fail(sh.loc(), fds, &format!("read: `{n}': not a valid identifier"), 1).await);
         }
     }
     let max = sh.budget.limits.max_string_bytes as usize;
@@ -137,8 +115,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
         }
         line.extend(chunk);
         // Without -r, a trailing backslash continues the line.
-        if !raw && hit_delim && delim == b'\n' && nchars.is_none() && ends_with_odd_backslash(&line)
-        {
+        if !raw && hit_delim && delim == b'\n' && nchars.is_none() && ends_with_odd_backslash(&line) {
             line.pop();
             hit_delim = false;
             continue;
@@ -154,15 +131,9 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
         let fields = split_all(&text, &ifs);
         let items = fields.into_iter().map(|f| (None, f)).collect();
         let _ = sh.vars.unset(&arr);
-        if let Err(m) = store(
-            sh,
-            Assigned {
-                name: arr,
-                index: None,
-                value: AssignedValue::Array(items),
-                append: false,
-            },
-        ) {
+        if let Err(m) =
+            store(sh, Assigned { name: arr, index: None, value: AssignedValue::Array(items), append: false })
+        {
             return Ok(fail(sh.loc(), fds, &format!("read: {m}"), 1).await);
         }
         return Ok(status);
@@ -232,9 +203,7 @@ fn next_field<'a>(s: &'a str, ifs: &str) -> (String, &'a str) {
 /// The last name's value: leading/trailing IFS whitespace removed, and one
 /// trailing non-whitespace delimiter dropped when it ends a single field.
 fn trim_last(s: &str, ifs: &str) -> String {
-    let t = s
-        .trim_start_matches(|c| is_ws(c, ifs))
-        .trim_end_matches(|c| is_ws(c, ifs));
+    let t = s.trim_start_matches(|c| is_ws(c, ifs)).trim_end_matches(|c| is_ws(c, ifs));
     if let Some(c) = t.chars().last() {
         if ifs.contains(c) && !is_ws(c, ifs) {
             let body = &t[..t.len() - c.len_utf8()];
@@ -265,10 +234,7 @@ mod tests {
     fn field_rules_match_bash() {
         assert_eq!(trim_last("b:", ":"), "b");
         assert_eq!(trim_last("b:c:", ":"), "b:c:");
-        assert_eq!(
-            next_field("  a   b  c  ", " \t\n"),
-            ("a".to_string(), "b  c  ")
-        );
+        assert_eq!(next_field("  a   b  c  ", " \t\n"), ("a".to_string(), "b  c  "));
         assert_eq!(trim_last("b  c  ", " \t\n"), "b  c");
         assert_eq!(split_all(" 1 2  3 ", " \t\n"), ["1", "2", "3"]);
         assert_eq!(split_all("a::b", ":"), ["a", "", "b"]);

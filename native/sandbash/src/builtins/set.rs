@@ -11,22 +11,15 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         for n in sh.vars.names() {
             let Some(v) = sh.vars.get(&n) else { continue };
             match &v.value {
-                Some(Value::Scalar(s)) => out.push_str(&format!(
-                    "{n}={}\n",
-                    crate::expand::param::quote_if_needed(s)
-                )),
+                Some(Value::Scalar(s)) => out.push_str(&format!("{n}={}\n", crate::expand::param::quote_if_needed(s))),
                 Some(Value::Indexed(m)) => {
-                    let items: Vec<String> = m
-                        .iter()
-                        .map(|(k, v)| format!("[{k}]={}", crate::expand::param::quote(v)))
-                        .collect();
+                    let items: Vec<String> =
+                        m.iter().map(|(k, v)| format!("[{k}]={}", crate::expand::param::quote(v))).collect();
                     out.push_str(&format!("{n}=({})\n", items.join(" ")));
                 }
                 Some(Value::Assoc(m)) => {
-                    let items: String = m
-                        .iter()
-                        .map(|(k, v)| format!("[{k}]={} ", crate::expand::param::quote(v)))
-                        .collect();
+                    let items: String =
+                        m.iter().map(|(k, v)| format!("[{k}]={} ", crate::expand::param::quote(v))).collect();
                     out.push_str(&format!("{n}=({items})\n"));
                 }
                 None => {}
@@ -84,23 +77,14 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                                     | "ignoreeof"
                             )
                         {
-                            return fail(
-                                sh.loc(),
-                                fds,
-                                &format!("set: {name}: invalid option name"),
-                                1,
-                            )
-                            .await;
+                            return fail(sh.loc(), fds, &format!("set: {name}: invalid option name"), 1).await;
                         }
                     }
                     None => {
                         let mut out = String::new();
                         for (n, v) in sh.opts.named() {
                             if on {
-                                out.push_str(&format!(
-                                    "{n:<15}\t{}\n",
-                                    if v { "on" } else { "off" }
-                                ));
+                                out.push_str(&format!("{n:<15}\t{}\n", if v { "on" } else { "off" }));
                             } else {
                                 out.push_str(&format!("set {}o {n}\n", if v { '-' } else { '+' }));
                             }
@@ -144,30 +128,16 @@ pub async fn shopt(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                         status = 1;
                     }
                     if reusable {
-                        let _ = fds
-                            .stdout
-                            .write(
-                                format!("shopt {} {n}\n", if on { "-s" } else { "-u" }).as_bytes(),
-                            )
-                            .await;
+                        let _ =
+                            fds.stdout.write(format!("shopt {} {n}\n", if on { "-s" } else { "-u" }).as_bytes()).await;
                     } else if !quiet {
-                        let _ = fds
-                            .stdout
-                            .write(
-                                format!("{n:<15}\t{}\n", if on { "on" } else { "off" }).as_bytes(),
-                            )
-                            .await;
+                        let _ =
+                            fds.stdout.write(format!("{n:<15}\t{}\n", if on { "on" } else { "off" }).as_bytes()).await;
                     }
                 }
             },
             None => {
-                status = fail(
-                    sh.loc(),
-                    fds,
-                    &format!("shopt: {n}: invalid shell option name"),
-                    1,
-                )
-                .await;
+                status = fail(sh.loc(), fds, &format!("shopt: {n}: invalid shell option name"), 1).await;
             }
         }
     }

@@ -10,24 +10,8 @@ pub async fn shift(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         None => 1,
         Some(s) => match s.parse::<i64>() {
             Ok(n) if n >= 0 => n as usize,
-            Ok(n) => {
-                return fail(
-                    sh.loc(),
-                    fds,
-                    &format!("shift: {n}: shift count out of range"),
-                    1,
-                )
-                .await
-            }
-            Err(_) => {
-                return fail(
-                    sh.loc(),
-                    fds,
-                    &format!("shift: {s}: numeric argument required"),
-                    1,
-                )
-                .await
-            }
+            Ok(n) => return fail(sh.loc(), fds, &format!("shift: {n}: shift count out of range"), 1).await,
+            Err(_) => return fail(sh.loc(), fds, &format!("shift: {s}: numeric argument required"), 1).await,
         },
     };
     if n > sh.positional.len() {

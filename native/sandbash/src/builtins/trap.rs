@@ -51,15 +51,9 @@ fn canonical(spec: &str) -> Option<String> {
         return Some("EXIT".into());
     }
     if let Ok(n) = name.parse::<u32>() {
-        return SIGNALS
-            .iter()
-            .find(|(_, num)| *num == n)
-            .map(|(s, _)| s.to_string());
+        return SIGNALS.iter().find(|(_, num)| *num == n).map(|(s, _)| s.to_string());
     }
-    SIGNALS
-        .iter()
-        .find(|(s, _)| *s == name)
-        .map(|(s, _)| s.to_string())
+    SIGNALS.iter().find(|(s, _)| *s == name).map(|(s, _)| s.to_string())
 }
 
 /// How `trap -p` names a condition.
@@ -77,14 +71,8 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         args.remove(0);
     }
     if args.first() == Some(&"-l") {
-        let list: Vec<String> = SIGNALS
-            .iter()
-            .map(|(s, n)| format!("{n:2}) SIG{s}"))
-            .collect();
-        let _ = fds
-            .stdout
-            .write(format!("{}\n", list.join("\t")).as_bytes())
-            .await;
+        let list: Vec<String> = SIGNALS.iter().map(|(s, n)| format!("{n:2}) SIG{s}")).collect();
+        let _ = fds.stdout.write(format!("{}\n", list.join("\t")).as_bytes()).await;
         return 0;
     }
     if args.is_empty() || args[0] == "-p" {
@@ -92,11 +80,7 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         let mut out = String::new();
         for (name, action) in sh.traps.iter() {
             if wanted.is_empty() || wanted.contains(name) {
-                out.push_str(&format!(
-                    "trap -- {} {}\n",
-                    crate::expand::param::quote(action),
-                    display(name)
-                ));
+                out.push_str(&format!("trap -- {} {}\n", crate::expand::param::quote(action), display(name)));
             }
         }
         let _ = fds.stdout.write(out.as_bytes()).await;
@@ -104,14 +88,7 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     }
     // `trap N...` with an unsigned number first resets those conditions.
     let (action, conds): (Option<&str>, &[&str]) = if args.len() == 1 || args[0] == "-" {
-        (
-            None,
-            if args[0] == "-" {
-                &args[1..]
-            } else {
-                &args[..]
-            },
-        )
+        (None, if args[0] == "-" { &args[1..] } else { &args[..] })
     } else if canonical(args[0]).is_some() && args[0].chars().all(|c| c.is_ascii_digit()) {
         (None, &args[..])
     } else {
@@ -131,15 +108,7 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                     }
                 }
             }
-            None => {
-                status = fail(
-                    sh.loc(),
-                    fds,
-                    &format!("trap: {c}: invalid signal specification"),
-                    1,
-                )
-                .await
-            }
+            None => status = fail(sh.loc(), fds, &format!("trap: {c}: invalid signal specification"), 1).await,
         }
     }
     status

@@ -60,8 +60,7 @@ pub async fn type_(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 None => {
                     status = 1;
                     if !terse && !path_only {
-                        fds.shell_err(sh.loc(), &format!("type: {name}: not found"))
-                            .await;
+                        fds.shell_err(sh.loc(), &format!("type: {name}: not found")).await;
                     }
                 }
             },
@@ -93,26 +92,17 @@ pub async fn command(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         let mut out = String::new();
         for name in rest {
             match classify(sh, name, false) {
-                Some(Kind::File(p)) => out.push_str(&if verbose {
-                    format!("{name} is {p}\n")
-                } else {
-                    format!("{p}\n")
-                }),
-                Some(Kind::Function(src)) if verbose => {
-                    out.push_str(&format!("{name} is a function\n{src}\n"))
+                Some(Kind::File(p)) => {
+                    out.push_str(&if verbose { format!("{name} is {p}\n") } else { format!("{p}\n") })
                 }
-                Some(Kind::Builtin) if verbose => {
-                    out.push_str(&format!("{name} is a shell builtin\n"))
-                }
-                Some(Kind::Keyword) if verbose => {
-                    out.push_str(&format!("{name} is a shell keyword\n"))
-                }
+                Some(Kind::Function(src)) if verbose => out.push_str(&format!("{name} is a function\n{src}\n")),
+                Some(Kind::Builtin) if verbose => out.push_str(&format!("{name} is a shell builtin\n")),
+                Some(Kind::Keyword) if verbose => out.push_str(&format!("{name} is a shell keyword\n")),
                 Some(_) => out.push_str(&format!("{name}\n")),
                 None => {
                     status = 1;
                     if verbose {
-                        fds.shell_err(sh.loc(), &format!("command: {name}: not found"))
-                            .await;
+                        fds.shell_err(sh.loc(), &format!("command: {name}: not found")).await;
                     }
                 }
             }
@@ -128,7 +118,6 @@ pub async fn command(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     if let Some(cmd) = default_registry().get(name).cloned() {
         return crate::interp::simple::run_utility(sh, cmd.as_ref(), rest, fds).await;
     }
-    fds.shell_err(sh.loc(), &format!("{name}: command not found"))
-        .await;
+    fds.shell_err(sh.loc(), &format!("{name}: command not found")).await;
     Ok(127)
 }

@@ -38,11 +38,7 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                             continue;
                         }
                     };
-                    let i = if i < 0 {
-                        m.keys().next_back().map_or(0, |k| k + 1) + i
-                    } else {
-                        i
-                    };
+                    let i = if i < 0 { m.keys().next_back().map_or(0, |k| k + 1) + i } else { i };
                     m.remove(&i);
                     let _ = sh.vars.set_value(name, Value::Indexed(m));
                 }
@@ -58,13 +54,7 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             continue;
         }
         if !super::valid_name(a) {
-            status = fail(
-                sh.loc(),
-                fds,
-                &format!("unset: `{a}': not a valid identifier"),
-                1,
-            )
-            .await;
+            status = fail(sh.loc(), fds, &format!("unset: `{a}': not a valid identifier"), 1).await;
             continue;
         }
         if sh.vars.get(a).is_some() || vars_only {

@@ -21,10 +21,7 @@ impl Command for Cat {
                         'E' | 'A' => show_ends = true,
                         'u' | 's' => {}
                         _ => {
-                            ctx.err(format!(
-                                "invalid option -- '{c}'\nTry 'cat --help' for more information."
-                            ))
-                            .await?;
+                            ctx.err(format!("invalid option -- '{c}'\nTry 'cat --help' for more information.")).await?;
                             return Ok(1);
                         }
                     }

@@ -19,12 +19,7 @@ impl CommandContext<'_> {
 
     /// Print `bash: line N: name: msg` on stderr, as bash's own builtins do.
     pub async fn builtin_err(&self, msg: impl AsRef<str>) -> Result<(), IoError> {
-        let line = format!(
-            "bash: line {}: {}: {}\n",
-            self.line,
-            self.name,
-            msg.as_ref()
-        );
+        let line = format!("bash: line {}: {}: {}\n", self.line, self.name, msg.as_ref());
         self.stderr.write(line.as_bytes()).await
     }
 
@@ -37,21 +32,10 @@ impl CommandContext<'_> {
     /// the C library wording (`No such file or directory`).
     pub async fn read_operand(&self, operand: &str) -> Result<Vec<u8>, String> {
         if operand == "-" {
-            let max = self
-                .budget
-                .limits
-                .max_string_bytes
-                .max(self.budget.limits.max_output_bytes) as usize;
-            return self
-                .stdin
-                .read_to_end(max)
-                .await
-                .map_err(|_| "input too large".to_string());
+            let max = self.budget.limits.max_string_bytes.max(self.budget.limits.max_output_bytes) as usize;
+            return self.stdin.read_to_end(max).await.map_err(|_| "input too large".to_string());
         }
-        self.fs
-            .read(&self.resolve(operand))
-            .await
-            .map_err(|e| e.to_string())
+        self.fs.read(&self.resolve(operand)).await.map_err(|e| e.to_string())
     }
 
     /// Check the deadline and cancellation; long-running utilities call this in their loops.
@@ -63,4 +47,384 @@ impl CommandContext<'_> {
 /// Split `data` into lines, each keeping its `\n` (the last may lack one).
 pub fn lines(data: &[u8]) -> impl Iterator<Item = &[u8]> {
     data.split_inclusive(|&b| b == b'\n')
+}
+
+// ---------------------------------------------------------------------------
+// Option parsing (GNU getopt_long style, shared by every utility)
+// ---------------------------------------------------------------------------
+
+/// Whether an option takes a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    No,
+    Yes,
+    /// Long options only: `--color[=WHEN]`.
+    Optional,
+}
+
+/// How a utility's options look. `short` is a getopt string (`"n:c:qv"`: a
+/// letter followed by `:` takes a value); `long` maps `--name` to an id (a
+/// short letter when there is one).
+pub struct Spec {
+    pub short: &'static str,
+    pub long: &'static [(&'static str, Arg, &'static str)],
+    /// Printed after `Usage: NAME ` by `--help`.
+    pub usage: &'static str,
+    /// Exit status of a usage error (1 for most, 2 for grep/sort/ls, 125 for env).
+    pub bad_status: i32,
+    /// Stop at the first operand (POSIX order) instead of GNU's permutation.
+    pub stop_at_operand: bool,
+    /// `-5`, `-.5` are operands (seq's negative numbers), not options.
+    pub numbers_are_operands: bool,
+}
+
+impl Spec {
+    pub const fn new(short: &'static str, long: &'static [(&'static str, Arg, &'static str)], usage: &'static str) -> Spec {
+        Spec { short, long, usage, bad_status: 1, stop_at_operand: false, numbers_are_operands: false }
+    }
+    pub const fn status(mut self, s: i32) -> Spec {
+        self.bad_status = s;
+        self
+    }
+    pub const fn posix(mut self) -> Spec {
+        self.stop_at_operand = true;
+        self
+    }
+    pub const fn numbers(mut self) -> Spec {
+        self.numbers_are_operands = true;
+        self
+    }
+
+    /// The getopt entry of short option `c`: its id and whether it takes a value.
+    fn short_opt(&self, c: char) -> Option<(&'static str, bool)> {
+        let s = self.short;
+        let i = s.find(c).filter(|_| c != ':')?;
+        let id = &s[i..i + c.len_utf8()];
+        Some((id, s[i + c.len_utf8()..].starts_with(':')))
+    }
+}
+
+/// One option as given, in order.
+#[derive(Clone, Debug)]
+pub struct Opt {
+    pub id: &'static str,
+    pub val: Option<String>,
+    /// Which argument it came from (grep's `-12` digits accumulate within one).
+    pub arg_index: usize,
+}
+
+/// Options in command-line order, then operands.
+#[derive(Clone, Debug, Default)]
+pub struct Parsed {
+    pub opts: Vec<Opt>,
+    pub operands: Vec<String>,
+}
+
+impl Parsed {
+    pub fn has(&self, id: &str) -> bool {
+        self.opts.iter().any(|o| o.id == id)
+    }
+    /// The value of the last occurrence of `id`.
+    pub fn last(&self, id: &str) -> Option<&str> {
+        self.opts.iter().rev().find(|o| o.id == id).and_then(|o| o.val.as_deref())
+    }
+    /// The values of every occurrence of `id`.
+    pub fn all<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.opts.iter().filter(move |o| o.id == id).filter_map(|o| o.val.as_deref())
+    }
+}
+
+/// A usage error, worded as GNU getopt words it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptError {
+    Help,
+    Version,
+    Invalid(char),
+    Missing(char),
+    Unrecognized(String),
+    LongMissing(String),
+    LongNoArg(String),
+    Ambiguous(String, Vec<&'static str>),
+}
+
+impl std::fmt::Display for OptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptError::Help | OptError::Version => Ok(()),
+            OptError::Invalid(c) => write!(f, "invalid option -- '{c}'"),
+            OptError::Missing(c) => write!(f, "option requires an argument -- '{c}'"),
+            OptError::Unrecognized(s) => write!(f, "unrecognized option '{s}'"),
+            OptError::LongMissing(s) => write!(f, "option '--{s}' requires an argument"),
+            OptError::LongNoArg(s) => write!(f, "option '--{s}' doesn't allow an argument"),
+            OptError::Ambiguous(s, names) => {
+                write!(f, "option '{s}' is ambiguous; possibilities:")?;
+                for n in names {
+                    write!(f, " '--{n}'")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `--help` and `--version` exist for every utility.
+const STD_LONG: &[(&str, Arg, &str)] = &[("help", Arg::No, "help"), ("version", Arg::No, "version")];
+
+/// Find a long option by exact name or unique prefix.
+fn find_long(spec: &Spec, name: &str, whole: &str) -> Result<(&'static str, Arg, &'static str), OptError> {
+    let all = || spec.long.iter().chain(STD_LONG.iter());
+    if let Some(e) = all().find(|e| e.0 == name) {
+        return Ok(*e);
+    }
+    let cands: Vec<&(&str, Arg, &str)> = all().filter(|e| e.0.starts_with(name)).collect();
+    match cands.as_slice() {
+        [] => Err(OptError::Unrecognized(whole.to_string())),
+        [one] => Ok(**one),
+        many if many.iter().all(|e| e.2 == many[0].2 && e.1 == many[0].1) => Ok(*many[0]),
+        many => Err(OptError::Ambiguous(whole.split('=').next().unwrap_or(whole).to_string(), many.iter().map(|e| e.0).collect())),
+    }
+}
+
+fn looks_numeric(a: &str) -> bool {
+    let b = a.as_bytes();
+    b.len() > 1 && b[0] == b'-' && (b[1].is_ascii_digit() || (b[1] == b'.' && b.get(2).is_some_and(u8::is_ascii_digit)))
+}
+
+/// Parse `args` the way GNU getopt_long does (clustered short flags, `-n5` and
+/// `-n 5`, `--name=v` and `--name v`, unique prefixes, `--` ends options).
+pub fn parse(args: &[String], spec: &Spec) -> Result<Parsed, OptError> {
+    let mut p = Parsed::default();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        let idx = i;
+        i += 1;
+        if a == "--" {
+            p.operands.extend(args[i..].iter().cloned());
+            break;
+        }
+        if a.len() < 2 || !a.starts_with('-') || (spec.numbers_are_operands && looks_numeric(a)) {
+            p.operands.push(a.clone());
+            if spec.stop_at_operand {
+                p.operands.extend(args[i..].iter().cloned());
+                break;
+            }
+            continue;
+        }
+        if let Some(body) = a.strip_prefix("--") {
+            let (name, inline) = match body.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (body, None),
+            };
+            let (lname, kind, id) = find_long(spec, name, a)?;
+            let val = match (kind, inline) {
+                (Arg::No, Some(_)) => return Err(OptError::LongNoArg(lname.to_string())),
+                (Arg::No, None) => None,
+                (Arg::Optional, v) => v,
+                (Arg::Yes, Some(v)) => Some(v),
+                (Arg::Yes, None) => match args.get(i) {
+                    Some(v) => {
+                        i += 1;
+                        Some(v.clone())
+                    }
+                    None => return Err(OptError::LongMissing(lname.to_string())),
+                },
+            };
+            match id {
+                "help" if !spec.long.iter().any(|e| e.2 == "help") => return Err(OptError::Help),
+                "version" if !spec.long.iter().any(|e| e.2 == "version") => return Err(OptError::Version),
+                _ => {}
+            }
+            p.opts.push(Opt { id, val, arg_index: idx });
+            continue;
+        }
+        let body = &a[1..];
+        for (pos, c) in body.char_indices() {
+            let Some((id, takes)) = spec.short_opt(c) else {
+                return Err(OptError::Invalid(c));
+            };
+            if !takes {
+                p.opts.push(Opt { id, val: None, arg_index: idx });
+                continue;
+            }
+            let rest = &body[pos + c.len_utf8()..];
+            let val = if !rest.is_empty() {
+                rest.to_string()
+            } else if let Some(v) = args.get(i) {
+                i += 1;
+                v.clone()
+            } else {
+                return Err(OptError::Missing(c));
+            };
+            p.opts.push(Opt { id, val: Some(val), arg_index: idx });
+            break;
+        }
+    }
+    Ok(p)
+}
+
+impl CommandContext<'_> {
+    /// Parse this command's arguments. `Err(status)` means a message (usage
+    /// error, `--help`, `--version`) was printed and the command should return it.
+    pub async fn parse_opts(&self, spec: &Spec) -> Result<Result<Parsed, i32>, IoError> {
+        self.parse_args(self.args, spec).await
+    }
+
+    /// Like [`parse_opts`](Self::parse_opts) on arguments the command rewrote first.
+    pub async fn parse_args(&self, args: &[String], spec: &Spec) -> Result<Result<Parsed, i32>, IoError> {
+        match parse(args, spec) {
+            Ok(p) => Ok(Ok(p)),
+            Err(OptError::Help) => {
+                self.out(format!("Usage: {} {}\n", self.name, spec.usage).as_bytes()).await?;
+                Ok(Err(0))
+            }
+            Err(OptError::Version) => {
+                self.out(format!("{} (GNU coreutils) 9.1\n", self.name).as_bytes()).await?;
+                Ok(Err(0))
+            }
+            Err(e) => {
+                self.usage_err(e.to_string()).await?;
+                Ok(Err(spec.bad_status))
+            }
+        }
+    }
+
+    /// `name: msg` plus GNU's `Try 'name --help' for more information.`
+    pub async fn usage_err(&self, msg: impl AsRef<str>) -> Result<(), IoError> {
+        let m = msg.as_ref();
+        let mut s = String::new();
+        if !m.is_empty() {
+            s = format!("{}: {}\n", self.name, m);
+        }
+        s.push_str(&format!("Try '{} --help' for more information.\n", self.name));
+        self.stderr.write(s.as_bytes()).await
+    }
+
+    /// Stdin, bounded by the exec's limits.
+    pub async fn read_stdin(&self) -> Result<Vec<u8>, String> {
+        self.read_operand("-").await
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Quoting of names in messages (gnulib quotearg, shell-escape style)
+// ---------------------------------------------------------------------------
+
+fn needs_quotes(s: &str) -> bool {
+    s.is_empty()
+        || s.starts_with(['#', '~'])
+        || s.chars().any(|c| c.is_control() || c.is_whitespace() || " !\"$&'()*;<=>?[\\^`|:".contains(c))
+}
+
+/// Quote `s` as GNU does for `'name'` in messages (always quoted): single
+/// quotes, `'\''` for a quote, `$'\n'` for control characters; double quotes
+/// when a single quote is the only special character.
+pub fn quote(s: &str) -> String {
+    if s.contains('\'') && !s.chars().any(|c| c.is_control() || "\"$`\\!".contains(c)) {
+        return format!("\"{s}\"");
+    }
+    let mut out = String::new();
+    let mut run = String::new();
+    let mut open = false;
+    for c in s.chars() {
+        if c.is_control() {
+            if open || !run.is_empty() || out.is_empty() {
+                out.push('\'');
+                out.push_str(&run);
+                out.push('\'');
+                run.clear();
+            }
+            out.push_str("$'");
+            out.push_str(&ctrl_escape(c));
+            out.push('\'');
+            open = false;
+        } else {
+            open = true;
+            if c == '\'' {
+                run.push_str("'\\''");
+            } else {
+                run.push(c);
+            }
+        }
+    }
+    if open || out.is_empty() {
+        out.push('\'');
+        out.push_str(&run);
+        out.push('\'');
+    }
+    out
+}
+
+/// Quote `s` only when it needs it (GNU `quotef`, used for `wc: name: ...`).
+pub fn quotef(s: &str) -> String {
+    if needs_quotes(s) {
+        quote(s)
+    } else {
+        s.to_string()
+    }
+}
+
+fn ctrl_escape(c: char) -> String {
+    match c {
+        '\x07' => "\\a".into(),
+        '\x08' => "\\b".into(),
+        '\x0c' => "\\f".into(),
+        '\n' => "\\n".into(),
+        '\r' => "\\r".into(),
+        '\t' => "\\t".into(),
+        '\x0b' => "\\v".into(),
+        c => {
+            let mut buf = [0u8; 4];
+            c.encode_utf8(&mut buf).bytes().map(|b| format!("\\{b:03o}")).collect()
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Numbers
+// ---------------------------------------------------------------------------
+
+/// A count with GNU's multiplier suffixes (`b`=512, `k`/`K`/`KiB`=1024,
+/// `kB`=1000, `M`/`MB`, `G`, ... `Y`); leading blanks and `+` are allowed as
+/// strtoumax allows them. Values too large clamp to `u64::MAX`.
+pub fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim_start_matches([' ', '\t', '\n']);
+    let s = s.strip_prefix('+').unwrap_or(s);
+    let digits_end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    if digits_end == 0 {
+        return None;
+    }
+    let (num, suffix) = s.split_at(digits_end);
+    let cap = u128::from(u64::MAX) + 1;
+    let n: u128 = num.bytes().fold(0u128, |acc, d| (acc * 10 + u128::from(d - b'0')).min(cap));
+    let mut ch = suffix.chars();
+    let mult: u128 = match ch.next() {
+        None => 1,
+        Some('b') if ch.as_str().is_empty() => 512,
+        Some(letter) => {
+            let pow = match letter {
+                'k' | 'K' => 1,
+                'm' | 'M' => 2,
+                'G' => 3,
+                'T' => 4,
+                'P' => 5,
+                'E' => 6,
+                'Z' => 7,
+                'Y' => 8,
+                _ => return None,
+            };
+            let base: u128 = match ch.as_str() {
+                "" | "iB" => 1024,
+                "B" | "D" => 1000,
+                _ => return None,
+            };
+            base.pow(pow)
+        }
+    };
+    Some(n.saturating_mul(mult).min(u128::from(u64::MAX)) as u64)
+}
+
+/// Escape every regex metacharacter so `s` matches literally.
+pub fn regex_escape(s: &str) -> String {
+    regex::escape(s)
 }

@@ -5,8 +5,7 @@ use super::{expand_to_segs, fatal};
 use crate::interp::{Fds, Flow};
 use crate::state::{ShellState, Value};
 use brush_parser::ast::{
-    ArithmeticExpr as E, ArithmeticTarget, BinaryOperator as B, UnaryAssignmentOperator as UA,
-    UnaryOperator as U,
+    ArithmeticExpr as E, ArithmeticTarget, BinaryOperator as B, UnaryAssignmentOperator as UA, UnaryOperator as U,
 };
 
 /// Deepest `a[b[c[...]]]` nesting parsed (brush-parser is exponential in it).
@@ -23,18 +22,10 @@ pub async fn eval_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<i64
 }
 
 /// Evaluate; `Ok(Err(message))` for an arithmetic error the caller reports.
-pub async fn eval_checked(
-    sh: &mut ShellState,
-    fds: &Fds,
-    text: &str,
-) -> Result<Result<i64, String>, Flow> {
+pub async fn eval_checked(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Result<i64, String>, Flow> {
     let expanded = if text.contains(['$', '`', '"', '\'', '\\']) {
         let fields = expand_to_segs(sh, fds, text).await?;
-        fields
-            .into_iter()
-            .flatten()
-            .map(|s| s.text)
-            .collect::<String>()
+        fields.into_iter().flatten().map(|s| s.text).collect::<String>()
     } else {
         text.to_string()
     };
@@ -54,9 +45,7 @@ pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, St
         }
     }
     if depth > MAX_EVAL_DEPTH {
-        return Err(format!(
-            "{t}: expression recursion level exceeded (error token is \"{t}\")"
-        ));
+        return Err(format!("{t}: expression recursion level exceeded (error token is \"{t}\")"));
     }
     if subscript_nesting(t) > MAX_SUBSCRIPT_NESTING {
         return Err(format!("{t}: subscripts nested too deeply"));
@@ -69,8 +58,7 @@ pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, St
 fn syntax_error(t: &str) -> String {
     // bash names the first token it could not use; the whole text is close enough
     // for a script author to find it.
-    let token =
-        t.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c.is_whitespace());
+    let token = t.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c.is_whitespace());
     let token = if token.is_empty() { t } else { token };
     format!("{t}: syntax error: operand expected (error token is \"{token}\")")
 }
@@ -117,11 +105,7 @@ impl Eval<'_> {
                 let i = self.eval(idx)?;
                 let val = match self.sh.vars.get_set(n).and_then(|v| v.value.clone()) {
                     Some(Value::Indexed(m)) => {
-                        let i = if i < 0 {
-                            m.keys().next_back().map_or(0, |k| k + 1) + i
-                        } else {
-                            i
-                        };
+                        let i = if i < 0 { m.keys().next_back().map_or(0, |k| k + 1) + i } else { i };
                         m.get(&i).cloned()
                     }
                     Some(Value::Assoc(m)) => m.get(&i.to_string()).cloned(),

@@ -25,11 +25,7 @@ fn expand_inner(word: &str, max: u64, count: &mut u64) -> Result<Vec<String>, St
             for r in &rests {
                 *count += 1;
                 if *count > max {
-                    return Err(Budget::exceeded(
-                        "max_brace_items",
-                        max,
-                        "brace expansion size",
-                    ));
+                    return Err(Budget::exceeded("max_brace_items", max, "brace expansion size"));
                 }
                 out.push(format!("{prefix}{a}{r}"));
             }
@@ -52,11 +48,7 @@ fn skip_special(b: &[u8], i: usize) -> Option<usize> {
         }
         b'`' => Some(find_close(b, i + 1, b'`').map_or(b.len(), |j| j + 1)),
         b'$' if i + 1 < b.len() && matches!(b[i + 1], b'{' | b'(') => {
-            let (open, close) = if b[i + 1] == b'{' {
-                (b'{', b'}')
-            } else {
-                (b'(', b')')
-            };
+            let (open, close) = if b[i + 1] == b'{' { (b'{', b'}') } else { (b'(', b')') };
             let mut depth = 0;
             let mut j = i + 1;
             while j < b.len() {
@@ -160,11 +152,7 @@ fn sequence(inner: &str, max: u64) -> Option<Vec<String>> {
             let d = s.trim_start_matches('-');
             d.len() > 1 && d.starts_with('0')
         };
-        let width = if padded(parts[0]) || padded(parts[1]) {
-            parts[0].len().max(parts[1].len())
-        } else {
-            0
-        };
+        let width = if padded(parts[0]) || padded(parts[1]) { parts[0].len().max(parts[1].len()) } else { 0 };
         let mut out = Vec::new();
         let mut v = a;
         loop {

@@ -8,11 +8,7 @@ use crate::state::ShellState;
 
 /// Turn one split field into words: globbed when it has unquoted pattern
 /// characters and matches, else the literal text.
-pub async fn expand_field(
-    sh: &ShellState,
-    parts: Parts,
-    out: &mut Vec<String>,
-) -> Result<(), Stop> {
+pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) -> Result<(), Stop> {
     let pat = Pattern::from_parts(&parts);
     let literal: String = parts.iter().map(|p| p.0.as_str()).collect();
     if sh.opts.noglob || !pat.has_meta(sh.opts.extglob) {
@@ -24,11 +20,7 @@ pub async fn expand_field(
         if sh.opts.nullglob {
             return Ok(());
         }
-        out.push(if literal.is_empty() {
-            String::new()
-        } else {
-            literal_text(&parts)
-        });
+        out.push(if literal.is_empty() { String::new() } else { literal_text(&parts) });
     } else {
         out.extend(matches);
     }
@@ -56,11 +48,8 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
     let absolute = comps.first().is_some_and(|c| c.is_empty()) && comps.len() > 1;
     let limit = sh.budget.limits.max_glob_results;
     // (display prefix, real dir)
-    let mut current: Vec<(String, String)> = vec![if absolute {
-        ("/".into(), "/".into())
-    } else {
-        (String::new(), sh.cwd.clone())
-    }];
+    let mut current: Vec<(String, String)> =
+        vec![if absolute { ("/".into(), "/".into()) } else { (String::new(), sh.cwd.clone()) }];
     let comps: Vec<_> = if absolute { comps[1..].to_vec() } else { comps };
     let n = comps.len();
     for (ci, comp) in comps.iter().enumerate() {
@@ -114,16 +103,9 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
                 if !last && !sh.fs.metadata(&p).await.is_ok_and(|m| m.is_dir()) {
                     continue;
                 }
-                next.push((
-                    format!("{disp}{}{}", e.name, if last { "" } else { "/" }),
-                    p,
-                ));
+                next.push((format!("{disp}{}{}", e.name, if last { "" } else { "/" }), p));
                 if next.len() as u64 > limit {
-                    return Err(Budget::exceeded(
-                        "max_glob_results",
-                        limit,
-                        "glob result count",
-                    ));
+                    return Err(Budget::exceeded("max_glob_results", limit, "glob result count"));
                 }
             }
         }

@@ -36,11 +36,7 @@ pub struct Fields {
 
 impl Fields {
     fn push(&mut self, text: impl Into<String>, quoted: bool, split: bool) {
-        self.cur.push(Seg {
-            text: text.into(),
-            quoted,
-            split,
-        });
+        self.cur.push(Seg { text: text.into(), quoted, split });
     }
     fn break_field(&mut self) {
         let f = std::mem::take(&mut self.cur);
@@ -64,11 +60,7 @@ fn parse_word(raw: &str) -> Result<Vec<WordPieceWithSource>, String> {
 }
 
 /// Expand words into argv: every expansion, splitting and globbing.
-pub async fn expand_words(
-    sh: &mut ShellState,
-    fds: &Fds,
-    words: &[&str],
-) -> Result<Vec<String>, Flow> {
+pub async fn expand_words(sh: &mut ShellState, fds: &Fds, words: &[&str]) -> Result<Vec<String>, Flow> {
     let mut out = Vec::new();
     for w in words {
         out.extend(expand_word(sh, fds, w).await?);
@@ -89,17 +81,11 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
         let ifs = sh.get_var("IFS");
         for field in fields {
             for parts in split::split_field(field, ifs.as_deref()) {
-                glob::expand_field(sh, parts, &mut out)
-                    .await
-                    .map_err(Flow::Stop)?;
+                glob::expand_field(sh, parts, &mut out).await.map_err(Flow::Stop)?;
             }
         }
         if out.len() as u64 > sh.budget.limits.max_glob_results.max(max_items) {
-            return Err(Flow::Stop(crate::limits::Budget::exceeded(
-                "max_brace_items",
-                max_items,
-                "word count",
-            )));
+            return Err(Flow::Stop(crate::limits::Budget::exceeded("max_brace_items", max_items, "word count")));
         }
     }
     Ok(out)
@@ -114,15 +100,8 @@ pub async fn expand_string(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<
 
 /// Expand an assignment value: like [`expand_string`], but `~` also expands
 /// after `:` (`PATH=~/bin:~/sbin`).
-pub async fn expand_assignment_value(
-    sh: &mut ShellState,
-    fds: &Fds,
-    raw: &str,
-) -> Result<String, Flow> {
-    let opts = brush_parser::ParserOptions {
-        tilde_expansion_after_colon: true,
-        ..crate::syntax::options()
-    };
+pub async fn expand_assignment_value(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String, Flow> {
+    let opts = brush_parser::ParserOptions { tilde_expansion_after_colon: true, ..crate::syntax::options() };
     let pieces = match word::parse(raw, &opts) {
         Ok(p) => p,
         Err(_) => return Err(fatal(sh.loc(), fds, &format!("{raw}: bad substitution"), 1).await),
@@ -133,11 +112,7 @@ pub async fn expand_assignment_value(
 }
 
 /// Expand as a pattern: `(text, quoted)` parts so quoted characters stay literal.
-pub async fn expand_pattern(
-    sh: &mut ShellState,
-    fds: &Fds,
-    raw: &str,
-) -> Result<Vec<(String, bool)>, Flow> {
+pub async fn expand_pattern(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<(String, bool)>, Flow> {
     let fields = expand_to_segs(sh, fds, raw).await?;
     let mut parts = Vec::new();
     for (i, f) in fields.into_iter().enumerate() {
@@ -176,11 +151,7 @@ fn join_fields(fields: Vec<Vec<Seg>>) -> String {
 }
 
 /// Expand one word (after brace expansion) into unsplit fields of segments.
-pub async fn expand_to_segs(
-    sh: &mut ShellState,
-    fds: &Fds,
-    raw: &str,
-) -> Result<Vec<Vec<Seg>>, Flow> {
+pub async fn expand_to_segs(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<Vec<Seg>>, Flow> {
     let pieces = match parse_word(raw) {
         Ok(p) => p,
         Err(m) => return Err(fatal(sh.loc(), fds, &m, 1).await),
@@ -208,13 +179,7 @@ pub fn expand_pieces<'a>(
                         if let Some(WordPiece::Text(next)) = pieces.get(idx + 1).map(|p| &p.piece) {
                             if next.starts_with('{') {
                                 let body = next.find('}').map_or(next.as_str(), |j| &next[..=j]);
-                                return Err(fatal(
-                                    sh.loc(),
-                                    fds,
-                                    &format!("${body}: bad substitution"),
-                                    1,
-                                )
-                                .await);
+                                return Err(fatal(sh.loc(), fds, &format!("${body}: bad substitution"), 1).await);
                             }
                         }
                     }
@@ -222,8 +187,7 @@ pub fn expand_pieces<'a>(
                 }
                 WordPiece::SingleQuotedText(t) => out.push(t.clone(), true, false),
                 WordPiece::AnsiCQuotedText(t) => out.push(ansi_c::decode(t), true, false),
-                WordPiece::DoubleQuotedSequence(inner)
-                | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
                     // An empty "" still makes a (quoted, empty) field, but an
                     // empty "$@" makes none.
                     let (done, cur) = (out.done.len(), out.cur.len());
@@ -253,9 +217,7 @@ pub fn expand_pieces<'a>(
                     let s = param::tilde(sh, t);
                     out.push(s, true, false);
                 }
-                WordPiece::ParameterExpansion(expr) => {
-                    param::expand(sh, fds, expr, quoted, out).await?
-                }
+                WordPiece::ParameterExpansion(expr) => param::expand(sh, fds, expr, quoted, out).await?,
                 WordPiece::CommandSubstitution(src) => {
                     let s = crate::interp::command_substitution(sh, fds, src).await?;
                     out.push(s, quoted, !quoted);

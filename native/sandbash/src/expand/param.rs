@@ -6,8 +6,7 @@ use crate::interp::{Fds, Flow};
 use crate::pattern::Pattern;
 use crate::state::{ShellState, Value};
 use brush_parser::word::{
-    Parameter, ParameterExpr, ParameterTestType, ParameterTransformOp, SpecialParameter,
-    SubstringMatchKind, TildeExpr,
+    Parameter, ParameterExpr, ParameterTestType, ParameterTransformOp, SpecialParameter, SubstringMatchKind, TildeExpr,
 };
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -25,9 +24,7 @@ impl PV {
         match (self, t) {
             (PV::Unset, _) => true,
             (PV::Str(s), ParameterTestType::UnsetOrNull) => s.is_empty(),
-            (PV::List(v, _), ParameterTestType::UnsetOrNull) => {
-                v.is_empty() || (v.len() == 1 && v[0].is_empty())
-            }
+            (PV::List(v, _), ParameterTestType::UnsetOrNull) => v.is_empty() || (v.len() == 1 && v[0].is_empty()),
             (PV::List(v, _), ParameterTestType::Unset) => v.is_empty(),
             _ => false,
         }
@@ -129,9 +126,7 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
             _ => PV::Unset,
         },
         Parameter::Special(s) => match s {
-            SpecialParameter::AllPositionalParameters { concatenate } => {
-                PV::List(sh.positional.to_vec(), *concatenate)
-            }
+            SpecialParameter::AllPositionalParameters { concatenate } => PV::List(sh.positional.to_vec(), *concatenate),
             SpecialParameter::PositionalParameterCount => PV::Str(sh.positional.len().to_string()),
             SpecialParameter::LastExitStatus => PV::Str(sh.last_status.to_string()),
             SpecialParameter::CurrentOptionFlags => PV::Str(sh.opts.flags()),
@@ -190,25 +185,11 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
 async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flow> {
     let target = match lookup(sh, fds, p).await? {
         PV::Str(s) if !s.is_empty() => s,
-        _ => {
-            return Err(fatal(
-                sh.loc(),
-                fds,
-                &format!("{}: invalid indirect expansion", param_name(p)),
-                1,
-            )
-            .await)
-        }
+        _ => return Err(fatal(sh.loc(), fds, &format!("{}: invalid indirect expansion", param_name(p)), 1).await),
     };
     match brush_parser::word::parse_parameter(&target, &crate::syntax::options()) {
         Ok(tp) => lookup(sh, fds, &tp).await,
-        Err(_) => Err(fatal(
-            sh.loc(),
-            fds,
-            &format!("{target}: invalid variable name"),
-            1,
-        )
-        .await),
+        Err(_) => Err(fatal(sh.loc(), fds, &format!("{target}: invalid variable name"), 1).await),
     }
 }
 
@@ -224,22 +205,13 @@ async fn get(sh: &mut ShellState, fds: &Fds, p: &Parameter, indirect: bool) -> R
 async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, v: &PV) -> Result<(), Flow> {
     if sh.opts.nounset
         && matches!(v, PV::Unset)
-        && !matches!(
-            p,
-            Parameter::Special(SpecialParameter::AllPositionalParameters { .. })
-        )
+        && !matches!(p, Parameter::Special(SpecialParameter::AllPositionalParameters { .. }))
     {
         let name = match p {
             Parameter::Positional(n) => format!("${n}"),
             other => param_name(other),
         };
-        return Err(fatal(
-            sh.loc(),
-            fds,
-            &format!("{name}: unbound variable"),
-            fatal_status(sh),
-        )
-        .await);
+        return Err(fatal(sh.loc(), fds, &format!("{name}: unbound variable"), fatal_status(sh)).await);
     }
     Ok(())
 }
@@ -284,34 +256,20 @@ pub async fn expand(
 ) -> Result<(), Flow> {
     use ParameterExpr as P;
     match expr {
-        P::Parameter {
-            parameter,
-            indirect,
-        } => {
+        P::Parameter { parameter, indirect } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
             emit(sh, out, v, quoted);
         }
-        P::UseDefaultValues {
-            parameter,
-            indirect,
-            test_type,
-            default_value,
-        } => {
+        P::UseDefaultValues { parameter, indirect, test_type, default_value } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             if v.is_unset_for(test_type) {
-                expand_raw_into(sh, fds, default_value.as_deref().unwrap_or(""), quoted, out)
-                    .await?;
+                expand_raw_into(sh, fds, default_value.as_deref().unwrap_or(""), quoted, out).await?;
             } else {
                 emit(sh, out, v, quoted);
             }
         }
-        P::AssignDefaultValues {
-            parameter,
-            indirect,
-            test_type,
-            default_value,
-        } => {
+        P::AssignDefaultValues { parameter, indirect, test_type, default_value } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             if v.is_unset_for(test_type) {
                 let val = expand_string(sh, fds, default_value.as_deref().unwrap_or("")).await?;
@@ -328,10 +286,7 @@ pub async fn expand(
                             Some(Value::Indexed(m)) => {
                                 m.insert(idx, val.clone());
                             }
-                            _ => {
-                                entry.value =
-                                    Some(Value::Indexed([(idx, val.clone())].into_iter().collect()))
-                            }
+                            _ => entry.value = Some(Value::Indexed([(idx, val.clone())].into_iter().collect())),
                         }
                     }
                     other => {
@@ -344,53 +299,25 @@ pub async fn expand(
                 emit(sh, out, v, quoted);
             }
         }
-        P::IndicateErrorIfNullOrUnset {
-            parameter,
-            indirect,
-            test_type,
-            error_message,
-        } => {
+        P::IndicateErrorIfNullOrUnset { parameter, indirect, test_type, error_message } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             if v.is_unset_for(test_type) {
                 let msg = match error_message.as_deref() {
                     Some(m) if !m.is_empty() => expand_string(sh, fds, m).await?,
-                    _ if matches!(test_type, ParameterTestType::UnsetOrNull) => {
-                        "parameter null or not set".into()
-                    }
+                    _ if matches!(test_type, ParameterTestType::UnsetOrNull) => "parameter null or not set".into(),
                     _ => "parameter not set".into(),
                 };
-                return Err(fatal(
-                    sh.loc(),
-                    fds,
-                    &format!("{}: {msg}", param_name(parameter)),
-                    fatal_status(sh),
-                )
-                .await);
+                return Err(fatal(sh.loc(), fds, &format!("{}: {msg}", param_name(parameter)), fatal_status(sh)).await);
             }
             emit(sh, out, v, quoted);
         }
-        P::UseAlternativeValue {
-            parameter,
-            indirect,
-            test_type,
-            alternative_value,
-        } => {
+        P::UseAlternativeValue { parameter, indirect, test_type, alternative_value } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             if !v.is_unset_for(test_type) {
-                expand_raw_into(
-                    sh,
-                    fds,
-                    alternative_value.as_deref().unwrap_or(""),
-                    quoted,
-                    out,
-                )
-                .await?;
+                expand_raw_into(sh, fds, alternative_value.as_deref().unwrap_or(""), quoted, out).await?;
             }
         }
-        P::ParameterLength {
-            parameter,
-            indirect,
-        } => {
+        P::ParameterLength { parameter, indirect } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
             let n = match v {
@@ -400,26 +327,10 @@ pub async fn expand(
             };
             out.push(n.to_string(), quoted, !quoted);
         }
-        P::RemoveSmallestSuffixPattern {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::RemoveLargestSuffixPattern {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::RemoveSmallestPrefixPattern {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::RemoveLargestPrefixPattern {
-            parameter,
-            indirect,
-            pattern,
-        } => {
+        P::RemoveSmallestSuffixPattern { parameter, indirect, pattern }
+        | P::RemoveLargestSuffixPattern { parameter, indirect, pattern }
+        | P::RemoveSmallestPrefixPattern { parameter, indirect, pattern }
+        | P::RemoveLargestPrefixPattern { parameter, indirect, pattern } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
             let parts = expand_pattern(sh, fds, pattern.as_deref().unwrap_or("")).await?;
@@ -434,12 +345,7 @@ pub async fn expand(
             let v = v.map(|s| remove_affix(s, &pat, extglob, suffix, largest));
             emit(sh, out, v, quoted);
         }
-        P::Substring {
-            parameter,
-            indirect,
-            offset,
-            length,
-        } => {
+        P::Substring { parameter, indirect, offset, length } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
             let off = arith::eval_text(sh, fds, &offset.value).await?;
@@ -447,10 +353,8 @@ pub async fn expand(
                 Some(l) => Some(arith::eval_text(sh, fds, &l.value).await?),
                 None => None,
             };
-            let is_positional = matches!(
-                parameter,
-                Parameter::Special(SpecialParameter::AllPositionalParameters { .. })
-            );
+            let is_positional =
+                matches!(parameter, Parameter::Special(SpecialParameter::AllPositionalParameters { .. }));
             let v = match v {
                 PV::Unset => PV::Unset,
                 PV::Str(s) => {
@@ -486,11 +390,7 @@ pub async fn expand(
             };
             emit(sh, out, v, quoted);
         }
-        P::Transform {
-            parameter,
-            indirect,
-            op,
-        } => {
+        P::Transform { parameter, indirect, op } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             let name = param_name(parameter);
             let attrs = match parameter {
@@ -519,9 +419,9 @@ pub async fn expand(
             }
             let v = match op {
                 ParameterTransformOp::Quoted => v.map(quote),
-                ParameterTransformOp::ExpandEscapeSequences => v.map(|s| {
-                    String::from_utf8_lossy(&super::ansi_c::decode_bytes(s, false)).into_owned()
-                }),
+                ParameterTransformOp::ExpandEscapeSequences => {
+                    v.map(|s| String::from_utf8_lossy(&super::ansi_c::decode_bytes(s, false)).into_owned())
+                }
                 ParameterTransformOp::ToUpperCase => v.map(|s| s.to_uppercase()),
                 ParameterTransformOp::ToLowerCase => v.map(|s| s.to_lowercase()),
                 ParameterTransformOp::CapitalizeInitial => v.map(upper_first),
@@ -541,32 +441,14 @@ pub async fn expand(
             };
             emit(sh, out, v, quoted);
         }
-        P::UppercaseFirstChar {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::UppercasePattern {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::LowercaseFirstChar {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::LowercasePattern {
-            parameter,
-            indirect,
-            pattern,
-        } => {
+        P::UppercaseFirstChar { parameter, indirect, pattern }
+        | P::UppercasePattern { parameter, indirect, pattern }
+        | P::LowercaseFirstChar { parameter, indirect, pattern }
+        | P::LowercasePattern { parameter, indirect, pattern } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
             let pat = match pattern.as_deref() {
-                Some(p) if !p.is_empty() => {
-                    Some(Pattern::from_parts(&expand_pattern(sh, fds, p).await?))
-                }
+                Some(p) if !p.is_empty() => Some(Pattern::from_parts(&expand_pattern(sh, fds, p).await?)),
                 _ => None,
             };
             let (upper, all) = match expr {
@@ -579,10 +461,7 @@ pub async fn expand(
             let v = v.map(|s| {
                 let mut res = String::with_capacity(s.len());
                 for (i, c) in s.chars().enumerate() {
-                    let applies = (all || i == 0)
-                        && pat
-                            .as_ref()
-                            .is_none_or(|p| p.matches(&c.to_string(), extglob));
+                    let applies = (all || i == 0) && pat.as_ref().is_none_or(|p| p.matches(&c.to_string(), extglob));
                     if applies && upper {
                         res.extend(c.to_uppercase());
                     } else if applies {
@@ -595,13 +474,7 @@ pub async fn expand(
             });
             emit(sh, out, v, quoted);
         }
-        P::ReplaceSubstring {
-            parameter,
-            indirect,
-            pattern,
-            replacement,
-            match_kind,
-        } => {
+        P::ReplaceSubstring { parameter, indirect, pattern, replacement, match_kind } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
             let pat = Pattern::from_parts(&expand_pattern(sh, fds, pattern).await?);
@@ -613,10 +486,7 @@ pub async fn expand(
             let v = v.map(|s| replace(s, &pat, &rep, match_kind, extglob));
             emit(sh, out, v, quoted);
         }
-        P::VariableNames {
-            prefix,
-            concatenate,
-        } => {
+        P::VariableNames { prefix, concatenate } => {
             let names: Vec<String> = sh
                 .vars
                 .names()
@@ -625,10 +495,7 @@ pub async fn expand(
                 .collect();
             emit(sh, out, PV::List(names, *concatenate), quoted);
         }
-        P::MemberKeys {
-            variable_name,
-            concatenate,
-        } => {
+        P::MemberKeys { variable_name, concatenate } => {
             let keys = match sh.vars.get_set(variable_name).and_then(|v| v.value.clone()) {
                 Some(Value::Indexed(m)) => m.keys().map(|k| k.to_string()).collect(),
                 Some(Value::Assoc(m)) => m.keys().cloned().collect(),
@@ -704,11 +571,7 @@ fn remove_affix(s: &str, pat: &Pattern, extglob: bool, suffix: bool, largest: bo
         return s.to_string();
     };
     let b = boundaries(s);
-    let cands: Vec<usize> = if suffix == largest {
-        b.clone()
-    } else {
-        b.iter().rev().cloned().collect()
-    };
+    let cands: Vec<usize> = if suffix == largest { b.clone() } else { b.iter().rev().cloned().collect() };
     for i in cands {
         if suffix {
             if re.is_match(&s[i..]) {
@@ -753,11 +616,7 @@ fn replace(s: &str, pat: &Pattern, rep: &str, kind: &SubstringMatchKind, extglob
                 let mut found = None;
                 if !(replaced && !all) {
                     // Longest non-empty match starting here.
-                    found = b[bi + 1..]
-                        .iter()
-                        .rev()
-                        .find(|&&end| re.is_match(&s[start..end]))
-                        .copied();
+                    found = b[bi + 1..].iter().rev().find(|&&end| re.is_match(&s[start..end])).copied();
                 }
                 match found {
                     Some(end) => {
@@ -794,10 +653,7 @@ pub fn quote(s: &str) -> String {
 
 /// Quote only when needed (how `set` and `declare` print plain values).
 pub fn quote_if_needed(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-./:,+@%^=".contains(c))
-    {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "_-./:,+@%^=".contains(c)) {
         s.to_string()
     } else if s.chars().any(|c| c.is_control()) {
         let mut out = String::from("$'");

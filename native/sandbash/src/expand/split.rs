@@ -70,15 +70,8 @@ mod tests {
     use super::*;
 
     fn split(text: &str, ifs: &str) -> Vec<String> {
-        let seg = Seg {
-            text: text.into(),
-            quoted: false,
-            split: true,
-        };
-        split_field(vec![seg], Some(ifs))
-            .into_iter()
-            .map(|p| p.into_iter().map(|x| x.0).collect())
-            .collect()
+        let seg = Seg { text: text.into(), quoted: false, split: true };
+        split_field(vec![seg], Some(ifs)).into_iter().map(|p| p.into_iter().map(|x| x.0).collect()).collect()
     }
 
     #[test]
@@ -89,11 +82,7 @@ mod tests {
         assert_eq!(split("a : b", " :"), ["a", "b"]);
         assert_eq!(split("a: :b", " :"), ["a", "", "b"]);
         assert!(split("", " ").is_empty());
-        let quoted_empty = vec![Seg {
-            text: String::new(),
-            quoted: true,
-            split: false,
-        }];
+        let quoted_empty = vec![Seg { text: String::new(), quoted: true, split: false }];
         assert_eq!(split_field(quoted_empty, None).len(), 1);
     }
 }

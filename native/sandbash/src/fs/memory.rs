@@ -40,12 +40,7 @@ impl Node {
             Kind::Dir => 4096,
             Kind::Symlink(t) => t.len() as u64,
         };
-        Metadata {
-            file_type: self.file_type(),
-            size,
-            mode: self.mode,
-            mtime: self.mtime,
-        }
+        Metadata { file_type: self.file_type(), size, mode: self.mode, mtime: self.mtime }
     }
 }
 
@@ -90,21 +85,8 @@ impl MemoryFs {
     /// An empty filesystem holding only `/`.
     pub fn new(limits: FsLimits) -> Self {
         let mut nodes = BTreeMap::new();
-        nodes.insert(
-            "/".to_string(),
-            Node {
-                kind: Kind::Dir,
-                mode: 0o755,
-                mtime: SystemTime::now(),
-            },
-        );
-        MemoryFs {
-            inner: RwLock::new(Inner {
-                nodes,
-                total_bytes: 0,
-            }),
-            limits,
-        }
+        nodes.insert("/".to_string(), Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
+        MemoryFs { inner: RwLock::new(Inner { nodes, total_bytes: 0 }), limits }
     }
 
     /// Bytes currently stored in files.
@@ -119,12 +101,7 @@ impl Inner {
     /// parent must (else NotFound / NotADirectory).
     fn resolve(&self, path: &str, follow_last: bool) -> FsResult<String> {
         let mut hops = 0;
-        let mut pending: Vec<String> = path
-            .split('/')
-            .filter(|c| !c.is_empty())
-            .rev()
-            .map(String::from)
-            .collect();
+        let mut pending: Vec<String> = path.split('/').filter(|c| !c.is_empty()).rev().map(String::from).collect();
         let mut cur = String::from("/");
         while let Some(comp) = pending.pop() {
             if comp == "." {
@@ -135,19 +112,14 @@ impl Inner {
                 continue;
             }
             match self.nodes.get(&cur) {
-                Some(Node {
-                    kind: Kind::Dir, ..
-                }) => {}
+                Some(Node { kind: Kind::Dir, .. }) => {}
                 Some(_) => return Err(FsError::NotADirectory),
                 None => return Err(FsError::NotFound),
             }
             let next = join(&cur, &comp);
             let is_last = pending.is_empty();
             match self.nodes.get(&next) {
-                Some(Node {
-                    kind: Kind::Symlink(target),
-                    ..
-                }) if !is_last || follow_last => {
+                Some(Node { kind: Kind::Symlink(target), .. }) if !is_last || follow_last => {
                     hops += 1;
                     if hops > MAX_SYMLINK_HOPS {
                         return Err(FsError::TooManyLinks);
@@ -167,10 +139,7 @@ impl Inner {
 
     fn get(&self, path: &str, follow: bool) -> FsResult<(&Node, String)> {
         let real = self.resolve(path, follow)?;
-        self.nodes
-            .get(&real)
-            .map(|n| (n, real))
-            .ok_or(FsError::NotFound)
+        self.nodes.get(&real).map(|n| (n, real)).ok_or(FsError::NotFound)
     }
 
     /// Real key for a node to be created at `path`; its parent must be a directory.
@@ -180,20 +149,14 @@ impl Inner {
             return Err(FsError::NameTooLong);
         }
         match self.nodes.get(parent(&real)) {
-            Some(Node {
-                kind: Kind::Dir, ..
-            }) => Ok(real),
+            Some(Node { kind: Kind::Dir, .. }) => Ok(real),
             Some(_) => Err(FsError::NotADirectory),
             None => Err(FsError::NotFound),
         }
     }
 
     fn children<'a>(&'a self, dir: &str) -> impl Iterator<Item = (&'a String, &'a Node)> + 'a {
-        let prefix = if dir == "/" {
-            "/".to_string()
-        } else {
-            format!("{dir}/")
-        };
+        let prefix = if dir == "/" { "/".to_string() } else { format!("{dir}/") };
         self.nodes
             .range(prefix.clone()..)
             .take_while({
@@ -204,11 +167,7 @@ impl Inner {
     }
 
     fn descendants_keys(&self, dir: &str) -> Vec<String> {
-        let prefix = if dir == "/" {
-            "/".to_string()
-        } else {
-            format!("{dir}/")
-        };
+        let prefix = if dir == "/" { "/".to_string() } else { format!("{dir}/") };
         self.nodes
             .range(prefix.clone()..)
             .take_while(|(k, _)| k.starts_with(&prefix))
@@ -222,14 +181,8 @@ impl Inner {
             return Err(FsError::NoSpace);
         }
         let (old_size, mode, exists) = match self.nodes.get(&real) {
-            Some(Node {
-                kind: Kind::File(d),
-                mode,
-                ..
-            }) => (d.len() as u64, *mode, true),
-            Some(Node {
-                kind: Kind::Dir, ..
-            }) => return Err(FsError::IsADirectory),
+            Some(Node { kind: Kind::File(d), mode, .. }) => (d.len() as u64, *mode, true),
+            Some(Node { kind: Kind::Dir, .. }) => return Err(FsError::IsADirectory),
             Some(_) => return Err(FsError::InvalidArgument),
             None => (0, 0o644, false),
         };
@@ -241,14 +194,7 @@ impl Inner {
             return Err(FsError::NoSpace);
         }
         self.total_bytes = new_total;
-        self.nodes.insert(
-            real,
-            Node {
-                kind: Kind::File(Arc::new(data)),
-                mode,
-                mtime: SystemTime::now(),
-            },
-        );
+        self.nodes.insert(real, Node { kind: Kind::File(Arc::new(data)), mode, mtime: SystemTime::now() });
         Ok(())
     }
 
@@ -266,13 +212,8 @@ impl Fs for MemoryFs {
     async fn read(&self, path: &str) -> FsResult<Vec<u8>> {
         let inner = self.inner.read();
         match inner.get(path, true)?.0 {
-            Node {
-                kind: Kind::File(d),
-                ..
-            } => Ok(d.as_ref().clone()),
-            Node {
-                kind: Kind::Dir, ..
-            } => Err(FsError::IsADirectory),
+            Node { kind: Kind::File(d), .. } => Ok(d.as_ref().clone()),
+            Node { kind: Kind::Dir, .. } => Err(FsError::IsADirectory),
             _ => Err(FsError::InvalidArgument),
         }
     }
@@ -287,16 +228,11 @@ impl Fs for MemoryFs {
         let mut inner = self.inner.write();
         let real = inner.creatable(path, &self.limits)?;
         let mut content = match inner.nodes.get_mut(&real) {
-            Some(Node {
-                kind: Kind::File(d),
-                ..
-            }) => {
+            Some(Node { kind: Kind::File(d), .. }) => {
                 // Take the buffer out so a single owner appends in place.
                 std::mem::take(Arc::make_mut(d))
             }
-            Some(Node {
-                kind: Kind::Dir, ..
-            }) => return Err(FsError::IsADirectory),
+            Some(Node { kind: Kind::Dir, .. }) => return Err(FsError::IsADirectory),
             Some(_) => return Err(FsError::InvalidArgument),
             None => Vec::new(),
         };
@@ -304,11 +240,7 @@ impl Fs for MemoryFs {
         if old_len + data.len() as u64 > self.limits.max_file_bytes
             || inner.total_bytes + data.len() as u64 > self.limits.max_total_bytes
         {
-            if let Some(Node {
-                kind: Kind::File(d),
-                ..
-            }) = inner.nodes.get_mut(&real)
-            {
+            if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.get_mut(&real) {
                 *Arc::make_mut(d) = content;
             }
             return Err(FsError::NoSpace);
@@ -316,11 +248,7 @@ impl Fs for MemoryFs {
         content.extend_from_slice(data);
         // put_file accounts sizes from the stored (now empty) buffer.
         inner.total_bytes -= old_len;
-        if let Some(Node {
-            kind: Kind::File(d),
-            ..
-        }) = inner.nodes.get_mut(&real)
-        {
+        if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.get_mut(&real) {
             *d = Arc::new(Vec::new());
         }
         inner.put_file(real, content, &self.limits)
@@ -342,10 +270,7 @@ impl Fs for MemoryFs {
         }
         Ok(inner
             .children(&real)
-            .map(|(k, n)| DirEntry {
-                name: file_name(k).to_string(),
-                file_type: n.file_type(),
-            })
+            .map(|(k, n)| DirEntry { name: file_name(k).to_string(), file_type: n.file_type() })
             .collect())
     }
 
@@ -358,21 +283,12 @@ impl Fs for MemoryFs {
                 cur.push_str(comp);
                 let real = inner.resolve(&cur, true)?;
                 match inner.nodes.get(&real) {
-                    Some(Node {
-                        kind: Kind::Dir, ..
-                    }) => {}
+                    Some(Node { kind: Kind::Dir, .. }) => {}
                     Some(_) => return Err(FsError::AlreadyExists),
                     None => {
                         let real = inner.creatable(&cur, &self.limits)?;
                         inner.check_count(&self.limits)?;
-                        inner.nodes.insert(
-                            real,
-                            Node {
-                                kind: Kind::Dir,
-                                mode: 0o755,
-                                mtime: SystemTime::now(),
-                            },
-                        );
+                        inner.nodes.insert(real, Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
                     }
                 }
             }
@@ -384,14 +300,7 @@ impl Fs for MemoryFs {
         }
         let real = inner.creatable(path, &self.limits)?;
         inner.check_count(&self.limits)?;
-        inner.nodes.insert(
-            real,
-            Node {
-                kind: Kind::Dir,
-                mode: 0o755,
-                mtime: SystemTime::now(),
-            },
-        );
+        inner.nodes.insert(real, Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
         Ok(())
     }
 
@@ -400,9 +309,7 @@ impl Fs for MemoryFs {
         let real = inner.resolve(path, false)?;
         match inner.nodes.get(&real) {
             None => Err(FsError::NotFound),
-            Some(Node {
-                kind: Kind::Dir, ..
-            }) => Err(FsError::IsADirectory),
+            Some(Node { kind: Kind::Dir, .. }) => Err(FsError::IsADirectory),
             Some(n) => {
                 if let Kind::File(d) = &n.kind {
                     inner.total_bytes -= d.len() as u64;
@@ -418,9 +325,7 @@ impl Fs for MemoryFs {
         let real = inner.resolve(path, false)?;
         match inner.nodes.get(&real) {
             None => return Err(FsError::NotFound),
-            Some(Node {
-                kind: Kind::Dir, ..
-            }) => {}
+            Some(Node { kind: Kind::Dir, .. }) => {}
             Some(_) => return Err(FsError::NotADirectory),
         }
         if real == "/" {
@@ -431,11 +336,7 @@ impl Fs for MemoryFs {
             return Err(FsError::NotEmpty);
         }
         for k in desc {
-            if let Some(Node {
-                kind: Kind::File(d),
-                ..
-            }) = inner.nodes.remove(&k)
-            {
+            if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.remove(&k) {
                 inner.total_bytes -= d.len() as u64;
             }
         }
@@ -456,31 +357,20 @@ impl Fs for MemoryFs {
             return Err(FsError::InvalidArgument);
         }
         match inner.nodes.get(&dst) {
-            Some(Node {
-                kind: Kind::Dir, ..
-            }) if !src_is_dir => return Err(FsError::IsADirectory),
-            Some(Node {
-                kind: Kind::Dir, ..
-            }) => {
+            Some(Node { kind: Kind::Dir, .. }) if !src_is_dir => return Err(FsError::IsADirectory),
+            Some(Node { kind: Kind::Dir, .. }) => {
                 if !inner.descendants_keys(&dst).is_empty() {
                     return Err(FsError::NotEmpty);
                 }
             }
             Some(_) if src_is_dir => return Err(FsError::NotADirectory),
-            Some(Node {
-                kind: Kind::File(d),
-                ..
-            }) => {
+            Some(Node { kind: Kind::File(d), .. }) => {
                 let len = d.len() as u64;
                 inner.total_bytes -= len;
             }
             _ => {}
         }
-        let moved: Vec<String> = if src_is_dir {
-            inner.descendants_keys(&src)
-        } else {
-            Vec::new()
-        };
+        let moved: Vec<String> = if src_is_dir { inner.descendants_keys(&src) } else { Vec::new() };
         inner.nodes.remove(&src);
         inner.nodes.insert(dst.clone(), src_node);
         for k in moved {
@@ -498,24 +388,13 @@ impl Fs for MemoryFs {
         if inner.nodes.contains_key(&real) {
             return Err(FsError::AlreadyExists);
         }
-        if !matches!(
-            inner.nodes.get(parent(&real)),
-            Some(Node {
-                kind: Kind::Dir,
-                ..
-            })
-        ) {
+        if !matches!(inner.nodes.get(parent(&real)), Some(Node { kind: Kind::Dir, .. })) {
             return Err(FsError::NotFound);
         }
         inner.check_count(&self.limits)?;
-        inner.nodes.insert(
-            real,
-            Node {
-                kind: Kind::Symlink(target.to_string()),
-                mode: 0o777,
-                mtime: SystemTime::now(),
-            },
-        );
+        inner
+            .nodes
+            .insert(real, Node { kind: Kind::Symlink(target.to_string()), mode: 0o777, mtime: SystemTime::now() });
         Ok(())
     }
 
@@ -558,10 +437,7 @@ mod tests {
     use super::*;
 
     fn block<F: std::future::Future>(f: F) -> F::Output {
-        tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap()
-            .block_on(f)
+        tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f)
     }
 
     #[test]
@@ -577,13 +453,7 @@ mod tests {
             assert_eq!(fs.read("/a/l/f").await.unwrap(), b"hi\xff");
             assert!(fs.symlink_metadata("/a/l").await.unwrap().is_symlink());
             assert!(fs.metadata("/a/l").await.unwrap().is_dir());
-            let names: Vec<_> = fs
-                .read_dir("/a")
-                .await
-                .unwrap()
-                .into_iter()
-                .map(|e| e.name)
-                .collect();
+            let names: Vec<_> = fs.read_dir("/a").await.unwrap().into_iter().map(|e| e.name).collect();
             assert_eq!(names, ["b", "l"]);
             assert_eq!(fs.remove_dir("/a", false).await, Err(FsError::NotEmpty));
             fs.rename("/a/b", "/c").await.unwrap();
@@ -600,12 +470,7 @@ mod tests {
     #[test]
     fn limits_are_enforced() {
         block(async {
-            let fs = MemoryFs::new(FsLimits {
-                max_file_bytes: 4,
-                max_total_bytes: 6,
-                max_files: 4,
-                max_path_depth: 8,
-            });
+            let fs = MemoryFs::new(FsLimits { max_file_bytes: 4, max_total_bytes: 6, max_files: 4, max_path_depth: 8 });
             assert_eq!(fs.write("/a", b"12345").await, Err(FsError::NoSpace));
             fs.write("/a", b"1234").await.unwrap();
             assert_eq!(fs.write("/b", b"123").await, Err(FsError::NoSpace));

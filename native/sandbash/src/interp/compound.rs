@@ -7,10 +7,7 @@ use crate::state::ShellState;
 use brush_parser::ast::{self, CaseItemPostAction, CompoundCommand as C};
 
 pub async fn run(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
-    let is_loop = matches!(
-        c,
-        C::WhileClause(_) | C::UntilClause(_) | C::ForClause(_) | C::ArithmeticForClause(_)
-    );
+    let is_loop = matches!(c, C::WhileClause(_) | C::UntilClause(_) | C::ForClause(_) | C::ArithmeticForClause(_));
     if !is_loop {
         return run_inner(sh, c, fds).await;
     }
@@ -114,8 +111,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             Ok(status)
         }
         C::Coprocess(_) => {
-            fds.shell_err(sh.loc(), "coproc: not supported in the sandbox")
-                .await;
+            fds.shell_err(sh.loc(), "coproc: not supported in the sandbox").await;
             Ok(1)
         }
     }

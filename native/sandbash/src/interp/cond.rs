@@ -5,9 +5,7 @@ use crate::expand;
 use crate::fs::path;
 use crate::pattern::Pattern;
 use crate::state::{ShellState, Value};
-use brush_parser::ast::{
-    BinaryPredicate as BP, ExtendedTestExpr as X, TestExpr, UnaryPredicate as UP,
-};
+use brush_parser::ast::{BinaryPredicate as BP, ExtendedTestExpr as X, TestExpr, UnaryPredicate as UP};
 use futures_util::future::BoxFuture;
 
 /// `[[ expr ]]`: status 0 true, 1 false, 2 error.
@@ -27,11 +25,7 @@ pub async fn extended_test(sh: &mut ShellState, expr: &X, fds: &Fds) -> Res {
     Ok(status)
 }
 
-fn eval_ext<'a>(
-    sh: &'a mut ShellState,
-    e: &'a X,
-    fds: &'a Fds,
-) -> BoxFuture<'a, Result<Result<bool, String>, Flow>> {
+fn eval_ext<'a>(sh: &'a mut ShellState, e: &'a X, fds: &'a Fds) -> BoxFuture<'a, Result<Result<bool, String>, Flow>> {
     Box::pin(async move {
         let r: Result<bool, String> = match e {
             X::And(a, b) => match eval_ext(sh, a, fds).await? {
@@ -52,14 +46,12 @@ fn eval_ext<'a>(
                 let left = expand::expand_string(sh, fds, &super::raw_word(sh, l)).await?;
                 match p {
                     BP::StringExactlyMatchesPattern | BP::StringDoesNotExactlyMatchPattern => {
-                        let parts =
-                            expand::expand_pattern(sh, fds, &super::raw_word(sh, r)).await?;
+                        let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, r)).await?;
                         let m = Pattern::from_parts(&parts).matches(&left, true);
                         Ok(m == matches!(p, BP::StringExactlyMatchesPattern))
                     }
                     BP::StringMatchesRegex => {
-                        let parts =
-                            expand::expand_pattern(sh, fds, &super::raw_word(sh, r)).await?;
+                        let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, r)).await?;
                         regex_match(sh, &left, &parts)
                     }
                     BP::ArithmeticEqualTo
@@ -107,20 +99,13 @@ fn regex_match(sh: &mut ShellState, s: &str, parts: &[(String, bool)]) -> Result
             let m = caps
                 .iter()
                 .enumerate()
-                .map(|(i, c)| {
-                    (
-                        i as i64,
-                        c.map_or(String::new(), |c| c.as_str().to_string()),
-                    )
-                })
+                .map(|(i, c)| (i as i64, c.map_or(String::new(), |c| c.as_str().to_string())))
                 .collect();
             let _ = sh.vars.set_value("BASH_REMATCH", Value::Indexed(m));
             Ok(true)
         }
         None => {
-            let _ = sh
-                .vars
-                .set_value("BASH_REMATCH", Value::Indexed(Default::default()));
+            let _ = sh.vars.set_value("BASH_REMATCH", Value::Indexed(Default::default()));
             Ok(false)
         }
     }
@@ -147,46 +132,14 @@ pub async fn unary(sh: &ShellState, p: &UP, s: &str) -> Result<bool, String> {
         UP::FileExists
         | UP::FileExistsAndOwnedByEffectiveGroupId
         | UP::FileExistsAndOwnedByEffectiveUserId
-        | UP::FileExistsAndModifiedSinceLastRead => {
-            !s.is_empty() && fs.metadata(&full()).await.is_ok()
-        }
-        UP::FileExistsAndIsDir => {
-            !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.is_dir())
-        }
-        UP::FileExistsAndIsRegularFile => {
-            !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.is_file())
-        }
-        UP::FileExistsAndIsSymlink => {
-            !s.is_empty()
-                && fs
-                    .symlink_metadata(&full())
-                    .await
-                    .is_ok_and(|m| m.is_symlink())
-        }
-        UP::FileExistsAndIsNotZeroLength => {
-            !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.size > 0)
-        }
-        UP::FileExistsAndIsReadable => {
-            !s.is_empty()
-                && fs
-                    .metadata(&full())
-                    .await
-                    .is_ok_and(|m| m.mode & 0o444 != 0)
-        }
-        UP::FileExistsAndIsWritable => {
-            !s.is_empty()
-                && fs
-                    .metadata(&full())
-                    .await
-                    .is_ok_and(|m| m.mode & 0o222 != 0)
-        }
-        UP::FileExistsAndIsExecutable => {
-            !s.is_empty()
-                && fs
-                    .metadata(&full())
-                    .await
-                    .is_ok_and(|m| m.mode & 0o111 != 0)
-        }
+        | UP::FileExistsAndModifiedSinceLastRead => !s.is_empty() && fs.metadata(&full()).await.is_ok(),
+        UP::FileExistsAndIsDir => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.is_dir()),
+        UP::FileExistsAndIsRegularFile => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.is_file()),
+        UP::FileExistsAndIsSymlink => !s.is_empty() && fs.symlink_metadata(&full()).await.is_ok_and(|m| m.is_symlink()),
+        UP::FileExistsAndIsNotZeroLength => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.size > 0),
+        UP::FileExistsAndIsReadable => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o444 != 0),
+        UP::FileExistsAndIsWritable => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o222 != 0),
+        UP::FileExistsAndIsExecutable => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o111 != 0),
         UP::FileExistsAndIsBlockSpecialFile
         | UP::FileExistsAndIsCharSpecialFile
         | UP::FileExistsAndIsFifo
@@ -205,9 +158,7 @@ pub async fn unary(sh: &ShellState, p: &UP, s: &str) -> Result<bool, String> {
                 let idx = rest.trim_end_matches(']');
                 match sh.vars.get_set(name).and_then(|v| v.value.as_ref()) {
                     Some(Value::Indexed(m)) => {
-                        idx.parse::<i64>().is_ok_and(|i| m.contains_key(&i))
-                            || idx == "@"
-                            || idx == "*"
+                        idx.parse::<i64>().is_ok_and(|i| m.contains_key(&i)) || idx == "@" || idx == "*"
                     }
                     Some(Value::Assoc(m)) => m.contains_key(idx),
                     Some(Value::Scalar(_)) => idx == "0",
@@ -229,18 +180,9 @@ pub async fn binary(sh: &ShellState, p: &BP, a: &str, b: &str) -> Result<bool, S
         BP::LeftSortsBeforeRight => a < b,
         BP::LeftSortsAfterRight => a > b,
         BP::StringMatchesRegex => false,
-        BP::LeftFileIsNewerOrExistsWhenRightDoesNot
-        | BP::LeftFileIsOlderOrDoesNotExistWhenRightDoes => {
-            let ma = fs
-                .metadata(&path::resolve(&sh.cwd, a))
-                .await
-                .ok()
-                .map(|m| m.mtime);
-            let mb = fs
-                .metadata(&path::resolve(&sh.cwd, b))
-                .await
-                .ok()
-                .map(|m| m.mtime);
+        BP::LeftFileIsNewerOrExistsWhenRightDoesNot | BP::LeftFileIsOlderOrDoesNotExistWhenRightDoes => {
+            let ma = fs.metadata(&path::resolve(&sh.cwd, a)).await.ok().map(|m| m.mtime);
+            let mb = fs.metadata(&path::resolve(&sh.cwd, b)).await.ok().map(|m| m.mtime);
             let newer = matches!(p, BP::LeftFileIsNewerOrExistsWhenRightDoesNot);
             match (ma, mb) {
                 (Some(x), Some(y)) => {
@@ -270,9 +212,7 @@ pub async fn binary(sh: &ShellState, p: &BP, a: &str, b: &str) -> Result<bool, S
 
 /// `test`'s integer operands: optional blanks and sign, decimal digits.
 fn parse_int(s: &str) -> Result<i64, String> {
-    s.trim()
-        .parse::<i64>()
-        .map_err(|_| format!("{s}: integer expression expected"))
+    s.trim().parse::<i64>().map_err(|_| format!("{s}: integer expression expected"))
 }
 
 /// `test ARGS` / `[ ARGS ]`.

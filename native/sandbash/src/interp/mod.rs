@@ -25,15 +25,26 @@ pub struct Fds {
     pub stdin: Input,
     pub stdout: Output,
     pub stderr: Output,
+    /// Descriptors 3 and up (`exec 3>file`, `4<&0`).
+    pub extra: Arc<std::collections::BTreeMap<i32, Slot>>,
+}
+
+/// An open descriptor above 2.
+#[derive(Clone)]
+pub enum Slot {
+    In(Input),
+    Out(Output),
 }
 
 impl Fds {
+    /// Standard streams with no other descriptors open.
+    pub fn new(stdin: Input, stdout: Output, stderr: Output) -> Self {
+        Fds { stdin, stdout, stderr, extra: Default::default() }
+    }
+
     /// Print `bash: line N: msg` on stderr (a shell-level error message).
     pub async fn shell_err(&self, loc: crate::state::Loc, msg: &str) {
-        let _ = self
-            .stderr
-            .write(format!("{loc}: {msg}\n").as_bytes())
-            .await;
+        let _ = self.stderr.write(format!("{loc}: {msg}\n").as_bytes()).await;
     }
 }
 
@@ -59,20 +70,12 @@ pub type Res = Result<i32, Flow>;
 
 /// Run a parsed script in `sh`.
 /// Run a parsed script in `sh`, then its EXIT trap.
-pub async fn run_program(
-    sh: &mut ShellState,
-    program: &ast::Program,
-    fds: &Fds,
-) -> Result<i32, Stop> {
+pub async fn run_program(sh: &mut ShellState, program: &ast::Program, fds: &Fds) -> Result<i32, Stop> {
     let status = run_program_body(sh, program, fds).await?;
     run_exit_trap(sh, fds, status).await
 }
 
-async fn run_program_body(
-    sh: &mut ShellState,
-    program: &ast::Program,
-    fds: &Fds,
-) -> Result<i32, Stop> {
+async fn run_program_body(sh: &mut ShellState, program: &ast::Program, fds: &Fds) -> Result<i32, Stop> {
     for cc in &program.complete_commands {
         match run_list(sh, cc, fds).await {
             Ok(_) => {}
@@ -107,6 +110,7 @@ pub async fn run_exit_trap(sh: &mut ShellState, fds: &Fds, status: i32) -> Resul
 /// are reset, as in bash.
 pub fn fork(sh: &ShellState) -> ShellState {
     let mut sub = sh.clone();
+    sub.exec_fds = None;
     if !sub.traps.is_empty() {
         Arc::make_mut(&mut sub.traps).retain(|_, v| v.is_empty());
     }
@@ -114,14 +118,13 @@ pub fn fork(sh: &ShellState) -> ShellState {
 }
 
 /// Run a list (`a; b & c`).
-pub fn run_list<'a>(
-    sh: &'a mut ShellState,
-    list: &'a ast::CompoundList,
-    fds: &'a Fds,
-) -> BoxFuture<'a, Res> {
+pub fn run_list<'a>(sh: &'a mut ShellState, list: &'a ast::CompoundList, fds: &'a Fds) -> BoxFuture<'a, Res> {
     Box::pin(async move {
         let mut status = sh.last_status;
         for ast::CompoundListItem(and_or, _sep) in &list.0 {
+            // `exec >file` changed this shell's descriptors for what follows.
+            let current = sh.exec_fds.clone();
+            let fds = current.as_deref().unwrap_or(fds);
             // `&`: background jobs come later; run it in place as a subshell would.
             status = run_and_or(sh, and_or, fds).await?;
         }
@@ -137,12 +140,7 @@ async fn run_and_or(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> Re
     r
 }
 
-async fn run_and_or_inner(
-    sh: &mut ShellState,
-    list: &ast::AndOrList,
-    fds: &Fds,
-    cond_before: bool,
-) -> Res {
+async fn run_and_or_inner(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds, cond_before: bool) -> Res {
     let n = list.additional.len();
     sh.in_condition = cond_before || n > 0;
     let mut status = run_pipeline(sh, &list.first, fds).await?;
@@ -204,19 +202,14 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
             Some(cmd) => run_command(sh, cmd, fds).await?,
             None => 0,
         };
-        let _ = sh.vars.set_value(
-            "PIPESTATUS",
-            crate::state::Value::Indexed([(0, status.to_string())].into_iter().collect()),
-        );
+        let _ = sh
+            .vars
+            .set_value("PIPESTATUS", crate::state::Value::Indexed([(0, status.to_string())].into_iter().collect()));
         return Ok(status);
     }
     let limit = sh.budget.limits.max_pipeline_stages;
     if p.seq.len() as u64 > limit {
-        return Err(Flow::Stop(Budget::exceeded(
-            "max_pipeline_stages",
-            limit,
-            "pipeline length",
-        )));
+        return Err(Flow::Stop(Budget::exceeded("max_pipeline_stages", limit, "pipeline length")));
     }
     enter_subshell(sh)?;
     // Each stage runs in its own fork of the shell, connected by bounded pipes,
@@ -231,57 +224,35 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
         } else {
             (fds.stdout.clone(), None)
         };
-        stage_fds.push(Fds {
-            stdin: next_in.clone(),
-            stdout: out,
-            stderr: fds.stderr.clone(),
-        });
+        stage_fds.push(Fds { stdin: next_in.clone(), stdout: out, ..fds.clone() });
         if let Some(r) = inp {
             next_in = r;
         }
     }
     drop(next_in);
     let mut states: Vec<ShellState> = (0..n).map(|_| fork(sh)).collect();
-    let futures = states
-        .iter_mut()
-        .zip(p.seq.iter())
-        .zip(stage_fds)
-        .map(|((st, cmd), f)| {
-            Box::pin(async move {
-                let r = run_command(st, cmd, &f).await;
-                drop(f);
-                match r {
-                    Ok(s) => Ok(s),
-                    Err(Flow::Exit(s)) | Err(Flow::Return(s)) => Ok(s),
-                    Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),
-                    Err(Flow::Stop(s)) => Err(s),
-                }
-            })
-        });
+    let futures = states.iter_mut().zip(p.seq.iter()).zip(stage_fds).map(|((st, cmd), f)| {
+        Box::pin(async move {
+            let r = run_command(st, cmd, &f).await;
+            drop(f);
+            match r {
+                Ok(s) => Ok(s),
+                Err(Flow::Exit(s)) | Err(Flow::Return(s)) => Ok(s),
+                Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),
+                Err(Flow::Stop(s)) => Err(s),
+            }
+        })
+    });
     let results = futures_util::future::join_all(futures).await;
     sh.subshell_depth -= 1;
     let mut statuses = Vec::with_capacity(n);
     for r in results {
         statuses.push(r?);
     }
-    let status = if sh.opts.pipefail {
-        statuses
-            .iter()
-            .rev()
-            .find(|&&s| s != 0)
-            .copied()
-            .unwrap_or(0)
-    } else {
-        statuses[n - 1]
-    };
-    let pipestatus = statuses
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (i as i64, s.to_string()))
-        .collect();
-    let _ = sh
-        .vars
-        .set_value("PIPESTATUS", crate::state::Value::Indexed(pipestatus));
+    let status =
+        if sh.opts.pipefail { statuses.iter().rev().find(|&&s| s != 0).copied().unwrap_or(0) } else { statuses[n - 1] };
+    let pipestatus = statuses.iter().enumerate().map(|(i, s)| (i as i64, s.to_string())).collect();
+    let _ = sh.vars.set_value("PIPESTATUS", crate::state::Value::Indexed(pipestatus));
     Ok(status)
 }
 
@@ -294,35 +265,30 @@ pub fn raw_word(sh: &ShellState, w: &ast::Word) -> String {
 fn enter_subshell(sh: &mut ShellState) -> Result<(), Flow> {
     let limit = sh.budget.limits.max_subshell_depth;
     if sh.subshell_depth >= limit {
-        return Err(Flow::Stop(Budget::exceeded(
-            "max_subshell_depth",
-            limit,
-            "subshell nesting",
-        )));
+        return Err(Flow::Stop(Budget::exceeded("max_subshell_depth", limit, "subshell nesting")));
     }
     sh.subshell_depth += 1;
     Ok(())
 }
 
 /// Run one command of any kind.
-pub fn run_command<'a>(
-    sh: &'a mut ShellState,
-    cmd: &'a ast::Command,
-    fds: &'a Fds,
-) -> BoxFuture<'a, Res> {
+pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a Fds) -> BoxFuture<'a, Res> {
     Box::pin(stack::GrowStack(Box::pin(async move {
         match cmd {
             ast::Command::Simple(s) => simple::run(sh, s, fds).await,
-            ast::Command::Compound(c, redirs) => {
-                let fds = match redirs {
-                    Some(r) => match redirect::apply(sh, &r.0, fds).await? {
-                        Some(f) => f,
-                        None => return Ok(1),
-                    },
-                    None => fds.clone(),
-                };
-                compound::run(sh, c, &fds).await
-            }
+            ast::Command::Compound(c, redirs) => match redirs {
+                Some(r) => {
+                    let Some(fds) = redirect::apply(sh, &r.0, fds).await? else {
+                        return Ok(1);
+                    };
+                    // Redirections of a compound command end with it, `exec` inside included.
+                    let saved = sh.exec_fds.take();
+                    let r = compound::run(sh, c, &fds).await;
+                    sh.exec_fds = saved;
+                    r
+                }
+                None => compound::run(sh, c, fds).await,
+            },
             ast::Command::Function(def) => {
                 define_function(sh, def);
                 Ok(0)
@@ -354,24 +320,11 @@ fn define_function(sh: &mut ShellState, def: &ast::FunctionDefinition) {
         .unwrap_or_default();
     let name = def.fname.value.clone();
     let program = sh.src.clone();
-    Arc::make_mut(&mut sh.funcs).insert(
-        name,
-        Arc::new(Function {
-            def: def.clone(),
-            source,
-            program,
-        }),
-    );
+    Arc::make_mut(&mut sh.funcs).insert(name, Arc::new(Function { def: def.clone(), source, program }));
 }
 
 /// Call a shell function with arguments.
-pub async fn call_function(
-    sh: &mut ShellState,
-    name: &str,
-    func: Arc<Function>,
-    args: Vec<String>,
-    fds: &Fds,
-) -> Res {
+pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
     let saved_funcname = sh.vars.get("FUNCNAME").cloned();
     let mut stack = match saved_funcname.as_ref().and_then(|v| v.value.clone()) {
         Some(crate::state::Value::Indexed(m)) => m.into_values().collect::<Vec<_>>(),
@@ -380,13 +333,7 @@ pub async fn call_function(
     stack.insert(0, name.to_string());
     let _ = sh.vars.set_value(
         "FUNCNAME",
-        crate::state::Value::Indexed(
-            stack
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| (i as i64, v))
-                .collect(),
-        ),
+        crate::state::Value::Indexed(stack.into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect()),
     );
     let r = call_function_inner(sh, func, args, fds).await;
     match saved_funcname {
@@ -398,19 +345,10 @@ pub async fn call_function(
     r
 }
 
-async fn call_function_inner(
-    sh: &mut ShellState,
-    func: Arc<Function>,
-    args: Vec<String>,
-    fds: &Fds,
-) -> Res {
+async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
     let limit = sh.budget.limits.max_function_depth;
     if sh.func_depth >= limit {
-        return Err(Flow::Stop(Budget::exceeded(
-            "max_function_depth",
-            limit,
-            "function depth",
-        )));
+        return Err(Flow::Stop(Budget::exceeded("max_function_depth", limit, "function depth")));
     }
     sh.func_depth += 1;
     let saved_args = std::mem::replace(&mut sh.positional, Arc::new(args));
@@ -453,16 +391,11 @@ async fn call_function_inner(
 
 /// `$(...)`: run `src` in a fork of the shell and return its stdout with
 /// trailing newlines removed.
-pub async fn command_substitution(
-    sh: &mut ShellState,
-    fds: &Fds,
-    src: &str,
-) -> Result<String, Flow> {
+pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> Result<String, Flow> {
     let program = match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
         Ok(p) => p,
         Err(m) => {
-            fds.shell_err(sh.loc(), &format!("command substitution: {m}"))
-                .await;
+            fds.shell_err(sh.loc(), &format!("command substitution: {m}")).await;
             sh.last_status = 2;
             return Ok(String::new());
         }
@@ -493,22 +426,14 @@ pub async fn command_substitution(
     sub.src = Arc::new(crate::state::source::Source::new(src));
     let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
     let buf = CaptureBuf::new(counter.clone());
-    let sub_fds = Fds {
-        stdin: fds.stdin.clone(),
-        stdout: Output::Capture(buf.clone()),
-        stderr: fds.stderr.clone(),
-    };
+    let sub_fds = Fds { stdout: Output::Capture(buf.clone()), ..fds.clone() };
     let status = match run_program(&mut sub, &program, &sub_fds).await {
         Ok(s) => s,
         Err(stop) => return Err(Flow::Stop(stop)),
     };
     if counter.exceeded() {
         let limit = sh.budget.limits.max_string_bytes;
-        return Err(Flow::Stop(Budget::exceeded(
-            "max_string_bytes",
-            limit,
-            "command substitution output",
-        )));
+        return Err(Flow::Stop(Budget::exceeded("max_string_bytes", limit, "command substitution output")));
     }
     sh.last_status = status;
     sh.subst_status = Some(status);
@@ -516,8 +441,7 @@ pub async fn command_substitution(
     while bytes.last() == Some(&b'\n') {
         bytes.pop();
     }
-    Ok(String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// The target word of a program that is only `< file`.
@@ -558,10 +482,7 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
             return Ok(2);
         }
     };
-    let saved_src = std::mem::replace(
-        &mut sh.src,
-        Arc::new(crate::state::source::Source::new(src)),
-    );
+    let saved_src = std::mem::replace(&mut sh.src, Arc::new(crate::state::source::Source::new(src)));
     let mut status = 0;
     let mut result = Ok(0);
     for cc in &program.complete_commands {

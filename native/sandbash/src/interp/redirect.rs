@@ -2,7 +2,7 @@
 //! `/dev/null`, `/dev/stdin`, `/dev/stdout` and `/dev/stderr` are understood
 //! without a filesystem entry.
 
-use super::{Fds, Flow};
+use super::{Fds, Flow, Slot};
 use crate::expand;
 use crate::fs::path;
 use crate::io::{FileSink, Input, Output};
@@ -17,11 +17,7 @@ enum Fd {
 }
 
 /// Apply redirects in order; `Ok(None)` after printing an error (status 1).
-pub async fn apply(
-    sh: &mut ShellState,
-    redirs: &[IoRedirect],
-    fds: &Fds,
-) -> Result<Option<Fds>, Flow> {
+pub async fn apply(sh: &mut ShellState, redirs: &[IoRedirect], fds: &Fds) -> Result<Option<Fds>, Flow> {
     let mut fds = fds.clone();
     for r in redirs {
         if !apply_one(sh, r, &mut fds).await? {
@@ -31,27 +27,43 @@ pub async fn apply(
     Ok(Some(fds))
 }
 
+/// Highest descriptor number a script may use.
+const MAX_FD: i32 = 1023;
+
 fn set(fds: &mut Fds, n: i32, fd: Fd) {
     match (n, fd) {
         (0, Fd::In(i)) => fds.stdin = i,
         (0, Fd::Out(_)) => fds.stdin = Input::null(),
         (1, Fd::Out(o)) => fds.stdout = o,
         (2, Fd::Out(o)) => fds.stderr = o,
-        (1, Fd::In(_)) => fds.stdout = Output::Null,
-        (2, Fd::In(_)) => fds.stderr = Output::Null,
-        // Descriptors above 2 are not tracked yet: writes to them go nowhere.
-        _ => {}
+        (1, Fd::In(_)) => fds.stdout = Output::Closed,
+        (2, Fd::In(_)) => fds.stderr = Output::Closed,
+        (n, fd) => {
+            let slot = match fd {
+                Fd::In(i) => Slot::In(i),
+                Fd::Out(o) => Slot::Out(o),
+            };
+            Arc::make_mut(&mut fds.extra).insert(n, slot);
+        }
+    }
+}
+
+/// Close descriptor `n`.
+fn close(fds: &mut Fds, n: i32) {
+    match n {
+        0 => fds.stdin = Input::null(),
+        1 => fds.stdout = Output::Closed,
+        2 => fds.stderr = Output::Closed,
+        n => {
+            Arc::make_mut(&mut fds.extra).remove(&n);
+        }
     }
 }
 
 async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result<bool, Flow> {
     match r {
         IoRedirect::File(fd, kind, target) => {
-            let default_fd = if matches!(kind, K::Read | K::ReadAndWrite | K::DuplicateInput) {
-                0
-            } else {
-                1
-            };
+            let default_fd = if matches!(kind, K::Read | K::ReadAndWrite | K::DuplicateInput) { 0 } else { 1 };
             let n = fd.unwrap_or(default_fd);
             match target {
                 T::Filename(w) => {
@@ -61,26 +73,28 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
                         None => return Ok(false),
                     }
                 }
-                T::Fd(m) => dup(fds, n, *m),
+                T::Fd(m) => {
+                    dup(fds, n, *m);
+                }
                 T::Duplicate(w) => {
                     let word = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
                     if word == "-" {
-                        set(
-                            fds,
-                            n,
-                            if default_fd == 0 {
-                                Fd::In(Input::null())
-                            } else {
-                                Fd::Out(Output::Closed)
-                            },
-                        );
+                        close(fds, n);
                     } else {
-                        let src = word.trim_end_matches('-');
+                        let src = word.strip_suffix('-').unwrap_or(&word);
+                        let moving = src.len() < word.len();
                         match src.parse::<i32>() {
-                            Ok(m) if (0..=2).contains(&m) => dup(fds, n, m),
+                            Ok(m) if (0..=MAX_FD).contains(&m) => {
+                                if !dup(fds, n, m) {
+                                    fds.shell_err(sh.loc(), &format!("{src}: Bad file descriptor")).await;
+                                    return Ok(false);
+                                }
+                                if moving && m != n {
+                                    close(fds, m);
+                                }
+                            }
                             Ok(_) => {
-                                fds.shell_err(sh.loc(), &format!("{src}: Bad file descriptor"))
-                                    .await;
+                                fds.shell_err(sh.loc(), &format!("{src}: Bad file descriptor")).await;
                                 return Ok(false);
                             }
                             Err(_) if default_fd == 1 && fd.is_none() => {
@@ -94,16 +108,14 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
                                 }
                             }
                             Err(_) => {
-                                fds.shell_err(sh.loc(), &format!("{word}: ambiguous redirect"))
-                                    .await;
+                                fds.shell_err(sh.loc(), &format!("{word}: ambiguous redirect")).await;
                                 return Ok(false);
                             }
                         }
                     }
                 }
                 T::ProcessSubstitution(..) => {
-                    fds.shell_err(sh.loc(), "process substitution is not supported")
-                        .await;
+                    fds.shell_err(sh.loc(), "process substitution is not supported").await;
                     return Ok(false);
                 }
             }
@@ -114,28 +126,16 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
             } else {
                 doc.doc.value.clone()
             };
-            set(
-                fds,
-                fd.unwrap_or(0),
-                Fd::In(Input::from_bytes(body.into_bytes())),
-            );
+            set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(body.into_bytes())));
         }
         IoRedirect::HereString(fd, w) => {
             let mut s = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
             let limit = sh.budget.limits.max_string_bytes;
             if s.len() as u64 > limit {
-                return Err(Flow::Stop(crate::limits::Budget::exceeded(
-                    "max_string_bytes",
-                    limit,
-                    "here-string size",
-                )));
+                return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", limit, "here-string size")));
             }
             s.push('\n');
-            set(
-                fds,
-                fd.unwrap_or(0),
-                Fd::In(Input::from_bytes(s.into_bytes())),
-            );
+            set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(s.into_bytes())));
         }
         IoRedirect::OutputAndError(w, append) => {
             let name = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
@@ -152,26 +152,27 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
     Ok(true)
 }
 
-/// `n>&m`: make n a copy of m.
-fn dup(fds: &mut Fds, n: i32, m: i32) {
+/// `n>&m`: make n a copy of m; `false` when m is not open.
+fn dup(fds: &mut Fds, n: i32, m: i32) -> bool {
     let src = match m {
         0 => Fd::In(fds.stdin.clone()),
         1 => Fd::Out(fds.stdout.clone()),
         2 => Fd::Out(fds.stderr.clone()),
-        _ => Fd::Out(Output::Null),
+        m => match fds.extra.get(&m) {
+            Some(Slot::In(i)) => Fd::In(i.clone()),
+            Some(Slot::Out(o)) => Fd::Out(o.clone()),
+            None => return false,
+        },
     };
     set(fds, n, src);
+    true
 }
 
 /// Open a file for a redirect; prints bash's message and gives `None` on failure.
 async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
     match name {
         "/dev/null" => {
-            return Some(if matches!(kind, K::Read) {
-                Fd::In(Input::null())
-            } else {
-                Fd::Out(Output::Null)
-            });
+            return Some(if matches!(kind, K::Read) { Fd::In(Input::null()) } else { Fd::Out(Output::Null) });
         }
         "/dev/stdout" => return Some(Fd::Out(fds.stdout.clone())),
         "/dev/stderr" => return Some(Fd::Out(fds.stderr.clone())),
@@ -188,33 +189,22 @@ async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
         K::Read => fs.read(&p).await.map(|d| Fd::In(Input::from_bytes(d))),
         K::ReadAndWrite => match fs.read(&p).await {
             Ok(d) => Ok(Fd::In(Input::from_bytes(d))),
-            Err(crate::fs::FsError::NotFound) => {
-                fs.write(&p, b"").await.map(|_| Fd::In(Input::null()))
-            }
+            Err(crate::fs::FsError::NotFound) => fs.write(&p, b"").await.map(|_| Fd::In(Input::null())),
             Err(e) => Err(e),
         },
         K::Write | K::Clobber | K::DuplicateOutput => {
-            if sh.opts.noclobber
-                && matches!(kind, K::Write)
-                && fs.metadata(&p).await.is_ok_and(|m| m.is_file())
-            {
-                fds.shell_err(sh.loc(), &format!("{name}: cannot overwrite existing file"))
-                    .await;
+            if sh.opts.noclobber && matches!(kind, K::Write) && fs.metadata(&p).await.is_ok_and(|m| m.is_file()) {
+                fds.shell_err(sh.loc(), &format!("{name}: cannot overwrite existing file")).await;
                 return None;
             }
-            fs.write(&p, b"").await.map(|_| {
-                Fd::Out(Output::File(Arc::new(FileSink {
-                    fs: fs.clone(),
-                    path: p.clone(),
-                })))
-            })
+            fs.write(&p, b"")
+                .await
+                .map(|_| Fd::Out(Output::File(Arc::new(FileSink { fs: fs.clone(), path: p.clone() }))))
         }
-        K::Append => fs.append(&p, b"").await.map(|_| {
-            Fd::Out(Output::File(Arc::new(FileSink {
-                fs: fs.clone(),
-                path: p.clone(),
-            })))
-        }),
+        K::Append => fs
+            .append(&p, b"")
+            .await
+            .map(|_| Fd::Out(Output::File(Arc::new(FileSink { fs: fs.clone(), path: p.clone() })))),
         K::DuplicateInput => fs.read(&p).await.map(|d| Fd::In(Input::from_bytes(d))),
     };
     match result {

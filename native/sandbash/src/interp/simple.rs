@@ -8,17 +8,12 @@ use crate::expand;
 use crate::io::IoError;
 use crate::limits::Stop;
 use crate::state::{ShellState, Value, Var};
-use brush_parser::ast::{
-    self, AssignmentName, AssignmentValue, CommandPrefixOrSuffixItem as Item, SourceLocation,
-};
+use brush_parser::ast::{self, AssignmentName, AssignmentValue, CommandPrefixOrSuffixItem as Item, SourceLocation};
 use std::collections::BTreeMap;
 
 /// Builtins whose `name=value` arguments are assignments.
 fn is_declaration(name: &str) -> bool {
-    matches!(
-        name,
-        "export" | "local" | "declare" | "typeset" | "readonly"
-    )
+    matches!(name, "export" | "local" | "declare" | "typeset" | "readonly")
 }
 
 /// Special builtins: their prefix assignments persist (POSIX).
@@ -99,8 +94,7 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
                 }
             }
             Item::ProcessSubstitution(..) => {
-                fds.shell_err(sh.loc(), "process substitution is not supported")
-                    .await;
+                fds.shell_err(sh.loc(), "process substitution is not supported").await;
                 return Ok(1);
             }
             Item::IoRedirect(_) => {}
@@ -130,11 +124,7 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
     let name = argv[0].clone();
     if sh.opts.xtrace {
         let ps4 = sh.get_var("PS4").unwrap_or_else(|| "+ ".into());
-        let line = argv
-            .iter()
-            .map(|a| xtrace_quote(a))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let line = argv.iter().map(|a| xtrace_quote(a)).collect::<Vec<_>>().join(" ");
         let _ = fds.stderr.write(format!("{ps4}{line}\n").as_bytes()).await;
     }
 
@@ -175,13 +165,7 @@ fn restore(sh: &mut ShellState, saved: Vec<(String, Option<Var>)>) {
     }
 }
 
-async fn dispatch(
-    sh: &mut ShellState,
-    name: &str,
-    argv: Vec<String>,
-    decl: Vec<DeclArg>,
-    fds: &Fds,
-) -> Res {
+pub async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: Vec<DeclArg>, fds: &Fds) -> Res {
     if let Some(f) = sh.funcs.get(name).cloned() {
         return call_function(sh, name, f, argv[1..].to_vec(), fds).await;
     }
@@ -190,14 +174,7 @@ async fn dispatch(
     }
     // `/bin/ls` and `/usr/bin/env` name the utility itself.
     let base = match name.rsplit_once('/') {
-        Some((dir, b))
-            if matches!(
-                dir,
-                "/bin" | "/usr/bin" | "/usr/local/bin" | "/sbin" | "/usr/sbin"
-            ) =>
-        {
-            b
-        }
+        Some((dir, b)) if matches!(dir, "/bin" | "/usr/bin" | "/usr/local/bin" | "/sbin" | "/usr/sbin") => b,
         _ => name,
     };
     if let Some(cmd) = default_registry().get(base) {
@@ -206,18 +183,12 @@ async fn dispatch(
     if name.contains('/') {
         return builtins::run_script_file(sh, &argv, fds).await;
     }
-    fds.shell_err(sh.loc(), &format!("{name}: command not found"))
-        .await;
+    fds.shell_err(sh.loc(), &format!("{name}: command not found")).await;
     Ok(127)
 }
 
 /// Run a registered utility.
-pub async fn run_utility(
-    sh: &mut ShellState,
-    cmd: &dyn crate::commands::Command,
-    argv: &[String],
-    fds: &Fds,
-) -> Res {
+pub async fn run_utility(sh: &mut ShellState, cmd: &dyn crate::commands::Command, argv: &[String], fds: &Fds) -> Res {
     let mut ctx = CommandContext {
         name: &argv[0],
         args: &argv[1..],
@@ -243,14 +214,11 @@ pub async fn io_result(sh: &ShellState, name: &str, r: Result<i32, IoError>, fds
         Ok(s) => Ok(s),
         // SIGPIPE ends the whole process in bash: here, the (sub)shell of the stage.
         Err(IoError::BrokenPipe) => Err(Flow::Exit(141)),
-        Err(IoError::OutputLimit(n)) => Err(Flow::Stop(Stop::Limit(format!(
-            "output limit exceeded (max_output_bytes: {n})"
-        )))),
+        Err(IoError::OutputLimit(n)) => {
+            Err(Flow::Stop(Stop::Limit(format!("output limit exceeded (max_output_bytes: {n})"))))
+        }
         Err(e) => {
-            let _ = fds
-                .stderr
-                .write(format!("{name}: write error: {e}\n").as_bytes())
-                .await;
+            let _ = fds.stderr.write(format!("{name}: write error: {e}\n").as_bytes()).await;
             Ok(1)
         }
     }
@@ -274,16 +242,10 @@ pub enum AssignedValue {
 }
 
 /// Expand the value of `name=value` / `name=(...)` / `name[i]=value`.
-pub async fn expand_assignment(
-    sh: &mut ShellState,
-    fds: &Fds,
-    a: &ast::Assignment,
-) -> Result<Assigned, Flow> {
+pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignment) -> Result<Assigned, Flow> {
     let (name, index) = match &a.name {
         AssignmentName::VariableName(n) => (n.clone(), None),
-        AssignmentName::ArrayElementName(n, i) => {
-            (n.clone(), Some(expand::expand_string(sh, fds, i).await?))
-        }
+        AssignmentName::ArrayElementName(n, i) => (n.clone(), Some(expand::expand_string(sh, fds, i).await?)),
     };
     let value = match &a.value {
         AssignmentValue::Scalar(w) => {
@@ -310,30 +272,17 @@ pub async fn expand_assignment(
             AssignedValue::Array(out)
         }
     };
-    Ok(Assigned {
-        name,
-        index,
-        value,
-        append: a.append,
-    })
+    Ok(Assigned { name, index, value, append: a.append })
 }
 
 /// The value text of `name=value` read from the source (the parsed value has
 /// runs of spaces inside `${...}` collapsed).
-fn assignment_value_text(
-    src: &crate::state::source::Source,
-    a: &ast::Assignment,
-) -> Option<String> {
+fn assignment_value_text(src: &crate::state::source::Source, a: &ast::Assignment) -> Option<String> {
     let whole = src.slice(a.loc.start.index, a.loc.end.index)?;
     let eq = match &a.name {
         AssignmentName::VariableName(n) => {
             let rest = whole.strip_prefix(n.as_str())?;
-            n.len()
-                + if a.append {
-                    rest.strip_prefix("+=").map(|_| 2)?
-                } else {
-                    rest.strip_prefix('=').map(|_| 1)?
-                }
+            n.len() + if a.append { rest.strip_prefix("+=").map(|_| 2)? } else { rest.strip_prefix('=').map(|_| 1)? }
         }
         AssignmentName::ArrayElementName(..) => {
             let i = whole.find("]=").or_else(|| whole.find("]+="))?;
@@ -345,10 +294,7 @@ fn assignment_value_text(
 
 /// Store an expanded assignment. `Err` is bash's message.
 pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
-    let is_assoc = matches!(
-        sh.vars.get(&a.name).and_then(|v| v.value.as_ref()),
-        Some(Value::Assoc(_))
-    );
+    let is_assoc = matches!(sh.vars.get(&a.name).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
     let integer = sh.vars.get(&a.name).is_some_and(|v| v.integer);
     if sh.vars.get(&a.name).is_some_and(|v| v.readonly) {
         return Err(format!("{}: readonly variable", a.name));
@@ -356,17 +302,10 @@ pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
     let limit = sh.budget.limits.max_string_bytes;
     match (a.index, a.value) {
         (None, AssignedValue::Scalar(s)) => {
-            let s = if integer {
-                crate::expand::arith::eval_str(sh, &s, 0)?.to_string()
-            } else {
-                s
-            };
+            let s = if integer { crate::expand::arith::eval_str(sh, &s, 0)?.to_string() } else { s };
             let new = if a.append {
                 if integer {
-                    let cur = sh
-                        .get_var(&a.name)
-                        .and_then(|c| c.parse::<i64>().ok())
-                        .unwrap_or(0);
+                    let cur = sh.get_var(&a.name).and_then(|c| c.parse::<i64>().ok()).unwrap_or(0);
                     (cur + s.parse::<i64>().unwrap_or(0)).to_string()
                 } else {
                     let mut cur = sh.get_var(&a.name).unwrap_or_default();
@@ -377,10 +316,7 @@ pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
                 s
             };
             if new.len() as u64 > limit {
-                return Err(format!(
-                    "{}: value too large (max_string_bytes: {limit})",
-                    a.name
-                ));
+                return Err(format!("{}: value too large (max_string_bytes: {limit})", a.name));
             }
             sh.set_var(&a.name, new)
         }
@@ -465,10 +401,7 @@ pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
 
 /// Quote an argument the way `set -x` shows it.
 fn xtrace_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c))
-    {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c)) {
         s.to_string()
     } else {
         expand::param::quote(s)

@@ -99,10 +99,7 @@ fn three(a: &[&str]) -> Result<TestExpr, String> {
             ))
         }
         "-o" => {
-            return Ok(TestExpr::Or(
-                Box::new(TestExpr::Literal(a[0].into())),
-                Box::new(TestExpr::Literal(a[2].into())),
-            ))
+            return Ok(TestExpr::Or(Box::new(TestExpr::Literal(a[0].into())), Box::new(TestExpr::Literal(a[2].into()))))
         }
         _ => {}
     }
@@ -167,10 +164,9 @@ impl<'a> Parser<'a> {
             return Ok(e);
         }
         // A binary operator after this word makes it the left operand.
-        if let (Some(op), Some(rhs)) = (
-            self.args.get(self.pos + 1).and_then(|o| binary_op(o)),
-            self.args.get(self.pos + 2),
-        ) {
+        if let (Some(op), Some(rhs)) =
+            (self.args.get(self.pos + 1).and_then(|o| binary_op(o)), self.args.get(self.pos + 2))
+        {
             self.pos += 3;
             return Ok(TestExpr::BinaryTest(op, a.to_string(), rhs.to_string()));
         }

@@ -51,6 +51,9 @@ pub struct ShellState {
     pub subst_status: Option<i32>,
     /// Inside `source`/`.`: `return` is allowed.
     pub in_source: bool,
+    /// Descriptors installed by `exec` redirections (no command), used by the
+    /// rest of the enclosing list.
+    pub exec_fds: Option<Arc<crate::interp::Fds>>,
     /// Loops currently running (for `break N`/`continue N`).
     pub loop_depth: usize,
     /// `trap` actions by condition name (`EXIT`, `ERR`, `INT`, ...).
@@ -71,11 +74,7 @@ pub struct Loc {
 
 impl std::fmt::Display for Loc {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let who = if self.in_function {
-            "environment"
-        } else {
-            "bash"
-        };
+        let who = if self.in_function { "environment" } else { "bash" };
         write!(f, "{who}: line {}", self.line)
     }
 }
@@ -83,17 +82,12 @@ impl std::fmt::Display for Loc {
 impl ShellState {
     /// The current position for error messages.
     pub fn loc(&self) -> Loc {
-        Loc {
-            line: self.line,
-            in_function: self.func_depth > 0,
-        }
+        Loc { line: self.line, in_function: self.func_depth > 0 }
     }
 
     /// A variable's string value (`$name`); arrays give element 0.
     pub fn get_var(&self, name: &str) -> Option<String> {
-        self.vars
-            .get(name)
-            .and_then(|v| v.value.as_ref()?.as_scalar())
+        self.vars.get(name).and_then(|v| v.value.as_ref()?.as_scalar())
     }
 
     /// Set a scalar, honouring readonly. `Err` holds bash's message.

@@ -20,10 +20,7 @@ impl Source {
             v.push(text.len() as u32);
             v
         });
-        Source {
-            text: text.to_string(),
-            offsets,
-        }
+        Source { text: text.to_string(), offsets }
     }
 
     /// Text between two char indices.

@@ -55,19 +55,10 @@ impl Case {
 impl Var {
     /// A declared name without value or attributes.
     pub fn empty() -> Self {
-        Var {
-            value: None,
-            exported: false,
-            readonly: false,
-            integer: false,
-            case: None,
-        }
+        Var { value: None, exported: false, readonly: false, integer: false, case: None }
     }
     pub fn scalar(s: String) -> Self {
-        Var {
-            value: Some(Value::Scalar(s)),
-            ..Var::empty()
-        }
+        Var { value: Some(Value::Scalar(s)), ..Var::empty() }
     }
 }
 
@@ -79,9 +70,7 @@ pub struct Variables {
 
 impl Default for Variables {
     fn default() -> Self {
-        Variables {
-            scopes: vec![Arc::new(HashMap::new())],
-        }
+        Variables { scopes: vec![Arc::new(HashMap::new())] }
     }
 }
 
@@ -97,10 +86,7 @@ impl Variables {
     }
 
     fn scope_index(&self, name: &str) -> usize {
-        self.scopes
-            .iter()
-            .rposition(|s| s.contains_key(name))
-            .unwrap_or(0)
+        self.scopes.iter().rposition(|s| s.contains_key(name)).unwrap_or(0)
     }
 
     /// Mutable access to the variable `name` resolves to, creating it (global) if missing.
@@ -199,9 +185,7 @@ impl Variables {
                 });
             }
         }
-        seen.into_iter()
-            .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
-            .collect()
+        seen.into_iter().filter_map(|(k, v)| v.map(|v| (k.to_string(), v))).collect()
     }
 
     /// Every visible name, sorted (for `set`, `${!prefix*}`).

@@ -31,20 +31,10 @@ pub fn run_with_stdin(script: &str, stdin: &[u8]) -> Result<ExecResult, Error> {
     std::thread::Builder::new()
         .stack_size(16 * 1024 * 1024)
         .spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_time()
-                .build()
-                .expect("runtime");
+            let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().expect("runtime");
             let res = rt.block_on(async {
                 let mut bash = Bash::builder().cwd(CWD).build().expect("build sandbox");
-                bash.exec_with(
-                    &script_owned,
-                    ExecOptions {
-                        stdin,
-                        ..Default::default()
-                    },
-                )
-                .await
+                bash.exec_with(&script_owned, ExecOptions { stdin, ..Default::default() }).await
             });
             let _ = tx.send(res);
         })
@@ -88,26 +78,15 @@ fn ok_result(script: &str, res: Result<ExecResult, Error>) -> ExecResult {
 fn compare(script: &str, r: &ExecResult, stdout: &[u8], stderr: Option<&[u8]>, status: i32) {
     let mut problems = Vec::new();
     if r.stdout != stdout {
-        problems.push(format!(
-            "stdout:   got {}\n          want {}",
-            show(&r.stdout),
-            show(stdout)
-        ));
+        problems.push(format!("stdout:   got {}\n          want {}", show(&r.stdout), show(stdout)));
     }
     if let Some(e) = stderr {
         if r.stderr != e {
-            problems.push(format!(
-                "stderr:   got {}\n          want {}",
-                show(&r.stderr),
-                show(e)
-            ));
+            problems.push(format!("stderr:   got {}\n          want {}", show(&r.stderr), show(e)));
         }
     }
     if r.exit_code != status {
-        problems.push(format!(
-            "status:   got {}\n          want {}",
-            r.exit_code, status
-        ));
+        problems.push(format!("status:   got {}\n          want {}", r.exit_code, status));
     }
     if !problems.is_empty() {
         panic!(
