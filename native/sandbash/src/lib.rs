@@ -255,7 +255,7 @@ impl Bash {
                 partial: ExecResult::default(),
             });
         }
-        let program = match syntax::parse(script, self.limits.max_parser_depth as usize) {
+        let parsed = match syntax::parse(script, self.limits.max_parser_depth as usize) {
             Ok(p) => p,
             Err(m) => return Err(Error::Parse(format!("bash: -c: {m}"))),
         };
@@ -270,8 +270,8 @@ impl Bash {
         self.state.exec_fds = None;
         let outcome = {
             self.state.budget = budget;
-            self.state.src = Arc::new(state::source::Source::new(script));
-            interp::run_program(&mut self.state, &program, &fds)
+            self.state.src = parsed.source;
+            interp::run_program(&mut self.state, &parsed.program, &fds)
         }
         .await;
         let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code };

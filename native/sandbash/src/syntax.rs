@@ -1,7 +1,10 @@
 //! brush-parser glue: parse a script safely (bounded size and nesting, deep
 //! inputs on a big-stack thread) and word parse errors as bash does.
 
+use crate::state::source::Source;
 use brush_parser::{ast, ParseError, Parser, ParserOptions, Token};
+use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Nesting below which parsing runs on the caller's stack (brush-parser
 /// overflows a 2 MiB stack somewhere past 300 levels).
@@ -49,8 +52,57 @@ pub fn nesting_depth(src: &str) -> usize {
     max
 }
 
+/// A parsed program and the text it was parsed from (after [`prepare`]).
+pub struct Parsed {
+    pub program: ast::Program,
+    pub source: Arc<Source>,
+}
+
 /// Parse a whole script. `Err` is bash's message (without the `bash: ` prefix).
-pub fn parse(src: &str, max_depth: usize) -> Result<ast::Program, String> {
+pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
+    let text = prepare(src);
+    let program = parse_text(&text, max_depth)?;
+    Ok(Parsed { program, source: Arc::new(Source::new(&text)) })
+}
+
+/// Work around brush-parser gaps by rewriting the text: `for ((;;))` reads
+/// `;;` as a case terminator, so split it inside arithmetic `for` headers.
+fn prepare(src: &str) -> Cow<'_, str> {
+    if !src.contains(";;") || !src.contains("((") {
+        return Cow::Borrowed(src);
+    }
+    let b = src.as_bytes();
+    let mut out = String::with_capacity(src.len() + 8);
+    let mut i = 0;
+    let mut last = 0;
+    while let Some(pos) = src[i..].find("for") {
+        let start = i + pos;
+        i = start + 3;
+        let before_ok = start == 0 || !(b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'_');
+        let mut j = i;
+        while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
+            j += 1;
+        }
+        if !before_ok || !src[j..].starts_with("((") {
+            continue;
+        }
+        let Some(close) = src[j..].find("))") else { break };
+        let header = &src[j..j + close];
+        if header.contains(";;") {
+            out.push_str(&src[last..j]);
+            out.push_str(&header.replace(";;", "; ;"));
+            last = j + close;
+        }
+        i = j + close;
+    }
+    if last == 0 {
+        return Cow::Borrowed(src);
+    }
+    out.push_str(&src[last..]);
+    Cow::Owned(out)
+}
+
+fn parse_text(src: &str, max_depth: usize) -> Result<ast::Program, String> {
     let depth = nesting_depth(src);
     if depth > max_depth {
         return Err(format!("script nesting too deep: {depth} levels (max_parser_depth: {max_depth})"));
@@ -166,15 +218,21 @@ mod tests {
     #[test]
     fn deep_nesting_is_refused_not_a_crash() {
         let deep = "{ ".repeat(5000) + &"}".repeat(5000);
-        assert!(parse(&deep, 200).unwrap_err().contains("max_parser_depth"));
+        assert!(parse(&deep, 200).err().unwrap_or_default().contains("max_parser_depth"));
         let ok = "{ ".repeat(150) + "true;" + &" }".repeat(150);
         assert!(parse(&ok, 200).is_ok());
     }
 
     #[test]
+    fn arithmetic_for_with_empty_parts() {
+        assert_eq!(prepare("for ((;;)); do break; done"), "for ((; ;)); do break; done");
+        assert_eq!(prepare("case x in a) :;; esac"), "case x in a) :;; esac");
+    }
+
+    #[test]
     fn errors_name_the_token() {
         assert_eq!(
-            parse("echo a; fi", 200).unwrap_err(),
+            parse("echo a; fi", 200).err().unwrap_or_default(),
             "line 1: syntax error near unexpected token `fi'\nbash: -c: line 1: `echo a; fi'"
         );
     }

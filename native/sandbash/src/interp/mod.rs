@@ -392,7 +392,7 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
 /// `$(...)`: run `src` in a fork of the shell and return its stdout with
 /// trailing newlines removed.
 pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> Result<String, Flow> {
-    let program = match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
+    let crate::syntax::Parsed { program, source } = match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
         Ok(p) => p,
         Err(m) => {
             fds.shell_err(sh.loc(), &format!("command substitution: {m}")).await;
@@ -423,7 +423,7 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
     }
     let mut sub = fork(sh);
     enter_subshell(&mut sub)?;
-    sub.src = Arc::new(crate::state::source::Source::new(src));
+    sub.src = source;
     let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
     let buf = CaptureBuf::new(counter.clone());
     let sub_fds = Fds { stdout: Output::Capture(buf.clone()), ..fds.clone() };
@@ -475,14 +475,14 @@ fn read_only_redirect(program: &ast::Program) -> Option<String> {
 /// Parse and run `src` in this shell (for `eval` and `source`); control flow
 /// propagates to the caller. A parse error prints bash's message, status 2.
 pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -> Res {
-    let program = match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
+    let crate::syntax::Parsed { program, source } = match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
         Ok(p) => p,
         Err(m) => {
             fds.shell_err(sh.loc(), &format!("{what}: {m}")).await;
             return Ok(2);
         }
     };
-    let saved_src = std::mem::replace(&mut sh.src, Arc::new(crate::state::source::Source::new(src)));
+    let saved_src = std::mem::replace(&mut sh.src, source);
     let mut status = 0;
     let mut result = Ok(0);
     for cc in &program.complete_commands {
