@@ -92,7 +92,8 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
                 sh.exec_fds = Some(std::sync::Arc::new(fds.clone()));
                 return Ok(0);
             }
-            let status = Box::pin(crate::interp::simple::dispatch(sh, &argv[1], argv[1..].to_vec(), Vec::new(), fds)).await?;
+            let status =
+                Box::pin(crate::interp::simple::dispatch(sh, &argv[1], argv[1..].to_vec(), Vec::new(), fds)).await?;
             return Err(crate::interp::Flow::Exit(status));
         }
         "builtin" => match argv.get(1) {

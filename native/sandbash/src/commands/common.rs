@@ -79,7 +79,11 @@ pub struct Spec {
 }
 
 impl Spec {
-    pub const fn new(short: &'static str, long: &'static [(&'static str, Arg, &'static str)], usage: &'static str) -> Spec {
+    pub const fn new(
+        short: &'static str,
+        long: &'static [(&'static str, Arg, &'static str)],
+        usage: &'static str,
+    ) -> Spec {
         Spec { short, long, usage, bad_status: 1, stop_at_operand: false, numbers_are_operands: false }
     }
     pub const fn status(mut self, s: i32) -> Spec {
@@ -181,7 +185,10 @@ fn find_long(spec: &Spec, name: &str, whole: &str) -> Result<(&'static str, Arg,
         [] => Err(OptError::Unrecognized(whole.to_string())),
         [one] => Ok(**one),
         many if many.iter().all(|e| e.2 == many[0].2 && e.1 == many[0].1) => Ok(*many[0]),
-        many => Err(OptError::Ambiguous(whole.split('=').next().unwrap_or(whole).to_string(), many.iter().map(|e| e.0).collect())),
+        many => Err(OptError::Ambiguous(
+            whole.split('=').next().unwrap_or(whole).to_string(),
+            many.iter().map(|e| e.0).collect(),
+        )),
     }
 }
 

@@ -3,6 +3,8 @@
 //! change shell state (cd, export, read, ...) live in `crate::builtins` instead.
 
 pub mod common;
+#[cfg(test)]
+pub(crate) mod testutil;
 
 mod cat;
 

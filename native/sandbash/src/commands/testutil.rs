@@ -101,7 +101,15 @@ pub fn check(argv: &[&str], files: &[(&str, &str)], stdin: &str, out: &str, err:
 
 /// Run, compare, and compare the tree under `/w` afterwards (see [`tree`]).
 #[track_caller]
-pub fn check_tree(argv: &[&str], files: &[(&str, &str)], stdin: &str, out: &str, err: &str, status: i32, tree_after: &str) {
+pub fn check_tree(
+    argv: &[&str],
+    files: &[(&str, &str)],
+    stdin: &str,
+    out: &str,
+    err: &str,
+    status: i32,
+    tree_after: &str,
+) {
     let fs = make_fs(files);
     let got = run_full(&fs, argv, stdin.as_bytes(), &[], Limits::default());
     let want = Out { out: out.into(), err: err.into(), status };

@@ -12,7 +12,7 @@ use std::time::SystemTime;
 pub use memory::MemoryFs;
 
 /// What kind of node a path names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FileType {
     File,
     Dir,

@@ -392,14 +392,15 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
 /// `$(...)`: run `src` in a fork of the shell and return its stdout with
 /// trailing newlines removed.
 pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> Result<String, Flow> {
-    let crate::syntax::Parsed { program, source } = match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
-        Ok(p) => p,
-        Err(m) => {
-            fds.shell_err(sh.loc(), &format!("command substitution: {m}")).await;
-            sh.last_status = 2;
-            return Ok(String::new());
-        }
-    };
+    let crate::syntax::Parsed { program, source } =
+        match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
+            Ok(p) => p,
+            Err(m) => {
+                fds.shell_err(sh.loc(), &format!("command substitution: {m}")).await;
+                sh.last_status = 2;
+                return Ok(String::new());
+            }
+        };
     if let Some(target) = read_only_redirect(&program) {
         // `$(< file)`: the file's contents, without running a command.
         let name = expand::expand_string(sh, fds, &target).await?;
@@ -475,13 +476,14 @@ fn read_only_redirect(program: &ast::Program) -> Option<String> {
 /// Parse and run `src` in this shell (for `eval` and `source`); control flow
 /// propagates to the caller. A parse error prints bash's message, status 2.
 pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -> Res {
-    let crate::syntax::Parsed { program, source } = match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
-        Ok(p) => p,
-        Err(m) => {
-            fds.shell_err(sh.loc(), &format!("{what}: {m}")).await;
-            return Ok(2);
-        }
-    };
+    let crate::syntax::Parsed { program, source } =
+        match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
+            Ok(p) => p,
+            Err(m) => {
+                fds.shell_err(sh.loc(), &format!("{what}: {m}")).await;
+                return Ok(2);
+            }
+        };
     let saved_src = std::mem::replace(&mut sh.src, source);
     let mut status = 0;
     let mut result = Ok(0);
