@@ -1,0 +1,3 @@
+[
+  inputs: ["{mix,.formatter}.exs", "{config,lib,test,examples,bench}/**/*.{ex,exs}"]
+]

@@ -1,0 +1,22 @@
+defmodule ExBashkit.Native do
+  @moduledoc false
+  # NIF stubs; the library is built from native/ex_bashkit_nif by the cargo step in mix.exs.
+  @on_load :load_nif
+
+  def load_nif do
+    path = :filename.join(:code.priv_dir(:ex_bashkit), ~c"native/libex_bashkit_nif")
+    :erlang.load_nif(path, 0)
+  end
+
+  defp err, do: :erlang.nif_error(:nif_not_loaded)
+
+  def session_new(_opts), do: err()
+  def exec_start(_session, _script, _stdin, _pid, _tag), do: err()
+  def read_file(_session, _path), do: err()
+  def write_file(_session, _path, _data), do: err()
+  def list_dir(_session, _path), do: err()
+  def mkdir(_session, _path, _parents), do: err()
+  def remove(_session, _path, _recursive), do: err()
+  def rename(_session, _from, _to), do: err()
+  def stat(_session, _path), do: err()
+end

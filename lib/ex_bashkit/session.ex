@@ -1,0 +1,342 @@
+defmodule ExBashkit.Session do
+  @moduledoc """
+  A persistent, stateful sandbox.
+
+  Unlike `ExBashkit.exec/1`, which runs each script in a fresh interpreter, a
+  session is a long-lived interpreter whose state carries across calls:
+  environment variables, the current working directory, the in-memory virtual
+  filesystem and shell functions all persist from one `exec/2` to the next,
+  exactly as in an interactive shell.
+
+  The handle wraps an opaque resource. Hold it for as long as you want the
+  state to live; it is reclaimed when it is garbage-collected. A session
+  serializes its own calls: concurrent `exec/2` calls on the same session run
+  one at a time. Separate sessions run in parallel.
+
+  Scripts run on a tokio runtime inside the NIF, never on a BEAM scheduler:
+  `exec/2` starts the script and waits for a message with its result, so a
+  long or sleeping script pins no scheduler thread.
+
+  ## Example
+
+      iex> session = ExBashkit.Session.new()
+      iex> {:ok, _} = ExBashkit.Session.exec(session, "export COUNT=1")
+      iex> {:ok, result} = ExBashkit.Session.exec(session, "echo $COUNT")
+      iex> result.stdout
+      "1\\n"
+
+  ## Options
+
+  `new/1` accepts options that seed the session's initial state:
+
+    * `:env` - a map or keyword list of environment variables to pre-set (they
+      are exported). Keys and values are stringified
+      (`env: %{"LANG" => "C"}` or `env: [LANG: "C"]`).
+    * `:cwd` - the starting working directory (default `/`); it is created.
+    * `:username` - the virtual username reported by `whoami` (default `"sandbox"`).
+    * `:hostname` - the virtual hostname reported by `hostname` (default `"bashkit-sandbox"`).
+    * `:files` - a map (or keyword list) of `path => content` to seed into the
+      virtual filesystem before the first call, creating parent directories as
+      needed. Content is any `t:iodata/0`.
+    * `:limits` - a keyword list or map of resource limits (see below).
+
+  A malformed option raises `ArgumentError` naming it. The seed contract's
+  `:mounts`, `:allowed_mount_paths`, `:allow_net`, `:block_private_ips`,
+  `:builtins`, `:builtin_timeout_ms`, `:virtual_fs` and `:python` options are
+  not available yet and raise `ArgumentError` saying so.
+
+  ## Virtual filesystem
+
+  A session's in-memory filesystem is shared between scripts and the host. Use
+  `write_file/3` to place files (e.g. inputs) and `read_file/2` to pull files
+  back out (e.g. results a script produced) without going through a script:
+
+      iex> session = ExBashkit.Session.new(files: %{"/in.txt" => "data\\n"})
+      iex> {:ok, _} = ExBashkit.Session.exec(session, "wc -l < /in.txt > /out.txt")
+      iex> ExBashkit.Session.read_file(session, "/out.txt")
+      {:ok, "1\\n"}
+
+  File contents are bytes: non-UTF-8 data round-trips unchanged.
+
+  ## Resource limits
+
+  `:limits` bounds what one `exec/2` may do. Each key is optional:
+
+    * `:max_commands` - commands a script may run (default 10,000).
+    * `:max_loop_iterations` - iterations of any single loop (default 10,000).
+    * `:max_total_loop_iterations` - iterations across all loops (default 1,000,000).
+    * `:max_function_depth` - function recursion depth (default 100).
+    * `:max_input_bytes` - maximum script size in bytes (default 10,000,000).
+    * `:timeout_ms` - wall-clock timeout in milliseconds (default 30,000; at least 1).
+
+  Counts are non-negative integers; a value past the platform maximum means
+  unlimited; unknown keys raise `ArgumentError`. A script that exceeds a limit
+  makes `exec/2` return `{:error, message}` naming the limit and its value; the
+  session keeps the state it had before that call and stays usable.
+  """
+
+  alias ExBashkit.{Native, Result}
+  alias ExBashkit.Session.Options
+
+  @enforce_keys [:ref]
+  defstruct [:ref]
+
+  @opaque t :: %__MODULE__{ref: reference()}
+
+  @typedoc "A filesystem entry's kind, as reported by `stat/2` and `list_dir/2`."
+  @type fs_type :: :file | :dir | :symlink
+
+  @typedoc "A resource-limit key accepted by the `:limits` option."
+  @type limit_key ::
+          :max_commands
+          | :max_loop_iterations
+          | :max_total_loop_iterations
+          | :max_function_depth
+          | :max_input_bytes
+          | :timeout_ms
+
+  @type option ::
+          {:env, %{optional(String.t() | atom()) => String.t()} | keyword()}
+          | {:cwd, Path.t()}
+          | {:username, String.t()}
+          | {:hostname, String.t()}
+          | {:files, %{optional(Path.t()) => iodata()} | [{Path.t(), iodata()}]}
+          | {:limits,
+             %{optional(limit_key()) => non_neg_integer()} | [{limit_key(), non_neg_integer()}]}
+
+  @doc """
+  Create a new persistent session, optionally seeding its initial state.
+
+  See the module doc for the supported `opts`. Raises `ArgumentError` for a
+  malformed option or a `:files` entry that cannot be written.
+  """
+  @spec new([option()] | map()) :: t()
+  def new(opts \\ []) do
+    normalized = Options.normalize(opts)
+
+    case Native.session_new(normalized) do
+      {:ok, ref} -> %__MODULE__{ref: ref}
+      {:error, message} -> raise ArgumentError, "cannot create session: " <> message
+    end
+  end
+
+  @doc """
+  Execute `script` against `session`, mutating it in place.
+
+  Any env/cwd/filesystem/function changes the script makes persist for the next
+  call. Returns `{:ok, %ExBashkit.Result{}}` when the script ran (a non-zero
+  `exit_code` is still `{:ok, ...}`, just like a real shell), or
+  `{:error, message}` if the script could not be parsed (bash's wording, naming
+  the token and line) or a limit stopped it.
+
+  Options:
+
+    * `:stdin` - iodata the script reads on its standard input (default none).
+
+  ## Examples
+
+      iex> session = ExBashkit.Session.new()
+      iex> {:ok, _} = ExBashkit.Session.exec(session, "cd /tmp")
+      iex> {:ok, result} = ExBashkit.Session.exec(session, "pwd")
+      iex> result.stdout
+      "/tmp\\n"
+  """
+  @spec exec(t(), String.t(), keyword()) :: {:ok, Result.t()} | {:error, String.t()}
+  def exec(session, script, opts \\ [])
+
+  def exec(%__MODULE__{ref: ref}, script, opts) when is_binary(script) and is_list(opts) do
+    stdin = exec_stdin(opts)
+    tag = make_ref()
+
+    case Native.exec_start(ref, script, stdin, self(), tag) do
+      :ok -> await(tag)
+      {:error, message} -> {:error, message}
+    end
+  end
+
+  def exec(%__MODULE__{}, script, opts) when is_list(opts),
+    do: raise(ArgumentError, "script must be a binary, got: #{inspect(script)}")
+
+  def exec(session, _script, _opts),
+    do: raise(ArgumentError, "not a session: #{inspect(session)}")
+
+  defp exec_stdin(opts) do
+    Enum.reduce(opts, "", fn
+      {:stdin, data}, _ ->
+        try do
+          IO.iodata_to_binary(data)
+        rescue
+          ArgumentError ->
+            raise ArgumentError, "option :stdin must be iodata, got: #{inspect(data)}"
+        end
+
+      {key, _}, _ ->
+        raise ArgumentError, "unknown option #{inspect(key)} for ExBashkit.Session.exec/3"
+
+      other, _ ->
+        raise ArgumentError, "exec options must be a keyword list, got: #{inspect(other)}"
+    end)
+  end
+
+  # The script runs on the NIF's runtime; its outcome arrives as a message.
+  defp await(tag) do
+    receive do
+      {^tag, {:ok, {stdout, stderr, code}}} ->
+        {:ok, %Result{stdout: stdout, stderr: stderr, exit_code: code}}
+
+      {^tag, {:error, message, _partial}} ->
+        {:error, message}
+    end
+  end
+
+  @doc """
+  Read the contents of `path` from the session's virtual filesystem.
+
+  Returns `{:ok, binary}`, including for files a script wrote, or
+  `{:error, message}` if the file does not exist or cannot be read. The result
+  is a raw binary, so it round-trips arbitrary (including non-UTF-8) content.
+  `path` is resolved from the filesystem root, independent of the session's
+  working directory.
+
+  ## Examples
+
+      iex> session = ExBashkit.Session.new()
+      iex> {:ok, _} = ExBashkit.Session.exec(session, "echo result > /out.txt")
+      iex> ExBashkit.Session.read_file(session, "/out.txt")
+      {:ok, "result\\n"}
+  """
+  @spec read_file(t(), Path.t()) :: {:ok, binary()} | {:error, String.t()}
+  def read_file(%__MODULE__{ref: ref}, path), do: Native.read_file(ref, fs_path(path))
+
+  @doc """
+  Write `content` (any `t:iodata/0`) to `path` in the session's virtual
+  filesystem, creating parent directories as needed.
+
+  Returns `:ok`, or `{:error, message}` if the write was rejected. The file is
+  immediately visible to subsequent `exec/2` calls and to `read_file/2`. A
+  relative path like `"out.txt"` is treated as `"/out.txt"`.
+
+  ## Examples
+
+      iex> session = ExBashkit.Session.new()
+      iex> ExBashkit.Session.write_file(session, "/etc/motd", "welcome\\n")
+      :ok
+      iex> {:ok, result} = ExBashkit.Session.exec(session, "cat /etc/motd")
+      iex> result.stdout
+      "welcome\\n"
+  """
+  @spec write_file(t(), Path.t(), iodata()) :: :ok | {:error, String.t()}
+  def write_file(%__MODULE__{ref: ref}, path, content) do
+    data =
+      try do
+        IO.iodata_to_binary(content)
+      rescue
+        ArgumentError -> raise ArgumentError, "content must be iodata, got: #{inspect(content)}"
+      end
+
+    Native.write_file(ref, fs_path(path), data)
+  end
+
+  @doc """
+  List the entries of directory `path` in the session's filesystem.
+
+  `{:ok, [{name, :file | :dir | :symlink}]}` sorted by name (names are the
+  immediate children, not full paths), or `{:error, message}` if `path` is not
+  a readable directory.
+
+  ## Examples
+
+      iex> session = ExBashkit.Session.new()
+      iex> {:ok, _} = ExBashkit.Session.exec(session, "mkdir /d; echo x > /d/a.txt")
+      iex> ExBashkit.Session.list_dir(session, "/d")
+      {:ok, [{"a.txt", :file}]}
+  """
+  @spec list_dir(t(), Path.t()) :: {:ok, [{String.t(), fs_type()}]} | {:error, String.t()}
+  def list_dir(%__MODULE__{ref: ref}, path), do: Native.list_dir(ref, fs_path(path))
+
+  @doc """
+  Create directory `path` in the session's filesystem.
+
+  Returns `:ok` or `{:error, message}`. With `parents: true` it creates any
+  missing parent directories (like `mkdir -p`) and succeeds if the directory
+  already exists; without it, a missing parent is an error.
+
+  ## Options
+
+    * `:parents` - create missing parents (default `false`).
+  """
+  @spec mkdir(t(), Path.t(), keyword()) :: :ok | {:error, String.t()}
+  def mkdir(%__MODULE__{ref: ref}, path, opts \\ []) do
+    Native.mkdir(ref, fs_path(path), flag(opts, :parents, "mkdir/3"))
+  end
+
+  @doc """
+  Remove `path` from the session's filesystem.
+
+  Returns `:ok` or `{:error, message}`. Removing a non-empty directory requires
+  `recursive: true`.
+
+  ## Options
+
+    * `:recursive` - remove a directory and its contents (default `false`).
+  """
+  @spec remove(t(), Path.t(), keyword()) :: :ok | {:error, String.t()}
+  def remove(%__MODULE__{ref: ref}, path, opts \\ []) do
+    Native.remove(ref, fs_path(path), flag(opts, :recursive, "remove/3"))
+  end
+
+  @doc """
+  Rename/move `from` to `to` within the session's filesystem.
+
+  Returns `:ok` or `{:error, message}`.
+  """
+  @spec rename(t(), Path.t(), Path.t()) :: :ok | {:error, String.t()}
+  def rename(%__MODULE__{ref: ref}, from, to), do: Native.rename(ref, fs_path(from), fs_path(to))
+
+  @doc """
+  Return metadata for `path` in the session's filesystem.
+
+  `{:ok, %{type: :file | :dir | :symlink, size: non_neg_integer()}}`, or
+  `{:error, message}` if the path does not exist. It does not wait for a
+  running script.
+
+  ## Examples
+
+      iex> session = ExBashkit.Session.new()
+      iex> {:ok, _} = ExBashkit.Session.exec(session, "printf 12345 > /f")
+      iex> ExBashkit.Session.stat(session, "/f")
+      {:ok, %{type: :file, size: 5}}
+  """
+  @spec stat(t(), Path.t()) ::
+          {:ok, %{type: fs_type(), size: non_neg_integer()}} | {:error, String.t()}
+  def stat(%__MODULE__{ref: ref}, path), do: Native.stat(ref, fs_path(path))
+
+  defp fs_path(path) when is_binary(path) do
+    if String.valid?(path) and not String.contains?(path, "\0"),
+      do: path,
+      else: raise(ArgumentError, "path must be UTF-8 text without NUL, got: #{inspect(path)}")
+  end
+
+  defp fs_path(path) when is_list(path), do: fs_path(List.to_string(path))
+  defp fs_path(path), do: raise(ArgumentError, "path must be a string, got: #{inspect(path)}")
+
+  defp flag(opts, key, fun) do
+    Enum.reduce(opts, false, fn
+      {^key, v}, _ when is_boolean(v) ->
+        v
+
+      {^key, v}, _ ->
+        raise ArgumentError, "option #{inspect(key)} must be a boolean, got: #{inspect(v)}"
+
+      {k, _}, _ ->
+        raise ArgumentError, "unknown option #{inspect(k)} for ExBashkit.Session.#{fun}"
+
+      other, _ ->
+        raise ArgumentError, "options must be a keyword list, got: #{inspect(other)}"
+    end)
+  end
+
+  defimpl Inspect do
+    def inspect(_session, _opts), do: "#ExBashkit.Session<>"
+  end
+end

@@ -1,0 +1,45 @@
+//! `Session.new/1` options as the Elixir side normalized them. Validation and the
+//! `ArgumentError`s naming an option happen in Elixir; here a value the interpreter
+//! still refuses becomes `{:error, message}`.
+
+use rustler::{Binary, NifMap};
+use sandbash::{BashBuilder, Limits};
+
+#[derive(NifMap)]
+pub struct NewOpts<'a> {
+    pub env: Vec<(String, String)>,
+    pub cwd: String,
+    pub username: String,
+    pub hostname: String,
+    pub files: Vec<(String, Binary<'a>)>,
+    pub limits: Vec<(String, u64)>,
+}
+
+/// The builder the options describe.
+pub fn builder(o: &NewOpts) -> Result<BashBuilder, String> {
+    let mut b = sandbash::Bash::builder().cwd(o.cwd.clone()).username(o.username.clone()).hostname(o.hostname.clone());
+    for (k, v) in &o.env {
+        b = b.env(k.clone(), v.clone());
+    }
+    for (path, content) in &o.files {
+        b = b.file(path.clone(), content.as_slice().to_vec());
+    }
+    Ok(b.limits(limits(&o.limits)?))
+}
+
+fn limits(pairs: &[(String, u64)]) -> Result<Limits, String> {
+    let mut l = Limits::default();
+    for (k, v) in pairs {
+        let v = *v;
+        match k.as_str() {
+            "max_commands" => l.max_commands = v,
+            "max_loop_iterations" => l.max_loop_iterations = v,
+            "max_total_loop_iterations" => l.max_total_loop_iterations = v,
+            "max_function_depth" => l.max_function_depth = v,
+            "max_input_bytes" => l.max_input_bytes = v,
+            "timeout_ms" => l.timeout_ms = v,
+            other => return Err(format!("unknown limit {other}")),
+        }
+    }
+    Ok(l)
+}

@@ -1,0 +1,43 @@
+//! Small term builders shared by the NIFs.
+
+use rustler::types::binary::OwnedBinary;
+use rustler::{Binary, Encoder, Env, Term};
+use sandbash::ExecResult;
+
+rustler::atoms! {
+    ok,
+    error,
+    file,
+    dir,
+    symlink,
+    r#type = "type",
+    size,
+}
+
+/// A binary term holding `data` (a `Vec<u8>` would encode as a list).
+pub fn bin<'a>(env: Env<'a>, data: &[u8]) -> Term<'a> {
+    let mut b = OwnedBinary::new(data.len());
+    b.as_mut_slice().copy_from_slice(data);
+    Binary::from_owned(b, env).encode(env)
+}
+
+/// `{stdout, stderr, exit_code}`; Elixir wraps it in `%ExBashkit.Result{}`.
+pub fn result<'a>(env: Env<'a>, r: &ExecResult) -> Term<'a> {
+    (bin(env, &r.stdout), bin(env, &r.stderr), r.exit_code).encode(env)
+}
+
+/// `{:error, message}`.
+pub fn err<'a>(env: Env<'a>, msg: &str) -> Term<'a> {
+    (error(), msg).encode(env)
+}
+
+/// A panic payload as text.
+pub fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}

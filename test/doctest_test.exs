@@ -1,0 +1,5 @@
+defmodule ExBashkit.DoctestTest do
+  use ExUnit.Case, async: true
+  doctest ExBashkit
+  doctest ExBashkit.Session
+end
