@@ -3,6 +3,7 @@
 //! wraps sessions in resources and turns results into terms.
 
 mod files;
+mod guard;
 mod options;
 mod runtime;
 mod session;

@@ -7,11 +7,9 @@
 use crate::options::{builder, NewOpts};
 use crate::runtime;
 use crate::terms::{self, bin, err};
-use futures_util::FutureExt;
 use rustler::{Binary, Encoder, Env, LocalPid, OwnedEnv, ResourceArc, Term};
 use sandbash::fs::Fs;
 use sandbash::{Bash, Error, ExecOptions};
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 pub struct Session {
@@ -66,7 +64,7 @@ fn exec_start<'a>(
             let mut guard = bash.lock_owned().await;
             guard.exec_with(&script, opts).await
         };
-        let outcome = AssertUnwindSafe(run).catch_unwind().await;
+        let outcome = crate::guard::guarded(run).await;
         // The caller may be gone; then there is nobody to tell.
         let _ = owned.send_and_clear(&pid, |e| {
             let tag = tag.load(e);
@@ -76,10 +74,7 @@ fn exec_start<'a>(
                     (terms::error(), reason.to_string(), terms::result(e, partial)).encode(e)
                 }
                 Ok(Err(other)) => (terms::error(), other.to_string(), bin(e, b"")).encode(e),
-                Err(p) => {
-                    let m = format!("internal error: {}", terms::panic_text(p.as_ref()));
-                    (terms::error(), m, bin(e, b"")).encode(e)
-                }
+                Err(m) => (terms::error(), m.as_str(), bin(e, b"")).encode(e),
             };
             (tag, reply)
         });

@@ -30,14 +30,3 @@ pub fn result<'a>(env: Env<'a>, r: &ExecResult) -> Term<'a> {
 pub fn err<'a>(env: Env<'a>, msg: &str) -> Term<'a> {
     (error(), msg).encode(env)
 }
-
-/// A panic payload as text.
-pub fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".to_string()
-    }
-}

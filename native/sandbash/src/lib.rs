@@ -49,12 +49,15 @@ pub enum Error {
     Stopped { reason: Stop, partial: ExecResult },
     /// A bad argument from the caller (not from the script).
     InvalidInput(String),
+    /// A bug in the interpreter (a caught panic); the session was rolled back.
+    Internal(String),
 }
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Error::Parse(m) | Error::InvalidInput(m) => f.write_str(m),
+            Error::Internal(m) => write!(f, "internal error: {m}"),
             Error::Stopped { reason, .. } => write!(f, "{reason}"),
         }
     }
@@ -271,18 +274,34 @@ impl Bash {
         let outcome = {
             self.state.budget = budget;
             self.state.src = parsed.source;
-            interp::run_program(&mut self.state, &parsed.program, &fds)
+            std::panic::AssertUnwindSafe(interp::run_program(&mut self.state, &parsed.program, &fds)).catch_unwind()
         }
         .await;
         let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code };
         match outcome {
-            Ok(code) => Ok(partial(code)),
-            Err(reason) => {
+            Ok(Ok(code)) => Ok(partial(code)),
+            Err(panic) => {
+                // A bug must not leave the session half-updated.
+                self.state = saved;
+                Err(Error::Internal(panic_text(panic.as_ref())))
+            }
+            Ok(Err(reason)) => {
                 // A stopped script leaves the session as it was before this exec.
                 self.state = saved;
                 Err(Error::Stopped { reason, partial: partial(1) })
             }
         }
+    }
+}
+
+/// A panic payload as text.
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
     }
 }
 
@@ -308,5 +327,15 @@ mod tests {
         assert!(err.to_string().contains("max_loop_iterations: 5"), "{err}");
         let r = bash.exec("echo $x; pwd").await.expect("exec");
         assert_eq!(r.stdout, b"1\n/tmp\n");
+    }
+
+    #[tokio::test]
+    async fn a_panic_is_an_error_and_rolls_back() {
+        let mut bash = Bash::builder().build().expect("build");
+        bash.exec("x=1").await.expect("exec");
+        let err = bash.exec("x=2; __test_panic").await.unwrap_err();
+        assert_eq!(err, Error::Internal("test panic".into()));
+        let r = bash.exec("echo $x").await.expect("exec");
+        assert_eq!(r.stdout, b"1\n");
     }
 }

@@ -14,6 +14,7 @@ pub use stack::GrowStack;
 use crate::expand;
 use crate::io::{self, CaptureBuf, Input, Output, OutputCounter};
 use crate::limits::{Budget, Stop};
+use crate::state::source::Source;
 use crate::state::{Function, ShellState};
 use brush_parser::ast::{self, SourceLocation};
 use futures_util::future::BoxFuture;
@@ -295,7 +296,7 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
             }
             ast::Command::ExtendedTest(t, redirs) => {
                 if let Some(loc) = t.location() {
-                    sh.line = loc.start.line;
+                    sh.line = sh.src.line_base + loc.start.line;
                 }
                 let fds = match redirs {
                     Some(r) => match redirect::apply(sh, &r.0, fds).await? {
@@ -424,7 +425,7 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
     }
     let mut sub = fork(sh);
     enter_subshell(&mut sub)?;
-    sub.src = source;
+    sub.src = rebase(source, sh.line.saturating_sub(1));
     let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
     let buf = CaptureBuf::new(counter.clone());
     let sub_fds = Fds { stdout: Output::Capture(buf.clone()), ..fds.clone() };
@@ -473,8 +474,17 @@ fn read_only_redirect(program: &ast::Program) -> Option<String> {
     }
 }
 
+/// `source` reporting lines after `base` (text parsed inside a script line).
+fn rebase(source: Arc<Source>, base: usize) -> Arc<Source> {
+    if base == 0 {
+        return source;
+    }
+    Arc::new(Arc::unwrap_or_clone(source).with_line_base(base))
+}
+
 /// Parse and run `src` in this shell (for `eval` and `source`); control flow
 /// propagates to the caller. A parse error prints bash's message, status 2.
+/// `eval` text counts its lines after the line of the `eval` command.
 pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -> Res {
     let crate::syntax::Parsed { program, source } =
         match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
@@ -484,6 +494,7 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
                 return Ok(2);
             }
         };
+    let source = if what == "eval" { rebase(source, sh.line) } else { source };
     let saved_src = std::mem::replace(&mut sh.src, source);
     let mut status = 0;
     let mut result = Ok(0);

@@ -40,7 +40,7 @@ fn is_special(name: &str) -> bool {
 
 pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Res {
     if let Some(loc) = cmd.location() {
-        sh.line = loc.start.line;
+        sh.line = sh.src.line_base + loc.start.line;
     }
     sh.budget.tick_command()?;
     let mut assigns: Vec<&ast::Assignment> = Vec::new();

@@ -6,21 +6,30 @@
 use brush_parser::ast;
 use std::borrow::Cow;
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Source {
     pub text: String,
+    /// Script line of this text's first line, minus one: `$( )` and `eval`
+    /// text report lines of the script around them, as bash does.
+    pub line_base: usize,
     /// Byte offset of every char, when the text is not ASCII.
     offsets: Option<Vec<u32>>,
 }
 
 impl Source {
+    /// The same text, reporting lines after `base`.
+    pub fn with_line_base(mut self, base: usize) -> Self {
+        self.line_base = base;
+        self
+    }
+
     pub fn new(text: &str) -> Self {
         let offsets = (!text.is_ascii()).then(|| {
             let mut v: Vec<u32> = text.char_indices().map(|(i, _)| i as u32).collect();
             v.push(text.len() as u32);
             v
         });
-        Source { text: text.to_string(), offsets }
+        Source { text: text.to_string(), line_base: 0, offsets }
     }
 
     /// Text between two char indices.

@@ -1,0 +1,214 @@
+defmodule ExBashkit.SessionTest do
+  # Expected outputs are what GNU bash 5.2 prints for the same script
+  # (`bash -c SCRIPT 2>err`), recorded by hand on this machine.
+  use ExUnit.Case, async: true
+
+  alias ExBashkit.{Result, Session}
+
+  defp run(session, script, opts \\ []) do
+    assert {:ok, %Result{} = r} = Session.exec(session, script, opts)
+    r
+  end
+
+  describe "state across calls" do
+    test "variables, functions, cwd and files persist" do
+      s = Session.new()
+      run(s, "x=1; greet() { echo \"hi $1\"; }; cd /tmp; echo data > f")
+      r = run(s, "echo $x; greet bob; pwd; cat f")
+      assert r.stdout == "1\nhi bob\n/tmp\ndata\n"
+      assert Session.read_file(s, "/tmp/f") == {:ok, "data\n"}
+    end
+
+    test "exit status is a result, not an error" do
+      assert %Result{stdout: "", exit_code: 3} = run(Session.new(), "false || exit 3")
+    end
+
+    test "a session is independent of another" do
+      a = Session.new()
+      b = Session.new()
+      run(a, "v=a")
+      assert run(b, "echo ${v:-unset}").stdout == "unset\n"
+    end
+
+    test "stdin option feeds the script" do
+      r = run(Session.new(), "read a b; echo \"$b-$a\"; cat", stdin: ["x y\n", "rest\n"])
+      assert r.stdout == "y-x\nrest\n"
+    end
+  end
+
+  describe "new/1 options" do
+    test "env is exported, keys and values stringified" do
+      s = Session.new(env: [GREETING: "hello", N: 5])
+      assert run(s, "echo $GREETING $N; bash -c 'echo $GREETING'").stdout == "hello 5\nhello\n"
+      s2 = Session.new(env: %{"LANG" => "C"})
+      assert run(s2, "echo $LANG").stdout == "C\n"
+    end
+
+    test "cwd is created and used" do
+      s = Session.new(cwd: "/work/project")
+      assert run(s, "pwd; echo $PWD").stdout == "/work/project\n/work/project\n"
+    end
+
+    test "defaults for user, host, home and cwd" do
+      r = run(Session.new(), "echo $USER $HOSTNAME $HOME; pwd")
+      assert r.stdout == "sandbox bashkit-sandbox /home/sandbox\n/\n"
+    end
+
+    test "username and hostname" do
+      r = run(Session.new(username: "alice", hostname: "box"), "echo $USER $HOSTNAME $HOME")
+      assert r.stdout == "alice box /home/alice\n"
+    end
+
+    test "files take iodata and create parents" do
+      s = Session.new(files: [{"/a/b/c.txt", ["he", ?l, "lo\n"]}])
+      assert run(s, "cat /a/b/c.txt").stdout == "hello\n"
+      assert Session.list_dir(s, "/a") == {:ok, [{"b", :dir}]}
+    end
+
+    test "bad options raise ArgumentError naming the option" do
+      assert_raise ArgumentError, ~r/unknown option :bogus/, fn -> Session.new(bogus: 1) end
+      assert_raise ArgumentError, ~r/:username/, fn -> Session.new(username: 5) end
+      assert_raise ArgumentError, ~r/:env/, fn -> Session.new(env: [{"1BAD", "x"}]) end
+      assert_raise ArgumentError, ~r/:env/, fn -> Session.new(env: "PATH") end
+      assert_raise ArgumentError, ~r/:files/, fn -> Session.new(files: %{"/f" => :nope}) end
+      assert_raise ArgumentError, ~r/:cwd/, fn -> Session.new(cwd: "") end
+      assert_raise ArgumentError, ~r/unknown limit :max_bogus/, fn -> Session.new(limits: [max_bogus: 1]) end
+      assert_raise ArgumentError, ~r/:max_commands must be a non-negative integer/, fn ->
+        Session.new(limits: [max_commands: -1])
+      end
+
+      assert_raise ArgumentError, ~r/:timeout_ms must be at least 1/, fn -> Session.new(limits: [timeout_ms: 0]) end
+      assert_raise ArgumentError, ~r/:mounts is not supported yet/, fn -> Session.new(mounts: []) end
+      assert_raise ArgumentError, ~r/keyword list or a map/, fn -> Session.new(:nope) end
+    end
+
+    test "a count past the platform maximum means unlimited" do
+      s = Session.new(limits: [max_commands: 2 ** 80])
+      assert run(s, "echo ok").stdout == "ok\n"
+    end
+  end
+
+  describe "errors" do
+    test "unknown command: 127 and bash's message" do
+      r = run(Session.new(), "nosuchcmd arg; echo after $?")
+      assert r.stdout == "after 127\n"
+      assert r.stderr == "bash: line 1: nosuchcmd: command not found\n"
+    end
+
+    test "a script that does not parse names the token and line" do
+      assert {:error, message} = Session.exec(Session.new(), "echo ok\nif true; then echo x; fi fi")
+
+      assert message ==
+               "bash: -c: line 2: syntax error near unexpected token `fi'\n" <>
+                 "bash: -c: line 2: `if true; then echo x; fi fi'"
+    end
+
+    test "a limit stops the script, names the limit, and the session keeps its state" do
+      s = Session.new(limits: [max_loop_iterations: 50])
+      run(s, "n=1")
+      assert {:error, message} = Session.exec(s, "n=2; while true; do :; done")
+      assert message =~ "max_loop_iterations: 50"
+      assert run(s, "echo $n").stdout == "1\n"
+    end
+
+    test "bad arguments raise" do
+      s = Session.new()
+      assert_raise ArgumentError, fn -> Session.exec(s, :not_a_script) end
+      assert_raise ArgumentError, ~r/unknown option :bogus/, fn -> Session.exec(s, "true", bogus: 1) end
+      assert_raise ArgumentError, fn -> Session.exec(:not_a_session, "true") end
+      assert_raise ArgumentError, ~r/:parents/, fn -> Session.mkdir(s, "/d", parents: :yes) end
+    end
+  end
+
+  describe "bytes" do
+    test "non-UTF-8 bytes round-trip through files and stdout" do
+      bytes = <<0, 255, 254, ?\n, 0xC3>>
+      s = Session.new(files: %{"/in.bin" => bytes})
+      assert run(s, "cat /in.bin").stdout == bytes
+      run(s, "cat /in.bin > /out.bin; cat /in.bin /in.bin | cat > /twice.bin")
+      assert Session.read_file(s, "/out.bin") == {:ok, bytes}
+      assert Session.read_file(s, "/twice.bin") == {:ok, bytes <> bytes}
+    end
+
+    test "stdin bytes reach the script unchanged" do
+      assert run(Session.new(), "cat", stdin: <<1, 2, 255>>).stdout == <<1, 2, 255>>
+    end
+  end
+
+  describe "file API" do
+    test "write, read, stat, list, rename, remove" do
+      s = Session.new()
+      assert Session.write_file(s, "/d/x.txt", "abc") == :ok
+      assert Session.write_file(s, "rel.txt", "r") == :ok
+      assert Session.read_file(s, "/rel.txt") == {:ok, "r"}
+      assert Session.stat(s, "/d/x.txt") == {:ok, %{type: :file, size: 3}}
+      assert {:ok, %{type: :dir}} = Session.stat(s, "/d")
+      assert Session.rename(s, "/d/x.txt", "/d/y.txt") == :ok
+      assert Session.list_dir(s, "/d") == {:ok, [{"y.txt", :file}]}
+      assert Session.read_file(s, "/d/x.txt") == {:error, "/d/x.txt: No such file or directory"}
+      assert {:error, _} = Session.remove(s, "/d")
+      assert Session.remove(s, "/d", recursive: true) == :ok
+      assert {:error, "/d: No such file or directory"} = Session.stat(s, "/d")
+    end
+
+    test "mkdir with and without parents" do
+      s = Session.new()
+      assert {:error, "/a/b: No such file or directory"} = Session.mkdir(s, "/a/b")
+      assert Session.mkdir(s, "/a/b", parents: true) == :ok
+      assert Session.mkdir(s, "/a/b", parents: true) == :ok
+      assert {:error, "/a/b: File exists"} = Session.mkdir(s, "/a/b")
+      assert run(s, "cd /a/b && pwd").stdout == "/a/b\n"
+    end
+
+    test "missing paths and wrong kinds are errors" do
+      s = Session.new(files: %{"/t" => "x"})
+      assert {:error, _} = Session.read_file(s, "/nope")
+      assert Session.list_dir(s, "/nope") == {:error, "/nope: No such file or directory"}
+      assert Session.list_dir(s, "/t") == {:error, "/t: Not a directory"}
+    end
+
+    test "read_file of a directory is an error" do
+      assert {:error, "/tmp: Is a directory"} = Session.read_file(Session.new(), "/tmp")
+    end
+  end
+
+  describe "concurrency" do
+    test "concurrent execs on one session run one at a time" do
+      s = Session.new(files: %{"/count" => "0\n"})
+
+      script = """
+      read n < /count
+      i=0; while [ $i -lt 200 ]; do i=$((i+1)); done
+      echo $((n+1)) > /count
+      """
+
+      1..20
+      |> Enum.map(fn _ -> Task.async(fn -> Session.exec(s, script) end) end)
+      |> Enum.each(fn t -> assert {:ok, %Result{exit_code: 0}} = Task.await(t, 30_000) end)
+
+      assert Session.read_file(s, "/count") == {:ok, "20\n"}
+    end
+
+    test "a busy session does not hold up another session" do
+      forever = 10 ** 15
+
+      busy =
+        Session.new(
+          limits: [
+            timeout_ms: 1_000,
+            max_commands: forever,
+            max_loop_iterations: forever,
+            max_total_loop_iterations: forever
+          ]
+        )
+
+      slow = Task.async(fn -> Session.exec(busy, "while true; do :; done") end)
+      # Give the busy script time to start, then run elsewhere while it spins.
+      Process.sleep(50)
+      assert {:ok, %Result{stdout: "free\n"}} = Session.exec(Session.new(), "echo free")
+      assert Task.yield(slow, 0) == nil
+      assert {:error, message} = Task.await(slow, 10_000)
+      assert message =~ "timed out"
+    end
+  end
+end
