@@ -129,6 +129,11 @@ fn parse_text(src: &str, max_depth: usize) -> Result<ast::Program, String> {
 /// bash's wording for a parse error.
 fn message(src: &str, err: &ParseError) -> String {
     match err {
+        ParseError::ParsingNear(pos) if unexpected_token(src).is_some_and(|(_, l)| l <= pos.line) => {
+            let (tok, line) = unexpected_token(src).unwrap_or_default();
+            let line_text = src.lines().nth(line.saturating_sub(1)).unwrap_or("");
+            format!("line {line}: syntax error near unexpected token `{tok}'\nbash: -c: line {line}: `{line_text}'")
+        }
         ParseError::ParsingNear(pos) => {
             let tok = brush_parser::uncached_tokenize_str(src, &options().tokenizer_options())
                 .ok()
@@ -144,7 +149,7 @@ fn message(src: &str, err: &ParseError) -> String {
                 pos.line, pos.line
             )
         }
-        ParseError::ParsingAtEndOfInput => match stray_closer(src) {
+        ParseError::ParsingAtEndOfInput => match unexpected_token(src) {
             Some((tok, line)) => {
                 let line_text = src.lines().nth(line.saturating_sub(1)).unwrap_or("");
                 format!("line {line}: syntax error near unexpected token `{tok}'\nbash: -c: line {line}: `{line_text}'")
@@ -169,44 +174,145 @@ fn message(src: &str, err: &ParseError) -> String {
     }
 }
 
-/// brush-parser reports a closing keyword without its opener (`fi` alone) as
-/// "end of input"; bash names the token. Find such a closer at command position.
-fn stray_closer(src: &str) -> Option<(String, usize)> {
+/// Where a compound command's reserved words stand.
+#[derive(Clone, Copy, PartialEq)]
+enum Part {
+    /// `if`/`elif`/`while`/`until` condition; `then` or `do` may follow once it has a command.
+    Cond,
+    /// `for`/`select` header words; `do` follows.
+    Header,
+    /// `then`/`else`/`do` body (or a `{ }` group).
+    Body,
+}
+
+struct Frame {
+    closer: &'static str,
+    part: Part,
+    has_cmd: bool,
+}
+
+/// brush-parser names a later token than bash for some errors (`if then fi`,
+/// a stray `fi`, `echo >`). Scan the tokens as bash's grammar sees reserved
+/// words and redirections, and return the first token bash would refuse.
+fn unexpected_token(src: &str) -> Option<(String, usize)> {
     let toks = brush_parser::uncached_tokenize_str(src, &options().tokenizer_options()).ok()?;
-    let mut stack: Vec<&str> = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
     let mut command_start = true;
+    let mut after_redirect = false;
+    let name_of = |t: &Token| match t {
+        Token::Operator(op, _) if op == "\n" => "newline".to_string(),
+        t => t.to_str().to_string(),
+    };
+    let mut in_array = false;
+    let mut prev_assign = false;
     for t in &toks {
         let text = t.to_str();
+        let line = t.location().start.line;
         let is_word = matches!(t, Token::Word(..));
+        // `a=(x y)`: the list is words, not a subshell.
+        if in_array {
+            in_array = text != ")";
+            continue;
+        }
+        if !is_word && text == "(" && prev_assign {
+            in_array = true;
+            continue;
+        }
+        prev_assign = is_word && text.ends_with('=');
+        if after_redirect {
+            if !is_word {
+                return Some((name_of(t), line));
+            }
+            after_redirect = false;
+            continue;
+        }
+        if !is_word && matches!(text, ">" | "<" | ">>" | ">|" | "<>" | ">&" | "<&" | "&>" | "&>>" | "<<<") {
+            after_redirect = true;
+            continue;
+        }
+        if stack.last().is_some_and(|f| f.closer == "esac") {
+            // Patterns inside case are not commands; stay conservative there.
+            if is_word && text == "esac" {
+                stack.pop();
+            }
+            continue;
+        }
         if is_word && command_start {
-            let expect = match text {
-                "if" => Some("fi"),
-                "case" => Some("esac"),
-                "while" | "until" | "for" | "select" => Some("done"),
-                "{" => Some("}"),
+            let opened = match text {
+                "if" | "while" | "until" => Some((if text == "if" { "fi" } else { "done" }, Part::Cond)),
+                "for" | "select" => Some(("done", Part::Header)),
+                "case" => Some(("esac", Part::Header)),
+                "{" => Some(("}", Part::Body)),
                 _ => None,
             };
-            if let Some(e) = expect {
-                stack.push(e);
-            } else if matches!(text, "fi" | "esac" | "done" | "}") {
-                if stack.last() == Some(&text) {
-                    stack.pop();
-                } else {
-                    return Some((text.to_string(), t.location().start.line));
+            if stack.last().is_some_and(|f| f.part == Part::Header && f.closer == "done") && text != "do" {
+                return Some((text.to_string(), line));
+            }
+            if let Some(f) = stack.last_mut() {
+                if opened.is_some() || !matches!(text, "then" | "else" | "elif" | "do" | "fi" | "done" | "}") {
+                    f.has_cmd = true;
                 }
             }
-            command_start = matches!(
-                text,
-                "if" | "then" | "else" | "elif" | "do" | "{" | "!" | "while" | "until" | "fi" | "done" | "esac" | "}"
-            );
+            if let Some((closer, part)) = opened {
+                stack.push(Frame { closer, part, has_cmd: false });
+                command_start = part != Part::Header;
+                continue;
+            }
+            let top = stack.last().map(|f| (f.closer, f.part, f.has_cmd));
+            let ok = match (text, top) {
+                ("then", Some(("fi", Part::Cond, true))) => true,
+                ("else" | "elif", Some(("fi", Part::Body, true))) => true,
+                ("do", Some(("done", Part::Cond, true))) | ("do", Some(("done", Part::Header, _))) => true,
+                ("fi" | "done" | "}", Some((c, Part::Body, true))) => c == text,
+                ("then" | "else" | "elif" | "do" | "fi" | "done" | "}" | "esac", _) => false,
+                _ => {
+                    command_start = matches!(text, "!" | "time");
+                    continue;
+                }
+            };
+            if !ok {
+                return Some((text.to_string(), line));
+            }
+            match text {
+                "fi" | "done" | "}" => {
+                    stack.pop();
+                    command_start = false;
+                }
+                "elif" => {
+                    if let Some(f) = stack.last_mut() {
+                        (f.part, f.has_cmd) = (Part::Cond, false);
+                    }
+                }
+                _ => {
+                    if let Some(f) = stack.last_mut() {
+                        (f.part, f.has_cmd) = (Part::Body, false);
+                    }
+                }
+            }
+            if text != "fi" && text != "done" && text != "}" {
+                command_start = true;
+            }
             continue;
         }
-        if text == "case" || stack.last() == Some(&"esac") {
-            // Patterns inside case are not commands; stay conservative.
-            command_start = matches!(text, ";;" | ")" | "\n" | "in");
+        if !is_word && matches!(text, "(" | ")") {
+            // Subshells and function definitions: leave them to the parser.
+            return None;
+        }
+        if is_word {
+            command_start = false;
             continue;
         }
-        command_start = !is_word && matches!(text, ";" | "\n" | "&&" | "||" | "|" | "&" | "(" | ";;" | "|&");
+        if command_start && matches!(text, ";" | "&" | "&&" | "||" | "|" | "|&" | ";;") {
+            return Some((text.to_string(), line));
+        }
+        let top_header = stack.last().is_some_and(|f| f.part == Part::Header);
+        command_start = matches!(text, ";" | "\n" | "&&" | "||" | "|" | "&" | "|&") || (top_header && text == ";");
+        if top_header && matches!(text, ";" | "\n") {
+            command_start = true;
+        }
+    }
+    if after_redirect {
+        return Some(("newline".to_string(), src.lines().count().max(1)));
     }
     None
 }
