@@ -35,12 +35,16 @@ session = Session.new()
 
 rows = [
   {"Session.new()", fn -> Session.new() end, fn -> Bench.bash("true") end, 2000},
-  {"exec \"echo hi\"", fn -> {:ok, _} = Session.exec(session, "echo hi") end, fn -> Bench.bash("echo hi") end,
-   2000},
-  {"1,000-iteration loop", fn -> {:ok, _} = Session.exec(session, loop) end, fn -> Bench.bash(loop) end, 200}
+  {"exec \"echo hi\"", fn -> {:ok, _} = Session.exec(session, "echo hi") end,
+   fn -> Bench.bash("echo hi") end, 2000},
+  {"1,000-iteration loop", fn -> {:ok, _} = Session.exec(session, loop) end,
+   fn -> Bench.bash(loop) end, 200}
 ]
 
-IO.puts(String.pad_trailing("case", 24) <> String.pad_leading("ExBashkit", 12) <> String.pad_leading("bash -c", 12) <> "   ratio")
+IO.puts(
+  String.pad_trailing("case", 24) <>
+    String.pad_leading("ExBashkit", 12) <> String.pad_leading("bash -c", 12) <> "   ratio"
+)
 
 for {name, ours, theirs, n} <- rows do
   a = Bench.median(ours, n)
@@ -49,7 +53,8 @@ for {name, ours, theirs, n} <- rows do
   IO.puts(
     String.pad_trailing(name, 24) <>
       String.pad_leading(Bench.fmt(a), 12) <>
-      String.pad_leading(Bench.fmt(b), 12) <> "   " <> :erlang.float_to_binary(a / max(b, 1), decimals: 3)
+      String.pad_leading(Bench.fmt(b), 12) <>
+      "   " <> :erlang.float_to_binary(a / max(b, 1), decimals: 3)
   )
 end
 

@@ -14,7 +14,8 @@ date,user,action
 2026-11-03,alice,logout
 """
 
-session = Session.new(files: %{"/data/events.csv" => csv}, cwd: "/work", env: [REPORT: "report.txt"])
+session =
+  Session.new(files: %{"/data/events.csv" => csv}, cwd: "/work", env: [REPORT: "report.txt"])
 
 step = fn title, script ->
   IO.puts("$ #{title}")

@@ -72,13 +72,23 @@ defmodule ExBashkit.SessionTest do
       assert_raise ArgumentError, ~r/:env/, fn -> Session.new(env: "PATH") end
       assert_raise ArgumentError, ~r/:files/, fn -> Session.new(files: %{"/f" => :nope}) end
       assert_raise ArgumentError, ~r/:cwd/, fn -> Session.new(cwd: "") end
-      assert_raise ArgumentError, ~r/unknown limit :max_bogus/, fn -> Session.new(limits: [max_bogus: 1]) end
+
+      assert_raise ArgumentError, ~r/unknown limit :max_bogus/, fn ->
+        Session.new(limits: [max_bogus: 1])
+      end
+
       assert_raise ArgumentError, ~r/:max_commands must be a non-negative integer/, fn ->
         Session.new(limits: [max_commands: -1])
       end
 
-      assert_raise ArgumentError, ~r/:timeout_ms must be at least 1/, fn -> Session.new(limits: [timeout_ms: 0]) end
-      assert_raise ArgumentError, ~r/:mounts is not supported yet/, fn -> Session.new(mounts: []) end
+      assert_raise ArgumentError, ~r/:timeout_ms must be at least 1/, fn ->
+        Session.new(limits: [timeout_ms: 0])
+      end
+
+      assert_raise ArgumentError, ~r/:mounts is not supported yet/, fn ->
+        Session.new(mounts: [])
+      end
+
       assert_raise ArgumentError, ~r/keyword list or a map/, fn -> Session.new(:nope) end
     end
 
@@ -96,7 +106,8 @@ defmodule ExBashkit.SessionTest do
     end
 
     test "a script that does not parse names the token and line" do
-      assert {:error, message} = Session.exec(Session.new(), "echo ok\nif true; then echo x; fi fi")
+      assert {:error, message} =
+               Session.exec(Session.new(), "echo ok\nif true; then echo x; fi fi")
 
       assert message ==
                "bash: -c: line 2: syntax error near unexpected token `fi'\n" <>
@@ -114,7 +125,11 @@ defmodule ExBashkit.SessionTest do
     test "bad arguments raise" do
       s = Session.new()
       assert_raise ArgumentError, fn -> Session.exec(s, :not_a_script) end
-      assert_raise ArgumentError, ~r/unknown option :bogus/, fn -> Session.exec(s, "true", bogus: 1) end
+
+      assert_raise ArgumentError, ~r/unknown option :bogus/, fn ->
+        Session.exec(s, "true", bogus: 1)
+      end
+
       assert_raise ArgumentError, fn -> Session.exec(:not_a_session, "true") end
       assert_raise ArgumentError, ~r/:parents/, fn -> Session.mkdir(s, "/d", parents: :yes) end
     end

@@ -271,12 +271,23 @@ impl Bash {
         let saved = self.state.clone();
         // Descriptors set by `exec` belong to one exec (its capture buffers end with it).
         self.state.exec_fds = None;
+        let timeout_ms = self.limits.timeout_ms;
+        let deadline = budget.remaining();
         let outcome = {
             self.state.budget = budget;
             self.state.src = parsed.source;
-            std::panic::AssertUnwindSafe(interp::run_program(&mut self.state, &parsed.program, &fds)).catch_unwind()
-        }
-        .await;
+            let run =
+                std::panic::AssertUnwindSafe(interp::run_program(&mut self.state, &parsed.program, &fds)).catch_unwind();
+            // Every loop checks the budget's deadline; this backstop also ends a
+            // script that waits on something that never comes.
+            match deadline {
+                Some(d) => match tokio::time::timeout(d + std::time::Duration::from_millis(20), run).await {
+                    Ok(r) => r,
+                    Err(_) => Ok(Err(Stop::Timeout(timeout_ms))),
+                },
+                None => run.await,
+            }
+        };
         let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code };
         match outcome {
             Ok(Ok(code)) => Ok(partial(code)),
