@@ -11,7 +11,8 @@ defmodule ExBashkit.Native do
   defp err, do: :erlang.nif_error(:nif_not_loaded)
 
   def session_new(_opts), do: err()
-  def exec_start(_session, _script, _stdin, _pid, _tag), do: err()
+  def exec_start(_session, _script, _opts, _pid, _tag), do: err()
+  def cancel(_session), do: err()
   def read_file(_session, _path), do: err()
   def write_file(_session, _path, _data), do: err()
   def list_dir(_session, _path), do: err()

@@ -78,6 +78,8 @@ defmodule ExBashkit.Session do
   alias ExBashkit.{Native, Result}
   alias ExBashkit.Session.Options
 
+  @u64_max 18_446_744_073_709_551_615
+
   @enforce_keys [:ref]
   defstruct [:ref]
 
@@ -132,6 +134,19 @@ defmodule ExBashkit.Session do
   Options:
 
     * `:stdin` - iodata the script reads on its standard input (default none).
+    * `:timeout_ms` - a tighter wall-clock limit for this call (positive
+      integer; the session's `:timeout_ms` still caps it).
+    * `:cwd`, `:env` - run the call in an ephemeral copy of the session with
+      this working directory (it must exist) and these extra exported
+      variables, like `(cd DIR; VAR=x script)`: nothing the call does to the
+      cwd, variables or functions reaches the session, while its file writes
+      do. Such calls do not wait for each other.
+    * `:partial` - when `true`, a script stopped by a limit, the timeout or
+      `cancel/1` returns `{:error, message, %ExBashkit.Result{}}` holding what
+      it printed before it was stopped (`exit_code` is 1), instead of
+      `{:error, message}`.
+
+  If the calling process dies, its running exec is cancelled.
 
   ## Examples
 
@@ -141,15 +156,16 @@ defmodule ExBashkit.Session do
       iex> result.stdout
       "/tmp\\n"
   """
-  @spec exec(t(), String.t(), keyword()) :: {:ok, Result.t()} | {:error, String.t()}
+  @spec exec(t(), String.t(), keyword()) ::
+          {:ok, Result.t()} | {:error, String.t()} | {:error, String.t(), Result.t()}
   def exec(session, script, opts \\ [])
 
   def exec(%__MODULE__{ref: ref}, script, opts) when is_binary(script) and is_list(opts) do
-    stdin = exec_stdin(opts)
+    {native_opts, partial?} = exec_opts(opts)
     tag = make_ref()
 
-    case Native.exec_start(ref, script, stdin, self(), tag) do
-      :ok -> await(tag)
+    case Native.exec_start(ref, script, native_opts, self(), tag) do
+      :ok -> await(tag, partial?)
       {:error, message} -> {:error, message}
     end
   end
@@ -160,15 +176,30 @@ defmodule ExBashkit.Session do
   def exec(session, _script, _opts),
     do: raise(ArgumentError, "not a session: #{inspect(session)}")
 
-  defp exec_stdin(opts) do
-    Enum.reduce(opts, "", fn
-      {:stdin, data}, _ ->
-        try do
-          IO.iodata_to_binary(data)
-        rescue
-          ArgumentError ->
-            raise ArgumentError, "option :stdin must be iodata, got: #{inspect(data)}"
-        end
+  defp exec_opts(opts) do
+    base = %{stdin: "", timeout_ms: nil, cwd: nil, env: []}
+
+    Enum.reduce(opts, {base, false}, fn
+      {:stdin, data}, {acc, p} ->
+        {%{acc | stdin: iodata!(:stdin, data)}, p}
+
+      {:timeout_ms, t}, {acc, p} when is_integer(t) and t >= 1 ->
+        {%{acc | timeout_ms: min(t, @u64_max)}, p}
+
+      {:timeout_ms, t}, _ ->
+        raise ArgumentError, "option :timeout_ms must be a positive integer, got: #{inspect(t)}"
+
+      {:cwd, dir}, {acc, p} ->
+        {%{acc | cwd: Options.text!(:cwd, dir)}, p}
+
+      {:env, env}, {acc, p} ->
+        {%{acc | env: Options.env!(env)}, p}
+
+      {:partial, b}, {acc, _} when is_boolean(b) ->
+        {acc, b}
+
+      {:partial, b}, _ ->
+        raise ArgumentError, "option :partial must be a boolean, got: #{inspect(b)}"
 
       {key, _}, _ ->
         raise ArgumentError, "unknown option #{inspect(key)} for ExBashkit.Session.exec/3"
@@ -178,16 +209,38 @@ defmodule ExBashkit.Session do
     end)
   end
 
+  defp iodata!(key, data) do
+    IO.iodata_to_binary(data)
+  rescue
+    ArgumentError ->
+      reraise ArgumentError,
+              "option #{inspect(key)} must be iodata, got: #{inspect(data)}",
+              __STACKTRACE__
+  end
+
   # The script runs on the NIF's runtime; its outcome arrives as a message.
-  defp await(tag) do
+  defp await(tag, partial?) do
     receive do
       {^tag, {:ok, {stdout, stderr, code}}} ->
         {:ok, %Result{stdout: stdout, stderr: stderr, exit_code: code}}
 
-      {^tag, {:error, message, _partial}} ->
+      {^tag, {:error, message, {stdout, stderr, code}}} when partial? ->
+        {:error, message, %Result{stdout: stdout, stderr: stderr, exit_code: code}}
+
+      {^tag, {:error, message, _}} ->
         {:error, message}
     end
   end
+
+  @doc """
+  Cancel the session's running exec (and any queued behind it).
+
+  Each cancelled `exec/3` returns `{:error, "execution cancelled"}` within
+  milliseconds, even in a busy loop or a `sleep`, and the session keeps the
+  state it had before that call. Returns how many execs were cancelled.
+  """
+  @spec cancel(t()) :: non_neg_integer()
+  def cancel(%__MODULE__{ref: ref}), do: Native.cancel(ref)
 
   @doc """
   Read the contents of `path` from the session's virtual filesystem.

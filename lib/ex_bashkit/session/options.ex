@@ -75,6 +75,12 @@ defmodule ExBashkit.Session.Options do
   defp to_keyword(other, what),
     do: raise(ArgumentError, "#{what} must be a keyword list or a map, got: #{inspect(other)}")
 
+  @doc false
+  def env!(v), do: env(v)
+
+  @doc false
+  def text!(opt, v), do: path(opt, v)
+
   defp env(v) do
     for {k, val} <- to_keyword(v, "option :env") do
       key = stringify(:env, k)

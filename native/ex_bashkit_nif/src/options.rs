@@ -43,3 +43,12 @@ fn limits(pairs: &[(String, u64)]) -> Result<Limits, String> {
     }
     Ok(l)
 }
+
+/// `Session.exec/3` options as the Elixir side normalized them.
+#[derive(NifMap)]
+pub struct ExecOpts<'a> {
+    pub stdin: Binary<'a>,
+    pub timeout_ms: Option<u64>,
+    pub cwd: Option<String>,
+    pub env: Vec<(String, String)>,
+}

@@ -1,28 +1,47 @@
-//! The session resource and the NIFs that create it and run scripts in it.
+//! The session resource and the NIFs that create it, run scripts in it and
+//! cancel them.
 //!
 //! `exec_start` returns at once: the script runs as a task on the shared runtime
-//! and its outcome arrives at the caller as `{ref, outcome}`. A session's tokio
+//! and its outcome arrives at the caller as `{tag, outcome}`. A session's tokio
 //! mutex runs its execs one at a time without blocking any thread while waiting.
+//! The caller is monitored while its exec runs: if it dies, the exec is cancelled.
 
-use crate::options::{builder, NewOpts};
+use crate::options::{builder, ExecOpts, NewOpts};
 use crate::runtime;
-use crate::terms::{self, bin, err};
-use rustler::{Binary, Encoder, Env, LocalPid, OwnedEnv, ResourceArc, Term};
+use crate::terms::{self, err};
+use rustler::{Encoder, Env, LocalPid, Monitor, OwnedEnv, ResourceArc, Term};
 use sandbash::fs::Fs;
-use sandbash::{Bash, Error, ExecOptions};
+use sandbash::limits::CancelToken;
+use sandbash::{Bash, Error, ExecOptions, ExecResult};
+use std::collections::HashMap;
 use std::sync::Arc;
+
+/// An exec that has started and not yet finished.
+struct Running {
+    caller: LocalPid,
+    cancel: CancelToken,
+    monitor: Option<Monitor>,
+}
 
 pub struct Session {
     pub bash: Arc<tokio::sync::Mutex<Bash>>,
     /// The session's filesystem, reachable without the lock (file API while a script runs).
     pub fs: Arc<dyn Fs>,
+    running: parking_lot::Mutex<(u64, HashMap<u64, Running>)>,
 }
 
 #[rustler::resource_impl]
-impl rustler::Resource for Session {}
+impl rustler::Resource for Session {
+    /// A caller died: cancel the execs it started.
+    fn down<'a>(&'a self, _env: Env<'a>, pid: LocalPid, _monitor: Monitor) {
+        for r in self.running.lock().1.values().filter(|r| r.caller == pid) {
+            r.cancel.cancel();
+        }
+    }
+}
 
 // The mutexes are never observed half-updated across a caught panic: the
-// interpreter restores or replaces its state, and the fs keeps its own invariants.
+// interpreter restores its state on a panic, and the fs keeps its own invariants.
 impl std::panic::RefUnwindSafe for Session {}
 
 #[rustler::nif]
@@ -31,7 +50,11 @@ fn session_new<'a>(env: Env<'a>, opts: NewOpts<'a>) -> Term<'a> {
     match built {
         Ok(bash) => {
             let fs = bash.fs();
-            let res = ResourceArc::new(Session { bash: Arc::new(tokio::sync::Mutex::new(bash)), fs });
+            let res = ResourceArc::new(Session {
+                bash: Arc::new(tokio::sync::Mutex::new(bash)),
+                fs,
+                running: parking_lot::Mutex::new((0, HashMap::new())),
+            });
             (terms::ok(), res).encode(env)
         }
         Err(m) => err(env, &m),
@@ -39,13 +62,14 @@ fn session_new<'a>(env: Env<'a>, opts: NewOpts<'a>) -> Term<'a> {
 }
 
 /// Start `script` in `session`; the outcome is sent to `pid` as `{tag, outcome}`
-/// where outcome is `{:ok, {stdout, stderr, code}}`, or `{:error, message, partial}`.
+/// where outcome is `{:ok, {stdout, stderr, code}}`, or `{:error, message, partial}`
+/// with `partial` the `{stdout, stderr, code}` printed before a stop (or `nil`).
 #[rustler::nif]
 fn exec_start<'a>(
     env: Env<'a>,
     session: ResourceArc<Session>,
-    script: Binary<'a>,
-    stdin: Binary<'a>,
+    script: rustler::Binary<'a>,
+    opts: ExecOpts<'a>,
     pid: LocalPid,
     tag: Term<'a>,
 ) -> Term<'a> {
@@ -55,29 +79,66 @@ fn exec_start<'a>(
     };
     // Scripts are text to the parser; stray non-UTF-8 bytes in the source become U+FFFD.
     let script = String::from_utf8_lossy(script.as_slice()).into_owned();
-    let opts = ExecOptions { stdin: stdin.as_slice().to_vec(), ..Default::default() };
+    let cancel = CancelToken::default();
+    let exec_opts =
+        ExecOptions { stdin: opts.stdin.as_slice().to_vec(), cancel: cancel.clone(), timeout_ms: opts.timeout_ms };
+    let overrides = (opts.cwd.is_some() || !opts.env.is_empty()).then(|| (opts.cwd.clone(), opts.env.clone()));
+    let id = {
+        let monitor = session.monitor(Some(env), &pid);
+        let mut running = session.running.lock();
+        running.0 += 1;
+        let id = running.0;
+        running.1.insert(id, Running { caller: pid, cancel, monitor });
+        id
+    };
     let mut owned = OwnedEnv::new();
     let tag = owned.save(tag);
-    let bash = session.bash.clone();
+    let res = session.clone();
     rt.spawn(async move {
-        let run = async move {
-            let mut guard = bash.lock_owned().await;
-            guard.exec_with(&script, opts).await
+        let run = async {
+            match overrides {
+                // An ephemeral copy: nothing but file writes reaches the session,
+                // so it need not wait for the session's other execs.
+                Some((cwd, env)) => {
+                    let copy = res.bash.lock().await.ephemeral(cwd.as_deref(), &env);
+                    match copy {
+                        Ok(mut b) => b.exec_with(&script, exec_opts).await,
+                        Err(e) => Err(e),
+                    }
+                }
+                None => res.bash.lock().await.exec_with(&script, exec_opts).await,
+            }
         };
         let outcome = crate::guard::guarded(run).await;
+        if let Some(r) = res.running.lock().1.remove(&id) {
+            if let Some(m) = r.monitor {
+                res.demonitor(None, &m);
+            }
+        }
         // The caller may be gone; then there is nobody to tell.
-        let _ = owned.send_and_clear(&pid, |e| {
-            let tag = tag.load(e);
-            let reply = match &outcome {
-                Ok(Ok(r)) => (terms::ok(), terms::result(e, r)).encode(e),
-                Ok(Err(Error::Stopped { reason, partial })) => {
-                    (terms::error(), reason.to_string(), terms::result(e, partial)).encode(e)
-                }
-                Ok(Err(other)) => (terms::error(), other.to_string(), bin(e, b"")).encode(e),
-                Err(m) => (terms::error(), m.as_str(), bin(e, b"")).encode(e),
-            };
-            (tag, reply)
-        });
+        let _ = owned.send_and_clear(&pid, |e| (tag.load(e), reply(e, &outcome)));
     });
     terms::ok().encode(env)
+}
+
+fn reply<'a>(e: Env<'a>, outcome: &Result<Result<ExecResult, Error>, String>) -> Term<'a> {
+    let none = rustler::types::atom::nil().encode(e);
+    match outcome {
+        Ok(Ok(r)) => (terms::ok(), terms::result(e, r)).encode(e),
+        Ok(Err(Error::Stopped { reason, partial })) => {
+            (terms::error(), reason.to_string(), terms::result(e, partial)).encode(e)
+        }
+        Ok(Err(other)) => (terms::error(), other.to_string(), none).encode(e),
+        Err(m) => (terms::error(), m.as_str(), none).encode(e),
+    }
+}
+
+/// Cancel every exec of `session` that has started and not finished; returns how many.
+#[rustler::nif]
+fn cancel(session: ResourceArc<Session>) -> usize {
+    let running = session.running.lock();
+    for r in running.1.values() {
+        r.cancel.cancel();
+    }
+    running.1.len()
 }

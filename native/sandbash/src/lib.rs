@@ -213,6 +213,8 @@ pub struct ExecOptions {
     pub stdin: Vec<u8>,
     /// Lets another task stop the exec.
     pub cancel: CancelToken,
+    /// A tighter wall-clock limit for this call (the session's still caps it).
+    pub timeout_ms: Option<u64>,
 }
 
 /// A session: shell state plus its filesystem, kept across execs.
@@ -246,7 +248,35 @@ impl Bash {
         self.exec_with(script, ExecOptions::default()).await
     }
 
-    /// Run a script with stdin and a cancel token.
+    /// An independent copy of this session's shell state (variables, cwd,
+    /// functions) sharing its filesystem, as a subshell would: what a script
+    /// does to the copy's state never reaches this session, its file writes do.
+    /// `cwd` must name an existing directory; `env` entries are exported.
+    pub fn ephemeral(&self, cwd: Option<&str>, env: &[(String, String)]) -> Result<Bash, Error> {
+        let mut state = self.state.clone();
+        if let Some(dir) = cwd {
+            let p = fs::path::resolve(&state.cwd, dir);
+            match state.fs.metadata(&p).now_or_never() {
+                Some(Ok(m)) if m.is_dir() => {}
+                Some(Ok(_)) => return Err(Error::InvalidInput(format!("cwd {dir}: Not a directory"))),
+                Some(Err(e)) => return Err(Error::InvalidInput(format!("cwd {dir}: {e}"))),
+                None => return Err(Error::InvalidInput(format!("cwd {dir}: filesystem busy"))),
+            }
+            state.vars.entry("PWD").value = Some(state::Value::Scalar(p.clone()));
+            state.cwd = p;
+        }
+        for (k, v) in env {
+            if state.vars.get(k).is_some_and(|var| var.readonly) {
+                return Err(Error::InvalidInput(format!("env {k}: readonly variable")));
+            }
+            let var = state.vars.entry(k);
+            var.value = Some(state::Value::Scalar(v.clone()));
+            var.exported = true;
+        }
+        Ok(Bash { state, mem: self.mem.clone(), limits: self.limits.clone() })
+    }
+
+    /// Run a script with stdin, a cancel token and an optional tighter timeout.
     pub async fn exec_with(&mut self, script: &str, opts: ExecOptions) -> Result<ExecResult, Error> {
         if script.len() as u64 > self.limits.max_input_bytes {
             return Err(Error::Stopped {
@@ -262,7 +292,12 @@ impl Bash {
             Ok(p) => p,
             Err(m) => return Err(Error::Parse(format!("bash: -c: {m}"))),
         };
-        let budget = Budget::new(self.limits.clone(), opts.cancel);
+        let mut limits = self.limits.clone();
+        if let Some(t) = opts.timeout_ms {
+            limits.timeout_ms = limits.timeout_ms.min(t.max(1));
+        }
+        let cancel = opts.cancel.clone();
+        let budget = Budget::new(limits, opts.cancel);
         let counter = OutputCounter::new(self.limits.max_output_bytes);
         let out = CaptureBuf::new(counter.clone());
         let err = CaptureBuf::new(counter.clone());
@@ -271,21 +306,25 @@ impl Bash {
         let saved = self.state.clone();
         // Descriptors set by `exec` belong to one exec (its capture buffers end with it).
         self.state.exec_fds = None;
-        let timeout_ms = self.limits.timeout_ms;
+        let timeout_ms = budget.limits.timeout_ms;
         let deadline = budget.remaining();
         let outcome = {
             self.state.budget = budget;
             self.state.src = parsed.source;
-            let run =
-                std::panic::AssertUnwindSafe(interp::run_program(&mut self.state, &parsed.program, &fds)).catch_unwind();
-            // Every loop checks the budget's deadline; this backstop also ends a
-            // script that waits on something that never comes.
-            match deadline {
-                Some(d) => match tokio::time::timeout(d + std::time::Duration::from_millis(20), run).await {
-                    Ok(r) => r,
-                    Err(_) => Ok(Err(Stop::Timeout(timeout_ms))),
-                },
-                None => run.await,
+            let run = std::panic::AssertUnwindSafe(interp::run_program(&mut self.state, &parsed.program, &fds))
+                .catch_unwind();
+            // Every loop checks the budget; this backstop also ends a script that
+            // waits on something that never comes, at the deadline or a cancel.
+            let expire = async {
+                match deadline {
+                    Some(d) => tokio::time::sleep(d + std::time::Duration::from_millis(5)).await,
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                r = run => r,
+                () = expire => Ok(Err(Stop::Timeout(timeout_ms))),
+                () = cancel.cancelled() => Ok(Err(Stop::Cancelled)),
             }
         };
         let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code };
@@ -348,5 +387,51 @@ mod tests {
         assert_eq!(err, Error::Internal("test panic".into()));
         let r = bash.exec("echo $x").await.expect("exec");
         assert_eq!(r.stdout, b"1\n");
+    }
+
+    fn unbounded() -> Limits {
+        Limits {
+            max_commands: u64::MAX,
+            max_loop_iterations: u64::MAX,
+            max_total_loop_iterations: u64::MAX,
+            ..Limits::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn ephemeral_copy_keeps_state_apart_and_shares_files() {
+        let mut bash = Bash::builder().build().expect("build");
+        bash.exec("x=1; mkdir -p /d 2>/dev/null || :").await.expect("exec");
+        let env = vec![("Y".to_string(), "why".to_string())];
+        let mut copy = bash.ephemeral(Some("/tmp"), &env).expect("ephemeral");
+        let r = copy.exec("echo $x $Y $PWD; x=2; cd /; echo hi > /tmp/f").await.expect("exec");
+        assert_eq!(r.stdout, b"1 why /tmp\n");
+        let r = bash.exec("echo $x ${Y-unset} $PWD; cat /tmp/f").await.expect("exec");
+        assert_eq!(r.stdout, b"1 unset /\nhi\n");
+        assert!(
+            matches!(bash.ephemeral(Some("/nope"), &[]), Err(Error::InvalidInput(m)) if m.contains("No such file"))
+        );
+    }
+
+    #[tokio::test]
+    async fn per_call_timeout_and_cancel_stop_a_busy_loop() {
+        let mut bash = Bash::builder().limits(unbounded()).build().expect("build");
+        let opts = ExecOptions { timeout_ms: Some(30), ..Default::default() };
+        let err = bash.exec_with("while :; do :; done", opts).await.unwrap_err();
+        assert!(matches!(err, Error::Stopped { reason: Stop::Timeout(30), .. }), "{err:?}");
+
+        let cancel = CancelToken::default();
+        let opts = ExecOptions { cancel: cancel.clone(), ..Default::default() };
+        let trigger = cancel.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            trigger.cancel();
+        });
+        let err = bash.exec_with("echo started; while :; do :; done", opts).await.unwrap_err();
+        match err {
+            Error::Stopped { reason: Stop::Cancelled, partial } => assert_eq!(partial.stdout, b"started\n"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(bash.exec("echo ok").await.expect("exec").stdout, b"ok\n");
     }
 }

@@ -68,18 +68,42 @@ impl std::fmt::Display for Stop {
     }
 }
 
-/// Cancels a running exec from anywhere.
+/// Cancels a running exec from anywhere. Loops see the flag at their next
+/// turn; a script waiting on something is woken through the notifier.
 #[derive(Clone, Default)]
-pub struct CancelToken(Arc<AtomicBool>);
+pub struct CancelToken(Arc<CancelInner>);
+
+#[derive(Default)]
+struct CancelInner {
+    flag: AtomicBool,
+    wake: tokio::sync::Notify,
+}
 
 impl CancelToken {
     pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.flag.store(true, Ordering::Relaxed);
+        self.0.wake.notify_waiters();
     }
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.flag.load(Ordering::Relaxed)
+    }
+    /// Completes once [`cancel`](Self::cancel) was called.
+    pub async fn cancelled(&self) {
+        loop {
+            let woken = self.0.wake.notified();
+            tokio::pin!(woken);
+            // Register before looking at the flag, so a cancel in between is not lost.
+            woken.as_mut().enable();
+            if self.is_cancelled() {
+                return;
+            }
+            woken.await;
+        }
     }
 }
+
+/// Commands between two yields to the runtime.
+pub const YIELD_EVERY: u64 = 64;
 
 /// The running counters of one exec (shared by its pipeline stages and subshells).
 pub struct Budget {
@@ -118,8 +142,9 @@ impl Budget {
         &self.cancel
     }
 
-    /// One more command.
-    pub fn tick_command(&self) -> Result<(), Stop> {
+    /// One more command. `Ok(true)` every [`YIELD_EVERY`] commands: time for
+    /// the caller to yield, so a busy script cannot hold a runtime thread.
+    pub fn tick_command(&self) -> Result<bool, Stop> {
         let n = self.commands.fetch_add(1, Ordering::Relaxed) + 1;
         if n > self.limits.max_commands {
             return Err(Stop::Limit(format!(
@@ -127,7 +152,8 @@ impl Budget {
                 self.limits.max_commands
             )));
         }
-        self.check()
+        self.check()?;
+        Ok(n % YIELD_EVERY == 0)
     }
 
     /// One more turn of a loop that has run `this_loop` turns so far.

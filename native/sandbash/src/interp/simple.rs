@@ -42,7 +42,10 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
     if let Some(loc) = cmd.location() {
         sh.line = sh.src.line_base + loc.start.line;
     }
-    sh.budget.tick_command()?;
+    if sh.budget.tick_command()? {
+        // Give the runtime's other tasks (other sessions, a cancel) a turn.
+        tokio::task::yield_now().await;
+    }
     let mut assigns: Vec<&ast::Assignment> = Vec::new();
     let mut redirs: Vec<ast::IoRedirect> = Vec::new();
     let mut words: Vec<&Item> = Vec::new();
