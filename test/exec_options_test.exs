@@ -20,7 +20,7 @@ defmodule ExBashkit.ExecOptionsTest do
                env: [EXTRA: "over"]
              )
 
-    assert {:ok, %Result{stdout: "/ session unset\nw\n"}} =
+    assert {:ok, %Result{stdout: "/\nsession unset\nw\n"}} =
              Session.exec(s, "pwd; echo $v ${EXTRA-unset}; cat /written")
   end
 
