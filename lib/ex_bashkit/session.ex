@@ -69,6 +69,21 @@ defmodule ExBashkit.Session do
     * `:max_input_bytes` - maximum script size in bytes (default 10,000,000).
     * `:timeout_ms` - wall-clock timeout in milliseconds (default 30,000; at least 1).
 
+  And the limits an untrusted script also needs:
+
+    * `:max_output_bytes` - stdout + stderr bytes one exec may produce (default 10 MiB).
+    * `:max_string_bytes` - bytes one variable, word or `$( )` result may hold (default 10 MiB).
+    * `:max_file_bytes` - bytes one file may hold (default 100 MiB).
+    * `:max_fs_bytes` - bytes all files together may hold (default 500 MiB).
+    * `:max_files` - number of files, directories and links (default 100,000).
+    * `:max_path_depth` - components in one path (default 128).
+    * `:max_brace_items` - words one brace expansion may produce (default 100,000).
+    * `:max_glob_results` - paths one glob may produce (default 100,000).
+    * `:max_regex_bytes` - compiled size of one regular expression (default 10 MiB).
+    * `:max_pipeline_stages` - commands in one pipeline (default 256).
+    * `:max_subshell_depth` - nesting of `$( )`, `( )` and pipelines (default 64).
+    * `:max_parser_depth` - syntactic nesting of the script (default 200).
+
   Counts are non-negative integers; a value past the platform maximum means
   unlimited; unknown keys raise `ArgumentError`. A script that exceeds a limit
   makes `exec/2` return `{:error, message}` naming the limit and its value; the
@@ -96,6 +111,18 @@ defmodule ExBashkit.Session do
           | :max_function_depth
           | :max_input_bytes
           | :timeout_ms
+          | :max_output_bytes
+          | :max_string_bytes
+          | :max_file_bytes
+          | :max_fs_bytes
+          | :max_files
+          | :max_path_depth
+          | :max_brace_items
+          | :max_glob_results
+          | :max_regex_bytes
+          | :max_pipeline_stages
+          | :max_subshell_depth
+          | :max_parser_depth
 
   @type option ::
           {:env, %{optional(String.t() | atom()) => String.t()} | keyword()}

@@ -9,7 +9,19 @@ defmodule ExBashkit.Session.Options do
     :max_total_loop_iterations,
     :max_function_depth,
     :max_input_bytes,
-    :timeout_ms
+    :timeout_ms,
+    :max_output_bytes,
+    :max_string_bytes,
+    :max_file_bytes,
+    :max_fs_bytes,
+    :max_files,
+    :max_path_depth,
+    :max_brace_items,
+    :max_glob_results,
+    :max_regex_bytes,
+    :max_pipeline_stages,
+    :max_subshell_depth,
+    :max_parser_depth
   ]
 
   # Options of the seed contract that later work will bring; naming them gives a

@@ -3,7 +3,7 @@
 //! still refuses becomes `{:error, message}`.
 
 use rustler::{Binary, NifMap};
-use sandbash::{BashBuilder, Limits};
+use sandbash::{BashBuilder, FsLimits, Limits};
 
 #[derive(NifMap)]
 pub struct NewOpts<'a> {
@@ -24,14 +24,29 @@ pub fn builder(o: &NewOpts) -> Result<BashBuilder, String> {
     for (path, content) in &o.files {
         b = b.file(path.clone(), content.as_slice().to_vec());
     }
-    Ok(b.limits(limits(&o.limits)?))
+    let (limits, fs_limits) = limits(&o.limits)?;
+    Ok(b.limits(limits).fs_limits(fs_limits))
 }
 
-fn limits(pairs: &[(String, u64)]) -> Result<Limits, String> {
+/// The interpreter's and the filesystem's limits, by the names of the `:limits` option.
+fn limits(pairs: &[(String, u64)]) -> Result<(Limits, FsLimits), String> {
     let mut l = Limits::default();
+    let mut f = FsLimits::default();
     for (k, v) in pairs {
         let v = *v;
         match k.as_str() {
+            "max_output_bytes" => l.max_output_bytes = v,
+            "max_string_bytes" => l.max_string_bytes = v,
+            "max_subshell_depth" => l.max_subshell_depth = v,
+            "max_parser_depth" => l.max_parser_depth = v,
+            "max_brace_items" => l.max_brace_items = v,
+            "max_glob_results" => l.max_glob_results = v,
+            "max_pipeline_stages" => l.max_pipeline_stages = v,
+            "max_regex_bytes" => l.max_regex_bytes = v,
+            "max_file_bytes" => f.max_file_bytes = v,
+            "max_fs_bytes" => f.max_total_bytes = v,
+            "max_files" => f.max_files = v,
+            "max_path_depth" => f.max_path_depth = usize::try_from(v).unwrap_or(usize::MAX),
             "max_commands" => l.max_commands = v,
             "max_loop_iterations" => l.max_loop_iterations = v,
             "max_total_loop_iterations" => l.max_total_loop_iterations = v,
@@ -41,7 +56,7 @@ fn limits(pairs: &[(String, u64)]) -> Result<Limits, String> {
             other => return Err(format!("unknown limit {other}")),
         }
     }
-    Ok(l)
+    Ok((l, f))
 }
 
 /// `Session.exec/3` options as the Elixir side normalized them.

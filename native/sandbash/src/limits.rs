@@ -28,6 +28,8 @@ pub struct Limits {
     pub max_glob_results: u64,
     /// Commands in one pipeline.
     pub max_pipeline_stages: u64,
+    /// Compiled size of one regular expression (grep, sed, `[[ =~ ]]`, ...).
+    pub max_regex_bytes: u64,
 }
 
 impl Default for Limits {
@@ -46,6 +48,7 @@ impl Default for Limits {
             max_brace_items: 100_000,
             max_glob_results: 100_000,
             max_pipeline_stages: 256,
+            max_regex_bytes: 10 * 1024 * 1024,
         }
     }
 }

@@ -89,7 +89,9 @@ fn regex_match(sh: &mut ShellState, s: &str, parts: &[(String, bool)]) -> Result
             src.push_str(t);
         }
     }
-    let re = regex::RegexBuilder::new(&src).size_limit(1 << 20).build();
+    let re = regex::RegexBuilder::new(&src)
+        .size_limit(usize::try_from(sh.budget.limits.max_regex_bytes).unwrap_or(usize::MAX))
+        .build();
     let Ok(re) = re else {
         // bash: status 2 for an invalid regex, with no message.
         return Err(String::new());
