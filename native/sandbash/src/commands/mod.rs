@@ -9,6 +9,7 @@ pub(crate) mod testutil;
 mod cat;
 mod sort;
 mod sort_cmp;
+mod uniq;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -84,7 +85,8 @@ pub fn default_registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
     REG.get_or_init(|| {
         let mut r = Registry::default();
-        let all: Vec<(&str, Arc<dyn Command>)> = vec![("cat", Arc::new(cat::Cat)), ("sort", Arc::new(sort::Sort))];
+        let all: Vec<(&str, Arc<dyn Command>)> =
+            vec![("cat", Arc::new(cat::Cat)), ("sort", Arc::new(sort::Sort)), ("uniq", Arc::new(uniq::Uniq))];
         for (name, cmd) in all {
             r.insert(name, cmd);
         }

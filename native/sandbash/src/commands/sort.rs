@@ -2,7 +2,7 @@
 //! Keys and comparisons live in `sort_cmp`; this file parses options, reads
 //! the input, and writes, checks (`-c`/`-C`) or deduplicates (`-u`).
 
-use super::common::{quote, quotef, Arg, Spec};
+use super::common::{bad_arg, quote, quotef, Arg, Spec};
 use super::sort_cmp::Key;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
@@ -137,15 +137,6 @@ const SORT_WORDS: &[(&str, char)] = &[
     ("random", 'R'),
     ("version", 'V'),
 ];
-
-/// GNU argmatch's error for a bad `--check=` / `--sort=` value.
-fn bad_arg(val: &str, opt: &str, valid: &[&str]) -> String {
-    let mut s = format!("invalid argument {} for '--{opt}'\nValid arguments are:", quote(val));
-    for v in valid {
-        s.push_str(&format!("\n  - {v}"));
-    }
-    s
-}
 
 /// How `-c` reports.
 #[derive(Clone, Copy, PartialEq, Eq)]
