@@ -7,6 +7,9 @@ pub mod common;
 pub(crate) mod testutil;
 
 mod cat;
+mod grep;
+mod grep_re;
+mod grep_scan;
 mod sort;
 mod sort_cmp;
 mod uniq;
@@ -85,8 +88,12 @@ pub fn default_registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
     REG.get_or_init(|| {
         let mut r = Registry::default();
-        let all: Vec<(&str, Arc<dyn Command>)> =
-            vec![("cat", Arc::new(cat::Cat)), ("sort", Arc::new(sort::Sort)), ("uniq", Arc::new(uniq::Uniq))];
+        let all: Vec<(&str, Arc<dyn Command>)> = vec![
+            ("cat", Arc::new(cat::Cat)),
+            ("sort", Arc::new(sort::Sort)),
+            ("uniq", Arc::new(uniq::Uniq)),
+            ("grep", Arc::new(grep::Grep)),
+        ];
         for (name, cmd) in all {
             r.insert(name, cmd);
         }
