@@ -44,6 +44,49 @@ impl CommandContext<'_> {
     }
 }
 
+/// Lines of one operand, read lazily: stdin is streamed a line at a time (so
+/// `yes | uniq | head -n1`-style pipelines end), a file is read whole.
+pub struct LineSource {
+    /// The whole file, or `None` for stdin.
+    data: Option<Vec<u8>>,
+    pos: usize,
+    delim: u8,
+}
+
+impl LineSource {
+    /// The next line including its delimiter (the last line may lack it).
+    pub async fn next_line(&mut self, ctx: &CommandContext<'_>) -> Option<Vec<u8>> {
+        match &self.data {
+            Some(d) => {
+                if self.pos >= d.len() {
+                    return None;
+                }
+                let rest = &d[self.pos..];
+                let n = rest.iter().position(|&b| b == self.delim).map_or(rest.len(), |i| i + 1);
+                self.pos += n;
+                Some(rest[..n].to_vec())
+            }
+            None => {
+                let max = ctx.budget.limits.max_string_bytes.max(1) as usize;
+                ctx.stdin.read_until(self.delim, max).await
+            }
+        }
+    }
+}
+
+impl CommandContext<'_> {
+    /// Open `operand` (`-` is stdin) for reading lines ended by `delim`. The
+    /// error is the C library wording (`No such file or directory`).
+    pub async fn open_lines(&self, operand: &str, delim: u8) -> Result<LineSource, String> {
+        let data = if operand == "-" {
+            None
+        } else {
+            Some(self.fs.read(&self.resolve(operand)).await.map_err(|e| e.to_string())?)
+        };
+        Ok(LineSource { data, pos: 0, delim })
+    }
+}
+
 /// Split `data` into lines, each keeping its `\n` (the last may lack one).
 pub fn lines(data: &[u8]) -> impl Iterator<Item = &[u8]> {
     data.split_inclusive(|&b| b == b'\n')
@@ -311,6 +354,17 @@ impl CommandContext<'_> {
     pub async fn read_stdin(&self) -> Result<Vec<u8>, String> {
         self.read_operand("-").await
     }
+}
+
+/// GNU argmatch's message for a bad option value (`--check=x`): `valid` lists
+/// the accepted values, each already quoted (synonyms joined: `'quiet', 'silent'`).
+/// Print it with [`CommandContext::usage_err`].
+pub fn bad_arg(val: &str, opt: &str, valid: &[&str]) -> String {
+    let mut s = format!("invalid argument {} for '--{opt}'\nValid arguments are:", quote(val));
+    for v in valid {
+        s.push_str(&format!("\n  - {v}"));
+    }
+    s
 }
 
 // ---------------------------------------------------------------------------

@@ -6,7 +6,20 @@ pub mod common;
 #[cfg(test)]
 pub(crate) mod testutil;
 
+mod basename;
 mod cat;
+mod dirname;
+mod env;
+mod grep;
+mod grep_re;
+mod grep_scan;
+mod hostname;
+mod printenv;
+mod sleep;
+mod sort;
+mod sort_cmp;
+mod uniq;
+mod whoami;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -82,7 +95,19 @@ pub fn default_registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
     REG.get_or_init(|| {
         let mut r = Registry::default();
-        let all: Vec<(&str, Arc<dyn Command>)> = vec![("cat", Arc::new(cat::Cat))];
+        let all: Vec<(&str, Arc<dyn Command>)> = vec![
+            ("cat", Arc::new(cat::Cat)),
+            ("sort", Arc::new(sort::Sort)),
+            ("uniq", Arc::new(uniq::Uniq)),
+            ("grep", Arc::new(grep::Grep)),
+            ("env", Arc::new(env::Env)),
+            ("printenv", Arc::new(printenv::Printenv)),
+            ("whoami", Arc::new(whoami::Whoami)),
+            ("hostname", Arc::new(hostname::Hostname)),
+            ("sleep", Arc::new(sleep::Sleep)),
+            ("basename", Arc::new(basename::Basename)),
+            ("dirname", Arc::new(dirname::Dirname)),
+        ];
         for (name, cmd) in all {
             r.insert(name, cmd);
         }

@@ -1,0 +1,189 @@
+//! `env`: print the exported environment, or run a utility with a changed one
+//! (`env -i`, `-u NAME`, `NAME=value`, `-C DIR`). Only registered utilities
+//! can be run this way: shell builtins and functions are not programs, as with
+//! the real `env`.
+
+use super::common::{quote, Arg, Spec};
+use super::Command;
+use super::{default_registry, CommandContext, CommandResult, EnvView};
+use async_trait::async_trait;
+
+pub struct Env;
+
+const SPEC: Spec = Spec::new(
+    "iu:0C:",
+    &[("ignore-environment", Arg::No, "i"), ("unset", Arg::Yes, "u"), ("null", Arg::No, "0"), ("chdir", Arg::Yes, "C")],
+    "[OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]",
+)
+.status(125)
+.posix();
+
+/// The shell's variables with `env`'s changes applied.
+struct Overlay<'a> {
+    base: &'a dyn EnvView,
+    clear: bool,
+    unset: Vec<String>,
+    set: Vec<(String, String)>,
+}
+
+impl EnvView for Overlay<'_> {
+    fn get(&self, name: &str) -> Option<String> {
+        if let Some((_, v)) = self.set.iter().rev().find(|(k, _)| k == name) {
+            return Some(v.clone());
+        }
+        if self.clear || self.unset.iter().any(|u| u == name) {
+            return None;
+        }
+        self.base.get(name)
+    }
+    fn exported(&self) -> Vec<(String, String)> {
+        let mut all: Vec<(String, String)> = if self.clear {
+            Vec::new()
+        } else {
+            self.base.exported().into_iter().filter(|(k, _)| !self.unset.contains(k)).collect()
+        };
+        for (k, v) in &self.set {
+            match all.iter_mut().find(|(n, _)| n == k) {
+                Some(e) => e.1 = v.clone(),
+                None => all.push((k.clone(), v.clone())),
+            }
+        }
+        all
+    }
+}
+
+/// `NAME=value` lines (or `\0`-ended with `-0`).
+pub fn format_env(vars: &[(String, String)], nul: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (k, v) in vars {
+        out.extend_from_slice(format!("{k}={v}").as_bytes());
+        out.push(if nul { 0 } else { b'\n' });
+    }
+    out
+}
+
+#[async_trait]
+impl Command for Env {
+    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+        // `-` alone (before NAME=VALUE) means -i.
+        let mut args: Vec<String> = ctx.args.to_vec();
+        let dash = args.iter().position(|a| a == "-");
+        let mut clear = false;
+        if let Some(i) = dash {
+            if args[..i].iter().all(|a| a.starts_with('-') && a != "--") {
+                args.remove(i);
+                clear = true;
+            }
+        }
+        let p = match ctx.parse_args(&args, &SPEC).await? {
+            Ok(p) => p,
+            Err(s) => return Ok(s),
+        };
+        let mut ov = Overlay { base: ctx.env, clear, unset: vec![], set: vec![] };
+        let (mut nul, mut dir) = (false, None::<String>);
+        for o in &p.opts {
+            match o.id {
+                "i" => ov.clear = true,
+                "u" => ov.unset.push(o.val.clone().unwrap_or_default()),
+                "0" => nul = true,
+                _ => dir = o.val.clone(),
+            }
+        }
+        let mut rest = p.operands.as_slice();
+        while let Some((name, value)) = rest.first().and_then(|a| a.split_once('=')) {
+            ov.set.push((name.to_string(), value.to_string()));
+            rest = &rest[1..];
+        }
+        let Some((cmd_name, cmd_args)) = rest.split_first() else {
+            if dir.is_some() {
+                ctx.usage_err("must specify command with --chdir (-C)").await?;
+                return Ok(125);
+            }
+            ctx.out(&format_env(&ov.exported(), nul)).await?;
+            return Ok(0);
+        };
+        if nul {
+            ctx.usage_err("cannot specify --null (-0) with command").await?;
+            return Ok(125);
+        }
+        let cwd = match &dir {
+            Some(d) => {
+                let path = ctx.resolve(d);
+                match ctx.fs.metadata(&path).await {
+                    Ok(m) if m.is_dir() => path,
+                    Ok(_) => return cannot_chdir(ctx, d, "Not a directory").await,
+                    Err(e) => return cannot_chdir(ctx, d, &e.to_string()).await,
+                }
+            }
+            None => ctx.cwd.to_string(),
+        };
+        let base = cmd_name.rsplit('/').next().unwrap_or(cmd_name);
+        let Some(cmd) = default_registry().get(base).cloned() else {
+            ctx.err(format!("{}: No such file or directory", quote(cmd_name))).await?;
+            return Ok(127);
+        };
+        let mut sub = CommandContext {
+            name: base,
+            args: cmd_args,
+            stdin: ctx.stdin.clone(),
+            stdout: ctx.stdout.clone(),
+            stderr: ctx.stderr.clone(),
+            cwd: &cwd,
+            env: &ov,
+            fs: ctx.fs,
+            sys: ctx.sys,
+            budget: ctx.budget,
+            line: ctx.line,
+        };
+        cmd.run(&mut sub).await
+    }
+}
+
+async fn cannot_chdir(ctx: &CommandContext<'_>, d: &str, e: &str) -> CommandResult {
+    ctx.err(format!("cannot change directory to {}: {e}", quote(d))).await?;
+    Ok(125)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testutil::{make_fs, run_full};
+    use crate::limits::Limits;
+
+    fn run(argv: &[&str]) -> (String, i32) {
+        let fs = make_fs(&[("f", "b\na\n")]);
+        let o = run_full(&fs, argv, b"", &[("A", "1"), ("Z", "x")], Limits::default());
+        (o.out + &o.err, o.status)
+    }
+
+    #[test]
+    fn printing() {
+        assert_eq!(run(&["env"]), ("A=1\nZ=x\n".into(), 0));
+        assert_eq!(run(&["env", "-i", "B=2", "C=3"]), ("B=2\nC=3\n".into(), 0));
+        assert_eq!(run(&["env", "-u", "A"]), ("Z=x\n".into(), 0));
+        assert_eq!(run(&["env", "-", "Q=1"]), ("Q=1\n".into(), 0));
+    }
+
+    #[test]
+    fn running() {
+        assert_eq!(run(&["env", "Z=2", "printenv", "Z"]), ("2\n".into(), 0));
+        assert_eq!(run(&["env", "-i", "X=1", "printenv"]), ("X=1\n".into(), 0));
+        assert_eq!(run(&["env", "/usr/bin/sort", "f"]), ("a\nb\n".into(), 0));
+        assert_eq!(run(&["env", "nosuchcmd"]), ("env: 'nosuchcmd': No such file or directory\n".into(), 127));
+        assert_eq!(
+            run(&["env", "-C", "/nonexist", "sort"]),
+            ("env: cannot change directory to '/nonexist': No such file or directory\n".into(), 125)
+        );
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(
+            run(&["env", "-x"]),
+            ("env: invalid option -- 'x'\nTry 'env --help' for more information.\n".into(), 125)
+        );
+        assert_eq!(
+            run(&["env", "-u"]),
+            ("env: option requires an argument -- 'u'\nTry 'env --help' for more information.\n".into(), 125)
+        );
+    }
+}

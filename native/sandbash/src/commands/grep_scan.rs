@@ -1,0 +1,319 @@
+//! Scanning one input for `grep`: line selection, context (`-A/-B/-C` with
+//! `--` separators), `-o`, `-c`, `-l/-L`, `-m`, binary files, and the
+//! `name:line:` prefixes (with GNU's default colors for `--color=always`).
+
+use super::CommandContext;
+use crate::io::IoError;
+use regex::bytes::Regex;
+use std::collections::VecDeque;
+
+/// Settings that shape the output (fixed for the whole run).
+pub struct Out {
+    pub invert: bool,
+    pub count: bool,
+    pub files_with: bool,
+    pub files_without: bool,
+    pub quiet: bool,
+    pub only: bool,
+    pub line_num: bool,
+    pub byte_off: bool,
+    pub with_name: bool,
+    pub max: Option<u64>,
+    pub after: usize,
+    pub before: usize,
+    pub null_after_name: bool,
+    pub delim: u8,
+    /// Treat binary files as text (`-a`).
+    pub text: bool,
+    /// `-I`: binary files never match.
+    pub skip_binary: bool,
+    pub group_sep: Option<String>,
+    pub color: bool,
+}
+
+/// What a run has done so far, across files.
+#[derive(Default)]
+pub struct State {
+    /// Something was printed by a context-enabled run (a later group needs `--`).
+    pub printed_any: bool,
+    pub buf: Vec<u8>,
+}
+
+/// The compiled pattern set (`None`: no pattern at all, nothing matches).
+pub struct Matcher {
+    pub re: Option<Regex>,
+}
+
+impl Matcher {
+    fn is_match(&self, line: &[u8]) -> bool {
+        self.re.as_ref().is_some_and(|r| r.is_match(line))
+    }
+    fn spans(&self, line: &[u8]) -> Vec<(usize, usize)> {
+        match &self.re {
+            Some(r) => r.find_iter(line).filter(|m| m.start() < m.end()).map(|m| (m.start(), m.end())).collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
+const SGR_MATCH: &str = "\x1b[01;31m\x1b[K";
+const SGR_NAME: &str = "\x1b[35m\x1b[K";
+const SGR_NUM: &str = "\x1b[32m\x1b[K";
+const SGR_SEP: &str = "\x1b[36m\x1b[K";
+const SGR_END: &str = "\x1b[m\x1b[K";
+
+/// The lines of one input. Stdin is streamed after its first block, which
+/// (like GNU's first buffer) decides whether the input is binary.
+pub struct Lines {
+    data: Vec<u8>,
+    pos: usize,
+    stream: bool,
+    pub binary: bool,
+}
+
+/// GNU decides "binary" from the first buffer it reads.
+const FIRST_BLOCK: usize = 32 * 1024;
+
+impl Lines {
+    pub async fn stdin(ctx: &CommandContext<'_>, delim: u8) -> Lines {
+        let data = ctx.stdin.read_exact_upto(FIRST_BLOCK).await;
+        let binary = delim != 0 && data.contains(&0);
+        Lines { data, pos: 0, stream: true, binary }
+    }
+    pub fn file(data: Vec<u8>, delim: u8) -> Lines {
+        let binary = delim != 0 && data.contains(&0);
+        Lines { data, pos: 0, stream: false, binary }
+    }
+
+    /// The next line without its delimiter.
+    async fn next(&mut self, ctx: &CommandContext<'_>, delim: u8) -> Option<Vec<u8>> {
+        let rest = &self.data[self.pos..];
+        if let Some(i) = rest.iter().position(|&b| b == delim) {
+            let l = rest[..i].to_vec();
+            self.pos += i + 1;
+            return Some(l);
+        }
+        let mut l = rest.to_vec();
+        self.pos = self.data.len();
+        if self.stream {
+            let max = ctx.budget.limits.max_string_bytes.max(1) as usize;
+            if let Some(more) = ctx.stdin.read_until(delim, max).await {
+                l.extend_from_slice(&more);
+            }
+            if !self.data.is_empty() {
+                self.data.clear();
+                self.pos = 0;
+            }
+        }
+        if l.last() == Some(&delim) {
+            l.pop();
+        } else if l.is_empty() {
+            return None;
+        }
+        Some(l)
+    }
+}
+
+/// A line kept for `-B` context.
+struct Held {
+    num: u64,
+    off: u64,
+    text: Vec<u8>,
+}
+
+/// Scan one input; returns how many lines were selected.
+pub async fn scan(
+    ctx: &CommandContext<'_>,
+    o: &Out,
+    m: &Matcher,
+    st: &mut State,
+    name: &str,
+    mut lines: Lines,
+) -> Result<u64, IoError> {
+    if lines.binary && o.skip_binary && !o.text {
+        return Ok(0);
+    }
+    let binary = lines.binary && !o.text;
+    let listing = o.files_with || o.files_without;
+    let print_lines = !o.count && !listing && !o.quiet;
+    let context = print_lines && !binary && (o.after > 0 || o.before > 0);
+    let (mut num, mut off, mut selected) = (0u64, 0u64, 0u64);
+    let mut held: VecDeque<Held> = VecDeque::new();
+    let mut after_left = 0usize;
+    let mut last_printed: Option<u64> = None;
+    while let Some(line) = lines.next(ctx, o.delim).await {
+        if !ctx.still_running() {
+            break;
+        }
+        num += 1;
+        let line_off = off;
+        off += line.len() as u64 + 1;
+        let done = o.max.is_some_and(|mx| selected >= mx);
+        let hit = !done && m.is_match(&line) != o.invert;
+        if !hit {
+            if done && after_left == 0 {
+                break;
+            }
+            if context {
+                if after_left > 0 {
+                    after_left -= 1;
+                    emit(o, st, name, num, line_off, &line, b'-', m, &mut last_printed);
+                } else if o.before > 0 {
+                    if held.len() == o.before {
+                        held.pop_front();
+                    }
+                    held.push_back(Held { num, off: line_off, text: line });
+                }
+            }
+            continue;
+        }
+        selected += 1;
+        if o.quiet || o.files_with {
+            break;
+        }
+        if binary && print_lines {
+            flush(ctx, st).await?;
+            ctx.err(format!("{name}: binary file matches")).await?;
+            break;
+        }
+        if !print_lines {
+            continue;
+        }
+        for h in std::mem::take(&mut held) {
+            emit(o, st, name, h.num, h.off, &h.text, b'-', m, &mut last_printed);
+        }
+        emit(o, st, name, num, line_off, &line, b':', m, &mut last_printed);
+        after_left = o.after;
+        if st.buf.len() >= 8192 {
+            flush(ctx, st).await?;
+        }
+    }
+    if o.count {
+        let mut s = Vec::new();
+        if o.with_name {
+            name_prefix(o, &mut s, name, b':');
+        }
+        s.extend_from_slice(format!("{selected}\n").as_bytes());
+        st.buf.extend_from_slice(&s);
+    }
+    if (o.files_with && selected > 0) || (o.files_without && selected == 0) {
+        if o.color {
+            st.buf.extend_from_slice(format!("{SGR_NAME}{name}{SGR_END}").as_bytes());
+        } else {
+            st.buf.extend_from_slice(name.as_bytes());
+        }
+        st.buf.push(if o.null_after_name { 0 } else { b'\n' });
+    }
+    flush(ctx, st).await?;
+    Ok(selected)
+}
+
+pub async fn flush(ctx: &CommandContext<'_>, st: &mut State) -> Result<(), IoError> {
+    if !st.buf.is_empty() {
+        ctx.out(&st.buf).await?;
+        st.buf.clear();
+    }
+    Ok(())
+}
+
+/// `name` and its separator (`\0` with `-Z`).
+fn name_prefix(o: &Out, s: &mut Vec<u8>, name: &str, sep: u8) {
+    if o.color {
+        s.extend_from_slice(format!("{SGR_NAME}{name}{SGR_END}").as_bytes());
+    } else {
+        s.extend_from_slice(name.as_bytes());
+    }
+    if o.null_after_name {
+        s.push(0);
+    } else {
+        push_sep(o, s, sep);
+    }
+}
+
+fn push_sep(o: &Out, s: &mut Vec<u8>, sep: u8) {
+    if o.color {
+        s.extend_from_slice(SGR_SEP.as_bytes());
+        s.push(sep);
+        s.extend_from_slice(SGR_END.as_bytes());
+    } else {
+        s.push(sep);
+    }
+}
+
+fn prefix(o: &Out, s: &mut Vec<u8>, name: &str, num: u64, off: u64, sep: u8) {
+    if o.with_name {
+        name_prefix(o, s, name, sep);
+    }
+    for (on, n) in [(o.line_num, num), (o.byte_off, off)] {
+        if on {
+            if o.color {
+                s.extend_from_slice(format!("{SGR_NUM}{n}{SGR_END}").as_bytes());
+            } else {
+                s.extend_from_slice(n.to_string().as_bytes());
+            }
+            push_sep(o, s, sep);
+        }
+    }
+}
+
+/// Print one line (selected: `sep == b':'`, context: `b'-'`), preceded by
+/// `--` when it does not follow the previously printed line.
+#[allow(clippy::too_many_arguments)]
+fn emit(
+    o: &Out,
+    st: &mut State,
+    name: &str,
+    num: u64,
+    off: u64,
+    line: &[u8],
+    sep: u8,
+    m: &Matcher,
+    last: &mut Option<u64>,
+) {
+    let gap = last.is_none_or(|l| l + 1 != num);
+    if (o.after > 0 || o.before > 0) && gap && st.printed_any {
+        if let Some(g) = &o.group_sep {
+            if o.color {
+                st.buf.extend_from_slice(format!("{SGR_SEP}{g}{SGR_END}").as_bytes());
+            } else {
+                st.buf.extend_from_slice(g.as_bytes());
+            }
+            st.buf.push(b'\n');
+        }
+    }
+    *last = Some(num);
+    st.printed_any = true;
+    let s = &mut st.buf;
+    if o.only {
+        if sep != b':' || o.invert {
+            return;
+        }
+        for (a, b) in m.spans(line) {
+            prefix(o, s, name, num, off + a as u64, sep);
+            if o.color {
+                s.extend_from_slice(SGR_MATCH.as_bytes());
+                s.extend_from_slice(&line[a..b]);
+                s.extend_from_slice(SGR_END.as_bytes());
+            } else {
+                s.extend_from_slice(&line[a..b]);
+            }
+            s.push(o.delim);
+        }
+        return;
+    }
+    prefix(o, s, name, num, off, sep);
+    if o.color && sep == b':' && !o.invert {
+        let mut at = 0;
+        for (a, b) in m.spans(line) {
+            s.extend_from_slice(&line[at..a]);
+            s.extend_from_slice(SGR_MATCH.as_bytes());
+            s.extend_from_slice(&line[a..b]);
+            s.extend_from_slice(SGR_END.as_bytes());
+            at = b;
+        }
+        s.extend_from_slice(&line[at..]);
+    } else {
+        s.extend_from_slice(line);
+    }
+    s.push(o.delim);
+}
