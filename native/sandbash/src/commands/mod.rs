@@ -7,6 +7,8 @@ pub mod common;
 pub(crate) mod testutil;
 
 mod cat;
+mod file_mode;
+mod mkdir;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -82,7 +84,7 @@ pub fn default_registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
     REG.get_or_init(|| {
         let mut r = Registry::default();
-        let all: Vec<(&str, Arc<dyn Command>)> = vec![("cat", Arc::new(cat::Cat))];
+        let all: Vec<(&str, Arc<dyn Command>)> = vec![("cat", Arc::new(cat::Cat)), ("mkdir", Arc::new(mkdir::Mkdir))];
         for (name, cmd) in all {
             r.insert(name, cmd);
         }
