@@ -8,7 +8,9 @@ pub(crate) mod testutil;
 
 mod cat;
 mod file_mode;
+mod file_time;
 mod mkdir;
+mod touch;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -84,7 +86,8 @@ pub fn default_registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
     REG.get_or_init(|| {
         let mut r = Registry::default();
-        let all: Vec<(&str, Arc<dyn Command>)> = vec![("cat", Arc::new(cat::Cat)), ("mkdir", Arc::new(mkdir::Mkdir))];
+        let all: Vec<(&str, Arc<dyn Command>)> =
+            vec![("cat", Arc::new(cat::Cat)), ("mkdir", Arc::new(mkdir::Mkdir)), ("touch", Arc::new(touch::Touch))];
         for (name, cmd) in all {
             r.insert(name, cmd);
         }
