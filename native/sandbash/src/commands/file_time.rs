@@ -225,7 +225,7 @@ fn parse_ymd(w: &str) -> Option<((i64, u32, u32), Option<String>)> {
 
 /// `HH:MM[:SS[.frac]]` with an optional attached zone; ((h, m, s, ns), zone offset seconds).
 fn parse_time(w: &str) -> Option<((u32, u32, u32, u32), i64)> {
-    let split = w.find(|c: char| c == 'z' || c == '+' || c == '-').unwrap_or(w.len());
+    let split = w.find(['z', '+', '-']).unwrap_or(w.len());
     let (t, z) = w.split_at(split);
     let zone = if z.is_empty() { 0 } else { parse_zone(z)? };
     let (hms, frac) = t.split_once(['.', ',']).unwrap_or((t, ""));

@@ -9,7 +9,9 @@ pub(crate) mod testutil;
 mod cat;
 mod file_mode;
 mod file_time;
+mod file_util;
 mod mkdir;
+mod rm;
 mod touch;
 
 use crate::fs::Fs;
@@ -86,8 +88,12 @@ pub fn default_registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
     REG.get_or_init(|| {
         let mut r = Registry::default();
-        let all: Vec<(&str, Arc<dyn Command>)> =
-            vec![("cat", Arc::new(cat::Cat)), ("mkdir", Arc::new(mkdir::Mkdir)), ("touch", Arc::new(touch::Touch))];
+        let all: Vec<(&str, Arc<dyn Command>)> = vec![
+            ("cat", Arc::new(cat::Cat)),
+            ("mkdir", Arc::new(mkdir::Mkdir)),
+            ("rm", Arc::new(rm::Rm)),
+            ("touch", Arc::new(touch::Touch)),
+        ];
         for (name, cmd) in all {
             r.insert(name, cmd);
         }
