@@ -7,6 +7,7 @@ pub mod common;
 pub(crate) mod testutil;
 
 mod cat;
+mod cp;
 mod file_mode;
 mod file_time;
 mod file_util;
@@ -90,6 +91,7 @@ pub fn default_registry() -> &'static Registry {
         let mut r = Registry::default();
         let all: Vec<(&str, Arc<dyn Command>)> = vec![
             ("cat", Arc::new(cat::Cat)),
+            ("cp", Arc::new(cp::Cp)),
             ("mkdir", Arc::new(mkdir::Mkdir)),
             ("rm", Arc::new(rm::Rm)),
             ("touch", Arc::new(touch::Touch)),
