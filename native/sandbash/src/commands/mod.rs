@@ -12,6 +12,7 @@ mod file_mode;
 mod file_time;
 mod file_util;
 mod mkdir;
+mod mv;
 mod rm;
 mod touch;
 
@@ -93,6 +94,7 @@ pub fn default_registry() -> &'static Registry {
             ("cat", Arc::new(cat::Cat)),
             ("cp", Arc::new(cp::Cp)),
             ("mkdir", Arc::new(mkdir::Mkdir)),
+            ("mv", Arc::new(mv::Mv)),
             ("rm", Arc::new(rm::Rm)),
             ("touch", Arc::new(touch::Touch)),
         ];
