@@ -11,6 +11,7 @@ mod cp;
 mod file_mode;
 mod file_time;
 mod file_util;
+mod ls;
 mod mkdir;
 mod mv;
 mod rm;
@@ -93,6 +94,7 @@ pub fn default_registry() -> &'static Registry {
         let all: Vec<(&str, Arc<dyn Command>)> = vec![
             ("cat", Arc::new(cat::Cat)),
             ("cp", Arc::new(cp::Cp)),
+            ("ls", Arc::new(ls::Ls)),
             ("mkdir", Arc::new(mkdir::Mkdir)),
             ("mv", Arc::new(mv::Mv)),
             ("rm", Arc::new(rm::Rm)),
