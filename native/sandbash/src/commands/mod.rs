@@ -8,16 +8,25 @@ pub(crate) mod testutil;
 
 mod basename;
 mod cat;
+mod cp;
 mod dirname;
 mod env;
+mod file_mode;
+mod file_time;
+mod file_util;
 mod grep;
 mod grep_re;
 mod grep_scan;
 mod hostname;
+mod ls;
+mod mkdir;
+mod mv;
 mod printenv;
+mod rm;
 mod sleep;
 mod sort;
 mod sort_cmp;
+mod touch;
 mod uniq;
 mod whoami;
 
@@ -107,6 +116,12 @@ pub fn default_registry() -> &'static Registry {
             ("sleep", Arc::new(sleep::Sleep)),
             ("basename", Arc::new(basename::Basename)),
             ("dirname", Arc::new(dirname::Dirname)),
+            ("cp", Arc::new(cp::Cp)),
+            ("ls", Arc::new(ls::Ls)),
+            ("mkdir", Arc::new(mkdir::Mkdir)),
+            ("mv", Arc::new(mv::Mv)),
+            ("rm", Arc::new(rm::Rm)),
+            ("touch", Arc::new(touch::Touch)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
