@@ -11,6 +11,7 @@ mod cp;
 mod file_mode;
 mod file_time;
 mod file_util;
+mod ln;
 mod ls;
 mod mkdir;
 mod mv;
@@ -94,6 +95,7 @@ pub fn default_registry() -> &'static Registry {
         let all: Vec<(&str, Arc<dyn Command>)> = vec![
             ("cat", Arc::new(cat::Cat)),
             ("cp", Arc::new(cp::Cp)),
+            ("ln", Arc::new(ln::Ln)),
             ("ls", Arc::new(ls::Ls)),
             ("mkdir", Arc::new(mkdir::Mkdir)),
             ("mv", Arc::new(mv::Mv)),
