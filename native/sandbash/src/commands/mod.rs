@@ -7,6 +7,7 @@ pub mod common;
 pub(crate) mod testutil;
 
 mod cat;
+mod chmod;
 mod cp;
 mod file_mode;
 mod file_time;
@@ -94,6 +95,7 @@ pub fn default_registry() -> &'static Registry {
         let mut r = Registry::default();
         let all: Vec<(&str, Arc<dyn Command>)> = vec![
             ("cat", Arc::new(cat::Cat)),
+            ("chmod", Arc::new(chmod::Chmod)),
             ("cp", Arc::new(cp::Cp)),
             ("ln", Arc::new(ln::Ln)),
             ("ls", Arc::new(ls::Ls)),
