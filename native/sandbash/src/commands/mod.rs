@@ -6,6 +6,7 @@ pub mod common;
 #[cfg(test)]
 pub(crate) mod testutil;
 
+mod basename;
 mod cat;
 mod chmod;
 mod cp;
@@ -94,7 +95,9 @@ pub fn default_registry() -> &'static Registry {
     REG.get_or_init(|| {
         let mut r = Registry::default();
         let all: Vec<(&str, Arc<dyn Command>)> = vec![
+            ("basename", Arc::new(basename::Basename)),
             ("cat", Arc::new(cat::Cat)),
+            ("dirname", Arc::new(basename::Dirname)),
             ("chmod", Arc::new(chmod::Chmod)),
             ("cp", Arc::new(cp::Cp)),
             ("ln", Arc::new(ln::Ln)),
