@@ -17,6 +17,7 @@ mod ln;
 mod ls;
 mod mkdir;
 mod mv;
+mod readlink;
 mod rm;
 mod touch;
 
@@ -104,6 +105,8 @@ pub fn default_registry() -> &'static Registry {
             ("ls", Arc::new(ls::Ls)),
             ("mkdir", Arc::new(mkdir::Mkdir)),
             ("mv", Arc::new(mv::Mv)),
+            ("readlink", Arc::new(readlink::Readlink)),
+            ("realpath", Arc::new(readlink::Realpath)),
             ("rm", Arc::new(rm::Rm)),
             ("touch", Arc::new(touch::Touch)),
         ];
