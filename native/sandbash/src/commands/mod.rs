@@ -19,6 +19,7 @@ mod mkdir;
 mod mv;
 mod readlink;
 mod rm;
+mod rmdir;
 mod touch;
 
 use crate::fs::Fs;
@@ -108,6 +109,7 @@ pub fn default_registry() -> &'static Registry {
             ("readlink", Arc::new(readlink::Readlink)),
             ("realpath", Arc::new(readlink::Realpath)),
             ("rm", Arc::new(rm::Rm)),
+            ("rmdir", Arc::new(rmdir::Rmdir)),
             ("touch", Arc::new(touch::Touch)),
         ];
         for (name, cmd) in all {
