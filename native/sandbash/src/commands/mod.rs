@@ -20,6 +20,7 @@ mod mv;
 mod readlink;
 mod rm;
 mod rmdir;
+mod stat;
 mod touch;
 
 use crate::fs::Fs;
@@ -110,6 +111,7 @@ pub fn default_registry() -> &'static Registry {
             ("realpath", Arc::new(readlink::Realpath)),
             ("rm", Arc::new(rm::Rm)),
             ("rmdir", Arc::new(rmdir::Rmdir)),
+            ("stat", Arc::new(stat::Stat)),
             ("touch", Arc::new(touch::Touch)),
         ];
         for (name, cmd) in all {
