@@ -155,7 +155,7 @@ impl Command for Cp {
         if o.recursive && !deref_given {
             o.deref = Deref::Never;
         }
-        let Some(plan) = plan_targets(ctx, &p.operands, p.last("t"), p.has("T"), p.has("parents")).await? else {
+        let Some(plan) = plan_targets(ctx, &p.operands, p.last("t"), p.has("T"), p.has("parents"), true).await? else {
             return Ok(1);
         };
         let mut run = Run { ctx, o, created: HashSet::new(), top_src: String::new(), top_dst: String::new() };
@@ -183,6 +183,7 @@ pub(super) async fn plan_targets(
     target_dir: Option<&str>,
     no_target_dir: bool,
     parents: bool,
+    follow_last: bool,
 ) -> Result<Option<Vec<(String, String)>>, IoError> {
     if ops.is_empty() {
         ctx.usage_err("missing file operand").await?;
@@ -218,7 +219,11 @@ pub(super) async fn plan_targets(
         }
         return Ok(Some(vec![(ops[0].clone(), last.clone())]));
     }
-    let meta = ctx.fs.metadata(&ctx.resolve(last)).await;
+    let meta = if follow_last {
+        ctx.fs.metadata(&ctx.resolve(last)).await
+    } else {
+        ctx.fs.symlink_metadata(&ctx.resolve(last)).await
+    };
     if meta.as_ref().is_ok_and(Metadata::is_dir) {
         return Ok(Some(into(last, srcs)));
     }

@@ -107,6 +107,11 @@ impl ModeChange {
 
     /// Apply to `old` like gnulib `mode_adjust` (umask applies when no `who` is given).
     pub fn apply(&self, old: u32, is_dir: bool) -> u32 {
+        self.apply_umask(old, is_dir, UMASK)
+    }
+
+    /// [`apply`](Self::apply) with another umask (chmod compares against 0 to warn).
+    pub fn apply_umask(&self, old: u32, is_dir: bool, umask: u32) -> u32 {
         let mut new = old & ALL;
         for c in &self.0 {
             let omit = if is_dir { SUID | SGID } else { 0 } & !c.mentioned;
@@ -125,7 +130,7 @@ impl ModeChange {
                     }
                 }
             }
-            value &= (if c.affected != 0 { c.affected } else { !UMASK }) & !omit;
+            value &= (if c.affected != 0 { c.affected } else { !umask }) & !omit;
             match c.op {
                 b'=' => {
                     let preserved = (if c.affected != 0 { !c.affected } else { 0 }) | omit;

@@ -8,6 +8,7 @@ pub(crate) mod testutil;
 
 mod basename;
 mod cat;
+mod chmod;
 mod cp;
 mod dirname;
 mod env;
@@ -18,14 +19,18 @@ mod grep;
 mod grep_re;
 mod grep_scan;
 mod hostname;
+mod ln;
 mod ls;
 mod mkdir;
 mod mv;
 mod printenv;
+mod readlink;
 mod rm;
+mod rmdir;
 mod sleep;
 mod sort;
 mod sort_cmp;
+mod stat;
 mod touch;
 mod uniq;
 mod whoami;
@@ -105,6 +110,7 @@ pub fn default_registry() -> &'static Registry {
     REG.get_or_init(|| {
         let mut r = Registry::default();
         let all: Vec<(&str, Arc<dyn Command>)> = vec![
+            ("basename", Arc::new(basename::Basename)),
             ("cat", Arc::new(cat::Cat)),
             ("sort", Arc::new(sort::Sort)),
             ("uniq", Arc::new(uniq::Uniq)),
@@ -114,13 +120,18 @@ pub fn default_registry() -> &'static Registry {
             ("whoami", Arc::new(whoami::Whoami)),
             ("hostname", Arc::new(hostname::Hostname)),
             ("sleep", Arc::new(sleep::Sleep)),
-            ("basename", Arc::new(basename::Basename)),
             ("dirname", Arc::new(dirname::Dirname)),
+            ("chmod", Arc::new(chmod::Chmod)),
             ("cp", Arc::new(cp::Cp)),
+            ("ln", Arc::new(ln::Ln)),
             ("ls", Arc::new(ls::Ls)),
             ("mkdir", Arc::new(mkdir::Mkdir)),
             ("mv", Arc::new(mv::Mv)),
+            ("readlink", Arc::new(readlink::Readlink)),
+            ("realpath", Arc::new(readlink::Realpath)),
             ("rm", Arc::new(rm::Rm)),
+            ("rmdir", Arc::new(rmdir::Rmdir)),
+            ("stat", Arc::new(stat::Stat)),
             ("touch", Arc::new(touch::Touch)),
         ];
         for (name, cmd) in all {

@@ -63,7 +63,7 @@ impl Command for Mv {
             let suffix = p.last("S").map(String::from).or_else(|| ctx.env.get("SIMPLE_BACKUP_SUFFIX"));
             o.backup = Some(suffix.unwrap_or_else(|| "~".to_string()));
         }
-        let Some(plan) = plan_targets(ctx, &p.operands, p.last("t"), p.has("T"), false).await? else {
+        let Some(plan) = plan_targets(ctx, &p.operands, p.last("t"), p.has("T"), false, true).await? else {
             return Ok(1);
         };
         let mut status = 0;
