@@ -15,9 +15,12 @@ mod grep_re;
 mod grep_scan;
 mod hostname;
 mod printenv;
+mod rev;
 mod sleep;
 mod sort;
 mod sort_cmp;
+mod tac;
+mod tee;
 mod uniq;
 mod whoami;
 
@@ -107,6 +110,9 @@ pub fn default_registry() -> &'static Registry {
             ("sleep", Arc::new(sleep::Sleep)),
             ("basename", Arc::new(basename::Basename)),
             ("dirname", Arc::new(dirname::Dirname)),
+            ("tee", Arc::new(tee::Tee)),
+            ("rev", Arc::new(rev::Rev)),
+            ("tac", Arc::new(tac::Tac)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
