@@ -8,12 +8,17 @@ pub(crate) mod testutil;
 
 mod basename;
 mod cat;
+mod comm;
 mod dirname;
 mod env;
+mod expand;
+mod fold;
 mod grep;
 mod grep_re;
 mod grep_scan;
 mod hostname;
+mod nl;
+mod paste;
 mod printenv;
 mod rev;
 mod sleep;
@@ -113,6 +118,11 @@ pub fn default_registry() -> &'static Registry {
             ("tee", Arc::new(tee::Tee)),
             ("rev", Arc::new(rev::Rev)),
             ("tac", Arc::new(tac::Tac)),
+            ("paste", Arc::new(paste::Paste)),
+            ("comm", Arc::new(comm::Comm)),
+            ("fold", Arc::new(fold::Fold)),
+            ("expand", Arc::new(expand::Expand)),
+            ("nl", Arc::new(nl::Nl)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
