@@ -135,7 +135,7 @@ pub async fn scan(
     }
     let listing = o.files_with || o.files_without;
     let print_lines = !o.count && !listing && !o.quiet;
-    let context = print_lines && !(lines.binary && !o.text) && (o.after > 0 || o.before > 0);
+    let context = print_lines && (o.text || !lines.binary) && (o.after > 0 || o.before > 0);
     let (mut num, mut off, mut selected) = (0u64, 0u64, 0u64);
     let mut held: VecDeque<Held> = VecDeque::new();
     let mut after_left = 0usize;
