@@ -62,8 +62,8 @@ const SGR_NUM: &str = "\x1b[32m\x1b[K";
 const SGR_SEP: &str = "\x1b[36m\x1b[K";
 const SGR_END: &str = "\x1b[m\x1b[K";
 
-/// The lines of one input. Stdin is streamed after its first block, which
-/// (like GNU's first buffer) decides whether the input is binary.
+/// The lines of one input. A file is binary when it holds a NUL; streamed
+/// stdin becomes binary at the first NUL seen (GNU checks each buffer).
 pub struct Lines {
     data: Vec<u8>,
     pos: usize,
@@ -71,12 +71,11 @@ pub struct Lines {
     pub binary: bool,
 }
 
-/// GNU decides "binary" from the first buffer it reads.
-const FIRST_BLOCK: usize = 32 * 1024;
-
 impl Lines {
+    /// Stdin: its first chunk now (what a pipe holds; waiting for a full
+    /// block would stall `producer | grep -m1`), the rest line by line.
     pub async fn stdin(ctx: &CommandContext<'_>, delim: u8) -> Lines {
-        let data = ctx.stdin.read_exact_upto(FIRST_BLOCK).await;
+        let data = ctx.stdin.read_chunk().await.map(|b| b.to_vec()).unwrap_or_default();
         let binary = delim != 0 && data.contains(&0);
         Lines { data, pos: 0, stream: true, binary }
     }
@@ -98,6 +97,7 @@ impl Lines {
         if self.stream {
             let max = ctx.budget.limits.max_string_bytes.max(1) as usize;
             if let Some(more) = ctx.stdin.read_until(delim, max).await {
+                self.binary |= delim != 0 && more.contains(&0);
                 l.extend_from_slice(&more);
             }
             if !self.data.is_empty() {
@@ -133,10 +133,9 @@ pub async fn scan(
     if lines.binary && o.skip_binary && !o.text {
         return Ok(0);
     }
-    let binary = lines.binary && !o.text;
     let listing = o.files_with || o.files_without;
     let print_lines = !o.count && !listing && !o.quiet;
-    let context = print_lines && !binary && (o.after > 0 || o.before > 0);
+    let context = print_lines && (o.text || !lines.binary) && (o.after > 0 || o.before > 0);
     let (mut num, mut off, mut selected) = (0u64, 0u64, 0u64);
     let mut held: VecDeque<Held> = VecDeque::new();
     let mut after_left = 0usize;
@@ -166,6 +165,10 @@ pub async fn scan(
                 }
             }
             continue;
+        }
+        let binary = lines.binary && !o.text;
+        if binary && o.skip_binary {
+            break;
         }
         selected += 1;
         if o.quiet || o.files_with {

@@ -9,12 +9,15 @@ pub(crate) mod testutil;
 mod basename;
 mod cat;
 mod chmod;
+mod comm;
 mod cp;
 mod dirname;
 mod env;
+mod expand;
 mod file_mode;
 mod file_time;
 mod file_util;
+mod fold;
 mod grep;
 mod grep_re;
 mod grep_scan;
@@ -23,14 +26,19 @@ mod ln;
 mod ls;
 mod mkdir;
 mod mv;
+mod nl;
+mod paste;
 mod printenv;
 mod readlink;
+mod rev;
 mod rm;
 mod rmdir;
 mod sleep;
 mod sort;
 mod sort_cmp;
 mod stat;
+mod tac;
+mod tee;
 mod touch;
 mod uniq;
 mod whoami;
@@ -133,6 +141,14 @@ pub fn default_registry() -> &'static Registry {
             ("rmdir", Arc::new(rmdir::Rmdir)),
             ("stat", Arc::new(stat::Stat)),
             ("touch", Arc::new(touch::Touch)),
+            ("tee", Arc::new(tee::Tee)),
+            ("rev", Arc::new(rev::Rev)),
+            ("tac", Arc::new(tac::Tac)),
+            ("paste", Arc::new(paste::Paste)),
+            ("comm", Arc::new(comm::Comm)),
+            ("fold", Arc::new(fold::Fold)),
+            ("expand", Arc::new(expand::Expand)),
+            ("nl", Arc::new(nl::Nl)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
