@@ -7,6 +7,9 @@ pub mod common;
 pub(crate) mod testutil;
 
 mod cat;
+mod ldouble;
+mod printf;
+mod timefmt;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -82,7 +85,8 @@ pub fn default_registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
     REG.get_or_init(|| {
         let mut r = Registry::default();
-        let all: Vec<(&str, Arc<dyn Command>)> = vec![("cat", Arc::new(cat::Cat))];
+        let all: Vec<(&str, Arc<dyn Command>)> =
+            vec![("cat", Arc::new(cat::Cat)), ("printf", Arc::new(printf::Printf))];
         for (name, cmd) in all {
             r.insert(name, cmd);
         }
