@@ -10,6 +10,7 @@ mod cat;
 mod ldouble;
 mod printf;
 mod timefmt;
+mod wc;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -86,7 +87,7 @@ pub fn default_registry() -> &'static Registry {
     REG.get_or_init(|| {
         let mut r = Registry::default();
         let all: Vec<(&str, Arc<dyn Command>)> =
-            vec![("cat", Arc::new(cat::Cat)), ("printf", Arc::new(printf::Printf))];
+            vec![("cat", Arc::new(cat::Cat)), ("printf", Arc::new(printf::Printf)), ("wc", Arc::new(wc::Wc))];
         for (name, cmd) in all {
             r.insert(name, cmd);
         }
