@@ -71,6 +71,7 @@ pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     }
     let Some(var) = argv.get(2).cloned() else {
         fds.shell_err(sh.loc(), "printf: -v: option requires an argument").await;
+        let _ = fds.stderr.write(b"printf: usage: printf [-v var] format [arguments]\n").await;
         return Ok(2);
     };
     let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
