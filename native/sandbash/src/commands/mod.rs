@@ -153,9 +153,9 @@ pub fn default_registry() -> &'static Registry {
             ("fold", Arc::new(fold::Fold)),
             ("expand", Arc::new(expand::Expand)),
             ("nl", Arc::new(nl::Nl)),
+            ("printf", Arc::new(printf::Printf)),
+            ("wc", Arc::new(wc::Wc)),
         ];
-        let all: Vec<(&str, Arc<dyn Command>)> =
-            vec![("cat", Arc::new(cat::Cat)), ("printf", Arc::new(printf::Printf)), ("wc", Arc::new(wc::Wc))];
         for (name, cmd) in all {
             r.insert(name, cmd);
         }
