@@ -152,8 +152,9 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
             }
         }
         if let Some(a) = assigned {
-            if let Err(m) = store(sh, a) {
-                status = fail(sh.loc(), fds, &format!("{name}: {m}"), 1).await;
+            if let Err(e) = store(sh, a) {
+                e.report(sh, fds, &format!("{name}: ")).await?;
+                status = 1;
                 continue;
             }
         }

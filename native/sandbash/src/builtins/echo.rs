@@ -85,8 +85,8 @@ pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         Some((n, i)) => (n.to_string(), Some(i.trim_end_matches(']').to_string())),
         None => (var.clone(), None),
     };
-    if let Err(m) = store(sh, Assigned { name, index, value: AssignedValue::Scalar(value), append: false }) {
-        fds.shell_err(sh.loc(), &format!("printf: {m}")).await;
+    if let Err(e) = store(sh, Assigned { name, index, value: AssignedValue::Scalar(value), append: false }) {
+        e.report(sh, fds, "printf: ").await?;
         return Ok(1);
     }
     Ok(status)

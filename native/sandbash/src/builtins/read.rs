@@ -131,10 +131,11 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
         let fields = split_all(&text, &ifs);
         let items = fields.into_iter().map(|f| (None, f)).collect();
         let _ = sh.vars.unset(&arr);
-        if let Err(m) =
+        if let Err(e) =
             store(sh, Assigned { name: arr, index: None, value: AssignedValue::Array(items), append: false })
         {
-            return Ok(fail(sh.loc(), fds, &format!("read: {m}"), 1).await);
+            e.report(sh, fds, "read: ").await?;
+            return Ok(1);
         }
         return Ok(status);
     }

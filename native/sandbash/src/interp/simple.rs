@@ -108,9 +108,9 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
         // Assignments only (and maybe redirects): they change this shell.
         for a in &assigns {
             let v = expand_assignment(sh, fds, a).await?;
-            if let Err(m) = store(sh, v) {
+            if let Err(e) = store(sh, v) {
                 // A failed assignment ends a non-interactive shell.
-                fds.shell_err(sh.loc(), &m).await;
+                e.report(sh, fds, "").await?;
                 return Err(Flow::Exit(1));
             }
         }
@@ -140,9 +140,9 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
             saved.push((v.name.clone(), sh.vars.get(&v.name).cloned()));
         }
         let n = v.name.clone();
-        if let Err(m) = store(sh, v) {
-            fds.shell_err(sh.loc(), &m).await;
+        if let Err(e) = store(sh, v) {
             restore(sh, saved);
+            e.report(sh, &fds, "").await?;
             return Ok(1);
         }
         if !persistent {
@@ -296,7 +296,42 @@ fn assignment_value_text(src: &crate::state::source::Source, a: &ast::Assignment
 }
 
 /// Store an expanded assignment. `Err` is bash's message.
-pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
+/// Why an assignment failed: bash's message, or a limit that ends the exec.
+#[derive(Debug)]
+pub enum StoreError {
+    Msg(String),
+    Stop(crate::limits::Stop),
+}
+
+impl StoreError {
+    /// Print the message (and return `None`), or hand back the stop.
+    pub async fn report(self, sh: &ShellState, fds: &Fds, prefix: &str) -> Result<(), Flow> {
+        match self {
+            StoreError::Msg(m) => {
+                fds.shell_err(sh.loc(), &format!("{prefix}{m}")).await;
+                Ok(())
+            }
+            StoreError::Stop(s) => Err(Flow::Stop(s)),
+        }
+    }
+}
+
+/// Marks the inner error that is really the string limit.
+const LIMIT_MARK: &str = "\0max_string_bytes:";
+
+/// Assign a value; a value past `max_string_bytes` stops the exec.
+pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), StoreError> {
+    store_inner(sh, a).map_err(|m| match m.strip_prefix(LIMIT_MARK) {
+        Some(n) => StoreError::Stop(crate::limits::Budget::exceeded(
+            "max_string_bytes",
+            n.parse().unwrap_or(0),
+            "variable size",
+        )),
+        None => StoreError::Msg(m),
+    })
+}
+
+fn store_inner(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
     let is_assoc = matches!(sh.vars.get(&a.name).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
     let integer = sh.vars.get(&a.name).is_some_and(|v| v.integer);
     if sh.vars.get(&a.name).is_some_and(|v| v.readonly) {
@@ -319,7 +354,7 @@ pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
                 s
             };
             if new.len() as u64 > limit {
-                return Err(format!("{}: value too large (max_string_bytes: {limit})", a.name));
+                return Err(format!("{LIMIT_MARK}{limit}"));
             }
             sh.set_var(&a.name, new)
         }
