@@ -299,6 +299,7 @@ impl Bash {
         let cancel = opts.cancel.clone();
         let budget = Budget::new(limits, opts.cancel);
         let counter = OutputCounter::new(self.limits.max_output_bytes);
+        budget.watch_output(counter.clone());
         let out = CaptureBuf::new(counter.clone());
         let err = CaptureBuf::new(counter.clone());
         let stdin = if opts.stdin.is_empty() { Input::null() } else { Input::from_bytes(opts.stdin) };

@@ -115,12 +115,27 @@ pub struct Budget {
     total_loops: AtomicU64,
     deadline: Option<Instant>,
     cancel: CancelToken,
+    /// The exec's stdout+stderr counter: once over its limit, every check stops
+    /// the script (a builtin's failed write alone would not).
+    output: std::sync::OnceLock<Arc<crate::io::OutputCounter>>,
 }
 
 impl Budget {
     pub fn new(limits: Limits, cancel: CancelToken) -> Arc<Self> {
         let deadline = Instant::now().checked_add(Duration::from_millis(limits.timeout_ms));
-        Arc::new(Budget { limits, commands: AtomicU64::new(0), total_loops: AtomicU64::new(0), deadline, cancel })
+        Arc::new(Budget {
+            limits,
+            commands: AtomicU64::new(0),
+            total_loops: AtomicU64::new(0),
+            deadline,
+            cancel,
+            output: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// Watch the exec's output counter (see [`check`](Self::check)).
+    pub fn watch_output(&self, counter: Arc<crate::io::OutputCounter>) {
+        let _ = self.output.set(counter);
     }
 
     /// Time and cancellation, checked at every command and loop turn.
@@ -131,6 +146,11 @@ impl Budget {
         if let Some(d) = self.deadline {
             if Instant::now() >= d {
                 return Err(Stop::Timeout(self.limits.timeout_ms));
+            }
+        }
+        if let Some(c) = self.output.get() {
+            if c.exceeded() {
+                return Err(Budget::exceeded("max_output_bytes", c.limit(), "output"));
             }
         }
         Ok(())

@@ -218,7 +218,7 @@ pub async fn io_result(sh: &ShellState, name: &str, r: Result<i32, IoError>, fds
         // SIGPIPE ends the whole process in bash: here, the (sub)shell of the stage.
         Err(IoError::BrokenPipe) => Err(Flow::Exit(141)),
         Err(IoError::OutputLimit(n)) => {
-            Err(Flow::Stop(Stop::Limit(format!("output limit exceeded (max_output_bytes: {n})"))))
+            Err(Flow::Stop(crate::limits::Budget::exceeded("max_output_bytes", n, "output")))
         }
         Err(e) => {
             let _ = fds.stderr.write(format!("{name}: write error: {e}\n").as_bytes()).await;

@@ -1,0 +1,105 @@
+//! Scripts written to hang, crash or exhaust the host. Each must end with an
+//! error naming what stopped it, and leave the session usable with the state
+//! it had before.
+
+use sandbash::{Bash, Error, Limits};
+
+fn session() -> Bash {
+    let limits = Limits { timeout_ms: 10_000, ..Limits::default() };
+    Bash::builder().limits(limits).build().expect("build")
+}
+
+fn run<F: std::future::Future>(f: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread().enable_time().build().expect("runtime").block_on(f)
+}
+
+/// Run `script` after setting `keep=1`; expect an error containing `needle`,
+/// then check that the session still works and kept `keep`.
+#[track_caller]
+fn stops(script: &str, needle: &str) {
+    run(async {
+        let mut bash = session();
+        bash.exec("keep=1").await.expect("setup");
+        let err = bash.exec(&format!("keep=2; {script}")).await.expect_err(script);
+        assert!(err.to_string().contains(needle), "{script}: {err}");
+        if let Error::Stopped { .. } = err {
+            let r = bash.exec("echo $keep").await.expect("after");
+            assert_eq!(r.stdout, b"1\n", "{script}: state after the stop");
+        }
+        let r = bash.exec("echo alive").await.expect("alive");
+        assert_eq!(r.stdout, b"alive\n");
+    })
+}
+
+#[test]
+fn busy_loop() {
+    stops("while :; do :; done", "max_commands: 10000");
+}
+
+#[test]
+fn loop_iterations() {
+    stops("while :; do break 0 2>/dev/null; done", "max_");
+}
+
+#[test]
+fn endless_recursion() {
+    stops("f(){ f; }; f", "max_function_depth: 100");
+}
+
+#[test]
+fn fork_bomb() {
+    stops(":(){ :|:& };:", "max_");
+}
+
+#[test]
+fn huge_brace_expansion() {
+    stops("echo {1..100000000}", "max_brace_items: 100000");
+}
+
+#[test]
+fn doubling_string() {
+    stops("x=a; while :; do x=$x$x; done", "max_string_bytes");
+}
+
+#[test]
+fn deep_command_substitution() {
+    let script = format!("{}echo{}", "$(".repeat(10_000), ")".repeat(10_000));
+    stops(&script, "max_parser_depth");
+}
+
+#[test]
+fn megabyte_of_braces() {
+    stops(&"{".repeat(1_000_000), "max_parser_depth");
+}
+
+#[test]
+fn nested_array_subscripts() {
+    let nest = |n: usize| format!("{}0{}", "a[".repeat(n), "]".repeat(n));
+    let script = format!("{}=1; echo $(( {} ))", nest(30), nest(30));
+    run(async {
+        let mut bash = session();
+        // bash itself refuses this nesting; what matters is that it ends at once.
+        let r = bash.exec(&script).await;
+        assert!(r.is_err() || r.as_ref().is_ok_and(|r| r.exit_code != 0), "{r:?}");
+    });
+}
+
+#[test]
+fn script_larger_than_input_limit() {
+    run(async {
+        let mut bash =
+            Bash::builder().limits(Limits { max_input_bytes: 100, ..Limits::default() }).build().expect("build");
+        let err = bash.exec(&"echo x; ".repeat(50)).await.expect_err("too big");
+        assert!(err.to_string().contains("max_input_bytes: 100"), "{err}");
+    });
+}
+
+#[test]
+fn output_flood() {
+    let limits = Limits { max_output_bytes: 1000, ..Limits::default() };
+    run(async {
+        let mut bash = Bash::builder().limits(limits).build().expect("build");
+        let err = bash.exec("while :; do echo aaaaaaaaaaaaaaaaaaaa; done").await.expect_err("flood");
+        assert!(err.to_string().contains("max_output_bytes: 1000"), "{err}");
+    });
+}
