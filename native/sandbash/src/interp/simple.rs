@@ -6,7 +6,6 @@ use crate::builtins::{self, DeclArg};
 use crate::commands::{default_registry, CommandContext};
 use crate::expand;
 use crate::io::IoError;
-use crate::limits::Stop;
 use crate::state::{ShellState, Value, Var};
 use brush_parser::ast::{self, AssignmentName, AssignmentValue, CommandPrefixOrSuffixItem as Item, SourceLocation};
 use std::collections::BTreeMap;
