@@ -7,8 +7,11 @@ pub mod common;
 pub(crate) mod testutil;
 
 mod cat;
+mod head;
+mod headtail;
 mod ldouble;
 mod printf;
+mod tail;
 mod timefmt;
 mod wc;
 
@@ -86,8 +89,13 @@ pub fn default_registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
     REG.get_or_init(|| {
         let mut r = Registry::default();
-        let all: Vec<(&str, Arc<dyn Command>)> =
-            vec![("cat", Arc::new(cat::Cat)), ("printf", Arc::new(printf::Printf)), ("wc", Arc::new(wc::Wc))];
+        let all: Vec<(&str, Arc<dyn Command>)> = vec![
+            ("cat", Arc::new(cat::Cat)),
+            ("head", Arc::new(head::Head)),
+            ("printf", Arc::new(printf::Printf)),
+            ("tail", Arc::new(tail::Tail)),
+            ("wc", Arc::new(wc::Wc)),
+        ];
         for (name, cmd) in all {
             r.insert(name, cmd);
         }
