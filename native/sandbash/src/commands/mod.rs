@@ -13,6 +13,7 @@ mod ldouble;
 mod printf;
 mod tail;
 mod timefmt;
+mod tr;
 mod wc;
 
 use crate::fs::Fs;
@@ -94,6 +95,7 @@ pub fn default_registry() -> &'static Registry {
             ("head", Arc::new(head::Head)),
             ("printf", Arc::new(printf::Printf)),
             ("tail", Arc::new(tail::Tail)),
+            ("tr", Arc::new(tr::Tr)),
             ("wc", Arc::new(wc::Wc)),
         ];
         for (name, cmd) in all {
