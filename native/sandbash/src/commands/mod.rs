@@ -7,6 +7,7 @@ pub mod common;
 pub(crate) mod testutil;
 
 mod cat;
+mod cut;
 mod head;
 mod headtail;
 mod ldouble;
@@ -92,6 +93,7 @@ pub fn default_registry() -> &'static Registry {
         let mut r = Registry::default();
         let all: Vec<(&str, Arc<dyn Command>)> = vec![
             ("cat", Arc::new(cat::Cat)),
+            ("cut", Arc::new(cut::Cut)),
             ("head", Arc::new(head::Head)),
             ("printf", Arc::new(printf::Printf)),
             ("tail", Arc::new(tail::Tail)),
