@@ -449,6 +449,21 @@ fn ctrl_escape(c: char) -> String {
 /// `kB`=1000, `M`/`MB`, `G`, ... `Y`); leading blanks and `+` are allowed as
 /// strtoumax allows them. Values too large clamp to `u64::MAX`.
 pub fn parse_size(s: &str) -> Option<u64> {
+    parse_size_wide(s).map(|n| n.min(u128::from(u64::MAX)) as u64)
+}
+
+/// Like [`parse_size`], telling an invalid count (`Err(false)`) from one too
+/// large for a u64 (`Err(true)`, GNU's "Value too large for defined data type").
+pub fn parse_size_checked(s: &str) -> Result<u64, bool> {
+    match parse_size_wide(s) {
+        None => Err(false),
+        Some(n) if n > u128::from(u64::MAX) => Err(true),
+        Some(n) => Ok(n as u64),
+    }
+}
+
+/// The count of [`parse_size`] before clamping (saturates a little past u64).
+fn parse_size_wide(s: &str) -> Option<u128> {
     let s = s.trim_start_matches([' ', '\t', '\n']);
     let s = s.strip_prefix('+').unwrap_or(s);
     let digits_end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
@@ -482,7 +497,7 @@ pub fn parse_size(s: &str) -> Option<u64> {
             base.pow(pow)
         }
     };
-    Some(n.saturating_mul(mult).min(u128::from(u64::MAX)) as u64)
+    Some(n.saturating_mul(mult))
 }
 
 /// Escape every regex metacharacter so `s` matches literally.

@@ -11,6 +11,7 @@ mod cat;
 mod chmod;
 mod comm;
 mod cp;
+mod cut;
 mod dirname;
 mod env;
 mod expand;
@@ -21,6 +22,8 @@ mod fold;
 mod grep;
 mod grep_re;
 mod grep_scan;
+mod head;
+mod headtail;
 mod hostname;
 mod ldouble;
 mod ln;
@@ -40,9 +43,11 @@ mod sort;
 mod sort_cmp;
 mod stat;
 mod tac;
+mod tail;
 mod tee;
 mod timefmt;
 mod touch;
+mod tr;
 mod uniq;
 mod wc;
 mod whoami;
@@ -154,6 +159,10 @@ pub fn default_registry() -> &'static Registry {
             ("expand", Arc::new(expand::Expand)),
             ("nl", Arc::new(nl::Nl)),
             ("printf", Arc::new(printf::Printf)),
+            ("cut", Arc::new(cut::Cut)),
+            ("head", Arc::new(head::Head)),
+            ("tail", Arc::new(tail::Tail)),
+            ("tr", Arc::new(tr::Tr)),
             ("wc", Arc::new(wc::Wc)),
         ];
         for (name, cmd) in all {
