@@ -201,6 +201,7 @@ impl BashBuilder {
             traps: Default::default(),
             budget: Budget::new(self.limits.clone(), CancelToken::default()),
             src: Arc::new(state::source::Source::default()),
+            getopts_pos: (0, 0),
         };
         Ok(Bash { state, mem, limits: self.limits })
     }

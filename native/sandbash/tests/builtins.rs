@@ -936,3 +936,41 @@ fn assign_status_from_cmdsub() {
 fn assign_tilde_expanded() {
     check(r#"x=~; echo $x"#, "/home/sandbox\n", 0);
 }
+
+#[test]
+fn getopts_walks_clusters_values_and_errors() {
+    check_err(
+        r#"while getopts "ab:c" o -a -b val -x -cb; do echo "o=$o OPTARG=${OPTARG-unset} OPTIND=$OPTIND"; done; echo "end o=$o OPTIND=$OPTIND""#,
+        "o=a OPTARG=unset OPTIND=2\no=b OPTARG=val OPTIND=4\no=? OPTARG=unset OPTIND=5\no=c OPTARG=unset OPTIND=5\no=? OPTARG=unset OPTIND=6\nend o=? OPTIND=6\n",
+        "bash: illegal option -- x\nbash: option requires an argument -- b\n",
+        0,
+    );
+}
+
+#[test]
+fn getopts_silent_mode_reports_in_optarg() {
+    check(
+        r#"getopts ":b:" o -b; echo "st=$? o=$o OPTARG=$OPTARG"; OPTIND=1; getopts ":a" o -z; echo "st=$? o=$o OPTARG=$OPTARG""#,
+        "st=0 o=: OPTARG=b\nst=0 o=? OPTARG=z\n",
+        0,
+    );
+}
+
+#[test]
+fn getopts_in_function_with_local_optind_and_shift() {
+    check(
+        r#"f() { local OPTIND; while getopts "n:v" o; do case $o in n) echo "n=$OPTARG";; v) echo v;; esac; done; shift $((OPTIND-1)); echo "rest: $*"; }; f -v -n 3 a b; f -n5 c"#,
+        "v\nn=3\nrest: a b\nn=5\nrest: c\n",
+        0,
+    );
+}
+
+#[test]
+fn getopts_stops_at_double_dash_and_usage() {
+    check_err(
+        r#"set -- -ab -- c; while getopts ab o; do echo $o $OPTIND; done; echo $OPTIND; getopts; echo $?"#,
+        "a 1\nb 2\n3\n2\n",
+        "getopts: usage: getopts optstring name [arg ...]\n",
+        0,
+    );
+}

@@ -62,6 +62,8 @@ pub struct ShellState {
     pub budget: Arc<Budget>,
     /// Source text of the program being run (function definitions keep a slice of it).
     pub src: Arc<source::Source>,
+    /// `getopts`' place inside a cluster like `-abc`: (the OPTIND it belongs to, char index).
+    pub getopts_pos: (usize, usize),
 }
 
 /// Where an error happened, for bash's message prefix.
