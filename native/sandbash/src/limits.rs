@@ -118,6 +118,9 @@ pub struct Budget {
     /// The exec's stdout+stderr counter: once over its limit, every check stops
     /// the script (a builtin's failed write alone would not).
     output: std::sync::OnceLock<Arc<crate::io::OutputCounter>>,
+    /// Set when a utility had to read more than `max_string_bytes` at once
+    /// (`yes | sort`): the next check stops the script.
+    input_over: AtomicBool,
 }
 
 impl Budget {
@@ -130,7 +133,13 @@ impl Budget {
             deadline,
             cancel,
             output: std::sync::OnceLock::new(),
+            input_over: AtomicBool::new(false),
         })
+    }
+
+    /// A utility's whole-input read went past `max_string_bytes`.
+    pub fn input_exceeded(&self) {
+        self.input_over.store(true, Ordering::Relaxed);
     }
 
     /// Watch the exec's output counter (see [`check`](Self::check)).
@@ -147,6 +156,9 @@ impl Budget {
             if Instant::now() >= d {
                 return Err(Stop::Timeout(self.limits.timeout_ms));
             }
+        }
+        if self.input_over.load(Ordering::Relaxed) {
+            return Err(Budget::exceeded("max_string_bytes", self.limits.max_string_bytes, "input size"));
         }
         if let Some(c) = self.output.get() {
             if c.exceeded() {

@@ -103,3 +103,15 @@ fn output_flood() {
         assert!(err.to_string().contains("max_output_bytes: 1000"), "{err}");
     });
 }
+
+#[test]
+fn whole_input_past_the_string_limit() {
+    let limits = Limits { max_string_bytes: 1000, ..Limits::default() };
+    run(async {
+        let mut bash = Bash::builder().limits(limits).file("/big", vec![b'x'; 5000]).build().expect("build");
+        let err = bash.exec("cat /big | sort").await.expect_err("too big");
+        assert!(err.to_string().contains("max_string_bytes: 1000"), "{err}");
+        let r = bash.exec("cat /big | wc -c").await.expect("streams");
+        assert_eq!(r.stdout, b"5000\n");
+    });
+}

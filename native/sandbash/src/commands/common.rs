@@ -32,8 +32,12 @@ impl CommandContext<'_> {
     /// the C library wording (`No such file or directory`).
     pub async fn read_operand(&self, operand: &str) -> Result<Vec<u8>, String> {
         if operand == "-" {
-            let max = self.budget.limits.max_string_bytes.max(self.budget.limits.max_output_bytes) as usize;
-            return self.stdin.read_to_end(max).await.map_err(|_| "input too large".to_string());
+            let max = usize::try_from(self.budget.limits.max_string_bytes).unwrap_or(usize::MAX);
+            return self.stdin.read_to_end(max).await.map_err(|_| {
+                // Ends the exec with the limit's name once the command returns.
+                self.budget.input_exceeded();
+                "input too large".to_string()
+            });
         }
         self.fs.read(&self.resolve(operand)).await.map_err(|e| e.to_string())
     }
@@ -67,8 +71,12 @@ impl LineSource {
                 Some(rest[..n].to_vec())
             }
             None => {
-                let max = ctx.budget.limits.max_string_bytes.max(1) as usize;
-                ctx.stdin.read_until(self.delim, max).await
+                let max = usize::try_from(ctx.budget.limits.max_string_bytes.max(1)).unwrap_or(usize::MAX);
+                let line = ctx.stdin.read_until(self.delim, max).await;
+                if line.as_ref().is_some_and(|l| l.len() >= max && l.last() != Some(&self.delim)) {
+                    ctx.budget.input_exceeded();
+                }
+                line
             }
         }
     }
