@@ -438,7 +438,7 @@ impl Run<'_, '_> {
             let fresh = existing.is_none() || !note.is_empty() || self.o.remove_first;
             if let Err(e) = ctx.fs.write(dst_full, &data).await {
                 let msg = match e {
-                    FsError::NoSpace => format!("error writing {}: {e}", quote(dst)),
+                    FsError::NoSpace | FsError::Limit(..) => format!("error writing {}: {e}", quote(dst)),
                     _ => format!("cannot create regular file {}: {e}", quote(dst)),
                 };
                 return self.fail(msg).await;

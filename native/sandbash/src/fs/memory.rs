@@ -2,7 +2,7 @@
 //! File contents are `Arc<Vec<u8>>` so reads are cheap clones and forks share data.
 
 use super::path::{file_name, join, parent};
-use super::{DirEntry, FileType, Fs, FsError, FsResult, Metadata};
+use super::{DirEntry, FileType, Fs, FsError, FsLimit, FsResult, Metadata};
 use async_trait::async_trait;
 use parking_lot::RwLock;
 use std::collections::BTreeMap;
@@ -146,7 +146,7 @@ impl Inner {
     fn creatable(&self, path: &str, limits: &FsLimits) -> FsResult<String> {
         let real = self.resolve(path, true)?;
         if real.split('/').count() > limits.max_path_depth {
-            return Err(FsError::NameTooLong);
+            return Err(FsError::Limit(FsLimit::PathDepth, limits.max_path_depth as u64));
         }
         match self.nodes.get(parent(&real)) {
             Some(Node { kind: Kind::Dir, .. }) => Ok(real),
@@ -178,7 +178,7 @@ impl Inner {
 
     fn put_file(&mut self, real: String, data: Vec<u8>, limits: &FsLimits) -> FsResult<()> {
         if data.len() as u64 > limits.max_file_bytes {
-            return Err(FsError::NoSpace);
+            return Err(FsError::Limit(FsLimit::FileBytes, limits.max_file_bytes));
         }
         let (old_size, mode, exists) = match self.nodes.get(&real) {
             Some(Node { kind: Kind::File(d), mode, .. }) => (d.len() as u64, *mode, true),
@@ -188,10 +188,10 @@ impl Inner {
         };
         let new_total = self.total_bytes - old_size + data.len() as u64;
         if new_total > limits.max_total_bytes {
-            return Err(FsError::NoSpace);
+            return Err(FsError::Limit(FsLimit::TotalBytes, limits.max_total_bytes));
         }
         if !exists && self.nodes.len() as u64 >= limits.max_files {
-            return Err(FsError::NoSpace);
+            return Err(FsError::Limit(FsLimit::Files, limits.max_files));
         }
         self.total_bytes = new_total;
         self.nodes.insert(real, Node { kind: Kind::File(Arc::new(data)), mode, mtime: SystemTime::now() });
@@ -200,7 +200,7 @@ impl Inner {
 
     fn check_count(&self, limits: &FsLimits) -> FsResult<()> {
         if self.nodes.len() as u64 >= limits.max_files {
-            Err(FsError::NoSpace)
+            Err(FsError::Limit(FsLimit::Files, limits.max_files))
         } else {
             Ok(())
         }
@@ -237,13 +237,18 @@ impl Fs for MemoryFs {
             None => Vec::new(),
         };
         let old_len = content.len() as u64;
-        if old_len + data.len() as u64 > self.limits.max_file_bytes
-            || inner.total_bytes + data.len() as u64 > self.limits.max_total_bytes
-        {
+        let over = if old_len + data.len() as u64 > self.limits.max_file_bytes {
+            Some(FsError::Limit(FsLimit::FileBytes, self.limits.max_file_bytes))
+        } else if inner.total_bytes + data.len() as u64 > self.limits.max_total_bytes {
+            Some(FsError::Limit(FsLimit::TotalBytes, self.limits.max_total_bytes))
+        } else {
+            None
+        };
+        if let Some(e) = over {
             if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.get_mut(&real) {
                 *Arc::make_mut(d) = content;
             }
-            return Err(FsError::NoSpace);
+            return Err(e);
         }
         content.extend_from_slice(data);
         // put_file accounts sizes from the stored (now empty) buffer.
@@ -471,11 +476,19 @@ mod tests {
     fn limits_are_enforced() {
         block(async {
             let fs = MemoryFs::new(FsLimits { max_file_bytes: 4, max_total_bytes: 6, max_files: 4, max_path_depth: 8 });
-            assert_eq!(fs.write("/a", b"12345").await, Err(FsError::NoSpace));
+            assert_eq!(fs.write("/a", b"12345").await, Err(FsError::Limit(FsLimit::FileBytes, 4)));
             fs.write("/a", b"1234").await.unwrap();
-            assert_eq!(fs.write("/b", b"123").await, Err(FsError::NoSpace));
-            assert_eq!(fs.append("/a", b"5").await, Err(FsError::NoSpace));
+            assert_eq!(fs.write("/b", b"123").await, Err(FsError::Limit(FsLimit::TotalBytes, 6)));
+            assert_eq!(fs.append("/a", b"5").await, Err(FsError::Limit(FsLimit::FileBytes, 4)));
             assert_eq!(fs.read("/a").await.unwrap(), b"1234");
+            fs.mkdir("/d", false).await.unwrap();
+            fs.write("/e", b"").await.unwrap();
+            // The root, /a, /d and /e: a fifth node is one too many.
+            assert_eq!(fs.write("/f", b"").await, Err(FsError::Limit(FsLimit::Files, 4)));
+            let roomy = MemoryFs::new(FsLimits { max_path_depth: 8, ..FsLimits::default() });
+            let deep = "/x".repeat(9);
+            assert_eq!(roomy.mkdir(&deep, true).await, Err(FsError::Limit(FsLimit::PathDepth, 8)));
+            assert_eq!(FsError::Limit(FsLimit::FileBytes, 4).to_string(), "File too large (max_file_bytes: 4)");
         });
     }
 }

@@ -61,15 +61,49 @@ pub enum FsError {
     ReadOnly,
     InvalidArgument,
     TooManyLinks,
-    /// A configured limit (file size, total bytes, file count, path depth) was hit.
+    /// Out of space (a backend that has no room).
     NoSpace,
+    /// A configured limit was hit: its option name and value. Shown as the C
+    /// library's text for the nearest real error plus the limit, so a script's
+    /// author sees both what failed and why.
+    Limit(FsLimit, u64),
     NameTooLong,
     NotSupported,
 }
 
+/// Which filesystem limit an operation hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FsLimit {
+    FileBytes,
+    TotalBytes,
+    Files,
+    PathDepth,
+}
+
+impl FsLimit {
+    /// The `:limits` option that sets it.
+    pub fn option(self) -> &'static str {
+        match self {
+            FsLimit::FileBytes => "max_file_bytes",
+            FsLimit::TotalBytes => "max_fs_bytes",
+            FsLimit::Files => "max_files",
+            FsLimit::PathDepth => "max_path_depth",
+        }
+    }
+}
+
 impl fmt::Display for FsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let FsError::Limit(which, value) = self {
+            let text = match which {
+                FsLimit::FileBytes => "File too large",
+                FsLimit::TotalBytes | FsLimit::Files => "No space left on device",
+                FsLimit::PathDepth => "File name too long",
+            };
+            return write!(f, "{text} ({}: {value})", which.option());
+        }
         f.write_str(match self {
+            FsError::Limit(..) => "limit exceeded",
             FsError::NotFound => "No such file or directory",
             FsError::NotADirectory => "Not a directory",
             FsError::IsADirectory => "Is a directory",
