@@ -12,10 +12,12 @@ mod head;
 mod headtail;
 mod ldouble;
 mod printf;
+mod seq;
 mod tail;
 mod timefmt;
 mod tr;
 mod wc;
+mod yes;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -96,9 +98,11 @@ pub fn default_registry() -> &'static Registry {
             ("cut", Arc::new(cut::Cut)),
             ("head", Arc::new(head::Head)),
             ("printf", Arc::new(printf::Printf)),
+            ("seq", Arc::new(seq::Seq)),
             ("tail", Arc::new(tail::Tail)),
             ("tr", Arc::new(tr::Tr)),
             ("wc", Arc::new(wc::Wc)),
+            ("yes", Arc::new(yes::Yes)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
