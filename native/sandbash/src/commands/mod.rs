@@ -38,6 +38,7 @@ mod readlink;
 mod rev;
 mod rm;
 mod rmdir;
+mod seq;
 mod sleep;
 mod sort;
 mod sort_cmp;
@@ -51,6 +52,7 @@ mod tr;
 mod uniq;
 mod wc;
 mod whoami;
+mod yes;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -161,9 +163,11 @@ pub fn default_registry() -> &'static Registry {
             ("printf", Arc::new(printf::Printf)),
             ("cut", Arc::new(cut::Cut)),
             ("head", Arc::new(head::Head)),
+            ("seq", Arc::new(seq::Seq)),
             ("tail", Arc::new(tail::Tail)),
             ("tr", Arc::new(tr::Tr)),
             ("wc", Arc::new(wc::Wc)),
+            ("yes", Arc::new(yes::Yes)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
