@@ -12,6 +12,7 @@ mod chmod;
 mod comm;
 mod cp;
 mod dirname;
+mod echo;
 mod env;
 mod expand;
 mod file_mode;
@@ -22,6 +23,7 @@ mod grep;
 mod grep_re;
 mod grep_scan;
 mod hostname;
+mod kill;
 mod ldouble;
 mod ln;
 mod ls;
@@ -31,18 +33,22 @@ mod nl;
 mod paste;
 mod printenv;
 mod printf;
+mod pwd;
 mod readlink;
 mod rev;
 mod rm;
 mod rmdir;
+pub mod run_util;
 mod sleep;
 mod sort;
 mod sort_cmp;
 mod stat;
 mod tac;
 mod tee;
+mod test;
 mod timefmt;
 mod touch;
+mod true_false;
 mod uniq;
 mod wc;
 mod whoami;
@@ -155,6 +161,14 @@ pub fn default_registry() -> &'static Registry {
             ("nl", Arc::new(nl::Nl)),
             ("printf", Arc::new(printf::Printf)),
             ("wc", Arc::new(wc::Wc)),
+            // Builtins that real systems also have as binaries, for env/xargs/find/timeout.
+            ("echo", Arc::new(echo::Echo)),
+            ("true", Arc::new(true_false::True)),
+            ("false", Arc::new(true_false::False)),
+            ("test", Arc::new(test::Test)),
+            ("[", Arc::new(test::Test)),
+            ("pwd", Arc::new(pwd::Pwd)),
+            ("kill", Arc::new(kill::Kill)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
