@@ -18,6 +18,9 @@ mod expand;
 mod file_mode;
 mod file_time;
 mod file_util;
+mod find;
+mod find_parse;
+mod find_printf;
 mod fold;
 mod grep;
 mod grep_re;
@@ -169,6 +172,7 @@ pub fn default_registry() -> &'static Registry {
             ("[", Arc::new(test::Test)),
             ("pwd", Arc::new(pwd::Pwd)),
             ("kill", Arc::new(kill::Kill)),
+            ("find", Arc::new(find::Find)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
