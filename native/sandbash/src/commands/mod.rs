@@ -55,6 +55,7 @@ mod true_false;
 mod uniq;
 mod wc;
 mod whoami;
+mod xargs;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -173,6 +174,7 @@ pub fn default_registry() -> &'static Registry {
             ("pwd", Arc::new(pwd::Pwd)),
             ("kill", Arc::new(kill::Kill)),
             ("find", Arc::new(find::Find)),
+            ("xargs", Arc::new(xargs::Xargs)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
