@@ -489,3 +489,20 @@ pub fn parse_size(s: &str) -> Option<u64> {
 pub fn regex_escape(s: &str) -> String {
     regex::escape(s)
 }
+
+/// A time interval as `sleep`/`timeout` take it: a non-negative number
+/// (`1.5`, `1e1`, `inf`) with an optional `s`, `m`, `h` or `d` suffix; seconds.
+pub fn parse_duration(s: &str) -> Option<f64> {
+    let (num, mult) = match s.char_indices().last() {
+        Some((i, 's')) => (&s[..i], 1.0),
+        Some((i, 'm')) => (&s[..i], 60.0),
+        Some((i, 'h')) => (&s[..i], 3600.0),
+        Some((i, 'd')) => (&s[..i], 86400.0),
+        _ => (s, 1.0),
+    };
+    if num.is_empty() || num == "+" || num == "-" || num.contains(char::is_whitespace) {
+        return None;
+    }
+    let v: f64 = num.parse().ok()?;
+    (v >= 0.0 && !v.is_nan()).then_some(v * mult)
+}

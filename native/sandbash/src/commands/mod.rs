@@ -26,13 +26,17 @@ mod grep;
 mod grep_re;
 mod grep_scan;
 mod hostname;
+mod id;
 mod kill;
 mod ldouble;
 mod ln;
+mod logname;
 mod ls;
 mod mkdir;
 mod mv;
 mod nl;
+mod nproc;
+mod pager;
 mod paste;
 mod printenv;
 mod printf;
@@ -50,10 +54,16 @@ mod tac;
 mod tee;
 mod test;
 mod timefmt;
+mod timeout;
 mod touch;
+mod tput;
 mod true_false;
+mod tty;
+mod uname;
 mod uniq;
+mod uptime;
 mod wc;
+mod which;
 mod whoami;
 mod xargs;
 
@@ -175,6 +185,18 @@ pub fn default_registry() -> &'static Registry {
             ("kill", Arc::new(kill::Kill)),
             ("find", Arc::new(find::Find)),
             ("xargs", Arc::new(xargs::Xargs)),
+            ("timeout", Arc::new(timeout::Timeout)),
+            ("which", Arc::new(which::Which)),
+            ("nproc", Arc::new(nproc::Nproc)),
+            ("uname", Arc::new(uname::Uname)),
+            ("id", Arc::new(id::Id)),
+            ("logname", Arc::new(logname::Logname)),
+            ("uptime", Arc::new(uptime::Uptime)),
+            ("tty", Arc::new(tty::Tty)),
+            ("tput", Arc::new(tput::Tput)),
+            ("clear", Arc::new(tput::Clear)),
+            ("less", Arc::new(pager::Less)),
+            ("more", Arc::new(pager::More)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
