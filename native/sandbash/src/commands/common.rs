@@ -506,3 +506,26 @@ pub fn parse_duration(s: &str) -> Option<f64> {
     let v: f64 = num.parse().ok()?;
     (v >= 0.0 && !v.is_nan()).then_some(v * mult)
 }
+
+/// GNU's `-h` sizes (`4.0K`, `20K`, `1.5M`): powers of `base` (1024 or
+/// 1000), rounded up, one decimal below 10.
+pub fn human_size(n: u64, base: u64) -> String {
+    let units = if base == 1024 { "KMGTPEZY" } else { "kMGTPEZY" };
+    if n < base {
+        return n.to_string();
+    }
+    let mut div = 1u128;
+    for (k, unit) in units.chars().enumerate() {
+        div *= u128::from(base);
+        let n = u128::from(n);
+        let tenths = (n * 10).div_ceil(div);
+        if tenths < 100 {
+            return format!("{}.{}{unit}", tenths / 10, tenths % 10);
+        }
+        let whole = n.div_ceil(div);
+        if whole < u128::from(base) || k == units.len() - 1 {
+            return format!("{whole}{unit}");
+        }
+    }
+    n.to_string()
+}

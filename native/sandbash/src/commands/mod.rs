@@ -11,7 +11,9 @@ mod cat;
 mod chmod;
 mod comm;
 mod cp;
+mod df;
 mod dirname;
+mod du;
 mod echo;
 mod env;
 mod expand;
@@ -197,6 +199,8 @@ pub fn default_registry() -> &'static Registry {
             ("clear", Arc::new(tput::Clear)),
             ("less", Arc::new(pager::Less)),
             ("more", Arc::new(pager::More)),
+            ("du", Arc::new(du::Du)),
+            ("df", Arc::new(df::Df)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
