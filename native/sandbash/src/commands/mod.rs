@@ -35,6 +35,7 @@ mod ln;
 mod logname;
 mod ls;
 mod mkdir;
+mod mktemp;
 mod mv;
 mod nl;
 mod nproc;
@@ -60,6 +61,7 @@ mod timeout;
 mod touch;
 mod tput;
 mod true_false;
+mod truncate;
 mod tty;
 mod uname;
 mod uniq;
@@ -201,6 +203,8 @@ pub fn default_registry() -> &'static Registry {
             ("more", Arc::new(pager::More)),
             ("du", Arc::new(du::Du)),
             ("df", Arc::new(df::Df)),
+            ("mktemp", Arc::new(mktemp::Mktemp)),
+            ("truncate", Arc::new(truncate::Truncate)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
