@@ -9,6 +9,7 @@ pub(crate) mod testutil;
 mod basename;
 mod cat;
 mod chmod;
+mod chown;
 mod comm;
 mod cp;
 mod df;
@@ -29,6 +30,7 @@ mod grep_re;
 mod grep_scan;
 mod hostname;
 mod id;
+mod install;
 mod kill;
 mod ldouble;
 mod ln;
@@ -52,6 +54,7 @@ pub mod run_util;
 mod sleep;
 mod sort;
 mod sort_cmp;
+mod split;
 mod stat;
 mod tac;
 mod tee;
@@ -205,6 +208,10 @@ pub fn default_registry() -> &'static Registry {
             ("df", Arc::new(df::Df)),
             ("mktemp", Arc::new(mktemp::Mktemp)),
             ("truncate", Arc::new(truncate::Truncate)),
+            ("split", Arc::new(split::Split)),
+            ("install", Arc::new(install::Install)),
+            ("chown", Arc::new(chown::Chown)),
+            ("chgrp", Arc::new(chown::Chgrp)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
