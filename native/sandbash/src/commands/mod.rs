@@ -18,6 +18,7 @@ mod du;
 mod echo;
 mod env;
 mod expand;
+mod file;
 mod file_mode;
 mod file_time;
 mod file_util;
@@ -212,6 +213,7 @@ pub fn default_registry() -> &'static Registry {
             ("install", Arc::new(install::Install)),
             ("chown", Arc::new(chown::Chown)),
             ("chgrp", Arc::new(chown::Chgrp)),
+            ("file", Arc::new(file::File)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
