@@ -64,6 +64,7 @@ mod timefmt;
 mod timeout;
 mod touch;
 mod tput;
+mod tree;
 mod true_false;
 mod truncate;
 mod tty;
@@ -214,6 +215,7 @@ pub fn default_registry() -> &'static Registry {
             ("chown", Arc::new(chown::Chown)),
             ("chgrp", Arc::new(chown::Chgrp)),
             ("file", Arc::new(file::File)),
+            ("tree", Arc::new(tree::Tree)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
