@@ -512,3 +512,43 @@ fn parse_size_wide(s: &str) -> Option<u128> {
 pub fn regex_escape(s: &str) -> String {
     regex::escape(s)
 }
+
+/// A time interval as `sleep`/`timeout` take it: a non-negative number
+/// (`1.5`, `1e1`, `inf`) with an optional `s`, `m`, `h` or `d` suffix; seconds.
+pub fn parse_duration(s: &str) -> Option<f64> {
+    let (num, mult) = match s.char_indices().last() {
+        Some((i, 's')) => (&s[..i], 1.0),
+        Some((i, 'm')) => (&s[..i], 60.0),
+        Some((i, 'h')) => (&s[..i], 3600.0),
+        Some((i, 'd')) => (&s[..i], 86400.0),
+        _ => (s, 1.0),
+    };
+    if num.is_empty() || num == "+" || num == "-" || num.contains(char::is_whitespace) {
+        return None;
+    }
+    let v: f64 = num.parse().ok()?;
+    (v >= 0.0 && !v.is_nan()).then_some(v * mult)
+}
+
+/// GNU's `-h` sizes (`4.0K`, `20K`, `1.5M`): powers of `base` (1024 or
+/// 1000), rounded up, one decimal below 10.
+pub fn human_size(n: u64, base: u64) -> String {
+    let units = if base == 1024 { "KMGTPEZY" } else { "kMGTPEZY" };
+    if n < base {
+        return n.to_string();
+    }
+    let mut div = 1u128;
+    for (k, unit) in units.chars().enumerate() {
+        div *= u128::from(base);
+        let n = u128::from(n);
+        let tenths = (n * 10).div_ceil(div);
+        if tenths < 100 {
+            return format!("{}.{}{unit}", tenths / 10, tenths % 10);
+        }
+        let whole = n.div_ceil(div);
+        if whole < u128::from(base) || k == units.len() - 1 {
+            return format!("{whole}{unit}");
+        }
+    }
+    n.to_string()
+}

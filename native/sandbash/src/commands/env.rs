@@ -1,11 +1,12 @@
 //! `env`: print the exported environment, or run a utility with a changed one
 //! (`env -i`, `-u NAME`, `NAME=value`, `-C DIR`). Only registered utilities
-//! can be run this way: shell builtins and functions are not programs, as with
-//! the real `env`.
+//! can be run this way (see `run_util`): shell builtins and functions are not
+//! programs, as with the real `env`.
 
 use super::common::{quote, Arg, Spec};
+use super::run_util::{self, Exec, Ran};
 use super::Command;
-use super::{default_registry, CommandContext, CommandResult, EnvView};
+use super::{CommandContext, CommandResult, EnvView};
 use async_trait::async_trait;
 
 pub struct Env;
@@ -94,7 +95,7 @@ impl Command for Env {
             ov.set.push((name.to_string(), value.to_string()));
             rest = &rest[1..];
         }
-        let Some((cmd_name, cmd_args)) = rest.split_first() else {
+        let Some(cmd_name) = rest.first() else {
             if dir.is_some() {
                 ctx.usage_err("must specify command with --chdir (-C)").await?;
                 return Ok(125);
@@ -117,25 +118,16 @@ impl Command for Env {
             }
             None => ctx.cwd.to_string(),
         };
-        let base = cmd_name.rsplit('/').next().unwrap_or(cmd_name);
-        let Some(cmd) = default_registry().get(base).cloned() else {
-            ctx.err(format!("{}: No such file or directory", quote(cmd_name))).await?;
-            return Ok(127);
-        };
-        let mut sub = CommandContext {
-            name: base,
-            args: cmd_args,
-            stdin: ctx.stdin.clone(),
-            stdout: ctx.stdout.clone(),
-            stderr: ctx.stderr.clone(),
-            cwd: &cwd,
-            env: &ov,
-            fs: ctx.fs,
-            sys: ctx.sys,
-            budget: ctx.budget,
-            line: ctx.line,
-        };
-        cmd.run(&mut sub).await
+        let mut e = Exec::from_ctx(ctx, rest);
+        e.env = &ov;
+        e.cwd = &cwd;
+        match run_util::run(ctx, e).await? {
+            Ran::Status(s) => Ok(s),
+            Ran::NotFound => {
+                ctx.err(format!("{}: No such file or directory", quote(cmd_name))).await?;
+                Ok(127)
+            }
+        }
     }
 }
 

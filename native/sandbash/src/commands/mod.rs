@@ -9,15 +9,23 @@ pub(crate) mod testutil;
 mod basename;
 mod cat;
 mod chmod;
+mod chown;
 mod comm;
 mod cp;
 mod cut;
+mod df;
 mod dirname;
+mod du;
+mod echo;
 mod env;
 mod expand;
+mod file;
 mod file_mode;
 mod file_time;
 mod file_util;
+mod find;
+mod find_parse;
+mod find_printf;
 mod fold;
 mod grep;
 mod grep_re;
@@ -25,34 +33,55 @@ mod grep_scan;
 mod head;
 mod headtail;
 mod hostname;
+mod id;
+mod install;
+mod kill;
 mod ldouble;
 mod ln;
+mod logname;
 mod ls;
 mod mkdir;
+mod mktemp;
 mod mv;
 mod nl;
+mod nproc;
+mod pager;
 mod paste;
 mod printenv;
 mod printf;
+mod pwd;
 mod readlink;
 mod rev;
 mod rm;
 mod rmdir;
 mod seq;
+pub mod run_util;
 mod sleep;
 mod sort;
 mod sort_cmp;
+mod split;
 mod stat;
 mod tac;
 mod tail;
 mod tee;
+mod test;
 mod timefmt;
+mod timeout;
 mod touch;
 mod tr;
+mod tput;
+mod tree;
+mod true_false;
+mod truncate;
+mod tty;
+mod uname;
 mod uniq;
+mod uptime;
 mod wc;
+mod which;
 mod whoami;
 mod yes;
+mod xargs;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -168,6 +197,38 @@ pub fn default_registry() -> &'static Registry {
             ("tr", Arc::new(tr::Tr)),
             ("wc", Arc::new(wc::Wc)),
             ("yes", Arc::new(yes::Yes)),
+            // Builtins that real systems also have as binaries, for env/xargs/find/timeout.
+            ("echo", Arc::new(echo::Echo)),
+            ("true", Arc::new(true_false::True)),
+            ("false", Arc::new(true_false::False)),
+            ("test", Arc::new(test::Test)),
+            ("[", Arc::new(test::Test)),
+            ("pwd", Arc::new(pwd::Pwd)),
+            ("kill", Arc::new(kill::Kill)),
+            ("find", Arc::new(find::Find)),
+            ("xargs", Arc::new(xargs::Xargs)),
+            ("timeout", Arc::new(timeout::Timeout)),
+            ("which", Arc::new(which::Which)),
+            ("nproc", Arc::new(nproc::Nproc)),
+            ("uname", Arc::new(uname::Uname)),
+            ("id", Arc::new(id::Id)),
+            ("logname", Arc::new(logname::Logname)),
+            ("uptime", Arc::new(uptime::Uptime)),
+            ("tty", Arc::new(tty::Tty)),
+            ("tput", Arc::new(tput::Tput)),
+            ("clear", Arc::new(tput::Clear)),
+            ("less", Arc::new(pager::Less)),
+            ("more", Arc::new(pager::More)),
+            ("du", Arc::new(du::Du)),
+            ("df", Arc::new(df::Df)),
+            ("mktemp", Arc::new(mktemp::Mktemp)),
+            ("truncate", Arc::new(truncate::Truncate)),
+            ("split", Arc::new(split::Split)),
+            ("install", Arc::new(install::Install)),
+            ("chown", Arc::new(chown::Chown)),
+            ("chgrp", Arc::new(chown::Chgrp)),
+            ("file", Arc::new(file::File)),
+            ("tree", Arc::new(tree::Tree)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);

@@ -7,7 +7,7 @@ pub mod cond;
 mod redirect;
 pub mod simple;
 mod stack;
-mod test_parse;
+pub(crate) mod test_parse;
 
 pub use stack::GrowStack;
 

@@ -1,0 +1,43 @@
+//! `logname`: the sandbox user (scripts run as if logged in).
+
+use super::common::{quote, Spec};
+use super::{Command, CommandContext, CommandResult};
+use async_trait::async_trait;
+
+pub struct Logname;
+
+const SPEC: Spec = Spec::new("", &[], "[OPTION]");
+
+#[async_trait]
+impl Command for Logname {
+    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+        let p = match ctx.parse_opts(&SPEC).await? {
+            Ok(p) => p,
+            Err(s) => return Ok(s),
+        };
+        if let Some(extra) = p.operands.first() {
+            ctx.usage_err(format!("extra operand {}", quote(extra))).await?;
+            return Ok(1);
+        }
+        ctx.out(format!("{}\n", ctx.sys.username).as_bytes()).await?;
+        Ok(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testutil::check;
+
+    #[test]
+    fn logname() {
+        check(&["logname"], &[], "", "sandbox\n", "", 0);
+        check(
+            &["logname", "x"],
+            &[],
+            "",
+            "",
+            "logname: extra operand 'x'\nTry 'logname --help' for more information.\n",
+            1,
+        );
+    }
+}

@@ -1,0 +1,53 @@
+//! `nproc`: the sandbox reports a fixed 4 processors (the host's count is
+//! not exposed); `--all` the same, `--ignore=N` subtracts (never below 1).
+
+use super::common::{quote, Arg, Spec};
+use super::{Command, CommandContext, CommandResult};
+use async_trait::async_trait;
+
+pub struct Nproc;
+
+/// The processor count scripts see.
+pub const NPROC: u64 = 4;
+
+const SPEC: Spec = Spec::new("", &[("all", Arg::No, "all"), ("ignore", Arg::Yes, "ignore")], "[OPTION]...");
+
+#[async_trait]
+impl Command for Nproc {
+    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+        let p = match ctx.parse_opts(&SPEC).await? {
+            Ok(p) => p,
+            Err(s) => return Ok(s),
+        };
+        if let Some(extra) = p.operands.first() {
+            ctx.usage_err(format!("extra operand {}", quote(extra))).await?;
+            return Ok(1);
+        }
+        let mut ignore = 0;
+        if let Some(v) = p.last("ignore") {
+            match v.parse::<u64>() {
+                Ok(n) => ignore = n,
+                Err(_) => {
+                    ctx.err(format!("invalid number: {}", quote(v))).await?;
+                    return Ok(1);
+                }
+            }
+        }
+        ctx.out(format!("{}\n", NPROC.saturating_sub(ignore).max(1)).as_bytes()).await?;
+        Ok(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testutil::check;
+
+    #[test]
+    fn nproc() {
+        check(&["nproc"], &[], "", "4\n", "", 0);
+        check(&["nproc", "--all"], &[], "", "4\n", "", 0);
+        check(&["nproc", "--ignore=1"], &[], "", "3\n", "", 0);
+        check(&["nproc", "--ignore=99"], &[], "", "1\n", "", 0);
+        check(&["nproc", "x"], &[], "", "", "nproc: extra operand 'x'\nTry 'nproc --help' for more information.\n", 1);
+    }
+}

@@ -1,0 +1,79 @@
+//! Running another registered utility from inside one (env, xargs, find -exec,
+//! timeout). Utilities cannot call back into the shell, so only registered
+//! utilities can be run this way: shell builtins and functions are not
+//! programs, as with the real tools. `/usr/bin/sort` runs `sort`.
+
+use super::{default_registry, Command, CommandContext, EnvView};
+use crate::io::{Input, IoError, Output};
+use std::sync::Arc;
+
+/// What to run and with which streams; built from the caller's context with
+/// [`Exec::from_ctx`] and adjusted field by field.
+pub struct Exec<'a> {
+    pub argv: &'a [String],
+    pub stdin: Input,
+    pub stdout: Output,
+    pub stderr: Output,
+    pub env: &'a dyn EnvView,
+    pub cwd: &'a str,
+}
+
+impl<'a> Exec<'a> {
+    /// `argv` with the caller's streams, environment and directory.
+    pub fn from_ctx(ctx: &'a CommandContext<'_>, argv: &'a [String]) -> Exec<'a> {
+        Exec {
+            argv,
+            stdin: ctx.stdin.clone(),
+            stdout: ctx.stdout.clone(),
+            stderr: ctx.stderr.clone(),
+            env: ctx.env,
+            cwd: ctx.cwd,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ran {
+    Status(i32),
+    /// No utility of that name (the caller words the message: env, xargs, find
+    /// and timeout each say it differently); conventionally status 127.
+    NotFound,
+}
+
+/// The utility `name` names (its last path component), if registered.
+pub fn lookup(name: &str) -> Option<Arc<dyn Command>> {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    default_registry().get(base).cloned()
+}
+
+/// Run `e.argv` as a utility. Each run counts as a command against the exec's
+/// budget; past it, the run is refused with status 126 (the exec then stops).
+pub async fn run(ctx: &CommandContext<'_>, e: Exec<'_>) -> Result<Ran, IoError> {
+    let Some((name, args)) = e.argv.split_first() else {
+        return Ok(Ran::Status(0));
+    };
+    let Some(cmd) = lookup(name) else {
+        return Ok(Ran::NotFound);
+    };
+    if ctx.budget.tick_command().is_err() {
+        return Ok(Ran::Status(126));
+    }
+    let base = name.rsplit('/').next().unwrap_or(name);
+    let mut sub = CommandContext {
+        name: base,
+        args,
+        stdin: e.stdin,
+        stdout: e.stdout,
+        stderr: e.stderr,
+        cwd: e.cwd,
+        env: e.env,
+        fs: ctx.fs,
+        sys: ctx.sys,
+        budget: ctx.budget,
+        line: ctx.line,
+    };
+    // `Command::run` returns a boxed future, so utilities running utilities
+    // (env xargs find ...) need no further boxing.
+    Ok(Ran::Status(cmd.run(&mut sub).await?))
+}

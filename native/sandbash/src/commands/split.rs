@@ -1,0 +1,268 @@
+//! `split`: cut a file into pieces by lines (`-l`), bytes (`-b`) or a number
+//! of chunks (`-n N`, `-n l/N`), named PREFIX + suffix (`aa`, `ab`, ... or
+//! `00`, `01`, ... with `-d`; length `-a`) + `--additional-suffix`.
+
+use super::common::{parse_size, quote, Arg, Spec};
+use super::{Command, CommandContext, CommandResult};
+use async_trait::async_trait;
+
+pub struct Split;
+
+const SPEC: Spec = Spec::new(
+    "l:b:n:da:x",
+    &[
+        ("lines", Arg::Yes, "l"),
+        ("bytes", Arg::Yes, "b"),
+        ("number", Arg::Yes, "n"),
+        ("numeric-suffixes", Arg::Optional, "d"),
+        ("hex-suffixes", Arg::Optional, "x"),
+        ("suffix-length", Arg::Yes, "a"),
+        ("additional-suffix", Arg::Yes, "add"),
+        ("elide-empty-files", Arg::No, "e"),
+        ("verbose", Arg::No, "verbose"),
+    ],
+    "[OPTION]... [FILE [PREFIX]]",
+);
+
+/// How to cut.
+enum By {
+    Lines(u64),
+    Bytes(u64),
+    Chunks(u64),
+    LineChunks(u64),
+}
+
+/// The `n`th suffix of `len` characters, or `None` when they are used up.
+fn suffix(mut n: u64, len: usize, digits: Option<u32>) -> Option<String> {
+    let (base, alpha): (u64, &[u8]) = match digits {
+        Some(16) => (16, b"0123456789abcdef"),
+        Some(_) => (10, b"0123456789"),
+        None => (26, b"abcdefghijklmnopqrstuvwxyz"),
+    };
+    let mut out = vec![b'a'; len];
+    for slot in out.iter_mut().rev() {
+        *slot = alpha[(n % base) as usize];
+        n /= base;
+    }
+    (n == 0).then(|| String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Split `data` into the pieces `by` asks for.
+fn pieces<'a>(data: &'a [u8], by: &By) -> Vec<&'a [u8]> {
+    let mut out = Vec::new();
+    match *by {
+        By::Lines(n) => {
+            let mut start = 0;
+            let mut count = 0;
+            for (i, &b) in data.iter().enumerate() {
+                if b == b'\n' {
+                    count += 1;
+                    if count == n {
+                        out.push(&data[start..=i]);
+                        start = i + 1;
+                        count = 0;
+                    }
+                }
+            }
+            if start < data.len() {
+                out.push(&data[start..]);
+            }
+        }
+        By::Bytes(n) => out.extend(data.chunks(n.min(usize::MAX as u64) as usize)),
+        By::Chunks(k) => {
+            let size = data.len() as u64 / k;
+            for i in 0..k {
+                let a = (i * size) as usize;
+                let b = if i == k - 1 { data.len() } else { ((i + 1) * size) as usize };
+                out.push(&data[a..b]);
+            }
+        }
+        By::LineChunks(k) => {
+            let size = data.len() as u64 / k;
+            let mut start = 0usize;
+            for i in 0..k {
+                let target = (((i + 1) * size) as usize).min(data.len());
+                let end = if i == k - 1 {
+                    data.len()
+                } else if target <= start {
+                    start
+                } else {
+                    data[target - 1..].iter().position(|&b| b == b'\n').map_or(data.len(), |p| target + p)
+                };
+                out.push(&data[start..end]);
+                start = end;
+            }
+        }
+    }
+    out
+}
+
+#[async_trait]
+impl Command for Split {
+    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+        let p = match ctx.parse_opts(&SPEC).await? {
+            Ok(p) => p,
+            Err(s) => return Ok(s),
+        };
+        let mut by = By::Lines(1000);
+        let (mut len, mut digits, mut elide) = (2usize, None, false);
+        for o in &p.opts {
+            let v = o.val.as_deref().unwrap_or("");
+            let num = parse_size(v).filter(|&n| n > 0);
+            match o.id {
+                "l" => match num {
+                    Some(n) => by = By::Lines(n),
+                    None => return bad(ctx, "number of lines", v).await,
+                },
+                "b" => match num {
+                    Some(n) => by = By::Bytes(n),
+                    None => return bad(ctx, "number of bytes", v).await,
+                },
+                "n" => {
+                    let (lines, k) = match v.strip_prefix("l/") {
+                        Some(k) => (true, k),
+                        None => (false, v),
+                    };
+                    match k.parse::<u64>().ok().filter(|&n| n > 0) {
+                        Some(n) if lines => by = By::LineChunks(n),
+                        Some(n) => by = By::Chunks(n),
+                        None => return bad(ctx, "number of chunks", v).await,
+                    }
+                }
+                "d" => digits = Some(10),
+                "x" => digits = Some(16),
+                "a" => match v.parse::<usize>() {
+                    Ok(n) if n > 0 => len = n.min(64),
+                    _ => return bad(ctx, "suffix length", v).await,
+                },
+                "e" => elide = true,
+                _ => {}
+            }
+        }
+        if p.operands.len() > 2 {
+            ctx.usage_err(format!("extra operand {}", quote(&p.operands[2]))).await?;
+            return Ok(1);
+        }
+        let input = p.operands.first().map_or("-", String::as_str);
+        let prefix = p.operands.get(1).map_or("x", String::as_str);
+        let extra = p.last("add").unwrap_or("");
+        let data = match ctx.read_operand(input).await {
+            Ok(d) => d,
+            Err(e) => {
+                ctx.err(format!("cannot open {} for reading: {e}", quote(input))).await?;
+                return Ok(1);
+            }
+        };
+        let mut n = 0;
+        for piece in pieces(&data, &by) {
+            if elide && piece.is_empty() {
+                continue;
+            }
+            let Some(suf) = suffix(n, len, digits) else {
+                ctx.err("output file suffixes exhausted").await?;
+                return Ok(1);
+            };
+            n += 1;
+            let name = format!("{prefix}{suf}{extra}");
+            if p.has("verbose") {
+                ctx.out(format!("creating file {}\n", quote(&name)).as_bytes()).await?;
+            }
+            if let Err(e) = ctx.fs.write(&ctx.resolve(&name), piece).await {
+                ctx.err(format!("{}: {e}", quote(&name))).await?;
+                return Ok(1);
+            }
+        }
+        Ok(0)
+    }
+}
+
+async fn bad(ctx: &CommandContext<'_>, what: &str, v: &str) -> CommandResult {
+    let why = if v.parse::<u64>() == Ok(0) { "Numerical result out of range" } else { "Invalid argument" };
+    ctx.err(format!("invalid {what}: {}: {why}", quote(v))).await?;
+    Ok(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testutil::{check, check_tree};
+
+    const IN: &[(&str, &str)] = &[("in", "1\n2\n3\n4\n5\n")];
+
+    #[test]
+    fn splits() {
+        check_tree(
+            &["split", "-l", "2", "in"],
+            IN,
+            "",
+            "",
+            "",
+            0,
+            "in\t1\\n2\\n3\\n4\\n5\\n\nxaa\t1\\n2\\n\nxab\t3\\n4\\n\nxac\t5\\n\n",
+        );
+        check_tree(
+            &["split", "-b", "4", "-d", "in", "p"],
+            IN,
+            "",
+            "",
+            "",
+            0,
+            "in\t1\\n2\\n3\\n4\\n5\\n\np00\t1\\n2\\n\np01\t3\\n4\\n\np02\t5\\n\n",
+        );
+        check_tree(
+            &["split", "-n", "2", "in"],
+            IN,
+            "",
+            "",
+            "",
+            0,
+            "in\t1\\n2\\n3\\n4\\n5\\n\nxaa\t1\\n2\\n3\nxab\t\\n4\\n5\\n\n",
+        );
+        check_tree(
+            &["split", "-n", "l/2", "in", "L"],
+            IN,
+            "",
+            "",
+            "",
+            0,
+            "Laa\t1\\n2\\n3\\n\nLab\t4\\n5\\n\nin\t1\\n2\\n3\\n4\\n5\\n\n",
+        );
+        check_tree(
+            &["split", "-l", "2", "-a", "3", "--additional-suffix=.txt", "in", "s_"],
+            IN,
+            "",
+            "",
+            "",
+            0,
+            "in\t1\\n2\\n3\\n4\\n5\\n\ns_aaa.txt\t1\\n2\\n\ns_aab.txt\t3\\n4\\n\ns_aac.txt\t5\\n\n",
+        );
+        check_tree(&["split"], &[], "x\n", "", "", 0, "xaa\tx\\n\n");
+    }
+
+    #[test]
+    fn errors() {
+        check(
+            &["split", "-l", "2", "nope"],
+            &[],
+            "",
+            "",
+            "split: cannot open 'nope' for reading: No such file or directory\n",
+            1,
+        );
+        check(
+            &["split", "-l", "0", "in"],
+            IN,
+            "",
+            "",
+            "split: invalid number of lines: '0': Numerical result out of range\n",
+            1,
+        );
+        check(
+            &["split", "-a", "1", "-l", "1", "-"],
+            &[],
+            &"x\n".repeat(27),
+            "",
+            "split: output file suffixes exhausted\n",
+            1,
+        );
+    }
+}

@@ -1,0 +1,51 @@
+//! `true` and `false` as the coreutils binaries (for `env true`, `find -exec
+//! false`): arguments are ignored except a lone `--help` or `--version`.
+
+use super::{Command, CommandContext, CommandResult};
+use async_trait::async_trait;
+
+pub struct True;
+pub struct False;
+
+async fn run(ctx: &CommandContext<'_>, status: i32) -> CommandResult {
+    if ctx.args.len() == 1 {
+        match ctx.args[0].as_str() {
+            "--help" => {
+                ctx.out(format!("Usage: {} [ignored command line arguments]\n", ctx.name).as_bytes()).await?;
+                return Ok(status);
+            }
+            "--version" => {
+                ctx.out(format!("{} (GNU coreutils) 9.1\n", ctx.name).as_bytes()).await?;
+                return Ok(status);
+            }
+            _ => {}
+        }
+    }
+    Ok(status)
+}
+
+#[async_trait]
+impl Command for True {
+    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+        run(ctx, 0).await
+    }
+}
+
+#[async_trait]
+impl Command for False {
+    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+        run(ctx, 1).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testutil::check;
+
+    #[test]
+    fn statuses() {
+        check(&["true", "--bogus"], &[], "", "", "", 0);
+        check(&["false", "x"], &[], "", "", "", 1);
+        check(&["false", "--version"], &[], "", "false (GNU coreutils) 9.1\n", "", 1);
+    }
+}
