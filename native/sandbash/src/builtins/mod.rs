@@ -45,6 +45,11 @@ pub const KEYWORDS: &[&str] = &[
     "function", "time", "{", "}", "!", "[[", "]]", "coproc",
 ];
 
+/// `bash ARGS` / `sh ARGS` run as a program (from xargs, find -exec, env, timeout).
+pub async fn run_shell_program(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
+    bash::run(sh, argv, fds).await
+}
+
 pub fn is_builtin(name: &str) -> bool {
     NAMES.contains(&name) || (cfg!(test) && name == "__test_panic")
 }

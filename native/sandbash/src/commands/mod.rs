@@ -54,8 +54,8 @@ mod readlink;
 mod rev;
 mod rm;
 mod rmdir;
-mod seq;
 pub mod run_util;
+mod seq;
 mod sleep;
 mod sort;
 mod sort_cmp;
@@ -68,8 +68,8 @@ mod test;
 mod timefmt;
 mod timeout;
 mod touch;
-mod tr;
 mod tput;
+mod tr;
 mod tree;
 mod true_false;
 mod truncate;
@@ -80,8 +80,8 @@ mod uptime;
 mod wc;
 mod which;
 mod whoami;
-mod yes;
 mod xargs;
+mod yes;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -122,6 +122,9 @@ pub struct CommandContext<'a> {
     pub budget: &'a Budget,
     /// Script line of the command (for `bash: line N:` messages of builtins).
     pub line: usize,
+    /// The shell that ran the command, so `xargs sh -c ...`, `find -exec bash ...`
+    /// can start a child shell of it (`None` where no shell is around, as in unit tests).
+    pub shell: Option<&'a crate::state::ShellState>,
 }
 
 /// The result of a command: its exit status, or an I/O failure that ends it

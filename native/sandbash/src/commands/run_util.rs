@@ -53,6 +53,10 @@ pub async fn run(ctx: &CommandContext<'_>, e: Exec<'_>) -> Result<Ran, IoError> 
     let Some((name, args)) = e.argv.split_first() else {
         return Ok(Ran::Status(0));
     };
+    let base = name.rsplit('/').next().unwrap_or(name);
+    if let (Some(shell), "bash" | "sh") = (ctx.shell, base) {
+        return run_shell(ctx, shell, e).await;
+    }
     let Some(cmd) = lookup(name) else {
         return Ok(Ran::NotFound);
     };
@@ -72,8 +76,38 @@ pub async fn run(ctx: &CommandContext<'_>, e: Exec<'_>) -> Result<Ran, IoError> 
         sys: ctx.sys,
         budget: ctx.budget,
         line: ctx.line,
+        shell: ctx.shell,
     };
     // `Command::run` returns a boxed future, so utilities running utilities
     // (env xargs find ...) need no further boxing.
     Ok(Ran::Status(cmd.run(&mut sub).await?))
+}
+
+/// `bash`/`sh` as a program: a child of the calling shell that sees the
+/// environment, directory and streams this run was given.
+async fn run_shell(ctx: &CommandContext<'_>, shell: &crate::state::ShellState, e: Exec<'_>) -> Result<Ran, IoError> {
+    if ctx.budget.tick_command().is_err() {
+        return Ok(Ran::Status(126));
+    }
+    let mut child = shell.clone();
+    child.cwd = e.cwd.to_string();
+    // Exactly the environment given (env -i, NAME=v), as a new process would get.
+    for name in child.vars.names() {
+        if child.vars.get(&name).is_some_and(|v| v.exported) {
+            child.vars.entry(&name).exported = false;
+        }
+    }
+    for (k, v) in e.env.exported() {
+        let var = child.vars.entry(&k);
+        var.value = Some(crate::state::Value::Scalar(v));
+        var.exported = true;
+    }
+    let fds = crate::interp::Fds::new(e.stdin, e.stdout, e.stderr);
+    let status = match crate::builtins::run_shell_program(&mut child, e.argv, &fds).await {
+        Ok(s) => s,
+        Err(crate::interp::Flow::Exit(s)) => s,
+        // A limit or a stop: the shared budget makes the caller's next check end the exec.
+        Err(_) => 1,
+    };
+    Ok(Ran::Status(status))
 }

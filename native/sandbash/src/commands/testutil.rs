@@ -74,6 +74,7 @@ pub fn run_full(fs: &Arc<dyn Fs>, argv: &[&str], stdin: &[u8], env: &[(&str, &st
             sys: &sys,
             budget: &budget,
             line: 1,
+            shell: None,
         };
         match cmd.run(&mut ctx).await {
             Ok(s) => s,

@@ -63,6 +63,7 @@ mod tests {
                 sys: &sys,
                 budget: &budget,
                 line: 1,
+                shell: None,
             };
             let cmd = default_registry().get("yes").cloned().expect("registered");
             let reader = async move {

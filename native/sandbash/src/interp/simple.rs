@@ -203,6 +203,7 @@ pub async fn run_utility(sh: &mut ShellState, cmd: &dyn crate::commands::Command
         sys: &sh.sys,
         budget: &sh.budget,
         line: sh.line,
+        shell: Some(sh),
     };
     let r = cmd.run(&mut ctx).await;
     drop(ctx);
