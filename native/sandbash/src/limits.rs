@@ -188,7 +188,7 @@ impl Budget {
             )));
         }
         self.check()?;
-        Ok(n % YIELD_EVERY == 0)
+        Ok(n.is_multiple_of(YIELD_EVERY))
     }
 
     /// One more turn of a loop that has run `this_loop` turns so far.

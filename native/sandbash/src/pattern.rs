@@ -31,7 +31,7 @@ impl Pattern {
     }
 
     /// From a pattern string where nothing is quoted except by backslashes.
-    pub fn from_str(s: &str) -> Self {
+    pub fn from_glob_text(s: &str) -> Self {
         Pattern { chars: s.chars().map(|c| (c, false)).collect() }
     }
 
@@ -247,7 +247,7 @@ mod tests {
     use super::*;
 
     fn m(p: &str, s: &str) -> bool {
-        Pattern::from_str(p).matches(s, true)
+        Pattern::from_glob_text(p).matches(s, true)
     }
 
     #[test]

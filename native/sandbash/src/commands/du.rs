@@ -176,7 +176,7 @@ impl Command for Du {
                 "0" => o.end = 0,
                 "S" => o.separate = true,
                 "exclude" => {
-                    if let Some(r) = crate::pattern::Pattern::from_str(v).compile(false, false) {
+                    if let Some(r) = crate::pattern::Pattern::from_glob_text(v).compile(false, false) {
                         o.exclude.push(r);
                     }
                 }

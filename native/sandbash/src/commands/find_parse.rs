@@ -489,7 +489,7 @@ fn sign(v: &str) -> (Cmp, &str) {
 }
 
 fn glob(pat: &str, nocase: bool) -> Result<Regex, String> {
-    Pattern::from_str(pat).compile(false, nocase).ok_or_else(|| format!("invalid pattern {}", q(pat)))
+    Pattern::from_glob_text(pat).compile(false, nocase).ok_or_else(|| format!("invalid pattern {}", q(pat)))
 }
 
 /// `-type f,d,l`.

@@ -240,13 +240,13 @@ impl Command for Grep {
                 },
                 "r" => walk.recursive = true,
                 "R" => (walk.recursive, walk.deref) = (true, true),
-                "include" => walk.include.push(Pattern::from_str(val)),
-                "exclude" => walk.exclude.push(Pattern::from_str(val)),
-                "exclude-dir" => walk.exclude_dir.push(Pattern::from_str(val)),
+                "include" => walk.include.push(Pattern::from_glob_text(val)),
+                "exclude" => walk.exclude.push(Pattern::from_glob_text(val)),
+                "exclude-dir" => walk.exclude_dir.push(Pattern::from_glob_text(val)),
                 "exclude-from" => match ctx.fs.read(&ctx.resolve(val)).await {
                     Ok(d) => {
                         for l in String::from_utf8_lossy(&d).lines().filter(|l| !l.is_empty()) {
-                            walk.exclude.push(Pattern::from_str(l));
+                            walk.exclude.push(Pattern::from_glob_text(l));
                         }
                     }
                     Err(e) => {

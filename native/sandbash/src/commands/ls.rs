@@ -305,8 +305,8 @@ async fn options(ctx: &CommandContext<'_>, p: &super::common::Parsed) -> Result<
             "H" => o.deref_cmdline = true,
             "Q" => o.quote_names = true,
             "N" => o.quote_names = false,
-            "I" => o.ignore.push(Pattern::from_str(v)),
-            "hide" => o.hide.push(Pattern::from_str(v)),
+            "I" => o.ignore.push(Pattern::from_glob_text(v)),
+            "hide" => o.hide.push(Pattern::from_glob_text(v)),
             "w" => match v.parse::<usize>() {
                 Ok(w) => o.width = if w == 0 { usize::MAX } else { w },
                 Err(_) => {

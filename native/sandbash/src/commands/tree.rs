@@ -36,7 +36,7 @@ struct Counts {
 
 /// `-I`/`-P` patterns: globs separated by `|`.
 fn patterns(s: &str) -> Vec<Regex> {
-    s.split('|').filter_map(|p| Pattern::from_str(p).compile(false, false)).collect()
+    s.split('|').filter_map(|p| Pattern::from_glob_text(p).compile(false, false)).collect()
 }
 
 /// List the entries of `full` (shown as `shown`) below `prefix`.

@@ -378,7 +378,6 @@ pub async fn expand(
                 PV::List(items, c) => {
                     // ${@:0} includes $0.
                     let mut all = items;
-                    let off = off;
                     if is_positional {
                         all.insert(0, sh.arg0.clone());
                     }
@@ -614,7 +613,7 @@ fn replace(s: &str, pat: &Pattern, rep: &str, kind: &SubstringMatchKind, extglob
             while bi < b.len() {
                 let start = b[bi];
                 let mut found = None;
-                if !(replaced && !all) {
+                if !replaced || all {
                     // Longest non-empty match starting here.
                     found = b[bi + 1..].iter().rev().find(|&&end| re.is_match(&s[start..end])).copied();
                 }

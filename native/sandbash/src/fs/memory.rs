@@ -363,10 +363,8 @@ impl Fs for MemoryFs {
         }
         match inner.nodes.get(&dst) {
             Some(Node { kind: Kind::Dir, .. }) if !src_is_dir => return Err(FsError::IsADirectory),
-            Some(Node { kind: Kind::Dir, .. }) => {
-                if !inner.descendants_keys(&dst).is_empty() {
-                    return Err(FsError::NotEmpty);
-                }
+            Some(Node { kind: Kind::Dir, .. }) if !inner.descendants_keys(&dst).is_empty() => {
+                return Err(FsError::NotEmpty);
             }
             Some(_) if src_is_dir => return Err(FsError::NotADirectory),
             Some(Node { kind: Kind::File(d), .. }) => {

@@ -176,7 +176,7 @@ pub async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: 
     }
     // `/bin/ls` and `/usr/bin/env` name the utility itself.
     let base = match name.rsplit_once('/') {
-        Some((dir, b)) if matches!(dir, "/bin" | "/usr/bin" | "/usr/local/bin" | "/sbin" | "/usr/sbin") => b,
+        Some(("/bin" | "/usr/bin" | "/usr/local/bin" | "/sbin" | "/usr/sbin", b)) => b,
         _ => name,
     };
     if let Some(cmd) = default_registry().get(base) {
