@@ -363,9 +363,11 @@ impl Fs for MemoryFs {
         }
         match inner.nodes.get(&dst) {
             Some(Node { kind: Kind::Dir, .. }) if !src_is_dir => return Err(FsError::IsADirectory),
+            // An empty directory may be replaced by a directory; a full one may not.
             Some(Node { kind: Kind::Dir, .. }) if !inner.descendants_keys(&dst).is_empty() => {
                 return Err(FsError::NotEmpty);
             }
+            Some(Node { kind: Kind::Dir, .. }) => {}
             Some(_) if src_is_dir => return Err(FsError::NotADirectory),
             Some(Node { kind: Kind::File(d), .. }) => {
                 let len = d.len() as u64;
