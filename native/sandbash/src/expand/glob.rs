@@ -12,7 +12,7 @@ pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) 
     let pat = Pattern::from_parts(&parts);
     let literal: String = parts.iter().map(|p| p.0.as_str()).collect();
     if sh.opts.noglob || !pat.has_meta(sh.opts.extglob) {
-        out.push(from_glob_text(&parts));
+        out.push(literal_text(&parts));
         return Ok(());
     }
     let matches = glob(sh, &parts).await?;
@@ -20,7 +20,7 @@ pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) 
         if sh.opts.nullglob {
             return Ok(());
         }
-        out.push(if literal.is_empty() { String::new() } else { from_glob_text(&parts) });
+        out.push(if literal.is_empty() { String::new() } else { literal_text(&parts) });
     } else {
         out.extend(matches);
     }
@@ -28,7 +28,7 @@ pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) 
 }
 
 /// The text of a field that is not globbed (quotes are already removed).
-fn from_glob_text(parts: &Parts) -> String {
+fn literal_text(parts: &Parts) -> String {
     parts.iter().map(|p| p.0.as_str()).collect()
 }
 
