@@ -35,6 +35,9 @@ mod readlink;
 mod rev;
 mod rm;
 mod rmdir;
+mod sed;
+mod sed_exec;
+mod sed_parse;
 mod sleep;
 mod sort;
 mod sort_cmp;
@@ -155,6 +158,7 @@ pub fn default_registry() -> &'static Registry {
             ("nl", Arc::new(nl::Nl)),
             ("printf", Arc::new(printf::Printf)),
             ("wc", Arc::new(wc::Wc)),
+            ("sed", Arc::new(sed::Sed)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
