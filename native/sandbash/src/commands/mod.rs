@@ -9,8 +9,11 @@ pub(crate) mod testutil;
 mod basename;
 mod cat;
 mod chmod;
+mod cmp;
 mod comm;
 mod cp;
+mod diff;
+mod diff_seq;
 mod dirname;
 mod env;
 mod expand;
@@ -159,6 +162,8 @@ pub fn default_registry() -> &'static Registry {
             ("printf", Arc::new(printf::Printf)),
             ("wc", Arc::new(wc::Wc)),
             ("sed", Arc::new(sed::Sed)),
+            ("diff", Arc::new(diff::Diff)),
+            ("cmp", Arc::new(cmp::Cmp)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
