@@ -475,7 +475,10 @@ fn normal(out: &mut Vec<u8>, a: &[&[u8]], b: &[&[u8]], changes: &[Change]) {
 }
 
 /// Changes grouped into hunks that share context, with each hunk's bounds.
-fn hunks(changes: &[Change], na: usize, nb: usize, ctx: usize) -> Vec<(&[Change], (usize, usize), (usize, usize))> {
+/// A hunk: its changes and the line ranges it covers in each file.
+type Hunk<'a> = (&'a [Change], (usize, usize), (usize, usize));
+
+fn hunks(changes: &[Change], na: usize, nb: usize, ctx: usize) -> Vec<Hunk<'_>> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < changes.len() {
