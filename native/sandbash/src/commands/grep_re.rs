@@ -13,8 +13,19 @@ const DUP_MAX: u32 = 32767;
 
 /// Translate one GNU BRE (`ere == false`) or ERE pattern.
 pub fn translate(pat: &str, ere: bool) -> Result<Translated, String> {
+    translate_with(pat, ere, false)
+}
+
+/// Translate a GNU sed regex: groups capture (for `\1` in the replacement),
+/// and the escapes sed converts before compiling (`\n`, `\t`, `\xHH`, ...)
+/// become the characters they name.
+pub fn translate_sed(pat: &str, ere: bool) -> Result<Translated, String> {
+    translate_with(pat, ere, true)
+}
+
+fn translate_with(pat: &str, ere: bool, sed: bool) -> Result<Translated, String> {
     let chars: Vec<char> = pat.chars().collect();
-    let mut t = Tr { c: &chars, i: 0, ere, out: String::new(), warnings: Vec::new(), depth: 0 };
+    let mut t = Tr { c: &chars, i: 0, ere, sed, out: String::new(), warnings: Vec::new(), depth: 0 };
     t.run()?;
     Ok(Translated { source: t.out, warnings: t.warnings })
 }
@@ -23,6 +34,8 @@ struct Tr<'a> {
     c: &'a [char],
     i: usize,
     ere: bool,
+    /// sed flavour: capturing groups and character escapes.
+    sed: bool,
     out: String,
     warnings: Vec<&'static str>,
     depth: usize,
@@ -69,11 +82,11 @@ impl Tr<'_> {
             if op('(') {
                 group_starts.push(start);
                 self.depth += 1;
-                self.out.push_str("(?:");
+                self.out.push_str(if self.sed { "(" } else { "(?:" });
                 last = Last::Start;
             } else if op(')') {
                 if self.depth == 0 {
-                    if self.ere {
+                    if self.ere && !self.sed {
                         self.out.push_str("\\)");
                         last = Last::Atom(start);
                         continue;
@@ -218,6 +231,13 @@ impl Tr<'_> {
 
     /// A backslash escape that is not a BRE/ERE operator.
     fn escape(&mut self, c: char, last: &mut Last, start: usize) -> Result<(), String> {
+        if self.sed {
+            if let Some(ch) = self.sed_escape(c) {
+                self.out.push_str(&regex::escape(ch.encode_utf8(&mut [0; 4])));
+                *last = Last::Atom(start);
+                return Ok(());
+            }
+        }
         let s = match c {
             '1'..='9' => return Err("back-references are not supported".into()),
             '<' => "\\b{start}",
@@ -239,6 +259,36 @@ impl Tr<'_> {
         self.out.push_str(s);
         *last = if matches!(c, 'w' | 'W' | 's' | 'S') { Last::Atom(start) } else { Last::Start };
         Ok(())
+    }
+
+    /// sed's character escapes (`\n`, `\t`, `\dNNN`, `\oNNN`, `\xHH`, `\cX`),
+    /// after the backslash and `c`; consumes any digits.
+    fn sed_escape(&mut self, c: char) -> Option<char> {
+        let num = |t: &mut Self, radix: u32, max: usize| -> Option<char> {
+            let s = t.i;
+            while t.i - s < max && t.peek(0).is_some_and(|d| d.is_digit(radix)) {
+                t.i += 1;
+            }
+            let digits: String = t.c[s..t.i].iter().collect();
+            u32::from_str_radix(&digits, radix).ok().and_then(|v| char::from_u32(v & 0xff))
+        };
+        match c {
+            'n' => Some('\n'),
+            't' => Some('\t'),
+            'a' => Some('\x07'),
+            'f' => Some('\x0c'),
+            'v' => Some('\x0b'),
+            'r' => Some('\r'),
+            'd' => num(self, 10, 3),
+            'o' => num(self, 8, 3),
+            'x' => num(self, 16, 2),
+            'c' => {
+                let x = self.peek(0)?;
+                self.i += 1;
+                char::from_u32((x.to_ascii_uppercase() as u32) ^ 0x40)
+            }
+            _ => None,
+        }
     }
 
     /// A POSIX bracket expression (after `[`) as a Rust class.
@@ -317,6 +367,18 @@ impl Tr<'_> {
                 prev = None;
                 continue;
             }
+            // sed reads `\n` and `\t` in brackets as newline and tab.
+            let c = match (c, self.peek(0)) {
+                ('\\', Some(e @ ('n' | 't'))) if self.sed => {
+                    self.i += 1;
+                    if e == 'n' {
+                        '\n'
+                    } else {
+                        '\t'
+                    }
+                }
+                _ => c,
+            };
             push_class_char(&mut out, c);
             prev = Some(c);
         }

@@ -10,10 +10,13 @@ mod basename;
 mod cat;
 mod chmod;
 mod chown;
+mod cmp;
 mod comm;
 mod cp;
 mod cut;
 mod df;
+mod diff;
+mod diff_seq;
 mod dirname;
 mod du;
 mod echo;
@@ -56,6 +59,9 @@ mod rm;
 mod rmdir;
 pub mod run_util;
 mod seq;
+mod sed;
+mod sed_exec;
+mod sed_parse;
 mod sleep;
 mod sort;
 mod sort_cmp;
@@ -232,6 +238,9 @@ pub fn default_registry() -> &'static Registry {
             ("chgrp", Arc::new(chown::Chgrp)),
             ("file", Arc::new(file::File)),
             ("tree", Arc::new(tree::Tree)),
+            ("sed", Arc::new(sed::Sed)),
+            ("diff", Arc::new(diff::Diff)),
+            ("cmp", Arc::new(cmp::Cmp)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
