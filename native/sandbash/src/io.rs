@@ -144,6 +144,34 @@ impl Output {
 pub enum Source {
     Empty,
     Pipe(mpsc::Receiver<Bytes>),
+    /// `/dev/zero`: zeros forever.
+    Zero,
+    /// `/dev/urandom`: pseudo-random bytes forever (xorshift; not for secrets).
+    Random(u64),
+}
+
+/// Bytes one read of an endless device yields.
+const DEVICE_CHUNK: usize = 64 * 1024;
+
+impl Source {
+    /// The next chunk from the source itself (ignoring pending bytes).
+    async fn next(&mut self) -> Option<Bytes> {
+        match self {
+            Source::Empty => None,
+            Source::Pipe(rx) => rx.recv().await,
+            Source::Zero => Some(Bytes::from(vec![0u8; DEVICE_CHUNK])),
+            Source::Random(state) => {
+                let mut out = Vec::with_capacity(DEVICE_CHUNK);
+                while out.len() < DEVICE_CHUNK {
+                    *state ^= *state << 13;
+                    *state ^= *state >> 7;
+                    *state ^= *state << 17;
+                    out.extend_from_slice(&state.to_le_bytes());
+                }
+                Some(Bytes::from(out))
+            }
+        }
+    }
 }
 
 struct InputState {
@@ -165,6 +193,23 @@ impl Input {
     pub fn null() -> Self {
         Self::from_source(Source::Empty)
     }
+    /// The endless character devices a script may read: `/dev/zero`,
+    /// `/dev/urandom` and `/dev/random`; `/dev/null` is at end of file.
+    pub fn device(path: &str) -> Option<Self> {
+        let source = match path {
+            "/dev/null" => Source::Empty,
+            "/dev/zero" => Source::Zero,
+            "/dev/urandom" | "/dev/random" => {
+                let seed = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0x9e37_79b9_7f4a_7c15, |d| d.as_nanos() as u64);
+                Source::Random(seed | 1)
+            }
+            _ => return None,
+        };
+        Some(Self::from_source(source))
+    }
+
     /// An input that yields `data` and then end of file.
     pub fn from_bytes(data: impl Into<Bytes>) -> Self {
         Input(Arc::new(tokio::sync::Mutex::new(InputState { source: Source::Empty, pending: data.into() })))
@@ -176,10 +221,7 @@ impl Input {
         if !st.pending.is_empty() {
             return Some(std::mem::take(&mut st.pending));
         }
-        match &mut st.source {
-            Source::Empty => None,
-            Source::Pipe(rx) => rx.recv().await,
-        }
+        st.source.next().await
     }
 
     /// Read up to and including `delim`; `None` at end of file with nothing read.
@@ -189,10 +231,7 @@ impl Input {
         let mut out = Vec::new();
         loop {
             if st.pending.is_empty() {
-                let next = match &mut st.source {
-                    Source::Empty => None,
-                    Source::Pipe(rx) => rx.recv().await,
-                };
+                let next = st.source.next().await;
                 match next {
                     Some(b) => st.pending = b,
                     None => return if out.is_empty() { None } else { Some(out) },
@@ -217,10 +256,7 @@ impl Input {
         let mut out = Vec::new();
         while out.len() < n {
             if st.pending.is_empty() {
-                let next = match &mut st.source {
-                    Source::Empty => None,
-                    Source::Pipe(rx) => rx.recv().await,
-                };
+                let next = st.source.next().await;
                 match next {
                     Some(b) => st.pending = b,
                     None => break,

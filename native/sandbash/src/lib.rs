@@ -144,6 +144,7 @@ impl BashBuilder {
             for d in ["/tmp", "/home", home.as_str(), "/bin", "/usr/bin", "/dev", cwd.as_str()] {
                 mem.mkdir(d, true).await.map_err(|e| format!("cannot create {d}: {e}"))?;
             }
+            mem.add_devices();
             for (p, data) in &self.files {
                 let p = fs::path::normalize(&format!("/{p}"));
                 mem.mkdir(fs::path::parent(&p), true).await.map_err(|e| format!("cannot write {p}: {e}"))?;

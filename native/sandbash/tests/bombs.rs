@@ -115,3 +115,8 @@ fn whole_input_past_the_string_limit() {
         assert_eq!(r.stdout, b"5000\n");
     });
 }
+
+#[test]
+fn endless_device() {
+    stops("cat /dev/zero", "limit exceeded");
+}

@@ -532,3 +532,12 @@ fn bytes_printf() {
 fn bytes_printf_to_file() {
     check(r#"printf 'A\xffB' > f; cat f; echo"#, b"A\xffB\n", 0);
 }
+
+#[test]
+fn devices_stream_and_swallow() {
+    check(
+        r#"head -c 16 /dev/urandom | wc -c; head -c 8 < /dev/zero | tr '\0' z; echo; echo gone > /dev/zero; wc -c < /dev/null; [ -e /dev/urandom ] && echo exists"#,
+        "16\nzzzzzzzz\n0\nexists\n",
+        0,
+    );
+}

@@ -3,7 +3,7 @@
 
 use super::CommandContext;
 use crate::fs::path;
-use crate::io::IoError;
+use crate::io::{Input, IoError};
 
 impl CommandContext<'_> {
     /// Absolute sandbox path for an operand.
@@ -28,9 +28,32 @@ impl CommandContext<'_> {
         self.stdout.write(data).await
     }
 
+    /// Open an operand as a stream: `-` and `/dev/stdin` are stdin, the
+    /// character devices stream (`head -c 16 /dev/urandom`), files are read
+    /// whole. The error is the C library wording.
+    pub async fn open_input(&self, operand: &str) -> Result<Input, String> {
+        if operand == "-" || operand == "/dev/stdin" {
+            return Ok(self.stdin.clone());
+        }
+        let path = self.resolve(operand);
+        if let Some(dev) = Input::device(&path) {
+            return Ok(dev);
+        }
+        self.fs.read(&path).await.map(Input::from_bytes).map_err(|e| e.to_string())
+    }
+
     /// Read a whole operand: `-` is stdin, anything else a file. The error is
-    /// the C library wording (`No such file or directory`).
+    /// the C library wording (`No such file or directory`). An endless device
+    /// is read up to `max_string_bytes`, then stops the exec like `yes | sort`.
     pub async fn read_operand(&self, operand: &str) -> Result<Vec<u8>, String> {
+        let path = self.resolve(operand);
+        if let Some(dev) = Input::device(&path).filter(|_| path != "/dev/null") {
+            let max = usize::try_from(self.budget.limits.max_string_bytes).unwrap_or(usize::MAX);
+            return dev.read_to_end(max).await.map_err(|_| {
+                self.budget.input_exceeded();
+                "input too large".to_string()
+            });
+        }
         if operand == "-" {
             let max = usize::try_from(self.budget.limits.max_string_bytes).unwrap_or(usize::MAX);
             return self.stdin.read_to_end(max).await.map_err(|_| {

@@ -110,7 +110,7 @@ impl Command for Head {
             if f == "-" {
                 headers.show(ctx, f).await?;
                 if !mode.elide {
-                    stream_stdin(ctx, mode).await?;
+                    stream(ctx, &ctx.stdin, mode).await?;
                     continue;
                 }
                 match ctx.read_stdin().await {
@@ -120,6 +120,12 @@ impl Command for Head {
                         status = 1;
                     }
                 }
+                continue;
+            }
+            // `head -c 16 /dev/urandom`: an endless device is streamed, never read whole.
+            if let Some(dev) = crate::io::Input::device(&ctx.resolve(f)).filter(|_| !mode.elide) {
+                headers.show(ctx, f).await?;
+                stream(ctx, &dev, mode).await?;
                 continue;
             }
             match headtail::open(ctx, f).await? {
@@ -154,20 +160,20 @@ fn select(data: &[u8], mode: Mode) -> &[u8] {
     &data[..end]
 }
 
-/// Copy the first lines or bytes of stdin without reading past them.
-async fn stream_stdin(ctx: &CommandContext<'_>, mode: Mode) -> Result<(), crate::io::IoError> {
+/// Copy the first lines or bytes of `input` without reading past them.
+async fn stream(ctx: &CommandContext<'_>, input: &crate::io::Input, mode: Mode) -> Result<(), crate::io::IoError> {
     const PIECE: usize = 64 * 1024;
     let mut left = mode.count;
     while left > 0 && ctx.still_running() {
         if mode.lines {
-            let Some(piece) = ctx.stdin.read_until(mode.delim, PIECE).await else { break };
+            let Some(piece) = input.read_until(mode.delim, PIECE).await else { break };
             if piece.last() == Some(&mode.delim) {
                 left -= 1;
             }
             ctx.out(&piece).await?;
         } else {
             let want = usize::try_from(left).unwrap_or(usize::MAX).min(PIECE);
-            let piece = ctx.stdin.read_exact_upto(want).await;
+            let piece = input.read_exact_upto(want).await;
             if piece.is_empty() {
                 break;
             }

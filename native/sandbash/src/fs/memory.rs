@@ -90,6 +90,15 @@ impl MemoryFs {
     }
 
     /// Bytes currently stored in files.
+    /// Create the [`DEVICES`] (empty, mode 0666) under an existing `/dev`.
+    pub fn add_devices(&self) {
+        let mut inner = self.inner.write();
+        for dev in DEVICES {
+            let node = Node { kind: Kind::File(Arc::new(Vec::new())), mode: 0o666, mtime: SystemTime::now() };
+            inner.nodes.insert((*dev).to_string(), node);
+        }
+    }
+
     pub fn total_bytes(&self) -> u64 {
         self.inner.read().total_bytes
     }
@@ -207,6 +216,14 @@ impl Inner {
     }
 }
 
+/// The character devices every sandbox has (created empty by `Bash::builder`):
+/// what is written to them vanishes; readers stream them through `Input::device`.
+pub const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"];
+
+fn is_device(path: &str) -> bool {
+    DEVICES.contains(&path)
+}
+
 #[async_trait]
 impl Fs for MemoryFs {
     async fn read(&self, path: &str) -> FsResult<Vec<u8>> {
@@ -219,12 +236,18 @@ impl Fs for MemoryFs {
     }
 
     async fn write(&self, path: &str, data: &[u8]) -> FsResult<()> {
+        if is_device(path) {
+            return Ok(());
+        }
         let mut inner = self.inner.write();
         let real = inner.creatable(path, &self.limits)?;
         inner.put_file(real, data.to_vec(), &self.limits)
     }
 
     async fn append(&self, path: &str, data: &[u8]) -> FsResult<()> {
+        if is_device(path) {
+            return Ok(());
+        }
         let mut inner = self.inner.write();
         let real = inner.creatable(path, &self.limits)?;
         let mut content = match inner.nodes.get_mut(&real) {

@@ -177,6 +177,13 @@ async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
         "/dev/stdout" => return Some(Fd::Out(fds.stdout.clone())),
         "/dev/stderr" => return Some(Fd::Out(fds.stderr.clone())),
         "/dev/stdin" => return Some(Fd::In(fds.stdin.clone())),
+        "/dev/zero" | "/dev/urandom" | "/dev/random" => {
+            // Reads stream the device; writes vanish, as on Linux.
+            return match kind {
+                K::Read => Input::device(name).map(Fd::In),
+                _ => Some(Fd::Out(Output::Null)),
+            };
+        }
         "" => {
             fds.shell_err(sh.loc(), ": No such file or directory").await;
             return None;
