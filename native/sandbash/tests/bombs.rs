@@ -120,3 +120,13 @@ fn whole_input_past_the_string_limit() {
 fn endless_device() {
     stops("cat /dev/zero", "limit exceeded");
 }
+
+#[test]
+fn giant_printf_width() {
+    stops("printf '%*s' 2000000000 x", "max_output_bytes");
+}
+
+#[test]
+fn giant_here_string() {
+    stops(r#"x=$(printf '%09000000d' 0); cat <<< "$x$x$x$x$x$x$x$x$x$x" | wc -c"#, "max_string_bytes");
+}

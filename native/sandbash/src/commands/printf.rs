@@ -9,8 +9,9 @@ use async_trait::async_trait;
 pub struct Printf;
 
 const USAGE: &str = "printf: usage: printf [-v var] format [arguments]\n";
-/// Widths and precisions past this are clamped (bash would try to allocate them).
-const MAX_FIELD: usize = 1 << 20;
+/// Widths and precisions are C ints; past this they are clamped. Whether one
+/// fits is decided against the output limit (see [`format`]'s `max_out`).
+const MAX_FIELD: usize = i32::MAX as usize;
 
 #[async_trait]
 impl Command for Printf {
@@ -32,7 +33,13 @@ impl Command for Printf {
         };
         let now =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
-        let r = format(fmt.as_bytes(), rest, now);
+        // Output past the limit would be refused anyway; stop building it there.
+        let limits = &ctx.budget.limits;
+        let max_out = usize::try_from(limits.max_output_bytes.max(limits.max_string_bytes)).unwrap_or(usize::MAX);
+        let r = format(fmt.as_bytes(), rest, now, max_out);
+        if r.overflow {
+            return Err(crate::io::IoError::OutputLimit(limits.max_output_bytes));
+        }
         ctx.out(&r.out).await?;
         for e in &r.errors {
             ctx.builtin_err(e).await?;
@@ -48,6 +55,9 @@ pub struct Formatted {
     pub out: Vec<u8>,
     pub errors: Vec<String>,
     pub status: i32,
+    /// The output would pass `max_out` bytes (`printf '%*s' 2000000000 x`):
+    /// formatting stopped there.
+    pub overflow: bool,
 }
 
 /// The arguments being consumed, with the number-conversion errors.
@@ -243,11 +253,17 @@ impl Spec {
 
 /// Format `fmt` with `args` as bash's `printf` does, reusing the format
 /// while arguments remain. `now` is the time `%(fmt)T` shows for -1 / -2.
-pub fn format(fmt: &[u8], args: &[String], now: i64) -> Formatted {
+/// Output that would pass `max_out` bytes is not built: `overflow` says so.
+pub fn format(fmt: &[u8], args: &[String], now: i64, max_out: usize) -> Formatted {
     let mut a = Args { list: args, pos: 0, errors: Vec::new(), conversion_error: false };
     let mut out = Vec::new();
     let mut status = 0;
+    let mut overflow = false;
     'outer: loop {
+        if out.len() > max_out {
+            overflow = true;
+            break;
+        }
         let start_pos = a.pos;
         let mut i = 0;
         while i < fmt.len() {
@@ -310,6 +326,10 @@ pub fn format(fmt: &[u8], args: &[String], now: i64) -> Formatted {
             }
             while fmt.get(i).is_some_and(|c| b"hjlLtz".contains(c)) {
                 i += 1;
+            }
+            if sp.width.max(sp.prec.unwrap_or(0)) > max_out.saturating_sub(out.len()) {
+                overflow = true;
+                break 'outer;
             }
             let Some(&conv) = fmt.get(i) else {
                 let spec = String::from_utf8_lossy(&fmt[start..]);
@@ -424,7 +444,7 @@ pub fn format(fmt: &[u8], args: &[String], now: i64) -> Formatted {
     if a.conversion_error {
         status = 1;
     }
-    Formatted { out, errors: a.errors, status }
+    Formatted { out, errors: a.errors, status, overflow }
 }
 
 /// Decimal digits at `fmt[*i..]` (saturating), advancing `i`.
@@ -626,7 +646,7 @@ mod tests {
     /// Format with string args; expected values are bash 5.2's output.
     fn f(fmt: &str, args: &[&str]) -> (Vec<u8>, Vec<String>, i32) {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        let r = format(fmt.as_bytes(), &args, 0);
+        let r = format(fmt.as_bytes(), &args, 0, 1 << 20);
         (r.out, r.errors, r.status)
     }
     fn out(fmt: &str, args: &[&str]) -> String {

@@ -166,7 +166,7 @@ fn fmt_value(fmt: &[u8], v: f64) -> Vec<u8> {
     // `{}` is the shortest text that reads back as `v`; reading it as a long
     // double gives what GNU's long double arithmetic would mostly produce.
     let text = if v == 0.0 && v.is_sign_negative() { "-0".to_string() } else { format!("{v}") };
-    super::printf::format(fmt, &[text], 0).out
+    super::printf::format(fmt, &[text], 0, usize::MAX).out
 }
 
 #[async_trait]
