@@ -72,6 +72,20 @@ defmodule ExBashkit.ExecOptionsTest do
     assert Session.cancel(s) == 0
   end
 
+  test "cancel/1 lands during a sleep" do
+    s = Session.new()
+    task = Task.async(fn -> Session.exec(s, "sleep 100") end)
+    wait_until(fn -> Session.cancel(s) == 1 end)
+    assert Task.await(task, 2_000) == {:error, "execution cancelled"}
+  end
+
+  test "a sleep past the timeout ends at the deadline with the partial output" do
+    s = Session.new(limits: [timeout_ms: 100])
+
+    assert {:error, "execution timed out after 100 ms (timeout_ms)", %Result{stdout: "before\n"}} =
+             Session.exec(s, "echo before; sleep 100; echo after", partial: true)
+  end
+
   test "an exec whose caller dies is cancelled" do
     s = Session.new(limits: [timeout_ms: 20_000] ++ @busy_limits)
     {pid, ref} = spawn_monitor(fn -> Session.exec(s, "while :; do :; done") end)

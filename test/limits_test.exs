@@ -53,6 +53,21 @@ defmodule ExBashkit.LimitsTest do
              Session.exec(s, "[[ x =~ (a|b){500} ]]; echo $?; [[ b =~ (a|b) ]]; echo $?")
   end
 
+  test "grep and sed refuse a regex past max_regex_bytes" do
+    s = Session.new(limits: [max_regex_bytes: 1000])
+
+    assert {:ok, %Result{exit_code: 2, stderr: err}} =
+             Session.exec(s, "echo ab | grep -E '(a|b){500}'")
+
+    assert err =~ "too big"
+    assert {:ok, %Result{stdout: "ab\n"}} = Session.exec(s, "echo ab | grep -E '(a|b)'")
+
+    assert {:ok, %Result{exit_code: 1, stderr: err}} =
+             Session.exec(s, "echo ab | sed -E 's/(a|b){500}/x/'")
+
+    assert err =~ "too big"
+  end
+
   describe "filesystem limits fail the write like a full disk, naming the limit" do
     test "bytes per file" do
       s = Session.new(limits: [max_file_bytes: 10])

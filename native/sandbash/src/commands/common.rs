@@ -65,6 +65,11 @@ impl CommandContext<'_> {
         self.fs.read(&self.resolve(operand)).await.map_err(|e| e.to_string())
     }
 
+    /// Compiled-size cap for a regular expression (`max_regex_bytes`).
+    pub fn regex_limit(&self) -> usize {
+        usize::try_from(self.budget.limits.max_regex_bytes).unwrap_or(usize::MAX)
+    }
+
     /// Check the deadline and cancellation; long-running utilities call this in their loops.
     pub fn still_running(&self) -> bool {
         self.budget.check().is_ok()

@@ -68,7 +68,6 @@ const SPEC: Spec = Spec::new(
 .status(2);
 
 /// Largest compiled pattern; a huge one is an error rather than a hang.
-const REGEX_SIZE_LIMIT: usize = 10 << 20;
 /// Directory nesting `-r` follows.
 const MAX_DEPTH: usize = 64;
 
@@ -312,7 +311,7 @@ impl Command for Grep {
             }
             pats = operands.remove(0).split('\n').map(String::from).collect();
         }
-        let re = match build(&pats, syntax, icase, word, line_x, o.delim == 0) {
+        let re = match build(&pats, syntax, icase, word, line_x, o.delim == 0, ctx.regex_limit()) {
             Ok((re, warnings)) => {
                 for w in warnings {
                     ctx.err(format!("warning: {w}")).await?;
@@ -390,6 +389,7 @@ fn build(
     word: bool,
     line_x: bool,
     null_data: bool,
+    size_limit: usize,
 ) -> Result<(Option<regex::bytes::Regex>, Vec<&'static str>), String> {
     if pats.is_empty() {
         return Ok((None, vec![]));
@@ -422,8 +422,8 @@ fn build(
     let re = RegexBuilder::new(&src)
         .case_insensitive(icase)
         .dot_matches_new_line(null_data)
-        .size_limit(REGEX_SIZE_LIMIT)
-        .dfa_size_limit(REGEX_SIZE_LIMIT)
+        .size_limit(size_limit)
+        .dfa_size_limit(size_limit)
         .build()
         .map_err(|e| match e {
             regex::Error::CompiledTooBig(_) => "Regular expression too big".to_string(),

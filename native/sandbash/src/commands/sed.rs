@@ -217,7 +217,7 @@ impl Command for Sed {
             }
             chunks.push(Chunk { text: files.remove(0).into_bytes(), file: None });
         }
-        let prog = match compile(&chunks, set.ere) {
+        let prog = match compile(&chunks, set.ere, ctx.regex_limit()) {
             Ok(p) => p,
             Err(e) => {
                 ctx.err(e.msg).await?;

@@ -5,8 +5,6 @@
 use super::grep_re::translate_sed;
 use regex::bytes::{Regex, RegexBuilder};
 
-const REGEX_SIZE_LIMIT: usize = 10 << 20;
-
 /// One script piece: `-e TEXT` / the script operand, or `-f FILE`.
 pub struct Chunk {
     pub text: Vec<u8>,
@@ -143,12 +141,14 @@ struct Parser<'a> {
     jumps: Vec<(usize, Vec<u8>)>,
     /// A non-empty regex was seen (an empty one before that is an error).
     have_re: bool,
+    /// Compiled-size cap of each regex (`max_regex_bytes`).
+    regex_limit: usize,
 }
 
 type PResult<T> = Result<T, CompileError>;
 
 /// Compile the chunks (joined by newlines, as GNU does) into a program.
-pub fn compile(chunks: &[Chunk], ere: bool) -> PResult<Program> {
+pub fn compile(chunks: &[Chunk], ere: bool, regex_limit: usize) -> PResult<Program> {
     let mut buf = Vec::new();
     let mut starts = Vec::new();
     for (i, c) in chunks.iter().enumerate() {
@@ -171,6 +171,7 @@ pub fn compile(chunks: &[Chunk], ere: bool) -> PResult<Program> {
         labels: Vec::new(),
         jumps: Vec::new(),
         have_re: false,
+        regex_limit,
     };
     p.program()?;
     if !p.blocks.is_empty() {
@@ -453,8 +454,8 @@ impl Parser<'_> {
             .case_insensitive(icase)
             .multi_line(multi)
             .dot_matches_new_line(!multi)
-            .size_limit(REGEX_SIZE_LIMIT)
-            .dfa_size_limit(REGEX_SIZE_LIMIT)
+            .size_limit(self.regex_limit)
+            .dfa_size_limit(self.regex_limit)
             .build()
             .map_err(|e| match e {
                 regex::Error::CompiledTooBig(_) => self.bad("Regular expression too big"),
