@@ -52,6 +52,36 @@ pub fn nesting_depth(src: &str) -> usize {
     max
 }
 
+/// More `(` than `)` past this, and the parse is refused before it starts.
+const MAX_UNCLOSED_PARENS: usize = 12;
+
+/// How many more `(` than `)` the script has, outside quotes and comments.
+fn unclosed_parens(src: &str) -> usize {
+    let (mut open, mut close) = (0usize, 0usize);
+    let mut quote: Option<u8> = None;
+    let bytes = src.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        match (quote, c) {
+            (Some(b'\''), b'\'') | (Some(b'"'), b'"') => quote = None,
+            (Some(b'"'), b'\\') | (None, b'\\') => i += 1,
+            (Some(_), _) => {}
+            (None, b'\'' | b'"') => quote = Some(c),
+            (None, b'#') if i == 0 || bytes[i - 1].is_ascii_whitespace() => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            (None, b'(') => open += 1,
+            (None, b')') => close += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    open.saturating_sub(close)
+}
+
 /// A parsed program and the text it was parsed from (after [`prepare`]).
 pub struct Parsed {
     pub program: ast::Program,
@@ -60,6 +90,12 @@ pub struct Parsed {
 
 /// Parse a whole script. `Err` is bash's message (without the `bash: ` prefix).
 pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
+    if unclosed_parens(src) > MAX_UNCLOSED_PARENS {
+        // brush-parser backtracks exponentially over unclosed parentheses in
+        // arithmetic (`(( ((((((...`); the script cannot parse anyway.
+        let line = src.lines().count().max(1);
+        return Err(format!("line {line}: unexpected EOF while looking for matching `)'"));
+    }
     let text = prepare(src);
     let program = parse_text(&text, max_depth)?;
     Ok(Parsed { program, source: Arc::new(Source::new(&text)) })

@@ -130,3 +130,16 @@ fn giant_printf_width() {
 fn giant_here_string() {
     stops(r#"x=$(printf '%09000000d' 0); cat <<< "$x$x$x$x$x$x$x$x$x$x" | wc -c"#, "max_string_bytes");
 }
+
+#[test]
+fn unclosed_arithmetic_parens() {
+    // brush-parser's backtracking doubles per unclosed `(`; refused before parsing.
+    let script = format!("(( {}1", "(".repeat(40));
+    run(async {
+        let err = session().exec(&script).await.expect_err("does not parse");
+        assert!(
+            matches!(&err, Error::Parse(m) if m.contains("unexpected EOF while looking for matching `)'")),
+            "{err}"
+        );
+    });
+}
