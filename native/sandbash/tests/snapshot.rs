@@ -374,3 +374,37 @@ fn a_session_restores_its_own_snapshot() {
     assert_eq!(snap(&a), bytes);
     assert_eq!(run(&rt, &mut a, "f x; pwd; cat /data/link | wc -c"), "f:x:plain\n/data/sub\n7\n");
 }
+
+#[test]
+fn functions_defined_anywhere_parse_back() {
+    let rt = rt();
+    let mut a = Bash::builder().build().expect("build");
+    run(
+        &rt,
+        &mut a,
+        r##"x="ünïcödé"; cat <<EOF >/dev/null
+a here-doc before the definitions
+EOF
+        eval 'e1() { echo "e1 $1"; }'
+        outer() { inner() { echo inner; }; }; outer
+        echo 'sourced() { echo sourced; }' > /tmp/lib.sh; . /tmp/lib.sh
+        function  spaced   ()  { echo spaced; }
+        nl()
+        {
+          echo nl
+        }
+        redir() { echo "to stderr"; } >&2
+        multi() { for ((i=0;i<2;i++)); do echo m$i; done; case $1 in a) echo A;; *) echo other;; esac; }
+        herefn() { cat; } <<END
+in here $x
+END
+        "##,
+    );
+    let mut b = Bash::builder().build().expect("build");
+    b.restore(&snap(&a), None).expect("restore");
+    assert_eq!(run(&rt, &mut b, "declare -f"), run(&rt, &mut a, "declare -f"));
+    let calls = "e1 z; inner; sourced; spaced; nl; redir 2>/dev/null; redir 2>&1; multi a; herefn";
+    let out = run(&rt, &mut b, calls);
+    assert_eq!(out, run(&rt, &mut a, calls));
+    assert_eq!(out, "e1 z\ninner\nsourced\nspaced\nnl\nto stderr\nm0\nm1\nA\nin here ünïcödé\n");
+}
