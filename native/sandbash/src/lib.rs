@@ -17,6 +17,7 @@ pub mod interp;
 pub mod io;
 pub mod limits;
 pub mod pattern;
+pub mod snapshot;
 pub mod state;
 pub mod syntax;
 
@@ -30,6 +31,7 @@ use std::sync::Arc;
 
 pub use fs::memory::FsLimits;
 pub use limits::Limits;
+pub use snapshot::SnapshotOptions;
 
 /// What a finished script produced.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -22,6 +22,7 @@ use crate::interp::{Fds, Res};
 use crate::state::ShellState;
 
 pub use eval::run_script_file;
+pub(crate) use trap::canonical as trap_condition;
 
 /// An argument of a declaration builtin (`export`, `local`, `declare`, ...).
 #[derive(Debug, Clone)]

@@ -41,7 +41,7 @@ const SIGNALS: &[(&str, u32)] = &[
 ];
 
 /// Canonical name of a condition: `EXIT`, `ERR`, `DEBUG`, `RETURN` or a signal without `SIG`.
-fn canonical(spec: &str) -> Option<String> {
+pub(crate) fn canonical(spec: &str) -> Option<String> {
     let up = spec.to_ascii_uppercase();
     let name = up.strip_prefix("SIG").unwrap_or(&up);
     if matches!(name, "EXIT" | "ERR" | "DEBUG" | "RETURN") {

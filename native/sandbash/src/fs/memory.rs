@@ -12,18 +12,22 @@ use std::time::SystemTime;
 /// Most symlinks followed while resolving one path (Linux's MAXSYMLINKS).
 const MAX_SYMLINK_HOPS: usize = 40;
 
+/// What a node is, with its contents.
 #[derive(Clone, Debug)]
-enum Kind {
+pub enum Kind {
     File(Arc<Vec<u8>>),
     Dir,
+    /// The target, as given.
     Symlink(String),
 }
 
+/// One file, directory or symlink.
 #[derive(Clone, Debug)]
-struct Node {
-    kind: Kind,
-    mode: u32,
-    mtime: SystemTime,
+pub struct Node {
+    pub kind: Kind,
+    /// Permission bits (at most 0o7777).
+    pub mode: u32,
+    pub mtime: SystemTime,
 }
 
 impl Node {
@@ -101,6 +105,75 @@ impl MemoryFs {
 
     pub fn total_bytes(&self) -> u64 {
         self.inner.read().total_bytes
+    }
+
+    pub fn limits(&self) -> &FsLimits {
+        &self.limits
+    }
+
+    /// A copy of every node, taken at one instant (file data is shared, not copied).
+    pub fn export(&self) -> MemoryTree {
+        MemoryTree { nodes: self.inner.read().nodes.clone() }
+    }
+
+    /// Replace every node with `tree`'s, at once. The tree is checked against
+    /// this filesystem's limits first; on `Err` nothing changed. The same
+    /// `MemoryFs` stays in place, so whoever holds an `Arc` to it sees the new contents.
+    pub fn replace_contents(&self, tree: MemoryTree) -> Result<(), String> {
+        let total_bytes = tree.check(&self.limits)?;
+        let mut inner = self.inner.write();
+        inner.nodes = tree.nodes;
+        inner.total_bytes = total_bytes;
+        Ok(())
+    }
+}
+
+/// The whole contents of a [`MemoryFs`], apart from it: real (symlink-free,
+/// normalized, absolute) paths to nodes. See [`MemoryFs::export`].
+#[derive(Clone, Debug, Default)]
+pub struct MemoryTree {
+    pub nodes: BTreeMap<String, Node>,
+}
+
+impl MemoryTree {
+    /// Check that a [`MemoryFs`] with `limits` could hold this tree as it is:
+    /// `/` is a directory, every path is absolute and normalized and its parent
+    /// is a directory, modes fit 0o7777, and counts and sizes are within the
+    /// limits. `Ok` holds the bytes stored in files.
+    pub fn check(&self, limits: &FsLimits) -> Result<u64, String> {
+        if !matches!(self.nodes.get("/"), Some(Node { kind: Kind::Dir, .. })) {
+            return Err("/ is not a directory".into());
+        }
+        if self.nodes.len() as u64 > limits.max_files {
+            return Err(format!("{} files, more than max_files ({})", self.nodes.len(), limits.max_files));
+        }
+        let mut total: u64 = 0;
+        for (path, node) in &self.nodes {
+            if !path.starts_with('/') || super::path::normalize(path) != *path || path.contains('\0') {
+                return Err(format!("{path:?} is not an absolute normalized path"));
+            }
+            // The same measure `creatable` applies to new nodes.
+            if path.split('/').count() > limits.max_path_depth {
+                return Err(format!("{path} is deeper than max_path_depth ({})", limits.max_path_depth));
+            }
+            if path != "/" && !matches!(self.nodes.get(parent(path)), Some(Node { kind: Kind::Dir, .. })) {
+                return Err(format!("{path}: parent is not a directory"));
+            }
+            if node.mode > 0o7777 {
+                return Err(format!("{path}: mode {:o} is not permission bits", node.mode));
+            }
+            if let Kind::File(d) = &node.kind {
+                let len = d.len() as u64;
+                if len > limits.max_file_bytes {
+                    return Err(format!("{path}: {len} bytes, more than max_file_bytes ({})", limits.max_file_bytes));
+                }
+                total = total.saturating_add(len);
+                if total > limits.max_total_bytes {
+                    return Err(format!("files hold more than max_total_bytes ({})", limits.max_total_bytes));
+                }
+            }
+        }
+        Ok(total)
     }
 }
 
@@ -512,6 +585,48 @@ mod tests {
             let deep = "/x".repeat(9);
             assert_eq!(roomy.mkdir(&deep, true).await, Err(FsError::Limit(FsLimit::PathDepth, 8)));
             assert_eq!(FsError::Limit(FsLimit::FileBytes, 4).to_string(), "File too large (max_file_bytes: 4)");
+        });
+    }
+
+    #[test]
+    fn export_and_replace_contents() {
+        block(async {
+            let fs = MemoryFs::new(FsLimits { max_file_bytes: 4, max_total_bytes: 6, max_files: 5, max_path_depth: 8 });
+            fs.mkdir("/d", false).await.unwrap();
+            fs.write("/d/f", b"1234").await.unwrap();
+            fs.symlink("d/f", "/l").await.unwrap();
+            let tree = fs.export();
+            assert_eq!(tree.check(fs.limits()), Ok(4));
+            fs.remove_dir("/d", true).await.unwrap();
+            fs.replace_contents(tree.clone()).unwrap();
+            assert_eq!(fs.read("/l").await.unwrap(), b"1234");
+            assert_eq!(fs.total_bytes(), 4);
+
+            let refused = |t: &MemoryTree| fs.replace_contents(t.clone()).unwrap_err();
+            let file =
+                |n: usize| Node { kind: Kind::File(Arc::new(vec![0; n])), mode: 0o644, mtime: SystemTime::now() };
+            let mut t = tree.clone();
+            t.nodes.insert("/x/y".into(), file(1));
+            assert!(refused(&t).contains("parent"), "{}", refused(&t));
+            let mut t = tree.clone();
+            t.nodes.insert("/d/../e".into(), file(1));
+            assert!(refused(&t).contains("normalized"));
+            let mut t = tree.clone();
+            t.nodes.insert("/d/big".into(), file(5));
+            assert!(refused(&t).contains("max_file_bytes"));
+            let mut t = tree.clone();
+            t.nodes.insert("/d/g".into(), file(3));
+            assert!(refused(&t).contains("max_total_bytes"));
+            let mut t = tree.clone();
+            t.nodes.insert("/a".into(), file(0));
+            t.nodes.insert("/b".into(), file(0));
+            assert!(refused(&t).contains("max_files"));
+            let mut t = tree.clone();
+            t.nodes.remove("/");
+            assert!(refused(&t).contains("/ is not"));
+            // Nothing refused changed the filesystem.
+            assert_eq!(fs.read("/d/f").await.unwrap(), b"1234");
+            assert_eq!(fs.export().nodes.len(), 4);
         });
     }
 }

@@ -312,16 +312,38 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
 }
 
 fn define_function(sh: &mut ShellState, def: &ast::FunctionDefinition) {
-    let source = def
-        .location()
-        .map(|loc| {
-            let (a, b) = (loc.start.index, loc.end.index);
-            sh.src.slice(a, b).unwrap_or_default().to_string()
-        })
-        .unwrap_or_default();
+    let source = function_source(&sh.src, def);
     let name = def.fname.value.clone();
     let program = sh.src.clone();
     Arc::make_mut(&mut sh.funcs).insert(name, Arc::new(Function { def: def.clone(), source, program }));
+}
+
+/// The text of a function definition, complete enough to parse back into the
+/// same function (snapshots store functions as text). brush-parser's span
+/// starts at the name and ends at the body, so a leading `function` keyword is
+/// taken from the text before it and the body's redirections (which carry no
+/// location) are written back from the AST.
+pub fn function_source(src: &crate::state::source::Source, def: &ast::FunctionDefinition) -> String {
+    let Some(loc) = def.location() else { return String::new() };
+    let (mut a, b) = (loc.start.index, loc.end.index);
+    let before = a.min(64);
+    if let Some(w) = src.slice(a - before, a) {
+        let trimmed = w.trim_end_matches([' ', '\t']);
+        if let Some(head) = trimmed.strip_suffix("function") {
+            if (head.is_empty() && before == a) || head.ends_with(|c: char| c.is_whitespace() || ";&|(){}".contains(c))
+            {
+                a -= w.chars().count() - head.chars().count();
+            }
+        }
+    }
+    let mut text = src.slice(a, b).unwrap_or_default().to_string();
+    if let Some(redirs) = &def.body.1 {
+        for r in &redirs.0 {
+            text.push(' ');
+            text.push_str(&r.to_string());
+        }
+    }
+    text
 }
 
 /// Call a shell function with arguments.

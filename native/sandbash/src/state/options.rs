@@ -93,6 +93,35 @@ impl Options {
         ]
     }
 
+    /// Every option by name (`set -o` names, then `shopt` names), for snapshots:
+    /// a new field belongs here too.
+    pub fn all(&self) -> Vec<(&'static str, bool)> {
+        let mut v = self.named();
+        v.extend([
+            ("nullglob", self.nullglob),
+            ("dotglob", self.dotglob),
+            ("failglob", self.failglob),
+            ("nocaseglob", self.nocaseglob),
+            ("extglob", self.extglob),
+            ("globstar", self.globstar),
+        ]);
+        v
+    }
+
+    /// Set an option named as in [`all`](Self::all); `false` when unknown.
+    pub fn set_any(&mut self, name: &str, on: bool) -> bool {
+        if self.set_named(name, on) {
+            return true;
+        }
+        match self.shopt_mut(name) {
+            Some(b) => {
+                *b = on;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// A `shopt` option; `None` when unknown.
     pub fn shopt_mut(&mut self, name: &str) -> Option<&mut bool> {
         Some(match name {

@@ -147,6 +147,19 @@ impl Variables {
         Ok(())
     }
 
+    /// The scopes, global first (for snapshots).
+    pub fn scopes(&self) -> impl Iterator<Item = &HashMap<String, Var>> {
+        self.scopes.iter().map(|s| s.as_ref())
+    }
+
+    /// Variables made of these scopes, global first; `None` without any scope.
+    pub fn from_scopes(scopes: Vec<HashMap<String, Var>>) -> Option<Self> {
+        if scopes.is_empty() {
+            return None;
+        }
+        Some(Variables { scopes: scopes.into_iter().map(Arc::new).collect() })
+    }
+
     /// Start a function scope.
     pub fn push_scope(&mut self) {
         self.scopes.push(Arc::new(HashMap::new()));

@@ -1,0 +1,271 @@
+//! Snapshot and restore of a live session: its shell state and, unless
+//! excluded, its in-memory filesystem, as bytes that can be stored and loaded
+//! into another session. The session's configuration (limits, filesystem
+//! limits, username, hostname) is not part of a snapshot: a restored session
+//! keeps its own.
+//!
+//! The format is a versioned envelope (see [`format`]) around a bincode body
+//! made of mirror structs defined here, never of the interpreter's own types,
+//! so it stays stable when internals change. Functions are stored as their
+//! source text and parsed again on restore.
+//!
+//! ```
+//! # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+//! use sandbash::{Bash, SnapshotOptions};
+//! let mut a = Bash::builder().build().unwrap();
+//! a.exec("x=1; f() { echo f$x; }; echo hi > /tmp/greeting").await.unwrap();
+//! let bytes = a.snapshot(&SnapshotOptions::default()).unwrap();
+//! let mut b = Bash::builder().build().unwrap();
+//! b.restore(&bytes, None).unwrap();
+//! assert_eq!(b.exec("f; cat /tmp/greeting").await.unwrap().stdout, b"f1\nhi\n");
+//! # });
+//! ```
+
+pub mod format;
+pub mod fs;
+pub mod state;
+
+use crate::{Bash, Error};
+use bincode::{Decode, Encode};
+use format::{FLAG_NO_FS, FLAG_NO_FUNCS};
+
+/// What [`Bash::snapshot`] includes and how it is sealed.
+#[derive(Clone, Default)]
+pub struct SnapshotOptions {
+    /// Seal with HMAC-SHA256 under this key (must not be empty); restoring
+    /// then needs the same key. Without it the tag is a plain SHA-256, which
+    /// catches corruption but not a deliberate forgery.
+    pub key: Option<Vec<u8>>,
+    /// Leave the filesystem out; restoring keeps the target's.
+    pub exclude_filesystem: bool,
+    /// Leave functions out; restoring keeps the target's.
+    pub exclude_functions: bool,
+}
+
+impl std::fmt::Debug for SnapshotOptions {
+    // The key is a secret: never print it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SnapshotOptions")
+            .field("key", &self.key.as_ref().map(|_| "<redacted>"))
+            .field("exclude_filesystem", &self.exclude_filesystem)
+            .field("exclude_functions", &self.exclude_functions)
+            .finish()
+    }
+}
+
+/// Everything after the header.
+#[derive(Encode, Decode, Debug, PartialEq)]
+struct Body {
+    state: state::StateM,
+    /// `None` exactly when the header says the filesystem was excluded.
+    fs: Option<fs::FsM>,
+}
+
+fn invalid(what: impl std::fmt::Display) -> Error {
+    Error::InvalidInput(format!("invalid snapshot: {what}"))
+}
+
+impl Bash {
+    /// The session's state (and filesystem, unless excluded) as bytes for
+    /// [`restore`](Self::restore). See [`SnapshotOptions`].
+    pub fn snapshot(&self, opts: &SnapshotOptions) -> Result<Vec<u8>, Error> {
+        let key = opts.key.as_deref();
+        format::check_key(key)?;
+        let mut flags = 0;
+        if opts.exclude_filesystem {
+            flags |= FLAG_NO_FS;
+        }
+        if opts.exclude_functions {
+            flags |= FLAG_NO_FUNCS;
+        }
+        let body = Body {
+            state: state::capture(&self.state, !opts.exclude_functions),
+            fs: (!opts.exclude_filesystem).then(|| fs::capture(&self.mem.export())),
+        };
+        format::seal(flags, &body, key)
+    }
+
+    /// Replace this session's state (and filesystem, when the snapshot holds
+    /// one) with a snapshot's. `key` must be the snapshot's key, or `None` for
+    /// an unkeyed snapshot. Everything is checked first — tag, version,
+    /// structure, that functions parse, and sizes against this session's
+    /// limits — and on `Err` the session is left exactly as it was.
+    ///
+    /// The filesystem is replaced in place: the same [`MemoryFs`](crate::fs::MemoryFs)
+    /// (and every `Arc` to it) sees the restored contents.
+    pub fn restore(&mut self, bytes: &[u8], key: Option<&[u8]>) -> Result<(), Error> {
+        let opened = format::open(bytes, key)?;
+        let body: Body = format::decode(opened.body)?;
+        let no_fs = opened.flags & FLAG_NO_FS != 0;
+        let no_funcs = opened.flags & FLAG_NO_FUNCS != 0;
+        if no_fs != body.fs.is_none() {
+            return Err(invalid("the flags and the body disagree about the filesystem"));
+        }
+        if no_funcs && !body.state.funcs.0.is_empty() {
+            return Err(invalid("functions were excluded but the body holds some"));
+        }
+        // Built off to the side; the session changes only once both are good.
+        let tree = match body.fs {
+            Some(m) => Some(fs::rebuild(m, self.mem.limits()).map_err(|e| invalid(format!("filesystem: {e}")))?),
+            None => None,
+        };
+        let new_state = state::rebuild(body.state, &self.state, &self.limits, no_funcs).map_err(invalid)?;
+        if let Some(tree) = tree {
+            // Checks the tree again under the lock; its last chance to fail, before anything changed.
+            self.mem.replace_contents(tree).map_err(|e| invalid(format!("filesystem: {e}")))?;
+        }
+        self.state = new_state;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Bodies that decode but describe an impossible session: sealed with a
+    //! valid tag, as a forger could, and refused with the session untouched.
+    use super::*;
+    use format::{Seq, Text};
+
+    /// What a case expects in the error, and how it spoils the body.
+    type Case<T> = (&'static str, Box<dyn Fn(&mut T)>);
+
+    fn rt() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread().enable_time().build().expect("runtime")
+    }
+
+    fn body_of(bash: &Bash) -> Body {
+        let bytes = bash.snapshot(&SnapshotOptions::default()).expect("snapshot");
+        let opened = format::open(&bytes, None).expect("open");
+        format::decode(opened.body).expect("decode")
+    }
+
+    /// Restore a doctored body into a fresh session: the error's text, after
+    /// checking the session did not change.
+    fn refused(body: &Body, flags: u8) -> String {
+        let mut b = Bash::builder().build().expect("build");
+        let before = b.snapshot(&SnapshotOptions::default()).expect("snapshot");
+        let bytes = format::seal(flags, body, None).expect("seal");
+        let err = b.restore(&bytes, None).expect_err("a doctored body was accepted");
+        assert_eq!(b.snapshot(&SnapshotOptions::default()).expect("snapshot"), before);
+        err.to_string()
+    }
+
+    fn sample() -> Body {
+        let rt = rt();
+        let mut a = Bash::builder().build().expect("build");
+        rt.block_on(a.exec("x=1; f() { echo f; }; trap 'echo t' INT; set -o pipefail")).expect("exec");
+        body_of(&a)
+    }
+
+    #[test]
+    fn the_sample_itself_restores() {
+        let bytes = format::seal(0, &sample(), None).expect("seal");
+        Bash::builder().build().expect("build").restore(&bytes, None).expect("restore");
+    }
+
+    #[test]
+    fn state_that_cannot_be_is_refused() {
+        let cases: Vec<Case<Body>> = vec![
+            ("does not parse", Box::new(|b| b.state.funcs.0[0].source = "f() { echo".into())),
+            ("defines \"g\"", Box::new(|b| b.state.funcs.0[0].source = "g() { :; }".into())),
+            ("not one function", Box::new(|b| b.state.funcs.0[0].source = "f() { :; }; echo hi".into())),
+            ("not one function", Box::new(|b| b.state.funcs.0[0].source = "echo hi".into())),
+            (
+                "appears twice",
+                Box::new(|b| b.state.funcs.0.push(state::FuncM { name: "f".into(), source: "f() { :; }".into() })),
+            ),
+            ("cwd", Box::new(|b| b.state.cwd = "/tmp/../x".into())),
+            ("cwd", Box::new(|b| b.state.cwd = "tmp".into())),
+            ("unknown option", Box::new(|b| b.state.options.0.push("nosuchopt".into()))),
+            ("unknown trap", Box::new(|b| b.state.traps.0.push(("SIGINT".into(), Text(String::new()))))),
+            ("unknown trap", Box::new(|b| b.state.traps.0.push(("NOPE".into(), Text(String::new()))))),
+            ("no variable scope", Box::new(|b| b.state.scopes.0.clear())),
+            ("unknown attributes", Box::new(|b| b.state.scopes.0[0].0[0].attrs = 0x40)),
+            (
+                "both lower and upper",
+                Box::new(|b| b.state.scopes.0[0].0[0].attrs = state::ATTR_LOWER | state::ATTR_UPPER),
+            ),
+            ("bad variable name", Box::new(|b| b.state.scopes.0[0].0[0].name = "a=b".into())),
+            ("bad variable name", Box::new(|b| b.state.scopes.0[0].0[0].name = "".into())),
+            (
+                "appears twice",
+                Box::new(|b| {
+                    let v = state::VarM { name: "x".into(), attrs: 0, value: state::ValueM::Unset };
+                    b.state.scopes.0[0].0.push(v);
+                }),
+            ),
+            (
+                "repeated index",
+                Box::new(|b| {
+                    let items = Seq(vec![(1, "a".into()), (1, "b".into())]);
+                    b.state.scopes.0[0].0[0].value = state::ValueM::Indexed(items);
+                }),
+            ),
+            (
+                "repeated key",
+                Box::new(|b| {
+                    let items = Seq(vec![("k".into(), "a".into()), ("k".into(), "b".into())]);
+                    b.state.scopes.0[0].0[0].value = state::ValueM::Assoc(items);
+                }),
+            ),
+        ];
+        for (want, doctor) in cases {
+            let mut b = sample();
+            doctor(&mut b);
+            let e = refused(&b, 0);
+            assert!(e.contains(want), "want {want:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn filesystems_that_cannot_be_are_refused() {
+        let node = |path: &str, kind: fs::KindM| fs::NodeM {
+            path: path.into(),
+            kind,
+            mode: 0o644,
+            mtime_secs: 0,
+            mtime_nanos: 0,
+        };
+        let cases: Vec<Case<fs::FsM>> = vec![
+            ("parent", Box::new(move |f| f.nodes.0.push(node("/nope/x", fs::KindM::Dir)))),
+            ("parent", Box::new(move |f| f.nodes.0.push(node("/tmp/x/y", fs::KindM::Dir)))),
+            ("normalized", Box::new(move |f| f.nodes.0.push(node("/tmp/", fs::KindM::Dir)))),
+            ("normalized", Box::new(move |f| f.nodes.0.push(node("tmp2", fs::KindM::Dir)))),
+            ("normalized", Box::new(move |f| f.nodes.0.push(node("/tmp/./a", fs::KindM::Dir)))),
+            ("appears twice", Box::new(move |f| f.nodes.0.push(node("/tmp", fs::KindM::Dir)))),
+            ("/ is not", Box::new(|f| f.nodes.0.retain(|n| n.path.0 != "/"))),
+            ("mode", Box::new(|f| f.nodes.0[0].mode = 0o10000)),
+            ("mtime", Box::new(|f| f.nodes.0[0].mtime_nanos = 1_000_000_000)),
+        ];
+        for (want, doctor) in cases {
+            let mut b = sample();
+            doctor(b.fs.as_mut().expect("fs"));
+            let e = refused(&b, 0);
+            assert!(e.contains(want), "want {want:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn flags_must_match_the_body() {
+        let b = sample();
+        assert!(refused(&b, FLAG_NO_FS).contains("disagree"));
+        assert!(refused(&b, FLAG_NO_FUNCS).contains("excluded"));
+        let mut b = sample();
+        b.fs = None;
+        assert!(refused(&b, 0).contains("disagree"));
+    }
+
+    #[test]
+    fn open_scopes_round_trip() {
+        let a = Bash::builder().build().expect("build");
+        let mut sh = a.state.clone();
+        sh.vars.push_scope();
+        sh.vars.declare_local("loc").value = Some(crate::state::Value::Scalar("inner".into()));
+        let m = state::capture(&sh, true);
+        assert_eq!(m.scopes.0.len(), 2);
+        let back = state::rebuild(m, &a.state, &a.limits, false).expect("rebuild");
+        assert!(back.vars.in_function());
+        assert_eq!(back.get_var("loc").as_deref(), Some("inner"));
+        assert_eq!(back.get_var("HOME").as_deref(), Some("/home/sandbox"));
+    }
+}
