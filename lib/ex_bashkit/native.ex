@@ -13,6 +13,8 @@ defmodule ExBashkit.Native do
   def session_new(_opts), do: err()
   def exec_start(_session, _script, _opts, _pid, _tag), do: err()
   def cancel(_session), do: err()
+  def snapshot_start(_session, _key, _exclude_fs, _exclude_funcs, _pid, _tag), do: err()
+  def restore_start(_session, _bytes, _key, _pid, _tag), do: err()
   def read_file(_session, _path), do: err()
   def write_file(_session, _path, _data), do: err()
   def list_dir(_session, _path), do: err()

@@ -7,6 +7,7 @@ mod guard;
 mod options;
 mod runtime;
 mod session;
+mod snapshot;
 mod terms;
 
 fn on_load(_env: rustler::Env, _info: rustler::Term) -> bool {
