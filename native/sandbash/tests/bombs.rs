@@ -143,3 +143,20 @@ fn unclosed_arithmetic_parens() {
         );
     });
 }
+
+#[test]
+fn yes_into_sort() {
+    stops("yes | sort", "max_string_bytes");
+}
+
+#[test]
+fn catastrophic_backtracking_regex() {
+    // A backtracking engine takes exponential time here; ours is linear.
+    run(async {
+        let mut bash = session();
+        let script =
+            format!("echo {}b | grep -cP '^(a+)+$'; echo {}b | grep -cE '^(a|aa)+$'", "a".repeat(40), "a".repeat(40));
+        let r = bash.exec(&script).await.expect("runs");
+        assert_eq!(r.stdout, b"0\n0\n");
+    });
+}
