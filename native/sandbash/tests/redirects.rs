@@ -541,3 +541,31 @@ fn devices_stream_and_swallow() {
         0,
     );
 }
+
+#[test]
+fn process_substitution_read() {
+    check(
+        r#"cat <(echo a; echo b); echo <(true) <(true); paste <(printf '1\n2\n') <(printf 'x\ny\n')"#,
+        "a\nb\n/dev/fd/63 /dev/fd/62\n1\tx\n2\ty\n",
+        0,
+    );
+}
+
+#[test]
+fn process_substitution_as_input_redirect() {
+    check(
+        r#"while read l; do echo "got $l"; done < <(printf 'x\ny\n'); wc -l < <(printf '1\n2\n3\n')"#,
+        "got x\ngot y\n3\n",
+        0,
+    );
+}
+
+#[test]
+fn process_substitution_diff_status() {
+    check(r#"diff <(printf 'a\nb\n') <(printf 'a\nc\n'); echo $?"#, "2c2\n< b\n---\n> c\n1\n", 0);
+}
+
+#[test]
+fn process_substitution_write() {
+    check(r#"echo hello | tee >(tr a-z A-Z) > /dev/null"#, "HELLO\n", 0);
+}

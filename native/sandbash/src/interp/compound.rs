@@ -129,7 +129,7 @@ async fn arith(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<i64>
 }
 
 /// `( list )`: a fork of the shell; nothing it changes comes back.
-async fn subshell(sh: &mut ShellState, list: &ast::CompoundList, fds: &Fds) -> Res {
+pub(crate) async fn subshell(sh: &mut ShellState, list: &ast::CompoundList, fds: &Fds) -> Res {
     let mut sub = super::fork(sh);
     enter_subshell(&mut sub)?;
     let status = match run_list(&mut sub, list, fds).await {

@@ -4,6 +4,7 @@
 
 mod compound;
 pub mod cond;
+pub mod procsub;
 mod redirect;
 pub mod simple;
 mod stack;

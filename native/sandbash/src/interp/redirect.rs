@@ -114,8 +114,19 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
                         }
                     }
                 }
+                T::ProcessSubstitution(brush_parser::ast::ProcessSubstitutionKind::Read, sub)
+                    if matches!(kind, K::Read) =>
+                {
+                    // `< <(cmd)`: read cmd's output directly, no file needed.
+                    let data = super::procsub::capture(sh, fds, sub).await?;
+                    set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(data)));
+                }
                 T::ProcessSubstitution(..) => {
-                    fds.shell_err(sh.loc(), "process substitution is not supported").await;
+                    fds.shell_err(
+                        sh.loc(),
+                        "process substitution as a redirect target is only supported as `< <(cmd)'",
+                    )
+                    .await;
                     return Ok(false);
                 }
             }

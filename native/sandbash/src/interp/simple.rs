@@ -38,6 +38,18 @@ fn is_special(name: &str) -> bool {
 }
 
 pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Res {
+    let mut subs = super::procsub::ProcSubs::default();
+    let r = run_with(sh, cmd, fds, &mut subs).await;
+    super::procsub::finish(sh, fds, subs).await?;
+    r
+}
+
+async fn run_with(
+    sh: &mut ShellState,
+    cmd: &ast::SimpleCommand,
+    fds: &Fds,
+    subs: &mut super::procsub::ProcSubs,
+) -> Res {
     if let Some(loc) = cmd.location() {
         sh.line = sh.src.line_base + loc.start.line;
     }
@@ -95,9 +107,8 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
                     argv.push(f);
                 }
             }
-            Item::ProcessSubstitution(..) => {
-                fds.shell_err(sh.loc(), "process substitution is not supported").await;
-                return Ok(1);
+            Item::ProcessSubstitution(kind, sub) => {
+                argv.push(super::procsub::open(sh, fds, kind, sub, subs).await?);
             }
             Item::IoRedirect(_) => {}
         }
