@@ -278,3 +278,15 @@ fn rt_numeric_arg_required_return() {
 fn rt_script_continues_after_errors() {
     check(r#"nosuch 2>/dev/null; cd /nowhere 2>/dev/null; echo still running"#, "still running\n", 0);
 }
+
+#[test]
+fn utility_quotes_follow_the_locale() {
+    // GNU's quote() gives ‘x’ in a UTF-8 locale (the sandbox's default, C.UTF-8)
+    // and 'x' in the C locale; file names in "cannot open" messages stay ASCII.
+    check_err(
+        r#"sleep abc; LC_ALL=C sleep abc; head -n x /dev/null; mkdir /no/such; rm /no/such"#,
+        "",
+        "sleep: invalid time interval ‘abc’\nTry 'sleep --help' for more information.\nsleep: invalid time interval 'abc'\nTry 'sleep --help' for more information.\nhead: invalid number of lines: ‘x’\nmkdir: cannot create directory ‘/no/such’: No such file or directory\nrm: cannot remove '/no/such': No such file or directory\n",
+        1,
+    );
+}

@@ -1,6 +1,6 @@
 //! `basename NAME [SUFFIX]`, `basename -a|-s SUFFIX NAME...`: strip directory and suffix.
 
-use super::common::{quote, Arg, Spec};
+use super::common::{quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -48,7 +48,7 @@ impl Command for Basename {
             }
         } else {
             if let Some(extra) = ops.get(2) {
-                ctx.usage_err(format!("extra operand {}", quote(extra))).await?;
+                ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
                 return Ok(1);
             }
             out.push_str(&base_name(&ops[0], ops.get(1).map(String::as_str)));

@@ -1,7 +1,7 @@
 //! `chmod`: change permission bits (octal and symbolic modes, `-R`, `-v`, `-c`,
 //! `-f`, `--reference`). Symlinks met during `-R` are skipped, as GNU does.
 
-use super::common::{quote, quotef, Arg, Spec};
+use super::common::{quote, quote_locale, quotef, Arg, Spec};
 use super::file_mode::{mode_string, ModeChange};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::{path, FileType};
@@ -71,13 +71,13 @@ impl Command for Chmod {
                 return Ok(1);
             };
             if ops.is_empty() {
-                ctx.usage_err(format!("missing operand after {}", quote(&mode))).await?;
+                ctx.usage_err(format!("missing operand after {}", quote_locale(&mode))).await?;
                 return Ok(1);
             }
             match ModeChange::parse(&mode) {
                 Some(c) => Some(c),
                 None => {
-                    ctx.usage_err(format!("invalid mode: {}", quote(&mode))).await?;
+                    ctx.usage_err(format!("invalid mode: {}", quote_locale(&mode))).await?;
                     return Ok(1);
                 }
             }

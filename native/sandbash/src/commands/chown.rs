@@ -2,7 +2,7 @@
 //! owners accepted are that user/group (by name), numeric ids, and `root`
 //! (refused as for any unprivileged user). Nothing is recorded.
 
-use super::common::{quote, Arg, Spec};
+use super::common::{quote, quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -49,7 +49,7 @@ async fn run(ctx: &CommandContext<'_>, group_only: bool) -> CommandResult {
         (true, _) => (None, p.operands.as_slice()),
         (false, Some((s, rest))) if !rest.is_empty() => (Some(s.as_str()), rest),
         (false, Some((s, _))) => {
-            ctx.usage_err(format!("missing operand after {}", quote(s))).await?;
+            ctx.usage_err(format!("missing operand after {}", quote_locale(s))).await?;
             return Ok(1);
         }
         (false, None) => {
@@ -75,11 +75,11 @@ async fn run(ctx: &CommandContext<'_>, group_only: bool) -> CommandResult {
         let u = known(user, me);
         let g = group.map(|g| known(g, me));
         if u.is_none() {
-            ctx.err(format!("invalid user: {}", quote(s))).await?;
+            ctx.err(format!("invalid user: {}", quote_locale(s))).await?;
             return Ok(1);
         }
         if g == Some(None) {
-            ctx.err(format!("invalid group: {}", quote(s))).await?;
+            ctx.err(format!("invalid group: {}", quote_locale(s))).await?;
             return Ok(1);
         }
         permitted = u == Some(true) && g.flatten() != Some(false);

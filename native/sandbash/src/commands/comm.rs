@@ -1,7 +1,7 @@
 //! `comm FILE1 FILE2`: lines only in one, only in the other, in both (sorted
 //! input, byte order). Unsorted input is diagnosed as GNU does by default.
 
-use super::common::{quote, quotef, Arg, Spec};
+use super::common::{quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::cmp::Ordering;
@@ -29,8 +29,8 @@ impl Command for Comm {
         };
         match p.operands.as_slice() {
             [] => return usage(ctx, "missing operand").await,
-            [one] => return usage(ctx, &format!("missing operand after {}", quote(one))).await,
-            [_, _, extra, ..] => return usage(ctx, &format!("extra operand {}", quote(extra))).await,
+            [one] => return usage(ctx, &format!("missing operand after {}", quote_locale(one))).await,
+            [_, _, extra, ..] => return usage(ctx, &format!("extra operand {}", quote_locale(extra))).await,
             _ => {}
         }
         let show = [!p.has("1"), !p.has("2"), !p.has("3")];

@@ -396,7 +396,11 @@ impl CommandContext<'_> {
 /// the accepted values, each already quoted (synonyms joined: `'quiet', 'silent'`).
 /// Print it with [`CommandContext::usage_err`].
 pub fn bad_arg(val: &str, opt: &str, valid: &[&str]) -> String {
-    let mut s = format!("invalid argument {} for '--{opt}'\nValid arguments are:", quote(val));
+    let mut s = format!(
+        "invalid argument {} for {}\nValid arguments are:",
+        quote_locale(val),
+        quote_locale(&format!("--{opt}"))
+    );
     for v in valid {
         s.push_str(&format!("\n  - {v}"));
     }
@@ -450,6 +454,41 @@ pub fn quote(s: &str) -> String {
         out.push('\'');
     }
     out
+}
+
+tokio::task_local! {
+    /// Whether the running utility's locale is UTF-8 (set per command by the
+    /// interpreter from LC_ALL / LC_MESSAGES / LANG).
+    static UTF8_LOCALE: bool;
+}
+
+/// Run `fut` (a utility) with the quoting style of the locale `env` names:
+/// UTF-8 unless LC_ALL, LC_MESSAGES or LANG (the first one set) says
+/// otherwise, e.g. `C` or `POSIX`. The sandbox's default locale is C.UTF-8.
+pub async fn with_locale<F: std::future::Future>(env: &dyn super::EnvView, fut: F) -> F::Output {
+    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].iter().find_map(|k| env.get(k).filter(|v| !v.is_empty()));
+    let utf8 = match locale {
+        None => true,
+        Some(l) => {
+            let l = l.to_ascii_lowercase();
+            l.contains("utf-8") || l.contains("utf8")
+        }
+    };
+    UTF8_LOCALE.scope(utf8, fut).await
+}
+
+/// GNU's `quote()`: the locale's quotation marks, `‘x’` in a UTF-8 locale
+/// and `'x'` otherwise (file names in "cannot open" messages use [`quote`],
+/// which is always ASCII, as GNU's `quoteaf` is).
+pub fn quote_locale(s: &str) -> String {
+    let utf8 = UTF8_LOCALE.try_with(|u| *u).unwrap_or(false);
+    if utf8 && !s.chars().any(char::is_control) {
+        format!("\u{2018}{s}\u{2019}")
+    } else if utf8 {
+        format!("\u{2018}{}\u{2019}", quote(s).trim_matches('\''))
+    } else {
+        quote(s)
+    }
 }
 
 /// Quote `s` only when it needs it (GNU `quotef`, used for `wc: name: ...`).

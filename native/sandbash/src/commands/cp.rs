@@ -3,7 +3,7 @@
 //! `-t`, `-T`, `--parents`, `--remove-destination`. `-l` (hard link) copies,
 //! since the sandbox filesystem has no hard links.
 
-use super::common::{quote, quotef, Arg, Spec};
+use super::common::{quote, quote_locale, quotef, Arg, Spec};
 use super::file_mode::UMASK;
 use super::file_util::ask;
 use super::{Command, CommandContext, CommandResult};
@@ -214,7 +214,7 @@ pub(super) async fn plan_targets(
     let last = &last[0];
     if no_target_dir {
         if ops.len() > 2 {
-            ctx.usage_err(format!("extra operand {}", quote(&ops[2]))).await?;
+            ctx.usage_err(format!("extra operand {}", quote_locale(&ops[2]))).await?;
             return Ok(None);
         }
         return Ok(Some(vec![(ops[0].clone(), last.clone())]));

@@ -2,7 +2,7 @@
 //! split on -d, with GNU's list syntax (`1,3-5,-2,4-`), -s, --complement,
 //! --output-delimiter and -z. Stdin is processed a line at a time.
 
-use super::common::{quote, quotef, Arg, Spec};
+use super::common::{quote, quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -105,9 +105,9 @@ fn parse_list(s: &str, fields: bool) -> Result<Ranges, String> {
             Some(_) => {
                 let rest = String::from_utf8_lossy(&b[i..]).into_owned();
                 return Err(if fields {
-                    format!("invalid field value {}", quote(&rest))
+                    format!("invalid field value {}", quote_locale(&rest))
                 } else {
-                    format!("invalid byte/character position {}", quote(&rest))
+                    format!("invalid byte/character position {}", quote_locale(&rest))
                 });
             }
         }

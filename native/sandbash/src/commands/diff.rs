@@ -155,8 +155,8 @@ impl Command for Diff {
         if ops.len() != 2 {
             let msg = match ops.len() {
                 0 => "missing operand after 'diff'".to_string(),
-                1 => format!("missing operand after {}", super::common::quote(&ops[0])),
-                _ => format!("extra operand {}", super::common::quote(&ops[2])),
+                1 => format!("missing operand after {}", super::common::quote_locale(&ops[0])),
+                _ => format!("extra operand {}", super::common::quote_locale(&ops[2])),
             };
             ctx.err(msg).await?;
             ctx.err("Try 'diff --help' for more information.").await?;

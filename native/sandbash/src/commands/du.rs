@@ -3,7 +3,7 @@
 //! (real numbers depend on the host filesystem). Entries are visited in
 //! name order; a file reached twice is counted once.
 
-use super::common::{human_size, quote, Arg, Spec};
+use super::common::{human_size, quote, quote_locale, Arg, Spec};
 use super::find_printf::blocks_k;
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::path;
@@ -169,7 +169,7 @@ impl Command for Du {
                 "d" => match v.parse::<usize>() {
                     Ok(n) => o.max_depth = Some(n),
                     Err(_) => {
-                        ctx.err(format!("invalid maximum depth {}", quote(v))).await?;
+                        ctx.err(format!("invalid maximum depth {}", quote_locale(v))).await?;
                         return Ok(1);
                     }
                 },

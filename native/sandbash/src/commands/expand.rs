@@ -29,9 +29,9 @@ fn parse_stops(specs: &[String]) -> Result<Stops, String> {
     let mut list = Vec::new();
     for s in specs {
         for part in s.split([',', ' ']).filter(|p| !p.is_empty()) {
-            let n: usize = part
-                .parse()
-                .map_err(|_| format!("tab size contains invalid character(s): {}", super::common::quote(part)))?;
+            let n: usize = part.parse().map_err(|_| {
+                format!("tab size contains invalid character(s): {}", super::common::quote_locale(part))
+            })?;
             if n == 0 {
                 return Err("tab size cannot be 0".into());
             }

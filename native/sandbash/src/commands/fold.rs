@@ -3,7 +3,7 @@
 //! goes back one, carriage return resets. Characters (not bytes) are the unit
 //! unless `-b`, so UTF-8 is never split.
 
-use super::common::{quote, quotef, Arg, Spec};
+use super::common::{quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -87,12 +87,13 @@ impl Command for Fold {
         if let Some(w) = p.last("w") {
             match w.parse::<usize>() {
                 Ok(0) => {
-                    ctx.err(format!("invalid number of columns: {}: Numerical result out of range", quote(w))).await?;
+                    ctx.err(format!("invalid number of columns: {}: Numerical result out of range", quote_locale(w)))
+                        .await?;
                     return Ok(1);
                 }
                 Ok(n) => width = n,
                 Err(_) => {
-                    ctx.err(format!("invalid number of columns: {}", quote(w))).await?;
+                    ctx.err(format!("invalid number of columns: {}", quote_locale(w))).await?;
                     return Ok(1);
                 }
             }

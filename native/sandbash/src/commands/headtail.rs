@@ -1,7 +1,7 @@
 //! What `head` and `tail` share: count parsing, `==> f <==` headers, and
 //! opening operands with their GNU error wording.
 
-use super::common::{parse_size_checked, quote};
+use super::common::{parse_size_checked, quote, quote_locale};
 use super::CommandContext;
 use crate::fs::FsError;
 use crate::io::IoError;
@@ -12,8 +12,10 @@ pub fn count(s: &str, lines: bool) -> Result<u64, String> {
     let what = if lines { "lines" } else { "bytes" };
     match parse_size_checked(s) {
         Ok(n) => Ok(n),
-        Err(false) => Err(format!("invalid number of {what}: {}", quote(s))),
-        Err(true) => Err(format!("invalid number of {what}: {}: Value too large for defined data type", quote(s))),
+        Err(false) => Err(format!("invalid number of {what}: {}", quote_locale(s))),
+        Err(true) => {
+            Err(format!("invalid number of {what}: {}: Value too large for defined data type", quote_locale(s)))
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! `-t DIR` names the target directory. Ownership options are accepted and
 //! ignored (the sandbox has one user).
 
-use super::common::{quote, Arg, Spec};
+use super::common::{quote, quote_locale, Arg, Spec};
 use super::file_mode::ModeChange;
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::path;
@@ -42,7 +42,7 @@ impl Command for Install {
             match ModeChange::parse(m) {
                 Some(c) => mode = c.apply_umask(0, false, 0),
                 None => {
-                    ctx.err(format!("invalid mode {}", quote(m))).await?;
+                    ctx.err(format!("invalid mode {}", quote_locale(m))).await?;
                     return Ok(1);
                 }
             }

@@ -3,7 +3,7 @@
 //! Block counts assume ext4-like 4 KiB allocation (a host-dependent detail);
 //! owner and group are the sandbox user.
 
-use super::common::{quote, Arg, Spec};
+use super::common::{quote, quote_locale, Arg, Spec};
 use super::file_mode::mode_string;
 use super::file_time::{full_date, ls_date, tm, to_unix};
 use super::{Command, CommandContext, CommandResult};
@@ -209,7 +209,11 @@ async fn options(ctx: &CommandContext<'_>, p: &super::common::Parsed) -> Result<
         width: 80,
     };
     let bad = |what: &str, v: &str, valid: &str| {
-        format!("invalid argument {} for '--{what}'\nValid arguments are:\n{valid}", quote(v))
+        format!(
+            "invalid argument {} for {}\nValid arguments are:\n{valid}",
+            quote_locale(v),
+            quote_locale(&format!("--{what}"))
+        )
     };
     for opt in &p.opts {
         let v = opt.val.as_deref().unwrap_or("");
@@ -310,7 +314,7 @@ async fn options(ctx: &CommandContext<'_>, p: &super::common::Parsed) -> Result<
             "w" => match v.parse::<usize>() {
                 Ok(w) => o.width = if w == 0 { usize::MAX } else { w },
                 Err(_) => {
-                    ctx.err(format!("invalid line width: {}", quote(v))).await?;
+                    ctx.err(format!("invalid line width: {}", quote_locale(v))).await?;
                     return Ok(Err(2));
                 }
             },
@@ -321,8 +325,12 @@ async fn options(ctx: &CommandContext<'_>, p: &super::common::Parsed) -> Result<
     }
     if !matches!(o.time_style.as_str(), "locale" | "full-iso" | "long-iso" | "iso") && !o.time_style.starts_with('+') {
         let valid = "  - [posix-]full-iso\n  - [posix-]long-iso\n  - [posix-]iso\n  - [posix-]locale\n  - +FORMAT (e.g., +%H:%M) for a 'date'-style format";
-        ctx.err(format!("invalid argument {} for 'time style'\nValid arguments are:\n{valid}", quote(&o.time_style)))
-            .await?;
+        ctx.err(format!(
+            "invalid argument {} for {}\nValid arguments are:\n{valid}",
+            quote_locale(&o.time_style),
+            quote_locale("time style")
+        ))
+        .await?;
         ctx.usage_err("").await?;
         return Ok(Err(2));
     }

@@ -1,6 +1,6 @@
 //! `mkdir`: create directories (`-p` parents, `-v` verbose, `-m MODE`).
 
-use super::common::{quote, Arg, Spec};
+use super::common::{quote, quote_locale, Arg, Spec};
 use super::file_mode::ModeChange;
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::FsError;
@@ -27,7 +27,7 @@ impl Command for Mkdir {
             Some(m) => match ModeChange::parse(m) {
                 Some(c) => Some(c.apply(0o777, true)),
                 None => {
-                    ctx.err(format!("invalid mode {}", quote(m))).await?;
+                    ctx.err(format!("invalid mode {}", quote_locale(m))).await?;
                     return Ok(1);
                 }
             },
@@ -39,7 +39,7 @@ impl Command for Mkdir {
         let mut status = 0;
         for op in &p.operands {
             if let Err((name, e)) = make(ctx, op, parents, verbose, mode).await? {
-                ctx.err(format!("cannot create directory {}: {e}", quote(&name))).await?;
+                ctx.err(format!("cannot create directory {}: {e}", quote_locale(&name))).await?;
                 status = 1;
             }
         }

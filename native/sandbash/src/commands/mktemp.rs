@@ -2,7 +2,7 @@
 //! Names come from a small PRNG seeded per call from the clock and a
 //! counter; a name that exists is retried.
 
-use super::common::{quote, Arg, Spec};
+use super::common::{quote, quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::FsError;
 use async_trait::async_trait;
@@ -66,7 +66,7 @@ impl Command for Mktemp {
             }
         }
         if suffix.contains('/') {
-            ctx.err(format!("invalid suffix {}, contains directory separator", quote(&suffix))).await?;
+            ctx.err(format!("invalid suffix {}, contains directory separator", quote_locale(&suffix))).await?;
             return Ok(1);
         }
         let xs = template.len() - template.trim_end_matches('X').len();
@@ -81,7 +81,8 @@ impl Command for Mktemp {
             (None, false) => None,
         };
         if dir.is_some() && template.contains('/') {
-            ctx.err(format!("invalid template, {}; with --tmpdir, it may not be absolute", quote(&template))).await?;
+            ctx.err(format!("invalid template, {}; with --tmpdir, it may not be absolute", quote_locale(&template)))
+                .await?;
             return Ok(1);
         }
         let base = match &dir {
@@ -119,13 +120,14 @@ impl Command for Mktemp {
                     if !quiet {
                         let what = if dir_mode { "directory" } else { "file" };
                         let shown = format!("{base}{suffix}");
-                        ctx.err(format!("failed to create {what} via template {}: {e}", quote(&shown))).await?;
+                        ctx.err(format!("failed to create {what} via template {}: {e}", quote_locale(&shown))).await?;
                     }
                     Ok(1)
                 }
             };
         }
-        ctx.err(format!("failed to create file via template {}: {}", quote(&base), FsError::AlreadyExists)).await?;
+        ctx.err(format!("failed to create file via template {}: {}", quote_locale(&base), FsError::AlreadyExists))
+            .await?;
         Ok(1)
     }
 }

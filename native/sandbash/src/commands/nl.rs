@@ -1,7 +1,7 @@
 //! `nl`: number lines (`-b a|t|n|pBRE`, `-n ln|rn|rz`, `-w`, `-s`, `-v`, `-i`).
 //! Page sections (`\:\:\:` delimiter lines) are not interpreted.
 
-use super::common::{quote, quotef, Arg, Spec};
+use super::common::{quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use regex::bytes::Regex;
@@ -58,13 +58,13 @@ impl Command for Nl {
             Some(s) => s,
             None => {
                 let v = p.last("b").unwrap_or_default();
-                ctx.usage_err(format!("invalid body numbering style: {}", quote(v))).await?;
+                ctx.usage_err(format!("invalid body numbering style: {}", quote_locale(v))).await?;
                 return Ok(1);
             }
         };
         let format = p.last("n").unwrap_or("rn");
         if !matches!(format, "ln" | "rn" | "rz") {
-            ctx.usage_err(format!("invalid line numbering format: {}", quote(format))).await?;
+            ctx.usage_err(format!("invalid line numbering format: {}", quote_locale(format))).await?;
             return Ok(1);
         }
         let mut nums = [
@@ -77,7 +77,7 @@ impl Command for Nl {
                 match v.parse::<i64>() {
                     Ok(n) if !(*id == "w" && n <= 0) => *val = n,
                     _ => {
-                        ctx.err(format!("invalid {what}: {}", quote(v))).await?;
+                        ctx.err(format!("invalid {what}: {}", quote_locale(v))).await?;
                         return Ok(1);
                     }
                 }

@@ -1,7 +1,7 @@
 //! `nproc`: the sandbox reports a fixed 4 processors (the host's count is
 //! not exposed); `--all` the same, `--ignore=N` subtracts (never below 1).
 
-use super::common::{quote, Arg, Spec};
+use super::common::{quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -20,7 +20,7 @@ impl Command for Nproc {
             Err(s) => return Ok(s),
         };
         if let Some(extra) = p.operands.first() {
-            ctx.usage_err(format!("extra operand {}", quote(extra))).await?;
+            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
             return Ok(1);
         }
         let mut ignore = 0;
@@ -28,7 +28,7 @@ impl Command for Nproc {
             match v.parse::<u64>() {
                 Ok(n) => ignore = n,
                 Err(_) => {
-                    ctx.err(format!("invalid number: {}", quote(v))).await?;
+                    ctx.err(format!("invalid number: {}", quote_locale(v))).await?;
                     return Ok(1);
                 }
             }

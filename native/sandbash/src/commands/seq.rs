@@ -3,7 +3,7 @@
 //! were written (`seq 0 0.5 2` prints `0.0 0.5 ...`), `-w` pads to equal width.
 //! Numbers are formatted by `printf`'s long double formatter.
 
-use super::common::{quote, Arg, Spec};
+use super::common::{quote, quote_locale, Arg, Spec};
 use super::ldouble::{self, LD};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
@@ -50,10 +50,10 @@ fn to_f64(v: LD) -> f64 {
 fn scan(arg: &str) -> Result<Operand, String> {
     let (ld, used, _) = ldouble::parse(arg.as_bytes());
     if used != arg.len() || used == 0 {
-        return Err(format!("invalid floating point argument: {}", quote(arg)));
+        return Err(format!("invalid floating point argument: {}", quote_locale(arg)));
     }
     if matches!(ld, LD::Nan(_)) {
-        return Err(format!("invalid 'not-a-number' argument: {}", quote(arg)));
+        return Err(format!("invalid 'not-a-number' argument: {}", quote_locale(arg)));
     }
     let a = arg.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '+');
     let dot = a.find('.');
@@ -182,7 +182,7 @@ impl Command for Seq {
             return Ok(1);
         }
         if ops.len() > 3 {
-            ctx.usage_err(format!("extra operand {}", quote(&ops[3]))).await?;
+            ctx.usage_err(format!("extra operand {}", quote_locale(&ops[3]))).await?;
             return Ok(1);
         }
         let mut scanned = Vec::new();
@@ -209,7 +209,7 @@ impl Command for Seq {
             }
         };
         if step.value == 0.0 {
-            ctx.usage_err(format!("invalid Zero increment value: {}", quote(&ops[1]))).await?;
+            ctx.usage_err(format!("invalid Zero increment value: {}", quote_locale(&ops[1]))).await?;
             return Ok(1);
         }
         let user_fmt = p.last("f");

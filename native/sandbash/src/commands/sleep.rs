@@ -1,7 +1,7 @@
 //! `sleep NUMBER[smhd]...`: the sum of the intervals, in slices so a timeout
 //! or cancellation of the exec ends it promptly (the exec then reports why).
 
-use super::common::{quote, Spec};
+use super::common::{quote_locale, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::time::{Duration, Instant};
@@ -47,7 +47,7 @@ impl Command for Sleep {
             match interval(a) {
                 Some(v) => total += v,
                 None => {
-                    ctx.err(format!("invalid time interval {}", quote(a))).await?;
+                    ctx.err(format!("invalid time interval {}", quote_locale(a))).await?;
                     bad = true;
                 }
             }

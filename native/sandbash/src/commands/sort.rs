@@ -2,7 +2,7 @@
 //! Keys and comparisons live in `sort_cmp`; this file parses options, reads
 //! the input, and writes, checks (`-c`/`-C`) or deduplicates (`-u`).
 
-use super::common::{bad_arg, quote, quotef, Arg, Spec};
+use super::common::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
 use super::sort_cmp::Key;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
@@ -83,7 +83,7 @@ type Fail = String;
 /// Parse a `-k` KEYDEF (`F[.C][OPTS][,F[.C][OPTS]]`).
 fn parse_key(spec: &str) -> Result<Key, Fail> {
     let mut key = Key::default();
-    let bad = |what: &str| format!("{what}: invalid field specification {}", quote(spec));
+    let bad = |what: &str| format!("{what}: invalid field specification {}", quote_locale(spec));
     let (n, s) = count(spec, "invalid number at field start")?;
     if n == 0 {
         return Err(bad("field number is zero"));
@@ -123,7 +123,7 @@ fn parse_key(spec: &str) -> Result<Key, Fail> {
 fn count<'a>(s: &'a str, what: &str) -> Result<(usize, &'a str), Fail> {
     let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     if end == 0 {
-        return Err(format!("{what}: invalid count at start of {}", quote(s)));
+        return Err(format!("{what}: invalid count at start of {}", quote_locale(s)));
     }
     let n = s[..end].bytes().fold(0usize, |a, d| a.saturating_mul(10).saturating_add(usize::from(d - b'0')));
     Ok((n, &s[end..]))
@@ -234,7 +234,7 @@ impl Command for Sort {
         }
         if check != Check::No {
             if let Some(extra) = files.get(1) {
-                return fail(ctx, &format!("extra operand {} not allowed with -c", quote(extra))).await;
+                return fail(ctx, &format!("extra operand {} not allowed with -c", quote_locale(extra))).await;
             }
             if output.is_some() {
                 let c = if check == Check::Quiet { 'C' } else { 'c' };

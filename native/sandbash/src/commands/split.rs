@@ -2,7 +2,7 @@
 //! of chunks (`-n N`, `-n l/N`), named PREFIX + suffix (`aa`, `ab`, ... or
 //! `00`, `01`, ... with `-d`; length `-a`) + `--additional-suffix`.
 
-use super::common::{parse_size, quote, Arg, Spec};
+use super::common::{parse_size, quote, quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -140,7 +140,7 @@ impl Command for Split {
             }
         }
         if p.operands.len() > 2 {
-            ctx.usage_err(format!("extra operand {}", quote(&p.operands[2]))).await?;
+            ctx.usage_err(format!("extra operand {}", quote_locale(&p.operands[2]))).await?;
             return Ok(1);
         }
         let input = p.operands.first().map_or("-", String::as_str);
@@ -178,7 +178,7 @@ impl Command for Split {
 
 async fn bad(ctx: &CommandContext<'_>, what: &str, v: &str) -> CommandResult {
     let why = if v.parse::<u64>() == Ok(0) { "Numerical result out of range" } else { "Invalid argument" };
-    ctx.err(format!("invalid {what}: {}: {why}", quote(v))).await?;
+    ctx.err(format!("invalid {what}: {}: {why}", quote_locale(v))).await?;
     Ok(1)
 }
 

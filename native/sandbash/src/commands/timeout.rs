@@ -3,7 +3,7 @@
 //! `-s` and `-k` are checked and accepted; `--preserve-status` reports what
 //! the signal would have caused (128 + its number).
 
-use super::common::{parse_duration, quote, Arg, Spec};
+use super::common::{parse_duration, quote, quote_locale, Arg, Spec};
 use super::run_util::{self, Exec, Ran};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
@@ -52,12 +52,12 @@ impl Command for Timeout {
                 "s" => match signal(v) {
                     Some(n) => sig = n,
                     None => {
-                        ctx.usage_err(format!("{}: invalid signal", quote(v))).await?;
+                        ctx.usage_err(format!("{}: invalid signal", quote_locale(v))).await?;
                         return Ok(125);
                     }
                 },
                 "k" if parse_duration(v).is_none() => {
-                    ctx.usage_err(format!("invalid time interval {}", quote(v))).await?;
+                    ctx.usage_err(format!("invalid time interval {}", quote_locale(v))).await?;
                     return Ok(125);
                 }
                 "p" => preserve = true,
@@ -70,7 +70,7 @@ impl Command for Timeout {
             return Ok(125);
         }
         let Some(secs) = parse_duration(&p.operands[0]) else {
-            ctx.usage_err(format!("invalid time interval {}", quote(&p.operands[0]))).await?;
+            ctx.usage_err(format!("invalid time interval {}", quote_locale(&p.operands[0]))).await?;
             return Ok(125);
         };
         let argv = &p.operands[1..];

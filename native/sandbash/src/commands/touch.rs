@@ -2,7 +2,7 @@
 //! `-r`, `-m`, `-a`, `--time`). The sandbox keeps no access times, so `-a`
 //! alone only creates missing files.
 
-use super::common::{quote, Arg, Spec};
+use super::common::{quote, quote_locale, Arg, Spec};
 use super::file_time::{parse_date, parse_stamp};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::FsError;
@@ -68,7 +68,7 @@ impl Command for Touch {
             match parse_date(d, when.unwrap_or(now)) {
                 Some(t) => when = Some(t),
                 None => {
-                    ctx.err(format!("invalid date format {}", quote(d))).await?;
+                    ctx.err(format!("invalid date format {}", quote_locale(d))).await?;
                     return Ok(1);
                 }
             }
@@ -77,7 +77,7 @@ impl Command for Touch {
             match parse_stamp(t, now) {
                 Some(t) => when = Some(t),
                 None => {
-                    ctx.err(format!("invalid date format {}", quote(t))).await?;
+                    ctx.err(format!("invalid date format {}", quote_locale(t))).await?;
                     return Ok(1);
                 }
             }

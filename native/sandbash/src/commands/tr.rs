@@ -2,7 +2,7 @@
 //! `[c*n]` repeats, `[=c=]`, escapes, -c/-C complement and -t. Works on
 //! bytes (GNU tr has no multibyte support) and streams its input.
 
-use super::common::{quote, Arg, Spec};
+use super::common::{quote, quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -117,7 +117,7 @@ fn parse_set(s: &[u8], warnings: &mut Vec<String>) -> Result<Vec<Elem>, String> 
                 if delim == b':' {
                     match CLASSES.iter().find(|c| **c == name) {
                         Some(c) => out.push(Elem::Class(c)),
-                        None => return Err(format!("invalid character class {}", quote(&name))),
+                        None => return Err(format!("invalid character class {}", quote_locale(&name))),
                     }
                 } else if inner.len() == 1 {
                     out.push(Elem::Equiv(inner[0]));
@@ -138,7 +138,9 @@ fn parse_set(s: &[u8], warnings: &mut Vec<String>) -> Result<Vec<Elem>, String> 
                     match usize::from_str_radix(&digits, radix) {
                         Ok(0) => None,
                         Ok(n) => Some(n),
-                        Err(_) => return Err(format!("invalid repeat count {} in [c*n] construct", quote(&digits))),
+                        Err(_) => {
+                            return Err(format!("invalid repeat count {} in [c*n] construct", quote_locale(&digits)))
+                        }
                     }
                 };
                 out.push(Elem::Repeat(e[i + 1].0, count));
@@ -219,11 +221,11 @@ impl Command for Tr {
             } else {
                 "Two strings must be given when translating."
             };
-            ctx.usage_err(format!("missing operand after {}\n{why}", quote(&ops[0]))).await?;
+            ctx.usage_err(format!("missing operand after {}\n{why}", quote_locale(&ops[0]))).await?;
             return Ok(1);
         }
         if ops.len() > max_ops {
-            let mut msg = format!("extra operand {}", quote(&ops[max_ops]));
+            let mut msg = format!("extra operand {}", quote_locale(&ops[max_ops]));
             if max_ops == 1 {
                 msg.push_str("\nOnly one string may be given when deleting without squeezing repeats.");
             }

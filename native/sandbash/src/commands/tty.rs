@@ -1,6 +1,6 @@
 //! `tty`: a script's stdin is never a terminal here.
 
-use super::common::{quote, Arg, Spec};
+use super::common::{quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -16,7 +16,7 @@ impl Command for Tty {
             Err(_) => return Ok(2),
         };
         if let Some(extra) = p.operands.first() {
-            ctx.usage_err(format!("extra operand {}", quote(extra))).await?;
+            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
             return Ok(2);
         }
         if !p.has("s") {

@@ -1,7 +1,7 @@
 //! `uname`: a fixed Linux machine named after the sandbox's hostname.
 //! Processor and platform are `unknown`, as on Debian (and left out of `-a`).
 
-use super::common::{quote, Arg, Spec};
+use super::common::{quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -34,7 +34,7 @@ impl Command for Uname {
             Err(s) => return Ok(s),
         };
         if let Some(extra) = p.operands.first() {
-            ctx.usage_err(format!("extra operand {}", quote(extra))).await?;
+            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
             return Ok(1);
         }
         let all = p.has("a");

@@ -1,7 +1,7 @@
 //! `uniq`: report or omit repeated adjacent lines (GNU coreutils 9.1). The
 //! two loops follow GNU's `check_file` so odd combinations (`-u -D`) match.
 
-use super::common::{bad_arg, quote, quotef, Arg, Spec};
+use super::common::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -166,7 +166,7 @@ impl Command for Uniq {
             };
         }
         if let Some(extra) = p.operands.get(2) {
-            ctx.usage_err(format!("extra operand {}", quote(extra))).await?;
+            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
             return Ok(1);
         }
         if group.is_some() && (count || !unique || !first_rep || later_rep) {

@@ -1,6 +1,6 @@
 //! `whoami`: the sandbox's user name.
 
-use super::common::{quote, Spec};
+use super::common::{quote_locale, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -16,7 +16,7 @@ impl Command for Whoami {
             Err(s) => return Ok(s),
         };
         if let Some(extra) = p.operands.first() {
-            ctx.usage_err(format!("extra operand {}", quote(extra))).await?;
+            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
             return Ok(1);
         }
         ctx.out(format!("{}\n", ctx.sys.username).as_bytes()).await?;

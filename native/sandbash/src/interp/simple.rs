@@ -216,7 +216,7 @@ pub async fn run_utility(sh: &mut ShellState, cmd: &dyn crate::commands::Command
         line: sh.line,
         shell: Some(sh),
     };
-    let r = cmd.run(&mut ctx).await;
+    let r = crate::commands::common::with_locale(sh, cmd.run(&mut ctx)).await;
     drop(ctx);
     io_result(sh, &argv[0], r, fds).await
 }
