@@ -188,9 +188,12 @@ fn bracket(c: &[(char, bool)], start: usize) -> Option<(String, usize)> {
         }
         if ch == '[' && !q && c.get(i + 1) == Some(&(':', false)) {
             // [:class:]
-            let rest: String = c[i..].iter().take(12).map(|x| x.0).collect();
-            if let Some(end) = rest.find(":]") {
-                let name = &rest[2..end];
+            // The class name runs from after `[:` to the next `:]` (in chars).
+            let window: Vec<char> = c[i..].iter().take(12).map(|x| x.0).collect();
+            let end = (2..window.len().saturating_sub(1)).find(|&k| window[k] == ':' && window[k + 1] == ']');
+            if let Some(end) = end {
+                let name: String = window[2..end].iter().collect();
+                let name = name.as_str();
                 if matches!(
                     name,
                     "alpha"

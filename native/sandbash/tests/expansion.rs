@@ -966,3 +966,9 @@ fn glob_result_not_resplit() {
 fn glob_star_matches_many_chars() {
     check(r#": > abc; : > abd; : > xbc; echo a*c *b*"#, "abc abc abd xbc\n", 0);
 }
+
+#[test]
+fn bracket_with_unfinished_class() {
+    // Found by fuzzing: `[:]` inside a bracket is not a class.
+    check(r#"case : in [[:]) echo y;; esac; case x in [[:foo:]]) echo y;; *) echo n;; esac"#, "y\nn\n", 0);
+}
