@@ -12,6 +12,9 @@ mod chmod;
 mod comm;
 mod cp;
 mod cut;
+mod date;
+mod date_fmt;
+mod date_parse;
 mod dirname;
 mod env;
 mod expand;
@@ -162,6 +165,7 @@ pub fn default_registry() -> &'static Registry {
             ("nl", Arc::new(nl::Nl)),
             ("printf", Arc::new(printf::Printf)),
             ("cut", Arc::new(cut::Cut)),
+            ("date", Arc::new(date::Date)),
             ("head", Arc::new(head::Head)),
             ("seq", Arc::new(seq::Seq)),
             ("tail", Arc::new(tail::Tail)),
