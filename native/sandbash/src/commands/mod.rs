@@ -25,6 +25,8 @@ mod fold;
 mod grep;
 mod grep_re;
 mod grep_scan;
+mod gzip;
+mod gzip_codec;
 mod head;
 mod headtail;
 mod hostname;
@@ -165,6 +167,9 @@ pub fn default_registry() -> &'static Registry {
             ("nl", Arc::new(nl::Nl)),
             ("printf", Arc::new(printf::Printf)),
             ("cut", Arc::new(cut::Cut)),
+            ("gzip", Arc::new(gzip::Gzip)),
+            ("gunzip", Arc::new(gzip::Gzip)),
+            ("zcat", Arc::new(gzip::Gzip)),
             ("date", Arc::new(date::Date)),
             ("head", Arc::new(head::Head)),
             ("seq", Arc::new(seq::Seq)),
