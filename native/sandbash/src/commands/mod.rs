@@ -50,6 +50,7 @@ mod sort_cmp;
 mod stat;
 mod tac;
 mod tail;
+mod tar;
 mod tee;
 mod timefmt;
 mod touch;
@@ -158,6 +159,7 @@ pub fn default_registry() -> &'static Registry {
             ("stat", Arc::new(stat::Stat)),
             ("touch", Arc::new(touch::Touch)),
             ("tee", Arc::new(tee::Tee)),
+            ("tar", Arc::new(tar::Tar)),
             ("rev", Arc::new(rev::Rev)),
             ("tac", Arc::new(tac::Tac)),
             ("paste", Arc::new(paste::Paste)),
