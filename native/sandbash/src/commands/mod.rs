@@ -55,6 +55,7 @@ mod tee;
 mod timefmt;
 mod touch;
 mod tr;
+mod unexpand;
 mod uniq;
 mod wc;
 mod whoami;
@@ -139,6 +140,7 @@ pub fn default_registry() -> &'static Registry {
             ("cat", Arc::new(cat::Cat)),
             ("sort", Arc::new(sort::Sort)),
             ("uniq", Arc::new(uniq::Uniq)),
+            ("unexpand", Arc::new(unexpand::Unexpand)),
             ("grep", Arc::new(grep::Grep)),
             ("env", Arc::new(env::Env)),
             ("printenv", Arc::new(printenv::Printenv)),
