@@ -1,76 +1,247 @@
-//! `cat`: concatenate files (`-n` numbers lines, `-A`/`-E` marks ends, `-s` squeezes blanks).
+//! `cat`: concatenate files. `-n`/`-b` number lines, `-s` squeezes blank lines,
+//! `-E`/`-T`/`-v` (and `-A`, `-e`, `-t`) show ends, tabs and nonprinting bytes in
+//! GNU's `^X`/`M-x` notation. Input is processed a chunk at a time, and the
+//! line state carries across files as in GNU cat.
 
+use super::common::{quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
+use crate::io::IoError;
 use async_trait::async_trait;
 
 pub struct Cat;
 
+const SPEC: Spec = Spec::new(
+    "AbeEnstTuv",
+    &[
+        ("show-all", Arg::No, "A"),
+        ("number-nonblank", Arg::No, "b"),
+        ("show-ends", Arg::No, "E"),
+        ("number", Arg::No, "n"),
+        ("squeeze-blank", Arg::No, "s"),
+        ("show-tabs", Arg::No, "T"),
+        ("show-nonprinting", Arg::No, "v"),
+    ],
+    "[OPTION]... [FILE]...",
+);
+
+/// The options, and the line state that continues from one file to the next.
+#[derive(Default)]
+struct State {
+    number: bool,
+    nonblank: bool,
+    ends: bool,
+    squeeze: bool,
+    tabs: bool,
+    nonprinting: bool,
+    line: u64,
+    at_start: bool,
+    /// Empty lines seen in a row.
+    blanks: u32,
+}
+
+impl State {
+    fn plain(&self) -> bool {
+        !(self.number || self.nonblank || self.ends || self.squeeze || self.tabs || self.nonprinting)
+    }
+
+    fn put_number(&mut self, out: &mut Vec<u8>) {
+        self.line += 1;
+        out.extend_from_slice(format!("{:>6}\t", self.line).as_bytes());
+    }
+
+    /// Transform one chunk.
+    fn chunk(&mut self, data: &[u8], out: &mut Vec<u8>) {
+        for &c in data {
+            if c == b'\n' {
+                if self.at_start {
+                    self.blanks += 1;
+                    if self.squeeze && self.blanks >= 2 {
+                        continue;
+                    }
+                    if self.number && !self.nonblank {
+                        self.put_number(out);
+                    }
+                }
+                if self.ends {
+                    out.push(b'$');
+                }
+                out.push(b'\n');
+                self.at_start = true;
+                continue;
+            }
+            if self.at_start {
+                if self.number || self.nonblank {
+                    self.put_number(out);
+                }
+                self.at_start = false;
+                self.blanks = 0;
+            }
+            self.byte(c, out);
+        }
+    }
+
+    fn byte(&self, c: u8, out: &mut Vec<u8>) {
+        if c == b'\t' {
+            out.extend_from_slice(if self.tabs { b"^I" } else { b"\t" });
+        } else if !self.nonprinting {
+            out.push(c);
+        } else {
+            let low = if c >= 128 {
+                out.extend_from_slice(b"M-");
+                c - 128
+            } else {
+                c
+            };
+            match low {
+                0..=31 => out.extend_from_slice(&[b'^', low + 64]),
+                127 => out.extend_from_slice(b"^?"),
+                _ => out.push(low),
+            }
+        }
+    }
+}
+
+/// Write `data` through the state (or as it is).
+async fn emit(ctx: &CommandContext<'_>, st: &mut State, data: &[u8]) -> Result<(), IoError> {
+    if st.plain() {
+        return ctx.out(data).await;
+    }
+    let mut out = Vec::with_capacity(data.len() + data.len() / 8 + 16);
+    st.chunk(data, &mut out);
+    ctx.out(&out).await
+}
+
 #[async_trait]
 impl Command for Cat {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let mut files: Vec<&str> = Vec::new();
-        let (mut number, mut show_ends) = (false, false);
-        let mut only_opts = true;
-        for a in ctx.args {
-            if only_opts && a == "--" {
-                only_opts = false;
-            } else if only_opts && a.starts_with('-') && a.len() > 1 {
-                for c in a[1..].chars() {
-                    match c {
-                        'n' => number = true,
-                        'E' | 'A' => show_ends = true,
-                        'u' | 's' => {}
-                        _ => {
-                            ctx.err(format!("invalid option -- '{c}'\nTry 'cat --help' for more information.")).await?;
-                            return Ok(1);
-                        }
-                    }
-                }
-            } else {
-                files.push(a);
+        let p = match ctx.parse_opts(&SPEC).await? {
+            Ok(p) => p,
+            Err(s) => return Ok(s),
+        };
+        let mut st = State { at_start: true, ..State::default() };
+        for o in &p.opts {
+            match o.id {
+                "A" => (st.nonprinting, st.ends, st.tabs) = (true, true, true),
+                "b" => st.nonblank = true,
+                "e" => (st.nonprinting, st.ends) = (true, true),
+                "E" => st.ends = true,
+                "n" => st.number = true,
+                "s" => st.squeeze = true,
+                "t" => (st.nonprinting, st.tabs) = (true, true),
+                "T" => st.tabs = true,
+                "v" => st.nonprinting = true,
+                _ => {}
             }
         }
-        if files.is_empty() {
-            files.push("-");
-        }
+        let files = if p.operands.is_empty() { vec!["-".to_string()] } else { p.operands };
         let mut status = 0;
-        let mut lineno = 0u64;
-        for f in files {
-            if f == "-" && !number && !show_ends {
-                // Stream stdin through without holding it whole.
-                while let Some(chunk) = ctx.stdin.read_chunk().await {
-                    ctx.out(&chunk).await?;
-                }
-                continue;
-            }
-            let data = match ctx.read_operand(f).await {
-                Ok(d) => d,
-                Err(e) => {
-                    ctx.err(format!("{f}: {e}")).await?;
-                    status = 1;
-                    continue;
-                }
-            };
-            if !number && !show_ends {
-                ctx.out(&data).await?;
-                continue;
-            }
-            let mut out = Vec::with_capacity(data.len() + 16);
-            for line in super::common::lines(&data) {
-                if number {
-                    lineno += 1;
-                    out.extend_from_slice(format!("{lineno:>6}\t").as_bytes());
-                }
-                match line.strip_suffix(b"\n") {
-                    Some(body) if show_ends => {
-                        out.extend_from_slice(body);
-                        out.extend_from_slice(b"$\n");
+        for f in &files {
+            // stdin and devices (`/dev/zero`) are streamed a chunk at a time, never held whole.
+            let streamed = f == "-" || crate::io::Input::device(&ctx.resolve(f)).is_some();
+            if streamed {
+                let input = ctx.open_input(f).await.unwrap_or_else(|_| crate::io::Input::null());
+                while let Some(chunk) = input.read_chunk().await {
+                    emit(ctx, &mut st, &chunk).await?;
+                    if !ctx.still_running() {
+                        return Ok(1);
                     }
-                    _ => out.extend_from_slice(line),
+                }
+                continue;
+            }
+            match ctx.fs.read(&ctx.resolve(f)).await {
+                Ok(data) => {
+                    for piece in data.chunks(64 * 1024) {
+                        emit(ctx, &mut st, piece).await?;
+                    }
+                }
+                Err(e) => {
+                    ctx.err(format!("{}: {e}", quotef(f))).await?;
+                    status = 1;
                 }
             }
-            ctx.out(&out).await?;
         }
         Ok(status)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::check;
+
+    const F: &str = "a\tb\x01\x7f\n\n\n\nc\u{e9}\n";
+    const G: &str = "\n\nx";
+
+    fn files() -> Vec<(&'static str, &'static str)> {
+        vec![("f", F), ("g", G), ("d/", "")]
+    }
+
+    #[test]
+    fn plain_and_stdin() {
+        check(&["cat", "f", "g"], &files(), "", &format!("{F}{G}"), "", 0);
+        check(&["cat"], &[], "in\n", "in\n", "", 0);
+        check(&["cat", "-", "g", "-"], &files(), "in", "in\n\nx", "", 0);
+        check(&["cat"], &[], "", "", "", 0);
+    }
+
+    // Expected outputs from GNU cat 9.1 on the same bytes (é is \xc3\xa9).
+    #[test]
+    fn show_options() {
+        let fs = files();
+        check(&["cat", "-A", "f", "g"], &fs, "", "a^Ib^A^?$\n$\n$\n$\ncM-CM-)$\n$\n$\nx", "", 0);
+        check(&["cat", "-e", "f", "g"], &fs, "", "a\tb^A^?$\n$\n$\n$\ncM-CM-)$\n$\n$\nx", "", 0);
+        check(&["cat", "-E", "f"], &fs, "", "a\tb\x01\x7f$\n$\n$\n$\nc\u{e9}$\n", "", 0);
+        check(&["cat", "-t", "f"], &fs, "", "a^Ib^A^?\n\n\n\ncM-CM-)\n", "", 0);
+        check(&["cat", "-T", "f"], &fs, "", "a^Ib\x01\x7f\n\n\n\nc\u{e9}\n", "", 0);
+        check(&["cat", "-v", "f"], &fs, "", "a\tb^A^?\n\n\n\ncM-CM-)\n", "", 0);
+        check(&["cat", "--show-all"], &[], "\u{80}\u{9f}", "M-BM-^@M-BM-^_", "", 0);
+    }
+
+    #[test]
+    fn numbering_and_squeeze() {
+        let fs = files();
+        check(&["cat", "-s", "f", "g"], &fs, "", "a\tb\x01\x7f\n\nc\u{e9}\n\nx", "", 0);
+        check(
+            &["cat", "-n", "f", "g"],
+            &fs,
+            "",
+            "     1\ta\tb\x01\x7f\n     2\t\n     3\t\n     4\t\n     5\tc\u{e9}\n     6\t\n     7\t\n     8\tx",
+            "",
+            0,
+        );
+        let b = "     1\ta\tb\x01\x7f\n\n\n\n     2\tc\u{e9}\n\n\n     3\tx";
+        check(&["cat", "-b", "f", "g"], &fs, "", b, "", 0);
+        check(&["cat", "-bn", "f", "g"], &fs, "", b, "", 0);
+        check(
+            &["cat", "-sn", "f", "g"],
+            &fs,
+            "",
+            "     1\ta\tb\x01\x7f\n     2\t\n     3\tc\u{e9}\n     4\t\n     5\tx",
+            "",
+            0,
+        );
+        check(&["cat", "-sb", "f", "g"], &fs, "", "     1\ta\tb\x01\x7f\n\n     2\tc\u{e9}\n\n     3\tx", "", 0);
+        // A line without newline continues into the next file.
+        check(
+            &["cat", "-nA", "-", "f"],
+            &fs,
+            G,
+            "     1\t$\n     2\t$\n     3\txa^Ib^A^?$\n     4\t$\n     5\t$\n     6\t$\n     7\tcM-CM-)$\n",
+            "",
+            0,
+        );
+    }
+
+    #[test]
+    fn errors() {
+        check(
+            &["cat", "f", "nope", "d", "g"],
+            &files(),
+            "",
+            &format!("{F}{G}"),
+            "cat: nope: No such file or directory\ncat: d: Is a directory\n",
+            1,
+        );
+        check(&["cat", "-z"], &[], "", "", "cat: invalid option -- 'z'\nTry 'cat --help' for more information.\n", 1);
+        check(&["cat", "-u", "f"], &files(), "", F, "", 0);
     }
 }

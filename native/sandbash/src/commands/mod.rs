@@ -14,6 +14,9 @@ mod cmp;
 mod comm;
 mod cp;
 mod cut;
+mod date;
+mod date_fmt;
+mod date_parse;
 mod df;
 mod diff;
 mod diff_seq;
@@ -33,6 +36,8 @@ mod fold;
 mod grep;
 mod grep_re;
 mod grep_scan;
+mod gzip;
+mod gzip_codec;
 mod head;
 mod headtail;
 mod hostname;
@@ -69,6 +74,7 @@ mod split;
 mod stat;
 mod tac;
 mod tail;
+mod tar;
 mod tee;
 mod test;
 mod timefmt;
@@ -81,6 +87,7 @@ mod true_false;
 mod truncate;
 mod tty;
 mod uname;
+mod unexpand;
 mod uniq;
 mod uptime;
 mod wc;
@@ -171,6 +178,7 @@ pub fn default_registry() -> &'static Registry {
             ("cat", Arc::new(cat::Cat)),
             ("sort", Arc::new(sort::Sort)),
             ("uniq", Arc::new(uniq::Uniq)),
+            ("unexpand", Arc::new(unexpand::Unexpand)),
             ("grep", Arc::new(grep::Grep)),
             ("env", Arc::new(env::Env)),
             ("printenv", Arc::new(printenv::Printenv)),
@@ -191,6 +199,7 @@ pub fn default_registry() -> &'static Registry {
             ("stat", Arc::new(stat::Stat)),
             ("touch", Arc::new(touch::Touch)),
             ("tee", Arc::new(tee::Tee)),
+            ("tar", Arc::new(tar::Tar)),
             ("rev", Arc::new(rev::Rev)),
             ("tac", Arc::new(tac::Tac)),
             ("paste", Arc::new(paste::Paste)),
@@ -200,6 +209,10 @@ pub fn default_registry() -> &'static Registry {
             ("nl", Arc::new(nl::Nl)),
             ("printf", Arc::new(printf::Printf)),
             ("cut", Arc::new(cut::Cut)),
+            ("gzip", Arc::new(gzip::Gzip)),
+            ("gunzip", Arc::new(gzip::Gzip)),
+            ("zcat", Arc::new(gzip::Gzip)),
+            ("date", Arc::new(date::Date)),
             ("head", Arc::new(head::Head)),
             ("seq", Arc::new(seq::Seq)),
             ("tail", Arc::new(tail::Tail)),

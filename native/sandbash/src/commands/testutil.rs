@@ -54,6 +54,19 @@ pub fn make_fs(files: &[(&str, &str)]) -> Arc<dyn Fs> {
 
 /// Run `argv` on `fs` with `stdin` and `env`, limited by `limits`.
 pub fn run_full(fs: &Arc<dyn Fs>, argv: &[&str], stdin: &[u8], env: &[(&str, &str)], limits: Limits) -> Out {
+    let (out, err, status) = run_raw(fs, argv, stdin, env, limits);
+    let s = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    Out { out: s(out), err: s(err), status }
+}
+
+/// Like [`run_full`], with stdout and stderr as bytes (for binary output).
+pub fn run_raw(
+    fs: &Arc<dyn Fs>,
+    argv: &[&str],
+    stdin: &[u8],
+    env: &[(&str, &str)],
+    limits: Limits,
+) -> (Vec<u8>, Vec<u8>, i32) {
     let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
     let env = TestEnv(env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect());
     let sys = SysInfo { username: "sandbox".into(), hostname: "bashkit-sandbox".into() };
@@ -82,8 +95,7 @@ pub fn run_full(fs: &Arc<dyn Fs>, argv: &[&str], stdin: &[u8], env: &[(&str, &st
             Err(e) => panic!("command ended with {e}"),
         }
     });
-    let s = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    Out { out: s(out.take()), err: s(err.take()), status }
+    (out.take(), err.take(), status)
 }
 
 /// Run `argv` with `files` in `/w` and `stdin`.

@@ -52,7 +52,7 @@ impl Tm {
     }
 
     /// ISO 8601 week-based year and week number.
-    fn iso_week(&self) -> (i64, u32) {
+    pub fn iso_week(&self) -> (i64, u32) {
         let wday = (self.wday + 6) % 7; // Monday = 0
         let yday = i64::from(self.yday);
         let mut year = self.year;
