@@ -205,6 +205,8 @@ impl BashBuilder {
             budget: Budget::new(self.limits.clone(), CancelToken::default()),
             src: Arc::new(state::source::Source::default()),
             getopts_pos: (0, 0),
+            select_menu: None,
+            select_eof: false,
         };
         Ok(Bash { state, mem, limits: self.limits })
     }

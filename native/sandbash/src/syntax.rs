@@ -101,9 +101,103 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
     Ok(Parsed { program, source: Arc::new(Source::new(&text)) })
 }
 
-/// Work around brush-parser gaps by rewriting the text: `for ((;;))` reads
-/// `;;` as a case terminator, so split it inside arithmetic `for` headers.
+/// Work around brush-parser gaps by rewriting the text: `select` (which
+/// brush cannot parse) becomes a `while` over the `__select` builtin, and
+/// `for ((;;))` (whose `;;` brush reads as a case terminator) is split.
 fn prepare(src: &str) -> Cow<'_, str> {
+    match rewrite_select(src) {
+        Cow::Borrowed(_) => rewrite_arith_for(src),
+        Cow::Owned(s) => Cow::Owned(rewrite_arith_for(&s).into_owned()),
+    }
+}
+
+/// Which bytes of `src` are inside quotes (or escaped), so rewrites leave them alone.
+fn quoted_mask(src: &str) -> Vec<bool> {
+    let b = src.as_bytes();
+    let mut mask = vec![false; b.len()];
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match (quote, c) {
+            (Some(q), c) if c == q => {
+                mask[i] = true;
+                quote = None;
+            }
+            (Some(b'"'), b'\\') | (None, b'\\') => {
+                mask[i] = true;
+                if i + 1 < b.len() {
+                    mask[i + 1] = true;
+                }
+                i += 1;
+            }
+            (Some(_), _) => mask[i] = true,
+            (None, b'\'' | b'"') => {
+                mask[i] = true;
+                quote = Some(c);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    mask
+}
+
+/// `select NAME [in WORDS]; do` -> `while __select NAME -- WORDS; do`
+/// (`"$@"` when there is no `in`).
+fn rewrite_select(src: &str) -> Cow<'_, str> {
+    if !src.contains("select") {
+        return Cow::Borrowed(src);
+    }
+    let b = src.as_bytes();
+    let mask = quoted_mask(src);
+    let mut out = String::new();
+    let mut last = 0;
+    let mut i = 0;
+    while let Some(pos) = src[i..].find("select") {
+        let start = i + pos;
+        i = start + 6;
+        if mask[start] || b.get(i).is_some_and(|c| !(*c == b' ' || *c == b'\t')) {
+            continue;
+        }
+        // Command position: after a separator, or after a keyword that starts a list.
+        let before = src[..start].trim_end_matches([' ', '\t']);
+        let at_command = before.is_empty()
+            || before.ends_with([';', '&', '|', '(', '\n', '{'])
+            || ["do", "then", "else", "elif", "!"].iter().any(|k| {
+                before.ends_with(k)
+                    && before[..before.len() - k.len()]
+                        .chars()
+                        .last()
+                        .is_none_or(|c| !c.is_ascii_alphanumeric() && c != '_')
+            });
+        if !at_command {
+            continue;
+        }
+        // The header runs to the first unquoted `;` or newline.
+        let Some(end) = (i..b.len()).find(|&k| !mask[k] && (b[k] == b';' || b[k] == b'\n')) else { break };
+        let header = src[i..end].trim();
+        let (name, words) = match header.split_once(char::is_whitespace) {
+            Some((n, rest)) => match rest.trim_start().strip_prefix("in") {
+                Some(w) if w.is_empty() || w.starts_with(char::is_whitespace) => (n, w.trim().to_string()),
+                _ => continue,
+            },
+            None => (header, "\"$@\"".to_string()),
+        };
+        out.push_str(&src[last..start]);
+        out.push_str(&format!("while __select {name} -- {words}"));
+        last = end;
+        i = end;
+    }
+    if last == 0 {
+        return Cow::Borrowed(src);
+    }
+    out.push_str(&src[last..]);
+    Cow::Owned(out)
+}
+
+/// `for ((;;))`: split the `;;` inside arithmetic `for` headers.
+fn rewrite_arith_for(src: &str) -> Cow<'_, str> {
     if !src.contains(";;") || !src.contains("((") {
         return Cow::Borrowed(src);
     }

@@ -11,6 +11,7 @@ mod eval;
 mod getopts;
 mod let_;
 mod read;
+mod select;
 mod set;
 mod shift;
 mod trap;
@@ -34,7 +35,7 @@ pub enum DeclArg {
 const NAMES: &[&str] = &[
     ":", "true", "false", "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift", "local", "declare",
     "typeset", "readonly", "return", "exit", "break", "continue", "read", "test", "[", "eval", "source", ".", "shopt",
-    "let", "type", "command", "bash", "sh", "trap", "builtin", "exec", "getopts",
+    "let", "type", "command", "bash", "sh", "trap", "builtin", "exec", "getopts", "__select",
 ];
 
 /// Internal marker: a builtin's write hit a closed pipe (ends the stage like SIGPIPE).
@@ -86,6 +87,7 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "shopt" => set::shopt(sh, argv, fds).await,
         "shift" => shift::shift(sh, argv, fds).await,
         "getopts" => getopts::getopts(sh, argv, fds).await,
+        "__select" => select::select(sh, argv, fds).await?,
         "return" | "exit" | "break" | "continue" => return control::run(sh, argv, fds).await,
         "read" => read::read(sh, argv, fds).await?,
         "test" | "[" => crate::interp::cond::test_builtin(sh, argv, fds).await?,

@@ -182,6 +182,10 @@ async fn while_loop(
         i += 1;
         sh.budget.tick_loop(i)?;
         if condition(sh, cond, fds).await? == until {
+            // A `select` (a while over `__select`) that met end of input ends with 1.
+            if std::mem::take(&mut sh.select_eof) {
+                status = 1;
+            }
             break;
         }
         match body(sh, list, fds).await? {

@@ -64,6 +64,10 @@ pub struct ShellState {
     pub src: Arc<source::Source>,
     /// `getopts`' place inside a cluster like `-abc`: (the OPTIND it belongs to, char index).
     pub getopts_pos: (usize, usize),
+    /// The `select` loop whose menu is on screen: (its line, loop depth).
+    pub select_menu: Option<(usize, usize)>,
+    /// The last `__select` met end of input (the loop then ends with status 1).
+    pub select_eof: bool,
 }
 
 /// Where an error happened, for bash's message prefix.
