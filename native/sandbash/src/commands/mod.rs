@@ -30,6 +30,7 @@ mod gzip_codec;
 mod head;
 mod headtail;
 mod hostname;
+mod join;
 mod ldouble;
 mod ln;
 mod ls;
@@ -151,6 +152,7 @@ pub fn default_registry() -> &'static Registry {
             ("chmod", Arc::new(chmod::Chmod)),
             ("cp", Arc::new(cp::Cp)),
             ("ln", Arc::new(ln::Ln)),
+            ("join", Arc::new(join::Join)),
             ("ls", Arc::new(ls::Ls)),
             ("mkdir", Arc::new(mkdir::Mkdir)),
             ("mv", Arc::new(mv::Mv)),
