@@ -61,10 +61,8 @@ struct Cfg {
 }
 
 impl Cfg {
-    fn split(&self, mut text: Vec<u8>) -> Line {
-        if text.last() == Some(&self.delim) {
-            text.pop();
-        }
+    fn split(&self, line: &[u8]) -> Line {
+        let text = line.strip_suffix(&[self.delim]).unwrap_or(line).to_vec();
         let mut fields = Vec::new();
         match self.tab {
             Some(t) => {
@@ -292,7 +290,7 @@ impl Command for Join {
                     return Ok(1);
                 }
             };
-            let lines = data.split_inclusive(|&b| b == cfg.delim).map(|l| cfg.split(l.to_vec())).collect();
+            let lines = data.split_inclusive(|&b| b == cfg.delim).map(|l| cfg.split(l)).collect();
             readers.push(Reader { lines, pos: 0, name: f.clone(), warned: false });
         }
         let (mut r2, mut r1) = (readers.pop().unwrap_or_else(empty_reader), readers.pop().unwrap_or_else(empty_reader));
