@@ -9,6 +9,7 @@ pub(crate) mod testutil;
 mod basename;
 mod cat;
 mod chmod;
+mod column;
 mod comm;
 mod cp;
 mod cut;
@@ -168,6 +169,7 @@ pub fn default_registry() -> &'static Registry {
             ("tac", Arc::new(tac::Tac)),
             ("paste", Arc::new(paste::Paste)),
             ("comm", Arc::new(comm::Comm)),
+            ("column", Arc::new(column::Column)),
             ("fold", Arc::new(fold::Fold)),
             ("expand", Arc::new(expand::Expand)),
             ("nl", Arc::new(nl::Nl)),
