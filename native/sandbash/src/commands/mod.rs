@@ -22,6 +22,7 @@ mod expand;
 mod file_mode;
 mod file_time;
 mod file_util;
+mod fmt;
 mod fold;
 mod grep;
 mod grep_re;
@@ -171,6 +172,7 @@ pub fn default_registry() -> &'static Registry {
             ("comm", Arc::new(comm::Comm)),
             ("column", Arc::new(column::Column)),
             ("fold", Arc::new(fold::Fold)),
+            ("fmt", Arc::new(fmt::Fmt)),
             ("expand", Arc::new(expand::Expand)),
             ("nl", Arc::new(nl::Nl)),
             ("printf", Arc::new(printf::Printf)),
