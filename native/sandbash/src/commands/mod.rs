@@ -51,6 +51,7 @@ mod sleep;
 mod sort;
 mod sort_cmp;
 mod stat;
+mod strings;
 mod tac;
 mod tail;
 mod tar;
@@ -168,6 +169,7 @@ pub fn default_registry() -> &'static Registry {
             ("tar", Arc::new(tar::Tar)),
             ("rev", Arc::new(rev::Rev)),
             ("tac", Arc::new(tac::Tac)),
+            ("strings", Arc::new(strings::Strings)),
             ("paste", Arc::new(paste::Paste)),
             ("comm", Arc::new(comm::Comm)),
             ("column", Arc::new(column::Column)),
