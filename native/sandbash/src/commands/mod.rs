@@ -32,6 +32,7 @@ mod gzip_codec;
 mod head;
 mod headtail;
 mod hostname;
+mod iconv;
 mod join;
 mod ldouble;
 mod ln;
@@ -150,6 +151,7 @@ pub fn default_registry() -> &'static Registry {
             ("printenv", Arc::new(printenv::Printenv)),
             ("whoami", Arc::new(whoami::Whoami)),
             ("hostname", Arc::new(hostname::Hostname)),
+            ("iconv", Arc::new(iconv::Iconv)),
             ("sleep", Arc::new(sleep::Sleep)),
             ("dirname", Arc::new(dirname::Dirname)),
             ("chmod", Arc::new(chmod::Chmod)),
