@@ -7,6 +7,7 @@ pub mod common;
 pub(crate) mod testutil;
 
 mod basename;
+mod cal;
 mod cat;
 mod chmod;
 mod column;
@@ -143,6 +144,7 @@ pub fn default_registry() -> &'static Registry {
         let all: Vec<(&str, Arc<dyn Command>)> = vec![
             ("basename", Arc::new(basename::Basename)),
             ("cat", Arc::new(cat::Cat)),
+            ("cal", Arc::new(cal::Cal)),
             ("sort", Arc::new(sort::Sort)),
             ("uniq", Arc::new(uniq::Uniq)),
             ("unexpand", Arc::new(unexpand::Unexpand)),
