@@ -7,10 +7,12 @@ pub mod common;
 pub(crate) mod testutil;
 
 mod basename;
+mod cal;
 mod cat;
 mod chmod;
 mod chown;
 mod cmp;
+mod column;
 mod comm;
 mod cp;
 mod cut;
@@ -32,6 +34,7 @@ mod file_util;
 mod find;
 mod find_parse;
 mod find_printf;
+mod fmt;
 mod fold;
 mod grep;
 mod grep_re;
@@ -41,8 +44,10 @@ mod gzip_codec;
 mod head;
 mod headtail;
 mod hostname;
+mod iconv;
 mod id;
 mod install;
+mod join;
 mod kill;
 mod ldouble;
 mod ln;
@@ -72,6 +77,7 @@ mod sort;
 mod sort_cmp;
 mod split;
 mod stat;
+mod strings;
 mod tac;
 mod tail;
 mod tar;
@@ -176,6 +182,7 @@ pub fn default_registry() -> &'static Registry {
         let all: Vec<(&str, Arc<dyn Command>)> = vec![
             ("basename", Arc::new(basename::Basename)),
             ("cat", Arc::new(cat::Cat)),
+            ("cal", Arc::new(cal::Cal)),
             ("sort", Arc::new(sort::Sort)),
             ("uniq", Arc::new(uniq::Uniq)),
             ("unexpand", Arc::new(unexpand::Unexpand)),
@@ -184,11 +191,13 @@ pub fn default_registry() -> &'static Registry {
             ("printenv", Arc::new(printenv::Printenv)),
             ("whoami", Arc::new(whoami::Whoami)),
             ("hostname", Arc::new(hostname::Hostname)),
+            ("iconv", Arc::new(iconv::Iconv)),
             ("sleep", Arc::new(sleep::Sleep)),
             ("dirname", Arc::new(dirname::Dirname)),
             ("chmod", Arc::new(chmod::Chmod)),
             ("cp", Arc::new(cp::Cp)),
             ("ln", Arc::new(ln::Ln)),
+            ("join", Arc::new(join::Join)),
             ("ls", Arc::new(ls::Ls)),
             ("mkdir", Arc::new(mkdir::Mkdir)),
             ("mv", Arc::new(mv::Mv)),
@@ -202,9 +211,12 @@ pub fn default_registry() -> &'static Registry {
             ("tar", Arc::new(tar::Tar)),
             ("rev", Arc::new(rev::Rev)),
             ("tac", Arc::new(tac::Tac)),
+            ("strings", Arc::new(strings::Strings)),
             ("paste", Arc::new(paste::Paste)),
             ("comm", Arc::new(comm::Comm)),
+            ("column", Arc::new(column::Column)),
             ("fold", Arc::new(fold::Fold)),
+            ("fmt", Arc::new(fmt::Fmt)),
             ("expand", Arc::new(expand::Expand)),
             ("nl", Arc::new(nl::Nl)),
             ("printf", Arc::new(printf::Printf)),

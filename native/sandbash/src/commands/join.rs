@@ -1,0 +1,506 @@
+//! `join`: join lines of two sorted files on a common field (GNU coreutils
+//! 9.1): `-1/-2/-j`, `-t`, `-a`, `-v`, `-e`, `-o` (lists and `auto`), `-i`,
+//! `-z`, `--header` and GNU's order checking (a warning by default once an
+//! unpairable line was seen, an error with `--check-order`).
+
+use super::common::{quote, quote_locale, Arg, Spec};
+use super::{Command, CommandContext, CommandResult};
+use crate::io::IoError;
+use async_trait::async_trait;
+
+pub struct Join;
+
+const SPEC: Spec = Spec::new(
+    "a:e:io:t:v:1:2:j:z",
+    &[
+        ("ignore-case", Arg::No, "i"),
+        ("check-order", Arg::No, "check"),
+        ("nocheck-order", Arg::No, "nocheck"),
+        ("zero-terminated", Arg::No, "z"),
+        ("header", Arg::No, "header"),
+    ],
+    "[OPTION]... FILE1 FILE2",
+);
+
+/// A line split into fields.
+struct Line {
+    text: Vec<u8>,
+    fields: Vec<(usize, usize)>,
+}
+
+impl Line {
+    fn field(&self, i: usize) -> Option<&[u8]> {
+        self.fields.get(i).map(|&(a, b)| &self.text[a..b])
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Default,
+    Check,
+    No,
+}
+
+/// One `-o` item: the join field, or (file, field).
+#[derive(Clone, Copy)]
+enum Out {
+    Key,
+    Field(usize, usize),
+}
+
+struct Cfg {
+    tab: Option<u8>,
+    keys: [usize; 2],
+    unpaired: [bool; 2],
+    paired: bool,
+    empty: Option<Vec<u8>>,
+    format: Option<Vec<Out>>,
+    auto: bool,
+    ignore_case: bool,
+    delim: u8,
+}
+
+impl Cfg {
+    fn split(&self, line: &[u8]) -> Line {
+        let text = line.strip_suffix(&[self.delim]).unwrap_or(line).to_vec();
+        let mut fields = Vec::new();
+        match self.tab {
+            Some(t) => {
+                let mut start = 0;
+                for (i, &b) in text.iter().enumerate() {
+                    if b == t {
+                        fields.push((start, i));
+                        start = i + 1;
+                    }
+                }
+                if !text.is_empty() {
+                    fields.push((start, text.len()));
+                }
+            }
+            None => {
+                let blank = |b: u8| b == b' ' || b == b'\t' || b == b'\n';
+                let mut i = 0;
+                while i < text.len() {
+                    while i < text.len() && blank(text[i]) {
+                        i += 1;
+                    }
+                    let s = i;
+                    while i < text.len() && !blank(text[i]) {
+                        i += 1;
+                    }
+                    if s < i {
+                        fields.push((s, i));
+                    }
+                }
+            }
+        }
+        Line { text, fields }
+    }
+
+    fn cmp(&self, a: &Line, b: &Line, fa: usize, fb: usize) -> std::cmp::Ordering {
+        let (x, y) = (a.field(self.keys[fa]).unwrap_or(b""), b.field(self.keys[fb]).unwrap_or(b""));
+        if self.ignore_case {
+            x.iter().map(u8::to_ascii_lowercase).cmp(y.iter().map(u8::to_ascii_lowercase))
+        } else {
+            x.cmp(y)
+        }
+    }
+
+    /// One output line from `l1` and/or `l2` (an unpaired line has no partner).
+    fn print(&self, l1: Option<&Line>, l2: Option<&Line>, out: &mut Vec<u8>) {
+        let sep = self.tab.unwrap_or(b' ');
+        let empty = self.empty.as_deref().unwrap_or(b"");
+        let key = match (l1, l2) {
+            (Some(l), _) if l.field(self.keys[0]).is_some() || l2.is_none() => l.field(self.keys[0]),
+            (_, Some(l)) => l.field(self.keys[1]),
+            _ => None,
+        };
+        let mut first = true;
+        let mut put = |out: &mut Vec<u8>, f: Option<&[u8]>| {
+            if !first {
+                out.push(sep);
+            }
+            first = false;
+            out.extend_from_slice(f.unwrap_or(empty));
+        };
+        match &self.format {
+            Some(items) => {
+                for it in items {
+                    match *it {
+                        Out::Key => put(out, key),
+                        Out::Field(file, n) => {
+                            let l = if file == 0 { l1 } else { l2 };
+                            put(out, l.and_then(|l| l.field(n)));
+                        }
+                    }
+                }
+            }
+            None => {
+                put(out, key);
+                for (file, l) in [l1, l2].into_iter().enumerate() {
+                    if let Some(l) = l {
+                        for i in (0..l.fields.len()).filter(|&i| i != self.keys[file]) {
+                            put(out, l.field(i));
+                        }
+                    }
+                }
+            }
+        }
+        out.push(self.delim);
+    }
+}
+
+/// Parse a field number (1-based) into an index.
+fn field_num(s: &str) -> Option<usize> {
+    s.parse::<usize>().ok().filter(|&n| n > 0).map(|n| n - 1)
+}
+
+/// `-o` list: `0`, `1.N`, `2.N` separated by commas or blanks.
+fn parse_format(s: &str) -> Result<Vec<Out>, String> {
+    let mut v = Vec::new();
+    for item in s.split([',', ' ', '\t']).filter(|p| !p.is_empty()) {
+        if item == "0" {
+            v.push(Out::Key);
+            continue;
+        }
+        let (f, n) = item.split_once('.').ok_or_else(|| format!("invalid field specifier: {}", quote_locale(item)))?;
+        let file = match f {
+            "1" => 0,
+            "2" => 1,
+            _ => return Err(format!("invalid file number in field spec: {}", quote_locale(item))),
+        };
+        let n = field_num(n).ok_or_else(|| format!("invalid field number: {}", quote_locale(n)))?;
+        v.push(Out::Field(file, n));
+    }
+    Ok(v)
+}
+
+/// Reads one file's lines, checking their order.
+struct Reader {
+    lines: Vec<Line>,
+    pos: usize,
+    name: String,
+    warned: bool,
+}
+
+#[async_trait]
+impl Command for Join {
+    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+        let p = match ctx.parse_opts(&SPEC).await? {
+            Ok(p) => p,
+            Err(s) => return Ok(s),
+        };
+        let mut cfg = Cfg {
+            tab: None,
+            keys: [0, 0],
+            unpaired: [false, false],
+            paired: true,
+            empty: None,
+            format: None,
+            auto: false,
+            ignore_case: p.has("i"),
+            delim: if p.has("z") { 0 } else { b'\n' },
+        };
+        let mut order = Order::Default;
+        for o in &p.opts {
+            let v = o.val.as_deref().unwrap_or("");
+            let bad_field = || format!("invalid field number: {}", quote_locale(v));
+            let res: Result<(), String> = match o.id {
+                "a" | "v" => match v {
+                    "1" | "2" => {
+                        cfg.unpaired[usize::from(v == "2")] = true;
+                        if o.id == "v" {
+                            cfg.paired = false;
+                        }
+                        Ok(())
+                    }
+                    _ => Err(bad_field()),
+                },
+                "e" => {
+                    cfg.empty = Some(v.as_bytes().to_vec());
+                    Ok(())
+                }
+                "o" if v == "auto" => {
+                    cfg.auto = true;
+                    Ok(())
+                }
+                "o" => parse_format(v).map(|f| cfg.format.get_or_insert_with(Vec::new).extend(f)),
+                "t" => match v.as_bytes() {
+                    [] => {
+                        cfg.tab = Some(b'\n');
+                        Ok(())
+                    }
+                    [c] => {
+                        cfg.tab = Some(*c);
+                        Ok(())
+                    }
+                    _ if v == "\\0" => {
+                        cfg.tab = Some(0);
+                        Ok(())
+                    }
+                    _ => Err(format!("multi-character tab {}", quote(v))),
+                },
+                "1" | "2" | "j" => match field_num(v) {
+                    Some(n) => {
+                        match o.id {
+                            "1" => cfg.keys[0] = n,
+                            "2" => cfg.keys[1] = n,
+                            _ => cfg.keys = [n, n],
+                        }
+                        Ok(())
+                    }
+                    None => Err(bad_field()),
+                },
+                "check" => {
+                    order = Order::Check;
+                    Ok(())
+                }
+                "nocheck" => {
+                    order = Order::No;
+                    Ok(())
+                }
+                _ => Ok(()),
+            };
+            if let Err(m) = res {
+                ctx.err(m).await?;
+                return Ok(1);
+            }
+        }
+        match p.operands.len() {
+            0 => {
+                ctx.usage_err("missing operand").await?;
+                return Ok(1);
+            }
+            1 => {
+                ctx.usage_err(format!("missing operand after {}", quote_locale(&p.operands[0]))).await?;
+                return Ok(1);
+            }
+            2 => {}
+            _ => {
+                ctx.usage_err(format!("extra operand {}", quote_locale(&p.operands[2]))).await?;
+                return Ok(1);
+            }
+        }
+        let mut readers = Vec::new();
+        for f in &p.operands {
+            let data = match ctx.read_operand(f).await {
+                Ok(d) => d,
+                Err(e) => {
+                    ctx.err(format!("{}: {e}", super::common::quotef(f))).await?;
+                    return Ok(1);
+                }
+            };
+            let lines = data.split_inclusive(|&b| b == cfg.delim).map(|l| cfg.split(l)).collect();
+            readers.push(Reader { lines, pos: 0, name: f.clone(), warned: false });
+        }
+        let (mut r2, mut r1) = (readers.pop().unwrap_or_else(empty_reader), readers.pop().unwrap_or_else(empty_reader));
+        if cfg.auto {
+            let n = |r: &Reader| r.lines.first().map_or(0, |l| l.fields.len());
+            let mut f = vec![Out::Key];
+            f.extend((0..n(&r1)).filter(|&i| i != cfg.keys[0]).map(|i| Out::Field(0, i)));
+            f.extend((0..n(&r2)).filter(|&i| i != cfg.keys[1]).map(|i| Out::Field(1, i)));
+            cfg.format = Some(f);
+        }
+        let mut out = Vec::new();
+        if p.has("header") && (!r1.lines.is_empty() || !r2.lines.is_empty()) {
+            cfg.print(r1.lines.first(), r2.lines.first(), &mut out);
+            r1.pos = usize::from(!r1.lines.is_empty());
+            r2.pos = usize::from(!r2.lines.is_empty());
+        }
+        let mut j = Joiner { cfg: &cfg, order, seen_unpairable: false };
+        let status = j.run(ctx, &mut r1, &mut r2, &mut out).await?;
+        ctx.out(&out).await?;
+        Ok(status)
+    }
+}
+
+fn empty_reader() -> Reader {
+    Reader { lines: Vec::new(), pos: 0, name: String::new(), warned: false }
+}
+
+struct Joiner<'a> {
+    cfg: &'a Cfg,
+    order: Order,
+    seen_unpairable: bool,
+}
+
+impl Joiner<'_> {
+    /// Move `r` to its next line, checking order; `Err(())` stops (`--check-order`).
+    async fn advance(&self, ctx: &CommandContext<'_>, r: &mut Reader, file: usize) -> Result<Result<(), ()>, IoError> {
+        r.pos += 1;
+        let checking = self.order == Order::Check || (self.order == Order::Default && self.seen_unpairable);
+        if checking && !r.warned && r.pos < r.lines.len() {
+            let (prev, cur) = (&r.lines[r.pos - 1], &r.lines[r.pos]);
+            if self.cfg.cmp(prev, cur, file, file).is_gt() {
+                let text = String::from_utf8_lossy(&cur.text);
+                ctx.err(format!("{}:{}: is not sorted: {text}", r.name, r.pos + 1)).await?;
+                r.warned = true;
+                if self.order == Order::Check {
+                    return Ok(Err(()));
+                }
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    async fn run(
+        &mut self,
+        ctx: &CommandContext<'_>,
+        r1: &mut Reader,
+        r2: &mut Reader,
+        out: &mut Vec<u8>,
+    ) -> Result<i32, IoError> {
+        let cfg = self.cfg;
+        macro_rules! step {
+            ($r:expr, $f:expr) => {
+                if self.advance(ctx, $r, $f).await?.is_err() {
+                    return Ok(1);
+                }
+            };
+        }
+        while r1.pos < r1.lines.len() && r2.pos < r2.lines.len() {
+            if !ctx.still_running() {
+                return Ok(1);
+            }
+            let (a, b) = (&r1.lines[r1.pos], &r2.lines[r2.pos]);
+            match cfg.cmp(a, b, 0, 1) {
+                std::cmp::Ordering::Less => {
+                    if cfg.unpaired[0] {
+                        cfg.print(Some(a), None, out);
+                    }
+                    self.seen_unpairable = true;
+                    step!(r1, 0);
+                }
+                std::cmp::Ordering::Greater => {
+                    if cfg.unpaired[1] {
+                        cfg.print(None, Some(b), out);
+                    }
+                    self.seen_unpairable = true;
+                    step!(r2, 1);
+                }
+                std::cmp::Ordering::Equal => {
+                    // The groups of equal keys on both sides.
+                    let (s1, s2) = (r1.pos, r2.pos);
+                    step!(r1, 0);
+                    while r1.pos < r1.lines.len() && cfg.cmp(&r1.lines[r1.pos], &r1.lines[s1], 0, 0).is_eq() {
+                        step!(r1, 0);
+                    }
+                    step!(r2, 1);
+                    while r2.pos < r2.lines.len() && cfg.cmp(&r2.lines[r2.pos], &r2.lines[s2], 1, 1).is_eq() {
+                        step!(r2, 1);
+                    }
+                    if cfg.paired {
+                        for a in &r1.lines[s1..r1.pos] {
+                            for b in &r2.lines[s2..r2.pos] {
+                                cfg.print(Some(a), Some(b), out);
+                            }
+                        }
+                    }
+                }
+            }
+            if out.len() > 64 * 1024 {
+                ctx.out(out).await?;
+                out.clear();
+            }
+        }
+        // What is left of either file is unpairable.
+        for (file, r) in [(0, &mut *r1), (1, &mut *r2)] {
+            if r.pos < r.lines.len() {
+                self.seen_unpairable |= true;
+            }
+            while r.pos < r.lines.len() {
+                if cfg.unpaired[file] {
+                    let l = &r.lines[r.pos];
+                    if file == 0 {
+                        cfg.print(Some(l), None, out);
+                    } else {
+                        cfg.print(None, Some(l), out);
+                    }
+                }
+                if !cfg.unpaired[file] && self.order != Order::Check {
+                    break;
+                }
+                step!(r, file);
+            }
+        }
+        if r1.warned || r2.warned {
+            ctx.out(out).await?;
+            out.clear();
+            ctx.err("input is not in sorted order").await?;
+            return Ok(1);
+        }
+        Ok(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::check;
+
+    const F1: &str = "a 1\nb 2\nc 3\ne 5\n";
+    const F2: &str = "a x\nc y\nc z\nd w\n";
+
+    fn fs() -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("f1", F1),
+            ("f2", F2),
+            ("u1", "b 1\na 2\nc 3\n"),
+            ("t1", "k,v\na,,1\nb,2\n"),
+            ("t2", "k,w\na,X\nc,Y\n"),
+            ("up", "A q\nC r\n"),
+        ]
+    }
+
+    fn ok(args: &[&str], out: &str) {
+        let mut argv = vec!["join"];
+        argv.extend_from_slice(args);
+        check(&argv, &fs(), "", out, "", 0);
+    }
+
+    // Expected outputs from GNU join 9.1 (LC_ALL=C).
+    #[test]
+    fn joins() {
+        ok(&["f1", "f2"], "a 1 x\nc 3 y\nc 3 z\n");
+        ok(&["-a1", "f1", "f2"], "a 1 x\nb 2\nc 3 y\nc 3 z\ne 5\n");
+        ok(&["-a2", "f1", "f2"], "a 1 x\nc 3 y\nc 3 z\nd w\n");
+        ok(&["-a1", "-a2", "f1", "f2"], "a 1 x\nb 2\nc 3 y\nc 3 z\nd w\ne 5\n");
+        ok(&["-v1", "f1", "f2"], "b 2\ne 5\n");
+        ok(&["-v2", "f1", "f2"], "d w\n");
+        ok(&["-o", "1.2,2.2", "f1", "f2"], "1 x\n3 y\n3 z\n");
+        ok(&["-o", "auto", "-a1", "-e", "X", "f1", "f2"], "a 1 x\nb 2 X\nc 3 y\nc 3 z\ne 5 X\n");
+        ok(&["-o", "0,2.2,1.2", "-a2", "-e", "NA", "f1", "f2"], "a x 1\nc y 3\nc z 3\nd w NA\n");
+        ok(&["-e", "X", "-a1", "f1", "f2"], "a 1 x\nb 2\nc 3 y\nc 3 z\ne 5\n");
+        ok(&["-j", "1", "f1", "f2"], "a 1 x\nc 3 y\nc 3 z\n");
+        ok(&["-1", "2", "-2", "1", "f1", "f2"], "");
+        ok(&["u1", "u1"], "b 1 1\na 2 2\nc 3 3\n");
+        ok(&["-t,", "t1", "t2"], "k,v,w\na,,1,X\n");
+        ok(&["-t,", "--header", "t1", "t2"], "k,v,w\na,,1,X\n");
+        ok(&["-t,", "-a1", "-o", "auto", "t1", "t2"], "k,v,w\na,,X\nb,2,\n");
+        ok(&["-i", "f1", "up"], "a 1 q\nc 3 r\n");
+        ok(&["-t", "", "f1", "f2"], "");
+        check(&["join", "-", "f1"], &fs(), "a\n", "a 1\n", "", 0);
+    }
+
+    #[test]
+    fn order_and_errors() {
+        let fs = fs();
+        check(
+            &["join", "u1", "f2"],
+            &fs,
+            "",
+            "c 3 y\nc 3 z\n",
+            "join: u1:2: is not sorted: a 2\njoin: input is not in sorted order\n",
+            1,
+        );
+        check(&["join", "--check-order", "u1", "f2"], &fs, "", "", "join: u1:2: is not sorted: a 2\n", 1);
+        check(&["join", "--nocheck-order", "u1", "f2"], &fs, "", "c 3 y\nc 3 z\n", "", 0);
+        check(&["join", "f1", "nope"], &fs, "", "", "join: nope: No such file or directory\n", 1);
+        let try_ = "Try 'join --help' for more information.\n";
+        check(&["join", "f1"], &fs, "", "", &format!("join: missing operand after 'f1'\n{try_}"), 1);
+        check(&["join", "-o", "3.1", "f1", "f2"], &fs, "", "", "join: invalid file number in field spec: '3.1'\n", 1);
+        check(&["join", "-j0", "f1", "f2"], &fs, "", "", "join: invalid field number: '0'\n", 1);
+        check(&["join", "-v3", "f1", "f2"], &fs, "", "", "join: invalid field number: '3'\n", 1);
+        check(&["join", "-t", "ab", "f1", "f2"], &fs, "", "", "join: multi-character tab 'ab'\n", 1);
+        check(&["join", "-x", "f1", "f2"], &fs, "", "", &format!("join: invalid option -- 'x'\n{try_}"), 1);
+    }
+}
