@@ -18,6 +18,8 @@ struct Flags {
     functions: bool,
     function_names: bool,
     case: Option<crate::state::Case>,
+    /// `-n` / `+n`
+    nameref: Option<bool>,
 }
 
 pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds) -> Result<i32, Flow> {
@@ -52,9 +54,10 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
                         'f' => f.functions = true,
                         'F' => f.function_names = true,
                         'n' if name == "export" => f.export = Some(false),
+                        'n' => f.nameref = Some(on),
                         'l' if on => f.case = Some(crate::state::Case::Lower),
                         'u' if on => f.case = Some(crate::state::Case::Upper),
-                        'l' | 'u' | 't' | 'n' => {}
+                        'l' | 'u' | 't' => {}
                         _ => {
                             let usage = format!("{name}: -{c}: invalid option");
                             return Ok(fail(sh.loc(), fds, &usage, 2).await);
@@ -83,7 +86,7 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
                 DeclArg::Plain(s) => s.clone(),
                 DeclArg::Assign(a) => a.name.clone(),
             };
-            match sh.vars.get(&n) {
+            match sh.vars.get_raw(&n) {
                 Some(v) => {
                     let line = describe(&n, v);
                     let _ = fds.stdout.write(format!("{line}\n").as_bytes()).await;
@@ -123,6 +126,16 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
         if !valid_name(&var_name) {
             status = fail(sh.loc(), fds, &format!("{name}: `{shown}': not a valid identifier"), 1).await;
             continue;
+        }
+        if f.nameref == Some(true) {
+            match declare_nameref(sh, name, &var_name, assigned, local, &f, fds).await {
+                Ok(s) => status = status.max(s),
+                Err(e) => return Err(e),
+            }
+            continue;
+        }
+        if f.nameref == Some(false) && sh.vars.is_nameref(&var_name) {
+            sh.vars.entry_raw(&var_name).nameref = false;
         }
         if local {
             sh.vars.declare_local(&var_name);
@@ -169,6 +182,62 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
     Ok(status)
 }
 
+/// `declare -n name[=target]` (also `local -n`): the variable itself gets the
+/// attribute and the target name as its value.
+async fn declare_nameref(
+    sh: &mut ShellState,
+    cmd: &str,
+    var_name: &str,
+    assigned: Option<Assigned>,
+    local: bool,
+    f: &Flags,
+    fds: &Fds,
+) -> Result<i32, Flow> {
+    let target = match assigned.map(|a| a.value) {
+        Some(AssignedValue::Scalar(t)) => Some(t),
+        Some(AssignedValue::Array(_)) => {
+            let msg = format!("{cmd}: {var_name}: reference variable cannot be an array");
+            return Ok(fail(sh.loc(), fds, &msg, 1).await);
+        }
+        None => None,
+    };
+    if let Some(t) = &target {
+        let base = crate::state::vars::split_subscript(t).map_or(t.as_str(), |(b, _)| b);
+        if !valid_name(base) {
+            let msg = format!("{cmd}: `{t}': invalid variable name for name reference");
+            return Ok(fail(sh.loc(), fds, &msg, 1).await);
+        }
+        if t == var_name {
+            if !local || !sh.vars.in_function() {
+                let msg = format!("{cmd}: {var_name}: nameref variable self references not allowed");
+                return Ok(fail(sh.loc(), fds, &msg, 1).await);
+            }
+            fds.shell_err(sh.loc(), &format!("{cmd}: warning: {var_name}: circular name reference")).await;
+        }
+    }
+    if target.is_some() && sh.vars.get_raw(var_name).is_some_and(|v| v.readonly) {
+        return Ok(fail(sh.loc(), fds, &format!("{cmd}: {var_name}: readonly variable"), 1).await);
+    }
+    sh.vars.note_nameref();
+    let v = if local { sh.vars.declare_local(var_name) } else { sh.vars.entry_raw(var_name) };
+    v.nameref = true;
+    match target {
+        Some(t) => v.value = Some(Value::Scalar(t)),
+        None => {
+            if !matches!(v.value, None | Some(Value::Scalar(_))) {
+                v.value = None;
+            }
+        }
+    }
+    if let Some(x) = f.export {
+        v.exported = x;
+    }
+    if f.readonly {
+        v.readonly = true;
+    }
+    Ok(0)
+}
+
 /// `declare -p NAME` text for one variable.
 pub fn describe(name: &str, v: &Var) -> String {
     let mut flags = String::new();
@@ -180,11 +249,19 @@ pub fn describe(name: &str, v: &Var) -> String {
     if v.integer {
         flags.push('i');
     }
+    if v.nameref {
+        flags.push('n');
+    }
     if v.readonly {
         flags.push('r');
     }
     if v.exported {
         flags.push('x');
+    }
+    match v.case {
+        Some(crate::state::Case::Lower) => flags.push('l'),
+        Some(crate::state::Case::Upper) => flags.push('u'),
+        None => {}
     }
     if flags.is_empty() {
         flags.push('-');
@@ -219,17 +296,21 @@ fn dquote(s: &str) -> String {
 async fn print_vars(sh: &ShellState, name: &str, f: &Flags, fds: &Fds) {
     let mut out = String::new();
     for n in sh.vars.names() {
-        let Some(v) = sh.vars.get(&n) else { continue };
+        let Some(v) = sh.vars.get_raw(&n) else { continue };
         let show = match name {
             "export" => v.exported,
             "readonly" => v.readonly,
-            _ => (!f.export.unwrap_or(false) || v.exported) && (!f.readonly || v.readonly),
+            _ => {
+                (!f.export.unwrap_or(false) || v.exported)
+                    && (!f.readonly || v.readonly)
+                    && (f.nameref != Some(true) || v.nameref)
+            }
         };
         if !show {
             continue;
         }
         if name == "declare" || name == "typeset" || name == "local" {
-            if f.print || f.export.is_some() || f.readonly {
+            if f.print || f.export.is_some() || f.readonly || f.nameref.is_some() {
                 out.push_str(&describe(&n, v));
             } else {
                 match &v.value {

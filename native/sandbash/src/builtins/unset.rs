@@ -8,6 +8,7 @@ use std::sync::Arc;
 pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     let mut funcs_only = false;
     let mut vars_only = false;
+    let mut raw = false;
     let mut status = 0;
     for a in &argv[1..] {
         match a.as_str() {
@@ -19,9 +20,31 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 vars_only = true;
                 continue;
             }
-            "-n" | "--" => continue,
+            "-n" => {
+                raw = true;
+                continue;
+            }
+            "--" => continue,
             _ => {}
         }
+        if raw && sh.vars.is_nameref(a) {
+            if let Err(m) = sh.vars.unset_raw(a) {
+                status = fail(sh.loc(), fds, &format!("unset: {m}"), 1).await;
+            }
+            continue;
+        }
+        // A nameref to an array element unsets that element.
+        let resolved;
+        let a = match sh.vars.has_refs() && !funcs_only && !a.contains('[') {
+            true => match sh.vars.resolve(a) {
+                crate::state::Resolved::Element(base, sub) => {
+                    resolved = format!("{base}[{sub}]");
+                    &resolved
+                }
+                _ => a,
+            },
+            false => a,
+        };
         if funcs_only {
             Arc::make_mut(&mut sh.funcs).remove(a);
             continue;

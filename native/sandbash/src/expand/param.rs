@@ -134,6 +134,23 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
             SpecialParameter::LastBackgroundProcessId => PV::Unset,
             SpecialParameter::ShellName => PV::Str(sh.arg0.clone()),
         },
+        Parameter::Named(name) if sh.vars.has_refs() && sh.vars.is_nameref(name) => match sh.vars.resolve(name) {
+            crate::state::Resolved::Element(base, index) => {
+                let p = match index.as_str() {
+                    "@" | "*" => Parameter::NamedWithAllIndices { name: base, concatenate: index == "*" },
+                    _ => Parameter::NamedWithIndex { name: base, index },
+                };
+                return Box::pin(lookup(sh, fds, &p)).await;
+            }
+            crate::state::Resolved::Circular(n) => {
+                fds.shell_err(sh.loc(), &format!("warning: {n}: circular name reference")).await;
+                PV::Unset
+            }
+            crate::state::Resolved::Name(..) => match sh.vars.get_set(name).and_then(|v| v.value.as_ref()) {
+                Some(val) => val.as_scalar().map_or(PV::Unset, PV::Str),
+                None => PV::Unset,
+            },
+        },
         Parameter::Named(name) => match sh.vars.get_set(name) {
             Some(v) => match &v.value {
                 Some(val) => val.as_scalar().map_or(PV::Unset, PV::Str),
@@ -183,6 +200,16 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
 
 /// Resolve `${!x}`: the value of x names the parameter to expand.
 async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flow> {
+    // `${!ref}` of a nameref is the name it refers to.
+    if let Parameter::Named(n) = p {
+        if let Some(v) = sh.vars.get_raw(n).filter(|v| v.nameref && sh.vars.has_refs()) {
+            if let Some(Value::Scalar(t)) = &v.value {
+                if !t.is_empty() {
+                    return Ok(PV::Str(t.clone()));
+                }
+            }
+        }
+    }
     let target = match lookup(sh, fds, p).await? {
         PV::Str(s) if !s.is_empty() => s,
         _ => return Err(fatal(sh.loc(), fds, &format!("{}: invalid indirect expansion", param_name(p)), 1).await),

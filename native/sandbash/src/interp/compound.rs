@@ -52,7 +52,10 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             let mut status = 0;
             for (i, v) in values.into_iter().enumerate() {
                 sh.budget.tick_loop(i as u64 + 1)?;
-                if let Err(m) = sh.set_var(&f.variable_name, v) {
+                if sh.vars.is_nameref(&f.variable_name) {
+                    // A nameref loop variable refers to each word in turn.
+                    sh.vars.entry_raw(&f.variable_name).value = Some(crate::state::Value::Scalar(v));
+                } else if let Err(m) = sh.set_var(&f.variable_name, v) {
                     fds.shell_err(sh.loc(), &m).await;
                     return Ok(1);
                 }

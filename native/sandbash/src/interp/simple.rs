@@ -342,9 +342,35 @@ pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), StoreError> {
     })
 }
 
-fn store_inner(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
+fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
+    if sh.vars.has_refs() {
+        match sh.vars.resolve(&a.name) {
+            crate::state::Resolved::Name(n, _) => {
+                if n != a.name.as_str() {
+                    a.name = n.into_owned();
+                }
+            }
+            crate::state::Resolved::Element(base, sub) => {
+                if a.index.is_none() {
+                    a.index = Some(sub);
+                }
+                a.name = base;
+            }
+            crate::state::Resolved::Circular(n) => return Err(format!("warning: {n}: circular name reference")),
+        }
+        if matches!(a.value, AssignedValue::Array(_)) && sh.vars.is_nameref(&a.name) {
+            // An array assigned to a nameref without a target: it stops being one.
+            sh.vars.entry_raw(&a.name).nameref = false;
+            sh.vars.entry_raw(&a.name).value = None;
+        }
+    }
     let is_assoc = matches!(sh.vars.get(&a.name).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
     let integer = sh.vars.get(&a.name).is_some_and(|v| v.integer);
+    let case = sh.vars.get(&a.name).and_then(|v| v.case);
+    let cased = |s: String| match case {
+        Some(c) => c.apply(s),
+        None => s,
+    };
     if sh.vars.get(&a.name).is_some_and(|v| v.readonly) {
         return Err(format!("{}: readonly variable", a.name));
     }
@@ -377,7 +403,7 @@ fn store_inner(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
                     if a.append {
                         entry.push_str(&s);
                     } else {
-                        *entry = s;
+                        *entry = cased(s);
                     }
                     sh.vars.set_value(&a.name, Value::Assoc(m))
                 }
@@ -399,7 +425,7 @@ fn store_inner(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
                     if a.append {
                         entry.push_str(&s);
                     } else {
-                        *entry = s;
+                        *entry = cased(s);
                     }
                     sh.vars.set_value(&a.name, Value::Indexed(m))
                 }
@@ -415,10 +441,10 @@ fn store_inner(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
                 for (k, v) in items {
                     match (k, pending_key.take()) {
                         (Some(k), _) => {
-                            m.insert(k, v);
+                            m.insert(k, cased(v));
                         }
                         (None, Some(k)) => {
-                            m.insert(k, v);
+                            m.insert(k, cased(v));
                         }
                         (None, None) => pending_key = Some(v),
                     }
@@ -439,7 +465,7 @@ fn store_inner(sh: &mut ShellState, a: Assigned) -> Result<(), String> {
                         Some(k) => crate::expand::arith::eval_str(sh, &k, 0)?,
                         None => next,
                     };
-                    m.insert(i, v);
+                    m.insert(i, cased(v));
                     next = i + 1;
                 }
                 sh.vars.set_value(&a.name, Value::Indexed(m))

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use options::Options;
-pub use vars::{Case, Value, Var, Variables};
+pub use vars::{Case, Resolved, Value, Var, Variables};
 
 /// A shell function: its body, its own text, and the program text its AST
 /// locations refer to.
@@ -93,6 +93,15 @@ impl ShellState {
 
     /// A variable's string value (`$name`); arrays give element 0.
     pub fn get_var(&self, name: &str) -> Option<String> {
+        if self.vars.has_refs() {
+            if let vars::Resolved::Element(base, sub) = self.vars.resolve(name) {
+                return match self.vars.get(&base)?.value.as_ref()? {
+                    Value::Assoc(m) => m.get(&sub).cloned(),
+                    Value::Indexed(m) => m.get(&sub.trim().parse().ok()?).cloned(),
+                    Value::Scalar(s) => (sub.trim() == "0").then(|| s.clone()),
+                };
+            }
+        }
         self.vars.get(name).and_then(|v| v.value.as_ref()?.as_scalar())
     }
 

@@ -2,8 +2,24 @@
 //! function scopes (bash's dynamic scoping: the innermost scope that has the
 //! name wins).
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+
+/// How many namerefs a lookup follows before giving up (bash's NAMEREF_MAX).
+const NAMEREF_MAX: usize = 8;
+
+/// What a name stands for once namerefs are followed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolved<'a> {
+    /// A variable name, looked up in the scopes below `bound` (a local
+    /// `local -n v=v` refers to the `v` of the scopes around its own).
+    Name(Cow<'a, str>, usize),
+    /// A reference to an array element: `declare -n r='a[1]'` (base, raw subscript).
+    Element(String, String),
+    /// The chain loops; `.0` is the name the lookup started from.
+    Circular(String),
+}
 
 /// A variable's value.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +50,8 @@ pub struct Var {
     pub integer: bool,
     /// `declare -l` / `declare -u`: case applied on every assignment.
     pub case: Option<Case>,
+    /// `declare -n`: the value is the name of another variable.
+    pub nameref: bool,
 }
 
 /// A case attribute.
@@ -55,7 +73,7 @@ impl Case {
 impl Var {
     /// A declared name without value or attributes.
     pub fn empty() -> Self {
-        Var { value: None, exported: false, readonly: false, integer: false, case: None }
+        Var { value: None, exported: false, readonly: false, integer: false, case: None, nameref: false }
     }
     pub fn scalar(s: String) -> Self {
         Var { value: Some(Value::Scalar(s)), ..Var::empty() }
@@ -66,18 +84,96 @@ impl Var {
 #[derive(Clone, Debug)]
 pub struct Variables {
     scopes: Vec<Arc<HashMap<String, Var>>>,
+    /// Set once a nameref exists: until then no lookup has to check for one.
+    has_refs: bool,
 }
 
 impl Default for Variables {
     fn default() -> Self {
-        Variables { scopes: vec![Arc::new(HashMap::new())] }
+        Variables { scopes: vec![Arc::new(HashMap::new())], has_refs: false }
     }
 }
 
+/// Split `a[1]` into `a` and `1`.
+pub fn split_subscript(s: &str) -> Option<(&str, &str)> {
+    let (base, rest) = s.split_once('[')?;
+    Some((base, rest.strip_suffix(']')?))
+}
+
 impl Variables {
-    /// The variable a name refers to now (set or only declared).
+    /// The variable a name refers to now (set or only declared), namerefs followed.
     pub fn get(&self, name: &str) -> Option<&Var> {
+        if !self.has_refs {
+            return self.get_raw(name);
+        }
+        match self.resolve(name) {
+            Resolved::Name(n, bound) => self.find(&n, bound).map(|(_, v)| v),
+            Resolved::Element(..) | Resolved::Circular(_) => None,
+        }
+    }
+
+    /// The variable named `name` itself (a nameref is not followed).
+    pub fn get_raw(&self, name: &str) -> Option<&Var> {
         self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    /// Innermost variable `name` among the scopes below `bound`, with its scope.
+    fn find(&self, name: &str, bound: usize) -> Option<(usize, &Var)> {
+        self.scopes[..bound].iter().enumerate().rev().find_map(|(i, s)| s.get(name).map(|v| (i, v)))
+    }
+
+    /// True once any nameref was declared (lookups then follow them).
+    pub fn has_refs(&self) -> bool {
+        self.has_refs
+    }
+
+    /// Note that a nameref now exists.
+    pub fn note_nameref(&mut self) {
+        self.has_refs = true;
+    }
+
+    /// Is `name` itself a nameref?
+    pub fn is_nameref(&self, name: &str) -> bool {
+        self.has_refs && self.get_raw(name).is_some_and(|v| v.nameref)
+    }
+
+    /// Follow namerefs from `name`. A nameref without a value stands for itself.
+    pub fn resolve<'a>(&self, name: &'a str) -> Resolved<'a> {
+        let top = self.scopes.len();
+        if !self.has_refs {
+            return Resolved::Name(Cow::Borrowed(name), top);
+        }
+        let mut cur: Cow<'a, str> = Cow::Borrowed(name);
+        let mut bound = top;
+        for _ in 0..=NAMEREF_MAX {
+            let Some((idx, v)) = self.find(&cur, bound) else {
+                return Resolved::Name(cur, bound);
+            };
+            if !v.nameref {
+                return Resolved::Name(cur, bound);
+            }
+            let target = match &v.value {
+                Some(Value::Scalar(t)) if !t.is_empty() => t,
+                _ => return Resolved::Name(cur, bound),
+            };
+            if let Some((base, sub)) = split_subscript(target) {
+                return Resolved::Element(base.to_string(), sub.to_string());
+            }
+            if *target == *cur {
+                // `local -n v=v`: the `v` of the enclosing scopes.
+                if idx == 0 {
+                    return Resolved::Circular(name.to_string());
+                }
+                bound = idx;
+                continue;
+            }
+            if target == name {
+                return Resolved::Circular(name.to_string());
+            }
+            cur = Cow::Owned(target.clone());
+            bound = top;
+        }
+        Resolved::Circular(name.to_string())
     }
 
     /// A variable that has a value.
@@ -85,19 +181,47 @@ impl Variables {
         self.get(name).filter(|v| v.value.is_some())
     }
 
-    fn scope_index(&self, name: &str) -> usize {
-        self.scopes.iter().rposition(|s| s.contains_key(name)).unwrap_or(0)
+    fn scope_index(&self, name: &str, bound: usize) -> usize {
+        self.scopes[..bound].iter().rposition(|s| s.contains_key(name)).unwrap_or(0)
     }
 
-    /// Mutable access to the variable `name` resolves to, creating it (global) if missing.
+    /// Mutable access to the variable `name` resolves to (namerefs followed),
+    /// creating it (global) if missing. A reference to an array element gives
+    /// the array; a circular one the name itself.
     pub fn entry(&mut self, name: &str) -> &mut Var {
-        let idx = self.scope_index(name);
+        if !self.has_refs {
+            return self.entry_in(name, self.scopes.len());
+        }
+        match self.resolve(name) {
+            Resolved::Name(n, bound) => {
+                let n = n.into_owned();
+                self.entry_in(&n, bound)
+            }
+            Resolved::Element(base, _) => self.entry_in(&base, self.scopes.len()),
+            Resolved::Circular(_) => self.entry_raw(name),
+        }
+    }
+
+    /// Mutable access to the variable named `name` itself (no nameref followed).
+    pub fn entry_raw(&mut self, name: &str) -> &mut Var {
+        self.entry_in(name, self.scopes.len())
+    }
+
+    fn entry_in(&mut self, name: &str, bound: usize) -> &mut Var {
+        let idx = self.scope_index(name, bound);
         let scope = Arc::make_mut(&mut self.scopes[idx]);
         scope.entry(name.to_string()).or_insert_with(Var::empty)
     }
 
     /// Assign a scalar; `Err` is bash's message for a readonly name.
     pub fn set_scalar(&mut self, name: &str, value: String) -> Result<(), String> {
+        if self.has_refs {
+            match self.resolve(name) {
+                Resolved::Name(..) => {}
+                Resolved::Element(base, sub) => return self.set_element(&base, &sub, value),
+                Resolved::Circular(n) => return Err(format!("warning: {n}: circular name reference")),
+            }
+        }
         let v = self.entry(name);
         if v.readonly {
             return Err(format!("{name}: readonly variable"));
@@ -118,6 +242,29 @@ impl Variables {
         Ok(())
     }
 
+    /// `a[sub]=value` with a literal subscript (through a nameref to an element).
+    fn set_element(&mut self, base: &str, sub: &str, value: String) -> Result<(), String> {
+        let v = self.entry(base);
+        if v.readonly {
+            return Err(format!("{base}: readonly variable"));
+        }
+        match &mut v.value {
+            Some(Value::Assoc(m)) => {
+                m.insert(sub.to_string(), value);
+            }
+            other => {
+                let mut m = match other.take() {
+                    Some(Value::Indexed(m)) => m,
+                    Some(Value::Scalar(s)) => BTreeMap::from([(0, s)]),
+                    _ => BTreeMap::new(),
+                };
+                m.insert(sub.trim().parse().unwrap_or(0), value);
+                *other = Some(Value::Indexed(m));
+            }
+        }
+        Ok(())
+    }
+
     /// Replace the whole value.
     pub fn set_value(&mut self, name: &str, value: Value) -> Result<(), String> {
         let v = self.entry(name);
@@ -128,9 +275,46 @@ impl Variables {
         Ok(())
     }
 
-    /// `unset name`; `Err` for readonly.
+    /// `unset name` (namerefs followed; a circular one unsets the name
+    /// itself); `Err` for readonly.
     pub fn unset(&mut self, name: &str) -> Result<(), String> {
-        let idx = match self.scopes.iter().rposition(|s| s.contains_key(name)) {
+        if !self.has_refs {
+            return self.unset_in(name, self.scopes.len());
+        }
+        match self.resolve(name) {
+            Resolved::Name(n, bound) => {
+                let n = n.into_owned();
+                self.unset_in(&n, bound)
+            }
+            Resolved::Element(base, sub) => {
+                if let Some(v) = self.get_raw(&base) {
+                    if v.readonly {
+                        return Err(format!("{base}: cannot unset: readonly variable"));
+                    }
+                    let v = self.entry(&base);
+                    match &mut v.value {
+                        Some(Value::Assoc(m)) => {
+                            m.remove(sub.as_str());
+                        }
+                        Some(Value::Indexed(m)) => {
+                            m.remove(&sub.trim().parse().unwrap_or(0));
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(())
+            }
+            Resolved::Circular(_) => self.unset_raw(name),
+        }
+    }
+
+    /// `unset -n name`: the variable itself, even a nameref.
+    pub fn unset_raw(&mut self, name: &str) -> Result<(), String> {
+        self.unset_in(name, self.scopes.len())
+    }
+
+    fn unset_in(&mut self, name: &str, bound: usize) -> Result<(), String> {
+        let idx = match self.scopes[..bound].iter().rposition(|s| s.contains_key(name)) {
             Some(i) => i,
             None => return Ok(()),
         };
