@@ -408,3 +408,17 @@ END
     assert_eq!(out, run(&rt, &mut a, calls));
     assert_eq!(out, "e1 z\ninner\nsourced\nspaced\nnl\nto stderr\nm0\nm1\nA\nin here ünïcödé\n");
 }
+
+#[test]
+fn namerefs_survive_a_round_trip() {
+    let rt = rt();
+    let mut bash = Bash::builder().build().expect("build");
+    run(&rt, &mut bash, "target=one; declare -n ref=target");
+    let bytes = snap(&bash);
+    let mut other = Bash::builder().build().expect("build");
+    other.restore(&bytes, None).expect("restore");
+    assert_eq!(
+        run(&rt, &mut other, "ref=two; echo $target ${!ref}; declare -p ref"),
+        "two target\ndeclare -n ref=\"target\"\n"
+    );
+}

@@ -38,7 +38,8 @@ pub const ATTR_READONLY: u8 = 2;
 pub const ATTR_INTEGER: u8 = 4;
 pub const ATTR_LOWER: u8 = 8;
 pub const ATTR_UPPER: u8 = 16;
-const KNOWN_ATTRS: u8 = 31;
+pub const ATTR_NAMEREF: u8 = 32;
+const KNOWN_ATTRS: u8 = 63;
 
 #[derive(Encode, Decode, Debug, PartialEq)]
 pub enum ValueM {
@@ -97,7 +98,9 @@ pub fn capture(sh: &ShellState, with_funcs: bool) -> StateM {
 
 fn var_mirror(name: &str, v: &Var) -> VarM {
     let mut attrs = 0;
-    for (on, bit) in [(v.exported, ATTR_EXPORTED), (v.readonly, ATTR_READONLY), (v.integer, ATTR_INTEGER)] {
+    for (on, bit) in
+        [(v.exported, ATTR_EXPORTED), (v.readonly, ATTR_READONLY), (v.integer, ATTR_INTEGER), (v.nameref, ATTR_NAMEREF)]
+    {
         if on {
             attrs |= bit;
         }
@@ -267,6 +270,7 @@ fn var_from(
         readonly: attrs & ATTR_READONLY != 0,
         integer: attrs & ATTR_INTEGER != 0,
         case,
+        nameref: attrs & ATTR_NAMEREF != 0,
     })
 }
 

@@ -341,7 +341,8 @@ impl Variables {
         if scopes.is_empty() {
             return None;
         }
-        Some(Variables { scopes: scopes.into_iter().map(Arc::new).collect() })
+        let has_refs = scopes.iter().any(|s| s.values().any(|v| v.nameref));
+        Some(Variables { scopes: scopes.into_iter().map(Arc::new).collect(), has_refs })
     }
 
     /// Start a function scope.
