@@ -202,6 +202,8 @@ impl BashBuilder {
             budget: Budget::new(self.limits.clone(), CancelToken::default()),
             src: Arc::new(state::source::Source::default()),
             getopts_pos: (0, 0),
+            aliases: Default::default(),
+            dirstack: Default::default(),
         };
         Ok(Bash { state, mem, limits: self.limits })
     }

@@ -192,3 +192,182 @@ fn nameref_attribute_string() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// aliases
+// ----------------------------------------------------------------------
+
+#[test]
+fn alias_list_and_print() {
+    check(
+        r#"alias ll='ls -l' q="it's"; alias; alias -p; alias ll"#,
+        "alias ll='ls -l'\nalias q='it'\\''s'\nalias ll='ls -l'\nalias q='it'\\''s'\nalias ll='ls -l'\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_not_found() {
+    check_err(
+        r#"alias nope; echo $?; unalias nope; echo $?"#,
+        "1\n1\n",
+        "bash: line 1: alias: nope: not found\nbash: line 1: unalias: nope: not found\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_invalid_name() {
+    check_err(r#"alias 'a b=x'; echo $?"#, "1\n", "bash: line 1: alias: `a b': invalid alias name\n", 0);
+}
+
+#[test]
+fn alias_bad_option_usage() {
+    check_err(r#"alias -x; echo $?; unalias; echo $?; unalias -z; echo $?"#, "2\n2\n2\n", "bash: line 1: alias: -x: invalid option\nalias: usage: alias [-p] [name[=value] ... ]\nunalias: usage: unalias [-a] name [name ...]\nbash: line 1: unalias: -z: invalid option\nunalias: usage: unalias [-a] name [name ...]\n", 0);
+}
+
+#[test]
+fn unalias_one_and_all() {
+    check(
+        r#"alias a=1 b=2 c=3; unalias b; alias; unalias -a; alias; echo done"#,
+        "alias a='1'\nalias c='3'\ndone\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_not_expanded_without_shopt() {
+    check_err(
+        r#"alias e=echo
+e foo"#,
+        "",
+        "bash: line 2: e: command not found\n",
+        127,
+    );
+}
+
+#[test]
+fn alias_expanded_on_next_line() {
+    check(
+        r#"shopt -s expand_aliases; alias e=echo; e same line
+e next line"#,
+        "next line\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_value_with_list() {
+    check(
+        r#"shopt -s expand_aliases; alias two='echo a; echo b'
+two x"#,
+        "a\nb x\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_recursion_stops_at_self() {
+    check_err(
+        r#"shopt -s expand_aliases
+alias a='b x' b='a y'
+a"#,
+        "",
+        "bash: line 3: a: command not found\n",
+        127,
+    );
+}
+
+#[test]
+fn alias_trailing_blank_expands_next() {
+    check(
+        r#"shopt -s expand_aliases
+alias c='echo ' w=word
+c w; echo w"#,
+        "word\nw\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_only_in_command_position() {
+    check(
+        r#"shopt -s expand_aliases
+alias e=echo
+x=1 e hi; e "e" e; if e a; then e b; fi; for e in e; do e $e; done; case e in e) e c;; esac; { e d; }; (e f); e g | e h"#,
+        "hi\ne e\na\nb\ne\nc\nd\nf\nh\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_in_function_body_at_definition() {
+    check(
+        r#"shopt -s expand_aliases
+alias e=echo
+f() {
+  e in f
+}
+unalias e
+f"#,
+        "in f\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_quoted_word_not_expanded() {
+    check(
+        r#"shopt -s expand_aliases
+alias nocmd='echo aliased'
+\nocmd 2>/dev/null || echo plain; 'nocmd' 2>/dev/null || echo quoted; nocmd"#,
+        "plain\nquoted\naliased\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_heredoc_body_untouched() {
+    check(
+        r#"shopt -s expand_aliases
+alias e=echo
+cat <<EOF
+e body
+EOF
+e after"#,
+        "e body\nafter\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_multiline_value() {
+    check(
+        r#"shopt -s expand_aliases
+alias r='echo 1
+echo 2'
+r"#,
+        "1\n2\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_in_eval_and_subst() {
+    check(
+        r#"shopt -s expand_aliases
+alias e=echo
+eval 'e evald'; echo $(e sub)"#,
+        "evald\nsub\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_type_and_command_v() {
+    check(
+        r#"shopt -s expand_aliases; alias e=echo; type e; type -t e; command -v e; command -V e"#,
+        "e is aliased to `echo'\nalias\nalias e='echo'\ne is aliased to `echo'\n",
+        0,
+    );
+}
