@@ -371,3 +371,105 @@ fn alias_type_and_command_v() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// directory stack
+// ----------------------------------------------------------------------
+
+#[test]
+fn pushd_popd_dirs() {
+    check(r#"/usr/bin/mkdir a b; pushd a; pushd ../b; dirs; dirs -v; dirs -p; popd; popd"#, "/tmp/sbtest/a /tmp/sbtest\n/tmp/sbtest/b /tmp/sbtest/a /tmp/sbtest\n/tmp/sbtest/b /tmp/sbtest/a /tmp/sbtest\n 0  /tmp/sbtest/b\n 1  /tmp/sbtest/a\n 2  /tmp/sbtest\n/tmp/sbtest/b\n/tmp/sbtest/a\n/tmp/sbtest\n/tmp/sbtest/a /tmp/sbtest\n/tmp/sbtest\n", 0);
+}
+
+#[test]
+fn dirstack_array() {
+    check(
+        r#"/usr/bin/mkdir a; pushd a >/dev/null; echo ${#DIRSTACK[@]} ${DIRSTACK[0]} ${DIRSTACK[1]}; echo ${!DIRSTACK[@]}"#,
+        "2 /tmp/sbtest/a /tmp/sbtest\n0 1\n",
+        0,
+    );
+}
+
+#[test]
+fn popd_empty_stack() {
+    check_err(r#"popd; echo $?; pushd; echo $?; dirs +1; echo $?"#, "1\n1\n1\n", "bash: line 1: popd: directory stack empty\nbash: line 1: pushd: no other directory\nbash: line 1: dirs: directory stack empty\n", 0);
+}
+
+#[test]
+fn pushd_missing_dir() {
+    check_err(r#"pushd nope; echo $?"#, "1\n", "bash: line 1: pushd: nope: No such file or directory\n", 0);
+}
+
+#[test]
+fn pushd_rotate_and_popd_index() {
+    check(r#"/usr/bin/mkdir a b c; pushd a >/dev/null; pushd ../b >/dev/null; pushd ../c >/dev/null; dirs; pushd +1; pushd -1; popd +1; popd -0; dirs"#, "/tmp/sbtest/c /tmp/sbtest/b /tmp/sbtest/a /tmp/sbtest\n/tmp/sbtest/b /tmp/sbtest/a /tmp/sbtest /tmp/sbtest/c\n/tmp/sbtest /tmp/sbtest/c /tmp/sbtest/b /tmp/sbtest/a\n/tmp/sbtest /tmp/sbtest/b /tmp/sbtest/a\n/tmp/sbtest /tmp/sbtest/b\n/tmp/sbtest /tmp/sbtest/b\n", 0);
+}
+
+#[test]
+fn pushd_swap_top_two() {
+    check(
+        r#"/usr/bin/mkdir a; pushd a >/dev/null; pushd; pwd; pushd >/dev/null; pwd"#,
+        "/tmp/sbtest /tmp/sbtest/a\n/tmp/sbtest\n/tmp/sbtest/a\n",
+        0,
+    );
+}
+
+#[test]
+fn pushd_n_keeps_cwd() {
+    check(
+        r#"/usr/bin/mkdir a b; pushd -n a; pushd -n b; pwd; popd -n; dirs"#,
+        "/tmp/sbtest a\n/tmp/sbtest b a\n/tmp/sbtest\n/tmp/sbtest a\n/tmp/sbtest a\n",
+        0,
+    );
+}
+
+#[test]
+fn dirs_home_tilde_and_long() {
+    check(
+        r#"HOME=$PWD; /usr/bin/mkdir a; pushd a; dirs -l; dirs -v; dirs +0; dirs -1"#,
+        "~/a ~\n/tmp/sbtest/a /tmp/sbtest\n 0  ~/a\n 1  ~\n~/a\n~/a\n",
+        0,
+    );
+}
+
+#[test]
+fn dirstack_index_out_of_range() {
+    check_err(r#"/usr/bin/mkdir a; pushd a >/dev/null; popd +3; echo $?; dirs -5; echo $?; pushd +4; echo $?"#, "1\n1\n1\n", "bash: line 1: popd: +3: directory stack index out of range\nbash: line 1: dirs: 5: directory stack index out of range\nbash: line 1: pushd: +4: directory stack index out of range\n", 0);
+}
+
+#[test]
+fn dirstack_usage_errors() {
+    check_err(r#"dirs -x; echo $?; dirs a; echo $?; pushd -x; echo $?; popd y; echo $?; pushd a b; echo $?"#, "2\n2\n2\n2\n1\n", "bash: line 1: dirs: -x: invalid number\ndirs: usage: dirs [-clpv] [+N] [-N]\nbash: line 1: dirs: a: invalid option\ndirs: usage: dirs [-clpv] [+N] [-N]\nbash: line 1: pushd: -x: invalid number\npushd: usage: pushd [-n] [+N | -N | dir]\nbash: line 1: popd: y: invalid argument\npopd: usage: popd [-n] [+N | -N]\nbash: line 1: pushd: too many arguments\n", 0);
+}
+
+#[test]
+fn dirs_c_clears() {
+    check(
+        r#"/usr/bin/mkdir a; pushd a >/dev/null; dirs -c; dirs; popd 2>/dev/null || echo empty"#,
+        "/tmp/sbtest/a\nempty\n",
+        0,
+    );
+}
+
+#[test]
+fn pushd_sets_oldpwd() {
+    check(
+        r#"/usr/bin/mkdir a; pushd a >/dev/null; echo ${OLDPWD##*/}; cd -; popd; dirs"#,
+        "sbtest\n/tmp/sbtest\n/tmp/sbtest\n/tmp/sbtest\n",
+        0,
+    );
+}
+
+#[test]
+fn cd_dash_and_oldpwd() {
+    check(
+        r#"/usr/bin/mkdir a b; cd a; cd ../b; cd -; echo ${OLDPWD##*/}; cd -; echo ${PWD##*/}"#,
+        "/tmp/sbtest/a\nb\n/tmp/sbtest/b\nb\n",
+        0,
+    );
+}
+
+#[test]
+fn cd_dash_without_oldpwd() {
+    check_err(r#"unset OLDPWD; cd -; echo $?"#, "1\n", "bash: line 1: cd: OLDPWD not set\n", 0);
+}

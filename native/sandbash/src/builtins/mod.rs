@@ -7,6 +7,7 @@ mod bash;
 mod cd;
 mod control;
 mod declare;
+pub mod dirstack;
 mod echo;
 mod eval;
 mod getopts;
@@ -34,7 +35,8 @@ pub enum DeclArg {
 const NAMES: &[&str] = &[
     ":", "true", "false", "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift", "local", "declare",
     "typeset", "readonly", "return", "exit", "break", "continue", "read", "test", "[", "eval", "source", ".", "shopt",
-    "let", "type", "command", "bash", "sh", "trap", "builtin", "exec", "getopts", "alias", "unalias",
+    "let", "type", "command", "bash", "sh", "trap", "builtin", "exec", "getopts", "alias", "unalias", "pushd", "popd",
+    "dirs",
 ];
 
 /// Internal marker: a builtin's write hit a closed pipe (ends the stage like SIGPIPE).
@@ -97,6 +99,9 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "bash" | "sh" => return bash::run(sh, argv, fds).await,
         "trap" => trap::trap(sh, argv, fds).await,
         "alias" => alias::alias(sh, argv, fds).await,
+        "pushd" => dirstack::pushd(sh, argv, fds).await,
+        "popd" => dirstack::popd(sh, argv, fds).await,
+        "dirs" => dirstack::dirs(sh, argv, fds).await,
         "unalias" => alias::unalias(sh, argv, fds).await,
         "exec" => {
             // Without a command the redirections stay for the rest of the shell;
