@@ -207,6 +207,8 @@ impl BashBuilder {
             getopts_pos: (0, 0),
             select_menu: None,
             select_eof: false,
+            aliases: Default::default(),
+            dirstack: Default::default(),
         };
         Ok(Bash { state, mem, limits: self.limits })
     }

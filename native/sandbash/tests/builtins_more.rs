@@ -192,3 +192,284 @@ fn nameref_attribute_string() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// aliases
+// ----------------------------------------------------------------------
+
+#[test]
+fn alias_list_and_print() {
+    check(
+        r#"alias ll='ls -l' q="it's"; alias; alias -p; alias ll"#,
+        "alias ll='ls -l'\nalias q='it'\\''s'\nalias ll='ls -l'\nalias q='it'\\''s'\nalias ll='ls -l'\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_not_found() {
+    check_err(
+        r#"alias nope; echo $?; unalias nope; echo $?"#,
+        "1\n1\n",
+        "bash: line 1: alias: nope: not found\nbash: line 1: unalias: nope: not found\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_invalid_name() {
+    check_err(r#"alias 'a b=x'; echo $?"#, "1\n", "bash: line 1: alias: `a b': invalid alias name\n", 0);
+}
+
+#[test]
+fn alias_bad_option_usage() {
+    check_err(r#"alias -x; echo $?; unalias; echo $?; unalias -z; echo $?"#, "2\n2\n2\n", "bash: line 1: alias: -x: invalid option\nalias: usage: alias [-p] [name[=value] ... ]\nunalias: usage: unalias [-a] name [name ...]\nbash: line 1: unalias: -z: invalid option\nunalias: usage: unalias [-a] name [name ...]\n", 0);
+}
+
+#[test]
+fn unalias_one_and_all() {
+    check(
+        r#"alias a=1 b=2 c=3; unalias b; alias; unalias -a; alias; echo done"#,
+        "alias a='1'\nalias c='3'\ndone\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_not_expanded_without_shopt() {
+    check_err(
+        r#"alias e=echo
+e foo"#,
+        "",
+        "bash: line 2: e: command not found\n",
+        127,
+    );
+}
+
+#[test]
+fn alias_expanded_on_next_line() {
+    check(
+        r#"shopt -s expand_aliases; alias e=echo; e same line
+e next line"#,
+        "next line\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_value_with_list() {
+    check(
+        r#"shopt -s expand_aliases; alias two='echo a; echo b'
+two x"#,
+        "a\nb x\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_recursion_stops_at_self() {
+    check_err(
+        r#"shopt -s expand_aliases
+alias a='b x' b='a y'
+a"#,
+        "",
+        "bash: line 3: a: command not found\n",
+        127,
+    );
+}
+
+#[test]
+fn alias_trailing_blank_expands_next() {
+    check(
+        r#"shopt -s expand_aliases
+alias c='echo ' w=word
+c w; echo w"#,
+        "word\nw\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_only_in_command_position() {
+    check(
+        r#"shopt -s expand_aliases
+alias e=echo
+x=1 e hi; e "e" e; if e a; then e b; fi; for e in e; do e $e; done; case e in e) e c;; esac; { e d; }; (e f); e g | e h"#,
+        "hi\ne e\na\nb\ne\nc\nd\nf\nh\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_in_function_body_at_definition() {
+    check(
+        r#"shopt -s expand_aliases
+alias e=echo
+f() {
+  e in f
+}
+unalias e
+f"#,
+        "in f\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_quoted_word_not_expanded() {
+    check(
+        r#"shopt -s expand_aliases
+alias nocmd='echo aliased'
+\nocmd 2>/dev/null || echo plain; 'nocmd' 2>/dev/null || echo quoted; nocmd"#,
+        "plain\nquoted\naliased\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_heredoc_body_untouched() {
+    check(
+        r#"shopt -s expand_aliases
+alias e=echo
+cat <<EOF
+e body
+EOF
+e after"#,
+        "e body\nafter\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_multiline_value() {
+    check(
+        r#"shopt -s expand_aliases
+alias r='echo 1
+echo 2'
+r"#,
+        "1\n2\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_in_eval_and_subst() {
+    check(
+        r#"shopt -s expand_aliases
+alias e=echo
+eval 'e evald'; echo $(e sub)"#,
+        "evald\nsub\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_type_and_command_v() {
+    check(
+        r#"shopt -s expand_aliases; alias e=echo; type e; type -t e; command -v e; command -V e"#,
+        "e is aliased to `echo'\nalias\nalias e='echo'\ne is aliased to `echo'\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// directory stack
+// ----------------------------------------------------------------------
+
+#[test]
+fn pushd_popd_dirs() {
+    check(r#"/usr/bin/mkdir a b; pushd a; pushd ../b; dirs; dirs -v; dirs -p; popd; popd"#, "/tmp/sbtest/a /tmp/sbtest\n/tmp/sbtest/b /tmp/sbtest/a /tmp/sbtest\n/tmp/sbtest/b /tmp/sbtest/a /tmp/sbtest\n 0  /tmp/sbtest/b\n 1  /tmp/sbtest/a\n 2  /tmp/sbtest\n/tmp/sbtest/b\n/tmp/sbtest/a\n/tmp/sbtest\n/tmp/sbtest/a /tmp/sbtest\n/tmp/sbtest\n", 0);
+}
+
+#[test]
+fn dirstack_array() {
+    check(
+        r#"/usr/bin/mkdir a; pushd a >/dev/null; echo ${#DIRSTACK[@]} ${DIRSTACK[0]} ${DIRSTACK[1]}; echo ${!DIRSTACK[@]}"#,
+        "2 /tmp/sbtest/a /tmp/sbtest\n0 1\n",
+        0,
+    );
+}
+
+#[test]
+fn popd_empty_stack() {
+    check_err(r#"popd; echo $?; pushd; echo $?; dirs +1; echo $?"#, "1\n1\n1\n", "bash: line 1: popd: directory stack empty\nbash: line 1: pushd: no other directory\nbash: line 1: dirs: directory stack empty\n", 0);
+}
+
+#[test]
+fn pushd_missing_dir() {
+    check_err(r#"pushd nope; echo $?"#, "1\n", "bash: line 1: pushd: nope: No such file or directory\n", 0);
+}
+
+#[test]
+fn pushd_rotate_and_popd_index() {
+    check(r#"/usr/bin/mkdir a b c; pushd a >/dev/null; pushd ../b >/dev/null; pushd ../c >/dev/null; dirs; pushd +1; pushd -1; popd +1; popd -0; dirs"#, "/tmp/sbtest/c /tmp/sbtest/b /tmp/sbtest/a /tmp/sbtest\n/tmp/sbtest/b /tmp/sbtest/a /tmp/sbtest /tmp/sbtest/c\n/tmp/sbtest /tmp/sbtest/c /tmp/sbtest/b /tmp/sbtest/a\n/tmp/sbtest /tmp/sbtest/b /tmp/sbtest/a\n/tmp/sbtest /tmp/sbtest/b\n/tmp/sbtest /tmp/sbtest/b\n", 0);
+}
+
+#[test]
+fn pushd_swap_top_two() {
+    check(
+        r#"/usr/bin/mkdir a; pushd a >/dev/null; pushd; pwd; pushd >/dev/null; pwd"#,
+        "/tmp/sbtest /tmp/sbtest/a\n/tmp/sbtest\n/tmp/sbtest/a\n",
+        0,
+    );
+}
+
+#[test]
+fn pushd_n_keeps_cwd() {
+    check(
+        r#"/usr/bin/mkdir a b; pushd -n a; pushd -n b; pwd; popd -n; dirs"#,
+        "/tmp/sbtest a\n/tmp/sbtest b a\n/tmp/sbtest\n/tmp/sbtest a\n/tmp/sbtest a\n",
+        0,
+    );
+}
+
+#[test]
+fn dirs_home_tilde_and_long() {
+    check(
+        r#"HOME=$PWD; /usr/bin/mkdir a; pushd a; dirs -l; dirs -v; dirs +0; dirs -1"#,
+        "~/a ~\n/tmp/sbtest/a /tmp/sbtest\n 0  ~/a\n 1  ~\n~/a\n~/a\n",
+        0,
+    );
+}
+
+#[test]
+fn dirstack_index_out_of_range() {
+    check_err(r#"/usr/bin/mkdir a; pushd a >/dev/null; popd +3; echo $?; dirs -5; echo $?; pushd +4; echo $?"#, "1\n1\n1\n", "bash: line 1: popd: +3: directory stack index out of range\nbash: line 1: dirs: 5: directory stack index out of range\nbash: line 1: pushd: +4: directory stack index out of range\n", 0);
+}
+
+#[test]
+fn dirstack_usage_errors() {
+    check_err(r#"dirs -x; echo $?; dirs a; echo $?; pushd -x; echo $?; popd y; echo $?; pushd a b; echo $?"#, "2\n2\n2\n2\n1\n", "bash: line 1: dirs: -x: invalid number\ndirs: usage: dirs [-clpv] [+N] [-N]\nbash: line 1: dirs: a: invalid option\ndirs: usage: dirs [-clpv] [+N] [-N]\nbash: line 1: pushd: -x: invalid number\npushd: usage: pushd [-n] [+N | -N | dir]\nbash: line 1: popd: y: invalid argument\npopd: usage: popd [-n] [+N | -N]\nbash: line 1: pushd: too many arguments\n", 0);
+}
+
+#[test]
+fn dirs_c_clears() {
+    check(
+        r#"/usr/bin/mkdir a; pushd a >/dev/null; dirs -c; dirs; popd 2>/dev/null || echo empty"#,
+        "/tmp/sbtest/a\nempty\n",
+        0,
+    );
+}
+
+#[test]
+fn pushd_sets_oldpwd() {
+    check(
+        r#"/usr/bin/mkdir a; pushd a >/dev/null; echo ${OLDPWD##*/}; cd -; popd; dirs"#,
+        "sbtest\n/tmp/sbtest\n/tmp/sbtest\n/tmp/sbtest\n",
+        0,
+    );
+}
+
+#[test]
+fn cd_dash_and_oldpwd() {
+    check(
+        r#"/usr/bin/mkdir a b; cd a; cd ../b; cd -; echo ${OLDPWD##*/}; cd -; echo ${PWD##*/}"#,
+        "/tmp/sbtest/a\nb\n/tmp/sbtest/b\nb\n",
+        0,
+    );
+}
+
+#[test]
+fn cd_dash_without_oldpwd() {
+    check_err(r#"unset OLDPWD; cd -; echo $?"#, "1\n", "bash: line 1: cd: OLDPWD not set\n", 0);
+}

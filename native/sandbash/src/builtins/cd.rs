@@ -28,19 +28,28 @@ pub async fn cd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     if target.is_empty() {
         return 0;
     }
-    let dest = path::resolve(&sh.cwd, &target);
+    if let Err(m) = chdir(sh, &target).await {
+        return fail(sh.loc(), fds, &format!("cd: {m}"), 1).await;
+    }
+    if print {
+        let _ = fds.stdout.write(format!("{}\n", sh.cwd).as_bytes()).await;
+    }
+    0
+}
+
+/// Change the working directory to `target` (relative to the current one),
+/// setting PWD and OLDPWD. `Err` is bash's message after `cd: `.
+pub async fn chdir(sh: &mut ShellState, target: &str) -> Result<(), String> {
+    let dest = path::resolve(&sh.cwd, target);
     match sh.fs.metadata(&dest).await {
         Ok(m) if m.is_dir() => {}
-        Ok(_) => return fail(sh.loc(), fds, &format!("cd: {target}: Not a directory"), 1).await,
-        Err(e) => return fail(sh.loc(), fds, &format!("cd: {target}: {e}"), 1).await,
+        Ok(_) => return Err(format!("{target}: Not a directory")),
+        Err(e) => return Err(format!("{target}: {e}")),
     }
     let old = std::mem::replace(&mut sh.cwd, dest.clone());
     let _ = sh.set_var("OLDPWD", old);
-    let _ = sh.set_var("PWD", dest.clone());
-    if print {
-        let _ = fds.stdout.write(format!("{dest}\n").as_bytes()).await;
-    }
-    0
+    let _ = sh.set_var("PWD", dest);
+    Ok(())
 }
 
 pub async fn pwd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {

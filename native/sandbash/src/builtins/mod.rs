@@ -2,10 +2,12 @@
 //! (cd, export, read, set, ...), one module per family. Their errors read
 //! `bash: NAME: message`, as bash's do.
 
+mod alias;
 mod bash;
 mod cd;
 mod control;
 mod declare;
+pub mod dirstack;
 mod echo;
 mod eval;
 mod getopts;
@@ -35,7 +37,8 @@ pub enum DeclArg {
 const NAMES: &[&str] = &[
     ":", "true", "false", "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift", "local", "declare",
     "typeset", "readonly", "return", "exit", "break", "continue", "read", "test", "[", "eval", "source", ".", "shopt",
-    "let", "type", "command", "bash", "sh", "trap", "builtin", "exec", "getopts", "__select",
+    "let", "type", "command", "bash", "sh", "trap", "builtin", "exec", "getopts", "alias", "unalias", "pushd", "popd",
+    "dirs", "__select",
 ];
 
 /// Internal marker: a builtin's write hit a closed pipe (ends the stage like SIGPIPE).
@@ -98,6 +101,11 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "command" => return type_::command(sh, argv, fds).await,
         "bash" | "sh" => return bash::run(sh, argv, fds).await,
         "trap" => trap::trap(sh, argv, fds).await,
+        "alias" => alias::alias(sh, argv, fds).await,
+        "pushd" => dirstack::pushd(sh, argv, fds).await,
+        "popd" => dirstack::popd(sh, argv, fds).await,
+        "dirs" => dirstack::dirs(sh, argv, fds).await,
+        "unalias" => alias::unalias(sh, argv, fds).await,
         "exec" => {
             // Without a command the redirections stay for the rest of the shell;
             // with one, the command replaces the shell.

@@ -6,6 +6,7 @@ use crate::interp::{Fds, Res};
 use crate::state::ShellState;
 
 enum Kind {
+    Alias(String),
     Keyword,
     Function(String),
     Builtin,
@@ -13,6 +14,11 @@ enum Kind {
 }
 
 fn classify(sh: &ShellState, name: &str, skip_functions: bool) -> Option<Kind> {
+    if sh.opts.expand_aliases {
+        if let Some(v) = sh.aliases.get(name) {
+            return Some(Kind::Alias(v.clone()));
+        }
+    }
     if KEYWORDS.contains(&name) {
         return Some(Kind::Keyword);
     }
@@ -43,12 +49,14 @@ pub async fn type_(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             name => match classify(sh, name, false) {
                 Some(k) => {
                     let line = match (k, terse) {
+                        (Kind::Alias(_), true) => "alias".to_string(),
                         (Kind::Keyword, true) => "keyword".to_string(),
                         (Kind::Function(_), true) => "function".to_string(),
                         (Kind::Builtin, true) => "builtin".to_string(),
                         (Kind::File(_), true) => "file".to_string(),
                         (Kind::File(p), _) if path_only => p,
                         (_, _) if path_only => continue,
+                        (Kind::Alias(v), _) => format!("{name} is aliased to `{v}'"),
                         (Kind::Keyword, _) => format!("{name} is a shell keyword"),
                         (Kind::Function(src), _) => format!("{name} is a function\n{src}"),
                         (Kind::Builtin, _) => format!("{name} is a shell builtin"),
@@ -95,6 +103,8 @@ pub async fn command(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                 Some(Kind::File(p)) => {
                     out.push_str(&if verbose { format!("{name} is {p}\n") } else { format!("{p}\n") })
                 }
+                Some(Kind::Alias(v)) if verbose => out.push_str(&format!("{name} is aliased to `{v}'\n")),
+                Some(Kind::Alias(v)) => out.push_str(&format!("alias {name}={}\n", crate::interp::alias::quote(&v))),
                 Some(Kind::Function(src)) if verbose => out.push_str(&format!("{name} is a function\n{src}\n")),
                 Some(Kind::Builtin) if verbose => out.push_str(&format!("{name} is a shell builtin\n")),
                 Some(Kind::Keyword) if verbose => out.push_str(&format!("{name} is a shell keyword\n")),

@@ -108,8 +108,18 @@ fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
         "BASH_VERSION" => "5.2.15(1)-release".into(),
         "SHLVL" => "1".into(),
         "BASH" => "/bin/bash".into(),
+        "DIRSTACK" => sh.cwd.clone(),
         _ => return None,
     })
+}
+
+/// The value of an array parameter: DIRSTACK is computed from the stack.
+fn array_value(sh: &ShellState, name: &str) -> Option<Value> {
+    if name == "DIRSTACK" && sh.vars.get_raw(name).is_none() {
+        let all = crate::builtins::dirstack::entries(sh);
+        return Some(Value::Indexed(all.into_iter().enumerate().map(|(i, d)| (i as i64, d)).collect()));
+    }
+    sh.vars.get_set(name).and_then(|v| v.value.clone())
 }
 
 /// Evaluate an index for an indexed array (arithmetic; negative counts from the end).
@@ -159,7 +169,7 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
             None => dynamic_var(sh, name).map_or(PV::Unset, PV::Str),
         },
         Parameter::NamedWithIndex { name, index } => {
-            let val = sh.vars.get_set(name).and_then(|v| v.value.clone());
+            let val = array_value(sh, name);
             match val {
                 Some(Value::Assoc(m)) => {
                     let key = expand_string(sh, fds, index).await?;
@@ -187,14 +197,12 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
                 }
             }
         }
-        Parameter::NamedWithAllIndices { name, concatenate } => {
-            match sh.vars.get_set(name).and_then(|v| v.value.clone()) {
-                Some(Value::Indexed(m)) => PV::List(m.into_values().collect(), *concatenate),
-                Some(Value::Assoc(m)) => PV::List(m.into_values().collect(), *concatenate),
-                Some(Value::Scalar(s)) => PV::List(vec![s], *concatenate),
-                None => PV::List(Vec::new(), *concatenate),
-            }
-        }
+        Parameter::NamedWithAllIndices { name, concatenate } => match array_value(sh, name) {
+            Some(Value::Indexed(m)) => PV::List(m.into_values().collect(), *concatenate),
+            Some(Value::Assoc(m)) => PV::List(m.into_values().collect(), *concatenate),
+            Some(Value::Scalar(s)) => PV::List(vec![s], *concatenate),
+            None => PV::List(Vec::new(), *concatenate),
+        },
     })
 }
 
@@ -522,7 +530,7 @@ pub async fn expand(
             emit(sh, out, PV::List(names, *concatenate), quoted);
         }
         P::MemberKeys { variable_name, concatenate } => {
-            let keys = match sh.vars.get_set(variable_name).and_then(|v| v.value.clone()) {
+            let keys = match array_value(sh, variable_name) {
                 Some(Value::Indexed(m)) => m.keys().map(|k| k.to_string()).collect(),
                 Some(Value::Assoc(m)) => m.keys().cloned().collect(),
                 Some(Value::Scalar(_)) => vec!["0".to_string()],

@@ -2,6 +2,7 @@
 //! simple commands, compound commands, redirects and conditionals have their
 //! own modules.
 
+pub mod alias;
 mod compound;
 pub mod cond;
 pub mod procsub;
@@ -78,8 +79,8 @@ pub async fn run_program(sh: &mut ShellState, program: &ast::Program, fds: &Fds)
 }
 
 async fn run_program_body(sh: &mut ShellState, program: &ast::Program, fds: &Fds) -> Result<i32, Stop> {
-    for cc in &program.complete_commands {
-        match run_list(sh, cc, fds).await {
+    for i in 0..program.complete_commands.len() {
+        match run_complete(sh, program, i, fds).await {
             Ok(_) => {}
             Err(Flow::Exit(n)) => {
                 sh.last_status = n;
@@ -117,6 +118,31 @@ pub fn fork(sh: &ShellState) -> ShellState {
         Arc::make_mut(&mut sub.traps).retain(|_, v| v.is_empty());
     }
     sub
+}
+
+/// Run complete command `i` of `program` (one line of a script), with its
+/// aliases expanded when `expand_aliases` is on.
+async fn run_complete(sh: &mut ShellState, program: &ast::Program, i: usize, fds: &Fds) -> Res {
+    match alias::expanded(sh, program, i) {
+        None => run_list(sh, &program.complete_commands[i], fds).await,
+        Some(Ok(parsed)) => {
+            let saved_src = std::mem::replace(&mut sh.src, parsed.source);
+            let mut r = Ok(sh.last_status);
+            for cc in &parsed.program.complete_commands {
+                r = run_list(sh, cc, fds).await;
+                if r.is_err() {
+                    break;
+                }
+            }
+            sh.src = saved_src;
+            r
+        }
+        Some(Err(m)) => {
+            let _ = fds.stderr.write(format!("bash: -c: {m}\n").as_bytes()).await;
+            sh.last_status = 2;
+            Ok(2)
+        }
+    }
 }
 
 /// Run a list (`a; b & c`).
@@ -521,8 +547,8 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
     let saved_src = std::mem::replace(&mut sh.src, source);
     let mut status = 0;
     let mut result = Ok(0);
-    for cc in &program.complete_commands {
-        match run_list(sh, cc, fds).await {
+    for i in 0..program.complete_commands.len() {
+        match run_complete(sh, &program, i, fds).await {
             Ok(s) => status = s,
             Err(e) => {
                 result = Err(e);
@@ -565,6 +591,8 @@ pub async fn run_child_script(
     child.positional = Arc::new(args);
     child.last_status = 0;
     child.traps = Default::default();
+    child.aliases = Default::default();
+    child.dirstack = Default::default();
     let status = match run_string(&mut child, src, fds, "bash").await {
         Ok(s) => s,
         Err(Flow::Exit(s)) | Err(Flow::Return(s)) => s,

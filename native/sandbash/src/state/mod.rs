@@ -62,6 +62,10 @@ pub struct ShellState {
     pub budget: Arc<Budget>,
     /// Source text of the program being run (function definitions keep a slice of it).
     pub src: Arc<source::Source>,
+    /// `alias` definitions.
+    pub aliases: Arc<std::collections::BTreeMap<String, String>>,
+    /// `pushd`/`popd` stack below the current directory, top first.
+    pub dirstack: Arc<Vec<String>>,
     /// `getopts`' place inside a cluster like `-abc`: (the OPTIND it belongs to, char index).
     pub getopts_pos: (usize, usize),
     /// The `select` loop whose menu is on screen: (its line, loop depth).

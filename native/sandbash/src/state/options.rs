@@ -27,6 +27,10 @@ pub struct Options {
     pub extglob: bool,
     /// `shopt -s globstar`
     pub globstar: bool,
+    /// `shopt -s expand_aliases` (off in `bash -c`)
+    pub expand_aliases: bool,
+    /// `set -a`: assignments export
+    pub allexport: bool,
 }
 
 impl Options {
@@ -131,6 +135,7 @@ impl Options {
             "nocaseglob" => &mut self.nocaseglob,
             "extglob" => &mut self.extglob,
             "globstar" => &mut self.globstar,
+            "expand_aliases" => &mut self.expand_aliases,
             _ => return None,
         })
     }

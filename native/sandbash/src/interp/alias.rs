@@ -1,0 +1,247 @@
+//! Alias expansion (`shopt -s expand_aliases`). bash expands aliases as it
+//! reads each command, so an alias applies from the next complete command (the
+//! next line) on. Here the text of each complete command is scanned for words
+//! in command position that name an alias; when one does, the command is
+//! re-parsed with the aliases substituted.
+
+use crate::state::ShellState;
+use crate::syntax::Parsed;
+use brush_parser::ast::{self, SourceLocation};
+use brush_parser::Token;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// How deep alias values may nest in each other (bash stops at a loop; this
+/// also bounds pathological chains).
+const MAX_DEPTH: usize = 64;
+
+/// The program to run instead of complete command `i` of `program` when alias
+/// expansion changes it. `Err` is a parse error of the expanded text.
+pub fn expanded(sh: &ShellState, program: &ast::Program, i: usize) -> Option<Result<Parsed, String>> {
+    if !sh.opts.expand_aliases || sh.aliases.is_empty() {
+        return None;
+    }
+    let start = program.complete_commands[i].location()?.start;
+    let end = match program.complete_commands.get(i + 1) {
+        Some(next) => next.location()?.start.index,
+        None => sh.src.text.chars().count(),
+    };
+    let text = sh.src.slice(start.index, end)?;
+    let new = expand_text(text, &sh.aliases, &mut Vec::new())?;
+    let base = sh.src.line_base + start.line - 1;
+    Some(
+        crate::syntax::parse(&new, sh.budget.limits.max_parser_depth as usize).map(|p| Parsed {
+            program: p.program,
+            source: Arc::new(Arc::unwrap_or_clone(p.source).with_line_base(base)),
+        }),
+    )
+}
+
+/// Where the scanner is in bash's grammar.
+#[derive(Clone, Copy, PartialEq)]
+enum Case {
+    /// After `case`: the subject word.
+    Subject,
+    /// After the subject: `in`.
+    In,
+    /// Reading patterns up to `)`.
+    Pattern,
+    /// In an arm's commands.
+    Body,
+}
+
+/// Reserved words after which a command starts.
+fn opens_command(w: &str) -> bool {
+    matches!(w, "if" | "then" | "else" | "elif" | "do" | "while" | "until" | "!" | "time" | "{")
+}
+
+/// `NAME=...`, `NAME+=...`, `NAME[...]=...`
+fn is_assignment(w: &str) -> bool {
+    let Some(eq) = w.find('=') else { return false };
+    let name = w[..eq].strip_suffix('+').unwrap_or(&w[..eq]);
+    let name = match name.split_once('[') {
+        Some((n, rest)) if rest.ends_with(']') => n,
+        Some(_) => return false,
+        None => name,
+    };
+    crate::builtins::valid_name(name)
+}
+
+/// `text` with the aliases of its command words substituted; `None` when
+/// nothing changes. `active` holds the aliases being expanded (an alias is not
+/// expanded inside its own value).
+fn expand_text(text: &str, aliases: &BTreeMap<String, String>, active: &mut Vec<String>) -> Option<String> {
+    if active.len() > MAX_DEPTH {
+        return None;
+    }
+    let toks = brush_parser::uncached_tokenize_str(text, &crate::syntax::options().tokenizer_options()).ok()?;
+    // Replacements as (start char, end char, text).
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    let mut cmd_start = true;
+    let mut check_next = false;
+    let mut after_redirect = false;
+    let mut header = false;
+    let mut skip_name = false;
+    let mut cases: Vec<Case> = Vec::new();
+    for t in &toks {
+        match t {
+            Token::Operator(op, _) => {
+                let op = op.as_str();
+                check_next = false;
+                if matches!(op, "<" | ">" | ">>" | "<<" | "<<-" | "<<<" | ">&" | "<&" | "<>" | ">|" | "&>" | "&>>") {
+                    after_redirect = true;
+                    continue;
+                }
+                match cases.last().copied() {
+                    Some(Case::Pattern) if op == ")" => {
+                        *cases.last_mut().unwrap_or(&mut Case::Body) = Case::Body;
+                        cmd_start = true;
+                        continue;
+                    }
+                    Some(Case::Pattern) => continue,
+                    Some(Case::Body) if matches!(op, ";;" | ";&" | ";;&") => {
+                        *cases.last_mut().unwrap_or(&mut Case::Body) = Case::Pattern;
+                        cmd_start = false;
+                        continue;
+                    }
+                    _ => {}
+                }
+                if header && matches!(op, ";" | "\n") {
+                    continue;
+                }
+                cmd_start = matches!(op, ";" | "\n" | "&" | "&&" | "||" | "|" | "|&" | "(" | ";;");
+            }
+            Token::Word(w, loc) => {
+                if after_redirect {
+                    after_redirect = false;
+                    continue;
+                }
+                if skip_name {
+                    skip_name = false;
+                    continue;
+                }
+                match cases.last().copied() {
+                    Some(Case::Subject) => {
+                        *cases.last_mut().unwrap_or(&mut Case::Body) = Case::In;
+                        continue;
+                    }
+                    Some(Case::In) => {
+                        *cases.last_mut().unwrap_or(&mut Case::Body) = Case::Pattern;
+                        continue;
+                    }
+                    Some(Case::Pattern) => {
+                        if w == "esac" {
+                            cases.pop();
+                            cmd_start = false;
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
+                if header {
+                    if w == "do" {
+                        header = false;
+                        cmd_start = true;
+                    }
+                    continue;
+                }
+                if !(cmd_start || check_next) {
+                    continue;
+                }
+                let was_cmd_start = cmd_start;
+                check_next = false;
+                if was_cmd_start {
+                    match w.as_str() {
+                        "for" | "select" => {
+                            header = true;
+                            cmd_start = false;
+                            continue;
+                        }
+                        "case" => {
+                            cases.push(Case::Subject);
+                            cmd_start = false;
+                            continue;
+                        }
+                        "esac" => {
+                            cases.pop();
+                            cmd_start = false;
+                            continue;
+                        }
+                        "function" => {
+                            skip_name = true;
+                            cmd_start = false;
+                            continue;
+                        }
+                        "fi" | "done" | "}" => {
+                            cmd_start = false;
+                            continue;
+                        }
+                        w if opens_command(w) => continue,
+                        w if is_assignment(w) => continue,
+                        _ => {}
+                    }
+                }
+                cmd_start = false;
+                let Some(value) = aliases.get(w.as_str()) else { continue };
+                if active.iter().any(|a| a == w) {
+                    continue;
+                }
+                active.push(w.clone());
+                let inner = expand_text(value, aliases, active).unwrap_or_else(|| value.clone());
+                active.pop();
+                check_next = value.ends_with([' ', '\t']);
+                edits.push((loc.start.index, loc.end.index, inner));
+            }
+        }
+    }
+    if edits.is_empty() {
+        return None;
+    }
+    edits.sort_by_key(|e| e.0);
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let byte = |ci: usize| chars.get(ci).map_or(text.len(), |(b, _)| *b);
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut at = 0;
+    for (s, e, rep) in edits {
+        let (bs, be) = (byte(s), byte(e));
+        if bs < at {
+            continue;
+        }
+        out.push_str(&text[at..bs]);
+        out.push_str(&rep);
+        at = be;
+    }
+    out.push_str(&text[at..]);
+    Some(out)
+}
+
+/// Quote an alias value as `alias` prints it.
+pub fn quote(v: &str) -> String {
+    format!("'{}'", v.replace('\'', "'\\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exp(text: &str, defs: &[(&str, &str)]) -> Option<String> {
+        let m: BTreeMap<String, String> = defs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        expand_text(text, &m, &mut Vec::new())
+    }
+
+    #[test]
+    fn command_words_only() {
+        let d = [("e", "echo")];
+        assert_eq!(exp("e e; x=1 e 'e' | e\n", &d).as_deref(), Some("echo e; x=1 echo 'e' | echo\n"));
+        assert_eq!(exp("for e in e; do e; done", &d).as_deref(), Some("for e in e; do echo; done"));
+        assert_eq!(exp("case e in e) e;; esac", &d).as_deref(), Some("case e in e) echo;; esac"));
+        assert_eq!(exp("echo e \"e\" >e", &d), None);
+    }
+
+    #[test]
+    fn recursion_stops_at_self_and_trailing_blank_expands_next() {
+        let d = [("a", "b x"), ("b", "a y"), ("c", "echo ")];
+        assert_eq!(exp("a", &d).as_deref(), Some("a y x"));
+        assert_eq!(exp("c a", &d).as_deref(), Some("echo  a y x"));
+    }
+}
