@@ -6,6 +6,7 @@ pub mod common;
 #[cfg(test)]
 pub(crate) mod testutil;
 
+mod awk;
 mod basename;
 mod cat;
 mod chmod;
@@ -122,6 +123,8 @@ pub fn default_registry() -> &'static Registry {
     REG.get_or_init(|| {
         let mut r = Registry::default();
         let all: Vec<(&str, Arc<dyn Command>)> = vec![
+            ("awk", Arc::new(awk::Awk)),
+            ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
             ("cat", Arc::new(cat::Cat)),
             ("sort", Arc::new(sort::Sort)),
