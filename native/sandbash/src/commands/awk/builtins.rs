@@ -76,13 +76,17 @@ fn chars_before(s: &str, byte: usize) -> usize {
     s[..byte].chars().count()
 }
 
-/// Expand a sub/gsub replacement (`&` is the match, `\&` a literal `&`, `\\` a backslash).
+/// Expand a sub/gsub replacement as gawk does: `&` is the match, `\&` a
+/// literal `&`, `\\&` a backslash then the match; other backslashes stay.
 fn expand_sub(repl: &[char], m: &str, out: &mut String) {
     let mut i = 0;
     while i < repl.len() {
         let c = repl[i];
-        if c == '\\' && matches!(repl.get(i + 1), Some('&' | '\\')) {
-            out.push(repl[i + 1]);
+        if c == '\\' && repl.get(i + 1) == Some(&'&') {
+            out.push('&');
+            i += 2;
+        } else if c == '\\' && repl.get(i + 1) == Some(&'\\') && repl.get(i + 2) == Some(&'&') {
+            out.push('\\');
             i += 2;
         } else if c == '&' {
             out.push_str(m);

@@ -662,6 +662,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         if !self.main.opened_any {
             self.main.opened_any = true;
             self.globals[V_FNR] = Cell::Val(Value::Num(0.0));
+            self.globals[V_FILENAME] = Cell::Val(Value::Str("-".into()));
             self.main.reader = Some(Reader::stdin());
             return Ok(true);
         }
@@ -1119,9 +1120,6 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         if !f.defined {
             return fatal(format!("function `{}' not defined", f.name));
         }
-        if args.len() > f.nparams {
-            return fatal(format!("function `{}' called with more arguments than declared", f.name));
-        }
         if self.frames.len() as u64 >= self.ctx.budget.limits.max_function_depth {
             return fatal(format!(
                 "function call nesting too deep (more than {} levels)",
@@ -1133,6 +1131,11 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         // Unset variables passed bare may become arrays in the callee.
         let mut untyped: Vec<(usize, Var)> = Vec::new();
         for (i, a) in args.iter().enumerate() {
+            if i >= f.nparams {
+                // Extra arguments (gawk warned while parsing) are evaluated and dropped.
+                self.ev(a).await?;
+                continue;
+            }
             if let Expr::Lv(LValue::Var(v)) = a {
                 match self.cell(*v) {
                     Cell::Arr(id) => {
@@ -1149,7 +1152,8 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             locals[i] = Cell::Val(self.ev(a).await?);
         }
         self.frames.push(Frame { locals, owned: Vec::new() });
-        let r = self.exec_block(&f.body).await;
+        // Deep recursion polls nested futures: make sure the stack can take it.
+        let r = crate::interp::GrowStack(self.exec_block(&f.body)).await;
         let Some(mut frame) = self.frames.pop() else { return Ok(Value::Uninit) };
         for (i, v) in untyped {
             if let Cell::Arr(id) = frame.locals[i] {
@@ -1218,6 +1222,24 @@ impl Interp<'_, '_, '_> {
 
     /// `cmd. line:N: ` for messages about the running statement.
     pub fn location(&self) -> String {
+        let name = self.src_names.get(self.cur_line.0).map_or("cmd. line", String::as_str);
+        let fnr = self.num_var(V_FNR);
+        if fnr > 0.0 {
+            let file = match &self.globals[V_FILENAME] {
+                Cell::Val(v) => v.str(&self.convfmt),
+                Cell::Arr(_) => String::new(),
+            };
+            return format!("{name}:{}: (FILENAME={file} FNR={fnr}) ", self.cur_line.1);
+        }
+        format!("{name}:{}: ", self.cur_line.1)
+    }
+
+    pub fn records_read(&self) -> bool {
+        self.num_var(V_NR) > 0.0
+    }
+
+    /// `cmd. line:N: ` without the input position.
+    pub fn src_location(&self) -> String {
         let name = self.src_names.get(self.cur_line.0).map_or("cmd. line", String::as_str);
         format!("{name}:{}: ", self.cur_line.1)
     }

@@ -180,7 +180,7 @@ pub fn lex(
                 loop {
                     match b.get(j) {
                         None | Some(b'\n') => {
-                            return Err(SyntaxError::new(pos, "unterminated regexp"));
+                            return Err(SyntaxError::new(Pos { col: pos.col + 1, ..pos }, "unterminated regexp"));
                         }
                         Some(b'\\') if j + 1 < b.len() && b[j + 1] != b'\n' => j += 2,
                         Some(b'[') if !in_br => {

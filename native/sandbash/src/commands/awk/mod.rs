@@ -205,7 +205,8 @@ impl Command for Awk {
         // Program sources: -f files and -e texts, else the first operand.
         let mut sources: Vec<Source> = Vec::new();
         for f in &a.progfiles {
-            match ctx.fs.read(&ctx.resolve(f)).await {
+            let read = if f == "/dev/null" { Ok(Vec::new()) } else { ctx.fs.read(&ctx.resolve(f)).await };
+            match read {
                 Ok(d) => sources.push(Source { name: f.clone(), text: String::from_utf8_lossy(&d).into_owned() }),
                 Err(e) => {
                     let m = format!("{name}: fatal: cannot open source file `{f}' for reading: {e}\n");
@@ -265,6 +266,15 @@ impl Command for Awk {
                 return Ok(2);
             }
         }
+        for (f, n, pos) in &prog.calls {
+            if prog.funcs[*f].defined && *n > prog.funcs[*f].nparams {
+                let m = format!(
+                    "{name}: {}:{}: warning: function `{}' called with more arguments than declared\n",
+                    sources[pos.src].name, pos.line, prog.funcs[*f].name
+                );
+                ctx.stderr.write(m.as_bytes()).await?;
+            }
+        }
         let src_names: Vec<String> = sources.iter().map(|s| s.name.clone()).collect();
         let mut it = Interp::new(&prog, ctx, name.clone(), src_names);
         let limit = ctx.budget.limits.max_regex_bytes as usize;
@@ -290,7 +300,9 @@ impl Command for Awk {
             }
             Err(Ctl::FatalBare(m)) => {
                 let _ = it.flush_all().await;
-                ctx.stderr.write(format!("{name}: fatal: {m}\n").as_bytes()).await?;
+                // Once rules have run gawk names the last source line.
+                let loc = if it.records_read() { it.src_location() } else { String::new() };
+                ctx.stderr.write(format!("{name}: {loc}fatal: {m}\n").as_bytes()).await?;
                 2
             }
             Err(Ctl::Io(e)) => return Err(e),
@@ -410,3 +422,5 @@ fn print_record() -> &'static Stmt {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_stream;

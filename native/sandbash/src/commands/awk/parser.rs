@@ -155,9 +155,48 @@ pub struct Program {
     pub funcs: Vec<Func>,
     pub regexes: Vec<String>,
     pub globals: Vec<String>,
+    /// Every user function call: function, argument count, where.
+    pub calls: Vec<(usize, usize, Pos)>,
 }
 
 type PResult<T> = Result<T, SyntaxError>;
+
+/// Argument counts of builtins, checked while parsing as gawk does.
+const ARITY: &[(&str, usize, usize)] = &[
+    ("length", 0, 1),
+    ("substr", 2, 3),
+    ("index", 2, 2),
+    ("split", 2, 4),
+    ("patsplit", 2, 4),
+    ("sub", 2, 3),
+    ("gsub", 2, 3),
+    ("gensub", 3, 4),
+    ("match", 2, 3),
+    ("sin", 1, 1),
+    ("cos", 1, 1),
+    ("exp", 1, 1),
+    ("log", 1, 1),
+    ("sqrt", 1, 1),
+    ("int", 1, 1),
+    ("atan2", 2, 2),
+    ("rand", 0, 0),
+    ("srand", 0, 1),
+    ("tolower", 1, 1),
+    ("toupper", 1, 1),
+    ("systime", 0, 0),
+    ("strftime", 0, 3),
+    ("mktime", 1, 2),
+    ("close", 1, 2),
+    ("fflush", 0, 1),
+    ("system", 1, 1),
+    ("lshift", 2, 2),
+    ("rshift", 2, 2),
+    ("compl", 1, 1),
+    ("asort", 1, 3),
+    ("asorti", 1, 3),
+    ("isarray", 1, 1),
+    ("typeof", 1, 2),
+];
 
 pub struct Parser<'t> {
     toks: &'t [Token],
@@ -958,6 +997,7 @@ impl Parser<'_> {
                 let args = self.call_args()?;
                 let f = self.func(&n);
                 self.call_pos.entry(f).or_insert(pos);
+                self.prog.calls.push((f, args.len(), pos));
                 Ok(Expr::Call(f, args))
             }
             Tok::Builtin(name) => {
@@ -969,6 +1009,13 @@ impl Parser<'_> {
                 }
                 self.i += 1;
                 let args = self.call_args()?;
+                if let Some(&(_, lo, hi)) = ARITY.iter().find(|a| a.0 == name) {
+                    if args.len() < lo || args.len() > hi {
+                        let close = self.toks[self.i - 1].pos;
+                        let msg = format!("{} is invalid as number of arguments for {name}", args.len());
+                        return Err(SyntaxError::new(close, msg));
+                    }
+                }
                 Ok(Expr::Builtin(name, args))
             }
             Tok::Getline => {
