@@ -6,6 +6,7 @@ pub mod common;
 #[cfg(test)]
 pub(crate) mod testutil;
 
+mod awk;
 mod basename;
 mod cal;
 mod cat;
@@ -180,6 +181,8 @@ pub fn default_registry() -> &'static Registry {
     REG.get_or_init(|| {
         let mut r = Registry::default();
         let all: Vec<(&str, Arc<dyn Command>)> = vec![
+            ("awk", Arc::new(awk::Awk)),
+            ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
             ("cat", Arc::new(cat::Cat)),
             ("cal", Arc::new(cal::Cal)),

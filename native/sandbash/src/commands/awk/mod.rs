@@ -1,0 +1,426 @@
+//! `awk` (GNU awk 5.2 compatible): options `-F fs`, `-v var=val`, `-f file`,
+//! `-e text`, `--`; BEGIN/END, patterns and ranges, fields, arrays, user
+//! functions, getline from files, print/printf with file redirections, and
+//! the POSIX and common gawk builtins. Running commands (`cmd | getline`,
+//! `print | "cmd"`, `system()`) is not possible in the sandbox and is a fatal
+//! error. `for (k in a)` visits keys in insertion order (gawk's order is
+//! unspecified). Regexes use the `regex` crate, leftmost-first rather than
+//! POSIX leftmost-longest for alternations.
+
+mod builtins;
+mod format;
+mod interp;
+mod io;
+mod lexer;
+mod parser;
+mod regex;
+mod value;
+
+use super::{Command, CommandContext, CommandResult};
+use async_trait::async_trait;
+use interp::{Cell, Ctl, Interp};
+use lexer::{Source, Tok, Token};
+use parser::{Stmt, Var, V_ARGC, V_ARGV, V_ENVIRON};
+use value::Value;
+
+pub struct Awk;
+
+const USAGE: &str = include_str!("usage.txt");
+
+/// `name=value` with a valid variable name: an assignment operand.
+pub fn split_assignment(arg: &str) -> Option<(&str, &str)> {
+    let (name, val) = arg.split_once('=')?;
+    let mut c = name.chars();
+    let first = c.next()?;
+    if !(first.is_ascii_alphabetic() || first == '_') || !c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+        return None;
+    }
+    Some((name, val))
+}
+
+/// Escape sequences in `-v` values and assignment operands, as in strings.
+pub fn unescape(s: &str) -> String {
+    let mut out = String::new();
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            None => out.push('\\'),
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('a') => out.push('\x07'),
+            Some('b') => out.push('\x08'),
+            Some('f') => out.push('\x0c'),
+            Some('v') => out.push('\x0b'),
+            Some(d @ '0'..='7') => {
+                let mut v = d as u32 - '0' as u32;
+                for _ in 0..2 {
+                    match it.peek() {
+                        Some(&e @ '0'..='7') => {
+                            v = v * 8 + (e as u32 - '0' as u32);
+                            it.next();
+                        }
+                        _ => break,
+                    }
+                }
+                out.push(char::from_u32(v).unwrap_or('\0'));
+            }
+            Some(o) => out.push(o),
+        }
+    }
+    out
+}
+
+/// What the command line asked for.
+#[derive(Default)]
+struct Args {
+    fs: Option<String>,
+    assigns: Vec<String>,
+    progfiles: Vec<String>,
+    sources: Vec<String>,
+    operands: Vec<String>,
+}
+
+enum ArgsErr {
+    /// Print this on stderr and exit with the status.
+    Msg(String, i32),
+    /// `--help`/`--version` text for stdout.
+    Out(String),
+}
+
+fn parse_args(args: &[String], name: &str) -> Result<Args, ArgsErr> {
+    let usage_err = |msg: String| ArgsErr::Msg(format!("{msg}{USAGE}"), 1);
+    let mut a = Args::default();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        if arg == "--" {
+            break;
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            i -= 1;
+            break;
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            let (key, inline) = match long.split_once('=') {
+                Some((k, v)) => (k, Some(v.to_string())),
+                None => (long, None),
+            };
+            let takes = ["field-separator", "assign", "file", "source"];
+            let full = takes
+                .iter()
+                .chain(
+                    ["help", "version", "posix", "traditional", "sandbox", "re-interval", "characters-as-bytes"].iter(),
+                )
+                .find(|n| n.starts_with(key) && !key.is_empty());
+            let Some(&full) = full else {
+                return Err(usage_err(format!("{name}: unrecognized option '{arg}'\n")));
+            };
+            let val = if takes.contains(&full) {
+                match inline.or_else(|| {
+                    i += 1;
+                    args.get(i - 1).cloned()
+                }) {
+                    Some(v) => Some(v),
+                    None => return Err(usage_err(format!("{name}: option '--{full}' requires an argument\n"))),
+                }
+            } else {
+                None
+            };
+            match (full, val) {
+                ("field-separator", Some(v)) => a.fs = Some(v),
+                ("assign", Some(v)) => a.assigns.push(v),
+                ("file", Some(v)) => a.progfiles.push(v),
+                ("source", Some(v)) => a.sources.push(v),
+                ("help", _) => return Err(ArgsErr::Out(USAGE.to_string())),
+                ("version", _) => return Err(ArgsErr::Out(version())),
+                _ => {}
+            }
+            continue;
+        }
+        let body: Vec<char> = arg[1..].chars().collect();
+        let mut k = 0;
+        while k < body.len() {
+            let c = body[k];
+            k += 1;
+            match c {
+                'F' | 'v' | 'f' | 'e' => {
+                    let val = if k < body.len() {
+                        let v: String = body[k..].iter().collect();
+                        k = body.len();
+                        v
+                    } else if let Some(v) = args.get(i) {
+                        i += 1;
+                        v.clone()
+                    } else {
+                        return Err(usage_err(format!("{name}: option requires an argument -- {c}\n")));
+                    };
+                    match c {
+                        'F' => a.fs = Some(val),
+                        'v' => a.assigns.push(val),
+                        'f' => a.progfiles.push(val),
+                        _ => a.sources.push(val),
+                    }
+                }
+                'h' => return Err(ArgsErr::Out(USAGE.to_string())),
+                'V' => return Err(ArgsErr::Out(version())),
+                'P' | 'c' | 'S' | 'r' | 'b' | 'N' | 's' | 'O' => {}
+                _ => return Err(usage_err(String::new())),
+            }
+        }
+    }
+    a.operands = args[i..].to_vec();
+    Ok(a)
+}
+
+fn version() -> String {
+    "GNU Awk 5.2.1, API 3.2\nCopyright (C) 1989, 1991-2022 Free Software Foundation.\n".to_string()
+}
+
+/// `-F` values get escape processing (`-F '\t'` is a tab).
+fn field_sep(v: &str) -> String {
+    unescape(v)
+}
+
+#[async_trait]
+impl Command for Awk {
+    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+        let name = "awk".to_string();
+        let mut a = match parse_args(ctx.args, &name) {
+            Ok(a) => a,
+            Err(ArgsErr::Out(s)) => {
+                ctx.out(s.as_bytes()).await?;
+                return Ok(0);
+            }
+            Err(ArgsErr::Msg(m, st)) => {
+                ctx.stderr.write(m.as_bytes()).await?;
+                return Ok(st);
+            }
+        };
+        // Program sources: -f files and -e texts, else the first operand.
+        let mut sources: Vec<Source> = Vec::new();
+        for f in &a.progfiles {
+            let read = if f == "/dev/null" { Ok(Vec::new()) } else { ctx.fs.read(&ctx.resolve(f)).await };
+            match read {
+                Ok(d) => sources.push(Source { name: f.clone(), text: String::from_utf8_lossy(&d).into_owned() }),
+                Err(e) => {
+                    let m = format!("{name}: fatal: cannot open source file `{f}' for reading: {e}\n");
+                    ctx.stderr.write(m.as_bytes()).await?;
+                    return Ok(2);
+                }
+            }
+        }
+        for s in &a.sources {
+            sources.push(Source { name: "cmd. line".into(), text: s.clone() });
+        }
+        if sources.is_empty() {
+            if a.operands.is_empty() {
+                ctx.stderr.write(USAGE.as_bytes()).await?;
+                return Ok(1);
+            }
+            let text = a.operands.remove(0);
+            sources.push(Source { name: "cmd. line".into(), text });
+        }
+        // Assignments given with -v must have the var=value form.
+        for v in &a.assigns {
+            if split_assignment(v).is_none() {
+                let m = format!("{name}: `{v}' argument to `-v' not in `var=value' form\n\n{USAGE}");
+                ctx.stderr.write(m.as_bytes()).await?;
+                return Ok(1);
+            }
+        }
+
+        let mut toks: Vec<Token> = Vec::new();
+        let mut warns = Vec::new();
+        for (i, s) in sources.iter().enumerate() {
+            if let Err(e) = lexer::lex(i, &s.text, &mut toks, &mut warns) {
+                ctx.stderr.write(lexer::format_error(&name, &sources, &e).as_bytes()).await?;
+                return Ok(1);
+            }
+        }
+        let end = toks.last().map(|t| t.pos).unwrap_or_default();
+        toks.push(Token { tok: Tok::Eof, pos: end });
+        for (p, w) in &warns {
+            let m = format!("{name}: {}:{}: warning: {w}\n", sources[p.src].name, p.line);
+            ctx.stderr.write(m.as_bytes()).await?;
+        }
+        let (prog, call_pos) = match parser::parse(&toks, ctx.budget.limits.max_parser_depth as usize) {
+            Ok(p) => p,
+            Err(e) => {
+                ctx.stderr.write(lexer::format_error(&name, &sources, &e).as_bytes()).await?;
+                return Ok(1);
+            }
+        };
+        for (f, pos) in &call_pos {
+            if !prog.funcs[*f].defined {
+                let m = format!(
+                    "{name}: {}:{}: fatal: function `{}' not defined\n",
+                    sources[pos.src].name, pos.line, prog.funcs[*f].name
+                );
+                ctx.stderr.write(m.as_bytes()).await?;
+                return Ok(2);
+            }
+        }
+        for (f, n, pos) in &prog.calls {
+            if prog.funcs[*f].defined && *n > prog.funcs[*f].nparams {
+                let m = format!(
+                    "{name}: {}:{}: warning: function `{}' called with more arguments than declared\n",
+                    sources[pos.src].name, pos.line, prog.funcs[*f].name
+                );
+                ctx.stderr.write(m.as_bytes()).await?;
+            }
+        }
+        let src_names: Vec<String> = sources.iter().map(|s| s.name.clone()).collect();
+        let mut it = Interp::new(&prog, ctx, name.clone(), src_names);
+        let limit = ctx.budget.limits.max_regex_bytes as usize;
+        for r in &prog.regexes {
+            match regex::compile(r, limit) {
+                Ok(re) => it.lit_re.push(re),
+                Err(e) => {
+                    let m = format!("{name}: cmd. line:1: fatal: invalid regexp: {e}: /{r}/\n");
+                    ctx.stderr.write(m.as_bytes()).await?;
+                    return Ok(2);
+                }
+            }
+        }
+        let result = run_program(&mut it, &a, ctx).await;
+        let flushed = it.flush_all().await;
+        let status = match result.and(flushed) {
+            Ok(()) => it.exit_code,
+            Err(Ctl::Fatal(m)) => {
+                let _ = it.flush_all().await;
+                let loc = it.location();
+                ctx.stderr.write(format!("{name}: {loc}fatal: {m}\n").as_bytes()).await?;
+                2
+            }
+            Err(Ctl::FatalBare(m)) => {
+                let _ = it.flush_all().await;
+                // Once rules have run gawk names the last source line.
+                let loc = if it.records_read() { it.src_location() } else { String::new() };
+                ctx.stderr.write(format!("{name}: {loc}fatal: {m}\n").as_bytes()).await?;
+                2
+            }
+            Err(Ctl::Io(e)) => return Err(e),
+            Err(_) => 2,
+        };
+        Ok(status)
+    }
+}
+
+/// BEGIN, the records of the main input, END.
+async fn run_program<'p>(it: &mut Interp<'p, '_, '_>, a: &Args, ctx: &CommandContext<'_>) -> Result<(), Ctl> {
+    let prog = it.prog;
+    // ENVIRON, ARGV, ARGC, then -F and -v.
+    if let Cell::Arr(env) = it.globals[V_ENVIRON] {
+        for (k, v) in ctx.env.exported() {
+            it.arrays[env].set(k, Value::from_input(v));
+        }
+    }
+    if let Cell::Arr(argv) = it.globals[V_ARGV] {
+        it.arrays[argv].set("0".into(), Value::Str("awk".into()));
+        for (i, o) in a.operands.iter().enumerate() {
+            it.arrays[argv].set((i + 1).to_string(), Value::from_input(o.clone()));
+        }
+    }
+    it.globals[V_ARGC] = Cell::Val(Value::Num((a.operands.len() + 1) as f64));
+    if let Some(fs) = &a.fs {
+        it.set_var(Var::Global(parser::V_FS), Value::Str(field_sep(fs)))?;
+    }
+    for v in &a.assigns {
+        if let Some((n, val)) = split_assignment(v) {
+            if let Some(g) = prog.globals.iter().position(|x| x == n) {
+                it.set_var(Var::Global(g), Value::from_input(unescape(val)))?;
+            }
+        }
+    }
+
+    let mut exiting = false;
+    for b in &prog.begin {
+        match it.exec_block(b).await {
+            Ok(()) => {}
+            Err(Ctl::Exit) => {
+                exiting = true;
+                break;
+            }
+            Err(Ctl::Next | Ctl::NextFile | Ctl::Break | Ctl::Continue | Ctl::Return(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    if !exiting && (!prog.rules.is_empty() || !prog.end.is_empty()) {
+        'records: while let Some(rec) = it.next_main().await? {
+            it.tick()?;
+            it.set_record(rec);
+            for (ri, rule) in prog.rules.iter().enumerate() {
+                let hit = match &rule.pattern {
+                    parser::Pattern::All => Ok(true),
+                    parser::Pattern::Expr(e) => it.cond(e).await,
+                    parser::Pattern::Range(p1, p2) => {
+                        if it.range_active[ri] {
+                            match it.cond(p2).await {
+                                Ok(end) => {
+                                    it.range_active[ri] = !end;
+                                    Ok(true)
+                                }
+                                Err(e) => Err(e),
+                            }
+                        } else {
+                            match it.cond(p1).await {
+                                Ok(true) => match it.cond(p2).await {
+                                    Ok(end) => {
+                                        it.range_active[ri] = !end;
+                                        Ok(true)
+                                    }
+                                    Err(e) => Err(e),
+                                },
+                                other => other,
+                            }
+                        }
+                    }
+                };
+                let r = match hit {
+                    Ok(false) => Ok(()),
+                    Ok(true) => match &rule.action {
+                        Some(body) => it.exec_block(body).await,
+                        None => it.exec_block(std::slice::from_ref(print_record())).await,
+                    },
+                    Err(e) => Err(e),
+                };
+                match r {
+                    Ok(()) | Err(Ctl::Break | Ctl::Continue | Ctl::Return(_)) => {}
+                    Err(Ctl::Next) => continue 'records,
+                    Err(Ctl::NextFile) => {
+                        it.skip_file();
+                        continue 'records;
+                    }
+                    Err(Ctl::Exit) => break 'records,
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+    }
+    for b in &prog.end {
+        match it.exec_block(b).await {
+            Ok(()) => {}
+            Err(Ctl::Exit) => break,
+            Err(Ctl::Next | Ctl::NextFile | Ctl::Break | Ctl::Continue | Ctl::Return(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// The action of a pattern without one: `print`.
+fn print_record() -> &'static Stmt {
+    static PRINT: std::sync::OnceLock<Stmt> = std::sync::OnceLock::new();
+    PRINT.get_or_init(|| Stmt::Print(Vec::new(), None))
+}
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_stream;
