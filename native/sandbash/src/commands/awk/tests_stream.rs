@@ -30,6 +30,7 @@ fn run_endless(args: &[&str], out: Option<Output>) -> (Result<i32, IoError>, Str
             sys: &sys,
             budget: &budget,
             line: 1,
+            shell: None,
         };
         let cmd = default_registry().get("awk").cloned().expect("awk registered");
         let res = cmd.run(&mut ctx).await;
