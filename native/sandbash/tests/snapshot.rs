@@ -289,11 +289,11 @@ fn forged_bodies_with_a_valid_checksum_never_panic() {
 fn a_newer_version_is_refused_clearly() {
     let rt = rt();
     let (bytes, mut b) = small_pair(&rt, None);
-    let mut v2 = bytes.clone();
-    v2[4..6].copy_from_slice(&2u16.to_le_bytes());
-    let msg = "snapshot version 2 is not supported (this build reads version 1)";
-    assert_eq!(invalid_input(b.restore(&reseal(v2.clone()), None).unwrap_err()), msg);
-    assert_eq!(invalid_input(b.restore(&v2, None).unwrap_err()), msg);
+    let mut v3 = bytes.clone();
+    v3[4..6].copy_from_slice(&3u16.to_le_bytes());
+    let msg = "snapshot version 3 is not supported (this build reads version 2)";
+    assert_eq!(invalid_input(b.restore(&reseal(v3.clone()), None).unwrap_err()), msg);
+    assert_eq!(invalid_input(b.restore(&v3, None).unwrap_err()), msg);
     let e = invalid_input(b.restore(b"not a snapshot at all, just text that is long enough", None).unwrap_err());
     assert!(e.contains("magic"), "{e}");
 }
@@ -421,4 +421,19 @@ fn namerefs_survive_a_round_trip() {
         run(&rt, &mut other, "ref=two; echo $target ${!ref}; declare -p ref"),
         "two target\ndeclare -n ref=\"target\"\n"
     );
+}
+
+#[test]
+fn aliases_and_the_directory_stack_survive_a_round_trip() {
+    let rt = rt();
+    let mut bash = Bash::builder().build().expect("build");
+    run(
+        &rt,
+        &mut bash,
+        "shopt -s expand_aliases; alias ll='echo listing'; pushd /tmp >/dev/null; pushd /home >/dev/null",
+    );
+    let bytes = snap(&bash);
+    let mut other = Bash::builder().build().expect("build");
+    other.restore(&bytes, None).expect("restore");
+    assert_eq!(run(&rt, &mut other, "alias ll; dirs"), "alias ll='echo listing'\n/home /tmp /\n");
 }

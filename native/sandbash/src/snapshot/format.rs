@@ -26,7 +26,9 @@ use std::sync::Arc;
 
 pub const MAGIC: &[u8; 4] = b"EXBK";
 /// The version this build writes and the newest it reads.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
+/// The oldest version this build still reads (1 lacks aliases and the directory stack).
+pub const OLDEST_VERSION: u16 = 1;
 /// Magic, version, flags.
 pub const HEADER_LEN: usize = 7;
 pub const TAG_LEN: usize = 32;
@@ -102,6 +104,7 @@ impl Writer for VecSink<'_> {
 
 /// A snapshot whose envelope checked out.
 pub struct Opened<'a> {
+    pub version: u16,
     pub flags: u8,
     pub body: &'a [u8],
 }
@@ -117,7 +120,7 @@ pub fn open<'a>(bytes: &'a [u8], key: Option<&[u8]>) -> Result<Opened<'a>, Error
         return Err(invalid(format!("truncated ({} bytes)", bytes.len())));
     }
     let version = u16::from_le_bytes([bytes[4], bytes[5]]);
-    if version != VERSION {
+    if !(OLDEST_VERSION..=VERSION).contains(&version) {
         return Err(Error::InvalidInput(format!(
             "snapshot version {version} is not supported (this build reads version {VERSION})"
         )));
@@ -145,7 +148,7 @@ pub fn open<'a>(bytes: &'a [u8], key: Option<&[u8]>) -> Result<Opened<'a>, Error
             }
         }
     }
-    Ok(Opened { flags, body: &data[HEADER_LEN..] })
+    Ok(Opened { version, flags, body: &data[HEADER_LEN..] })
 }
 
 fn ct_eq(a: &[u8], b: &[u8]) -> bool {

@@ -53,7 +53,21 @@ impl std::fmt::Debug for SnapshotOptions {
     }
 }
 
-/// Everything after the header.
+/// What version 2 added after a version 1 body: aliases and the directory stack.
+#[derive(Encode, Decode, Debug, PartialEq)]
+struct Extra {
+    aliases: format::Seq<(format::Text, format::Text)>,
+    dirstack: format::Seq<format::Text>,
+}
+
+/// A version 2 body: the version 1 body, then [`Extra`].
+#[derive(Encode, Decode, Debug, PartialEq)]
+struct BodyV2 {
+    base: Body,
+    extra: Extra,
+}
+
+/// Everything after the header (version 1).
 #[derive(Encode, Decode, Debug, PartialEq)]
 struct Body {
     state: state::StateM,
@@ -78,11 +92,17 @@ impl Bash {
         if opts.exclude_functions {
             flags |= FLAG_NO_FUNCS;
         }
-        let body = Body {
+        let base = Body {
             state: state::capture(&self.state, !opts.exclude_functions),
             fs: (!opts.exclude_filesystem).then(|| fs::capture(&self.mem.export())),
         };
-        format::seal(flags, &body, key)
+        let extra = Extra {
+            aliases: format::Seq(
+                self.state.aliases.iter().map(|(k, v)| (format::Text(k.clone()), format::Text(v.clone()))).collect(),
+            ),
+            dirstack: format::Seq(self.state.dirstack.iter().map(|d| format::Text(d.clone())).collect()),
+        };
+        format::seal(flags, &BodyV2 { base, extra }, key)
     }
 
     /// Replace this session's state (and filesystem, when the snapshot holds
@@ -95,7 +115,15 @@ impl Bash {
     /// (and every `Arc` to it) sees the restored contents.
     pub fn restore(&mut self, bytes: &[u8], key: Option<&[u8]>) -> Result<(), Error> {
         let opened = format::open(bytes, key)?;
-        let body: Body = format::decode(opened.body)?;
+        let (body, extra) = if opened.version == 1 {
+            (
+                format::decode::<Body>(opened.body)?,
+                Extra { aliases: format::Seq(Vec::new()), dirstack: format::Seq(Vec::new()) },
+            )
+        } else {
+            let v2: BodyV2 = format::decode(opened.body)?;
+            (v2.base, v2.extra)
+        };
         let no_fs = opened.flags & FLAG_NO_FS != 0;
         let no_funcs = opened.flags & FLAG_NO_FUNCS != 0;
         if no_fs != body.fs.is_none() {
@@ -109,7 +137,25 @@ impl Bash {
             Some(m) => Some(fs::rebuild(m, self.mem.limits()).map_err(|e| invalid(format!("filesystem: {e}")))?),
             None => None,
         };
-        let new_state = state::rebuild(body.state, &self.state, &self.limits, no_funcs).map_err(invalid)?;
+        let mut new_state = state::rebuild(body.state, &self.state, &self.limits, no_funcs).map_err(invalid)?;
+        let max = self.limits.max_string_bytes as usize;
+        let mut aliases = std::collections::BTreeMap::new();
+        for (k, v) in extra.aliases.0 {
+            let bad_name = k.0.is_empty() || k.0.contains(['=', '/', '$', '`', '\\', ' ', '\t', '\n', '\0']);
+            if bad_name || v.0.len() > max {
+                return Err(invalid(format!("alias {:?} is not valid here", k.0)));
+            }
+            aliases.insert(k.0, v.0);
+        }
+        let mut dirstack = Vec::new();
+        for d in extra.dirstack.0 {
+            if !d.0.starts_with('/') || d.0.len() > max {
+                return Err(invalid("directory stack entries must be absolute paths"));
+            }
+            dirstack.push(d.0);
+        }
+        new_state.aliases = std::sync::Arc::new(aliases);
+        new_state.dirstack = std::sync::Arc::new(dirstack);
         if let Some(tree) = tree {
             // Checks the tree again under the lock; its last chance to fail, before anything changed.
             self.mem.replace_contents(tree).map_err(|e| invalid(format!("filesystem: {e}")))?;
@@ -136,7 +182,13 @@ mod tests {
     fn body_of(bash: &Bash) -> Body {
         let bytes = bash.snapshot(&SnapshotOptions::default()).expect("snapshot");
         let opened = format::open(&bytes, None).expect("open");
-        format::decode(opened.body).expect("decode")
+        format::decode::<BodyV2>(opened.body).expect("decode").base
+    }
+
+    /// Seal a body as the current version writes it (the body, then no extras).
+    fn seal_v2(flags: u8, body: &Body) -> Vec<u8> {
+        let extra = Extra { aliases: Seq(Vec::new()), dirstack: Seq(Vec::new()) };
+        format::seal(flags, &(body, &extra), None).expect("seal")
     }
 
     /// Restore a doctored body into a fresh session: the error's text, after
@@ -144,7 +196,7 @@ mod tests {
     fn refused(body: &Body, flags: u8) -> String {
         let mut b = Bash::builder().build().expect("build");
         let before = b.snapshot(&SnapshotOptions::default()).expect("snapshot");
-        let bytes = format::seal(flags, body, None).expect("seal");
+        let bytes = seal_v2(flags, body);
         let err = b.restore(&bytes, None).expect_err("a doctored body was accepted");
         assert_eq!(b.snapshot(&SnapshotOptions::default()).expect("snapshot"), before);
         err.to_string()
@@ -159,7 +211,7 @@ mod tests {
 
     #[test]
     fn the_sample_itself_restores() {
-        let bytes = format::seal(0, &sample(), None).expect("seal");
+        let bytes = seal_v2(0, &sample());
         Bash::builder().build().expect("build").restore(&bytes, None).expect("restore");
     }
 
