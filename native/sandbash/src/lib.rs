@@ -204,6 +204,8 @@ impl BashBuilder {
             getopts_pos: (0, 0),
             aliases: Default::default(),
             dirstack: Default::default(),
+            call_lines: Vec::new(),
+            umask: 0o022,
         };
         Ok(Bash { state, mem, limits: self.limits })
     }
