@@ -209,6 +209,8 @@ impl BashBuilder {
             select_eof: false,
             aliases: Default::default(),
             dirstack: Default::default(),
+            call_lines: Vec::new(),
+            umask: 0o022,
         };
         Ok(Bash { state, mem, limits: self.limits })
     }

@@ -473,3 +473,192 @@ fn cd_dash_and_oldpwd() {
 fn cd_dash_without_oldpwd() {
     check_err(r#"unset OLDPWD; cd -; echo $?"#, "1\n", "bash: line 1: cd: OLDPWD not set\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// mapfile and read options
+// ----------------------------------------------------------------------
+
+#[test]
+fn mapfile_keeps_newlines() {
+    check(
+        r#"printf 'a\nb\nc\n' | { mapfile arr; declare -p arr; }"#,
+        "declare -a arr=([0]=$'a\\n' [1]=$'b\\n' [2]=$'c\\n')\n",
+        0,
+    );
+}
+
+#[test]
+fn mapfile_trim_skip_count() {
+    check(
+        r#"printf 'a\nb\nc\nd\n' > f; mapfile -t -s 1 -n 2 < f; declare -p MAPFILE"#,
+        "declare -a MAPFILE=([0]=\"b\" [1]=\"c\")\n",
+        0,
+    );
+}
+
+#[test]
+fn mapfile_origin_keeps_rest() {
+    check(
+        r#"printf 'a\nb\n' > f; x=(p q r s); mapfile -t -O 2 x < f; declare -p x"#,
+        "declare -a x=([0]=\"p\" [1]=\"q\" [2]=\"a\" [3]=\"b\")\n",
+        0,
+    );
+}
+
+#[test]
+fn readarray_delim() {
+    check(
+        r#"printf 'a,b,c' | { readarray -d , -t y; declare -p y; }"#,
+        "declare -a y=([0]=\"a\" [1]=\"b\" [2]=\"c\")\n",
+        0,
+    );
+}
+
+#[test]
+fn mapfile_from_fd() {
+    check(
+        r#"printf '1\n2\n' > f; exec 3< f; mapfile -u 3 -t z; declare -p z"#,
+        "declare -a z=([0]=\"1\" [1]=\"2\")\n",
+        0,
+    );
+}
+
+#[test]
+fn mapfile_callback() {
+    check(
+        r#"printf 'a\nb\nc\n' | { mapfile -t -C 'echo cb' -c 2 q; declare -p q; }"#,
+        "cb 1 b\ndeclare -a q=([0]=\"a\" [1]=\"b\" [2]=\"c\")\n",
+        0,
+    );
+}
+
+#[test]
+fn mapfile_empty_input() {
+    check(r#"mapfile -t e < /dev/null; declare -p e"#, "declare -a e=()\n", 0);
+}
+
+#[test]
+fn mapfile_errors() {
+    check_err(r#"mapfile -n x; echo $?; mapfile -O y; echo $?; mapfile -z; echo $?; mapfile -u 7 a; echo $?; mapfile 1a < /dev/null; echo $?"#, "1\n1\n2\n1\n1\n", "bash: line 1: mapfile: x: invalid line count\nbash: line 1: mapfile: y: invalid array origin\nbash: line 1: mapfile: -z: invalid option\nmapfile: usage: mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]\nbash: line 1: mapfile: 7: invalid file descriptor: Bad file descriptor\nbash: line 1: mapfile: `1a': not a valid identifier\n", 0);
+}
+
+#[test]
+fn read_from_fd() {
+    check_err(
+        r#"printf '1\n2\n' > f; exec 4< f; read -u 4 a; read -u 4 b; echo $a $b; read -u 9 c; echo $?"#,
+        "1 2\n1\n",
+        "bash: line 1: read: 9: invalid file descriptor: Bad file descriptor\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// set -a, umask, hash, help, caller, compgen
+// ----------------------------------------------------------------------
+
+#[test]
+fn set_a_exports_assignments() {
+    check(
+        r#"set -a; x=1; read y <<< 2; for z in 3; do :; done; declare -p x y z; case $- in *a*) echo has-a;; esac; set +a; w=1; declare -p w; case $- in *a*) echo still;; esac"#,
+        "declare -x x=\"1\"\ndeclare -x y=\"2\"\ndeclare -x z=\"3\"\nhas-a\ndeclare -- w=\"1\"\n",
+        0,
+    );
+}
+
+#[test]
+fn set_a_reaches_child() {
+    check(r#"set -o allexport; v=2; bash -c 'echo $v' "#, "2\n", 0);
+}
+
+#[test]
+fn umask_print_forms() {
+    check(
+        r#"umask 022; umask; umask -S; umask -p; umask 077; umask; umask -S; umask -p -S"#,
+        "0022\nu=rwx,g=rx,o=rx\numask 0022\n0077\nu=rwx,g=,o=\numask -S u=rwx,g=,o=\n",
+        0,
+    );
+}
+
+#[test]
+fn umask_symbolic() {
+    check(
+        r#"umask 022; umask u=rwx,g=rx,o=; umask; umask g+w; umask; umask o-rwx,a+r; umask; umask +x; umask; umask a=; umask -S"#,
+        "0027\n0007\n0003\n0002\nu=,g=,o=\n",
+        0,
+    );
+}
+
+#[test]
+fn umask_errors() {
+    check_err(r#"umask 999; echo $?; umask abc; echo $?; umask -x; echo $?"#, "1\n1\n2\n", "bash: line 1: umask: 999: octal number out of range\nbash: line 1: umask: `b': invalid symbolic mode operator\nbash: line 1: umask: -x: invalid option\numask: usage: umask [-p] [-S] [mode]\n", 0);
+}
+
+#[test]
+fn hash_empty_table() {
+    check(r#"hash; echo $?; hash -r; echo $?"#, "hash: hash table empty\n0\n0\n", 0);
+}
+
+#[test]
+fn hash_not_found() {
+    check_err(r#"hash nosuch_cmd; echo $?"#, "1\n", "bash: line 1: hash: nosuch_cmd: not found\n", 0);
+}
+
+#[test]
+fn help_d_and_s() {
+    check(r#"help -d cd pwd; help -s cd; help cd | head -2"#, "cd - Change the shell working directory.\npwd - Print the name of the current working directory.\ncd: cd [-L|[-P [-e]] [-@]] [dir]\ncd: cd [-L|[-P [-e]] [-@]] [dir]\n    Change the shell working directory.\n", 0);
+}
+
+#[test]
+fn help_pattern_header() {
+    check(
+        r#"help -d 'pw*' "#,
+        "Shell commands matching keyword `pw*'\n\npwd - Print the name of the current working directory.\n",
+        0,
+    );
+}
+
+#[test]
+fn help_errors() {
+    check_err(r#"help nosuch; echo $?; help -x; echo $?"#, "1\n2\n", "bash: line 1: help: no help topics match `nosuch'.  Try `help help' or `man -k nosuch' or `info nosuch'.\nbash: line 1: help: -x: invalid option\nhelp: usage: help [-dms] [pattern ...]\n", 0);
+}
+
+#[test]
+fn caller_frames() {
+    check(
+        r#"f() { caller; echo "rc=$?"; caller 0; echo "rc=$?"; caller 1; echo "rc=$?"; }
+f
+g() { f; }
+g
+caller; echo $?"#,
+        "2 NULL\nrc=0\nrc=1\nrc=1\n3 environment\nrc=0\n3 g environment\nrc=0\nrc=1\n1\n",
+        0,
+    );
+}
+
+#[test]
+fn compgen_wordlist() {
+    check(
+        r#"compgen -W "alpha beta gamma" -- b; compgen -W "alpha beta" x; echo $?; compgen -P '<' -S '>' -W 'a b' "#,
+        "beta\n1\n<a>\n<b>\n",
+        0,
+    );
+}
+
+#[test]
+fn compgen_vars_functions_aliases() {
+    check(
+        r#"myvar=1; compgen -v myv; f1() { :; }; f2() { :; }; compgen -A function f; alias ll=ls; compgen -a l"#,
+        "myvar\nf1\nf2\nll\n",
+        0,
+    );
+}
+
+#[test]
+fn compgen_keywords_builtins() {
+    check(r#"compgen -k | head -5; compgen -b -- pu"#, "if\nthen\nelse\nelif\nfi\npushd\n", 0);
+}
+
+#[test]
+fn compgen_bad_option() {
+    check_err(r#"compgen -z; echo $?"#, "2\n", "bash: line 1: compgen: -z: invalid option\ncompgen: usage: compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [word]\n", 0);
+}

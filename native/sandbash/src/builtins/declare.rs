@@ -282,6 +282,9 @@ pub fn describe(name: &str, v: &Var) -> String {
 
 /// Double-quote for `declare -p`.
 fn dquote(s: &str) -> String {
+    if s.chars().any(|c| c.is_control()) {
+        return crate::expand::param::quote_if_needed(s);
+    }
     let mut out = String::from("\"");
     for c in s.chars() {
         if matches!(c, '"' | '\\' | '$' | '`') {

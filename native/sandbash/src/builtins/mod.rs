@@ -12,6 +12,8 @@ mod echo;
 mod eval;
 mod getopts;
 mod let_;
+pub mod mapfile;
+mod misc;
 mod read;
 mod select;
 mod set;
@@ -35,10 +37,54 @@ pub enum DeclArg {
 }
 
 const NAMES: &[&str] = &[
-    ":", "true", "false", "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift", "local", "declare",
-    "typeset", "readonly", "return", "exit", "break", "continue", "read", "test", "[", "eval", "source", ".", "shopt",
-    "let", "type", "command", "bash", "sh", "trap", "builtin", "exec", "getopts", "alias", "unalias", "pushd", "popd",
-    "dirs", "__select",
+    ":",
+    "true",
+    "false",
+    "echo",
+    "printf",
+    "cd",
+    "pwd",
+    "export",
+    "unset",
+    "set",
+    "shift",
+    "local",
+    "declare",
+    "typeset",
+    "readonly",
+    "return",
+    "exit",
+    "break",
+    "continue",
+    "read",
+    "test",
+    "[",
+    "eval",
+    "source",
+    ".",
+    "shopt",
+    "let",
+    "type",
+    "command",
+    "bash",
+    "sh",
+    "trap",
+    "builtin",
+    "exec",
+    "getopts",
+    "alias",
+    "unalias",
+    "pushd",
+    "popd",
+    "dirs",
+    "mapfile",
+    "readarray",
+    "umask",
+    "hash",
+    "help",
+    "caller",
+    "compgen",
+    "__select",
 ];
 
 /// Internal marker: a builtin's write hit a closed pipe (ends the stage like SIGPIPE).
@@ -103,6 +149,12 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "trap" => trap::trap(sh, argv, fds).await,
         "alias" => alias::alias(sh, argv, fds).await,
         "pushd" => dirstack::pushd(sh, argv, fds).await,
+        "umask" => misc::umask(sh, argv, fds).await,
+        "hash" => misc::hash(sh, argv, fds).await,
+        "help" => misc::help(sh, argv, fds).await,
+        "caller" => misc::caller(sh, argv, fds).await,
+        "compgen" => misc::compgen(sh, argv, fds).await,
+        "mapfile" | "readarray" => mapfile::mapfile(sh, argv, fds).await?,
         "popd" => dirstack::popd(sh, argv, fds).await,
         "dirs" => dirstack::dirs(sh, argv, fds).await,
         "unalias" => alias::unalias(sh, argv, fds).await,

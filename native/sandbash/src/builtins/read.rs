@@ -12,6 +12,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
     let mut nchars: Option<usize> = None;
     let mut exact = false;
     let mut names: Vec<String> = Vec::new();
+    let mut input = fds.stdin.clone();
     let mut i = 1;
     while i < argv.len() {
         let a = &argv[i];
@@ -62,7 +63,14 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                 'p' => {
                     let _ = fds.stderr.write(value.as_bytes()).await;
                 }
-                't' | 'u' | 'i' => {}
+                'u' => match super::mapfile::input_fd(fds, &value) {
+                    Some(inp) => input = inp,
+                    None => {
+                        let msg = format!("read: {value}: invalid file descriptor: Bad file descriptor");
+                        return Ok(fail(sh.loc(), fds, &msg, 1).await);
+                    }
+                },
+                't' | 'i' => {}
                 _ => return Ok(fail(sh.loc(), fds, &format!("read: -{c}: invalid option"), 2).await),
             }
         }
@@ -80,11 +88,11 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
     let mut hit_delim = false;
     loop {
         let chunk = match nchars {
-            Some(n) if exact => fds.stdin.read_exact_upto(n).await,
+            Some(n) if exact => input.read_exact_upto(n).await,
             Some(n) => {
                 let mut got = Vec::new();
                 while got.len() < n {
-                    let b = fds.stdin.read_exact_upto(1).await;
+                    let b = input.read_exact_upto(1).await;
                     if b.is_empty() {
                         break;
                     }
@@ -99,7 +107,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                 }
                 got
             }
-            None => match fds.stdin.read_until(delim, max).await {
+            None => match input.read_until(delim, max).await {
                 Some(mut l) => {
                     if l.last() == Some(&delim) {
                         l.pop();

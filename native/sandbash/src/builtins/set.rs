@@ -71,7 +71,6 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                                     | "physical"
                                     | "privileged"
                                     | "verbose"
-                                    | "allexport"
                                     | "notify"
                                     | "noexec"
                                     | "ignoreeof"

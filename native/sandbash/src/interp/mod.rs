@@ -385,7 +385,9 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
         "FUNCNAME",
         crate::state::Value::Indexed(stack.into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect()),
     );
+    sh.call_lines.push(sh.line);
     let r = call_function_inner(sh, func, args, fds).await;
+    sh.call_lines.pop();
     match saved_funcname {
         Some(v) => *sh.vars.entry("FUNCNAME") = v,
         None => {

@@ -332,7 +332,13 @@ const LIMIT_MARK: &str = "\0max_string_bytes:";
 
 /// Assign a value; a value past `max_string_bytes` stops the exec.
 pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), StoreError> {
-    store_inner(sh, a).map_err(|m| match m.strip_prefix(LIMIT_MARK) {
+    let export = sh.opts.allexport && matches!(a.value, AssignedValue::Scalar(_)) && a.index.is_none();
+    let name = if export { Some(a.name.clone()) } else { None };
+    let r = store_inner(sh, a);
+    if let (Ok(()), Some(n)) = (&r, name) {
+        sh.vars.entry(&n).exported = true;
+    }
+    r.map_err(|m| match m.strip_prefix(LIMIT_MARK) {
         Some(n) => StoreError::Stop(crate::limits::Budget::exceeded(
             "max_string_bytes",
             n.parse().unwrap_or(0),

@@ -66,6 +66,10 @@ pub struct ShellState {
     pub aliases: Arc<std::collections::BTreeMap<String, String>>,
     /// `pushd`/`popd` stack below the current directory, top first.
     pub dirstack: Arc<Vec<String>>,
+    /// Lines the running functions were called from, innermost last (`caller`).
+    pub call_lines: Vec<usize>,
+    /// The file creation mask (`umask`).
+    pub umask: u32,
     /// `getopts`' place inside a cluster like `-abc`: (the OPTIND it belongs to, char index).
     pub getopts_pos: (usize, usize),
     /// The `select` loop whose menu is on screen: (its line, loop depth).
@@ -111,7 +115,11 @@ impl ShellState {
 
     /// Set a scalar, honouring readonly. `Err` holds bash's message.
     pub fn set_var(&mut self, name: &str, value: String) -> Result<(), String> {
-        self.vars.set_scalar(name, value)
+        self.vars.set_scalar(name, value)?;
+        if self.opts.allexport {
+            self.vars.entry(name).exported = true;
+        }
+        Ok(())
     }
 }
 

@@ -37,6 +37,9 @@ impl Options {
     /// `$-`: the single-letter options that are on.
     pub fn flags(&self) -> String {
         let mut s = String::new();
+        if self.allexport {
+            s.push('a');
+        }
         if self.errexit {
             s.push('e');
         }
@@ -61,6 +64,7 @@ impl Options {
     pub fn set_named(&mut self, name: &str, on: bool) -> bool {
         match name {
             "errexit" => self.errexit = on,
+            "allexport" => self.allexport = on,
             "nounset" => self.nounset = on,
             "pipefail" => self.pipefail = on,
             "xtrace" => self.xtrace = on,
@@ -75,11 +79,12 @@ impl Options {
     pub fn set_flag(&mut self, flag: char, on: bool) -> bool {
         match flag {
             'e' => self.errexit = on,
+            'a' => self.allexport = on,
             'u' => self.nounset = on,
             'x' => self.xtrace = on,
             'f' => self.noglob = on,
             'C' => self.noclobber = on,
-            'h' | 'B' | 'H' | 'm' | 'b' | 'v' | 'a' | 'n' | 'k' | 'p' | 'P' | 'T' | 'E' | 't' => {}
+            'h' | 'B' | 'H' | 'm' | 'b' | 'v' | 'n' | 'k' | 'p' | 'P' | 'T' | 'E' | 't' => {}
             _ => return false,
         }
         true
@@ -88,6 +93,7 @@ impl Options {
     /// `set -o` listing pairs.
     pub fn named(&self) -> Vec<(&'static str, bool)> {
         vec![
+            ("allexport", self.allexport),
             ("errexit", self.errexit),
             ("noclobber", self.noclobber),
             ("noglob", self.noglob),

@@ -1,0 +1,148 @@
+//! `mapfile` / `readarray`: lines of input into an indexed array.
+
+use super::fail;
+use crate::interp::{Fds, Flow, Slot};
+use crate::io::Input;
+use crate::state::{ShellState, Value};
+use std::collections::BTreeMap;
+
+const USAGE: &str = "mapfile: usage: mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]";
+
+/// The input behind descriptor `fd` (`-u`), or `None` when it is not open for reading.
+pub fn input_fd(fds: &Fds, fd: &str) -> Option<Input> {
+    match fd.parse::<i32>().ok()? {
+        0 => Some(fds.stdin.clone()),
+        n => match fds.extra.get(&n) {
+            Some(Slot::In(i)) => Some(i.clone()),
+            _ => None,
+        },
+    }
+}
+
+pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32, Flow> {
+    let name = argv[0].as_str();
+    let mut delim = b'\n';
+    let mut count: Option<usize> = None;
+    let mut origin: Option<i64> = None;
+    let mut skip = 0usize;
+    let mut trim = false;
+    let mut input = fds.stdin.clone();
+    let mut callback: Option<String> = None;
+    let mut quantum = 5000usize;
+    let mut i = 1;
+    while i < argv.len() {
+        let a = argv[i].as_str();
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        if !a.starts_with('-') || a.len() < 2 {
+            break;
+        }
+        let chars = a[1..].char_indices();
+        for (k, c) in chars {
+            if c == 't' {
+                trim = true;
+                continue;
+            }
+            if !matches!(c, 'd' | 'n' | 'O' | 's' | 'u' | 'C' | 'c') {
+                fds.shell_err(sh.loc(), &format!("{name}: -{c}: invalid option")).await;
+                let _ = fds.stderr.write(format!("{}\n", USAGE.replacen("mapfile", name, 2)).as_bytes()).await;
+                return Ok(2);
+            }
+            let rest = &a[1 + k + c.len_utf8()..];
+            let value = if rest.is_empty() {
+                i += 1;
+                match argv.get(i) {
+                    Some(v) => v.clone(),
+                    None => {
+                        let msg = format!("{name}: -{c}: option requires an argument");
+                        fds.shell_err(sh.loc(), &msg).await;
+                        let _ = fds.stderr.write(format!("{}\n", USAGE.replacen("mapfile", name, 2)).as_bytes()).await;
+                        return Ok(2);
+                    }
+                }
+            } else {
+                rest.to_string()
+            };
+            let bad = |what: &str| format!("{name}: {value}: {what}");
+            match c {
+                'd' => delim = value.bytes().next().unwrap_or(0),
+                'n' => match value.parse::<usize>() {
+                    Ok(n) => count = Some(n),
+                    Err(_) => return Ok(fail(sh.loc(), fds, &bad("invalid line count"), 1).await),
+                },
+                'O' => match value.parse::<i64>() {
+                    Ok(n) if n >= 0 => origin = Some(n),
+                    _ => return Ok(fail(sh.loc(), fds, &bad("invalid array origin"), 1).await),
+                },
+                's' => match value.parse::<usize>() {
+                    Ok(n) => skip = n,
+                    Err(_) => return Ok(fail(sh.loc(), fds, &bad("invalid line count"), 1).await),
+                },
+                'u' => match input_fd(fds, &value) {
+                    Some(inp) => input = inp,
+                    None => {
+                        let msg = bad("invalid file descriptor: Bad file descriptor");
+                        return Ok(fail(sh.loc(), fds, &msg, 1).await);
+                    }
+                },
+                'C' => callback = Some(value),
+                _ => match value.parse::<usize>() {
+                    Ok(n) if n > 0 => quantum = n,
+                    _ => return Ok(fail(sh.loc(), fds, &bad("invalid callback quantum"), 1).await),
+                },
+            }
+            break;
+        }
+        i += 1;
+    }
+    let array = argv.get(i).cloned().unwrap_or_else(|| "MAPFILE".to_string());
+    if !super::valid_name(&array) {
+        return Ok(fail(sh.loc(), fds, &format!("{name}: `{array}': not a valid identifier"), 1).await);
+    }
+    if sh.vars.get(&array).is_some_and(|v| v.readonly) {
+        return Ok(fail(sh.loc(), fds, &format!("{array}: readonly variable"), 1).await);
+    }
+    let mut m: BTreeMap<i64, String> = match (origin, sh.vars.get(&array).and_then(|v| v.value.clone())) {
+        (Some(_), Some(Value::Indexed(m))) => m,
+        (Some(_), Some(Value::Scalar(s))) => BTreeMap::from([(0, s)]),
+        _ => BTreeMap::new(),
+    };
+    let max = sh.budget.limits.max_string_bytes as usize;
+    let mut idx = origin.unwrap_or(0);
+    let mut read = 0usize;
+    let mut total = 0u64;
+    while count.is_none_or(|n| read < n) {
+        let Some(mut line) = input.read_until(delim, max).await else { break };
+        if line.is_empty() {
+            break;
+        }
+        total += line.len() as u64;
+        if total > max as u64 {
+            return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", max as u64, "mapfile input")));
+        }
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        if trim && line.last() == Some(&delim) {
+            line.pop();
+        }
+        let text = String::from_utf8_lossy(&line).into_owned();
+        if let Some(cb) = &callback {
+            if (read + 1).is_multiple_of(quantum) {
+                let cmd = format!("{cb} {idx} {}", crate::expand::param::quote(&text));
+                crate::interp::run_string(sh, &cmd, fds, "mapfile").await?;
+            }
+        }
+        m.insert(idx, text);
+        idx += 1;
+        read += 1;
+    }
+    let _ = sh.vars.unset(&array);
+    if let Err(e) = sh.vars.set_value(&array, Value::Indexed(m)) {
+        return Ok(fail(sh.loc(), fds, &e, 1).await);
+    }
+    Ok(0)
+}

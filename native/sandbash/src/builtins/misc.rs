@@ -1,0 +1,429 @@
+//! Small builtins: `umask`, `hash`, `help`, `caller`, `compgen`.
+
+use super::{fail, is_builtin, KEYWORDS, NAMES};
+use crate::commands::default_registry;
+use crate::interp::Fds;
+use crate::state::{ShellState, Value};
+
+async fn usage(sh: &ShellState, fds: &Fds, msg: &str, usage: &str, status: i32) -> i32 {
+    fds.shell_err(sh.loc(), msg).await;
+    let _ = fds.stderr.write(format!("{usage}\n").as_bytes()).await;
+    status
+}
+
+async fn out(fds: &Fds, s: &str) {
+    let _ = fds.stdout.write(s.as_bytes()).await;
+}
+
+/// `u=rwx,g=rx,o=rx` for the permissions a mask leaves.
+fn symbolic(mask: u32) -> String {
+    let perms = !mask & 0o777;
+    let part = |shift: u32| {
+        let p = (perms >> shift) & 7;
+        let mut s = String::new();
+        for (bit, c) in [(4, 'r'), (2, 'w'), (1, 'x')] {
+            if p & bit != 0 {
+                s.push(c);
+            }
+        }
+        s
+    };
+    format!("u={},g={},o={}", part(6), part(3), part(0))
+}
+
+/// Apply a symbolic mode (`u=rwx,g+w,a-x`) to a mask; `Err` is bash's message.
+fn apply_symbolic(mask: u32, mode: &str) -> Result<u32, String> {
+    let mut perms = !mask & 0o777;
+    for clause in mode.split(',') {
+        let mut chars = clause.chars().peekable();
+        let mut who = 0u32;
+        while let Some(&c) = chars.peek() {
+            match c {
+                'u' => who |= 0o700,
+                'g' => who |= 0o070,
+                'o' => who |= 0o007,
+                'a' => who |= 0o777,
+                _ => break,
+            }
+            chars.next();
+        }
+        if who == 0 {
+            who = 0o777;
+        }
+        let op = match chars.next() {
+            Some(c @ ('+' | '-' | '=')) => c,
+            Some(c) => return Err(format!("`{c}': invalid symbolic mode operator")),
+            None => return Err(format!("`{}': invalid symbolic mode operator", clause.chars().last().unwrap_or(' '))),
+        };
+        let mut bits = 0u32;
+        for c in chars {
+            bits |= match c {
+                'r' => 0o444,
+                'w' => 0o222,
+                'x' => 0o111,
+                _ => return Err(format!("`{c}': invalid symbolic mode character")),
+            };
+        }
+        let bits = bits & who;
+        match op {
+            '+' => perms |= bits,
+            '-' => perms &= !bits,
+            _ => perms = (perms & !who) | bits,
+        }
+    }
+    Ok(!perms & 0o777)
+}
+
+pub async fn umask(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    let (mut sym, mut print) = (false, false);
+    let mut i = 1;
+    while let Some(a) = argv.get(i) {
+        match a.as_str() {
+            "-S" => sym = true,
+            "-p" => print = true,
+            "-pS" | "-Sp" => (sym, print) = (true, true),
+            "--" => {
+                i += 1;
+                break;
+            }
+            s if s.starts_with('-') && s.len() > 1 => {
+                let c = s.chars().find(|&c| !matches!(c, '-' | 'p' | 'S')).unwrap_or('-');
+                return usage(
+                    sh,
+                    fds,
+                    &format!("umask: -{c}: invalid option"),
+                    "umask: usage: umask [-p] [-S] [mode]",
+                    2,
+                )
+                .await;
+            }
+            _ => break,
+        }
+        i += 1;
+    }
+    match argv.get(i) {
+        None => {
+            let shown = if sym { symbolic(sh.umask) } else { format!("{:04o}", sh.umask) };
+            let line =
+                if print { format!("umask {}{shown}\n", if sym { "-S " } else { "" }) } else { format!("{shown}\n") };
+            out(fds, &line).await;
+            0
+        }
+        Some(m) if m.starts_with(|c: char| c.is_ascii_digit()) => match u32::from_str_radix(m, 8) {
+            Ok(v) if v <= 0o777 => {
+                sh.umask = v;
+                0
+            }
+            _ => fail(sh.loc(), fds, &format!("umask: {m}: octal number out of range"), 1).await,
+        },
+        Some(m) => match apply_symbolic(sh.umask, m) {
+            Ok(v) => {
+                sh.umask = v;
+                if sym {
+                    out(fds, &format!("{}\n", symbolic(v))).await;
+                }
+                0
+            }
+            Err(e) => fail(sh.loc(), fds, &format!("umask: {e}"), 1).await,
+        },
+    }
+}
+
+/// `hash`: there is no PATH search to remember, so the table stays empty.
+pub async fn hash(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    let mut status = 0;
+    let mut names = 0;
+    let mut terse = false;
+    for a in &argv[1..] {
+        match a.as_str() {
+            "-r" | "-d" | "-l" => {}
+            "-t" => terse = true,
+            s if s.starts_with('-') && s.len() > 1 => {
+                let c = s.chars().nth(1).unwrap_or('-');
+                return usage(
+                    sh,
+                    fds,
+                    &format!("hash: -{c}: invalid option"),
+                    "hash: usage: hash [-lr] [-p pathname] [-dt] [name ...]",
+                    2,
+                )
+                .await;
+            }
+            name => {
+                names += 1;
+                let known = default_registry().get(name).is_some() || name.contains('/');
+                if is_builtin(name) || sh.funcs.contains_key(name) {
+                    continue;
+                }
+                if !known {
+                    status = fail(sh.loc(), fds, &format!("hash: {name}: not found"), 1).await;
+                } else if terse {
+                    out(fds, &format!("/usr/bin/{name}\n")).await;
+                }
+            }
+        }
+    }
+    if names == 0 && argv.len() == 1 {
+        out(fds, "hash: hash table empty\n").await;
+    }
+    status
+}
+
+/// `caller [N]`: the line (and function) a function was called from.
+pub async fn caller(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    let funcs: Vec<String> = match sh.vars.get("FUNCNAME").and_then(|v| v.value.clone()) {
+        Some(Value::Indexed(m)) => m.into_values().collect(),
+        _ => Vec::new(),
+    };
+    if funcs.is_empty() {
+        return 1;
+    }
+    let line_of = |frame: usize| sh.call_lines.len().checked_sub(frame + 1).map(|i| sh.call_lines[i]);
+    match argv.get(1) {
+        None => {
+            let Some(line) = line_of(0) else { return 1 };
+            let file = if funcs.len() > 1 { "environment" } else { "NULL" };
+            out(fds, &format!("{line} {file}\n")).await;
+            0
+        }
+        Some(n) => {
+            let Ok(frame) = n.parse::<usize>() else {
+                return usage(sh, fds, &format!("caller: {n}: invalid number"), "caller: usage: caller [expr]", 2)
+                    .await;
+            };
+            match (line_of(frame), funcs.get(frame + 1)) {
+                (Some(line), Some(f)) => {
+                    out(fds, &format!("{line} {f} environment\n")).await;
+                    0
+                }
+                _ => 1,
+            }
+        }
+    }
+}
+
+/// `NAME: synopsis` and `NAME - description` of the builtins (bash's text).
+const HELP: &[(&str, &str, &str)] = &[
+    (":", ":: :", ": - Null command."),
+    ("true", "true: true", "true - Return a successful result."),
+    ("false", "false: false", "false - Return an unsuccessful result."),
+    ("echo", "echo: echo [-neE] [arg ...]", "echo - Write arguments to the standard output."),
+    ("printf", "printf: printf [-v var] format [arguments]", "printf - Formats and prints ARGUMENTS under control of the FORMAT."),
+    ("cd", "cd: cd [-L|[-P [-e]] [-@]] [dir]", "cd - Change the shell working directory."),
+    ("pwd", "pwd: pwd [-LP]", "pwd - Print the name of the current working directory."),
+    ("export", "export: export [-fn] [name[=value] ...] or export -p", "export - Set export attribute for shell variables."),
+    ("unset", "unset: unset [-f] [-v] [-n] [name ...]", "unset - Unset values and attributes of shell variables and functions."),
+    ("set", "set: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]", "set - Set or unset values of shell options and positional parameters."),
+    ("shift", "shift: shift [n]", "shift - Shift positional parameters."),
+    ("local", "local: local [option] name[=value] ...", "local - Define local variables."),
+    ("declare", "declare: declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]", "declare - Set variable values and attributes."),
+    ("typeset", "typeset: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]", "typeset - Set variable values and attributes."),
+    ("readonly", "readonly: readonly [-aAf] [name[=value] ...] or readonly -p", "readonly - Mark shell variables as unchangeable."),
+    ("return", "return: return [n]", "return - Return from a shell function."),
+    ("exit", "exit: exit [n]", "exit - Exit the shell."),
+    ("break", "break: break [n]", "break - Exit for, while, or until loops."),
+    ("continue", "continue: continue [n]", "continue - Resume for, while, or until loops."),
+    ("read", "read: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]", "read - Read a line from the standard input and split it into fields."),
+    ("test", "test: test [expr]", "test - Evaluate conditional expression."),
+    ("[", "[: [ arg... ]", "[ - Evaluate conditional expression."),
+    ("eval", "eval: eval [arg ...]", "eval - Execute arguments as a shell command."),
+    ("source", "source: source filename [arguments]", "source - Execute commands from a file in the current shell."),
+    (".", ".: . filename [arguments]", ". - Execute commands from a file in the current shell."),
+    ("shopt", "shopt: shopt [-pqsu] [-o] [optname ...]", "shopt - Set and unset shell options."),
+    ("let", "let: let arg [arg ...]", "let - Evaluate arithmetic expressions."),
+    ("type", "type: type [-afptP] name [name ...]", "type - Display information about command type."),
+    ("command", "command: command [-pVv] command [arg ...]", "command - Execute a simple command or display information about commands."),
+    ("trap", "trap: trap [-lp] [[arg] signal_spec ...]", "trap - Trap signals and other events."),
+    ("builtin", "builtin: builtin [shell-builtin [arg ...]]", "builtin - Execute shell builtins."),
+    ("exec", "exec: exec [-cl] [-a name] [command [argument ...]] [redirection ...]", "exec - Replace the shell with the given command."),
+    ("getopts", "getopts: getopts optstring name [arg ...]", "getopts - Parse option arguments."),
+    ("alias", "alias: alias [-p] [name[=value] ... ]", "alias - Define or display aliases."),
+    ("unalias", "unalias: unalias [-a] name [name ...]", "unalias - Remove each NAME from the list of defined aliases."),
+    ("pushd", "pushd: pushd [-n] [+N | -N | dir]", "pushd - Add directories to stack."),
+    ("popd", "popd: popd [-n] [+N | -N]", "popd - Remove directories from stack."),
+    ("dirs", "dirs: dirs [-clpv] [+N] [-N]", "dirs - Display directory stack."),
+    ("mapfile", "mapfile: mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]", "mapfile - Read lines from the standard input into an indexed array variable."),
+    ("readarray", "readarray: readarray [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]", "readarray - Read lines from a file into an array variable."),
+    ("umask", "umask: umask [-p] [-S] [mode]", "umask - Display or set file mode mask."),
+    ("hash", "hash: hash [-lr] [-p pathname] [-dt] [name ...]", "hash - Remember or display program locations."),
+    ("help", "help: help [-dms] [pattern ...]", "help - Display information about builtin commands."),
+    ("caller", "caller: caller [expr]", "caller - Return the context of the current subroutine call."),
+    ("compgen", "compgen: compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [word]", "compgen - Display possible completions depending on the options."),
+];
+
+pub async fn help(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    let (mut short, mut synopsis) = (false, false);
+    let mut patterns: Vec<&str> = Vec::new();
+    for a in &argv[1..] {
+        match a.as_str() {
+            "-d" if patterns.is_empty() => short = true,
+            "-s" if patterns.is_empty() => synopsis = true,
+            "-m" if patterns.is_empty() => {}
+            s if s.starts_with('-') && s.len() > 1 && patterns.is_empty() => {
+                let c = s.chars().nth(1).unwrap_or('-');
+                return usage(
+                    sh,
+                    fds,
+                    &format!("help: -{c}: invalid option"),
+                    "help: usage: help [-dms] [pattern ...]",
+                    2,
+                )
+                .await;
+            }
+            s => patterns.push(s),
+        }
+    }
+    if patterns.is_empty() {
+        let mut s = String::from("GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\nThese shell commands are defined internally.  Type `help' to see this list.\nType `help name' to find out more about the function `name'.\n\n");
+        let mut names: Vec<&str> = HELP.iter().map(|h| h.1).collect();
+        names.sort();
+        for n in names {
+            s.push_str(n);
+            s.push('\n');
+        }
+        out(fds, &s).await;
+        return 0;
+    }
+    let mut status = 0;
+    if patterns[0].contains(['*', '?', '[']) {
+        let which = if patterns.len() > 1 { "keywords" } else { "keyword" };
+        out(fds, &format!("Shell commands matching {which} `{}'\n\n", patterns.join(", "))).await;
+    }
+    for p in patterns {
+        let pat = crate::pattern::Pattern::from_parts(&[(p.to_string(), false)]);
+        let glob = p.contains(['*', '?', '[']);
+        let mut hits: Vec<_> =
+            HELP.iter().filter(|(n, _, _)| if glob { pat.matches(n, false) } else { n.starts_with(p) }).collect();
+        hits.sort_by_key(|h| h.0);
+        if hits.is_empty() {
+            let msg = format!("help: no help topics match `{p}'.  Try `help help' or `man -k {p}' or `info {p}'.");
+            status = fail(sh.loc(), fds, &msg, 1).await;
+            continue;
+        }
+        let mut s = String::new();
+        for (_, syn, desc) in hits {
+            if short {
+                s.push_str(desc);
+            } else if synopsis {
+                s.push_str(syn);
+            } else {
+                let text = desc.split_once(" - ").map_or(*desc, |(_, d)| d);
+                s.push_str(&format!("{syn}\n    {text}"));
+            }
+            s.push('\n');
+        }
+        out(fds, &s).await;
+    }
+    status
+}
+
+/// `compgen`: the completions of a word (builtins, keywords, functions,
+/// variables, aliases, commands, a word list).
+pub async fn compgen(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    const USAGE: &str = "compgen: usage: compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [word]";
+    let mut actions: Vec<String> = Vec::new();
+    let mut words: Option<String> = None;
+    let (mut prefix, mut suffix) = (String::new(), String::new());
+    let mut word: Option<String> = None;
+    let mut i = 1;
+    while i < argv.len() {
+        let a = argv[i].as_str();
+        if a == "--" {
+            word = argv.get(i + 1).cloned();
+            break;
+        }
+        if !a.starts_with('-') || a.len() < 2 {
+            word = Some(a.to_string());
+            i += 1;
+            continue;
+        }
+        for c in a[1..].chars() {
+            let action = match c {
+                'a' => "alias",
+                'b' => "builtin",
+                'c' => "command",
+                'k' => "keyword",
+                'v' => "variable",
+                'e' => "export",
+                'f' => "file",
+                'd' => "directory",
+                'A' | 'W' | 'P' | 'S' | 'X' | 'G' | 'F' | 'C' | 'o' => {
+                    i += 1;
+                    let Some(v) = argv.get(i).cloned() else {
+                        let msg = format!("compgen: -{c}: option requires an argument");
+                        return usage(sh, fds, &msg, USAGE, 2).await;
+                    };
+                    match c {
+                        'A' => actions.push(v),
+                        'W' => words = Some(v),
+                        'P' => prefix = v,
+                        'S' => suffix = v,
+                        _ => {}
+                    }
+                    continue;
+                }
+                _ => return usage(sh, fds, &format!("compgen: -{c}: invalid option"), USAGE, 2).await,
+            };
+            actions.push(action.to_string());
+        }
+        i += 1;
+    }
+    let word = word.unwrap_or_default();
+    let mut found: Vec<String> = Vec::new();
+    for act in &actions {
+        let mut list: Vec<String> = match act.as_str() {
+            "alias" => sh.aliases.keys().cloned().collect(),
+            "builtin" => {
+                let mut v: Vec<String> =
+                    NAMES.iter().filter(|n| !matches!(**n, "bash" | "sh")).map(|s| s.to_string()).collect();
+                v.sort();
+                v
+            }
+            "keyword" => KEYWORDS.iter().map(|s| s.to_string()).collect(),
+            "function" => {
+                let mut v: Vec<String> = sh.funcs.keys().cloned().collect();
+                v.sort();
+                v
+            }
+            "variable" => sh.vars.names().into_iter().filter(|n| sh.vars.get(n).is_some()).collect(),
+            "export" => sh.vars.exported().into_iter().map(|(k, _)| k).collect(),
+            "command" => {
+                let mut v: Vec<String> = sh.aliases.keys().cloned().collect();
+                v.extend(NAMES.iter().filter(|n| !matches!(**n, "bash" | "sh")).map(|s| s.to_string()));
+                let mut f: Vec<String> = sh.funcs.keys().cloned().collect();
+                f.sort();
+                v.extend(f);
+                v.extend(KEYWORDS.iter().map(|s| s.to_string()));
+                let mut u: Vec<String> = default_registry().names().map(str::to_string).collect();
+                u.push("bash".into());
+                u.push("sh".into());
+                u.sort();
+                v.extend(u);
+                v
+            }
+            "file" | "directory" => Vec::new(),
+            other => {
+                return fail(sh.loc(), fds, &format!("compgen: {other}: invalid action name"), 2).await;
+            }
+        };
+        list.retain(|n| n.starts_with(word.as_str()));
+        found.extend(list);
+    }
+    if let Some(w) = words {
+        let ifs = sh.get_var("IFS").unwrap_or_else(|| " \t\n".into());
+        for item in w.split(|c| ifs.contains(c)).filter(|s| !s.is_empty()) {
+            if item.starts_with(word.as_str()) {
+                found.push(item.to_string());
+            }
+        }
+    }
+    if found.is_empty() {
+        return 1;
+    }
+    let mut s = String::new();
+    for f in found {
+        s.push_str(&format!("{prefix}{f}{suffix}\n"));
+    }
+    out(fds, &s).await;
+    0
+}
