@@ -47,6 +47,13 @@ defmodule ExBashkit.SnapshotTest do
     assert Session.stat(s, "/data/link") == {:ok, %{type: :symlink, size: 11}}
   end
 
+  test "the version 2 golden snapshot restores with its aliases and directory stack" do
+    s = Session.new()
+    assert {:ok, ^s} = Session.restore(s, File.read!("test/fixtures/session_v2.snapshot"))
+    assert {:ok, %Result{stdout: out}} = Session.exec(s, "echo ${arr[1]}; dirs\nhi")
+    assert out == "two words\n/data /tmp /data\nalias says hi\n"
+  end
+
   test "the keyed golden snapshot needs its key" do
     bytes = File.read!(@golden_keyed)
     s = Session.new()

@@ -114,6 +114,7 @@ impl Options {
             ("nocaseglob", self.nocaseglob),
             ("extglob", self.extglob),
             ("globstar", self.globstar),
+            ("expand_aliases", self.expand_aliases),
         ]);
         v
     }
