@@ -79,6 +79,8 @@ pub struct BashBuilder {
     files: Vec<(String, Vec<u8>)>,
     arg0: String,
     args: Vec<String>,
+    host: Option<commands::host::HostCommands>,
+    mounts: Vec<(String, Arc<dyn Fs>)>,
 }
 
 impl Default for BashBuilder {
@@ -93,6 +95,8 @@ impl Default for BashBuilder {
             files: Vec::new(),
             arg0: "bash".into(),
             args: Vec::new(),
+            host: None,
+            mounts: Vec::new(),
         }
     }
 }
@@ -136,6 +140,17 @@ impl BashBuilder {
         self
     }
 
+    /// Commands the embedding application answers (looked up after functions).
+    pub fn host_commands(mut self, host: commands::host::HostCommands) -> Self {
+        self.host = Some(host);
+        self
+    }
+    /// Mount `fs` at `path` (absolute, normalized, not `/`); its directory is created.
+    pub fn mount(mut self, path: impl Into<String>, fs: Arc<dyn Fs>) -> Self {
+        self.mounts.push((path.into(), fs));
+        self
+    }
+
     /// Build the session. `Err` when a seeded file cannot be written or the cwd is bad.
     pub fn build(self) -> Result<Bash, Error> {
         let mem = Arc::new(MemoryFs::new(self.fs_limits.clone()));
@@ -145,6 +160,12 @@ impl BashBuilder {
         let setup = async {
             for d in ["/tmp", "/home", home.as_str(), "/bin", "/usr/bin", "/dev", cwd.as_str()] {
                 mem.mkdir(d, true).await.map_err(|e| format!("cannot create {d}: {e}"))?;
+            }
+            for (p, _) in &self.mounts {
+                if fs::path::normalize(p) != *p || p == "/" {
+                    return Err(format!("bad mount point {p:?}: it must be an absolute, normalized path other than /"));
+                }
+                mem.mkdir(p, true).await.map_err(|e| format!("cannot create mount point {p}: {e}"))?;
             }
             mem.add_devices();
             for (p, data) in &self.files {
@@ -182,7 +203,11 @@ impl BashBuilder {
         for (k, v) in [("IFS", " \t\n"), ("OPTIND", "1"), ("PS4", "+ ")] {
             vars.entry(k).value = Some(state::Value::Scalar(v.to_string()));
         }
-        let fs: Arc<dyn Fs> = mem.clone();
+        let fs: Arc<dyn Fs> = if self.mounts.is_empty() {
+            mem.clone()
+        } else {
+            Arc::new(fs::mount::MountFs::new(mem.clone(), self.mounts, self.fs_limits.max_path_depth))
+        };
         let state = ShellState {
             vars,
             funcs: Default::default(),
@@ -193,6 +218,7 @@ impl BashBuilder {
             opts: Default::default(),
             fs,
             sys: Arc::new(SysInfo { username: self.username, hostname: self.hostname }),
+            host: self.host.map(Arc::new),
             line: 1,
             func_depth: 0,
             subshell_depth: 0,

@@ -27,7 +27,8 @@ fn classify(sh: &ShellState, name: &str, skip_functions: bool) -> Option<Kind> {
             return Some(Kind::Function(f.source.clone()));
         }
     }
-    if is_builtin(name) && !matches!(name, "bash" | "sh") {
+    let host = sh.host.as_ref().is_some_and(|h| h.has(name));
+    if host || (is_builtin(name) && !matches!(name, "bash" | "sh")) {
         return Some(Kind::Builtin);
     }
     if default_registry().get(name).is_some() || matches!(name, "bash" | "sh") {

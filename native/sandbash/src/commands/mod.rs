@@ -43,6 +43,7 @@ mod grep_scan;
 mod gzip;
 mod gzip_codec;
 mod head;
+pub mod host;
 mod headtail;
 mod hostname;
 mod iconv;

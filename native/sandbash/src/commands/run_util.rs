@@ -57,9 +57,11 @@ pub async fn run(ctx: &CommandContext<'_>, e: Exec<'_>) -> Result<Ran, IoError> 
     if let (Some(shell), "bash" | "sh") = (ctx.shell, base) {
         return run_shell(ctx, shell, e).await;
     }
-    let Some(cmd) = lookup(name) else {
+    let host = ctx.shell.and_then(|s| s.host.clone()).filter(|h| h.has(name));
+    let cmd = lookup(name);
+    if host.is_none() && cmd.is_none() {
         return Ok(Ran::NotFound);
-    };
+    }
     if ctx.budget.tick_command().is_err() {
         return Ok(Ran::Status(126));
     }
@@ -80,7 +82,11 @@ pub async fn run(ctx: &CommandContext<'_>, e: Exec<'_>) -> Result<Ran, IoError> 
     };
     // `Command::run` returns a boxed future, so utilities running utilities
     // (env xargs find ...) need no further boxing.
-    Ok(Ran::Status(cmd.run(&mut sub).await?))
+    match (host, cmd) {
+        (Some(h), _) => Ok(Ran::Status(h.run(&mut sub).await?)),
+        (None, Some(c)) => Ok(Ran::Status(c.run(&mut sub).await?)),
+        (None, None) => Ok(Ran::NotFound),
+    }
 }
 
 /// `bash`/`sh` as a program: a child of the calling shell that sees the

@@ -3,6 +3,7 @@
 //! in-memory one. Paths given to an `Fs` are absolute and normalized (see [`path`]).
 
 pub mod memory;
+pub mod mount;
 pub mod path;
 
 use async_trait::async_trait;

@@ -182,6 +182,9 @@ pub async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: 
     if let Some(f) = sh.funcs.get(name).cloned() {
         return call_function(sh, name, f, argv[1..].to_vec(), fds).await;
     }
+    if let Some(host) = sh.host.clone().filter(|h| h.has(name)) {
+        return run_host(sh, &host, &argv, fds).await;
+    }
     if builtins::is_builtin(name) {
         return builtins::run(sh, &argv, decl, fds).await;
     }
@@ -217,6 +220,27 @@ pub async fn run_utility(sh: &mut ShellState, cmd: &dyn crate::commands::Command
         shell: Some(sh),
     };
     let r = crate::commands::common::with_locale(sh, cmd.run(&mut ctx)).await;
+    drop(ctx);
+    io_result(sh, &argv[0], r, fds).await
+}
+
+/// Run a command the embedding application answers.
+async fn run_host(sh: &mut ShellState, host: &crate::commands::host::HostCommands, argv: &[String], fds: &Fds) -> Res {
+    let mut ctx = CommandContext {
+        name: &argv[0],
+        args: &argv[1..],
+        stdin: fds.stdin.clone(),
+        stdout: fds.stdout.clone(),
+        stderr: fds.stderr.clone(),
+        cwd: &sh.cwd,
+        env: sh,
+        fs: &sh.fs,
+        sys: &sh.sys,
+        budget: &sh.budget,
+        line: sh.line,
+        shell: Some(sh),
+    };
+    let r = host.run(&mut ctx).await;
     drop(ctx);
     io_result(sh, &argv[0], r, fds).await
 }

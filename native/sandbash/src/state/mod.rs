@@ -38,6 +38,8 @@ pub struct ShellState {
     pub opts: Options,
     pub fs: Arc<dyn Fs>,
     pub sys: Arc<SysInfo>,
+    /// Commands the embedding application answers (`:builtins`), if any.
+    pub host: Option<Arc<crate::commands::host::HostCommands>>,
     /// Current script line, for messages.
     pub line: usize,
     /// Depth of function calls.

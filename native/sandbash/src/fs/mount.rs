@@ -1,0 +1,146 @@
+//! Other filesystems mounted into the session's tree (the Elixir `:virtual_fs`
+//! option, later host directories). A path under a mount point goes to that
+//! mount's backend, rooted at the mount (`/api/users/1` reaches the backend as
+//! `/users/1`); every other path goes to the root filesystem, which also holds
+//! the mount points themselves as directories so listings of their parents show them.
+
+use super::{DirEntry, Fs, FsError, FsLimit, FsResult, Metadata};
+use async_trait::async_trait;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+struct Mount {
+    prefix: String,
+    fs: Arc<dyn Fs>,
+}
+
+/// The root filesystem plus its mounts.
+pub struct MountFs {
+    root: Arc<dyn Fs>,
+    /// Longest prefix first, so nested mounts win over their parents.
+    mounts: Vec<Mount>,
+    /// A backend's tree may be endless; paths into it are bounded like any other.
+    max_path_depth: usize,
+}
+
+/// Where a path leads: the backend and the path it sees there.
+struct Route<'a> {
+    fs: &'a Arc<dyn Fs>,
+    inner: String,
+    /// Index of the mount, `None` for the root filesystem.
+    mount: Option<usize>,
+}
+
+impl MountFs {
+    /// `mounts` pairs normalized absolute mount points (not `/`) with their backends.
+    pub fn new(root: Arc<dyn Fs>, mounts: Vec<(String, Arc<dyn Fs>)>, max_path_depth: usize) -> Self {
+        let mut mounts: Vec<Mount> = mounts.into_iter().map(|(prefix, fs)| Mount { prefix, fs }).collect();
+        mounts.sort_by(|a, b| b.prefix.len().cmp(&a.prefix.len()));
+        MountFs { root, mounts, max_path_depth }
+    }
+
+    fn route(&self, path: &str) -> FsResult<Route<'_>> {
+        for (i, m) in self.mounts.iter().enumerate() {
+            let inner = if path == m.prefix {
+                "/".to_string()
+            } else if path.starts_with(&m.prefix) && path.as_bytes().get(m.prefix.len()) == Some(&b'/') {
+                path[m.prefix.len()..].to_string()
+            } else {
+                continue;
+            };
+            if path.split('/').filter(|c| !c.is_empty()).count() > self.max_path_depth {
+                return Err(FsError::Limit(FsLimit::PathDepth, self.max_path_depth as u64));
+            }
+            return Ok(Route { fs: &m.fs, inner, mount: Some(i) });
+        }
+        Ok(Route { fs: &self.root, inner: path.to_string(), mount: None })
+    }
+
+    /// A backend's answer path (from `canonicalize`) back in the session's tree.
+    fn outer(&self, mount: Option<usize>, inner: String) -> String {
+        match mount.and_then(|i| self.mounts.get(i)) {
+            Some(m) if inner == "/" => m.prefix.clone(),
+            Some(m) => format!("{}{inner}", m.prefix),
+            None => inner,
+        }
+    }
+}
+
+#[async_trait]
+impl Fs for MountFs {
+    async fn read(&self, path: &str) -> FsResult<Vec<u8>> {
+        let r = self.route(path)?;
+        r.fs.read(&r.inner).await
+    }
+    async fn write(&self, path: &str, data: &[u8]) -> FsResult<()> {
+        let r = self.route(path)?;
+        r.fs.write(&r.inner, data).await
+    }
+    async fn append(&self, path: &str, data: &[u8]) -> FsResult<()> {
+        let r = self.route(path)?;
+        r.fs.append(&r.inner, data).await
+    }
+    async fn metadata(&self, path: &str) -> FsResult<Metadata> {
+        let r = self.route(path)?;
+        r.fs.metadata(&r.inner).await
+    }
+    async fn symlink_metadata(&self, path: &str) -> FsResult<Metadata> {
+        let r = self.route(path)?;
+        r.fs.symlink_metadata(&r.inner).await
+    }
+    async fn read_dir(&self, path: &str) -> FsResult<Vec<DirEntry>> {
+        let r = self.route(path)?;
+        r.fs.read_dir(&r.inner).await
+    }
+    async fn mkdir(&self, path: &str, parents: bool) -> FsResult<()> {
+        let r = self.route(path)?;
+        r.fs.mkdir(&r.inner, parents).await
+    }
+    async fn remove_file(&self, path: &str) -> FsResult<()> {
+        let r = self.route(path)?;
+        r.fs.remove_file(&r.inner).await
+    }
+    async fn remove_dir(&self, path: &str, recursive: bool) -> FsResult<()> {
+        let r = self.route(path)?;
+        if r.inner == "/" && r.mount.is_some() {
+            // A mount point stays as long as the session does.
+            return Err(FsError::PermissionDenied);
+        }
+        r.fs.remove_dir(&r.inner, recursive).await
+    }
+    async fn rename(&self, from: &str, to: &str) -> FsResult<()> {
+        let a = self.route(from)?;
+        let b = self.route(to)?;
+        if a.mount == b.mount {
+            return a.fs.rename(&a.inner, &b.inner).await;
+        }
+        // Across filesystems a file is copied and then removed, as `mv` does on EXDEV.
+        if !a.fs.symlink_metadata(&a.inner).await?.is_file() {
+            return Err(FsError::NotSupported);
+        }
+        let data = a.fs.read(&a.inner).await?;
+        b.fs.write(&b.inner, &data).await?;
+        a.fs.remove_file(&a.inner).await
+    }
+    async fn symlink(&self, target: &str, link: &str) -> FsResult<()> {
+        let r = self.route(link)?;
+        r.fs.symlink(target, &r.inner).await
+    }
+    async fn read_link(&self, path: &str) -> FsResult<String> {
+        let r = self.route(path)?;
+        r.fs.read_link(&r.inner).await
+    }
+    async fn set_mode(&self, path: &str, mode: u32) -> FsResult<()> {
+        let r = self.route(path)?;
+        r.fs.set_mode(&r.inner, mode).await
+    }
+    async fn set_mtime(&self, path: &str, mtime: SystemTime) -> FsResult<()> {
+        let r = self.route(path)?;
+        r.fs.set_mtime(&r.inner, mtime).await
+    }
+    async fn canonicalize(&self, path: &str) -> FsResult<String> {
+        let r = self.route(path)?;
+        let inner = r.fs.canonicalize(&r.inner).await?;
+        Ok(self.outer(r.mount, inner))
+    }
+}
