@@ -2,4 +2,5 @@ defmodule ExBashkit.DoctestTest do
   use ExUnit.Case, async: true
   doctest ExBashkit
   doctest ExBashkit.Session
+  doctest ExBashkit.VirtualFs
 end

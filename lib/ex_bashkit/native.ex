@@ -13,6 +13,8 @@ defmodule ExBashkit.Native do
   def session_new(_opts), do: err()
   def exec_start(_session, _script, _opts, _pid, _tag), do: err()
   def cancel(_session), do: err()
+  def callback_reply(_session, _id, _reply), do: err()
+  def bridge_pending(_session), do: err()
   def snapshot_start(_session, _key, _exclude_fs, _exclude_funcs, _pid, _tag), do: err()
   def restore_start(_session, _bytes, _key, _pid, _tag), do: err()
   def read_file(_session, _path), do: err()

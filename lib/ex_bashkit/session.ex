@@ -39,11 +39,90 @@ defmodule ExBashkit.Session do
       virtual filesystem before the first call, creating parent directories as
       needed. Content is any `t:iodata/0`.
     * `:limits` - a keyword list or map of resource limits (see below).
+    * `:builtins` - a map of `name => fun` registering Elixir-defined commands
+      a script can run (see "Custom builtins" below).
+    * `:builtin_timeout_ms` - how long one custom-builtin or virtual-fs
+      back-call may run before it is killed (positive integer, default 30,000).
+    * `:max_reply_bytes` - the most bytes one back-call may hand over each way:
+      a builtin's stdout + stderr, a file read, a listing, and the stdin a
+      builtin receives (non-negative integer, default 16 MiB).
+    * `:virtual_fs` - a map of `mount_path => backend` mounting Elixir-backed
+      filesystems (see "Virtual filesystem backends" below).
 
   A malformed option raises `ArgumentError` naming it. The seed contract's
-  `:mounts`, `:allowed_mount_paths`, `:allow_net`, `:block_private_ips`,
-  `:builtins`, `:builtin_timeout_ms`, `:virtual_fs` and `:python` options are
-  not available yet and raise `ArgumentError` saying so.
+  `:mounts`, `:allowed_mount_paths`, `:allow_net`, `:block_private_ips` and
+  `:python` options are not available yet and raise `ArgumentError` saying so.
+
+  ## Custom builtins
+
+  `:builtins` registers commands answered by your application: a script line
+  `name args...` calls the function, which computes the command's output. This
+  is how a sandbox reaches capabilities you control (a database query, a
+  key/value lookup, an approval prompt) without real process or network access.
+
+      iex> store = %{"answer" => "42"}
+      iex> session =
+      ...>   ExBashkit.Session.new(
+      ...>     builtins: %{
+      ...>       "kv_get" => fn call ->
+      ...>         case Map.fetch(store, hd(call.args)) do
+      ...>           {:ok, value} -> {:ok, value <> "\\n"}
+      ...>           :error -> {:error, "no such key\\n"}
+      ...>         end
+      ...>       end
+      ...>     }
+      ...>   )
+      iex> {:ok, %ExBashkit.Result{stdout: "42\\n"}} =
+      ...>   ExBashkit.Session.exec(session, "total=$(kv_get answer); echo $total")
+      iex> {:ok, result} = ExBashkit.Session.exec(session, "kv_get nope || echo missing")
+      iex> {result.stdout, result.stderr}
+      {"missing\\n", "no such key\\n"}
+
+  Each builtin is a 1-arity function receiving one map:
+
+    * `:args` - the command's arguments (a list of strings), excluding the name.
+    * `:stdin` - everything on the command's standard input (`""` if none).
+    * `:env` - the exported variables (`%{String.t => String.t}`).
+    * `:cwd` - the script's working directory.
+
+  It returns `{:ok, iodata}` (stdout, exit code 0), `{:error, iodata}`
+  (stderr, exit code 1) or a `%ExBashkit.Result{}` (full control; the exit
+  code is taken modulo 256, as a shell does). A builtin works anywhere a command
+  does: in pipelines, `$( )`, loops, functions, with redirects, under `xargs`
+  or `env`. Shell functions of the same name come first; keywords (`if`,
+  `while`, ...) cannot be builtin names.
+
+  Robustness: each call runs in a fresh process spawned by a short-lived
+  broker that serves the `exec/3`, never in the caller. A builtin that raises,
+  exits (even `Process.exit(self(), :kill)`), returns anything else, or replies
+  with more than `:max_reply_bytes` fails only that command (exit 1, with the
+  reason on stderr); one that runs past `:builtin_timeout_ms` is killed at the
+  deadline and the command fails with exit 124, so it cannot act later. The
+  caller and the session are unaffected. Builtins must not rely on the
+  caller's process dictionary or `self()`, and must not call `exec/3` on the
+  session they serve: that returns `{:error, _}` at once (driving another
+  session is fine).
+
+  ## Virtual filesystem backends
+
+  `:virtual_fs` mounts an Elixir-backed filesystem at a path: a script's reads
+  and writes under it are served by your application (see `ExBashkit.VirtualFs`
+  for the callbacks, the errors and the failure model, which is that of custom
+  builtins).
+
+      iex> session =
+      ...>   ExBashkit.Session.new(
+      ...>     virtual_fs: %{
+      ...>       "/api" => fn
+      ...>         %{op: :read, path: path} -> {:ok, ~s({"path":"\#{path}"}\\n)}
+      ...>         _ -> {:error, :enotsup}
+      ...>       end
+      ...>     }
+      ...>   )
+      iex> {:ok, %ExBashkit.Result{stdout: out}} =
+      ...>   ExBashkit.Session.exec(session, "cat /api/users/1.json")
+      iex> out
+      ~s({"path":"/users/1.json"}\\n)
 
   ## Virtual filesystem
 
@@ -91,14 +170,14 @@ defmodule ExBashkit.Session do
   """
 
   alias ExBashkit.{Native, Result}
-  alias ExBashkit.Session.Options
+  alias ExBashkit.Session.{Broker, Options}
 
   @u64_max 18_446_744_073_709_551_615
 
   @enforce_keys [:ref]
-  defstruct [:ref]
+  defstruct [:ref, callbacks: nil]
 
-  @opaque t :: %__MODULE__{ref: reference()}
+  @opaque t :: %__MODULE__{ref: reference(), callbacks: map() | nil}
 
   @typedoc "A filesystem entry's kind, as reported by `stat/2` and `list_dir/2`."
   @type fs_type :: :file | :dir | :symlink
@@ -132,6 +211,16 @@ defmodule ExBashkit.Session do
           | {:files, %{optional(Path.t()) => iodata()} | [{Path.t(), iodata()}]}
           | {:limits,
              %{optional(limit_key()) => non_neg_integer()} | [{limit_key(), non_neg_integer()}]}
+          | {:builtins, %{optional(String.t()) => (map() -> term())}}
+          | {:builtin_timeout_ms, pos_integer()}
+          | {:max_reply_bytes, non_neg_integer()}
+          | {:virtual_fs, %{optional(Path.t()) => virtual_fs_spec()}}
+
+  @typedoc """
+  A virtual-filesystem backend for one mount: a 1-arity function, a module
+  implementing `ExBashkit.VirtualFs`, or `{module, arg}`.
+  """
+  @type virtual_fs_spec :: (map() -> term()) | module() | {module(), term()}
 
   @doc """
   Create a new persistent session, optionally seeding its initial state.
@@ -141,10 +230,10 @@ defmodule ExBashkit.Session do
   """
   @spec new([option()] | map()) :: t()
   def new(opts \\ []) do
-    normalized = Options.normalize(opts)
+    {normalized, callbacks} = Options.normalize(opts)
 
     case Native.session_new(normalized) do
-      {:ok, ref} -> %__MODULE__{ref: ref}
+      {:ok, ref} -> %__MODULE__{ref: ref, callbacks: callbacks}
       {:error, message} -> raise ArgumentError, "cannot create session: " <> message
     end
   end
@@ -187,13 +276,16 @@ defmodule ExBashkit.Session do
           {:ok, Result.t()} | {:error, String.t()} | {:error, String.t(), Result.t()}
   def exec(session, script, opts \\ [])
 
-  def exec(%__MODULE__{ref: ref}, script, opts) when is_binary(script) and is_list(opts) do
+  def exec(%__MODULE__{ref: ref} = session, script, opts)
+      when is_binary(script) and is_list(opts) do
     {native_opts, partial?} = exec_opts(opts)
-    tag = make_ref()
 
-    case Native.exec_start(ref, script, native_opts, self(), tag) do
-      :ok -> await(tag, partial?)
-      {:error, message} -> {:error, message}
+    if serving?(ref) do
+      {:error,
+       "exec called from a callback of the same session: the session is busy running " <>
+         "the script that made the call (use another session)"}
+    else
+      run(session, script, native_opts, partial?)
     end
   end
 
@@ -204,7 +296,7 @@ defmodule ExBashkit.Session do
     do: raise(ArgumentError, "not a session: #{inspect(session)}")
 
   defp exec_opts(opts) do
-    base = %{stdin: "", timeout_ms: nil, cwd: nil, env: []}
+    base = %{stdin: "", timeout_ms: nil, cwd: nil, env: [], broker: nil}
 
     Enum.reduce(opts, {base, false}, fn
       {:stdin, data}, {acc, p} ->
@@ -234,6 +326,44 @@ defmodule ExBashkit.Session do
       other, _ ->
         raise ArgumentError, "exec options must be a keyword list, got: #{inspect(other)}"
     end)
+  end
+
+  defp run(%__MODULE__{ref: ref, callbacks: nil}, script, native_opts, partial?) do
+    tag = make_ref()
+
+    case Native.exec_start(ref, script, native_opts, self(), tag) do
+      :ok -> await(tag, partial?)
+      {:error, message} -> {:error, message}
+    end
+  end
+
+  # With callbacks, a broker serves them for the length of this call.
+  defp run(%__MODULE__{ref: ref, callbacks: cfg}, script, native_opts, partial?) do
+    broker = Broker.start(ref, cfg)
+    tag = make_ref()
+
+    try do
+      case Native.exec_start(ref, script, %{native_opts | broker: broker}, self(), tag) do
+        :ok -> await(tag, partial?)
+        {:error, message} -> {:error, message}
+      end
+    after
+      Broker.stop(broker)
+    end
+  end
+
+  # Whether this process (or the process that started it, for a Task) is a
+  # callback worker of the session `ref`.
+  defp serving?(ref) do
+    key = Broker.serving_key()
+
+    Process.get(key) == ref or
+      Enum.any?(Process.get(:"$callers", []), fn pid ->
+        case is_pid(pid) and Process.info(pid, :dictionary) do
+          {:dictionary, dict} -> List.keyfind(dict, key, 0) == {key, ref}
+          _ -> false
+        end
+      end)
   end
 
   defp iodata!(key, data) do

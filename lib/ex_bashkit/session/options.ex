@@ -31,14 +31,18 @@ defmodule ExBashkit.Session.Options do
     :allowed_mount_paths,
     :allow_net,
     :block_private_ips,
-    :builtins,
-    :builtin_timeout_ms,
-    :virtual_fs,
     :python
   ]
 
   # Past this, a count means "unlimited" (the interpreter counts in u64).
   @u64_max 18_446_744_073_709_551_615
+
+  # The longest timer the VM can set (about 49.7 days).
+  @max_timer_ms 4_294_967_295
+
+  # Words that can never be command names, so no builtin may claim them.
+  @keywords ~w(if then else elif fi case esac for select while until do done in function
+               time coproc { } ! [[ ]])
 
   def limit_keys, do: @limit_keys
 
@@ -52,10 +56,39 @@ defmodule ExBashkit.Session.Options do
       username: "sandbox",
       hostname: "bashkit-sandbox",
       files: [],
-      limits: []
+      limits: [],
+      builtins: %{},
+      virtual_fs: [],
+      builtin_timeout_ms: 30_000,
+      max_reply_bytes: 16 * 1024 * 1024
     }
 
     Enum.reduce(opts, base, fn {key, value}, acc -> put(acc, key, value) end)
+    |> split_callbacks()
+  end
+
+  # The NIF gets the builtins' names and the mount points; the functions and
+  # backends stay here for the broker (`callbacks` is nil without any).
+  defp split_callbacks(acc) do
+    mounts = Enum.sort(acc.virtual_fs)
+
+    callbacks =
+      if acc.builtins != %{} or mounts != [] do
+        %{
+          builtins: acc.builtins,
+          mounts: mounts |> Enum.map(&elem(&1, 1)) |> List.to_tuple(),
+          timeout: acc.builtin_timeout_ms,
+          max_reply: acc.max_reply_bytes
+        }
+      end
+
+    native = %{
+      acc
+      | builtins: Map.keys(acc.builtins),
+        virtual_fs: Enum.map(mounts, &elem(&1, 0))
+    }
+
+    {native, callbacks}
   end
 
   defp put(acc, :env, v), do: %{acc | env: env(v)}
@@ -64,6 +97,30 @@ defmodule ExBashkit.Session.Options do
   defp put(acc, :hostname, v), do: %{acc | hostname: name(:hostname, v)}
   defp put(acc, :files, v), do: %{acc | files: files(v)}
   defp put(acc, :limits, v), do: %{acc | limits: limits(v)}
+  defp put(acc, :builtins, v), do: %{acc | builtins: builtins(v)}
+  defp put(acc, :virtual_fs, v), do: %{acc | virtual_fs: virtual_fs(v)}
+
+  defp put(acc, :builtin_timeout_ms, v) when is_integer(v) and v >= 1,
+    do: %{acc | builtin_timeout_ms: min(v, @max_timer_ms)}
+
+  defp put(_acc, :builtin_timeout_ms, v),
+    do:
+      raise(
+        ArgumentError,
+        "option :builtin_timeout_ms must be a positive integer, got: #{inspect(v)}"
+      )
+
+  # A bad cap must never switch the check off (`n <= nil` is true in Erlang's
+  # term order), so anything but a non-negative integer is refused.
+  defp put(acc, :max_reply_bytes, v) when is_integer(v) and v >= 0,
+    do: %{acc | max_reply_bytes: min(v, @u64_max)}
+
+  defp put(_acc, :max_reply_bytes, v),
+    do:
+      raise(
+        ArgumentError,
+        "option :max_reply_bytes must be a non-negative integer, got: #{inspect(v)}"
+      )
 
   defp put(_acc, key, _v) when key in @planned,
     do:
@@ -136,6 +193,83 @@ defmodule ExBashkit.Session.Options do
       end
 
       {Atom.to_string(k), min(n, @u64_max)}
+    end
+  end
+
+  defp builtins(v) do
+    for {k, fun} <- to_keyword(v, "option :builtins"), into: %{} do
+      name = stringify(:builtins, k)
+
+      cond do
+        name == "" or String.contains?(name, ["/", "=", " ", "\t", "\n"]) ->
+          raise ArgumentError, "option :builtins: #{inspect(name)} is not a valid command name"
+
+        name in @keywords ->
+          raise ArgumentError,
+                "option :builtins: #{inspect(name)} is a shell keyword and cannot be a command"
+
+        not is_function(fun, 1) ->
+          raise ArgumentError,
+                "option :builtins: #{inspect(name)} must map to a 1-arity function, got: #{inspect(fun)}"
+
+        true ->
+          {name, fun}
+      end
+    end
+  end
+
+  defp virtual_fs(v) do
+    mounts =
+      for {p, spec} <- to_keyword(v, "option :virtual_fs") do
+        {mount_point(stringify(:virtual_fs, p)), backend(p, spec)}
+      end
+
+    dups = mounts |> Enum.frequencies_by(&elem(&1, 0)) |> Enum.filter(fn {_, n} -> n > 1 end)
+
+    if dups != [],
+      do:
+        raise(ArgumentError, "option :virtual_fs: #{inspect(elem(hd(dups), 0))} is mounted twice")
+
+    mounts
+  end
+
+  # Only normalized absolute paths: `/a/../b`, `/a//b` and `/a/` would name a
+  # mount that routing never matches, or matches in surprising ways.
+  defp mount_point(p) do
+    parts = String.split(p, "/")
+
+    ok =
+      String.starts_with?(p, "/") and p != "/" and
+        Enum.all?(tl(parts), &(&1 not in ["", ".", ".."]))
+
+    if ok,
+      do: p,
+      else:
+        raise(
+          ArgumentError,
+          "option :virtual_fs: mount point #{inspect(p)} must be a normalized absolute path other than \"/\""
+        )
+  end
+
+  defp backend(_p, fun) when is_function(fun, 1), do: fun
+  defp backend(p, {mod, _arg} = spec) when is_atom(mod), do: module!(p, mod) && spec
+  defp backend(p, mod) when is_atom(mod) and not is_nil(mod), do: module!(p, mod) && mod
+
+  defp backend(p, other),
+    do:
+      raise(
+        ArgumentError,
+        "option :virtual_fs: backend for #{inspect(p)} must be a 1-arity function, a module or {module, arg}, got: #{inspect(other)}"
+      )
+
+  defp module!(p, mod) do
+    case Code.ensure_loaded(mod) do
+      {:module, _} ->
+        true
+
+      _ ->
+        raise ArgumentError,
+              "option :virtual_fs: backend module #{inspect(mod)} for #{inspect(p)} is not available"
     end
   end
 

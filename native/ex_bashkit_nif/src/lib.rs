@@ -2,9 +2,12 @@
 //! crate holds no shell logic: it decodes options, owns the shared tokio runtime,
 //! wraps sessions in resources and turns results into terms.
 
+mod bridge;
+mod callbacks;
 mod files;
 mod guard;
 mod options;
+mod reply;
 mod runtime;
 mod session;
 mod snapshot;

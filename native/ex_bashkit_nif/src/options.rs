@@ -2,8 +2,12 @@
 //! `ArgumentError`s naming an option happen in Elixir; here a value the interpreter
 //! still refuses becomes `{:error, message}`.
 
-use rustler::{Binary, NifMap};
+use crate::bridge::Bridge;
+use crate::callbacks::{BridgeBuiltins, BridgeFs};
+use rustler::{Binary, LocalPid, NifMap};
+use sandbash::commands::host::HostCommands;
 use sandbash::{BashBuilder, FsLimits, Limits};
+use std::sync::Arc;
 
 #[derive(NifMap)]
 pub struct NewOpts<'a> {
@@ -13,16 +17,37 @@ pub struct NewOpts<'a> {
     pub hostname: String,
     pub files: Vec<(String, Binary<'a>)>,
     pub limits: Vec<(String, u64)>,
+    /// Names of the custom builtins (the functions stay in Elixir).
+    pub builtins: Vec<String>,
+    /// Mount points of the `:virtual_fs` backends, in the broker's order.
+    pub virtual_fs: Vec<String>,
+    pub builtin_timeout_ms: u64,
+    pub max_reply_bytes: u64,
+}
+
+/// The callback bridge, when the session has builtins or virtual-fs mounts.
+pub fn bridge(o: &NewOpts) -> Option<Arc<Bridge>> {
+    (!o.builtins.is_empty() || !o.virtual_fs.is_empty()).then(|| Bridge::new(o.builtin_timeout_ms))
 }
 
 /// The builder the options describe.
-pub fn builder(o: &NewOpts) -> Result<BashBuilder, String> {
+pub fn builder(o: &NewOpts, bridge: Option<&Arc<Bridge>>) -> Result<BashBuilder, String> {
     let mut b = sandbash::Bash::builder().cwd(o.cwd.clone()).username(o.username.clone()).hostname(o.hostname.clone());
     for (k, v) in &o.env {
         b = b.env(k.clone(), v.clone());
     }
     for (path, content) in &o.files {
         b = b.file(path.clone(), content.as_slice().to_vec());
+    }
+    if let Some(br) = bridge {
+        if !o.builtins.is_empty() {
+            let handler = Arc::new(BridgeBuiltins(br.clone()));
+            b = b.host_commands(HostCommands::new(o.builtins.clone(), handler, o.max_reply_bytes));
+        }
+        for (i, mount) in o.virtual_fs.iter().enumerate() {
+            let index = u32::try_from(i).map_err(|_| "too many virtual_fs mounts".to_string())?;
+            b = b.mount(mount.clone(), Arc::new(BridgeFs { bridge: br.clone(), mount: index }));
+        }
     }
     let (limits, fs_limits) = limits(&o.limits)?;
     Ok(b.limits(limits).fs_limits(fs_limits))
@@ -66,4 +91,6 @@ pub struct ExecOpts<'a> {
     pub timeout_ms: Option<u64>,
     pub cwd: Option<String>,
     pub env: Vec<(String, String)>,
+    /// The broker serving this exec's callbacks (sessions with callbacks only).
+    pub broker: Option<LocalPid>,
 }

@@ -6,7 +6,8 @@
 //! mutex runs its execs one at a time without blocking any thread while waiting.
 //! The caller is monitored while its exec runs: if it dies, the exec is cancelled.
 
-use crate::options::{builder, ExecOpts, NewOpts};
+use crate::bridge::Bridge;
+use crate::options::{bridge, builder, ExecOpts, NewOpts};
 use crate::runtime;
 use crate::terms::{self, err};
 use rustler::{Encoder, Env, LocalPid, Monitor, OwnedEnv, ResourceArc, Term};
@@ -27,6 +28,8 @@ pub struct Session {
     pub bash: Arc<tokio::sync::Mutex<Bash>>,
     /// The session's filesystem, reachable without the lock (file API while a script runs).
     pub fs: Arc<dyn Fs>,
+    /// Custom builtins and virtual-fs calls go through here (`None` without them).
+    pub bridge: Option<Arc<Bridge>>,
     running: parking_lot::Mutex<(u64, HashMap<u64, Running>)>,
 }
 
@@ -46,13 +49,15 @@ impl std::panic::RefUnwindSafe for Session {}
 
 #[rustler::nif]
 fn session_new<'a>(env: Env<'a>, opts: NewOpts<'a>) -> Term<'a> {
-    let built = builder(&opts).and_then(|b| b.build().map_err(|e| e.to_string()));
+    let bridge = bridge(&opts);
+    let built = builder(&opts, bridge.as_ref()).and_then(|b| b.build().map_err(|e| e.to_string()));
     match built {
         Ok(bash) => {
             let fs = bash.fs();
             let res = ResourceArc::new(Session {
                 bash: Arc::new(tokio::sync::Mutex::new(bash)),
                 fs,
+                bridge,
                 running: parking_lot::Mutex::new((0, HashMap::new())),
             });
             (terms::ok(), res).encode(env)
@@ -91,6 +96,9 @@ fn exec_start<'a>(
         running.1.insert(id, Running { caller: pid, cancel, monitor });
         id
     };
+    if let (Some(bridge), Some(broker)) = (&session.bridge, opts.broker) {
+        bridge.attach(id, broker);
+    }
     let mut owned = OwnedEnv::new();
     let tag = owned.save(tag);
     let res = session.clone();
@@ -110,6 +118,9 @@ fn exec_start<'a>(
             }
         };
         let outcome = crate::guard::guarded(run).await;
+        if let Some(bridge) = &res.bridge {
+            bridge.detach(id);
+        }
         if let Some(r) = res.running.lock().1.remove(&id) {
             if let Some(m) = r.monitor {
                 res.demonitor(None, &m);

@@ -21,8 +21,12 @@ impl HostHandler for Handler {
     async fn call(&self, call: HostCall) -> HostReply {
         self.calls.lock().unwrap().push(call.clone());
         match call.name.as_str() {
-            "upper" if call.args.is_empty() => HostReply { stdout: call.stdin.to_ascii_uppercase(), ..Default::default() },
-            "upper" => HostReply { stdout: format!("{}\n", call.args.join(" ").to_uppercase()).into(), ..Default::default() },
+            "upper" if call.args.is_empty() => {
+                HostReply { stdout: call.stdin.to_ascii_uppercase(), ..Default::default() }
+            }
+            "upper" => {
+                HostReply { stdout: format!("{}\n", call.args.join(" ").to_uppercase()).into(), ..Default::default() }
+            }
             "fail" => HostReply { stderr: b"fail: no\n".to_vec(), status: 3, ..Default::default() },
             "where" => {
                 let greeting = call.env.iter().find(|(k, _)| k == "GREETING").map(|(_, v)| v.as_str()).unwrap_or("-");
@@ -106,12 +110,18 @@ fn with_mount() -> (BashBuilder, Arc<dyn Fs>) {
 fn run_mount(script: &str) -> (String, String, i32, Arc<dyn Fs>) {
     let (b, backend) = with_mount();
     let r = run(b, script);
-    (String::from_utf8_lossy(&r.stdout).into_owned(), String::from_utf8_lossy(&r.stderr).into_owned(), r.exit_code, backend)
+    (
+        String::from_utf8_lossy(&r.stdout).into_owned(),
+        String::from_utf8_lossy(&r.stderr).into_owned(),
+        r.exit_code,
+        backend,
+    )
 }
 
 #[test]
 fn a_mount_receives_paths_rooted_at_it() {
-    let (out, err, code, backend) = run_mount("echo hi > /mnt/data/a.txt; mkdir /mnt/data/d; cat /mnt/data/a.txt; ls /mnt/data; ls /mnt");
+    let (out, err, code, backend) =
+        run_mount("echo hi > /mnt/data/a.txt; mkdir /mnt/data/d; cat /mnt/data/a.txt; ls /mnt/data; ls /mnt");
     assert_eq!((out.as_str(), err.as_str(), code), ("hi\na.txt\nd\ndata\n", "", 0));
     let rt = tokio::runtime::Builder::new_current_thread().build().expect("runtime");
     assert_eq!(rt.block_on(backend.read("/a.txt")).expect("backend file"), b"hi\n");
@@ -120,7 +130,8 @@ fn a_mount_receives_paths_rooted_at_it() {
 
 #[test]
 fn mounts_work_with_globs_find_cp_mv_and_cd() {
-    let script = "cd /mnt/data; touch x y; echo *; cd /; cp /mnt/data/x /tmp/x2; echo moved > /tmp/m; mv /tmp/m /mnt/data/m; \
+    let script =
+        "cd /mnt/data; touch x y; echo *; cd /; cp /mnt/data/x /tmp/x2; echo moved > /tmp/m; mv /tmp/m /mnt/data/m; \
                   cat /mnt/data/m; find /mnt -type f | sort; realpath /mnt/data/../data/x";
     let (out, err, code, _) = run_mount(script);
     assert_eq!(err, "");

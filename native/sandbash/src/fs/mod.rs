@@ -70,6 +70,8 @@ pub enum FsError {
     Limit(FsLimit, u64),
     NameTooLong,
     NotSupported,
+    /// The backend failed (an application callback raised or timed out).
+    Io,
 }
 
 /// Which filesystem limit an operation hit.
@@ -117,6 +119,7 @@ impl fmt::Display for FsError {
             FsError::NoSpace => "No space left on device",
             FsError::NameTooLong => "File name too long",
             FsError::NotSupported => "Operation not supported",
+            FsError::Io => "Input/output error",
         })
     }
 }

@@ -1,0 +1,57 @@
+# Cost of the callback bridge: 10,000 custom-builtin calls in one script, and
+# `cat` over a virtual-fs file, beside the same work done by a shell function /
+# an in-memory file in the same run (the baseline), and beside bash running
+# `/bin/true` 10,000 times (what an external command costs a real shell).
+#
+#   MIX_ENV=prod mix run bench/callbacks.exs
+
+alias ExBashkit.Session
+
+defmodule CallbackBench do
+  def time(fun, runs) do
+    fun.()
+
+    for(_ <- 1..runs, do: elem(:timer.tc(fun), 0))
+    |> Enum.sort()
+    |> Enum.at(div(runs, 2))
+  end
+
+  def per_call(us, n), do: :io_lib.format("~.2f µs", [us / n]) |> to_string()
+end
+
+n = 10_000
+limits = [max_commands: 100_000, max_loop_iterations: 100_000]
+loop = fn cmd -> "for ((i=0; i<#{n}; i++)); do #{cmd}; done" end
+
+s =
+  Session.new(
+    builtins: %{"noop" => fn _ -> {:ok, ""} end, "echo1" => fn %{args: [a]} -> {:ok, a} end},
+    virtual_fs: %{"/v" => fn %{op: :read} -> {:ok, :binary.copy("x", 1_048_576)} end},
+    files: %{"/m/file" => :binary.copy("x", 1_048_576)},
+    limits: limits
+  )
+
+builtin = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, loop.("noop")) end, 5)
+builtin_out = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, loop.("echo1 $i")) end, 5)
+
+function =
+  CallbackBench.time(fn -> {:ok, _} = Session.exec(s, "f() { :; }; " <> loop.("f")) end, 5)
+
+bash_true =
+  CallbackBench.time(fn -> {_, 0} = System.cmd("bash", ["-c", loop.("/bin/true")]) end, 3)
+
+vfs = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, "cat /v/file > /dev/null") end, 50)
+mem = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, "cat /m/file > /dev/null") end, 50)
+
+IO.puts("""
+#{n} calls in one script (median of runs):
+  custom builtin, no output     #{div(builtin, 1000)} ms  (#{CallbackBench.per_call(builtin, n)} per call)
+  custom builtin, echoing arg   #{div(builtin_out, 1000)} ms  (#{CallbackBench.per_call(builtin_out, n)} per call)
+  shell function (baseline)     #{div(function, 1000)} ms  (#{CallbackBench.per_call(function, n)} per call)
+  bash running /bin/true        #{div(bash_true, 1000)} ms  (#{CallbackBench.per_call(bash_true, n)} per call)
+  builtin / bash+/bin/true      #{Float.round(builtin / bash_true, 3)}
+cat of a 1 MiB file:
+  virtual fs                    #{vfs} µs
+  in-memory fs (baseline)       #{mem} µs
+  ratio                         #{Float.round(vfs / mem, 2)}
+""")

@@ -1,0 +1,122 @@
+//! The callback bridge: while a script runs, a custom builtin or a virtual-fs
+//! operation becomes a message `{:ex_bashkit_call, id, request}` to the exec's
+//! broker process (`ExBashkit.Session.Broker`), which runs the application's
+//! function in a worker and hands the answer back through `callback_reply/3`.
+//!
+//! Nothing here can hang a script: a call waits at most the callback timeout
+//! plus a grace period (the broker answers timeouts itself; the grace covers a
+//! broker that is gone), and a wait dropped by a cancel or a limit removes its
+//! entry from the pending table (see [`Pending`]).
+
+use crate::runtime;
+use rustler::{Encoder, Env, LocalPid, OwnedEnv, Term};
+use sandbash::fs::{DirEntry, FsError, Metadata};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+rustler::atoms! {
+    ex_bashkit_call,
+}
+
+/// A broker's answer, decoded (see `reply.rs` for the terms).
+#[derive(Debug)]
+pub enum Reply {
+    /// A builtin's stdout, stderr and status.
+    Done(Vec<u8>, Vec<u8>, i32),
+    Data(Vec<u8>),
+    Ok,
+    Stat(Metadata),
+    Entries(Vec<DirEntry>),
+    Errno(FsError),
+    /// The callback failed (raised, exited, timed out, answered nonsense).
+    Failed(String),
+}
+
+/// How long a call may wait beyond the callback timeout before the bridge gives
+/// up on the broker.
+const GRACE: Duration = Duration::from_secs(5);
+
+pub struct Bridge {
+    /// Brokers of the running execs, by exec id; a call goes to the newest.
+    brokers: parking_lot::Mutex<Vec<(u64, LocalPid)>>,
+    pending: parking_lot::Mutex<HashMap<u64, oneshot::Sender<Reply>>>,
+    next_id: AtomicU64,
+    wait: Duration,
+}
+
+/// Removes a call's entry when its wait ends for any reason (reply, timeout, or
+/// the future being dropped by a cancel), so the table never keeps stale ids.
+struct Pending<'a> {
+    bridge: &'a Bridge,
+    id: u64,
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        self.bridge.pending.lock().remove(&self.id);
+    }
+}
+
+impl Bridge {
+    pub fn new(callback_timeout_ms: u64) -> Arc<Self> {
+        Arc::new(Bridge {
+            brokers: parking_lot::Mutex::new(Vec::new()),
+            pending: parking_lot::Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            wait: Duration::from_millis(callback_timeout_ms).saturating_add(GRACE),
+        })
+    }
+
+    /// The exec `exec_id` is served by `broker` until [`Bridge::detach`].
+    pub fn attach(&self, exec_id: u64, broker: LocalPid) {
+        self.brokers.lock().push((exec_id, broker));
+    }
+
+    pub fn detach(&self, exec_id: u64) {
+        self.brokers.lock().retain(|(id, _)| *id != exec_id);
+    }
+
+    /// Calls waiting for an answer (for tests of the cleanup).
+    pub fn pending_count(&self) -> usize {
+        self.pending.lock().len()
+    }
+
+    /// Send a request built by `request` and wait for its answer.
+    pub async fn call<F>(&self, request: F) -> Result<Reply, String>
+    where
+        F: for<'a> FnOnce(Env<'a>) -> Term<'a>,
+    {
+        // `send_and_clear` panics on a BEAM thread; the file API runs there, and
+        // virtual-fs paths are only served while a script runs anyway.
+        if !runtime::on_runtime_thread() {
+            return Err("only available while a script runs".into());
+        }
+        let Some(broker) = self.brokers.lock().last().map(|(_, pid)| *pid) else {
+            return Err("only available while a script runs".into());
+        };
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.pending.lock().insert(id, tx);
+        let _guard = Pending { bridge: self, id };
+        let sent = OwnedEnv::new().send_and_clear(&broker, |env| (ex_bashkit_call(), id, request(env)).encode(env));
+        if sent.is_err() {
+            return Err("the callback broker is gone".into());
+        }
+        match tokio::time::timeout(self.wait, rx).await {
+            Ok(Ok(reply)) => Ok(reply),
+            Ok(Err(_)) => Err("the callback broker is gone".into()),
+            Err(_) => Err("the callback broker did not answer".into()),
+        }
+    }
+
+    /// Hand `reply` to the call `id`; false when nobody waits for it any more.
+    pub fn deliver(&self, id: u64, reply: Reply) -> bool {
+        match self.pending.lock().remove(&id) {
+            Some(tx) => tx.send(reply).is_ok(),
+            None => false,
+        }
+    }
+}
