@@ -16,18 +16,20 @@ defmodule CallbackBench do
     |> Enum.at(div(runs, 2))
   end
 
-  def per_call(us, n), do: :io_lib.format("~.2f µs", [us / n]) |> to_string()
+  def per_call(us, n), do: (:io_lib.format("~.2f", [us / n]) |> to_string()) <> " µs"
 end
 
 n = 10_000
 limits = [max_commands: 100_000, max_loop_iterations: 100_000]
 loop = fn cmd -> "for ((i=0; i<#{n}; i++)); do #{cmd}; done" end
 
+mib = :binary.copy("x", 1_048_576)
+
 s =
   Session.new(
     builtins: %{"noop" => fn _ -> {:ok, ""} end, "echo1" => fn %{args: [a]} -> {:ok, a} end},
-    virtual_fs: %{"/v" => fn %{op: :read} -> {:ok, :binary.copy("x", 1_048_576)} end},
-    files: %{"/m/file" => :binary.copy("x", 1_048_576)},
+    virtual_fs: %{"/v" => fn %{op: :read} -> {:ok, mib} end},
+    files: %{"/m/file" => mib},
     limits: limits
   )
 

@@ -164,6 +164,13 @@ defmodule ExBashkit.CallbacksTest do
       end
     end
 
+    test "diagnostics from a failing callback are truncated" do
+      s = builtins(%{"loud" => fn _ -> raise String.duplicate("e", 1_000_000) end})
+      {"", err, 1} = run(s, "loud")
+      assert byte_size(err) < 1200
+      assert err =~ ~r/^loud: raised RuntimeError: e+\.\.\.\n$/
+    end
+
     test "stdin beyond the cap fails the command before the callback runs" do
       test_pid = self()
 
