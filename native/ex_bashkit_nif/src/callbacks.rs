@@ -177,6 +177,9 @@ impl Fs for BridgeFs {
         self.list(path).await
     }
     async fn mkdir(&self, path: &str, parents: bool) -> FsResult<()> {
+        if path == "/" {
+            return if parents { Ok(()) } else { Err(FsError::AlreadyExists) };
+        }
         if !parents {
             return self.done(mkdir(), path, Extra::None).await;
         }

@@ -210,6 +210,12 @@ impl Input {
         Some(Self::from_source(source))
     }
 
+    /// An input fed by a channel (a file streamed by a backend); end of file
+    /// when the sender is dropped.
+    pub fn from_receiver(rx: mpsc::Receiver<Bytes>) -> Self {
+        Input::from_source(Source::Pipe(rx))
+    }
+
     /// An input that yields `data` and then end of file.
     pub fn from_bytes(data: impl Into<Bytes>) -> Self {
         Input(Arc::new(tokio::sync::Mutex::new(InputState { source: Source::Empty, pending: data.into() })))

@@ -148,10 +148,15 @@ impl Command for Cat {
                 }
                 continue;
             }
-            match ctx.fs.read(&ctx.resolve(f)).await {
-                Ok(data) => {
-                    for piece in data.chunks(64 * 1024) {
-                        emit(ctx, &mut st, piece).await?;
+            match ctx.fs.open(&ctx.resolve(f)).await {
+                Ok(input) => {
+                    while let Some(chunk) = input.read_chunk().await {
+                        for piece in chunk.chunks(64 * 1024) {
+                            emit(ctx, &mut st, piece).await?;
+                        }
+                        if !ctx.still_running() {
+                            return Ok(1);
+                        }
                     }
                 }
                 Err(e) => {

@@ -39,7 +39,7 @@ impl CommandContext<'_> {
         if let Some(dev) = Input::device(&path) {
             return Ok(dev);
         }
-        self.fs.read(&path).await.map(Input::from_bytes).map_err(|e| e.to_string())
+        self.fs.open(&path).await.map_err(|e| e.to_string())
     }
 
     /// Read a whole operand: `-` is stdin, anything else a file. The error is

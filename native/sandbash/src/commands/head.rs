@@ -128,6 +128,25 @@ impl Command for Head {
                 stream(ctx, &dev, mode).await?;
                 continue;
             }
+            // A file is streamed too: `head -c 10` of a huge host file reads a chunk.
+            if !mode.elide {
+                match ctx.fs.open(&ctx.resolve(f)).await {
+                    Ok(input) => {
+                        headers.show(ctx, f).await?;
+                        stream(ctx, &input, mode).await?;
+                    }
+                    Err(e @ crate::fs::FsError::IsADirectory) => {
+                        headers.show(ctx, f).await?;
+                        headtail::read_error(ctx, f, e).await?;
+                        status = 1;
+                    }
+                    Err(e) => {
+                        ctx.err(format!("cannot open {} for reading: {e}", super::common::quote(f))).await?;
+                        status = 1;
+                    }
+                }
+                continue;
+            }
             match headtail::open(ctx, f).await? {
                 Opened::Data(d) => {
                     headers.show(ctx, f).await?;

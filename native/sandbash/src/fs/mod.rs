@@ -2,8 +2,11 @@
 //! later backends (host mounts, Elixir-provided filesystems) plug in beside the
 //! in-memory one. Paths given to an `Fs` are absolute and normalized (see [`path`]).
 
+#[cfg(target_os = "linux")]
+pub mod host;
 pub mod memory;
 pub mod mount;
+pub mod overlay;
 pub mod path;
 
 use async_trait::async_trait;
@@ -134,6 +137,11 @@ pub type FsResult<T> = Result<T, FsError>;
 pub trait Fs: Send + Sync {
     /// Whole contents of a file (following symlinks).
     async fn read(&self, path: &str) -> FsResult<Vec<u8>>;
+    /// A file as a stream. Backends whose files can be large (host mounts)
+    /// stream them; the default reads the file whole.
+    async fn open(&self, path: &str) -> FsResult<crate::io::Input> {
+        self.read(path).await.map(crate::io::Input::from_bytes)
+    }
     /// Create or truncate a file, then write `data`.
     async fn write(&self, path: &str, data: &[u8]) -> FsResult<()>;
     /// Append to a file, creating it when missing.

@@ -72,6 +72,10 @@ impl Fs for MountFs {
         let r = self.route(path)?;
         r.fs.read(&r.inner).await
     }
+    async fn open(&self, path: &str) -> FsResult<crate::io::Input> {
+        let r = self.route(path)?;
+        r.fs.open(&r.inner).await
+    }
     async fn write(&self, path: &str, data: &[u8]) -> FsResult<()> {
         let r = self.route(path)?;
         r.fs.write(&r.inner, data).await

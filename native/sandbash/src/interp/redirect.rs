@@ -204,7 +204,7 @@ async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
     let p = path::resolve(&sh.cwd, name);
     let fs = &sh.fs;
     let result = match kind {
-        K::Read => fs.read(&p).await.map(|d| Fd::In(Input::from_bytes(d))),
+        K::Read => fs.open(&p).await.map(Fd::In),
         K::ReadAndWrite => match fs.read(&p).await {
             Ok(d) => Ok(Fd::In(Input::from_bytes(d))),
             Err(crate::fs::FsError::NotFound) => fs.write(&p, b"").await.map(|_| Fd::In(Input::null())),
