@@ -49,9 +49,57 @@ defmodule ExBashkit.Session do
     * `:virtual_fs` - a map of `mount_path => backend` mounting Elixir-backed
       filesystems (see "Virtual filesystem backends" below).
 
+    * `:mounts` - a list of `{vfs_path, host_path, mode}` mapping real host
+      directories into the sandbox (see "Host mounts" below).
+    * `:allowed_mount_paths` - host paths that may be mounted even though they
+      fall under a location refused by default (see below).
+
   A malformed option raises `ArgumentError` naming it. The seed contract's
-  `:mounts`, `:allowed_mount_paths`, `:allow_net`, `:block_private_ips` and
-  `:python` options are not available yet and raise `ArgumentError` saying so.
+  `:allow_net`, `:block_private_ips` and `:python` options are not available
+  yet and raise `ArgumentError` saying so.
+
+  ## Host mounts
+
+  By default nothing on the real host is reachable. `:mounts` maps a host
+  directory into the sandbox's filesystem, in one of three modes:
+
+    * `:read_only` - scripts read host files; writes fail with
+      `Read-only file system`.
+    * `:read_write` - scripts read and change the real host files (use a
+      dedicated directory).
+    * `:overlay` - scripts see the host directory and may change it, but every
+      change stays in the session's memory: the host is never written.
+
+  ExBashkit enforces the isolation itself: every path is resolved by the
+  kernel beneath the mounted directory (`openat2` with `RESOLVE_BENEATH`), so
+  `..` and symlinks (absolute or relative, planted on the host or created by a
+  script, or swapped in while a command runs) that would leave it fail with
+  `Permission denied`. Hard-linked files, fifos, sockets and devices are
+  refused, and symlinks a script creates must point inside the mount. Host
+  files stream: `head -c 10` of a huge file reads one chunk.
+
+  Sensitive locations are refused by default: `/` (which holds them all),
+  `/etc`, `/proc`, `/sys`, `/dev`, `/home`, `/Users`, `/private`, `/root`,
+  `/boot`, `/run`, and paths holding `.ssh`, `.aws`, `.gnupg`, `.kube`,
+  `.docker`, `.azure`, `.config/gcloud`, `.netrc` and similar credential
+  files; such names are also hidden and refused inside a mount. To mount one
+  deliberately, list a covering prefix in `:allowed_mount_paths`. This is a
+  switch, not additive: once set, the denylist is off and the allowlist is the
+  only gate, so every mount's host path must sit under an allowed prefix.
+
+  A misconfigured mount raises from `new/1`: an unknown mode, a missing or
+  non-directory host path, a refused host path, or a `vfs_path` that is not a
+  normalized absolute path (`/a/../b`, `/a//b`, `/a/`).
+
+      iex> dir = Path.join(System.tmp_dir!(), "ex_bashkit_doc_mount")
+      iex> File.mkdir_p!(dir)
+      iex> File.write!(Path.join(dir, "in.txt"), "from host\\n")
+      iex> session = ExBashkit.Session.new(mounts: [{"/data", dir, :overlay}])
+      iex> {:ok, r} = ExBashkit.Session.exec(session, "echo changed >> /data/in.txt; cat /data/in.txt")
+      iex> r.stdout
+      "from host\\nchanged\\n"
+      iex> File.read!(Path.join(dir, "in.txt"))
+      "from host\\n"
 
   ## Custom builtins
 
@@ -215,6 +263,11 @@ defmodule ExBashkit.Session do
           | {:builtin_timeout_ms, pos_integer()}
           | {:max_reply_bytes, non_neg_integer()}
           | {:virtual_fs, %{optional(Path.t()) => virtual_fs_spec()}}
+          | {:mounts, [{Path.t(), Path.t(), mount_mode()}]}
+          | {:allowed_mount_paths, [Path.t()]}
+
+  @typedoc "Access mode for a host directory mount."
+  @type mount_mode :: :read_only | :read_write | :overlay
 
   @typedoc """
   A virtual-filesystem backend for one mount: a 1-arity function, a module

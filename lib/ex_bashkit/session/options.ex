@@ -27,8 +27,6 @@ defmodule ExBashkit.Session.Options do
   # Options of the seed contract that later work will bring; naming them gives a
   # clear error instead of "unknown option".
   @planned [
-    :mounts,
-    :allowed_mount_paths,
     :allow_net,
     :block_private_ips,
     :python
@@ -60,10 +58,13 @@ defmodule ExBashkit.Session.Options do
       builtins: %{},
       virtual_fs: [],
       builtin_timeout_ms: 30_000,
-      max_reply_bytes: 16 * 1024 * 1024
+      max_reply_bytes: 16 * 1024 * 1024,
+      mounts: [],
+      allowed_mount_paths: nil
     }
 
     Enum.reduce(opts, base, fn {key, value}, acc -> put(acc, key, value) end)
+    |> check_mount_points()
     |> split_callbacks()
   end
 
@@ -99,6 +100,17 @@ defmodule ExBashkit.Session.Options do
   defp put(acc, :limits, v), do: %{acc | limits: limits(v)}
   defp put(acc, :builtins, v), do: %{acc | builtins: builtins(v)}
   defp put(acc, :virtual_fs, v), do: %{acc | virtual_fs: virtual_fs(v)}
+  defp put(acc, :mounts, v), do: %{acc | mounts: mounts(v)}
+
+  defp put(acc, :allowed_mount_paths, v) when is_list(v),
+    do: %{acc | allowed_mount_paths: Enum.map(v, &path(:allowed_mount_paths, &1))}
+
+  defp put(_acc, :allowed_mount_paths, v),
+    do:
+      raise(
+        ArgumentError,
+        "option :allowed_mount_paths must be a list of host paths, got: #{inspect(v)}"
+      )
 
   defp put(acc, :builtin_timeout_ms, v) when is_integer(v) and v >= 1,
     do: %{acc | builtin_timeout_ms: min(v, @max_timer_ms)}
@@ -218,10 +230,40 @@ defmodule ExBashkit.Session.Options do
     end
   end
 
+  @mount_modes [:read_only, :read_write, :overlay]
+
+  defp mounts(v) when is_list(v) do
+    Enum.map(v, fn
+      {vfs, host, mode} when mode in @mount_modes ->
+        {mount_point(:mounts, stringify(:mounts, vfs)), path(:mounts, host), Atom.to_string(mode)}
+
+      {_vfs, _host, mode} ->
+        raise ArgumentError,
+              "option :mounts: unknown mode #{inspect(mode)} (known: :read_only, :read_write, :overlay)"
+
+      other ->
+        raise ArgumentError,
+              "option :mounts: entries must be {vfs_path, host_path, mode}, got: #{inspect(other)}"
+    end)
+  end
+
+  defp mounts(v),
+    do: raise(ArgumentError, "option :mounts must be a list, got: #{inspect(v)}")
+
+  # A vfs path may hold one mount, host or virtual.
+  defp check_mount_points(acc) do
+    all = Enum.map(acc.mounts, &elem(&1, 0)) ++ Enum.map(acc.virtual_fs, &elem(&1, 0))
+
+    case all -- Enum.uniq(all) do
+      [] -> acc
+      [p | _] -> raise ArgumentError, "#{inspect(p)} is mounted twice (:mounts and :virtual_fs)"
+    end
+  end
+
   defp virtual_fs(v) do
     mounts =
       for {p, spec} <- to_keyword(v, "option :virtual_fs") do
-        {mount_point(stringify(:virtual_fs, p)), backend(p, spec)}
+        {mount_point(:virtual_fs, stringify(:virtual_fs, p)), backend(p, spec)}
       end
 
     dups = mounts |> Enum.frequencies_by(&elem(&1, 0)) |> Enum.filter(fn {_, n} -> n > 1 end)
@@ -235,7 +277,7 @@ defmodule ExBashkit.Session.Options do
 
   # Only normalized absolute paths: `/a/../b`, `/a//b` and `/a/` would name a
   # mount that routing never matches, or matches in surprising ways.
-  defp mount_point(p) do
+  defp mount_point(opt, p) do
     parts = String.split(p, "/")
 
     ok =
@@ -247,7 +289,7 @@ defmodule ExBashkit.Session.Options do
       else:
         raise(
           ArgumentError,
-          "option :virtual_fs: mount point #{inspect(p)} must be a normalized absolute path other than \"/\""
+          "option #{inspect(opt)}: mount point #{inspect(p)} must be a normalized absolute path other than \"/\""
         )
   end
 

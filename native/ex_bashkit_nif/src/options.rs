@@ -6,7 +6,11 @@ use crate::bridge::Bridge;
 use crate::callbacks::{BridgeBuiltins, BridgeFs};
 use rustler::{Binary, LocalPid, NifMap};
 use sandbash::commands::host::HostCommands;
+use sandbash::fs::host::{check_policy, HostFs, HostMode};
+use sandbash::fs::overlay::OverlayFs;
+use sandbash::fs::{Fs, MemoryFs};
 use sandbash::{BashBuilder, FsLimits, Limits};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 #[derive(NifMap)]
@@ -23,6 +27,10 @@ pub struct NewOpts<'a> {
     pub virtual_fs: Vec<String>,
     pub builtin_timeout_ms: u64,
     pub max_reply_bytes: u64,
+    /// Host directories: `(vfs_path, host_path, "read_only" | "read_write" | "overlay")`.
+    pub mounts: Vec<(String, String, String)>,
+    /// `None`: the sensitive-path denylist applies; `Some`: only these prefixes may be mounted.
+    pub allowed_mount_paths: Option<Vec<String>>,
 }
 
 /// The callback bridge, when the session has builtins or virtual-fs mounts.
@@ -50,7 +58,27 @@ pub fn builder(o: &NewOpts, bridge: Option<&Arc<Bridge>>) -> Result<BashBuilder,
         }
     }
     let (limits, fs_limits) = limits(&o.limits)?;
+    for (vfs, host, mode) in &o.mounts {
+        b = b.mount(vfs.clone(), host_mount(o, host, mode, &fs_limits)?);
+    }
     Ok(b.limits(limits).fs_limits(fs_limits))
+}
+
+/// One `:mounts` entry's filesystem, after the mount policy let it through.
+fn host_mount(o: &NewOpts, host: &str, mode: &str, fs_limits: &FsLimits) -> Result<Arc<dyn Fs>, String> {
+    let allowed: Option<Vec<PathBuf>> = o.allowed_mount_paths.as_ref().map(|v| v.iter().map(PathBuf::from).collect());
+    let root = check_policy(Path::new(host), allowed.as_deref())?;
+    let deny = allowed.is_none();
+    let open = |m| HostFs::open(&root, m, fs_limits.max_file_bytes, deny);
+    Ok(match mode {
+        "read_only" => Arc::new(open(HostMode::ReadOnly)?),
+        "read_write" => Arc::new(open(HostMode::ReadWrite)?),
+        "overlay" => {
+            let lower: Arc<dyn Fs> = Arc::new(open(HostMode::ReadOnly)?);
+            Arc::new(OverlayFs::new(lower, Arc::new(MemoryFs::new(fs_limits.clone()))))
+        }
+        other => return Err(format!("unknown mount mode {other}")),
+    })
 }
 
 /// The interpreter's and the filesystem's limits, by the names of the `:limits` option.
