@@ -233,3 +233,47 @@ fn the_mount_policy_refuses_sensitive_paths_unless_allowlisted() {
     assert!(check_policy(&h.root.join("outside"), Some(&allowed)).is_err());
     assert!(check_policy(Path::new("/etc/ssl"), Some(&[PathBuf::from("/etc")])).is_ok());
 }
+
+#[test]
+fn a_symlink_swapped_in_while_commands_run_never_leads_out() {
+    // A host thread keeps replacing `swap` (a real directory holding `f`) with a
+    // symlink to the outside directory (whose `f` is the secret) and back,
+    // while the script reads `swap/f` over and over.
+    let h = Host::new("race");
+    std::fs::write(h.outside("f"), "SECRET\n").expect("write");
+    let real = h.root.join("real");
+    std::fs::create_dir_all(&real).expect("mkdir");
+    std::fs::write(real.join("f"), "safe\n").expect("write");
+    let link = h.root.join("link");
+    symlink(h.root.join("outside"), &link).expect("symlink");
+    let swap = h.mnt().join("swap");
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swapper = {
+        let (stop, real, link, swap) = (stop.clone(), real.clone(), link.clone(), swap.clone());
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = std::fs::rename(&real, &swap);
+                let _ = std::fs::rename(&swap, &real);
+                let _ = std::fs::rename(&link, &swap);
+                let _ = std::fs::rename(&swap, &link);
+            }
+        })
+    };
+    let (out, _, _) = run(&h, "ro", "for i in $(seq 2000); do cat /m/swap/f 2>/dev/null; done");
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    swapper.join().expect("swapper");
+    assert!(!out.contains("SECRET"), "the secret leaked");
+    assert!(out.contains("safe"), "the race never hit the real directory: the test proved nothing");
+}
+
+#[test]
+fn sizes_and_mtimes_come_from_the_host() {
+    let h = Host::new("times");
+    let f = std::fs::File::options().write(true).open(h.mnt().join("hello.txt")).expect("open");
+    f.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000)).expect("set mtime");
+    let (out, err, _) =
+        run(&h, "rw", "stat -c '%s %Y' /m/hello.txt; touch -d @1234567890 /m/hello.txt; stat -c %Y /m/hello.txt");
+    assert_eq!((out.as_str(), err.as_str()), ("6 1000000000\n1234567890\n", ""));
+    let m = std::fs::metadata(h.mnt().join("hello.txt")).expect("meta").modified().expect("mtime");
+    assert_eq!(m.duration_since(std::time::UNIX_EPOCH).expect("after epoch").as_secs(), 1_234_567_890);
+}
