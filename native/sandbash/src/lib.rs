@@ -16,6 +16,7 @@ pub mod fs;
 pub mod interp;
 pub mod io;
 pub mod limits;
+pub mod net;
 pub mod pattern;
 pub mod snapshot;
 pub mod state;
@@ -81,6 +82,7 @@ pub struct BashBuilder {
     args: Vec<String>,
     host: Option<commands::host::HostCommands>,
     mounts: Vec<(String, Arc<dyn Fs>)>,
+    net: net::Policy,
 }
 
 impl Default for BashBuilder {
@@ -97,6 +99,7 @@ impl Default for BashBuilder {
             args: Vec::new(),
             host: None,
             mounts: Vec::new(),
+            net: net::Policy::none(),
         }
     }
 }
@@ -143,6 +146,11 @@ impl BashBuilder {
     /// Commands the embedding application answers (looked up after functions).
     pub fn host_commands(mut self, host: commands::host::HostCommands) -> Self {
         self.host = Some(host);
+        self
+    }
+    /// Who curl, wget and http may reach (nobody unless set).
+    pub fn network(mut self, policy: net::Policy) -> Self {
+        self.net = policy;
         self
     }
     /// Mount `fs` at `path` (absolute, normalized, not `/`); its directory is created.
@@ -217,7 +225,7 @@ impl BashBuilder {
             last_status: 0,
             opts: Default::default(),
             fs,
-            sys: Arc::new(SysInfo { username: self.username, hostname: self.hostname }),
+            sys: Arc::new(SysInfo { username: self.username, hostname: self.hostname, net: self.net }),
             host: self.host.map(Arc::new),
             line: 1,
             func_depth: 0,

@@ -30,6 +30,8 @@ pub struct Limits {
     pub max_pipeline_stages: u64,
     /// Compiled size of one regular expression (grep, sed, `[[ =~ ]]`, ...).
     pub max_regex_bytes: u64,
+    /// Bytes one HTTP response body may hold (curl, wget, http).
+    pub max_response_bytes: u64,
 }
 
 impl Default for Limits {
@@ -49,6 +51,7 @@ impl Default for Limits {
             max_glob_results: 100_000,
             max_pipeline_stages: 256,
             max_regex_bytes: 10 * 1024 * 1024,
+            max_response_bytes: 10 * 1024 * 1024,
         }
     }
 }

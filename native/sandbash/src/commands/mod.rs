@@ -16,6 +16,7 @@ mod cmp;
 mod column;
 mod comm;
 mod cp;
+mod curl;
 mod cut;
 mod date;
 mod date_fmt;
@@ -58,6 +59,7 @@ mod ls;
 mod mkdir;
 mod mktemp;
 mod mv;
+mod net_util;
 mod nl;
 mod nproc;
 mod pager;
@@ -124,6 +126,8 @@ pub trait EnvView: Send + Sync {
 pub struct SysInfo {
     pub username: String,
     pub hostname: String,
+    /// Who curl, wget and http may reach (nobody by default).
+    pub net: crate::net::Policy,
 }
 
 /// Everything one command invocation gets.
@@ -225,6 +229,7 @@ pub fn default_registry() -> &'static Registry {
             ("nl", Arc::new(nl::Nl)),
             ("printf", Arc::new(printf::Printf)),
             ("cut", Arc::new(cut::Cut)),
+            ("curl", Arc::new(curl::Curl)),
             ("gzip", Arc::new(gzip::Gzip)),
             ("gunzip", Arc::new(gzip::Gzip)),
             ("zcat", Arc::new(gzip::Gzip)),
