@@ -85,8 +85,8 @@ defmodule ExBashkit.SessionTest do
         Session.new(limits: [timeout_ms: 0])
       end
 
-      assert_raise ArgumentError, ~r/:allow_net is not supported yet/, fn ->
-        Session.new(allow_net: :all)
+      assert_raise ArgumentError, ~r/:python is not supported yet/, fn ->
+        Session.new(python: true)
       end
 
       assert_raise ArgumentError, ~r/keyword list or a map/, fn -> Session.new(:nope) end

@@ -54,9 +54,39 @@ defmodule ExBashkit.Session do
     * `:allowed_mount_paths` - host paths that may be mounted even though they
       fall under a location refused by default (see below).
 
+    * `:allow_net` - a list of URL patterns the `curl`, `wget` and `http`
+      commands may reach, or `:all` (see "Network access" below). Omitted, the
+      network is unreachable.
+    * `:block_private_ips` - whether requests resolving to private or reserved
+      addresses are blocked (default `true`).
+
   A malformed option raises `ArgumentError` naming it. The seed contract's
-  `:allow_net`, `:block_private_ips` and `:python` options are not available
-  yet and raise `ArgumentError` saying so.
+  `:python` option is not available yet and raises `ArgumentError` saying so.
+
+  ## Network access
+
+  By default a session cannot reach the network at all: `curl`, `wget` and
+  `http` fail. Grant access with `:allow_net`, an allowlist of URL patterns:
+
+      ExBashkit.Session.new(allow_net: ["https://api.example.com", "https://cdn.example.com/assets"])
+
+  The allowlist is default-deny: only requests whose scheme, host, port and
+  path prefix match a pattern are permitted, and a refused request opens no
+  connection. Matching is literal (no DNS at match time), and redirects are
+  never followed (`curl -L` says so on stderr), so a response cannot bounce a
+  script to an unlisted host. `allow_net: :all` lifts the allowlist. A
+  pattern without `http://` or `https://` raises `ArgumentError`.
+
+  Independently, a request whose host resolves to a private or reserved
+  address (loopback, 10/8, 172.16/12, 192.168/16, link-local, CGNAT, ULA,
+  multicast, unspecified, IPv4-mapped IPv6 forms of those, ...) is blocked,
+  even when the URL is allowed; the connection then goes to the very address
+  that was checked, so DNS rebinding cannot swap it. Set
+  `block_private_ips: false` to reach such an address on purpose (a localhost
+  dev server), knowing the SSRF exposure. TLS is verified against bundled
+  roots (`curl -k` is refused); response bodies are capped by the
+  `:max_response_bytes` limit, and every request ends with the exec's deadline
+  or `cancel/1`.
 
   ## Host mounts
 
@@ -207,6 +237,7 @@ defmodule ExBashkit.Session do
     * `:max_brace_items` - words one brace expansion may produce (default 100,000).
     * `:max_glob_results` - paths one glob may produce (default 100,000).
     * `:max_regex_bytes` - compiled size of one regular expression (default 10 MiB).
+    * `:max_response_bytes` - bytes of one HTTP response body (default 10 MiB).
     * `:max_pipeline_stages` - commands in one pipeline (default 256).
     * `:max_subshell_depth` - nesting of `$( )`, `( )` and pipelines (default 64).
     * `:max_parser_depth` - syntactic nesting of the script (default 200).
@@ -247,6 +278,7 @@ defmodule ExBashkit.Session do
           | :max_brace_items
           | :max_glob_results
           | :max_regex_bytes
+          | :max_response_bytes
           | :max_pipeline_stages
           | :max_subshell_depth
           | :max_parser_depth
@@ -265,6 +297,8 @@ defmodule ExBashkit.Session do
           | {:virtual_fs, %{optional(Path.t()) => virtual_fs_spec()}}
           | {:mounts, [{Path.t(), Path.t(), mount_mode()}]}
           | {:allowed_mount_paths, [Path.t()]}
+          | {:allow_net, [String.t()] | :all}
+          | {:block_private_ips, boolean()}
 
   @typedoc "Access mode for a host directory mount."
   @type mount_mode :: :read_only | :read_write | :overlay

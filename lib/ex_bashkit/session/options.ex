@@ -19,6 +19,7 @@ defmodule ExBashkit.Session.Options do
     :max_brace_items,
     :max_glob_results,
     :max_regex_bytes,
+    :max_response_bytes,
     :max_pipeline_stages,
     :max_subshell_depth,
     :max_parser_depth
@@ -27,8 +28,6 @@ defmodule ExBashkit.Session.Options do
   # Options of the seed contract that later work will bring; naming them gives a
   # clear error instead of "unknown option".
   @planned [
-    :allow_net,
-    :block_private_ips,
     :python
   ]
 
@@ -60,7 +59,10 @@ defmodule ExBashkit.Session.Options do
       builtin_timeout_ms: 30_000,
       max_reply_bytes: 16 * 1024 * 1024,
       mounts: [],
-      allowed_mount_paths: nil
+      allowed_mount_paths: nil,
+      allow_net: nil,
+      allow_net_all: false,
+      block_private_ips: true
     }
 
     Enum.reduce(opts, base, fn {key, value}, acc -> put(acc, key, value) end)
@@ -101,6 +103,22 @@ defmodule ExBashkit.Session.Options do
   defp put(acc, :builtins, v), do: %{acc | builtins: builtins(v)}
   defp put(acc, :virtual_fs, v), do: %{acc | virtual_fs: virtual_fs(v)}
   defp put(acc, :mounts, v), do: %{acc | mounts: mounts(v)}
+  defp put(acc, :allow_net, :all), do: %{acc | allow_net: nil, allow_net_all: true}
+
+  defp put(acc, :allow_net, v) when is_list(v),
+    do: %{acc | allow_net: Enum.map(v, &url_pattern/1), allow_net_all: false}
+
+  defp put(_acc, :allow_net, v),
+    do:
+      raise(
+        ArgumentError,
+        "option :allow_net must be a list of URL patterns or :all, got: #{inspect(v)}"
+      )
+
+  defp put(acc, :block_private_ips, v) when is_boolean(v), do: %{acc | block_private_ips: v}
+
+  defp put(_acc, :block_private_ips, v),
+    do: raise(ArgumentError, "option :block_private_ips must be a boolean, got: #{inspect(v)}")
 
   defp put(acc, :allowed_mount_paths, v) when is_list(v),
     do: %{acc | allowed_mount_paths: Enum.map(v, &path(:allowed_mount_paths, &1))}
@@ -228,6 +246,20 @@ defmodule ExBashkit.Session.Options do
           {name, fun}
       end
     end
+  end
+
+  # A pattern names its scheme: `api.example.com` would otherwise match nothing
+  # and look like a working allowlist.
+  defp url_pattern(p) do
+    s = stringify(:allow_net, p)
+
+    if s =~ ~r{\Ahttps?://[^/?#\s]+}i,
+      do: s,
+      else:
+        raise(
+          ArgumentError,
+          "option :allow_net: #{inspect(s)} is not a URL pattern (it needs http:// or https:// and a host)"
+        )
   end
 
   @mount_modes [:read_only, :read_write, :overlay]

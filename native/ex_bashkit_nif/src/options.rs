@@ -9,6 +9,7 @@ use sandbash::commands::host::HostCommands;
 use sandbash::fs::host::{check_policy, HostFs, HostMode};
 use sandbash::fs::overlay::OverlayFs;
 use sandbash::fs::{Fs, MemoryFs};
+use sandbash::net::Policy;
 use sandbash::{BashBuilder, FsLimits, Limits};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -31,6 +32,10 @@ pub struct NewOpts<'a> {
     pub mounts: Vec<(String, String, String)>,
     /// `None`: the sensitive-path denylist applies; `Some`: only these prefixes may be mounted.
     pub allowed_mount_paths: Option<Vec<String>>,
+    /// `nil`: no network; `:all` arrives as `allow_net_all`; else URL patterns.
+    pub allow_net: Option<Vec<String>>,
+    pub allow_net_all: bool,
+    pub block_private_ips: bool,
 }
 
 /// The callback bridge, when the session has builtins or virtual-fs mounts.
@@ -57,6 +62,15 @@ pub fn builder(o: &NewOpts, bridge: Option<&Arc<Bridge>>) -> Result<BashBuilder,
             b = b.mount(mount.clone(), Arc::new(BridgeFs { bridge: br.clone(), mount: index }));
         }
     }
+    let policy = if o.allow_net_all {
+        Policy::all()
+    } else {
+        match &o.allow_net {
+            Some(patterns) => Policy::allow(patterns)?,
+            None => Policy::none(),
+        }
+    };
+    b = b.network(policy.with_private_ips(!o.block_private_ips));
     let (limits, fs_limits) = limits(&o.limits)?;
     for (vfs, host, mode) in &o.mounts {
         b = b.mount(vfs.clone(), host_mount(o, host, mode, &fs_limits)?);
@@ -96,6 +110,7 @@ fn limits(pairs: &[(String, u64)]) -> Result<(Limits, FsLimits), String> {
             "max_glob_results" => l.max_glob_results = v,
             "max_pipeline_stages" => l.max_pipeline_stages = v,
             "max_regex_bytes" => l.max_regex_bytes = v,
+            "max_response_bytes" => l.max_response_bytes = v,
             "max_file_bytes" => f.max_file_bytes = v,
             "max_fs_bytes" => f.max_total_bytes = v,
             "max_files" => f.max_files = v,

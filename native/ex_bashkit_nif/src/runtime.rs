@@ -32,7 +32,7 @@ pub fn get() -> Result<&'static Runtime, String> {
                 .thread_name("ex_bashkit")
                 .thread_stack_size(STACK_BYTES)
                 .on_thread_start(|| ON_RUNTIME_THREAD.with(|f| f.set(true)))
-                .enable_time()
+                .enable_all()
                 .build()
                 .map_err(|e| format!("cannot start the interpreter runtime: {e}"))
         })

@@ -57,7 +57,9 @@ fn server() -> Server {
                             .iter()
                             .filter(|h| {
                                 let l = h.to_ascii_lowercase();
-                                ["authorization", "content-type", "x-", "user-agent", "accept:"].iter().any(|p| l.starts_with(p))
+                                ["authorization", "content-type", "x-", "user-agent", "accept:"]
+                                    .iter()
+                                    .any(|p| l.starts_with(p))
                             })
                             .collect();
                         let mut text = format!("{method} {target}\n");
@@ -77,8 +79,10 @@ fn server() -> Server {
                     "/big" => ("200 OK", "", vec![b'x'; 2 << 20]),
                     _ => ("500 Internal Server Error", "", Vec::new()),
                 };
-                let head =
-                    format!("HTTP/1.1 {status}\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n", payload.len());
+                let head = format!(
+                    "HTTP/1.1 {status}\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n",
+                    payload.len()
+                );
                 let _ = stream.write_all(head.as_bytes());
                 if method != "HEAD" {
                     let _ = stream.write_all(&payload);
@@ -157,7 +161,8 @@ fn the_allowlist_is_checked_before_any_connection() {
     let s = server();
     let u = format!("http://127.0.0.1:{}", s.port);
     let allow_other = Policy::allow(&[format!("{u}/hello")]).expect("policy").with_private_ips(true);
-    let (out, err, code) = run(allow_other, &format!("curl -s {u}/hello; curl {u}/echo; echo $?; curl -s {u}/echo; echo $?"));
+    let (out, err, code) =
+        run(allow_other, &format!("curl -s {u}/hello; curl {u}/echo; echo $?; curl -s {u}/echo; echo $?"));
     assert_eq!(out, "hello\n7\n7\n");
     assert_eq!(
         err,
@@ -211,10 +216,61 @@ fn errors_timeouts_and_limits() {
     let lines: Vec<&str> = err.lines().collect();
     assert!(lines[0].starts_with("curl: (28) Operation timed out after "), "{err}");
     assert_eq!(lines[1], "curl: (6) Could not resolve host: no-such-host.invalid");
-    assert!(lines[2].starts_with("curl: (7) Failed to connect to 127.0.0.1 port 1 after ") && lines[2].ends_with("Connection refused"));
+    assert!(
+        lines[2].starts_with("curl: (7) Failed to connect to 127.0.0.1 port 1 after ")
+            && lines[2].ends_with("Connection refused")
+    );
     assert_eq!(lines[3], "curl: (1) Protocol \"ftp\" not supported or disabled in libcurl");
-    assert_eq!(lines[4..6], ["curl: no URL specified!", "curl: try 'curl --help' or 'curl --manual' for more information"]);
+    assert_eq!(
+        lines[4..6],
+        ["curl: no URL specified!", "curl: try 'curl --help' or 'curl --manual' for more information"]
+    );
     assert!(lines[6].starts_with("curl: (60) --insecure is refused"));
     assert!(lines[7].starts_with("curl: (35) TLS connect error"));
     assert_eq!(lines[8], "curl: (63) Maximum file size exceeded (max_response_bytes: 1048576)");
+}
+
+#[test]
+fn wget_saves_files_and_exits_like_wget() {
+    let s = server();
+    let u = format!("http://127.0.0.1:{}", s.port);
+    let script = format!(
+        "cd /tmp; wget -q {u}/hello; wget -q {u}/hello; cat hello hello.1; wget -qO- {u}/hello; \
+         wget -q -O out --post-data 'x=1' --header 'X-Key: k' {u}/echo; cat out; echo; \
+         wget -q {u}/missing; echo \"m=$?\"; wget -q http://127.0.0.1:1/; echo \"c=$?\""
+    );
+    let (out, err, code) = run(open(), &script);
+    assert_eq!(
+        out,
+        "hello\nhello\nhello\nPOST /echo\nUser-Agent: Wget/1.21.3\nAccept: */*\n\
+         Content-Type: application/x-www-form-urlencoded\nX-Key: k\nx=1\nm=8\nc=4\n"
+    );
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].ends_with(" ERROR 404: Not Found."), "{err}");
+    assert_eq!(lines[1], "Connecting to 127.0.0.1:1... failed: Connection refused.");
+    assert_eq!(code, 0);
+    let (_, err, code) = run(Policy::none(), &format!("wget -q {u}/hello"));
+    assert_eq!((err.contains("allow_net"), code), (true, 4));
+}
+
+#[test]
+fn http_sends_json_and_prints_the_body() {
+    let s = server();
+    let port = s.port;
+    let script = format!(
+        "http :{port}/echo name=x n:=1 X-Id:7 q==a; echo; http -f POST 127.0.0.1:{port}/echo a='b c'; echo; \
+         http --check-status :{port}/missing; echo \"s=$?\"; http -h :{port}/hello"
+    );
+    let script = script.replace(":{port}", &format!("127.0.0.1:{port}"));
+    let (out, err, code) = run(open(), &script);
+    assert_eq!(
+        out,
+        "POST /echo?q=a\nUser-Agent: HTTPie/3.2.1\nAccept: application/json, */*;q=0.5\nContent-Type: application/json\n\
+         X-Id: 7\n{\"name\": \"x\", \"n\": 1}\n\
+         POST /echo\nUser-Agent: HTTPie/3.2.1\nAccept: */*\nContent-Type: application/x-www-form-urlencoded; charset=utf-8\na=b%20c\n\
+         not found\ns=4\nHTTP/1.1 200 OK\nContent-Type: text/plain\nContent-Length: 6\nConnection: close\n\n"
+    );
+    assert_eq!(err, "http: warning: HTTP 404 Not Found\n");
+    assert_eq!(code, 0);
 }

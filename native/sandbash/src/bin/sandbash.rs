@@ -6,6 +6,8 @@
 //! sandbash < script.sh
 //! ```
 //! The script's stdin is this process's stdin when the script comes from `-c` or a file.
+//! No network unless `SANDBASH_ALLOW_NET` lists URL patterns (comma-separated) or
+//! says `all`; private addresses stay blocked unless `SANDBASH_ALLOW_PRIVATE_IPS=1`.
 
 use std::io::{IsTerminal, Read, Write};
 
@@ -19,7 +21,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(r) => r,
         Err(e) => {
             eprintln!("sandbash: cannot start the runtime: {e}");
@@ -27,7 +29,14 @@ fn main() {
         }
     };
     let code = runtime.block_on(async {
-        let mut bash = match sandbash::Bash::builder().args(arg0, rest).build() {
+        let policy = match network_policy() {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("sandbash: {e}");
+                return 2;
+            }
+        };
+        let mut bash = match sandbash::Bash::builder().args(arg0, rest).network(policy).build() {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("sandbash: {e}");
@@ -59,6 +68,16 @@ fn main() {
     });
     let _ = std::io::stdout().flush();
     std::process::exit(code);
+}
+
+fn network_policy() -> Result<sandbash::net::Policy, String> {
+    let private = std::env::var("SANDBASH_ALLOW_PRIVATE_IPS").is_ok_and(|v| v == "1");
+    let policy = match std::env::var("SANDBASH_ALLOW_NET") {
+        Ok(v) if v == "all" => sandbash::net::Policy::all(),
+        Ok(v) => sandbash::net::Policy::allow(&v.split(',').map(str::to_string).collect::<Vec<_>>())?,
+        Err(_) => sandbash::net::Policy::none(),
+    };
+    Ok(policy.with_private_ips(private))
 }
 
 type Parsed = (String, String, Vec<String>, Vec<u8>);

@@ -189,10 +189,14 @@ async fn set_value(ctx: &CommandContext<'_>, o: &mut Opts, name: &str, v: String
         "user-agent" => o.headers.push(("User-Agent".into(), v)),
         "referer" => o.headers.push(("Referer".into(), v)),
         "cookie" => o.headers.push(("Cookie".into(), v)),
-        "max-time" => o.max_time = Some(seconds(&v).ok_or((format!("option --max-time: expected a proper numerical parameter"), 2))?),
+        "max-time" => {
+            o.max_time =
+                Some(seconds(&v).ok_or((format!("option --max-time: expected a proper numerical parameter"), 2))?)
+        }
         "connect-timeout" => {
-            o.connect_timeout =
-                Some(seconds(&v).ok_or((format!("option --connect-timeout: expected a proper numerical parameter"), 2))?)
+            o.connect_timeout = Some(
+                seconds(&v).ok_or((format!("option --connect-timeout: expected a proper numerical parameter"), 2))?,
+            )
         }
         "url" => o.urls.push(v),
         _ => {}
@@ -321,7 +325,8 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
     let req = Request { method, url: url.clone(), headers, body, connect_timeout: o.connect_timeout.or(o.max_time) };
     let exchange = async {
         let mut resp = client::send(policy, req).await?;
-        let mut sink = net_util::Sink::new(ctx, o.output.as_deref(), o.remote_name.then(|| url.file_name().unwrap_or("")));
+        let mut sink =
+            net_util::Sink::new(ctx, o.output.as_deref(), o.remote_name.then(|| url.file_name().unwrap_or("")));
         let failed = o.fail && resp.status >= 400;
         if o.include || o.head {
             let mut head = format!("{} {} {}\r\n", resp.version, resp.status, resp.reason).into_bytes();
@@ -383,7 +388,9 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
             }
             Ok(0)
         }
-        Err(Outcome::Io(crate::io::IoError::Fs(e))) => fail(ctx, o, 23, &format!("Failure writing output to destination: {e}")).await,
+        Err(Outcome::Io(crate::io::IoError::Fs(e))) => {
+            fail(ctx, o, 23, &format!("Failure writing output to destination: {e}")).await
+        }
         Err(Outcome::Io(e)) => Err(e),
         Err(Outcome::TooLarge(max)) => {
             fail(ctx, o, 63, &format!("Maximum file size exceeded (max_response_bytes: {max})")).await

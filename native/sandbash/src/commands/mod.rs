@@ -47,6 +47,7 @@ mod head;
 mod headtail;
 pub mod host;
 mod hostname;
+mod http;
 mod iconv;
 mod id;
 mod install;
@@ -101,6 +102,7 @@ mod unexpand;
 mod uniq;
 mod uptime;
 mod wc;
+mod wget;
 mod which;
 mod whoami;
 mod xargs;
@@ -230,6 +232,8 @@ pub fn default_registry() -> &'static Registry {
             ("printf", Arc::new(printf::Printf)),
             ("cut", Arc::new(cut::Cut)),
             ("curl", Arc::new(curl::Curl)),
+            ("wget", Arc::new(wget::Wget)),
+            ("http", Arc::new(http::Http)),
             ("gzip", Arc::new(gzip::Gzip)),
             ("gunzip", Arc::new(gzip::Gzip)),
             ("zcat", Arc::new(gzip::Gzip)),

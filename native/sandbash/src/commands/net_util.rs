@@ -73,7 +73,8 @@ pub fn base64(data: &[u8]) -> String {
     const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for c in data.chunks(3) {
-        let n = (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
+        let n =
+            (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
         for (k, shift) in [18, 12, 6, 0].into_iter().enumerate() {
             if k <= c.len() {
                 out.push(T[((n >> shift) & 63) as usize] as char);
@@ -121,7 +122,9 @@ pub async fn multipart(ctx: &CommandContext<'_>, fields: &[String]) -> Result<Bo
             data.extend_from_slice(
                 format!("Content-Disposition: form-data; name=\"{name}\"; filename=\"{base}\"\r\n").as_bytes(),
             );
-            data.extend_from_slice(format!("Content-Type: {}\r\n\r\n", ctype.unwrap_or("application/octet-stream")).as_bytes());
+            data.extend_from_slice(
+                format!("Content-Type: {}\r\n\r\n", ctype.unwrap_or("application/octet-stream")).as_bytes(),
+            );
             data.extend_from_slice(&content);
         } else {
             data.extend_from_slice(format!("Content-Disposition: form-data; name=\"{name}\"\r\n").as_bytes());
