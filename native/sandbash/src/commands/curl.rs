@@ -97,14 +97,14 @@ async fn parse(ctx: &CommandContext<'_>, args: &[String]) -> Parse {
     while i < args.len() {
         let a = &args[i];
         i += 1;
-        // (long name, attached value) for each option this word holds.
-        let mut items: Vec<(String, Option<String>)> = Vec::new();
+        // (long name, attached value, as typed) for each option this word holds.
+        let mut items: Vec<(String, Option<String>, String)> = Vec::new();
         if let Some(long) = a.strip_prefix("--") {
             if long.is_empty() {
                 o.urls.extend(args[i..].iter().cloned());
                 break;
             }
-            items.push((long.to_string(), None));
+            items.push((long.to_string(), None, a.clone()));
         } else if a.len() > 1 && a.starts_with('-') {
             let chars: Vec<char> = a[1..].chars().collect();
             let mut k = 0;
@@ -113,11 +113,11 @@ async fn parse(ctx: &CommandContext<'_>, args: &[String]) -> Parse {
                 k += 1;
                 if let Some((name, _)) = WITH_VALUE.iter().find(|(_, s)| *s == Some(c)) {
                     let rest: String = chars[k..].iter().collect();
-                    items.push((name.to_string(), (!rest.is_empty()).then_some(rest)));
+                    items.push((name.to_string(), (!rest.is_empty()).then_some(rest), format!("-{c}")));
                     break;
                 }
                 match FLAGS.iter().find(|(_, s)| *s == Some(c)) {
-                    Some((name, _)) => items.push((name.to_string(), None)),
+                    Some((name, _)) => items.push((name.to_string(), None, format!("-{c}"))),
                     None => return Parse::Fail(format!("option -{c}: is unknown"), 2),
                 }
             }
@@ -125,7 +125,7 @@ async fn parse(ctx: &CommandContext<'_>, args: &[String]) -> Parse {
             o.urls.push(a.clone());
             continue;
         }
-        for (name, attached) in items {
+        for (name, attached, typed) in items {
             if name == "help" {
                 return Parse::Print("Usage: curl [options...] <url>\n -d, --data <data>          HTTP POST data\n -f, --fail                 Fail fast with no output on HTTP errors\n -h, --help <category>      Get help for commands\n -i, --include              Include protocol response headers in the output\n -o, --output <file>        Write to file instead of stdout\n -O, --remote-name          Write output to a file named as the remote file\n -s, --silent               Silent mode\n -T, --upload-file <file>   Transfer local FILE to destination\n -u, --user <user:password> Server user and password\n -A, --user-agent <name>    Send User-Agent <name> to server\n -v, --verbose              Make the operation more talkative\n -V, --version              Show version number and quit\n".into());
             }
@@ -139,7 +139,7 @@ async fn parse(ctx: &CommandContext<'_>, args: &[String]) -> Parse {
                         i += 1;
                         args[i - 1].clone()
                     }
-                    None => return Parse::Fail(format!("option --{name}: requires parameter"), 2),
+                    None => return Parse::Fail(format!("option {typed}: requires parameter"), 2),
                 };
                 if let Err(msg) = set_value(ctx, &mut o, &name, value).await {
                     return Parse::Fail(msg.0, msg.1);
@@ -163,7 +163,7 @@ async fn parse(ctx: &CommandContext<'_>, args: &[String]) -> Parse {
                     _ => {}
                 }
             } else {
-                return Parse::Fail(format!("option --{name}: is unknown"), 2);
+                return Parse::Fail(format!("option {typed}: is unknown"), 2);
             }
         }
     }
@@ -409,10 +409,11 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
                 ),
                 NetError::Resolve => format!("Could not resolve host: {}", url.host),
                 NetError::Connect(why) => format!(
-                    "Failed to connect to {} port {} after {} ms: {why}",
+                    "Failed to connect to {} port {} after {} ms: {}",
                     url.host,
                     url.port,
-                    started.elapsed().as_millis()
+                    started.elapsed().as_millis(),
+                    if why == "Connection refused" { "Couldn't connect to server" } else { why.as_str() }
                 ),
                 NetError::ConnectTimeout(d) => format!("Connection timed out after {} milliseconds", d.as_millis()),
                 NetError::Tls(why) => format!("TLS connect error: {why}"),

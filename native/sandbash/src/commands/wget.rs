@@ -217,13 +217,13 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
                 NetError::Tls(why) => format!("Unable to establish SSL connection: {why}."),
                 NetError::Protocol(why) => format!("Read error ({why})."),
             };
-            ctx.stderr.write(format!("{msg}\n").as_bytes()).await?;
+            log(ctx, o, &msg).await?;
             return Ok(4);
         }
     };
     log(ctx, o, &format!("HTTP request sent, awaiting response... {} {}", resp.status, resp.reason)).await?;
     if resp.status >= 400 {
-        ctx.stderr.write(format!("{now} ERROR {}: {}.\n", resp.status, resp.reason).as_bytes()).await?;
+        log(ctx, o, &format!("{now} ERROR {}: {}.", resp.status, resp.reason)).await?;
         return Ok(8);
     }
     if (300..400).contains(&resp.status) {

@@ -140,6 +140,7 @@ async fn connect(addrs: &[SocketAddr], timeout: Option<Duration>) -> Result<toki
         };
         match res {
             Ok(s) => return Ok(s),
+            // curl's words for a refused connection; wget says "Connection refused".
             Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => last = "Connection refused".into(),
             Err(e) => last = e.to_string(),
         }

@@ -139,6 +139,9 @@ mod tests {
         assert!(!p.permits(&url("https://api.example.com:8443/")));
         assert!(!p.permits(&url("https://api.example.com.evil.com/")));
         assert!(!p.permits(&url("https://evil.com/api.example.com")));
+        assert!(!p.permits(&url("https://api.example.com@evil.com/")));
+        assert!(!p.permits(&url("https://evil.com#@api.example.com")));
+        assert!(!p.permits(&url("https://evil.com?@api.example.com")));
         assert!(!Policy::none().permits(&url("https://api.example.com")));
         assert!(Policy::all().permits(&url("http://anything:1/")));
     }
