@@ -248,15 +248,17 @@ defmodule ExBashkit.Session do
   session keeps the state it had before that call and stays usable.
   """
 
+  import Bitwise, only: [<<<: 2]
+
   alias ExBashkit.{Native, Result}
-  alias ExBashkit.Session.{Broker, Options}
+  alias ExBashkit.Session.{Broker, Hooks, Options}
 
   @u64_max 18_446_744_073_709_551_615
 
   @enforce_keys [:ref]
-  defstruct [:ref, callbacks: nil]
+  defstruct [:ref, callbacks: nil, config: %{max_jobs: 16, before_exec: nil, after_exec: nil}]
 
-  @opaque t :: %__MODULE__{ref: reference(), callbacks: map() | nil}
+  @opaque t :: %__MODULE__{ref: reference(), callbacks: map() | nil, config: map()}
 
   @typedoc "A filesystem entry's kind, as reported by `stat/2` and `list_dir/2`."
   @type fs_type :: :file | :dir | :symlink
@@ -317,10 +319,10 @@ defmodule ExBashkit.Session do
   """
   @spec new([option()] | map()) :: t()
   def new(opts \\ []) do
-    {normalized, callbacks} = Options.normalize(opts)
+    {normalized, callbacks, config} = Options.normalize(opts)
 
     case Native.session_new(normalized) do
-      {:ok, ref} -> %__MODULE__{ref: ref, callbacks: callbacks}
+      {:ok, ref} -> %__MODULE__{ref: ref, callbacks: callbacks, config: config}
       {:error, message} -> raise ArgumentError, "cannot create session: " <> message
     end
   end
@@ -365,14 +367,21 @@ defmodule ExBashkit.Session do
 
   def exec(%__MODULE__{ref: ref} = session, script, opts)
       when is_binary(script) and is_list(opts) do
-    {native_opts, partial?} = exec_opts(opts)
+    {native_opts, partial?, background} = exec_opts(opts)
 
-    if serving?(ref) do
-      {:error,
-       "exec called from a callback of the same session: the session is busy running " <>
-         "the script that made the call (use another session)"}
-    else
-      run(session, script, native_opts, partial?)
+    cond do
+      serving?(ref) ->
+        {:error,
+         "exec called from a callback of the same session: the session is busy running " <>
+           "the script that made the call (use another session)"}
+
+      true ->
+        with {:ok, script} <- Hooks.before_exec(session.config, script) do
+          case background do
+            nil -> Hooks.after_exec(session.config, run(session, script, native_opts, partial?))
+            name -> start_job(session, script, native_opts, name)
+          end
+        end
     end
   end
 
@@ -384,7 +393,31 @@ defmodule ExBashkit.Session do
 
   defp exec_opts(opts) do
     base = %{stdin: "", timeout_ms: nil, cwd: nil, env: [], broker: nil}
+    background = opts[:background] == true
+    name = opts[:name]
 
+    cond do
+      not is_boolean(Keyword.get(opts, :background, false)) ->
+        raise ArgumentError,
+              "option :background must be a boolean, got: #{inspect(opts[:background])}"
+
+      name != nil and not background ->
+        raise ArgumentError, "option :name only applies with background: true"
+
+      name != nil and not is_binary(name) ->
+        raise ArgumentError, "option :name must be a string, got: #{inspect(name)}"
+
+      true ->
+        :ok
+    end
+
+    opts = Keyword.drop(opts, [:background, :name])
+
+    {native, partial?} = native_exec_opts(opts, base)
+    {native, partial?, if(background, do: name || :default)}
+  end
+
+  defp native_exec_opts(opts, base) do
     Enum.reduce(opts, {base, false}, fn
       {:stdin, data}, {acc, p} ->
         {%{acc | stdin: iodata!(:stdin, data)}, p}
@@ -413,6 +446,34 @@ defmodule ExBashkit.Session do
       other, _ ->
         raise ArgumentError, "exec options must be a keyword list, got: #{inspect(other)}"
     end)
+  end
+
+  # A background job: a broker of its own serves its callbacks until the job
+  # ends (the interpreter stops it then), whoever started it.
+  defp start_job(%__MODULE__{ref: ref} = session, script, native_opts, name) do
+    name = if name == :default, do: default_job_name(script), else: name
+
+    broker = if session.callbacks, do: Broker.start(ref, session.callbacks, owner: nil)
+
+    case Native.job_start(
+           ref,
+           script,
+           %{native_opts | broker: broker},
+           name,
+           session.config.max_jobs
+         ) do
+      {:ok, id} ->
+        {:ok, id}
+
+      {:error, message} ->
+        if broker, do: Broker.stop(broker)
+        {:error, message}
+    end
+  end
+
+  defp default_job_name(script) do
+    line = script |> String.split("\n", parts: 2) |> hd() |> String.trim()
+    if byte_size(line) > 60, do: binary_part(line, 0, 57) <> "...", else: line
   end
 
   defp run(%__MODULE__{ref: ref, callbacks: nil}, script, native_opts, partial?) do
@@ -485,6 +546,139 @@ defmodule ExBashkit.Session do
   """
   @spec cancel(t()) :: non_neg_integer()
   def cancel(%__MODULE__{ref: ref}), do: Native.cancel(ref)
+
+  @typedoc "One entry of the command history."
+  @type history_entry :: %{number: pos_integer(), command: String.t(), exit_code: integer() | nil}
+
+  @doc """
+  The session's command history: every script given to `exec/3` (a background
+  job's with a trailing ` &`), oldest first, with its exit code (`nil` when a
+  limit, the timeout or a cancel stopped it). It is what the `history`
+  builtin lists. Empty when the session was created with `history: false`.
+
+  Options: `:prefix` and `:contains` keep the entries whose command starts
+  with / contains the string; `:limit` keeps the newest N of those.
+
+      iex> s = ExBashkit.Session.new()
+      iex> {:ok, _} = ExBashkit.Session.exec(s, "echo one")
+      iex> {:ok, _} = ExBashkit.Session.exec(s, "ls /nope")
+      iex> ExBashkit.Session.history(s, contains: "nope")
+      [%{number: 2, command: "ls /nope", exit_code: 2}]
+  """
+  @spec history(t(), keyword()) :: [history_entry()]
+  def history(%__MODULE__{ref: ref}, opts \\ []) do
+    prefix = Keyword.get(opts, :prefix)
+    contains = Keyword.get(opts, :contains)
+
+    entries =
+      for {n, line, code} <- Native.history_list(ref),
+          prefix == nil or String.starts_with?(line, prefix),
+          contains == nil or String.contains?(line, contains),
+          do: %{number: n, command: line, exit_code: code}
+
+    case Keyword.get(opts, :limit) do
+      nil ->
+        entries
+
+      n when is_integer(n) and n >= 0 ->
+        Enum.take(entries, -n)
+
+      bad ->
+        raise ArgumentError, "option :limit must be a non-negative integer, got: #{inspect(bad)}"
+    end
+  end
+
+  @doc "Forget the command history (as `history -c`)."
+  @spec clear_history(t()) :: :ok
+  def clear_history(%__MODULE__{ref: ref}), do: Native.history_clear(ref)
+
+  @doc """
+  The session's aliases, as `%{name => value}`. Aliases apply to later
+  scripts (`shopt -s expand_aliases` is on in sessions, as in an interactive shell).
+  """
+  @spec aliases(t()) :: %{String.t() => String.t()}
+  def aliases(%__MODULE__{ref: ref}), do: Map.new(Native.aliases_list(ref))
+
+  @doc """
+  Define or replace alias `name`, as `alias name='value'` would.
+
+      iex> s = ExBashkit.Session.new()
+      iex> :ok = ExBashkit.Session.put_alias(s, "ll", "ls -l")
+      iex> ExBashkit.Session.aliases(s)
+      %{"ll" => "ls -l"}
+  """
+  @spec put_alias(t(), String.t(), String.t()) :: :ok | {:error, String.t()}
+  def put_alias(%__MODULE__{ref: ref}, name, value) when is_binary(name) and is_binary(value),
+    do: Native.alias_set(ref, name, value)
+
+  @doc "Remove alias `name` (nothing happens if there is none)."
+  @spec delete_alias(t(), String.t()) :: :ok | {:error, String.t()}
+  def delete_alias(%__MODULE__{ref: ref}, name) when is_binary(name),
+    do: Native.alias_set(ref, name, nil)
+
+  @typedoc "A background job, as `jobs/1` lists it."
+  @type job :: %{
+          id: pos_integer(),
+          name: String.t(),
+          status: :running | :exited | :terminated | :failed,
+          exit_code: integer() | nil,
+          started_at: DateTime.t(),
+          stdout_path: String.t(),
+          stderr_path: String.t(),
+          error: String.t() | nil
+        }
+
+  @doc """
+  The session's background jobs (see "Background jobs" in the module doc),
+  oldest first. A finished job keeps its status and exit code.
+  """
+  @spec jobs(t()) :: [job()]
+  def jobs(%__MODULE__{ref: ref}) do
+    for j <- Native.jobs_list(ref) do
+      %{j | started_at: DateTime.from_unix!(round(j.started_at * 1_000_000), :microsecond)}
+    end
+  end
+
+  @doc """
+  Stop background job `id` and everything it started. Its status becomes
+  `:terminated` with exit code 143, as bash records a job killed by SIGTERM.
+  """
+  @spec terminate_job(t(), pos_integer()) :: :ok | {:error, :not_found | :not_running}
+  def terminate_job(%__MODULE__{ref: ref}, id) when is_integer(id) do
+    case Native.job_terminate(ref, id) do
+      :ok -> :ok
+      other -> {:error, other}
+    end
+  end
+
+  @doc """
+  Wait until background job `id` is no longer running, at most `timeout` ms.
+  """
+  @spec await_job(t(), pos_integer(), timeout()) :: {:ok, job()} | {:error, :timeout | :not_found}
+  def await_job(%__MODULE__{} = session, id, timeout \\ 5_000) do
+    deadline =
+      System.monotonic_time(:millisecond) + if(timeout == :infinity, do: 1 <<< 62, else: timeout)
+
+    poll_job(session, id, deadline, 1)
+  end
+
+  defp poll_job(session, id, deadline, pause) do
+    case Enum.find(jobs(session), &(&1.id == id)) do
+      nil ->
+        {:error, :not_found}
+
+      %{status: :running} ->
+        if System.monotonic_time(:millisecond) >= deadline do
+          {:error, :timeout}
+        else
+          Process.sleep(pause)
+          poll_job(session, id, deadline, min(pause * 2, 50))
+        end
+
+      job ->
+        {:ok, job}
+    end
+  end
 
   @doc """
   Capture the session's interpreter state as a binary you can persist and later

@@ -19,13 +19,16 @@ defmodule ExBashkit.Session.Broker do
   def serving_key, do: @serving
 
   @doc false
-  def start(session_ref, cfg) do
-    caller = self()
+  def start(session_ref, cfg, opts \\ []) do
+    caller = Keyword.get(opts, :owner, self())
     spawn(fn -> init(session_ref, cfg, caller) end)
   end
 
   @doc false
   def stop(broker), do: send(broker, :ex_bashkit_stop)
+
+  # A background job's broker has no owner: the interpreter stops it when the job ends.
+  defp init(ref, cfg, nil), do: loop(%{ref: ref, cfg: cfg, caller: nil, workers: %{}})
 
   defp init(ref, cfg, caller) do
     loop(%{ref: ref, cfg: cfg, caller: Process.monitor(caller), workers: %{}})

@@ -62,7 +62,11 @@ defmodule ExBashkit.Session.Options do
       allowed_mount_paths: nil,
       allow_net: nil,
       allow_net_all: false,
-      block_private_ips: true
+      block_private_ips: true,
+      max_jobs: 16,
+      before_exec: nil,
+      after_exec: nil,
+      history: true
     }
 
     Enum.reduce(opts, base, fn {key, value}, acc -> put(acc, key, value) end)
@@ -91,7 +95,14 @@ defmodule ExBashkit.Session.Options do
         virtual_fs: Enum.map(mounts, &elem(&1, 0))
     }
 
-    {native, callbacks}
+    config = %{
+      max_jobs: acc.max_jobs,
+      before_exec: acc.before_exec,
+      after_exec: acc.after_exec,
+      hook_timeout: acc.builtin_timeout_ms
+    }
+
+    {Map.drop(native, [:max_jobs, :before_exec, :after_exec]), callbacks, config}
   end
 
   defp put(acc, :env, v), do: %{acc | env: env(v)}
@@ -116,6 +127,27 @@ defmodule ExBashkit.Session.Options do
       )
 
   defp put(acc, :block_private_ips, v) when is_boolean(v), do: %{acc | block_private_ips: v}
+
+  defp put(acc, :max_jobs, v) when is_integer(v) and v >= 0, do: %{acc | max_jobs: v}
+
+  defp put(_acc, :max_jobs, v),
+    do:
+      raise(ArgumentError, "option :max_jobs must be a non-negative integer, got: #{inspect(v)}")
+
+  defp put(acc, hook, v) when hook in [:before_exec, :after_exec] and is_function(v, 1),
+    do: Map.put(acc, hook, v)
+
+  defp put(_acc, hook, v) when hook in [:before_exec, :after_exec],
+    do:
+      raise(
+        ArgumentError,
+        "option #{inspect(hook)} must be a 1-arity function, got: #{inspect(v)}"
+      )
+
+  defp put(acc, :history, v) when is_boolean(v), do: %{acc | history: v}
+
+  defp put(_acc, :history, v),
+    do: raise(ArgumentError, "option :history must be a boolean, got: #{inspect(v)}")
 
   defp put(_acc, :block_private_ips, v),
     do: raise(ArgumentError, "option :block_private_ips must be a boolean, got: #{inspect(v)}")

@@ -6,12 +6,14 @@ mod bridge;
 mod callbacks;
 mod files;
 mod guard;
+mod jobs;
 mod options;
 mod reply;
 mod runtime;
 mod session;
 mod snapshot;
 mod terms;
+mod workspace;
 
 fn on_load(_env: rustler::Env, _info: rustler::Term) -> bool {
     // One line per panic instead of a backtrace on the VM's stderr; every panic is

@@ -36,6 +36,8 @@ pub struct NewOpts<'a> {
     pub allow_net: Option<Vec<String>>,
     pub allow_net_all: bool,
     pub block_private_ips: bool,
+    /// Record exec'd scripts in the history.
+    pub history: bool,
 }
 
 /// The callback bridge, when the session has builtins or virtual-fs mounts.
@@ -70,7 +72,7 @@ pub fn builder(o: &NewOpts, bridge: Option<&Arc<Bridge>>) -> Result<BashBuilder,
             None => Policy::none(),
         }
     };
-    b = b.network(policy.with_private_ips(!o.block_private_ips));
+    b = b.network(policy.with_private_ips(!o.block_private_ips)).history(o.history).expand_aliases(true);
     let (limits, fs_limits) = limits(&o.limits)?;
     for (vfs, host, mode) in &o.mounts {
         b = b.mount(vfs.clone(), host_mount(o, host, mode, &fs_limits)?);

@@ -30,6 +30,10 @@ pub struct Session {
     pub fs: Arc<dyn Fs>,
     /// Custom builtins and virtual-fs calls go through here (`None` without them).
     pub bridge: Option<Arc<Bridge>>,
+    /// The command history, readable without the lock (`None` when off).
+    pub history: Option<sandbash::state::history::HistoryHandle>,
+    /// Background jobs; cancelled when the session is dropped.
+    pub jobs: Arc<crate::jobs::Jobs>,
     running: parking_lot::Mutex<(u64, HashMap<u64, Running>)>,
 }
 
@@ -40,6 +44,13 @@ impl rustler::Resource for Session {
         for r in self.running.lock().1.values().filter(|r| r.caller == pid) {
             r.cancel.cancel();
         }
+    }
+}
+
+impl Drop for Session {
+    /// The handle was garbage-collected: background jobs end with it.
+    fn drop(&mut self) {
+        self.jobs.cancel_all();
     }
 }
 
@@ -54,10 +65,13 @@ fn session_new<'a>(env: Env<'a>, opts: NewOpts<'a>) -> Term<'a> {
     match built {
         Ok(bash) => {
             let fs = bash.fs();
+            let history = bash.history();
             let res = ResourceArc::new(Session {
                 bash: Arc::new(tokio::sync::Mutex::new(bash)),
                 fs,
                 bridge,
+                jobs: crate::jobs::new_table(),
+                history,
                 running: parking_lot::Mutex::new((0, HashMap::new())),
             });
             (terms::ok(), res).encode(env)
@@ -85,8 +99,12 @@ fn exec_start<'a>(
     // Scripts are text to the parser; stray non-UTF-8 bytes in the source become U+FFFD.
     let script = String::from_utf8_lossy(script.as_slice()).into_owned();
     let cancel = CancelToken::default();
-    let exec_opts =
-        ExecOptions { stdin: opts.stdin.as_slice().to_vec(), cancel: cancel.clone(), timeout_ms: opts.timeout_ms };
+    let exec_opts = ExecOptions {
+        stdin: opts.stdin.as_slice().to_vec(),
+        cancel: cancel.clone(),
+        timeout_ms: opts.timeout_ms,
+        history_line: None,
+    };
     let overrides = (opts.cwd.is_some() || !opts.env.is_empty()).then(|| (opts.cwd.clone(), opts.env.clone()));
     let id = {
         let monitor = session.monitor(Some(env), &pid);

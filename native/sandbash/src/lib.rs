@@ -83,6 +83,8 @@ pub struct BashBuilder {
     host: Option<commands::host::HostCommands>,
     mounts: Vec<(String, Arc<dyn Fs>)>,
     net: net::Policy,
+    history: bool,
+    expand_aliases: bool,
 }
 
 impl Default for BashBuilder {
@@ -100,6 +102,8 @@ impl Default for BashBuilder {
             host: None,
             mounts: Vec::new(),
             net: net::Policy::none(),
+            history: true,
+            expand_aliases: false,
         }
     }
 }
@@ -146,6 +150,16 @@ impl BashBuilder {
     /// Commands the embedding application answers (looked up after functions).
     pub fn host_commands(mut self, host: commands::host::HostCommands) -> Self {
         self.host = Some(host);
+        self
+    }
+    /// Start with `shopt -s expand_aliases`, as an interactive shell (off, as `bash -c`).
+    pub fn expand_aliases(mut self, on: bool) -> Self {
+        self.expand_aliases = on;
+        self
+    }
+    /// Record every exec'd script in the history (on by default).
+    pub fn history(mut self, on: bool) -> Self {
+        self.history = on;
         self
     }
     /// Who curl, wget and http may reach (nobody unless set).
@@ -211,6 +225,8 @@ impl BashBuilder {
         for (k, v) in [("IFS", " \t\n"), ("OPTIND", "1"), ("PS4", "+ ")] {
             vars.entry(k).value = Some(state::Value::Scalar(v.to_string()));
         }
+        let mut opts = state::Options::default();
+        opts.expand_aliases = self.expand_aliases;
         let fs: Arc<dyn Fs> = if self.mounts.is_empty() {
             mem.clone()
         } else {
@@ -223,10 +239,11 @@ impl BashBuilder {
             arg0: self.arg0,
             cwd,
             last_status: 0,
-            opts: Default::default(),
+            opts,
             fs,
             sys: Arc::new(SysInfo { username: self.username, hostname: self.hostname, net: self.net }),
             host: self.host.map(Arc::new),
+            history: self.history.then(|| state::history::History::new(HISTORY_MAX)),
             line: 1,
             func_depth: 0,
             subshell_depth: 0,
@@ -250,6 +267,9 @@ impl BashBuilder {
     }
 }
 
+/// History entries kept (bash's default HISTSIZE is 500; agents run more).
+const HISTORY_MAX: usize = 10_000;
+
 /// Per-call options of [`Bash::exec_with`].
 #[derive(Clone, Default)]
 pub struct ExecOptions {
@@ -259,6 +279,8 @@ pub struct ExecOptions {
     pub cancel: CancelToken,
     /// A tighter wall-clock limit for this call (the session's still caps it).
     pub timeout_ms: Option<u64>,
+    /// What the history records for this call, instead of the script itself.
+    pub history_line: Option<String>,
 }
 
 /// A session: shell state plus its filesystem, kept across execs.
@@ -276,6 +298,33 @@ impl Bash {
     /// The session's filesystem (usable while a script runs).
     pub fn fs(&self) -> Arc<dyn Fs> {
         self.state.fs.clone()
+    }
+
+    /// The history, readable while a script runs (`None` when turned off).
+    pub fn history(&self) -> Option<state::history::HistoryHandle> {
+        self.state.history.clone()
+    }
+
+    /// The aliases, by name.
+    pub fn aliases(&self) -> Vec<(String, String)> {
+        self.state.aliases.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+    }
+
+    /// Define (`Some`) or remove (`None`) an alias; `Err` for a name bash refuses.
+    pub fn set_alias(&mut self, name: &str, value: Option<&str>) -> Result<(), Error> {
+        if name.is_empty() || name.contains(['=', '/', '$', '`', '\\', '\'', '"', ' ', '\t', '\n', '\0']) {
+            return Err(Error::InvalidInput(format!("`{name}': invalid alias name")));
+        }
+        let map = Arc::make_mut(&mut self.state.aliases);
+        match value {
+            Some(v) => {
+                map.insert(name.to_string(), v.to_string());
+            }
+            None => {
+                map.remove(name);
+            }
+        }
+        Ok(())
     }
 
     /// The in-memory filesystem itself.
@@ -332,6 +381,8 @@ impl Bash {
                 partial: ExecResult::default(),
             });
         }
+        let hist = self.state.history.clone();
+        let hist_no = hist.as_ref().map(|h| h.lock().push(opts.history_line.as_deref().unwrap_or(script)));
         let parsed = match syntax::parse(script, self.limits.max_parser_depth as usize) {
             Ok(p) => p,
             Err(m) => return Err(Error::Parse(format!("bash: -c: {m}"))),
@@ -373,6 +424,9 @@ impl Bash {
             }
         };
         let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code };
+        if let (Some(h), Some(n), Ok(Ok(code))) = (&hist, hist_no, &outcome) {
+            h.lock().set_status(n, *code);
+        }
         match outcome {
             Ok(Ok(code)) => Ok(partial(code)),
             Err(panic) => {

@@ -289,11 +289,11 @@ fn forged_bodies_with_a_valid_checksum_never_panic() {
 fn a_newer_version_is_refused_clearly() {
     let rt = rt();
     let (bytes, mut b) = small_pair(&rt, None);
-    let mut v3 = bytes.clone();
-    v3[4..6].copy_from_slice(&3u16.to_le_bytes());
-    let msg = "snapshot version 3 is not supported (this build reads version 2)";
-    assert_eq!(invalid_input(b.restore(&reseal(v3.clone()), None).unwrap_err()), msg);
-    assert_eq!(invalid_input(b.restore(&v3, None).unwrap_err()), msg);
+    let mut v4 = bytes.clone();
+    v4[4..6].copy_from_slice(&4u16.to_le_bytes());
+    let msg = "snapshot version 4 is not supported (this build reads version 3)";
+    assert_eq!(invalid_input(b.restore(&reseal(v4.clone()), None).unwrap_err()), msg);
+    assert_eq!(invalid_input(b.restore(&v4, None).unwrap_err()), msg);
     let e = invalid_input(b.restore(b"not a snapshot at all, just text that is long enough", None).unwrap_err());
     assert!(e.contains("magic"), "{e}");
 }

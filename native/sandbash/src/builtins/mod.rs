@@ -11,6 +11,7 @@ pub mod dirstack;
 mod echo;
 mod eval;
 mod getopts;
+mod history;
 mod let_;
 pub mod mapfile;
 mod misc;
@@ -81,6 +82,7 @@ const NAMES: &[&str] = &[
     "readarray",
     "umask",
     "hash",
+    "history",
     "help",
     "caller",
     "compgen",
@@ -151,6 +153,7 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "pushd" => dirstack::pushd(sh, argv, fds).await,
         "umask" => misc::umask(sh, argv, fds).await,
         "hash" => misc::hash(sh, argv, fds).await,
+        "history" => history::history(sh, argv, fds).await,
         "help" => misc::help(sh, argv, fds).await,
         "caller" => misc::caller(sh, argv, fds).await,
         "compgen" => misc::compgen(sh, argv, fds).await,

@@ -67,6 +67,21 @@ struct BodyV2 {
     extra: Extra,
 }
 
+/// One history entry: its number, the script, its status (if it finished).
+#[derive(Encode, Decode, Debug, PartialEq)]
+struct HistoryM {
+    number: u64,
+    line: format::Text,
+    status: Option<i32>,
+}
+
+/// A version 3 body: the version 2 body, then the history.
+#[derive(Encode, Decode, Debug, PartialEq)]
+struct BodyV3 {
+    v2: BodyV2,
+    history: format::Seq<HistoryM>,
+}
+
 /// Everything after the header (version 1).
 #[derive(Encode, Decode, Debug, PartialEq)]
 struct Body {
@@ -102,7 +117,15 @@ impl Bash {
             ),
             dirstack: format::Seq(self.state.dirstack.iter().map(|d| format::Text(d.clone())).collect()),
         };
-        format::seal(flags, &BodyV2 { base, extra }, key)
+        let history = match &self.state.history {
+            Some(h) => h
+                .lock()
+                .entries()
+                .map(|e| HistoryM { number: e.number, line: format::Text(e.line.clone()), status: e.status })
+                .collect(),
+            None => format::Seq(Vec::new()),
+        };
+        format::seal(flags, &BodyV3 { v2: BodyV2 { base, extra }, history }, key)
     }
 
     /// Replace this session's state (and filesystem, when the snapshot holds
@@ -115,14 +138,20 @@ impl Bash {
     /// (and every `Arc` to it) sees the restored contents.
     pub fn restore(&mut self, bytes: &[u8], key: Option<&[u8]>) -> Result<(), Error> {
         let opened = format::open(bytes, key)?;
-        let (body, extra) = if opened.version == 1 {
-            (
+        let (body, extra, history) = match opened.version {
+            1 => (
                 format::decode::<Body>(opened.body)?,
                 Extra { aliases: format::Seq(Vec::new()), dirstack: format::Seq(Vec::new()) },
-            )
-        } else {
-            let v2: BodyV2 = format::decode(opened.body)?;
-            (v2.base, v2.extra)
+                Vec::new(),
+            ),
+            2 => {
+                let v2: BodyV2 = format::decode(opened.body)?;
+                (v2.base, v2.extra, Vec::new())
+            }
+            _ => {
+                let v3: BodyV3 = format::decode(opened.body)?;
+                (v3.v2.base, v3.v2.extra, v3.history.0)
+            }
         };
         let no_fs = opened.flags & FLAG_NO_FS != 0;
         let no_funcs = opened.flags & FLAG_NO_FUNCS != 0;
@@ -154,6 +183,15 @@ impl Bash {
             }
             dirstack.push(d.0);
         }
+        let mut entries = Vec::with_capacity(history.len());
+        let mut last = 0;
+        for h in history {
+            if h.number <= last || h.line.0.len() > max {
+                return Err(invalid("history entries must be numbered upwards and fit max_string_bytes"));
+            }
+            last = h.number;
+            entries.push(crate::state::history::Entry { number: h.number, line: h.line.0, status: h.status });
+        }
         new_state.aliases = std::sync::Arc::new(aliases);
         new_state.dirstack = std::sync::Arc::new(dirstack);
         if let Some(tree) = tree {
@@ -161,6 +199,9 @@ impl Bash {
             self.mem.replace_contents(tree).map_err(|e| invalid(format!("filesystem: {e}")))?;
         }
         self.state = new_state;
+        if let Some(h) = &self.state.history {
+            h.lock().replace(entries);
+        }
         Ok(())
     }
 }
@@ -182,13 +223,14 @@ mod tests {
     fn body_of(bash: &Bash) -> Body {
         let bytes = bash.snapshot(&SnapshotOptions::default()).expect("snapshot");
         let opened = format::open(&bytes, None).expect("open");
-        format::decode::<BodyV2>(opened.body).expect("decode").base
+        format::decode::<BodyV3>(opened.body).expect("decode").v2.base
     }
 
-    /// Seal a body as the current version writes it (the body, then no extras).
+    /// Seal a body as the current version writes it (the body, then no extras, no history).
     fn seal_v2(flags: u8, body: &Body) -> Vec<u8> {
         let extra = Extra { aliases: Seq(Vec::new()), dirstack: Seq(Vec::new()) };
-        format::seal(flags, &(body, &extra), None).expect("seal")
+        let history: Seq<HistoryM> = Seq(Vec::new());
+        format::seal(flags, &(body, &extra, &history), None).expect("seal")
     }
 
     /// Restore a doctored body into a fresh session: the error's text, after

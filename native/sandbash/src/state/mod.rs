@@ -2,6 +2,7 @@
 //! options, positional parameters, cwd. Forking (for `( )`, `$( )`, pipeline
 //! stages) is a clone; the maps inside are `Arc`-shared until written.
 
+pub mod history;
 pub mod options;
 pub mod source;
 pub mod vars;
@@ -38,6 +39,8 @@ pub struct ShellState {
     pub opts: Options,
     pub fs: Arc<dyn Fs>,
     pub sys: Arc<SysInfo>,
+    /// The command history (`None` when it is turned off).
+    pub history: Option<history::HistoryHandle>,
     /// Commands the embedding application answers (`:builtins`), if any.
     pub host: Option<Arc<crate::commands::host::HostCommands>>,
     /// Current script line, for messages.

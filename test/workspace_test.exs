@@ -1,0 +1,189 @@
+defmodule ExBashkit.WorkspaceTest do
+  # The agent-workspace features: background jobs, history, aliases and hooks.
+  use ExUnit.Case, async: true
+
+  alias ExBashkit.{Result, Session}
+
+  defp run(s, script) do
+    {:ok, %Result{} = r} = Session.exec(s, script)
+    {r.stdout, r.stderr, r.exit_code}
+  end
+
+  describe "background jobs" do
+    test "a job runs across execs, streams into VFS files and keeps its exit code" do
+      s = Session.new()
+
+      {:ok, id} =
+        Session.exec(s, "echo start; sleep 0.2; echo end; echo oops >&2; exit 3", background: true)
+
+      # It is running while other execs go on, and its output is already there.
+      assert [%{id: ^id, status: :running, exit_code: nil, stdout_path: out, stderr_path: err}] =
+               Session.jobs(s)
+
+      Process.sleep(50)
+      assert run(s, "cat #{out}; echo x=$x") == {"start\nx=\n", "", 0}
+      assert {:ok, %{status: :exited, exit_code: 3}} = Session.await_job(s, id)
+      assert run(s, "cat #{out} #{err}") == {"start\nend\noops\n", "", 0}
+      assert [%{name: "echo start; sleep 0.2; echo end; echo oops >&2; exit 3"}] = Session.jobs(s)
+    end
+
+    test "a job works on a copy of the shell state but shares the filesystem" do
+      s = Session.new()
+      {:ok, _} = Session.exec(s, "v=parent")
+      {:ok, id} = Session.exec(s, "v=child; cd /tmp; echo $v > /shared.txt", background: true)
+      {:ok, _} = Session.await_job(s, id)
+      assert run(s, "echo $v; pwd; cat /shared.txt") == {"parent\n/\nchild\n", "", 0}
+    end
+
+    test "terminate_job stops it with status 143; unknown and finished jobs say so" do
+      s = Session.new()
+
+      {:ok, id} =
+        Session.exec(s, "while :; do echo tick; sleep 0.01; done",
+          background: true,
+          name: "ticker"
+        )
+
+      Process.sleep(50)
+      assert :ok = Session.terminate_job(s, id)
+
+      assert {:ok, %{status: :terminated, exit_code: 143, name: "ticker"}} =
+               Session.await_job(s, id)
+
+      {"", "", 0} = run(s, "sleep 0.05")
+      {ticks, "", 0} = run(s, "wc -l < /tmp/jobs/#{id}.out")
+      # Nothing more is written after the stop.
+      {"", "", 0} = run(s, "sleep 0.05")
+      assert run(s, "wc -l < /tmp/jobs/#{id}.out") == {ticks, "", 0}
+      assert Session.terminate_job(s, id) == {:error, :not_running}
+      assert Session.terminate_job(s, 999) == {:error, :not_found}
+    end
+
+    test "jobs obey the limits and a per-session cap" do
+      s = Session.new(max_jobs: 1, limits: [timeout_ms: 100])
+      {:ok, id} = Session.exec(s, "sleep 5", background: true)
+      assert {:error, msg} = Session.exec(s, "true", background: true)
+      assert msg =~ "max_jobs: 1"
+
+      assert {:ok, %{status: :failed, exit_code: 124, error: err}} = Session.await_job(s, id)
+      assert err =~ "timeout_ms"
+      assert {:ok, _} = Session.exec(s, "true", background: true)
+    end
+
+    test "custom builtins work inside a job, after the starting call returned" do
+      s = Session.new(builtins: %{"greet" => fn %{args: [n]} -> {:ok, "hello #{n}\n"} end})
+      {:ok, id} = Session.exec(s, "sleep 0.05; greet job", background: true)
+      {:ok, %{exit_code: 0}} = Session.await_job(s, id)
+      assert run(s, "cat /tmp/jobs/#{id}.out") == {"hello job\n", "", 0}
+    end
+
+    test "bad options are refused" do
+      s = Session.new()
+
+      assert_raise ArgumentError, ~r/:background/, fn ->
+        Session.exec(s, "true", background: 1)
+      end
+
+      assert_raise ArgumentError, ~r/:name/, fn -> Session.exec(s, "true", name: "x") end
+      assert_raise ArgumentError, ~r/max_jobs/, fn -> Session.new(max_jobs: -1) end
+    end
+  end
+
+  describe "history and aliases" do
+    test "every exec is recorded with its status, searchable, and listed by `history`" do
+      s = Session.new()
+      {:ok, _} = Session.exec(s, "echo a")
+      {:ok, _} = Session.exec(s, "false")
+      {:ok, _} = Session.exec(s, "echo b")
+
+      assert Session.history(s, prefix: "echo") == [
+               %{number: 1, command: "echo a", exit_code: 0},
+               %{number: 3, command: "echo b", exit_code: 0}
+             ]
+
+      assert [%{command: "false", exit_code: 1}] = Session.history(s, contains: "fal")
+      assert [%{number: 3}] = Session.history(s, limit: 1)
+      assert run(s, "history 2") == {"    3  echo b\n    4  history 2\n", "", 0}
+      :ok = Session.clear_history(s)
+      assert Session.history(s) == []
+    end
+
+    test "history can be turned off, and stopped scripts have no status" do
+      assert Session.history(tap(Session.new(history: false), &Session.exec(&1, "echo x"))) == []
+      s = Session.new(limits: [max_loop_iterations: 3])
+      {:error, _} = Session.exec(s, "while :; do :; done")
+      assert [%{exit_code: nil}] = Session.history(s)
+    end
+
+    test "history survives a snapshot" do
+      s = Session.new()
+      {:ok, _} = Session.exec(s, "echo kept")
+      t = Session.new()
+      {:ok, bytes} = Session.snapshot(s)
+      {:ok, _} = Session.restore(t, bytes)
+      assert [%{command: "echo kept", exit_code: 0}] = Session.history(t)
+    end
+
+    test "aliases can be listed, set and removed, and expand in scripts" do
+      s = Session.new()
+      :ok = Session.put_alias(s, "greet", "echo hello")
+      assert run(s, "greet world; alias") == {"hello world\nalias greet='echo hello'\n", "", 0}
+      {:ok, _} = Session.exec(s, "alias ll='ls -l'")
+      assert Session.aliases(s) == %{"greet" => "echo hello", "ll" => "ls -l"}
+      :ok = Session.delete_alias(s, "greet")
+      assert Session.aliases(s) == %{"ll" => "ls -l"}
+      assert {:error, _} = Session.put_alias(s, "bad name", "x")
+    end
+  end
+
+  describe "hooks" do
+    test "before_exec may rewrite or refuse a script" do
+      s =
+        Session.new(
+          before_exec: fn
+            "rm " <> _ -> {:error, "no deleting"}
+            "say " <> rest -> {:ok, "echo " <> rest}
+            _ -> :ok
+          end
+        )
+
+      assert run(s, "say hi") == {"hi\n", "", 0}
+      assert Session.exec(s, "rm -rf /") == {:error, "script refused by before_exec: no deleting"}
+      assert run(s, "echo as is") == {"as is\n", "", 0}
+    end
+
+    test "after_exec may inspect or replace the result" do
+      s =
+        Session.new(
+          after_exec: fn
+            {:ok, %Result{stdout: out} = r} ->
+              {:ok, %{r | stdout: String.replace(out, "secret", "***")}}
+
+            other ->
+              other
+          end
+        )
+
+      assert run(s, "echo my secret") == {"my ***\n", "", 0}
+    end
+
+    test "hooks are isolated and fail closed" do
+      for hook <- [
+            fn _ -> raise "boom" end,
+            fn _ -> Process.exit(self(), :kill) end,
+            fn _ -> :bad end
+          ] do
+        s = Session.new(before_exec: hook)
+        assert {:error, msg} = Session.exec(s, "echo x")
+        assert msg =~ "before_exec"
+        s = Session.new(after_exec: hook)
+        assert {:error, msg} = Session.exec(s, "echo x")
+        assert msg =~ "after_exec"
+      end
+
+      s = Session.new(before_exec: fn _ -> Process.sleep(:infinity) end, builtin_timeout_ms: 50)
+      assert {:error, "before_exec failed: timed out after 50 ms"} = Session.exec(s, "echo x")
+      assert_raise ArgumentError, ~r/before_exec/, fn -> Session.new(before_exec: :nope) end
+    end
+  end
+end
