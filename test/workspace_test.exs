@@ -186,4 +186,31 @@ defmodule ExBashkit.WorkspaceTest do
       assert_raise ArgumentError, ~r/before_exec/, fn -> Session.new(before_exec: :nope) end
     end
   end
+
+  describe "change tracking" do
+    test "changes since the last call and since a marker, with hashes" do
+      s = Session.new(files: %{"/w/keep" => "k", "/w/edit" => "old", "/w/gone" => "g"})
+      # The baseline starts after the session was set up: seeded files are not changes.
+      assert {:ok, %{created: [], modified: [], deleted: []}} = Session.changes(s)
+      m = Session.mark(s)
+
+      {:ok, _} =
+        Session.exec(s, "echo new > /w/new; echo more >> /w/edit; rm /w/gone; echo k > /w/k2")
+
+      {:ok, c} = Session.changes(s)
+      assert Enum.map(c.created, & &1.path) == ["/w/k2", "/w/new"]
+      assert [%{path: "/w/edit", size: 8, sha256: sha}] = c.modified
+      assert sha == Base.encode16(:crypto.hash(:sha256, "oldmore\n"), case: :lower)
+      assert c.deleted == ["/w/gone"]
+      # The baseline moved: nothing since.
+      assert {:ok, %{created: [], modified: [], deleted: []}} = Session.changes(s)
+      # A marker still sees everything since it was taken, and a path filter applies.
+      {:ok, since_m} = Session.changes(s, since: m, path: "/w/new")
+      assert {Enum.map(since_m.created, & &1.path), since_m.deleted} == {["/w/new"], []}
+      # Rewriting the same bytes is no change.
+      {:ok, _} = Session.exec(s, "echo new > /w/new")
+      assert {:ok, %{modified: []}} = Session.changes(s)
+      assert {:error, _} = Session.changes(s, since: 999)
+    end
+  end
 end

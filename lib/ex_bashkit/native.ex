@@ -19,6 +19,8 @@ defmodule ExBashkit.Native do
   def jobs_list(_session), do: err()
   def job_terminate(_session, _id), do: err()
   def history_list(_session), do: err()
+  def fs_mark(_session), do: err()
+  def fs_changes(_session, _marker, _prefix), do: err()
   def history_clear(_session), do: err()
   def aliases_list(_session), do: err()
   def alias_set(_session, _name, _value), do: err()

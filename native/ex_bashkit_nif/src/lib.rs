@@ -4,6 +4,7 @@
 
 mod bridge;
 mod callbacks;
+mod changes;
 mod files;
 mod guard;
 mod jobs;

@@ -30,6 +30,10 @@ pub struct Session {
     pub fs: Arc<dyn Fs>,
     /// Custom builtins and virtual-fs calls go through here (`None` without them).
     pub bridge: Option<Arc<Bridge>>,
+    /// The in-memory filesystem itself (change tracking diffs its exports).
+    pub mem: Arc<sandbash::fs::MemoryFs>,
+    /// Baselines of `changes/2`.
+    pub markers: parking_lot::Mutex<crate::changes::Markers>,
     /// The command history, readable without the lock (`None` when off).
     pub history: Option<sandbash::state::history::HistoryHandle>,
     /// Background jobs; cancelled when the session is dropped.
@@ -66,12 +70,16 @@ fn session_new<'a>(env: Env<'a>, opts: NewOpts<'a>) -> Term<'a> {
         Ok(bash) => {
             let fs = bash.fs();
             let history = bash.history();
+            let mem = bash.memory_fs().clone();
+            let markers = crate::changes::Markers::new(mem.export());
             let res = ResourceArc::new(Session {
                 bash: Arc::new(tokio::sync::Mutex::new(bash)),
                 fs,
                 bridge,
                 jobs: crate::jobs::new_table(),
                 history,
+                mem,
+                markers,
                 running: parking_lot::Mutex::new((0, HashMap::new())),
             });
             (terms::ok(), res).encode(env)

@@ -2,6 +2,7 @@
 //! later backends (host mounts, Elixir-provided filesystems) plug in beside the
 //! in-memory one. Paths given to an `Fs` are absolute and normalized (see [`path`]).
 
+pub mod changes;
 #[cfg(target_os = "linux")]
 pub mod host;
 pub mod memory;
