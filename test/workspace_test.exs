@@ -213,4 +213,76 @@ defmodule ExBashkit.WorkspaceTest do
       assert {:error, _} = Session.changes(s, since: 999)
     end
   end
+
+  describe "shared workspaces" do
+    setup do
+      root = Path.join(System.tmp_dir!(), "ex_bashkit_ws_#{System.unique_integer([:positive])}")
+      File.mkdir_p!(Path.join(root, "data"))
+      File.write!(Path.join(root, "data/d.txt"), "data\n")
+      on_exit(fn -> File.rm_rf!(root) end)
+
+      main =
+        Session.new(
+          mounts: [{"/data", Path.join(root, "data"), :read_only}],
+          virtual_fs: %{"/api" => fn %{op: :read, path: p} -> {:ok, "api#{p}\n"} end},
+          builtins: %{"kv" => fn _ -> {:ok, "kv\n"} end}
+        )
+
+      %{main: main}
+    end
+
+    test "sessions over one filesystem keep their own cwd, env and history", %{main: main} do
+      other = Session.new(workspace: main)
+      {:ok, _} = Session.exec(main, "cd /tmp; export WHO=main; echo shared > /tmp/f")
+
+      assert run(other, "cat /tmp/f; pwd; echo ${WHO:-unset}; cat /api/x /data/d.txt; kv") ==
+               {"shared\n/\nunset\napi/x\ndata\nkv\n", "", 0}
+
+      assert [%{command: "cd /tmp; export WHO=main; echo shared > /tmp/f"}] =
+               Session.history(main)
+
+      assert [%{command: "cat /tmp/f" <> _}] = Session.history(other)
+    end
+
+    test "a session limited to some mounts is refused the others on every path", %{main: main} do
+      agent = Session.new(workspace: main, allowed_mounts: ["/data"])
+      assert run(agent, "cat /data/d.txt") == {"data\n", "", 0}
+
+      script = """
+      cat /api/x
+      echo hi > /api/y
+      cat < /api/z
+      ls /api
+      cp /api/a /tmp/
+      v=$(cat /api/q)
+      echo /api/* | cat
+      true
+      """
+
+      {"/api/*\n", err, 0} = run(agent, script)
+      lines = String.split(err, "\n", trim: true)
+      assert length(lines) == 6
+      assert Enum.all?(lines, &(&1 =~ "not allowed to access mount '/api'")), err
+
+      {:ok, id} = Session.exec(agent, "cat /api/x", background: true)
+      assert {:ok, %{exit_code: 1}} = Session.await_job(agent, id)
+      assert {:error, msg} = Session.read_file(agent, "/api/x")
+      assert msg =~ "not allowed to access mount '/api'"
+      assert {"kv\n", "", 0} = run(agent, "kv")
+    end
+
+    test "workspace options are checked", %{main: main} do
+      assert_raise ArgumentError, ~r/cannot be given with :workspace/, fn ->
+        Session.new(workspace: main, builtins: %{"x" => fn _ -> {:ok, ""} end})
+      end
+
+      assert_raise ArgumentError, ~r/not a mount of the workspace/, fn ->
+        Session.new(workspace: main, allowed_mounts: ["/nope"])
+      end
+
+      assert_raise ArgumentError, ~r/only applies with :workspace/, fn ->
+        Session.new(allowed_mounts: ["/data"])
+      end
+    end
+  end
 end

@@ -66,12 +66,44 @@ defmodule ExBashkit.Session.Options do
       max_jobs: 16,
       before_exec: nil,
       after_exec: nil,
-      history: true
+      history: true,
+      workspace: nil,
+      allowed_mounts: nil
     }
 
     Enum.reduce(opts, base, fn {key, value}, acc -> put(acc, key, value) end)
     |> check_mount_points()
     |> split_callbacks()
+    |> share_workspace(opts)
+  end
+
+  # A workspace session shares its source's filesystem, mounts and callbacks;
+  # it cannot bring its own (they would exist for it alone).
+  defp share_workspace({native, callbacks, config}, opts) do
+    case native.workspace do
+      nil ->
+        if native.allowed_mounts != nil,
+          do: raise(ArgumentError, "option :allowed_mounts only applies with :workspace")
+
+        {native, callbacks, config}
+
+      ws ->
+        own = [:builtins, :virtual_fs, :mounts, :allowed_mount_paths]
+
+        case Enum.find(opts, fn {k, _} -> k in own end) do
+          {k, _} ->
+            raise ArgumentError,
+                  "option #{inspect(k)} cannot be given with :workspace: a workspace session shares its source's"
+
+          nil ->
+            :ok
+        end
+
+        builtins = if ws.callbacks, do: Map.keys(ws.callbacks.builtins), else: []
+
+        native = %{native | workspace: ws.ref, builtins: builtins, virtual_fs: [], mounts: []}
+        {native, ws.callbacks, config}
+    end
   end
 
   # The NIF gets the builtins' names and the mount points; the functions and
@@ -142,6 +174,21 @@ defmodule ExBashkit.Session.Options do
       raise(
         ArgumentError,
         "option #{inspect(hook)} must be a 1-arity function, got: #{inspect(v)}"
+      )
+
+  defp put(acc, :workspace, %ExBashkit.Session{} = ws), do: %{acc | workspace: ws}
+
+  defp put(_acc, :workspace, v),
+    do: raise(ArgumentError, "option :workspace must be an ExBashkit.Session, got: #{inspect(v)}")
+
+  defp put(acc, :allowed_mounts, v) when is_list(v),
+    do: %{acc | allowed_mounts: Enum.map(v, &stringify(:allowed_mounts, &1))}
+
+  defp put(_acc, :allowed_mounts, v),
+    do:
+      raise(
+        ArgumentError,
+        "option :allowed_mounts must be a list of mount paths, got: #{inspect(v)}"
       )
 
   defp put(acc, :history, v) when is_boolean(v), do: %{acc | history: v}

@@ -38,6 +38,10 @@ pub struct NewOpts<'a> {
     pub block_private_ips: bool,
     /// Record exec'd scripts in the history.
     pub history: bool,
+    /// Share this session's filesystem (a workspace).
+    pub workspace: Option<rustler::ResourceArc<crate::session::Session>>,
+    /// With `workspace`: the only mounts this session may use (`None`: all).
+    pub allowed_mounts: Option<Vec<String>>,
 }
 
 /// The callback bridge, when the session has builtins or virtual-fs mounts.

@@ -32,6 +32,8 @@ pub struct Session {
     pub bridge: Option<Arc<Bridge>>,
     /// The in-memory filesystem itself (change tracking diffs its exports).
     pub mem: Arc<sandbash::fs::MemoryFs>,
+    /// Every mount point of the tree this session sees (host and virtual).
+    pub mount_points: Vec<String>,
     /// Baselines of `changes/2`.
     pub markers: parking_lot::Mutex<crate::changes::Markers>,
     /// The command history, readable without the lock (`None` when off).
@@ -64,8 +66,33 @@ impl std::panic::RefUnwindSafe for Session {}
 
 #[rustler::nif]
 fn session_new<'a>(env: Env<'a>, opts: NewOpts<'a>) -> Term<'a> {
-    let bridge = bridge(&opts);
-    let built = builder(&opts, bridge.as_ref()).and_then(|b| b.build().map_err(|e| e.to_string()));
+    // A shared workspace uses its source's filesystem, mounts and callback
+    // bridge (so virtual-fs calls reach the same backends), minus refused mounts.
+    let (bridge, mount_points) = match &opts.workspace {
+        Some(src) => (src.bridge.clone(), src.mount_points.clone()),
+        None => {
+            let mut points: Vec<String> = opts.virtual_fs.clone();
+            points.extend(opts.mounts.iter().map(|(vfs, _, _)| vfs.clone()));
+            (bridge(&opts), points)
+        }
+    };
+    let built = builder(&opts, bridge.as_ref()).and_then(|mut b| {
+        if let Some(src) = &opts.workspace {
+            if let Some(allowed) = &opts.allowed_mounts {
+                if let Some(bad) = allowed.iter().find(|a| !src.mount_points.contains(a)) {
+                    return Err(format!("allowed_mounts: {bad} is not a mount of the workspace"));
+                }
+            }
+            let fs: Arc<dyn Fs> = match &opts.allowed_mounts {
+                Some(allowed) => {
+                    Arc::new(sandbash::fs::restricted::RestrictedFs::new(src.fs.clone(), &src.mount_points, allowed))
+                }
+                None => src.fs.clone(),
+            };
+            b = b.shared_fs(src.mem.clone(), fs);
+        }
+        b.build().map_err(|e| e.to_string())
+    });
     match built {
         Ok(bash) => {
             let fs = bash.fs();
@@ -80,6 +107,7 @@ fn session_new<'a>(env: Env<'a>, opts: NewOpts<'a>) -> Term<'a> {
                 history,
                 mem,
                 markers,
+                mount_points,
                 running: parking_lot::Mutex::new((0, HashMap::new())),
             });
             (terms::ok(), res).encode(env)

@@ -85,6 +85,7 @@ pub struct BashBuilder {
     net: net::Policy,
     history: bool,
     expand_aliases: bool,
+    shared: Option<(Arc<MemoryFs>, Arc<dyn Fs>)>,
 }
 
 impl Default for BashBuilder {
@@ -104,6 +105,7 @@ impl Default for BashBuilder {
             net: net::Policy::none(),
             history: true,
             expand_aliases: false,
+            shared: None,
         }
     }
 }
@@ -152,6 +154,12 @@ impl BashBuilder {
         self.host = Some(host);
         self
     }
+    /// Work on another session's filesystem (a shared workspace): `mem` is its
+    /// in-memory fs and `fs` what this session sees of the whole tree.
+    pub fn shared_fs(mut self, mem: Arc<MemoryFs>, fs: Arc<dyn Fs>) -> Self {
+        self.shared = Some((mem, fs));
+        self
+    }
     /// Start with `shopt -s expand_aliases`, as an interactive shell (off, as `bash -c`).
     pub fn expand_aliases(mut self, on: bool) -> Self {
         self.expand_aliases = on;
@@ -175,7 +183,11 @@ impl BashBuilder {
 
     /// Build the session. `Err` when a seeded file cannot be written or the cwd is bad.
     pub fn build(self) -> Result<Bash, Error> {
-        let mem = Arc::new(MemoryFs::new(self.fs_limits.clone()));
+        let shared = self.shared.clone();
+        let mem = match &shared {
+            Some((m, _)) => m.clone(),
+            None => Arc::new(MemoryFs::new(self.fs_limits.clone())),
+        };
         let home = format!("/home/{}", self.username);
         let cwd = fs::path::normalize(&self.cwd);
         // The memory fs never suspends, so its futures complete on first poll.
@@ -227,7 +239,9 @@ impl BashBuilder {
         }
         let mut opts = state::Options::default();
         opts.expand_aliases = self.expand_aliases;
-        let fs: Arc<dyn Fs> = if self.mounts.is_empty() {
+        let fs: Arc<dyn Fs> = if let Some((_, fs)) = shared {
+            fs
+        } else if self.mounts.is_empty() {
             mem.clone()
         } else {
             Arc::new(fs::mount::MountFs::new(mem.clone(), self.mounts, self.fs_limits.max_path_depth))

@@ -9,6 +9,7 @@ pub mod memory;
 pub mod mount;
 pub mod overlay;
 pub mod path;
+pub mod restricted;
 
 use async_trait::async_trait;
 use std::fmt;
@@ -76,6 +77,8 @@ pub enum FsError {
     NotSupported,
     /// The backend failed (an application callback raised or timed out).
     Io,
+    /// A shared workspace's session may not use this mount (its prefix).
+    MountNotAllowed(String),
 }
 
 /// Which filesystem limit an operation hit.
@@ -109,8 +112,12 @@ impl fmt::Display for FsError {
             };
             return write!(f, "{text} ({}: {value})", which.option());
         }
+        if let FsError::MountNotAllowed(m) = self {
+            return write!(f, "not allowed to access mount '{m}'");
+        }
         f.write_str(match self {
             FsError::Limit(..) => "limit exceeded",
+            FsError::MountNotAllowed(_) => "not allowed to access mount",
             FsError::NotFound => "No such file or directory",
             FsError::NotADirectory => "Not a directory",
             FsError::IsADirectory => "Is a directory",
