@@ -3,4 +3,5 @@ defmodule ExBashkit.DoctestTest do
   doctest ExBashkit
   doctest ExBashkit.Session
   doctest ExBashkit.VirtualFs
+  doctest ExBashkit.Tool
 end
