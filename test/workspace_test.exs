@@ -77,6 +77,32 @@ defmodule ExBashkit.WorkspaceTest do
       assert run(s, "cat /tmp/jobs/#{id}.out") == {"hello job\n", "", 0}
     end
 
+    test "jobs end when their session is garbage-collected" do
+      # `observer` shares the filesystem but not the session that runs the job.
+      {observer, parent} = {nil, self()}
+
+      spawn(fn ->
+        s = Session.new()
+        send(parent, {:observer, Session.new(workspace: s)})
+
+        {:ok, _} =
+          Session.exec(s, "while :; do echo t >> /tmp/ticks; sleep 0.01; done", background: true)
+
+        Process.sleep(50)
+      end)
+
+      observer = receive(do: ({:observer, o} -> o), after: (2000 -> observer))
+      Process.sleep(150)
+      # The spawned process is gone; collect so the session resource is freed.
+      :erlang.garbage_collect()
+      Process.sleep(50)
+      {:ok, %{stdout: n1}} = Session.exec(observer, "wc -l < /tmp/ticks")
+      Process.sleep(100)
+      {:ok, %{stdout: n2}} = Session.exec(observer, "wc -l < /tmp/ticks")
+      assert String.to_integer(String.trim(n1)) > 0
+      assert n1 == n2
+    end
+
     test "bad options are refused" do
       s = Session.new()
 

@@ -202,6 +202,57 @@ defmodule ExBashkit.Session do
       iex> out
       ~s({"path":"/users/1.json"}\\n)
 
+  ## Background jobs
+
+  `exec(session, script, background: true)` starts the script as a job and
+  returns `{:ok, job_id}` at once. The job runs in a copy of the session (its
+  variable and `cd` changes stay its own, as in `( script ) &`), shares the
+  filesystem, keeps running across later calls, and writes its stdout and
+  stderr to `/tmp/jobs/ID.out` and `/tmp/jobs/ID.err`, which scripts can
+  `tail` or `grep` while it runs. `jobs/1` lists the jobs with their status,
+  exit code, start time and output paths; `terminate_job/2` stops one (exit
+  code 143, as for SIGTERM); `await_job/3` waits for one. Jobs obey the
+  session's limits (including `:timeout_ms`), at most `:max_jobs` (default 16)
+  run at once, and they end when the session is garbage-collected.
+
+      iex> s = ExBashkit.Session.new()
+      iex> {:ok, id} = ExBashkit.Session.exec(s, "echo working; exit 3", background: true)
+      iex> {:ok, job} = ExBashkit.Session.await_job(s, id)
+      iex> {job.status, job.exit_code}
+      {:exited, 3}
+      iex> ExBashkit.Session.read_file(s, job.stdout_path)
+      {:ok, "working\\n"}
+
+  ## Hooks
+
+  `:before_exec` gets each script and returns `:ok`, `{:ok, new_script}` or
+  `{:error, reason}` (the call then returns `{:error, "script refused by
+  before_exec: " <> reason}`); `:after_exec` gets what `exec/3` would return
+  and returns `:ok` or a replacement of the same shape. They run isolated like
+  custom builtins, within `:builtin_timeout_ms`, and fail closed: a hook that
+  raises, exits, times out or answers anything else turns the call into an error.
+
+      iex> s = ExBashkit.Session.new(before_exec: fn script -> {:ok, "set -u; " <> script} end)
+      iex> {:ok, r} = ExBashkit.Session.exec(s, "echo $nope")
+      iex> {r.exit_code, r.stderr}
+      {127, "bash: line 1: nope: unbound variable\\n"}
+
+  ## Shared workspaces
+
+  `new(workspace: other)` makes a session over `other`'s filesystem (its
+  in-memory files, host mounts, virtual filesystems and custom builtins), with
+  its own cwd, variables, history and jobs. `allowed_mounts:` restricts it to
+  some of the mounts: any path under another mount fails with
+  `not allowed to access mount '/X'`, whatever reaches it (commands,
+  redirects, globs, `cp`/`mv`, `$( )`, pipelines, jobs, the file API).
+
+      iex> main = ExBashkit.Session.new(virtual_fs: %{"/secrets" => fn _ -> {:ok, "k"} end})
+      iex> {:ok, _} = ExBashkit.Session.exec(main, "echo shared > /tmp/note")
+      iex> helper = ExBashkit.Session.new(workspace: main, allowed_mounts: [])
+      iex> {:ok, r} = ExBashkit.Session.exec(helper, "cat /tmp/note /secrets/key")
+      iex> {r.stdout, r.stderr}
+      {"shared\\n", "cat: /secrets/key: not allowed to access mount '/secrets'\\n"}
+
   ## Virtual filesystem
 
   A session's in-memory filesystem is shared between scripts and the host. Use
