@@ -205,27 +205,21 @@ pub async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: 
 
 /// Run a registered utility.
 pub async fn run_utility(sh: &mut ShellState, cmd: &dyn crate::commands::Command, argv: &[String], fds: &Fds) -> Res {
-    let mut ctx = CommandContext {
-        name: &argv[0],
-        args: &argv[1..],
-        stdin: fds.stdin.clone(),
-        stdout: fds.stdout.clone(),
-        stderr: fds.stderr.clone(),
-        cwd: &sh.cwd,
-        env: sh,
-        fs: &sh.fs,
-        sys: &sh.sys,
-        budget: &sh.budget,
-        line: sh.line,
-        shell: Some(sh),
-    };
-    let r = crate::commands::common::with_locale(sh, cmd.run(&mut ctx)).await;
-    drop(ctx);
-    io_result(sh, &argv[0], r, fds).await
+    run_with_context(sh, Runner::Utility(cmd), argv, fds).await
 }
 
 /// Run a command the embedding application answers.
 async fn run_host(sh: &mut ShellState, host: &crate::commands::host::HostCommands, argv: &[String], fds: &Fds) -> Res {
+    run_with_context(sh, Runner::Host(host), argv, fds).await
+}
+
+/// What runs with a [`CommandContext`]: a utility, or the embedder's command.
+enum Runner<'a> {
+    Utility(&'a dyn crate::commands::Command),
+    Host(&'a crate::commands::host::HostCommands),
+}
+
+async fn run_with_context(sh: &mut ShellState, runner: Runner<'_>, argv: &[String], fds: &Fds) -> Res {
     let mut ctx = CommandContext {
         name: &argv[0],
         args: &argv[1..],
@@ -240,7 +234,10 @@ async fn run_host(sh: &mut ShellState, host: &crate::commands::host::HostCommand
         line: sh.line,
         shell: Some(sh),
     };
-    let r = host.run(&mut ctx).await;
+    let r = match runner {
+        Runner::Utility(cmd) => crate::commands::common::with_locale(sh, cmd.run(&mut ctx)).await,
+        Runner::Host(host) => host.run(&mut ctx).await,
+    };
     drop(ctx);
     io_result(sh, &argv[0], r, fds).await
 }
