@@ -246,6 +246,11 @@ const HELP: &[(&str, &str, &str)] = &[
     ("readarray", "readarray: readarray [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]", "readarray - Read lines from a file into an array variable."),
     ("umask", "umask: umask [-p] [-S] [mode]", "umask - Display or set file mode mask."),
     ("hash", "hash: hash [-lr] [-p pathname] [-dt] [name ...]", "hash - Remember or display program locations."),
+    (
+        "history",
+        "history: history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]",
+        "history - Display or manipulate the history list.",
+    ),
     ("help", "help: help [-dms] [pattern ...]", "help - Display information about builtin commands."),
     ("caller", "caller: caller [expr]", "caller - Return the context of the current subroutine call."),
     ("compgen", "compgen: compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [word]", "compgen - Display possible completions depending on the options."),
@@ -315,6 +320,15 @@ pub async fn help(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         out(fds, &s).await;
     }
     status
+}
+
+/// `NAME --help` for a builtin that takes options: its synopsis and summary,
+/// status 2, as bash prints `help NAME` then. `None` when it has no entry.
+pub async fn dash_dash_help(name: &str, fds: &Fds) -> Option<i32> {
+    let (_, syn, desc) = HELP.iter().find(|h| h.0 == name)?;
+    let text = desc.split_once(" - ").map_or(*desc, |(_, d)| d);
+    out(fds, &format!("{syn}\n    {text}\n")).await;
+    Some(2)
 }
 
 /// `compgen`: the completions of a word (builtins, keywords, functions,

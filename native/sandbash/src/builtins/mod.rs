@@ -119,6 +119,13 @@ pub fn run<'a>(
 
 async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds: &Fds) -> Res {
     let name = argv[0].as_str();
+    // Builtins that take options answer `--help`; these few treat it as an operand.
+    let takes_help = !matches!(name, ":" | "true" | "false" | "echo" | "test" | "[" | "bash" | "sh" | "__select");
+    if takes_help && argv.get(1).map(String::as_str) == Some("--help") {
+        if let Some(status) = misc::dash_dash_help(name, fds).await {
+            return Ok(status);
+        }
+    }
     let status = match name {
         // Lets the unit tests check that a panic stays inside `exec`.
         #[cfg(test)]
