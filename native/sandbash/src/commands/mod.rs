@@ -7,7 +7,10 @@ pub mod common;
 pub(crate) mod testutil;
 
 mod awk;
+mod base32;
+mod base64;
 mod basename;
+mod basenc;
 mod cal;
 mod cat;
 mod chmod;
@@ -42,6 +45,7 @@ mod grep_re;
 mod grep_scan;
 mod gzip;
 mod gzip_codec;
+mod hashsum;
 mod head;
 mod headtail;
 mod hostname;
@@ -184,6 +188,14 @@ pub fn default_registry() -> &'static Registry {
             ("awk", Arc::new(awk::Awk)),
             ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
+            ("md5sum", Arc::new(hashsum::HashSum(hashsum::Algo::Md5))),
+            ("sha1sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha1))),
+            ("sha224sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha224))),
+            ("sha256sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha256))),
+            ("sha384sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha384))),
+            ("sha512sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha512))),
+            ("base64", Arc::new(base64::Base64)),
+            ("base32", Arc::new(base32::Base32)),
             ("cat", Arc::new(cat::Cat)),
             ("cal", Arc::new(cal::Cal)),
             ("sort", Arc::new(sort::Sort)),
