@@ -110,7 +110,7 @@ const SPEC: Spec = Spec::new(
 );
 
 /// Hash one operand a chunk at a time; `Err` is the C library's message.
-async fn digest_file(ctx: &CommandContext<'_>, algo: Algo, name: &str) -> Result<String, String> {
+pub(super) async fn digest_file(ctx: &CommandContext<'_>, algo: Algo, name: &str) -> Result<String, String> {
     let input = ctx.open_input(name).await?;
     let mut h = algo.hasher();
     while let Some(chunk) = input.read_chunk().await {
@@ -120,6 +120,25 @@ async fn digest_file(ctx: &CommandContext<'_>, algo: Algo, name: &str) -> Result
         }
     }
     Ok(h.hex())
+}
+
+/// One output line: `HEX  NAME` (`*NAME` in binary mode) or `ALGO (NAME) = HEX`
+/// with `tag`, with a leading `\\` when the name had to be escaped.
+pub(super) fn format_line(algo: Algo, hex: &str, f: &str, tag: bool, binary: bool, zero: bool) -> String {
+    let escape = !zero && f.contains(['\\', '\n', '\r']);
+    let name = if escape { escape_name(f) } else { f.to_string() };
+    let mut line = String::new();
+    if escape {
+        line.push('\\');
+    }
+    if tag {
+        line.push_str(&format!("{} ({name}) = {hex}", algo.tag()));
+    } else {
+        let mark = if binary { '*' } else { ' ' };
+        line.push_str(&format!("{hex} {mark}{name}"));
+    }
+    line.push(if zero { '\0' } else { '\n' });
+    line
 }
 
 /// GNU's escaping of a name holding `\`, newline or carriage return.
@@ -396,19 +415,7 @@ impl Command for HashSum {
                     continue;
                 }
             };
-            let escape = !zero && f.contains(['\\', '\n', '\r']);
-            let name = if escape { escape_name(f) } else { f.clone() };
-            let mut line = String::new();
-            if escape {
-                line.push('\\');
-            }
-            if tag {
-                line.push_str(&format!("{} ({name}) = {hex}", algo.tag()));
-            } else {
-                let mark = if binary == Some(true) { '*' } else { ' ' };
-                line.push_str(&format!("{hex} {mark}{name}"));
-            }
-            line.push(if zero { '\0' } else { '\n' });
+            let line = format_line(algo, &hex, f, tag, binary == Some(true), zero);
             ctx.out(line.as_bytes()).await?;
         }
         Ok(if ok { 0 } else { 1 })

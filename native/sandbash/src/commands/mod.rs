@@ -15,6 +15,7 @@ mod cal;
 mod cat;
 mod chmod;
 mod chown;
+mod cksum;
 mod cmp;
 mod column;
 mod comm;
@@ -83,6 +84,7 @@ mod sort_cmp;
 mod split;
 mod stat;
 mod strings;
+mod sum;
 mod tac;
 mod tail;
 mod tar;
@@ -188,6 +190,8 @@ pub fn default_registry() -> &'static Registry {
             ("awk", Arc::new(awk::Awk)),
             ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
+            ("cksum", Arc::new(cksum::Cksum)),
+            ("sum", Arc::new(sum::Sum)),
             ("md5sum", Arc::new(hashsum::HashSum(hashsum::Algo::Md5))),
             ("sha1sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha1))),
             ("sha224sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha224))),
