@@ -11,6 +11,7 @@ mod base32;
 mod base64;
 mod basename;
 mod basenc;
+mod bignum;
 mod cal;
 mod cat;
 mod chmod;
@@ -32,6 +33,7 @@ mod du;
 mod echo;
 mod env;
 mod expand;
+mod expr;
 mod file;
 mod file_mode;
 mod file_time;
@@ -190,6 +192,7 @@ pub fn default_registry() -> &'static Registry {
             ("awk", Arc::new(awk::Awk)),
             ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
+            ("expr", Arc::new(expr::Expr)),
             ("cksum", Arc::new(cksum::Cksum)),
             ("sum", Arc::new(sum::Sum)),
             ("md5sum", Arc::new(hashsum::HashSum(hashsum::Algo::Md5))),
