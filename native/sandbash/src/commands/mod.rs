@@ -109,6 +109,7 @@ mod wc;
 mod which;
 mod whoami;
 mod xargs;
+mod xxd;
 mod yes;
 
 use crate::fs::Fs;
@@ -192,6 +193,7 @@ pub fn default_registry() -> &'static Registry {
             ("awk", Arc::new(awk::Awk)),
             ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
+            ("xxd", Arc::new(xxd::Xxd)),
             ("expr", Arc::new(expr::Expr)),
             ("cksum", Arc::new(cksum::Cksum)),
             ("sum", Arc::new(sum::Sum)),
