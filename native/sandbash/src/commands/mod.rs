@@ -66,6 +66,7 @@ mod mktemp;
 mod mv;
 mod nl;
 mod nproc;
+mod od;
 mod pager;
 mod paste;
 mod printenv;
@@ -193,6 +194,7 @@ pub fn default_registry() -> &'static Registry {
             ("awk", Arc::new(awk::Awk)),
             ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
+            ("od", Arc::new(od::Od)),
             ("xxd", Arc::new(xxd::Xxd)),
             ("expr", Arc::new(expr::Expr)),
             ("cksum", Arc::new(cksum::Cksum)),
