@@ -11,6 +11,8 @@ mod base32;
 mod base64;
 mod basename;
 mod basenc;
+mod bc;
+mod bc_num;
 mod bignum;
 mod cal;
 mod cat;
@@ -194,6 +196,7 @@ pub fn default_registry() -> &'static Registry {
             ("awk", Arc::new(awk::Awk)),
             ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
+            ("bc", Arc::new(bc::Bc)),
             ("od", Arc::new(od::Od)),
             ("xxd", Arc::new(xxd::Xxd)),
             ("expr", Arc::new(expr::Expr)),
