@@ -83,6 +83,7 @@ mod sed;
 mod sed_exec;
 mod sed_parse;
 mod seq;
+mod shuf;
 mod sleep;
 mod sort;
 mod sort_cmp;
@@ -196,6 +197,7 @@ pub fn default_registry() -> &'static Registry {
             ("awk", Arc::new(awk::Awk)),
             ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
+            ("shuf", Arc::new(shuf::Shuf)),
             ("bc", Arc::new(bc::Bc)),
             ("od", Arc::new(od::Od)),
             ("xxd", Arc::new(xxd::Xxd)),
