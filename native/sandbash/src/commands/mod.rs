@@ -68,6 +68,7 @@ mod mktemp;
 mod mv;
 mod nl;
 mod nproc;
+mod numfmt;
 mod od;
 mod pager;
 mod paste;
@@ -197,6 +198,7 @@ pub fn default_registry() -> &'static Registry {
             ("awk", Arc::new(awk::Awk)),
             ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
+            ("numfmt", Arc::new(numfmt::Numfmt)),
             ("shuf", Arc::new(shuf::Shuf)),
             ("bc", Arc::new(bc::Bc)),
             ("od", Arc::new(od::Od)),
