@@ -53,6 +53,7 @@ mod gzip_codec;
 mod hashsum;
 mod head;
 mod headtail;
+mod hexdump;
 mod hostname;
 mod iconv;
 mod id;
@@ -198,6 +199,7 @@ pub fn default_registry() -> &'static Registry {
             ("awk", Arc::new(awk::Awk)),
             ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
+            ("hexdump", Arc::new(hexdump::Hexdump)),
             ("numfmt", Arc::new(numfmt::Numfmt)),
             ("shuf", Arc::new(shuf::Shuf)),
             ("bc", Arc::new(bc::Bc)),
