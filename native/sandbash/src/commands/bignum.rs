@@ -41,8 +41,8 @@ fn add_mag(a: &[u32], b: &[u32]) -> Vec<u32> {
 fn sub_mag(a: &[u32], b: &[u32]) -> Vec<u32> {
     let mut out = Vec::with_capacity(a.len());
     let mut borrow = 0i64;
-    for i in 0..a.len() {
-        let mut d = i64::from(a[i]) - i64::from(*b.get(i).unwrap_or(&0)) - borrow;
+    for (i, &x) in a.iter().enumerate() {
+        let mut d = i64::from(x) - i64::from(*b.get(i).unwrap_or(&0)) - borrow;
         borrow = 0;
         if d < 0 {
             d += BASE as i64;

@@ -341,7 +341,7 @@ async fn check_file(ctx: &CommandContext<'_>, algo: Algo, checkfile: &str, o: &C
         && mismatched == 0
         && unreadable == 0
         && (!o.strict || misformatted == 0)
-        && !(o.ignore_missing && !matched))
+        && (!o.ignore_missing || matched))
 }
 
 #[async_trait]

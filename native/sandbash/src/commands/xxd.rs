@@ -366,11 +366,9 @@ async fn revert(ctx: &CommandContext<'_>, input: &Input, cols: i64, plain: bool,
                         n1 = -1;
                         if !plain {
                             p += 1;
-                            if p >= cols {
-                                if c != b'\n' {
-                                    skip_line = true;
-                                    continue;
-                                }
+                            if p >= cols && c != b'\n' {
+                                skip_line = true;
+                                continue;
                             }
                         }
                     } else if n1 < 0 && n2 < 0 && n3 < 0 && c != b'\n' {
@@ -533,7 +531,7 @@ async fn dump(ctx: &CommandContext<'_>, o: &Opts, input: Input, infile: Option<&
             let mut p = 0usize;
             while let Some(chunk) = rd.next().await {
                 for &c in &chunk {
-                    let sep = if p % cols != 0 {
+                    let sep = if !p.is_multiple_of(cols) {
                         ", "
                     } else if p == 0 {
                         "  "
