@@ -695,6 +695,9 @@ type XRes<T> = Result<T, Flow>;
 
 type Array = HashMap<u64, Num>;
 
+/// Most digits a bc number may have here.
+const MAX_DIGITS: usize = 200_000;
+
 /// Largest array index (BC_DIM_MAX).
 const DIM_MAX: u64 = 16_777_215;
 
@@ -804,9 +807,12 @@ impl Machine<'_, '_> {
     }
 
     fn check_size(&mut self, n: &Num) -> XRes<()> {
-        if n.v.digit_count() > self.max_digits {
-            self.ctx.budget.input_exceeded();
-            self.stopped = true;
+        self.check_digits(n.v.digit_count())
+    }
+
+    /// Refuse an operation whose result would pass MAX_DIGITS, before doing it.
+    fn check_digits(&mut self, digits: usize) -> XRes<()> {
+        if digits > self.max_digits {
             return Err(self.rt_error("number too large"));
         }
         Ok(())
@@ -880,6 +886,11 @@ impl Machine<'_, '_> {
     }
 
     fn binop(&mut self, op: &str, a: &Num, b: &Num) -> XRes<Num> {
+        match op {
+            "*" => self.check_digits(a.v.digit_count() + b.v.digit_count())?,
+            "/" | "%" => self.check_digits(a.v.digit_count() + b.s + self.scale)?,
+            _ => {}
+        }
         let r = match op {
             "+" => a.add(b),
             "-" => a.sub(b),
@@ -900,8 +911,10 @@ impl Machine<'_, '_> {
                     return Err(self.rt_error("exponent too large in raise"));
                 };
                 // Refuse results that could not fit the string limit.
-                let digits = (a.int_len() as u128) * u128::from(e.unsigned_abs());
-                if digits > self.max_digits as u128 && !(a.trunc().is_zero() || a.cmp(&Num::int(1)).is_eq()) {
+                // Digits of the result (|a| < 1 or = 1 stays small).
+                let digits = (a.v.digit_count() as u128) * u128::from(e.unsigned_abs());
+                let small = a.trunc().is_zero() || a.v.abs() == Num::int(1).rescale(a.s).v;
+                if digits > self.max_digits as u128 && !small {
                     return Err(self.rt_error("exponent too large in raise"));
                 }
                 let scale = self.scale;
@@ -1307,7 +1320,9 @@ impl Command for Bc {
             Some(n) if n >= 3 => n as usize,
             _ => 70,
         };
-        let max_digits = usize::try_from(ctx.budget.limits.max_string_bytes).unwrap_or(usize::MAX);
+        // Schoolbook arithmetic is quadratic: keep numbers where a product
+        // takes well under a second.
+        let max_digits = usize::try_from(ctx.budget.limits.max_string_bytes).unwrap_or(usize::MAX).min(MAX_DIGITS);
         let mut m = Machine {
             ctx,
             vars: HashMap::new(),

@@ -122,18 +122,26 @@ fn divmod_mag(a: &[u32], b: &[u32]) -> (Vec<u32>, Vec<u32>) {
         if cmp_mag(&rem, b) == Ordering::Less {
             continue;
         }
-        // Estimate from the top limbs, then correct by binary search.
-        let (mut lo, mut hi) = (0u64, BASE - 1);
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            if cmp_mag(&mul_small(b, mid as u32), &rem) != Ordering::Greater {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
+        // Estimate from the top limbs (3 of the remainder over 2 of the
+        // divisor is off by a little at most), then correct.
+        let n = b.len();
+        let at = |v: &[u32], k: usize| u128::from(*v.get(k).unwrap_or(&0));
+        let base = u128::from(BASE);
+        let r = at(&rem, n) * base * base + at(&rem, n - 1) * base + at(&rem, n - 2);
+        let d = at(b, n - 1) * base + at(b, n - 2);
+        let mut lo = (r / d).min(base - 1) as u64;
+        let mut prod = mul_small(b, lo as u32);
+        while cmp_mag(&prod, &rem) == Ordering::Greater {
+            lo -= 1;
+            prod = sub_mag(&prod, b);
+        }
+        let mut left = sub_mag(&rem, &prod);
+        while cmp_mag(&left, b) != Ordering::Less {
+            lo += 1;
+            left = sub_mag(&left, b);
         }
         q[i] = lo as u32;
-        rem = sub_mag(&rem, &mul_small(b, lo as u32));
+        rem = left;
     }
     trim(&mut q);
     (q, rem)

@@ -182,30 +182,28 @@ struct Reader {
 }
 
 impl Reader {
+    /// The next chunk; empty when all of it was skipped (the caller checks
+    /// the deadline between chunks).
     async fn next(&mut self) -> Option<Vec<u8>> {
-        loop {
-            if self.left == Some(0) {
-                return None;
-            }
-            let mut chunk = match self.buffered.take() {
-                Some(b) => b,
-                None => self.input.read_chunk().await?.to_vec(),
-            };
-            if self.skip > 0 {
-                let n = (self.skip as usize).min(chunk.len());
-                chunk.drain(..n);
-                self.skip -= n as u64;
-            }
-            if let Some(left) = self.left.as_mut() {
-                if chunk.len() as u64 > *left {
-                    chunk.truncate(*left as usize);
-                }
-                *left -= chunk.len() as u64;
-            }
-            if !chunk.is_empty() {
-                return Some(chunk);
-            }
+        if self.left == Some(0) {
+            return None;
         }
+        let mut chunk = match self.buffered.take() {
+            Some(b) => b,
+            None => self.input.read_chunk().await?.to_vec(),
+        };
+        if self.skip > 0 {
+            let n = (self.skip as usize).min(chunk.len());
+            chunk.drain(..n);
+            self.skip -= n as u64;
+        }
+        if let Some(left) = self.left.as_mut() {
+            if chunk.len() as u64 > *left {
+                chunk.truncate(*left as usize);
+            }
+            *left -= chunk.len() as u64;
+        }
+        Some(chunk)
     }
 }
 
