@@ -203,14 +203,6 @@ fn float_str(v: f64, single: bool) -> String {
     if v.is_infinite() {
         return if v < 0.0 { "-inf".into() } else { "inf".into() };
     }
-    let sci = if single { format!("{:e}", v as f32) } else { format!("{v:e}") };
-    let (neg, sci) = match sci.strip_prefix('-') {
-        Some(s) => (true, s.to_string()),
-        None => (false, sci),
-    };
-    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
     let normal = if single { (v as f32).is_normal() } else { v.is_normal() };
     let min = if !normal {
         1
@@ -219,7 +211,29 @@ fn float_str(v: f64, single: bool) -> String {
     } else {
         15
     };
-    let prec = digits.len().max(min);
+    // The fewest digits, from `min` up, that read back as the same value,
+    // each correctly rounded as printf's %.*g would (ties to even).
+    let mut prec = min;
+    let mut sci = String::new();
+    while prec <= 17 {
+        sci = format!("{:.*e}", prec - 1, v);
+        let back_ok = if single {
+            sci.parse::<f32>().is_ok_and(|b| b == v as f32)
+        } else {
+            sci.parse::<f64>().is_ok_and(|b| b == v)
+        };
+        if back_ok {
+            break;
+        }
+        prec += 1;
+    }
+    let (neg, sci) = match sci.strip_prefix('-') {
+        Some(s) => (true, s.to_string()),
+        None => (false, sci),
+    };
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
     let s = g_format(&digits, exp, prec);
     if neg {
         format!("-{s}")
