@@ -229,6 +229,15 @@ fn shuf_seeded() {
 }
 
 #[test]
+fn shuf_pipe_reservoir() {
+    check(
+        r#"printf 'another source of random bytes, long enough for a few draws of shuf' > rs; seq 30 | shuf -n 4 --random-source=rs; seq 3 | shuf -n 5 --random-source=rs; seq 30 > f; shuf -n 4 --random-source=rs < f"#,
+        "28\n5\n17\n6\n2\n1\n3\n8\n10\n5\n20\n",
+        0,
+    );
+}
+
+#[test]
 fn shuf_unseeded_permutation() {
     check(r#"seq 20 | shuf | sort -n | tr '\n' ' ' "#, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 ", 0);
 }

@@ -208,7 +208,7 @@ impl Command for Shuf {
             }
             let file = p.operands.first().map_or("-", String::as_str);
             // GNU samples a pipe (unknown size) through a reservoir.
-            reservoir = file == "-" && head != u64::MAX && !repeat;
+            reservoir = file == "-" && head != u64::MAX && !repeat && ctx.stdin.is_pipe().await;
             let mut src = match ctx.open_lines(file, eol).await {
                 Ok(s) => s,
                 Err(e) => {
@@ -318,16 +318,20 @@ async fn sample(
     };
     let mut rsrv: Vec<Vec<u8>> = Vec::new();
     let mut n: u64 = 0;
+    let mut more = true;
     while n < k {
         match src.next_line(ctx).await {
             Some(l) => {
                 rsrv.push(strip(l));
                 n += 1;
             }
-            None => return Ok(rsrv),
+            None => {
+                more = false;
+                break;
+            }
         }
     }
-    loop {
+    while more {
         let j = rng.choose(n + 1).await?;
         let Some(l) = src.next_line(ctx).await else { break };
         if j < k {
@@ -364,7 +368,8 @@ mod tests {
     fn deterministic_with_random_source() {
         check(&["shuf", "--random-source=rs", "ten"], &files(), "", &lines("7 4 3 1 10 2 5 8 9 6"), "", 0);
         check(&["shuf", "--random-source=rs", "-n", "3", "ten"], &files(), "", &lines("7 4 3"), "", 0);
-        check(&["shuf", "--random-source=rs", "-n", "3"], &files(), TEN, &lines("3 10 4"), "", 0);
+        // Standard input from a file is read whole (`shuf -n 3 < ten`).
+        check(&["shuf", "--random-source=rs", "-n", "3"], &files(), TEN, &lines("7 4 3"), "", 0);
         check(&["shuf", "--random-source=rs", "-e", "a", "b", "c", "d", "e"], &files(), "", &lines("b e a c d"), "", 0);
         check(&["shuf", "--random-source=rs", "-i", "1-20", "-n", "5"], &files(), "", &lines("17 18 3 7 4"), "", 0);
         check(

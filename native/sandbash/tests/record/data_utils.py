@@ -41,6 +41,7 @@ e("bc_errors", r'''echo '1/0; 2 + 2' | bc; echo 'x = ; 5' | bc''')
 
 group("shuf and numfmt")
 t("shuf_seeded", r'''printf 'some random bytes for shuf to use, enough of them, really' > rs; shuf -i 1-10 --random-source=rs; seq 5 | shuf --random-source=rs; shuf -n 2 -e a b c d --random-source=rs''')
+t("shuf_pipe_reservoir", r'''printf 'another source of random bytes, long enough for a few draws of shuf' > rs; seq 30 | shuf -n 4 --random-source=rs; seq 3 | shuf -n 5 --random-source=rs; seq 30 > f; shuf -n 4 --random-source=rs < f''')
 t("shuf_unseeded_permutation", r'''seq 20 | shuf | sort -n | tr '\n' ' ' ''')
 t("numfmt_to", r'''numfmt --to=iec 1048576; numfmt --to=si --suffix=B 1500; echo '1K 2M x' | numfmt --from=si --field=1-2''')
 e("numfmt_invalid", r'''numfmt abc; echo "status=$?"''')
