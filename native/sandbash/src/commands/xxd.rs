@@ -55,6 +55,7 @@ struct Opts {
     decimal: bool,
     revert: bool,
     cols: i64,
+    cols_given: bool,
     group: i64,
     length: i64,
     seek: i64,
@@ -101,6 +102,7 @@ fn parse(args: &[String]) -> Result<(Opts, Vec<String>), ()> {
         decimal: false,
         revert: false,
         cols: 0,
+        cols_given: false,
         group: -1,
         length: -1,
         seek: 0,
@@ -137,7 +139,10 @@ fn parse(args: &[String]) -> Result<(Opts, Vec<String>), ()> {
             "-E" => {}
             "-h" => return Err(()),
             "-c" if pp[2..].starts_with("apitalize") && pp.len() > 2 => o.capitalize = true,
-            "-c" => o.cols = strtol(&value(&mut i, pp, "ols")?),
+            "-c" => {
+                o.cols = strtol(&value(&mut i, pp, "ols")?);
+                o.cols_given = true;
+            }
             "-g" => o.group = strtol(&value(&mut i, pp, "roupsize")?),
             "-o" => o.display_off = strtol(&value(&mut i, pp, "ffset")?),
             "-l" => o.length = strtol(&value(&mut i, pp, "en")?),
@@ -401,7 +406,8 @@ impl Command for Xxd {
             ctx.stderr.write(b"xxd 2022-01-14 by Juergen Weigert et al.\n").await?;
             return Ok(0);
         }
-        if o.cols == 0 {
+        // `-c 0` means one endless line with -p, the default otherwise.
+        if o.cols == 0 && !(o.kind == Kind::Plain && o.cols_given) {
             o.cols = match o.kind {
                 Kind::Plain => 30,
                 Kind::Include => 12,
@@ -517,7 +523,7 @@ async fn dump(ctx: &CommandContext<'_>, o: &Opts, input: Input, infile: Option<&
                     break;
                 }
             }
-            if p < cols || (cols == 0 && !out.buf.is_empty()) {
+            if p < cols || cols == 0 {
                 out.push(b"\n").await?;
             }
         }
@@ -761,6 +767,15 @@ mod tests {
         );
         check(&["xxd", "-p", "-c", "4", "-l", "8"], &[], DATA, "68656c6c\n6f20776f\n", "", 0);
         check(&["xxd", "-u", "-p", "-l", "5"], &[], DATA, "68656C6C6F\n", "", 0);
+        check(
+            &["xxd", "-p", "-c", "0", "-l", "40"],
+            &[],
+            DATA,
+            "68656c6c6f20776f726c640a7468697320697320612074657374206f6620787864206f7574707574\n",
+            "",
+            0,
+        );
+        check(&["xxd", "-p", "-c", "0"], &[], "", "\n", "", 0);
         check(
             &["xxd", "-i", "-l", "2", "9x-y.bin"],
             &[("9x-y.bin", DATA)],
