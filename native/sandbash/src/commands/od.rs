@@ -471,7 +471,7 @@ impl Command for Od {
         let l_c_m = specs.iter().fold(1, |a, s| lcm(a, s.size));
         let mut per_line = width.unwrap_or(16);
         if per_line % l_c_m != 0 {
-            let fixed = if per_line < l_c_m { l_c_m } else { per_line - per_line % l_c_m };
+            let fixed = l_c_m;
             ctx.err(format!("warning: invalid width {per_line}; using {fixed} instead")).await?;
             per_line = fixed;
         }
