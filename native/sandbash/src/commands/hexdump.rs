@@ -142,7 +142,9 @@ impl Command for Hexdump {
         let (mut failed, mut opened) = (0usize, 0usize);
         let mut to_skip = skip;
         let mut left = length;
-        let mut off = skip;
+        // Skipped bytes count in the offsets; standard input is "seeked", so
+        // a skip past its end still moves the final offset.
+        let mut off = 0u64;
         let mut block: Vec<u8> = Vec::with_capacity(16);
         let mut prev: Option<Vec<u8>> = None;
         let mut starred = false;
@@ -167,6 +169,7 @@ impl Command for Hexdump {
                     let n = (to_skip as usize).min(data.len());
                     data = &data[n..];
                     to_skip -= n as u64;
+                    off += n as u64;
                 }
                 if let Some(l) = left.as_mut() {
                     let n = (*l as usize).min(data.len());
@@ -208,8 +211,13 @@ impl Command for Hexdump {
             }
             off += block.len() as u64;
         }
-        if dumped > 0 {
-            out.extend_from_slice(fmts[0].addr(off).as_bytes());
+        if p.operands.is_empty() {
+            off += to_skip;
+        }
+        let _ = dumped;
+        if off > 0 {
+            // util-linux takes the last format's address style.
+            out.extend_from_slice(fmts[fmts.len() - 1].addr(off).as_bytes());
             out.push(b'\n');
         }
         ctx.out(&out).await?;
@@ -260,7 +268,11 @@ mod tests {
         hd(&["-d", "-n", "6"], "0000000   25960   27756   08303                                        \n0000006\n");
         hd(&["-o", "-n", "6"], "0000000  062550  066154  020157                                        \n0000006\n");
         hd(&["-x", "-n", "7"], "0000000    6568    6c6c    206f    0077                                \n0000007\n");
-        hd(&["-s", "100"], "");
+        hd(&["-s", "100"], "000001c\n");
+        hd(&["-s", "27"], "000001b 0064                                   \n000001c\n");
+        hd(&["-C", "-x", "-n", "2"], "00000000  68 65                                             |he|\n0000000    6568                                                        \n0000002\n");
+        check(&["hexdump", "-s", "10"], &[], "", "000000a\n", "", 0);
+        check(&["hexdump", "-s", "10", "em"], &[("em", "")], "", "", "", 0);
     }
 
     #[test]
