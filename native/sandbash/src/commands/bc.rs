@@ -38,7 +38,6 @@ enum T {
     Op(&'static str),
     Nl,
     Eof,
-    Bad,
 }
 
 #[derive(Clone, Debug)]
@@ -53,11 +52,16 @@ const OPS: &[&str] = &[
 ];
 
 fn is_digit(c: u8) -> bool {
-    c.is_ascii_digit() || (b'A'..=b'F').contains(&c)
+    c.is_ascii_digit() || c.is_ascii_uppercase()
 }
 
-fn lex(src: &[u8]) -> Vec<Tok> {
+/// A character the lexer dropped: the number of tokens before it, its line
+/// and itself (GNU reports `illegal character` and skips the line).
+type Illegal = (usize, usize, char);
+
+fn lex(src: &[u8]) -> (Vec<Tok>, Vec<Illegal>) {
     let mut toks = Vec::new();
+    let mut bad = Vec::new();
     let mut i = 0;
     let mut line = 1;
     while i < src.len() {
@@ -98,12 +102,15 @@ fn lex(src: &[u8]) -> Vec<Tok> {
                     }
                     i += 1;
                 }
-                let s = String::from_utf8_lossy(&src[start..i.min(src.len())]).into_owned();
                 if i >= src.len() {
-                    toks.push(Tok { t: T::Bad, line: start_line });
-                } else {
-                    toks.push(Tok { t: T::Str(s), line: start_line });
+                    // Unterminated: the quote is dropped, the rest lexed again.
+                    bad.push((toks.len(), start_line, '"'));
+                    i = start;
+                    line = start_line;
+                    continue;
                 }
+                let s = String::from_utf8_lossy(&src[start..i]).into_owned();
+                toks.push(Tok { t: T::Str(s), line: start_line });
                 i += 1;
             }
             _ if is_digit(c) || (c == b'.' && src.get(i + 1).is_some_and(|&d| is_digit(d))) => {
@@ -145,7 +152,8 @@ fn lex(src: &[u8]) -> Vec<Tok> {
                         i += op.len();
                     }
                     None => {
-                        toks.push(Tok { t: T::Bad, line });
+                        let ch = String::from_utf8_lossy(&src[i..(i + 1).min(src.len())]).chars().next().unwrap_or('?');
+                        bad.push((toks.len(), line, ch));
                         i += 1;
                     }
                 }
@@ -153,7 +161,7 @@ fn lex(src: &[u8]) -> Vec<Tok> {
         }
     }
     toks.push(Tok { t: T::Eof, line });
-    toks
+    (toks, bad)
 }
 
 // ---------------------------------------------------------------------------
@@ -230,6 +238,8 @@ enum PErr {
     Syntax(usize),
     /// `quit` was read: stop at once.
     Quit,
+    /// The line had errors already reported: do not run it.
+    Skip,
 }
 
 type PRes<T> = Result<T, PErr>;
@@ -244,6 +254,12 @@ struct Parser<'a> {
     pos: usize,
     depth: usize,
     max_depth: usize,
+    /// Enclosing loops and whether inside a function (for `break`/`return`).
+    loops: usize,
+    in_func: bool,
+    /// Errors GNU reports without a syntax error (`Break outside a for/while`):
+    /// line and message; the line is not run.
+    soft: Vec<(usize, String)>,
 }
 
 impl Parser<'_> {
@@ -338,7 +354,10 @@ impl Parser<'_> {
                 let c = self.expr()?;
                 self.expect(")")?;
                 self.skip_nl();
-                let body = self.stmt(funcs)?.unwrap_or(Stmt::Block(Vec::new()));
+                self.loops += 1;
+                let body = self.stmt(funcs);
+                self.loops -= 1;
+                let body = body?.unwrap_or(Stmt::Block(Vec::new()));
                 Ok(Some(Stmt::While(c, Box::new(body))))
             }
             T::Name(n) if n == "for" => {
@@ -351,16 +370,24 @@ impl Parser<'_> {
                 let c = if self.is_op(")") { None } else { Some(self.expr()?) };
                 self.expect(")")?;
                 self.skip_nl();
-                let body = self.stmt(funcs)?.unwrap_or(Stmt::Block(Vec::new()));
+                self.loops += 1;
+                let body = self.stmt(funcs);
+                self.loops -= 1;
+                let body = body?.unwrap_or(Stmt::Block(Vec::new()));
                 Ok(Some(Stmt::For(a, b, c, Box::new(body))))
             }
-            T::Name(n) if n == "break" => {
+            T::Name(n) if n == "break" || n == "continue" => {
+                let line = self.toks[self.pos].line;
                 self.bump();
-                Ok(Some(Stmt::Break))
+                if self.loops == 0 {
+                    let m = if n == "break" { "Break outside a for/while" } else { "Continue outside a for" };
+                    self.soft.push((line, m.into()));
+                }
+                Ok(Some(if n == "break" { Stmt::Break } else { Stmt::Continue }))
             }
-            T::Name(n) if n == "continue" => {
+            T::Name(n) if n == "limits" => {
                 self.bump();
-                Ok(Some(Stmt::Continue))
+                Ok(Some(Stmt::Str(LIMITS.into())))
             }
             T::Name(n) if n == "halt" => {
                 self.bump();
@@ -368,15 +395,22 @@ impl Parser<'_> {
             }
             T::Name(n) if n == "return" => {
                 self.bump();
-                if matches!(self.peek(), T::Nl | T::Eof | T::Op(";") | T::Op("}")) {
-                    return Ok(Some(Stmt::Return(None)));
-                }
-                if self.is_op("(") && matches!(self.toks.get(self.pos + 1).map(|t| &t.t), Some(T::Op(")"))) {
+                let r = if matches!(self.peek(), T::Nl | T::Eof | T::Op(";") | T::Op("}")) {
+                    Stmt::Return(None)
+                } else if self.is_op("(") && matches!(self.toks.get(self.pos + 1).map(|t| &t.t), Some(T::Op(")"))) {
                     self.bump();
                     self.bump();
-                    return Ok(Some(Stmt::Return(None)));
+                    Stmt::Return(None)
+                } else {
+                    Stmt::Return(Some(self.expr()?))
+                };
+                if !self.in_func {
+                    // Reported at the token after the statement, as GNU does.
+                    let tok = &self.toks[self.pos.min(self.toks.len() - 1)];
+                    let line = if tok.t == T::Nl { tok.line + 1 } else { tok.line };
+                    self.soft.push((line, "Return outside of a function.".into()));
                 }
-                Ok(Some(Stmt::Return(Some(self.expr()?))))
+                Ok(Some(r))
             }
             T::Name(n) if n == "print" => {
                 self.bump();
@@ -471,7 +505,13 @@ impl Parser<'_> {
                 _ => return self.err(),
             }
         }
-        let body = self.stmt_list(funcs)?;
+        let (outer_loops, outer_func) = (self.loops, self.in_func);
+        self.loops = 0;
+        self.in_func = true;
+        let body = self.stmt_list(funcs);
+        self.loops = outer_loops;
+        self.in_func = outer_func;
+        let body = body?;
         self.expect("}")?;
         funcs.insert(name, Arc::new(Func { params, autos, body }));
         Ok(())
@@ -583,6 +623,9 @@ impl Parser<'_> {
         if self.is_op("++") || self.is_op("--") {
             let inc = self.is_op("++");
             self.bump();
+            if !matches!(self.peek(), T::Name(_)) {
+                return self.err();
+            }
             let Expr::Load(lv) = self.primary()? else { return self.err() };
             return Ok(Expr::Pre(lv, inc));
         }
@@ -676,6 +719,10 @@ impl Parser<'_> {
         }
     }
 }
+
+/// What `limits` prints (GNU bc 1.07.1 on 64-bit Linux).
+const LIMITS: &str = "BC_BASE_MAX     = 2147483647\nBC_DIM_MAX      = 16777215\nBC_SCALE_MAX    = 2147483647\n\
+                      BC_STRING_MAX   = 2147483647\nMAX Exponent    = 9223372036854775807\nNumber of vars  = 32767\n";
 
 // ---------------------------------------------------------------------------
 // Interpreter
@@ -778,7 +825,7 @@ impl Machine<'_, '_> {
             return Num::parse10(text);
         }
         let base = self.ibase as i64;
-        let val = |c: char| c.to_digit(16).unwrap_or(0) as i64;
+        let val = |c: char| c.to_digit(36).unwrap_or(0) as i64;
         let (ip, fp) = text.split_once('.').unwrap_or((text, ""));
         let mut build = Num::default();
         let ichars: Vec<char> = ip.chars().collect();
@@ -818,11 +865,11 @@ impl Machine<'_, '_> {
         Ok(())
     }
 
-    fn index(&mut self, e: &Expr) -> XRes<u64> {
+    fn index(&mut self, name: &str, e: &Expr) -> XRes<u64> {
         let v = self.eval(e)?;
         match v.to_i64() {
             Some(i) if (0..=DIM_MAX as i64).contains(&i) => Ok(i as u64),
-            _ => Err(self.rt_error("Array index out of bounds")),
+            _ => Err(self.rt_error(&format!("Array {name} subscript out of bounds."))),
         }
     }
 
@@ -830,7 +877,7 @@ impl Machine<'_, '_> {
         Ok(match lv {
             LVal::Var(n) => self.vars.get(n).cloned().unwrap_or_default(),
             LVal::Elem(n, i) => {
-                let i = self.index(i)?;
+                let i = self.index(n, i)?;
                 self.arrays.get(n).and_then(|a| a.get(&i)).cloned().unwrap_or_default()
             }
             LVal::Scale => Num::int(self.scale as i64),
@@ -846,24 +893,25 @@ impl Machine<'_, '_> {
                 self.vars.insert(n.clone(), v);
             }
             LVal::Elem(n, i) => {
-                let i = self.index(i)?;
+                let i = self.index(n, i)?;
                 self.arrays.entry(n.clone()).or_default().insert(i, v);
             }
             LVal::Scale => {
-                let s = v.to_i64().unwrap_or(i64::MAX);
-                if s < 0 {
-                    return Err(self.rt_error("negative scale"));
+                let mut sc = v.to_i64().unwrap_or(i64::MAX);
+                if sc < 0 {
+                    self.rt_warn("negative scale, set to 0");
+                    sc = 0;
                 }
-                self.scale = (s as usize).min(self.max_digits);
+                self.scale = (sc as usize).min(self.max_digits);
             }
             LVal::Ibase => {
                 let b = v.to_i64().unwrap_or(i64::MAX);
                 self.ibase = if b < 2 {
                     self.rt_warn("ibase too small, set to 2");
                     2
-                } else if b > 16 {
-                    self.rt_warn("ibase too large, set to 16");
-                    16
+                } else if b > 36 {
+                    self.rt_warn("ibase too large, set to 36");
+                    36
                 } else {
                     b as u64
                 };
@@ -1033,7 +1081,14 @@ impl Machine<'_, '_> {
             match (is_arr, a) {
                 (false, CallArg::Val(e)) => vals.push(Ok(self.eval(e)?)),
                 (true, CallArg::Array(n)) => vals.push(Err(self.arrays.get(n).cloned().unwrap_or_default())),
-                _ => return Err(self.rt_error("Parameter type mismatch")),
+                (true, _) => {
+                    self.rt_error(&format!("Parameter type mismatch parameter {}.", f.params[vals.len()].0));
+                    return Err(self.rt_error("Parameter number mismatch"));
+                }
+                (false, _) => {
+                    self.rt_error("Parameter type mismatch, parameter (null).");
+                    return Err(self.rt_error("Parameter number mismatch"));
+                }
             }
         }
         // Dynamic scoping: save what the names held, restore on return.
@@ -1241,9 +1296,10 @@ impl Machine<'_, '_> {
 
 /// Run one source (a file or stdin); `Ok(false)` when `quit`/`halt` ended bc.
 async fn run_source(m: &mut Machine<'_, '_>, src: &[u8], label: &str) -> Result<bool, crate::io::IoError> {
-    let toks = lex(src);
+    let (toks, illegal) = lex(src);
+    let mut illegal = illegal.into_iter().peekable();
     let max_depth = usize::try_from(m.ctx.budget.limits.max_parser_depth).unwrap_or(200);
-    let mut p = Parser { toks: &toks, pos: 0, depth: 0, max_depth };
+    let mut p = Parser { toks: &toks, pos: 0, depth: 0, max_depth, loops: 0, in_func: false, soft: Vec::new() };
     loop {
         if *p.peek() == T::Eof {
             return Ok(true);
@@ -1268,7 +1324,24 @@ async fn run_source(m: &mut Machine<'_, '_>, src: &[u8], label: &str) -> Result<
             }
         })();
         m.funcs = funcs;
+        // Characters the lexer dropped in this line: reported, and the line
+        // is not run.
+        let mut line_bad = false;
+        while let Some(&(at, n, c)) = illegal.peek() {
+            if at > p.pos {
+                break;
+            }
+            m.err.extend_from_slice(format!("{label} {n}: illegal character: {c}\n").as_bytes());
+            line_bad = true;
+            illegal.next();
+        }
+        for (n, msg) in p.soft.drain(..) {
+            m.err.extend_from_slice(format!("{label} {n}: {msg}\n").as_bytes());
+            line_bad = true;
+        }
+        let res = if line_bad && res.is_ok() { Err(PErr::Skip) } else { res };
         match res {
+            Err(PErr::Skip) => {}
             Err(PErr::Quit) => return Ok(false),
             Err(PErr::Syntax(n)) => {
                 m.err.extend_from_slice(format!("{label} {n}: syntax error\n").as_bytes());
@@ -1278,6 +1351,13 @@ async fn run_source(m: &mut Machine<'_, '_>, src: &[u8], label: &str) -> Result<
                 }
                 p.bump();
                 p.depth = 0;
+                while let Some(&(at, n, c)) = illegal.peek() {
+                    if at > p.pos {
+                        break;
+                    }
+                    m.err.extend_from_slice(format!("{label} {n}: illegal character: {c}\n").as_bytes());
+                    illegal.next();
+                }
             }
             Ok(()) => {
                 m.adr = 0;
@@ -1287,10 +1367,6 @@ async fn run_source(m: &mut Machine<'_, '_>, src: &[u8], label: &str) -> Result<
                         Err(Flow::Halt) => {
                             m.flush().await?;
                             return Ok(false);
-                        }
-                        Err(Flow::Return(_)) => {
-                            m.err.extend_from_slice(b"Return outside of a function.\n");
-                            break;
                         }
                         Err(_) => break,
                     }
@@ -1451,6 +1527,28 @@ mod tests {
         let got = crate::commands::testutil::run(&["bc"], &[], "sqrt(-1); 2\n3\n");
         assert_eq!(got.out, "3\n");
         assert!(got.err.ends_with("Square root of a negative number\n"));
+    }
+
+    #[test]
+    fn placement_errors_and_illegal_characters() {
+        check(&["bc"], &[], "1 @ + 2\n", "", "(standard_in) 1: illegal character: @\n", 0);
+        check(&["bc"], &[], "1 $ 2\n", "", "(standard_in) 1: illegal character: $\n(standard_in) 1: syntax error\n", 0);
+        check(&["bc"], &[], "break; 5\n", "", "(standard_in) 1: Break outside a for/while\n", 0);
+        check(&["bc"], &[], "return; 5\n6\n", "6\n", "(standard_in) 1: Return outside of a function.\n", 0);
+        check(
+            &["bc"],
+            &[],
+            "\"abc\" 1 @\n",
+            "",
+            "(standard_in) 1: syntax error\n(standard_in) 1: illegal character: @\n",
+            0,
+        );
+        bc("ibase=16; G; Z; 1G\n", "16\n35\n31\n");
+        bc(
+            "limits\n",
+            "BC_BASE_MAX     = 2147483647\nBC_DIM_MAX      = 16777215\nBC_SCALE_MAX    = 2147483647\n\
+             BC_STRING_MAX   = 2147483647\nMAX Exponent    = 9223372036854775807\nNumber of vars  = 32767\n",
+        );
     }
 
     #[test]
