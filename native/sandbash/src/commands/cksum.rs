@@ -1,7 +1,8 @@
 //! `cksum [-a ALGO] [--untagged] [-z] [FILE]...` (GNU coreutils 9.1): the
 //! POSIX CRC-32 with the byte count (`CRC SIZE NAME`) by default; `-a bsd`
 //! and `-a sysv` are `sum -r`/`sum -s`, `-a md5|sha1|sha224|sha256|sha384|sha512`
-//! print BSD-style tagged digests. Verifying (`-c`) is not supported.
+//! print BSD-style tagged digests; `-c` verifies tagged lines (any digest
+//! algorithm, or untagged ones too with `-a`), as md5sum's `-c` does.
 
 use super::common::{bad_arg, quote, quotef, Arg, Spec};
 use super::hashsum::{self, Algo};
@@ -12,8 +13,19 @@ use async_trait::async_trait;
 pub struct Cksum;
 
 const SPEC: Spec = Spec::new(
-    "a:z",
-    &[("algorithm", Arg::Yes, "a"), ("tag", Arg::No, "tag"), ("untagged", Arg::No, "untagged"), ("zero", Arg::No, "z")],
+    "a:zcw",
+    &[
+        ("algorithm", Arg::Yes, "a"),
+        ("tag", Arg::No, "tag"),
+        ("untagged", Arg::No, "untagged"),
+        ("zero", Arg::No, "z"),
+        ("check", Arg::No, "c"),
+        ("warn", Arg::No, "w"),
+        ("quiet", Arg::No, "quiet"),
+        ("status", Arg::No, "status"),
+        ("strict", Arg::No, "strict"),
+        ("ignore-missing", Arg::No, "ignore-missing"),
+    ],
     "[OPTION]... [FILE]...",
 );
 
@@ -89,6 +101,41 @@ impl Command for Cksum {
             "sha512" => Some(Algo::Sha512),
             _ => None,
         };
+        let o = hashsum::CheckOpts {
+            quiet: p.has("quiet"),
+            status: p.has("status"),
+            strict: p.has("strict"),
+            warn: p.has("w"),
+            ignore_missing: p.has("ignore-missing"),
+        };
+        let check = p.has("c");
+        if !check {
+            for (set, name) in [
+                (o.ignore_missing, "ignore-missing"),
+                (o.status, "status"),
+                (o.warn, "warn"),
+                (o.quiet, "quiet"),
+                (o.strict, "strict"),
+            ] {
+                if set {
+                    ctx.usage_err(format!("the --{name} option is meaningful only when verifying checksums")).await?;
+                    return Ok(1);
+                }
+            }
+        }
+        if check {
+            if p.has("a") && digest.is_none() {
+                ctx.err("--check is not supported with --algorithm={bsd,sysv,crc}").await?;
+                return Ok(1);
+            }
+            let files = if p.operands.is_empty() { vec!["-".to_string()] } else { p.operands.clone() };
+            let kind = digest.map_or("CRC", |d| d.tag());
+            let mut ok = true;
+            for f in &files {
+                ok &= hashsum::check_file(ctx, digest, kind, f, &o).await?;
+            }
+            return Ok(i32::from(!ok));
+        }
         // The last of --tag / --untagged wins.
         let untagged =
             p.opts.iter().rev().find(|o| o.id == "tag" || o.id == "untagged").is_some_and(|o| o.id == "untagged");
@@ -167,6 +214,60 @@ mod tests {
             "",
             "1219131554 3 abc\n",
             "cksum: nofile: No such file or directory\n",
+            1,
+        );
+    }
+
+    const TAGS: &str = "MD5 (a) = 900150983cd24fb0d6963f7d28e17f72\n\
+                        SHA256 (b c) = 2be3e1d5a7a7ee2cb6b4e2a3c4c6d7f3b8e4b35e8cfa14fb6cfcbc5d34bdb6d0\n\
+                        SHA1 (a) = a9993e364706816aba3e25717850c26c9cd0d89d\ngarbage\n";
+
+    #[test]
+    fn checks() {
+        let files =
+            [("a", "abc"), ("b c", "x y"), ("tags", TAGS), ("untagged", "900150983cd24fb0d6963f7d28e17f72  a\n")];
+        check(
+            &["cksum", "-c", "tags"],
+            &files,
+            "",
+            "a: OK\nb c: FAILED\na: OK\n",
+            "cksum: WARNING: 1 line is improperly formatted\ncksum: WARNING: 1 computed checksum did NOT match\n",
+            1,
+        );
+        check(
+            &["cksum", "-a", "sha1", "-c", "-w", "tags"],
+            &files,
+            "",
+            "a: OK\n",
+            "cksum: tags: 1: improperly formatted SHA1 checksum line\n\
+             cksum: tags: 2: improperly formatted SHA1 checksum line\n\
+             cksum: tags: 4: improperly formatted SHA1 checksum line\n\
+             cksum: WARNING: 3 lines are improperly formatted\n",
+            0,
+        );
+        check(&["cksum", "-a", "md5", "-c", "untagged"], &files, "", "a: OK\n", "", 0);
+        check(
+            &["cksum", "-c", "untagged"],
+            &files,
+            "",
+            "",
+            "cksum: untagged: no properly formatted checksum lines found\n",
+            1,
+        );
+        check(
+            &["cksum", "-a", "crc", "-c", "tags"],
+            &files,
+            "",
+            "",
+            "cksum: --check is not supported with --algorithm={bsd,sysv,crc}\n",
+            1,
+        );
+        check(
+            &["cksum", "--quiet", "a"],
+            &files,
+            "",
+            "",
+            "cksum: the --quiet option is meaningful only when verifying checksums\nTry 'cksum --help' for more information.\n",
             1,
         );
     }

@@ -27,7 +27,7 @@ pub enum Algo {
 
 impl Algo {
     /// The name in `--tag` lines and messages.
-    fn tag(self) -> &'static str {
+    pub(super) fn tag(self) -> &'static str {
         match self {
             Algo::Md5 => "MD5",
             Algo::Sha1 => "SHA1",
@@ -176,21 +176,30 @@ fn is_white(c: u8) -> bool {
 /// State of the line parser across a check file: whether lines are in the
 /// `HEX NAME` form with one space (`Some(true)`), GNU's standard form (`Some(false)`).
 struct LineParser {
-    algo: Algo,
+    /// `None` (cksum without `-a`): tagged lines name their algorithm.
+    algo: Option<Algo>,
     bsd_reversed: Option<bool>,
 }
 
+const ALL: [Algo; 6] = [Algo::Md5, Algo::Sha1, Algo::Sha224, Algo::Sha256, Algo::Sha384, Algo::Sha512];
+
 impl LineParser {
     /// GNU's split_3: the hex digest and file name of a check line.
-    fn split<'a>(&mut self, s: &'a [u8]) -> Option<(&'a [u8], Vec<u8>)> {
+    fn split<'a>(&mut self, s: &'a [u8]) -> Option<(&'a [u8], Vec<u8>, Algo)> {
         let mut i = s.iter().take_while(|&&c| is_white(c)).count();
         let escaped = s.get(i) == Some(&b'\\');
         if escaped {
             i += 1;
         }
-        let tag = self.algo.tag().as_bytes();
-        if s[i..].starts_with(tag) {
-            i += tag.len();
+        let tagged = match self.algo {
+            Some(a) => s[i..].starts_with(a.tag().as_bytes()).then_some(a),
+            None => ALL.into_iter().find(|a| {
+                let t = a.tag().as_bytes();
+                s[i..].starts_with(t) && matches!(s.get(i + t.len()), Some(b' ' | b'('))
+            }),
+        };
+        if let Some(algo) = tagged {
+            i += algo.tag().len();
             if s.get(i) == Some(&b' ') {
                 i += 1;
             }
@@ -211,9 +220,10 @@ impl LineParser {
             while rest.get(j).is_some_and(|&c| is_white(c)) {
                 j += 1;
             }
-            return Some((&rest[j..], name));
+            return Some((&rest[j..], name, algo));
         }
-        let hex_len = self.algo.hex_len();
+        let algo = self.algo?;
+        let hex_len = algo.hex_len();
         if s.len() - i < hex_len + 2 {
             return None;
         }
@@ -234,7 +244,7 @@ impl LineParser {
             i += 1;
         }
         let name = if escaped { unescape_name(&s[i..])? } else { s[i..].to_vec() };
-        Some((hex, name))
+        Some((hex, name, algo))
     }
 }
 
@@ -242,16 +252,24 @@ fn plural(n: u64, one: &str, many: &str) -> String {
     format!("WARNING: {n} {}", if n == 1 { one } else { many })
 }
 
-struct CheckOpts {
-    quiet: bool,
-    status: bool,
-    strict: bool,
-    warn: bool,
-    ignore_missing: bool,
+pub(super) struct CheckOpts {
+    pub quiet: bool,
+    pub status: bool,
+    pub strict: bool,
+    pub warn: bool,
+    pub ignore_missing: bool,
 }
 
 /// Verify the sums listed in `checkfile`; whether all was well.
-async fn check_file(ctx: &CommandContext<'_>, algo: Algo, checkfile: &str, o: &CheckOpts) -> Result<bool, IoError> {
+/// `algo` is `None` for `cksum -c` without `-a` (tagged lines only); `kind`
+/// names the checksum in `-w` warnings.
+pub(super) async fn check_file(
+    ctx: &CommandContext<'_>,
+    algo: Option<Algo>,
+    kind: &str,
+    checkfile: &str,
+    o: &CheckOpts,
+) -> Result<bool, IoError> {
     let is_stdin = checkfile == "-";
     let shown = if is_stdin { quotef("standard input") } else { quotef(checkfile) };
     let mut src = match ctx.open_lines(checkfile, b'\n').await {
@@ -262,6 +280,7 @@ async fn check_file(ctx: &CommandContext<'_>, algo: Algo, checkfile: &str, o: &C
         }
     };
     let mut parser = LineParser { algo, bsd_reversed: None };
+    let mut kind = kind.to_string();
     let (mut misformatted, mut unreadable, mut mismatched) = (0u64, 0u64, 0u64);
     let (mut properly_formatted, mut matched) = (false, false);
     let mut line_no = 0u64;
@@ -283,20 +302,24 @@ async fn check_file(ctx: &CommandContext<'_>, algo: Algo, checkfile: &str, o: &C
         if line.is_empty() {
             continue;
         }
-        let parsed = parser.split(line).filter(|(hex, name)| {
-            !(is_stdin && name == b"-") && hex.len() == algo.hex_len() && hex.iter().all(u8::is_ascii_hexdigit)
+        let parsed = parser.split(line).filter(|(hex, name, a)| {
+            !(is_stdin && name == b"-") && hex.len() == a.hex_len() && hex.iter().all(u8::is_ascii_hexdigit)
         });
-        let Some((hex, name)) = parsed else {
+        if let (None, Some((_, _, a))) = (algo, &parsed) {
+            // cksum names the last algorithm it recognised in warnings.
+            kind = a.tag().to_string();
+        }
+        let Some((hex, name, line_algo)) = parsed else {
             misformatted += 1;
             if o.warn {
-                ctx.err(format!("{shown}: {line_no}: improperly formatted {} checksum line", algo.tag())).await?;
+                ctx.err(format!("{shown}: {line_no}: improperly formatted {kind} checksum line")).await?;
             }
             continue;
         };
         properly_formatted = true;
         let name = String::from_utf8_lossy(&name).into_owned();
         let shown_name = if name.contains('\n') { format!("\\{}", escape_name(&name)) } else { name.clone() };
-        match digest_file(ctx, algo, &name).await {
+        match digest_file(ctx, line_algo, &name).await {
             Err(e) => {
                 if o.ignore_missing && e == "No such file or directory" {
                     continue;
@@ -404,7 +427,7 @@ impl Command for HashSum {
         let mut ok = true;
         for f in &files {
             if check {
-                ok &= check_file(ctx, algo, f, &o).await?;
+                ok &= check_file(ctx, Some(algo), algo.tag(), f, &o).await?;
                 continue;
             }
             let hex = match digest_file(ctx, algo, f).await {
