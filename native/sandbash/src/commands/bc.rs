@@ -775,10 +775,25 @@ struct Machine<'c, 'x> {
 impl Machine<'_, '_> {
     fn ok(&mut self) -> bool {
         self.steps += 1;
-        if self.steps & 255 == 0 && (!self.ctx.still_running() || self.ctx.budget.tick_loop(0).is_err()) {
+        if self.steps & 255 == 0 && !self.ctx.still_running() {
             self.stopped = true;
         }
         !self.stopped
+    }
+
+    /// One turn of a `while`/`for`: counted against the exec's total loop
+    /// budget like the shell's own loops; past it, bc stops with the reason.
+    fn loop_turn(&mut self) -> XRes<()> {
+        if self.stopped {
+            return Err(Flow::Abort);
+        }
+        if let Err(stop) = self.ctx.budget.tick_loop(0) {
+            self.stopped = true;
+            let m = format!("bc: {stop}\n");
+            self.err.extend_from_slice(m.as_bytes());
+            return Err(Flow::Abort);
+        }
+        Ok(())
     }
 
     fn where_(&self) -> String {
@@ -1232,9 +1247,7 @@ impl Machine<'_, '_> {
                 }
             }
             Stmt::While(c, body) => loop {
-                if self.stopped {
-                    return Err(Flow::Abort);
-                }
+                self.loop_turn()?;
                 if self.eval(c)?.is_zero() {
                     break;
                 }
@@ -1249,9 +1262,7 @@ impl Machine<'_, '_> {
                     self.eval(a)?;
                 }
                 loop {
-                    if self.stopped {
-                        return Err(Flow::Abort);
-                    }
+                    self.loop_turn()?;
                     if let Some(c) = c {
                         if self.eval(c)?.is_zero() {
                             break;
@@ -1433,7 +1444,7 @@ impl Command for Bc {
                 }
             };
             if !run_source(&mut m, &src, f).await? {
-                return Ok(0);
+                return Ok(i32::from(m.stopped));
             }
         }
         let src = match ctx.read_stdin().await {
@@ -1441,7 +1452,8 @@ impl Command for Bc {
             Err(_) => return Ok(1),
         };
         run_source(&mut m, &src, "(standard_in)").await?;
-        Ok(0)
+        // A budget stop is not bc's own success.
+        Ok(i32::from(m.stopped))
     }
 }
 
@@ -1549,6 +1561,16 @@ mod tests {
             "BC_BASE_MAX     = 2147483647\nBC_DIM_MAX      = 16777215\nBC_SCALE_MAX    = 2147483647\n\
              BC_STRING_MAX   = 2147483647\nMAX Exponent    = 9223372036854775807\nNumber of vars  = 32767\n",
         );
+    }
+
+    #[test]
+    fn loops_count_against_the_budget() {
+        let fs = crate::commands::testutil::make_fs(&[]);
+        let limits = crate::limits::Limits { max_total_loop_iterations: 100, ..Default::default() };
+        let got = crate::commands::testutil::run_full(&fs, &["bc"], b"1\nwhile (1) {}\n2\n", &[], limits);
+        assert_eq!(got.out, "1\n");
+        assert_eq!(got.err, "bc: maximum total loop iterations exceeded (max_total_loop_iterations: 100)\n");
+        assert_eq!(got.status, 1);
     }
 
     #[test]
