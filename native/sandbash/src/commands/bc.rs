@@ -22,6 +22,7 @@ const SPEC: Spec = Spec::new(
         ("standard", Arg::No, "s"),
         ("warn", Arg::No, "w"),
         ("interactive", Arg::No, "i"),
+        ("version", Arg::No, "v"),
     ],
     "[options] [file ...]",
 );

@@ -10,7 +10,24 @@ use async_trait::async_trait;
 
 pub struct Hexdump;
 
-const SPEC: Spec = Spec::new("bcCdoxn:s:ve:f:", &[], "[options] <file>...");
+const SPEC: Spec = Spec::new(
+    "bcCdoxn:s:ve:f:V",
+    &[
+        ("length", super::common::Arg::Yes, "n"),
+        ("skip", super::common::Arg::Yes, "s"),
+        ("no-squeezing", super::common::Arg::No, "v"),
+        ("canonical", super::common::Arg::No, "C"),
+        ("one-byte-octal", super::common::Arg::No, "b"),
+        ("one-byte-char", super::common::Arg::No, "c"),
+        ("two-bytes-decimal", super::common::Arg::No, "d"),
+        ("two-bytes-octal", super::common::Arg::No, "o"),
+        ("two-bytes-hex", super::common::Arg::No, "x"),
+        ("format", super::common::Arg::Yes, "e"),
+        ("format-file", super::common::Arg::Yes, "f"),
+        ("version", super::common::Arg::No, "V"),
+    ],
+    "[options] <file>...",
+);
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Fmt {
@@ -107,6 +124,10 @@ impl Command for Hexdump {
             Ok(p) => p,
             Err(s) => return Ok(s),
         };
+        if p.has("V") {
+            ctx.out(b"hexdump from util-linux 2.38.1\n").await?;
+            return Ok(0);
+        }
         let mut fmts = Vec::new();
         let (mut length, mut skip) = (None, 0u64);
         for o in &p.opts {

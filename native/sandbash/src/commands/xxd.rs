@@ -62,6 +62,8 @@ struct Opts {
     neg_seek: bool,
     display_off: i64,
     name: Option<String>,
+    /// `-v`: print the version (xxd stops parsing there).
+    version: bool,
 }
 
 /// C's `strtol(s, NULL, 0)`: optional sign, `0x` hex, `0` octal, else
@@ -109,6 +111,7 @@ fn parse(args: &[String]) -> Result<(Opts, Vec<String>), ()> {
         neg_seek: false,
         display_off: 0,
         name: None,
+        version: false,
     };
     let mut i = 0;
     // Takes the value glued to the option (`-c8`) unless it is the rest of the
@@ -138,6 +141,10 @@ fn parse(args: &[String]) -> Result<(Opts, Vec<String>), ()> {
             "-r" => o.revert = true,
             "-E" => {}
             "-h" => return Err(()),
+            "-v" => {
+                o.version = true;
+                return Ok((o, Vec::new()));
+            }
             "-c" if pp[2..].starts_with("apitalize") && pp.len() > 2 => o.capitalize = true,
             "-c" => {
                 o.cols = strtol(&value(&mut i, pp, "ols")?);
@@ -402,7 +409,7 @@ impl Command for Xxd {
             ctx.stderr.write(USAGE.as_bytes()).await?;
             return Ok(1);
         };
-        if ctx.args.iter().take_while(|a| *a != "--").any(|a| a.starts_with("-v") || a.starts_with("--v")) {
+        if o.version {
             ctx.stderr.write(b"xxd 2022-01-14 by Juergen Weigert et al.\n").await?;
             return Ok(0);
         }
