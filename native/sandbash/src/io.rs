@@ -216,6 +216,13 @@ impl Input {
         Input::from_source(Source::Pipe(rx))
     }
 
+    /// Whether the bytes come through a pipe (GNU tools that look at the
+    /// input's size, such as `shuf -n`, treat a pipe as unknown size). A host
+    /// file streamed from a mount counts as a pipe here.
+    pub async fn is_pipe(&self) -> bool {
+        matches!(self.0.lock().await.source, Source::Pipe(_))
+    }
+
     /// An input that yields `data` and then end of file.
     pub fn from_bytes(data: impl Into<Bytes>) -> Self {
         Input(Arc::new(tokio::sync::Mutex::new(InputState { source: Source::Empty, pending: data.into() })))

@@ -7,11 +7,18 @@ pub mod common;
 pub(crate) mod testutil;
 
 mod awk;
+mod base32;
+mod base64;
 mod basename;
+mod basenc;
+mod bc;
+mod bc_num;
+mod bignum;
 mod cal;
 mod cat;
 mod chmod;
 mod chown;
+mod cksum;
 mod cmp;
 mod column;
 mod comm;
@@ -29,6 +36,7 @@ mod du;
 mod echo;
 mod env;
 mod expand;
+mod expr;
 mod file;
 mod file_mode;
 mod file_time;
@@ -43,8 +51,10 @@ mod grep_re;
 mod grep_scan;
 mod gzip;
 mod gzip_codec;
+mod hashsum;
 mod head;
 mod headtail;
+mod hexdump;
 pub mod host;
 mod hostname;
 mod http;
@@ -63,6 +73,8 @@ mod mv;
 mod net_util;
 mod nl;
 mod nproc;
+mod numfmt;
+mod od;
 mod pager;
 mod paste;
 mod printenv;
@@ -77,12 +89,14 @@ mod sed;
 mod sed_exec;
 mod sed_parse;
 mod seq;
+mod shuf;
 mod sleep;
 mod sort;
 mod sort_cmp;
 mod split;
 mod stat;
 mod strings;
+mod sum;
 mod tac;
 mod tail;
 mod tar;
@@ -106,6 +120,7 @@ mod wget;
 mod which;
 mod whoami;
 mod xargs;
+mod xxd;
 mod yes;
 
 use crate::fs::Fs;
@@ -191,6 +206,23 @@ pub fn default_registry() -> &'static Registry {
             ("awk", Arc::new(awk::Awk)),
             ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
+            ("hexdump", Arc::new(hexdump::Hexdump)),
+            ("numfmt", Arc::new(numfmt::Numfmt)),
+            ("shuf", Arc::new(shuf::Shuf)),
+            ("bc", Arc::new(bc::Bc)),
+            ("od", Arc::new(od::Od)),
+            ("xxd", Arc::new(xxd::Xxd)),
+            ("expr", Arc::new(expr::Expr)),
+            ("cksum", Arc::new(cksum::Cksum)),
+            ("sum", Arc::new(sum::Sum)),
+            ("md5sum", Arc::new(hashsum::HashSum(hashsum::Algo::Md5))),
+            ("sha1sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha1))),
+            ("sha224sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha224))),
+            ("sha256sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha256))),
+            ("sha384sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha384))),
+            ("sha512sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha512))),
+            ("base64", Arc::new(base64::Base64)),
+            ("base32", Arc::new(base32::Base32)),
             ("cat", Arc::new(cat::Cat)),
             ("cal", Arc::new(cal::Cal)),
             ("sort", Arc::new(sort::Sort)),

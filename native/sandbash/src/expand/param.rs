@@ -81,7 +81,7 @@ fn param_name(p: &Parameter) -> String {
 
 static RANDOM_STATE: AtomicU64 = AtomicU64::new(0x2545_F491_4F6C_DD1D);
 
-fn next_random() -> u64 {
+pub(crate) fn next_random() -> u64 {
     // xorshift; RANDOM only needs to look random, not be secure.
     let mut x = RANDOM_STATE.load(Ordering::Relaxed);
     if x == 0x2545_F491_4F6C_DD1D {

@@ -21,6 +21,15 @@ for _tool in ["cat", "bash", "yes", "head"]:
 os.symlink(shutil.which("bash"), os.path.join(BIN, "sh"))
 
 cases = []  # (kind, name, script, extra)
+_extra_tools = []  # links tools() added for the current topic
+
+def tools(*names):
+    """Put more real utilities on PATH for the cases of the current topic."""
+    for n in names:
+        link = os.path.join(BIN, n)
+        if not os.path.lexists(link):
+            os.symlink(shutil.which(n), link)
+            _extra_tools.append(link)
 
 def group(title):
     cases.append(("group", title, None, {}))
@@ -80,6 +89,8 @@ def main():
     topics = sys.argv[1:] or sorted(f[:-3] for f in os.listdir(HERE) if f.endswith(".py") and f != "record.py")
     for topic in topics:
         cases.clear()
+        while _extra_tools:
+            os.remove(_extra_tools.pop())
         record(os.path.join(HERE, topic + ".py"), os.path.join(HERE, "..", topic + ".rs"))
 
 def record(spec, out):

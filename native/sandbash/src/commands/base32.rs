@@ -1,0 +1,29 @@
+//! `base32 [-d] [-i] [-w COLS] [FILE]` (GNU coreutils); the codec is in `basenc`.
+
+use super::basenc::{self, Base};
+use super::{Command, CommandContext, CommandResult};
+use async_trait::async_trait;
+
+pub struct Base32;
+
+#[async_trait]
+impl Command for Base32 {
+    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+        basenc::run(ctx, Base::B32).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testutil::check;
+
+    #[test]
+    fn encodes_and_decodes() {
+        check(&["base32"], &[], "abcd", "MFRGGZA=\n", "", 0);
+        check(&["base32", "-w", "10"], &[], "hello world", "NBSWY3DPEB\n3W64TMMQ==\n====\n", "", 0);
+        check(&["base32", "-d"], &[], "MFRGGZA=\nMFRG", "abcd", "base32: invalid input\n", 1);
+        check(&["base32", "-di"], &[], "mfrg*ggza=\n", "", "base32: invalid input\n", 1);
+        check(&["base32", "-d"], &[], "MFRGG===\n", "abc", "", 0);
+        check(&["base32", "-d"], &[], "MFRGG==\n", "", "base32: invalid input\n", 1);
+    }
+}

@@ -1,0 +1,437 @@
+//! `shuf [-n N] [-r] [-z] [-o FILE] [--random-source=FILE] [FILE | -e ARG... | -i LO-HI]`
+//! (GNU coreutils). Random numbers come from gnulib's randint over a byte
+//! source, so a `--random-source` file gives GNU's exact output; without one
+//! the bytes come from the interpreter's generator (the one behind $RANDOM).
+//! Standard input with `-n` is sampled through a reservoir as GNU does.
+
+use super::common::{quote, quotef, Arg, Spec};
+use super::{Command, CommandContext, CommandResult};
+use async_trait::async_trait;
+use std::collections::HashMap;
+
+pub struct Shuf;
+
+const SPEC: Spec = Spec::new(
+    "ei:n:o:rz",
+    &[
+        ("echo", Arg::No, "e"),
+        ("input-range", Arg::Yes, "i"),
+        ("head-count", Arg::Yes, "n"),
+        ("output", Arg::Yes, "o"),
+        ("random-source", Arg::Yes, "random-source"),
+        ("repeat", Arg::No, "r"),
+        ("zero-terminated", Arg::No, "z"),
+    ],
+    "[OPTION]... [FILE]\n  or:  shuf -e [OPTION]... [ARG]...\n  or:  shuf -i LO-HI [OPTION]...",
+);
+
+/// Where random bytes come from.
+enum Bytes {
+    /// `--random-source`: a file or a device such as /dev/urandom, streamed.
+    File {
+        input: crate::io::Input,
+        name: String,
+    },
+    Rng,
+}
+
+/// gnulib's randint_source: leftover randomness carried between draws.
+struct RandInt {
+    src: Bytes,
+    randnum: u64,
+    randmax: u64,
+}
+
+/// The random source ran out (GNU: `NAME: end of file`).
+struct Eof(String);
+
+impl RandInt {
+    async fn read(&mut self, n: usize) -> Result<Vec<u8>, Eof> {
+        match &mut self.src {
+            Bytes::File { input, name } => {
+                let b = input.read_exact_upto(n).await;
+                if b.len() < n {
+                    return Err(Eof(name.clone()));
+                }
+                Ok(b)
+            }
+            Bytes::Rng => Ok((0..n).map(|_| (crate::expand::param::next_random() >> 24) as u8).collect()),
+        }
+    }
+
+    /// A uniform number in `0..=genmax` (gnulib randint_genmax).
+    async fn genmax(&mut self, genmax: u64) -> Result<u64, Eof> {
+        let mut randnum = self.randnum;
+        let mut randmax = self.randmax;
+        let choices = genmax.wrapping_add(1);
+        loop {
+            if randmax < genmax {
+                let mut i = 0;
+                let mut rmax = randmax;
+                loop {
+                    rmax = (rmax << 8).wrapping_add(255);
+                    i += 1;
+                    if rmax >= genmax {
+                        break;
+                    }
+                }
+                let buf = self.read(i).await?;
+                let mut k = 0;
+                loop {
+                    randnum = (randnum << 8).wrapping_add(u64::from(buf[k]));
+                    randmax = (randmax << 8).wrapping_add(255);
+                    k += 1;
+                    if randmax >= genmax {
+                        break;
+                    }
+                }
+            }
+            if randmax == genmax {
+                self.randnum = 0;
+                self.randmax = 0;
+                return Ok(randnum);
+            }
+            let excess = randmax - genmax;
+            let unusable = excess % choices;
+            let last_usable = randmax - unusable;
+            let reduced = randnum % choices;
+            if randnum <= last_usable {
+                self.randnum = randnum / choices;
+                self.randmax = excess / choices;
+                return Ok(reduced);
+            }
+            randnum = reduced;
+            randmax = unusable.wrapping_sub(1);
+        }
+    }
+
+    async fn choose(&mut self, n: u64) -> Result<u64, Eof> {
+        self.genmax(n - 1).await
+    }
+
+    /// gnulib randperm_new: the first `h` of a random permutation of `0..n`
+    /// (a map stands in for the array when `n` is large).
+    async fn perm(&mut self, h: u64, n: u64) -> Result<Vec<u64>, Eof> {
+        if h == 0 {
+            return Ok(Vec::new());
+        }
+        if h == 1 {
+            return Ok(vec![self.choose(n).await?]);
+        }
+        let mut v: HashMap<u64, u64> = HashMap::new();
+        let mut out = Vec::with_capacity(h as usize);
+        for i in 0..h {
+            let j = i + self.choose(n - i).await?;
+            let vi = *v.get(&i).unwrap_or(&i);
+            let vj = *v.get(&j).unwrap_or(&j);
+            v.insert(i, vj);
+            v.insert(j, vi);
+            out.push(vj);
+        }
+        Ok(out)
+    }
+}
+
+/// `LO-HI`: both unsigned, `HI >= LO - 1`.
+fn parse_range(s: &str) -> Option<(u64, u64)> {
+    let (lo, hi) = s.split_once('-')?;
+    let num = |t: &str| -> Option<u64> {
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        t.parse().ok()
+    };
+    let (lo, hi) = (num(lo)?, num(hi)?);
+    (hi.checked_add(1)? >= lo).then_some((lo, hi))
+}
+
+#[async_trait]
+impl Command for Shuf {
+    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+        let p = match ctx.parse_opts(&SPEC).await? {
+            Ok(p) => p,
+            Err(s) => return Ok(s),
+        };
+        let echo = p.has("e");
+        let range = p.last("i");
+        if echo && range.is_some() {
+            ctx.usage_err("cannot combine -e and -i options").await?;
+            return Ok(1);
+        }
+        let repeat = p.has("r");
+        let eol = if p.has("z") { b'\0' } else { b'\n' };
+        let mut head: u64 = u64::MAX;
+        for n in p.all("n") {
+            match n.parse::<u64>() {
+                Ok(v) => head = head.min(v),
+                Err(_) => {
+                    ctx.err(format!("invalid line count: {}", quote(n))).await?;
+                    return Ok(1);
+                }
+            }
+        }
+        let src = match p.last("random-source") {
+            None => Bytes::Rng,
+            Some(f) => match ctx.open_input(f).await {
+                Ok(input) => Bytes::File { input, name: f.to_string() },
+                Err(e) => {
+                    ctx.err(format!("{}: {e}", quotef(f))).await?;
+                    return Ok(1);
+                }
+            },
+        };
+        let mut rng = RandInt { src, randnum: 0, randmax: 0 };
+
+        // The items: lines, arguments, or a number range.
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        let mut lo_hi = None;
+        let mut reservoir = false;
+        let n_items: u64;
+        if let Some(r) = range {
+            let Some((lo, hi)) = parse_range(r) else {
+                ctx.err(format!("invalid input range: {}", quote(r))).await?;
+                return Ok(1);
+            };
+            if !p.operands.is_empty() {
+                ctx.usage_err(format!("extra operand {}", quote(&p.operands[0]))).await?;
+                return Ok(1);
+            }
+            lo_hi = Some(lo);
+            n_items = hi + 1 - lo;
+        } else if echo {
+            lines = p.operands.iter().map(|a| a.as_bytes().to_vec()).collect();
+            n_items = lines.len() as u64;
+        } else {
+            if p.operands.len() > 1 {
+                ctx.usage_err(format!("extra operand {}", quote(&p.operands[1]))).await?;
+                return Ok(1);
+            }
+            let file = p.operands.first().map_or("-", String::as_str);
+            // GNU samples a pipe (unknown size) through a reservoir.
+            reservoir = file == "-" && head != u64::MAX && !repeat && ctx.stdin.is_pipe().await;
+            let mut src = match ctx.open_lines(file, eol).await {
+                Ok(s) => s,
+                Err(e) => {
+                    ctx.err(format!("{}: {e}", quotef(file))).await?;
+                    return Ok(1);
+                }
+            };
+            if reservoir {
+                match sample(ctx, &mut src, eol, head, &mut rng).await {
+                    Ok(l) => lines = l,
+                    Err(Eof(name)) => {
+                        ctx.err(format!("{}: end of file", quote(&name))).await?;
+                        return Ok(1);
+                    }
+                }
+            } else {
+                while let Some(mut l) = src.next_line(ctx).await {
+                    if l.last() == Some(&eol) {
+                        l.pop();
+                    }
+                    lines.push(l);
+                    if !ctx.still_running() {
+                        break;
+                    }
+                }
+            }
+            n_items = lines.len() as u64;
+        }
+        if !repeat {
+            // Every item takes two bytes or more: past the output limit is moot.
+            head = head.min(n_items).min(ctx.budget.limits.max_output_bytes / 2 + 1);
+        }
+        let max_out = ctx.budget.limits.max_output_bytes;
+        let result: Result<Vec<u8>, Eof> = async {
+            let mut out = Vec::new();
+            let put = |i: u64, out: &mut Vec<u8>| {
+                match lo_hi {
+                    Some(lo) => out.extend_from_slice((lo + i).to_string().as_bytes()),
+                    None => out.extend_from_slice(&lines[i as usize]),
+                }
+                out.push(eol);
+            };
+            if repeat {
+                if head == 0 {
+                    return Ok(out);
+                }
+                if n_items == 0 {
+                    return Err(Eof(String::new()));
+                }
+                let mut k = 0u64;
+                while k < head && (out.len() as u64) <= max_out {
+                    let j = rng.choose(n_items).await?;
+                    put(j, &mut out);
+                    k += 1;
+                }
+            } else if reservoir {
+                // Already sampled and permuted.
+                for j in 0..n_items {
+                    put(j, &mut out);
+                }
+            } else {
+                for j in rng.perm(head, n_items).await? {
+                    put(j, &mut out);
+                }
+            }
+            Ok(out)
+        }
+        .await;
+        let out = match result {
+            Ok(o) => o,
+            Err(Eof(name)) if name.is_empty() => {
+                ctx.err("no lines to repeat").await?;
+                return Ok(1);
+            }
+            Err(Eof(name)) => {
+                ctx.err(format!("{}: end of file", quote(&name))).await?;
+                return Ok(1);
+            }
+        };
+        if let Some(f) = p.last("o") {
+            if let Err(e) = ctx.fs.write(&ctx.resolve(f), &out).await {
+                ctx.err(format!("{}: {e}", quotef(f))).await?;
+                return Ok(1);
+            }
+            return Ok(0);
+        }
+        ctx.out(&out).await?;
+        Ok(0)
+    }
+}
+
+/// GNU's reservoir sampling of stdin: keep `k` lines, each later line
+/// replacing a random one with falling probability (one draw per line read,
+/// plus one at end of input).
+async fn sample(
+    ctx: &CommandContext<'_>,
+    src: &mut super::common::LineSource,
+    eol: u8,
+    k: u64,
+    rng: &mut RandInt,
+) -> Result<Vec<Vec<u8>>, Eof> {
+    let strip = |mut l: Vec<u8>| {
+        if l.last() == Some(&eol) {
+            l.pop();
+        }
+        l
+    };
+    let mut rsrv: Vec<Vec<u8>> = Vec::new();
+    let mut n: u64 = 0;
+    let mut more = true;
+    while n < k {
+        match src.next_line(ctx).await {
+            Some(l) => {
+                rsrv.push(strip(l));
+                n += 1;
+            }
+            None => {
+                more = false;
+                break;
+            }
+        }
+    }
+    while more {
+        let j = rng.choose(n + 1).await?;
+        let Some(l) = src.next_line(ctx).await else { break };
+        if j < k {
+            rsrv[j as usize] = strip(l);
+        }
+        n += 1;
+        if !ctx.still_running() {
+            break;
+        }
+    }
+    // The reservoir is then permuted like any input.
+    let h = rsrv.len() as u64;
+    let perm = rng.perm(h, h).await?;
+    Ok(perm.into_iter().map(|i| rsrv[i as usize].clone()).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testutil::check;
+
+    const RS: &str =
+        "the quick brown fox jumps over the lazy dog 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    const TEN: &str = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n";
+
+    fn files() -> Vec<(&'static str, &'static str)> {
+        vec![("rs", RS), ("ten", TEN)]
+    }
+
+    fn lines(s: &str) -> String {
+        s.split(' ').map(|w| format!("{w}\n")).collect()
+    }
+
+    #[test]
+    fn deterministic_with_random_source() {
+        check(&["shuf", "--random-source=rs", "ten"], &files(), "", &lines("7 4 3 1 10 2 5 8 9 6"), "", 0);
+        check(&["shuf", "--random-source=rs", "-n", "3", "ten"], &files(), "", &lines("7 4 3"), "", 0);
+        // Standard input from a file is read whole (`shuf -n 3 < ten`).
+        check(&["shuf", "--random-source=rs", "-n", "3"], &files(), TEN, &lines("7 4 3"), "", 0);
+        check(&["shuf", "--random-source=rs", "-e", "a", "b", "c", "d", "e"], &files(), "", &lines("b e a c d"), "", 0);
+        check(&["shuf", "--random-source=rs", "-i", "1-20", "-n", "5"], &files(), "", &lines("17 18 3 7 4"), "", 0);
+        check(
+            &["shuf", "--random-source=rs", "-r", "-n", "6", "-e", "x", "y", "z"],
+            &files(),
+            "",
+            &lines("z z x y y z"),
+            "",
+            0,
+        );
+        check(&["shuf", "--random-source=rs", "-i", "5-7", "-r", "-n", "4"], &files(), "", &lines("7 7 5 6"), "", 0);
+        check(&["shuf", "--random-source=rs", "-i", "1-1000", "-n", "3"], &files(), "", &lines("801 534 829"), "", 0);
+        check(&["shuf", "--random-source=rs"], &files(), "a\nb", "a\nb\n", "", 0);
+    }
+
+    #[test]
+    fn unseeded_is_a_permutation() {
+        let got = crate::commands::testutil::run(&["shuf", "-i", "1-50"], &[], "");
+        let mut nums: Vec<u32> = got.out.lines().map(|l| l.parse().unwrap()).collect();
+        nums.sort();
+        assert_eq!(nums, (1..=50).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn errors() {
+        check(
+            &["shuf", "--random-source=empty", "-e", "a", "b"],
+            &[("empty", "")],
+            "",
+            "",
+            "shuf: 'empty': end of file\n",
+            1,
+        );
+        check(&["shuf", "-i", "5-1"], &[], "", "", "shuf: invalid input range: '5-1'\n", 1);
+        check(&["shuf", "-i", "x"], &[], "", "", "shuf: invalid input range: 'x'\n", 1);
+        check(&["shuf", "-n", "x", "-e", "a"], &[], "", "", "shuf: invalid line count: 'x'\n", 1);
+        check(
+            &["shuf", "-e", "-i", "1-2", "a"],
+            &[],
+            "",
+            "",
+            "shuf: cannot combine -e and -i options\nTry 'shuf --help' for more information.\n",
+            1,
+        );
+        check(
+            &["shuf", "ten", "ten"],
+            &files(),
+            "",
+            "",
+            "shuf: extra operand 'ten'\nTry 'shuf --help' for more information.\n",
+            1,
+        );
+        check(
+            &["shuf", "--random-source=nofile", "-e", "a"],
+            &[],
+            "",
+            "",
+            "shuf: nofile: No such file or directory\n",
+            1,
+        );
+        check(&["shuf", "-r", "-e"], &[], "", "", "shuf: no lines to repeat\n", 1);
+        check(&["shuf", "-n", "0", "-e", "a", "b"], &[], "", "", "", 0);
+        check(&["shuf", "-i", "3-2"], &[], "", "", "", 0);
+    }
+}
