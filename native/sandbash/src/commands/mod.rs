@@ -49,6 +49,10 @@ mod iconv;
 mod id;
 mod install;
 mod join;
+mod jq;
+mod jq_json;
+mod jq_run;
+mod jq_val;
 mod kill;
 mod ldouble;
 mod ln;
@@ -185,6 +189,7 @@ pub fn default_registry() -> &'static Registry {
             ("gawk", Arc::new(awk::Awk)),
             ("basename", Arc::new(basename::Basename)),
             ("cat", Arc::new(cat::Cat)),
+            ("jq", Arc::new(jq::Jq)),
             ("cal", Arc::new(cal::Cal)),
             ("sort", Arc::new(sort::Sort)),
             ("uniq", Arc::new(uniq::Uniq)),

@@ -1,0 +1,1053 @@
+//! The `jq` worker: compiles the program with jaq, runs it over the input
+//! stream and hands output, messages and input requests to the command's
+//! async side through channels. It runs on its own thread (jaq's values are
+//! not `Send`, and its evaluator recurses), under the guard of `jq_val`.
+
+use super::jq_json::{self, Fmt, Reader};
+use super::jq_val::{self, Abort, Guard, Map, Val};
+use jaq_core::box_iter::box_once;
+use jaq_core::load::{Arena, File, Loader};
+use jaq_core::native::{bome, run, v, Fun};
+use jaq_core::{Ctx, DataT, Error, Exn, ValT as _, Vars};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+/// What the worker tells the async side.
+pub enum Msg {
+    Out(Vec<u8>),
+    Err(Vec<u8>),
+    /// Send the next `InMsg`.
+    NeedInput,
+    Done(i32),
+}
+
+/// Input, on request.
+pub enum InMsg {
+    /// Bytes; `Some(name)` starts a new source (`None` name: stdin).
+    Chunk(Option<Option<String>>, Vec<u8>),
+    Eof,
+}
+
+/// Everything the program run needs, prepared by the async side.
+pub struct Job {
+    pub program: String,
+    pub fmt: Fmt,
+    pub raw_out: bool,
+    pub join: bool,
+    pub nul_sep: bool,
+    pub null_input: bool,
+    pub slurp: bool,
+    pub raw_in: bool,
+    pub exit_status: bool,
+    /// `$name` values, in order; `named` holds those for `$ARGS.named`.
+    pub vars: Vec<(String, JVal)>,
+    pub named: Vec<(String, JVal)>,
+    pub positional: Vec<JVal>,
+    pub env: Vec<(String, String)>,
+    pub guard: GuardSpec,
+}
+
+/// A value built on the async side (jaq values cannot cross threads).
+#[derive(Clone, Debug)]
+pub enum JVal {
+    Str(String),
+    /// JSON text, already validated.
+    Json(String),
+    /// Several JSON texts' values in one array (`--slurpfile`).
+    JsonArr(Vec<u8>),
+}
+
+impl JVal {
+    fn to_val(&self) -> Val {
+        match self {
+            JVal::Str(s) => Val::str(s),
+            JVal::Json(t) => jq_json::parse_one(t).unwrap_or(Val::Null),
+            JVal::JsonArr(t) => Val::arr(jq_json::parse_all(t).unwrap_or_default()),
+        }
+    }
+}
+
+pub struct GuardSpec {
+    pub deadline: Option<std::time::Instant>,
+    pub cancel: crate::limits::CancelToken,
+    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    pub max_len: usize,
+}
+
+type Tx = tokio::sync::mpsc::Sender<Msg>;
+type Rx = std::sync::mpsc::Receiver<InMsg>;
+
+/// Output buffered before it is handed over.
+const FLUSH_AT: usize = 32 * 1024;
+
+// ---------------------------------------------------------------------------
+// Runtime state shared with the native filters
+// ---------------------------------------------------------------------------
+
+struct Io {
+    tx: Tx,
+    rx: Rx,
+    out: Vec<u8>,
+    buf: VecDeque<u8>,
+    eof: bool,
+    reader: Reader,
+    /// Raw (`-R`) line being gathered.
+    raw_line: Vec<u8>,
+    raw: bool,
+    /// Current source name (`None`: stdin) and whether any input was read.
+    file: Option<String>,
+    started: bool,
+    /// Newlines consumed in the current source.
+    lines: usize,
+    /// A parse error ended the input.
+    parse_error: Option<String>,
+}
+
+pub struct Runtime {
+    io: RefCell<Io>,
+    env: Vec<(String, String)>,
+}
+
+impl Io {
+    fn send(&mut self, m: Msg) {
+        if self.tx.blocking_send(m).is_err() {
+            jq_val::abort(Abort::Stopped);
+        }
+    }
+
+    fn flush(&mut self) {
+        if !self.out.is_empty() {
+            let out = std::mem::take(&mut self.out);
+            self.send(Msg::Out(out));
+        }
+    }
+
+    fn err(&mut self, msg: String) {
+        self.flush();
+        self.send(Msg::Err(msg.into_bytes()));
+    }
+
+    /// More bytes, or false at the end of all input.
+    fn refill(&mut self) -> bool {
+        if self.eof {
+            return false;
+        }
+        self.flush();
+        self.send(Msg::NeedInput);
+        match self.rx.recv() {
+            Ok(InMsg::Chunk(name, data)) => {
+                if let Some(name) = name {
+                    self.file = name;
+                    self.lines = 0;
+                }
+                self.started = true;
+                self.buf.extend(data);
+                true
+            }
+            Ok(InMsg::Eof) => {
+                self.eof = true;
+                false
+            }
+            Err(_) => jq_val::abort(Abort::Stopped),
+        }
+    }
+
+    /// Where jq says an error happened: `<stdin>:3`, or `<unknown>`.
+    fn position(&self) -> String {
+        if !self.started {
+            return "<unknown>".into();
+        }
+        // jq counts the lines it has fed its parser, a whole line at a time.
+        let mut n = self.lines;
+        if self.buf.front().is_some_and(|&b| b != b'\n') && self.buf.contains(&b'\n') {
+            n += 1;
+        }
+        format!("{}:{}", self.file.as_deref().unwrap_or("<stdin>"), n)
+    }
+
+    fn next_json(&mut self) -> Option<Result<Val, String>> {
+        if self.parse_error.is_some() {
+            return None;
+        }
+        loop {
+            while let Some(b) = self.buf.pop_front() {
+                if b == b'\n' {
+                    self.lines += 1;
+                }
+                match self.reader.feed(b) {
+                    Ok(Some(v)) => return Some(Ok(v)),
+                    Ok(None) => {}
+                    Err(e) => return Some(Err(self.parse_err(e))),
+                }
+            }
+            if !self.refill() {
+                return match self.reader.finish() {
+                    Ok(v) => v.map(Ok),
+                    Err(e) => Some(Err(self.parse_err(e))),
+                };
+            }
+        }
+    }
+
+    fn parse_err(&mut self, e: String) -> String {
+        let msg = format!("{e} at line {}, column {}", self.reader.line, self.reader.col);
+        self.parse_error = Some(msg.clone());
+        self.buf.clear();
+        self.eof = true;
+        msg
+    }
+
+    fn next_raw(&mut self) -> Option<Val> {
+        loop {
+            while let Some(b) = self.buf.pop_front() {
+                if b == b'\n' {
+                    self.lines += 1;
+                    let line = std::mem::take(&mut self.raw_line);
+                    return Some(Val::string(String::from_utf8_lossy(&line).into_owned()));
+                }
+                jq_val::check_len(self.raw_line.len() + 1, "string");
+                self.raw_line.push(b);
+            }
+            if !self.refill() {
+                if self.raw_line.is_empty() {
+                    return None;
+                }
+                let line = std::mem::take(&mut self.raw_line);
+                return Some(Val::string(String::from_utf8_lossy(&line).into_owned()));
+            }
+        }
+    }
+
+    /// The whole rest of the input as one string (`-R -s`).
+    fn rest_raw(&mut self) -> Val {
+        let mut all = Vec::new();
+        loop {
+            all.extend(self.buf.drain(..));
+            jq_val::check_len(all.len(), "string");
+            if !self.refill() {
+                break;
+            }
+        }
+        Val::string(String::from_utf8_lossy(&all).into_owned())
+    }
+
+    fn next_input(&mut self) -> Option<Result<Val, String>> {
+        if self.raw {
+            self.next_raw().map(Ok)
+        } else {
+            self.next_json()
+        }
+    }
+}
+
+impl Runtime {
+    fn next_input(&self) -> Option<Result<Val, String>> {
+        self.io.borrow_mut().next_input()
+    }
+    fn stderr(&self, msg: Vec<u8>) {
+        let mut io = self.io.borrow_mut();
+        io.flush();
+        io.send(Msg::Err(msg));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// jaq glue
+// ---------------------------------------------------------------------------
+
+pub struct JqData;
+
+#[derive(Clone)]
+pub struct Data<'a> {
+    lut: &'a jaq_core::Lut<JqData>,
+    rt: &'a Runtime,
+}
+
+impl DataT for JqData {
+    type V<'a> = Val;
+    type Data<'a> = Data<'a>;
+}
+
+impl<'a> jaq_core::data::HasLut<'a, JqData> for Data<'a> {
+    fn lut(&self) -> &'a jaq_core::Lut<JqData> {
+        self.lut
+    }
+}
+
+type ValR = Result<Val, Error<Val>>;
+
+fn fail<T>(msg: impl Into<String>) -> Result<T, Error<Val>> {
+    Val::err(msg)
+}
+
+/// Definitions that make jaq's standard library behave like jq 1.7's.
+const DEFS: &str = r#"
+def @json: tojson;
+def @text: tostring;
+def tostring: if type == "string" then . else tojson end;
+def error(msg): msg | error;
+def join($x): reduce .[] as $i (null; (if . == null then "" else . + $x end) +
+  ($i | if . == null then "" elif type == "boolean" or type == "number" then tojson else . end)) // "";
+def to_entries: [keys_unsorted[] as $k | {key: $k, value: .[$k]}];
+def from_entries: reduce .[] as $x ({};
+  . + { ($x | if .key == null then .k // .name // .Name // .K // .Key else .key end
+          | if type == "boolean" or type == "number" then tojson else . end):
+        ($x | if has("value") then .value else .v end) });
+def with_entries(f): to_entries | map(f) | from_entries;
+def del(f): delpaths([path(f)]);
+def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
+def repeat(f): def _repeat: ., (f | _repeat); _repeat;
+def limit($n; f): if $n > 0 then label $out | foreach f as $item (0; . + 1; $item, if . >= $n then break $out else empty end)
+  elif $n == 0 then empty else f end;
+def _flatten($x): reduce .[] as $i ([]; if $i | type == "array" and $x != 0 then . + ($i | _flatten($x - 1)) else . + [$i] end);
+def flatten($x): if $x < 0 then error("flatten depth must not be negative") else _flatten($x) end;
+def flatten: _flatten(-1);
+def ltrimstr($x): if type == "string" and ($x | type) == "string" and startswith($x) then .[($x | length):] else . end;
+def rtrimstr($x): if type == "string" and ($x | type) == "string" and endswith($x) and ($x | length) > 0
+  then .[:length - ($x | length)] else . end;
+def indices($i): if type == "array" and ($i | type) == "array" then .[$i]
+  elif type == "array" then .[[$i]]
+  elif type == "string" and ($i | type) == "string" then _strindices($i)
+  else .[[$i]] end;
+def index($i): indices($i) | .[0];
+def rindex($i): indices($i) | .[-1:][0];
+def in(xs): . as $x | xs | has($x);
+def inside(xs): . as $x | xs | contains($x);
+def IN(s): any(s == .; .);
+def IN(src; s): any(src == s; .);
+def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
+def INDEX(idx_expr): INDEX(.[]; idx_expr);
+def ascii: [.] | implode;
+def todate: strftime("%Y-%m-%dT%H:%M:%SZ");
+def test(re; flags): matches(re; flags // "") | any;
+def match(re; flags): matches(re; flags // "")[] | .[0] + { captures: .[1:] };
+def capture(re; flags): matches(re; flags // "")[] | capture_of_match;
+def scan(re; flags): scan_(re; "g" + (flags // ""));
+def tostream: path(def r: (.[]? | r), .; r) as $p | getpath($p) | reduce path(.[]?) as $q ([$p, .]; [$p + $q]);
+def fromstream(f): { x: null, e: false } as $init
+  | foreach f as $i ($init;
+      if .e then $init else . end
+      | if $i | length == 2
+        then setpath(["e"]; $i[0] | length == 0) | setpath(["x"] + $i[0]; $i[1])
+        else setpath(["e"]; $i[0] | length == 1) end;
+      if .e then .x else empty end);
+def truncate_stream(stream): . as $n | null | stream | . as $input
+  | if (.[0] | length) > $n then setpath([0]; .[0][$n:]) else empty end;
+def halt_error($code): _halt_error_print, halt($code);
+def halt_error: halt_error(5);
+def debug(msg): (msg | debug | empty), .;
+def input_line_number: _input_line_number;
+def getpath($p): if ($p | type) != "array" then error("Path must be specified as an array")
+  else reduce $p[] as $k (.; if . == null then null else .[$k] end) end;
+def localtime: gmtime;
+def strflocaltime(f): strftime(f);
+def splits($re): splits($re; null);
+def splits($re; flags): split($re; flags) | .[];
+def ascii_downcase: if type == "string" then _ascii_downcase else error("explode input must be a string") end;
+def ascii_upcase: if type == "string" then _ascii_upcase else error("explode input must be a string") end;
+"#;
+
+/// jaq natives replaced by ours (or dropped: host environment, logging).
+const DROPPED: &[&str] =
+    &["env", "debug_empty", "stderr_empty", "ascii_downcase", "ascii_upcase", "localtime", "strflocaltime"];
+
+/// Global data giving natives the runtime.
+pub trait HasRt<'a> {
+    fn rt(&self) -> &'a Runtime;
+}
+
+impl<'a> HasRt<'a> for Data<'a> {
+    fn rt(&self) -> &'a Runtime {
+        self.rt
+    }
+}
+
+fn natives() -> Vec<Fun<JqData>> {
+    let keep = |f: &Fun<JqData>| !DROPPED.contains(&f.0);
+    let mut all: Vec<Fun<JqData>> = jaq_core::funs::<JqData>().chain(jaq_std::funs::<JqData>()).filter(keep).collect();
+    all.extend(our_funs::<JqData>());
+    all
+}
+
+fn our_funs<D: for<'a> DataT<V<'a> = Val>>() -> impl Iterator<Item = Fun<D>>
+where
+    for<'a> D::Data<'a>: HasRt<'a>,
+{
+    our_natives().into_vec().into_iter().map(run)
+}
+
+fn our_natives<D: for<'a> DataT<V<'a> = Val>>() -> Box<[jaq_core::native::Filter<jaq_core::RunPtr<D>>]>
+where
+    for<'a> D::Data<'a>: HasRt<'a>,
+{
+    Box::new([
+        ("length", v(0), |cv| bome(length(&cv.1))),
+        ("keys", v(0), |cv| bome(keys(&cv.1, true))),
+        ("keys_unsorted", v(0), |cv| bome(keys(&cv.1, false))),
+        ("has", v(1), |mut cv| {
+            let k = cv.0.pop_var();
+            bome(has(&cv.1, &k))
+        }),
+        ("contains", v(1), |mut cv| {
+            let b = cv.0.pop_var();
+            bome(contains_top(&cv.1, &b))
+        }),
+        ("_strindices", v(1), |mut cv| {
+            let n = cv.0.pop_var();
+            bome(strindices(&cv.1, &n))
+        }),
+        ("tojson", v(0), |cv| bome(Ok(Val::string(jq_json::to_json(&cv.1))))),
+        ("fromjson", v(0), |cv| bome(fromjson(&cv.1))),
+        ("tonumber", v(0), |cv| bome(tonumber(cv.1))),
+        ("type", v(0), |cv| bome(Ok(Val::str(cv.1.kind())))),
+        ("delpaths", v(1), |mut cv| {
+            let ps = cv.0.pop_var();
+            bome(delpaths(cv.1, &ps))
+        }),
+        ("@csv", v(0), |cv| bome(csv_tsv(&cv.1, true))),
+        ("@tsv", v(0), |cv| bome(csv_tsv(&cv.1, false))),
+        ("@sh", v(0), |cv| bome(shell_quote(&cv.1))),
+        ("@html", v(0), |cv| bome(Ok(Val::string(html(&to_text(&cv.1)))))),
+        ("@uri", v(0), |cv| bome(Ok(Val::string(uri(&to_text(&cv.1)))))),
+        ("@base64", v(0), |cv| bome(Ok(Val::string(base64_enc(to_text(&cv.1).as_bytes()))))),
+        ("@base64d", v(0), |cv| bome(base64_dec(&cv.1))),
+        ("_ascii_downcase", v(0), |cv| bome(Ok(Val::string(to_text(&cv.1).to_ascii_lowercase())))),
+        ("_ascii_upcase", v(0), |cv| bome(Ok(Val::string(to_text(&cv.1).to_ascii_uppercase())))),
+        ("env", v(0), |cv| bome(Ok(env_obj(cv.0.data().rt())))),
+        ("input", v(0), |cv| {
+            box_once(match cv.0.data().rt().next_input() {
+                Some(Ok(v)) => Ok(v),
+                Some(Err(e)) => Err(Exn::from(Error::new(Val::string(e)))),
+                None => Err(Exn::from(Error::new(Val::str("No more inputs")))),
+            })
+        }),
+        ("inputs", v(0), |cv| {
+            let rt = cv.0.data().rt();
+            Box::new(
+                std::iter::from_fn(move || rt.next_input())
+                    .map(|r| r.map_err(|e| Exn::from(Error::new(Val::string(e))))),
+            )
+        }),
+        ("input_filename", v(0), |cv| {
+            let io = cv.0.data().rt().io.borrow();
+            bome(Ok(io.file.as_deref().map_or(Val::Null, Val::str)))
+        }),
+        ("_input_line_number", v(0), |cv| bome(Ok(Val::from(cv.0.data().rt().io.borrow().lines)))),
+        ("debug_empty", v(0), |cv| {
+            let msg = format!("[\"DEBUG:\",{}]\n", jq_json::to_json(&cv.1));
+            cv.0.data().rt().stderr(msg.into_bytes());
+            Box::new(std::iter::empty())
+        }),
+        ("stderr_empty", v(0), |cv| {
+            cv.0.data().rt().stderr(jq_json::to_json(&cv.1).into_bytes());
+            Box::new(std::iter::empty())
+        }),
+        ("_halt_error_print", v(0), |cv| {
+            let msg = match &cv.1 {
+                Val::Str(s) => s.to_string(),
+                v => format!("{}\n", jq_json::to_json(v)),
+            };
+            cv.0.data().rt().stderr(msg.into_bytes());
+            Box::new(std::iter::empty())
+        }),
+    ])
+}
+
+fn to_text(v: &Val) -> String {
+    match v {
+        Val::Str(s) => s.to_string(),
+        v => jq_json::to_json(v),
+    }
+}
+
+fn env_obj(rt: &Runtime) -> Val {
+    let mut m = Map::default();
+    for (k, v) in &rt.env {
+        m.insert(Rc::from(k.as_str()), Val::str(v));
+    }
+    Val::obj(m)
+}
+
+fn length(v: &Val) -> ValR {
+    Ok(match v {
+        Val::Null => Val::from(0usize),
+        Val::Bool(_) => return fail(format!("{} has no length", v.describe())),
+        Val::Num(_) | Val::Lit(_) => Val::Num(v.as_f64().unwrap_or(0.0).abs()),
+        Val::Str(s) => Val::from(s.chars().count()),
+        Val::Arr(a) => Val::from(a.items.len()),
+        Val::Obj(o) => Val::from(o.map.len()),
+    })
+}
+
+fn keys(v: &Val, sorted: bool) -> ValR {
+    match v {
+        Val::Obj(o) => {
+            let mut ks: Vec<&Rc<str>> = o.map.keys().collect();
+            if sorted {
+                ks.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+            }
+            Ok(Val::arr(ks.into_iter().map(|k| Val::Str(k.clone())).collect()))
+        }
+        Val::Arr(a) => Ok(Val::arr((0..a.items.len()).map(Val::from).collect())),
+        v => fail(format!("{} has no keys", v.describe())),
+    }
+}
+
+fn has(v: &Val, k: &Val) -> ValR {
+    match (v, k) {
+        (Val::Obj(o), Val::Str(s)) => Ok(Val::Bool(o.map.contains_key(s))),
+        (Val::Arr(a), n) if n.is_num() => {
+            let f = n.as_f64().unwrap_or(-1.0);
+            Ok(Val::Bool(f >= 0.0 && f < a.items.len() as f64))
+        }
+        _ => fail(format!("Cannot check whether {} has a {} key", v.kind(), k.kind())),
+    }
+}
+
+fn contains(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Obj(x), Val::Obj(y)) => y.map.iter().all(|(k, bv)| x.map.get(k).is_some_and(|av| contains(av, bv))),
+        (Val::Arr(x), Val::Arr(y)) => y.items.iter().all(|bv| x.items.iter().any(|av| contains(av, bv))),
+        (Val::Str(x), Val::Str(y)) => x.contains(&**y),
+        _ => a == b,
+    }
+}
+
+fn contains_top(a: &Val, b: &Val) -> ValR {
+    if a.kind() != b.kind() {
+        return fail(format!("{} and {} cannot have their containment checked", a.describe(), b.describe()));
+    }
+    Ok(Val::Bool(contains(a, b)))
+}
+
+/// Byte offsets of `n` in a string (jq 1.7 counts bytes here).
+fn strindices(s: &Val, n: &Val) -> ValR {
+    let (Val::Str(s), Val::Str(n)) = (s, n) else { return Ok(Val::Null) };
+    if n.is_empty() {
+        return Ok(Val::Null);
+    }
+    let (h, nb) = (s.as_bytes(), n.as_bytes());
+    let hits = (0..h.len().saturating_sub(nb.len() - 1)).filter(|&i| h[i..].starts_with(nb));
+    Ok(Val::arr(hits.map(Val::from).collect()))
+}
+
+fn fromjson(v: &Val) -> ValR {
+    let Val::Str(s) = v else {
+        return fail(format!("{} cannot be parsed as JSON", v.describe()));
+    };
+    jq_json::parse_one(s).or_else(|e| fail(format!("{e} (while parsing '{s}')")))
+}
+
+fn tonumber(v: Val) -> ValR {
+    match &v {
+        n if n.is_num() => Ok(v),
+        Val::Str(s) => match jq_json::parse_one(s) {
+            Ok(n) if n.is_num() => Ok(n),
+            Ok(_) => fail(format!("Cannot parse '{s}' as JSON")),
+            Err(e) => fail(format!("{e} (while parsing '{s}')")),
+        },
+        _ => fail(format!("{} cannot be parsed as a number", v.describe())),
+    }
+}
+
+/// Remove one path from a value (jq's `delpaths` on a single path).
+fn delete_path(v: Val, path: &[Val]) -> ValR {
+    let Some((head, rest)) = path.split_first() else { return Ok(Val::Null) };
+    if matches!(v, Val::Null) {
+        return Ok(Val::Null);
+    }
+    if rest.is_empty() {
+        return match (v, head) {
+            (Val::Obj(o), Val::Str(k)) => {
+                let mut m = o.map.clone();
+                m.shift_remove(k);
+                Ok(Val::obj(m))
+            }
+            (Val::Arr(a), n) if n.is_num() => {
+                let mut items = a.items.clone();
+                let f = n.as_f64().unwrap_or(0.0).floor();
+                let i = if f < 0.0 { f + items.len() as f64 } else { f };
+                if i < 0.0 {
+                    return fail("Out of bounds negative array index");
+                }
+                if (i as usize) < items.len() {
+                    items.remove(i as usize);
+                }
+                Ok(Val::arr(items))
+            }
+            (v @ Val::Arr(_), Val::Obj(_)) => {
+                let upd = v.map_index(head, jaq_core::path::Opt::Essential, |_| std::iter::empty());
+                upd.map_err(|e| e.get_err().unwrap_or_else(|_| Error::new(Val::str("Invalid path"))))
+            }
+            (v, k) => fail(format!("Cannot delete field at {} index of {}", k.kind(), v.kind())),
+        };
+    }
+    let child = v.index_val(head)?;
+    if matches!(child, Val::Null) {
+        return Ok(v);
+    }
+    let new = delete_path(child, rest)?;
+    let upd = v.map_index(head, jaq_core::path::Opt::Essential, move |_| std::iter::once(Ok(new.clone())));
+    upd.map_err(|e| e.get_err().unwrap_or_else(|_| Error::new(Val::str("Invalid path"))))
+}
+
+fn delpaths(v: Val, paths: &Val) -> ValR {
+    let Val::Arr(ps) = paths else { return fail("Paths must be specified as an array") };
+    let mut ps: Vec<Val> = ps.items.clone();
+    ps.sort();
+    let mut v = v;
+    for p in ps.iter().rev() {
+        let Val::Arr(p) = p else { return fail("Path must be specified as an array") };
+        v = delete_path(v, &p.items)?;
+    }
+    Ok(v)
+}
+
+fn csv_tsv(v: &Val, csv: bool) -> ValR {
+    let Val::Arr(a) = v else {
+        return fail(format!(
+            "{} cannot be {}-formatted, only an array can be",
+            v.describe(),
+            if csv { "csv" } else { "tsv" }
+        ));
+    };
+    let mut out = String::new();
+    for (i, x) in a.items.iter().enumerate() {
+        if i > 0 {
+            out.push(if csv { ',' } else { '\t' });
+        }
+        match x {
+            Val::Null => {}
+            Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            n if n.is_num() => out.push_str(&jq_json::to_json(n)),
+            Val::Str(s) if csv => {
+                out.push('"');
+                out.push_str(&s.replace('"', "\"\""));
+                out.push('"');
+            }
+            Val::Str(s) => {
+                for c in s.chars() {
+                    match c {
+                        '\t' => out.push_str("\\t"),
+                        '\r' => out.push_str("\\r"),
+                        '\n' => out.push_str("\\n"),
+                        '\\' => out.push_str("\\\\"),
+                        c => out.push(c),
+                    }
+                }
+            }
+            x => return fail(format!("{} is not valid in a {} row", x.describe(), if csv { "csv" } else { "tsv" })),
+        }
+        jq_val::check_len(out.len(), "string");
+    }
+    Ok(Val::string(out))
+}
+
+fn shell_quote(v: &Val) -> ValR {
+    let one = |x: &Val| -> Result<String, Error<Val>> {
+        match x {
+            Val::Str(s) => Ok(format!("'{}'", s.replace('\'', "'\\''"))),
+            Val::Arr(_) | Val::Obj(_) => fail(format!("{} can not be escaped for shell", x.describe())),
+            x => Ok(jq_json::to_json(x)),
+        }
+    };
+    match v {
+        Val::Arr(a) => {
+            let parts: Result<Vec<String>, _> = a.items.iter().map(one).collect();
+            Ok(Val::string(parts?.join(" ")))
+        }
+        v => Ok(Val::string(one(v)?)),
+    }
+}
+
+fn html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\'' => out.push_str("&apos;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn uri(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+fn base64_enc(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | (b as u32) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn base64_dec(v: &Val) -> ValR {
+    let s = to_text(v);
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    let mut valid = 0usize;
+    for b in s.bytes() {
+        if b == b'=' {
+            break;
+        }
+        let Some(d) = B64.iter().position(|&c| c == b) else {
+            return fail(format!("{} is not valid base64 data", v.describe()));
+        };
+        valid += 1;
+        acc = acc << 6 | d as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    if valid % 4 == 1 {
+        return fail(format!("{} trailing base64 byte found", v.describe()));
+    }
+    Ok(Val::string(String::from_utf8_lossy(&out).into_owned()))
+}
+
+// ---------------------------------------------------------------------------
+// Compilation
+// ---------------------------------------------------------------------------
+
+type JFilter = jaq_core::Filter<JqData>;
+
+/// Line (1-based) of `part` inside `code`.
+fn line_of(code: &str, part: &str) -> usize {
+    let start = jaq_core::load::span(code, part).start.min(code.len());
+    code[..start].matches('\n').count() + 1
+}
+
+fn compile_err(msgs: Vec<String>, code: &str) -> String {
+    let mut out = String::new();
+    for (m, line) in msgs.iter().map(|m| (m, 1)) {
+        let _ = line;
+        out.push_str(&format!("jq: error: {m}:\n{code}\n"));
+    }
+    let n = msgs.len();
+    out.push_str(&format!("jq: {n} compile error{}\n", if n == 1 { "" } else { "s" }));
+    out
+}
+
+/// Replace `$__loc__` (jaq lacks it) by the object jq gives.
+fn expand_loc(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(i) = rest.find("$__loc__") {
+        let line = code[..code.len() - rest.len() + i].matches('\n').count() + 1;
+        out.push_str(&rest[..i]);
+        out.push_str(&format!("{{\"file\":\"<top-level>\",\"line\":{line}}}"));
+        rest = &rest[i + "$__loc__".len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Deepest bracket nesting of a program, so jaq's recursive parser is not
+/// handed something that would exhaust the stack.
+fn nesting(code: &str) -> usize {
+    let (mut d, mut max) = (0usize, 0usize);
+    for b in code.bytes() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                d += 1;
+                max = max.max(d);
+            }
+            b')' | b']' | b'}' => d = d.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+fn compile(code: &str, globals: &[String]) -> Result<JFilter, String> {
+    let code_shown = code.to_string();
+    if nesting(code) > 1000 {
+        return Err(compile_err(vec!["program nested too deeply at <top-level>, line 1".into()], &code_shown));
+    }
+    let code = expand_loc(code);
+    let prelude =
+        jaq_core::load::parse(DEFS, |p| p.defs()).ok_or_else(|| "jq: error: internal prelude\n".to_string())?;
+    // `abs` is jaq's (and jq 1.8's), not jq 1.7's.
+    let std_defs = jaq_std::defs().filter(|d| d.name != "abs");
+    let defs = jaq_core::defs().chain(std_defs).chain(prelude);
+    let loader = Loader::new(defs);
+    let arena = Arena::default();
+    let modules = loader.load(&arena, File { code: code.as_str(), path: () }).map_err(|errs| {
+        let mut msgs = Vec::new();
+        for (_, e) in errs {
+            use jaq_core::load::Error as E;
+            match e {
+                E::Io(v) => msgs.extend(v.into_iter().map(|(_, m)| m)),
+                E::Lex(v) => msgs.extend(v.into_iter().map(|(_, found)| {
+                    format!(
+                        "syntax error, unexpected {} (Unix shell quoting issues?) at <top-level>, line {}",
+                        tok(found),
+                        line_of(&code, found)
+                    )
+                })),
+                E::Parse(v) => msgs.extend(v.into_iter().map(|(_, found)| {
+                    format!(
+                        "syntax error, unexpected {} (Unix shell quoting issues?) at <top-level>, line {}",
+                        tok(found),
+                        line_of(&code, found)
+                    )
+                })),
+            }
+        }
+        compile_err(msgs, &code_shown)
+    })?;
+    let compiler =
+        jaq_core::Compiler::default().with_funs(natives()).with_global_vars(globals.iter().map(String::as_str));
+    compiler.compile(modules).map_err(|errs| {
+        let mut msgs = Vec::new();
+        for (_, undefs) in errs {
+            for (name, u) in undefs {
+                use jaq_core::compile::Undefined as U;
+                let what = match u {
+                    U::Filter(arity) => format!("{name}/{arity}"),
+                    U::Var if name.starts_with('$') => name.to_string(),
+                    U::Var => format!("${name}"),
+                    _ => name.to_string(),
+                };
+                msgs.push(format!("{what} is not defined at <top-level>, line {}", line_of(&code, name)));
+            }
+        }
+        compile_err(msgs, &code_shown)
+    })
+}
+
+/// How jq's syntax errors name what they found.
+fn tok(found: &str) -> String {
+    let t: String = found.chars().take_while(|c| !c.is_whitespace()).take(10).collect();
+    if t.is_empty() {
+        "end of file".into()
+    } else if t.chars().next().is_some_and(|c| c.is_alphabetic()) {
+        "IDENT".into()
+    } else {
+        format!("'{}'", t.chars().next().unwrap_or(' '))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The run
+// ---------------------------------------------------------------------------
+
+/// Entry point of the worker thread.
+pub fn worker(job: Job, tx: Tx, rx: Rx) {
+    let g = &job.guard;
+    let cancel = g.cancel.clone();
+    jq_val::install_guard(Some(Guard {
+        deadline: g.deadline,
+        cancelled: Box::new(move || cancel.is_cancelled()),
+        stop: g.stop.clone(),
+        max_len: g.max_len,
+    }));
+    let done_tx = tx.clone();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_job(&job, tx, rx)));
+    let status = match result {
+        Ok(s) => s,
+        Err(payload) => {
+            let msg = match payload.downcast_ref::<Abort>() {
+                Some(Abort::Stopped) | Some(Abort::Cancelled) => None,
+                Some(Abort::Timeout) => Some("jq: error: time limit exceeded (timeout_ms)\n".to_string()),
+                Some(Abort::Depth) => Some(format!("jq: error: value nesting exceeds {}\n", jq_val::MAX_DEPTH)),
+                Some(Abort::Stack) => Some("jq: error: program recursion too deep\n".to_string()),
+                Some(Abort::TooLarge(what)) => Some(format!("jq: error: {what} too large (max_string_bytes)\n")),
+                None => Some("jq: error: internal error\n".to_string()),
+            };
+            if let Some(m) = msg {
+                let _ = done_tx.blocking_send(Msg::Err(m.into_bytes()));
+            }
+            5
+        }
+    };
+    jq_val::install_guard(None);
+    let _ = done_tx.blocking_send(Msg::Done(status));
+}
+
+fn run_job(job: &Job, tx: Tx, rx: Rx) -> i32 {
+    let mut names: Vec<String> = vec!["$ENV".into(), "$ARGS".into()];
+    names.extend(job.vars.iter().map(|(n, _)| format!("${n}")));
+    let rt = Runtime {
+        io: RefCell::new(Io {
+            tx,
+            rx,
+            out: Vec::new(),
+            buf: VecDeque::new(),
+            eof: false,
+            reader: Reader::default(),
+            raw_line: Vec::new(),
+            raw: job.raw_in,
+            file: None,
+            started: false,
+            lines: 0,
+            parse_error: None,
+        }),
+        env: job.env.clone(),
+    };
+    let filter = match compile(&job.program, &names) {
+        Ok(f) => f,
+        Err(msg) => {
+            rt.io.borrow_mut().err(msg);
+            return 3;
+        }
+    };
+    let mut named = Map::default();
+    for (k, v) in &job.named {
+        named.insert(Rc::from(k.as_str()), v.to_val());
+    }
+    let mut args = Map::default();
+    args.insert("positional".into(), Val::arr(job.positional.iter().map(JVal::to_val).collect()));
+    args.insert("named".into(), Val::obj(named));
+    let mut values = vec![env_obj(&rt), Val::obj(args)];
+    values.extend(job.vars.iter().map(|(_, v)| v.to_val()));
+    let vars = Vars::new(values);
+    let data = Data { lut: &filter.lut, rt: &rt };
+    let ctx = Ctx::<JqData>::new(data, vars);
+
+    let mut st = RunState { status: 0, last: None, any_output: false, halted: None };
+    if job.null_input {
+        run_one(job, &filter, &ctx, &rt, Val::Null, &mut st);
+    } else if job.slurp {
+        let input = if job.raw_in {
+            Some(rt.io.borrow_mut().rest_raw())
+        } else {
+            let mut all = Vec::new();
+            let mut bad = false;
+            while let Some(r) = rt.next_input() {
+                match r {
+                    Ok(v) => {
+                        jq_val::check_len(all.len() + 1, "array");
+                        all.push(v)
+                    }
+                    Err(_) => {
+                        bad = true;
+                        break;
+                    }
+                }
+            }
+            (!bad).then(|| Val::arr(all))
+        };
+        if let Some(v) = input {
+            run_one(job, &filter, &ctx, &rt, v, &mut st);
+        }
+    } else {
+        while st.halted.is_none() {
+            match rt.next_input() {
+                Some(Ok(v)) => run_one(job, &filter, &ctx, &rt, v, &mut st),
+                _ => break,
+            }
+        }
+    }
+    let mut io = rt.io.borrow_mut();
+    if let Some(code) = st.halted {
+        io.flush();
+        return code;
+    }
+    if let Some(e) = io.parse_error.clone() {
+        io.err(format!("jq: parse error: {e}\n"));
+        return 2;
+    }
+    io.flush();
+    if st.status != 0 {
+        return st.status;
+    }
+    if job.exit_status {
+        return match &st.last {
+            None if !st.any_output => 4,
+            Some(Val::Null | Val::Bool(false)) => 1,
+            _ => 0,
+        };
+    }
+    0
+}
+
+struct RunState {
+    status: i32,
+    last: Option<Val>,
+    any_output: bool,
+    halted: Option<i32>,
+}
+
+fn run_one(job: &Job, filter: &JFilter, ctx: &Ctx<JqData>, rt: &Runtime, input: Val, st: &mut RunState) {
+    let outs = filter.id.run((ctx.clone(), input));
+    for r in outs {
+        match r {
+            Ok(v) => {
+                let mut io = rt.io.borrow_mut();
+                emit(job, &mut io.out, &v);
+                st.any_output = true;
+                st.last = Some(v);
+                if io.out.len() >= FLUSH_AT {
+                    io.flush();
+                }
+            }
+            Err(e) => match e.get_err() {
+                Ok(err) => {
+                    let mut io = rt.io.borrow_mut();
+                    let pos = io.position();
+                    let msg = match err.into_val() {
+                        Val::Str(s) => format!("jq: error (at {pos}): {s}\n"),
+                        v => format!("jq: error (at {pos}) (not a string): {}\n", jq_json::to_json(&v)),
+                    };
+                    io.err(msg);
+                    st.status = 5;
+                    // jq's -e with an error: the last output no longer counts.
+                    return;
+                }
+                Err(exn) => match exn.get_halt() {
+                    Ok(code) => {
+                        st.halted = Some(code);
+                        return;
+                    }
+                    Err(_) => {
+                        // A `break` with no label around it.
+                        rt.io.borrow_mut().err("jq: error (at <unknown>): break\n".into());
+                        st.status = 5;
+                        return;
+                    }
+                },
+            },
+        }
+    }
+}
+
+fn emit(job: &Job, out: &mut Vec<u8>, v: &Val) {
+    match v {
+        Val::Str(s) if job.raw_out => out.extend_from_slice(s.as_bytes()),
+        v => jq_json::write(out, v, &job.fmt, 0),
+    }
+    if job.nul_sep {
+        out.push(0);
+    } else if !job.join {
+        out.push(b'\n');
+    }
+    jq_val::check_len(out.len(), "output");
+}
