@@ -138,7 +138,10 @@ async fn parse_args(ctx: &CommandContext<'_>) -> Result<Opts, Early> {
     }
     while i < args.len() {
         let a = args[i].as_str();
-        let positional = opts_done || !a.starts_with('-') || a == "-";
+        // jq: an option is `-` then a letter or `-` (so `-1` and `-"a"` are filters).
+        let b = a.as_bytes();
+        let is_opt = b.len() > 1 && b[0] == b'-' && (b[1] == b'-' || b[1].is_ascii_alphabetic());
+        let positional = opts_done || !is_opt;
         if positional {
             if o.filter.is_none() {
                 o.filter = Some(a.to_string());

@@ -284,6 +284,20 @@ fn fail<T>(msg: impl Into<String>) -> Result<T, Error<Val>> {
 /// Definitions that make jaq's standard library behave like jq 1.7's.
 const DEFS: &str = r#"
 def @json: tojson;
+def @csv: _csv;
+def @tsv: _tsv;
+def @sh: _sh;
+def @html: _html;
+def @uri: _uri;
+def @base64: _base64;
+def @base64d: _base64d;
+def delpaths($p): _delpaths($p);
+def type: _type;
+def keys: _keys;
+def transpose: if . == [] then [] else . as $in | (map(length) | max) as $max
+  | [range(0; $max) as $j | [range(0; $in | length) as $i | $in[$i][$j]]] end;
+def combinations: if length == 0 then [] else .[0][] as $x | (.[1:] | combinations) as $w | [$x] + $w end;
+def combinations(n): . as $dot | [range(n)] | map($dot) | combinations;
 def @text: tostring;
 def tostring: if type == "string" then . else tojson end;
 def error(msg): msg | error;
@@ -318,7 +332,7 @@ def IN(s): any(s == .; .);
 def IN(src; s): any(src == s; .);
 def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
 def INDEX(idx_expr): INDEX(.[]; idx_expr);
-def ascii: [.] | implode;
+def gamma: lgamma;
 def todate: strftime("%Y-%m-%dT%H:%M:%SZ");
 def test(re; flags): matches(re; flags // "") | any;
 def match(re; flags): matches(re; flags // "")[] | .[0] + { captures: .[1:] };
@@ -339,7 +353,7 @@ def halt_error: halt_error(5);
 def debug(msg): (msg | debug | empty), .;
 def input_line_number: _input_line_number;
 def getpath($p): if ($p | type) != "array" then error("Path must be specified as an array")
-  else reduce $p[] as $k (.; if . == null then null else .[$k] end) end;
+  else reduce $p[] as $k (.; .[$k]) end;
 def localtime: gmtime;
 def strflocaltime(f): strftime(f);
 def splits($re): splits($re; null);
@@ -383,7 +397,7 @@ where
 {
     Box::new([
         ("length", v(0), |cv| bome(length(&cv.1))),
-        ("keys", v(0), |cv| bome(keys(&cv.1, true))),
+        ("_keys", v(0), |cv| bome(keys(&cv.1, true))),
         ("keys_unsorted", v(0), |cv| bome(keys(&cv.1, false))),
         ("has", v(1), |mut cv| {
             let k = cv.0.pop_var();
@@ -397,21 +411,23 @@ where
             let n = cv.0.pop_var();
             bome(strindices(&cv.1, &n))
         }),
+        ("_nan", v(0), |_| bome(Ok(Val::Num(f64::NAN)))),
+        ("_infinite", v(0), |_| bome(Ok(Val::Num(f64::INFINITY)))),
         ("tojson", v(0), |cv| bome(Ok(Val::string(jq_json::to_json(&cv.1))))),
         ("fromjson", v(0), |cv| bome(fromjson(&cv.1))),
         ("tonumber", v(0), |cv| bome(tonumber(cv.1))),
-        ("type", v(0), |cv| bome(Ok(Val::str(cv.1.kind())))),
-        ("delpaths", v(1), |mut cv| {
+        ("_type", v(0), |cv| bome(Ok(Val::str(cv.1.kind())))),
+        ("_delpaths", v(1), |mut cv| {
             let ps = cv.0.pop_var();
             bome(delpaths(cv.1, &ps))
         }),
-        ("@csv", v(0), |cv| bome(csv_tsv(&cv.1, true))),
-        ("@tsv", v(0), |cv| bome(csv_tsv(&cv.1, false))),
-        ("@sh", v(0), |cv| bome(shell_quote(&cv.1))),
-        ("@html", v(0), |cv| bome(Ok(Val::string(html(&to_text(&cv.1)))))),
-        ("@uri", v(0), |cv| bome(Ok(Val::string(uri(&to_text(&cv.1)))))),
-        ("@base64", v(0), |cv| bome(Ok(Val::string(base64_enc(to_text(&cv.1).as_bytes()))))),
-        ("@base64d", v(0), |cv| bome(base64_dec(&cv.1))),
+        ("_csv", v(0), |cv| bome(csv_tsv(&cv.1, true))),
+        ("_tsv", v(0), |cv| bome(csv_tsv(&cv.1, false))),
+        ("_sh", v(0), |cv| bome(shell_quote(&cv.1))),
+        ("_html", v(0), |cv| bome(Ok(Val::string(html(&to_text(&cv.1)))))),
+        ("_uri", v(0), |cv| bome(Ok(Val::string(uri(&to_text(&cv.1)))))),
+        ("_base64", v(0), |cv| bome(Ok(Val::string(base64_enc(to_text(&cv.1).as_bytes()))))),
+        ("_base64d", v(0), |cv| bome(base64_dec(&cv.1))),
         ("_ascii_downcase", v(0), |cv| bome(Ok(Val::string(to_text(&cv.1).to_ascii_lowercase())))),
         ("_ascii_upcase", v(0), |cv| bome(Ok(Val::string(to_text(&cv.1).to_ascii_uppercase())))),
         ("env", v(0), |cv| bome(Ok(env_obj(cv.0.data().rt())))),
@@ -446,6 +462,7 @@ where
         ("_halt_error_print", v(0), |cv| {
             let msg = match &cv.1 {
                 Val::Str(s) => s.to_string(),
+                Val::Null => String::new(),
                 v => format!("{}\n", jq_json::to_json(v)),
             };
             cv.0.data().rt().stderr(msg.into_bytes());
@@ -744,11 +761,12 @@ fn line_of(code: &str, part: &str) -> usize {
     code[..start].matches('\n').count() + 1
 }
 
-fn compile_err(msgs: Vec<String>, code: &str) -> String {
+/// jq's compile error report: the message, the program, and as many spaces
+/// as the error's offset in it.
+fn compile_err(msgs: Vec<(String, usize)>, code: &str) -> String {
     let mut out = String::new();
-    for (m, line) in msgs.iter().map(|m| (m, 1)) {
-        let _ = line;
-        out.push_str(&format!("jq: error: {m}:\n{code}\n"));
+    for (m, off) in &msgs {
+        out.push_str(&format!("jq: error: {m}:\n{code}{}\n", " ".repeat(*off)));
     }
     let n = msgs.len();
     out.push_str(&format!("jq: {n} compile error{}\n", if n == 1 { "" } else { "s" }));
@@ -789,14 +807,16 @@ fn nesting(code: &str) -> usize {
 fn compile(code: &str, globals: &[String]) -> Result<JFilter, String> {
     let code_shown = code.to_string();
     if nesting(code) > 1000 {
-        return Err(compile_err(vec!["program nested too deeply at <top-level>, line 1".into()], &code_shown));
+        return Err(compile_err(vec![("program nested too deeply at <top-level>, line 1".into(), 0)], &code_shown));
     }
     let code = expand_loc(code);
     let prelude =
         jaq_core::load::parse(DEFS, |p| p.defs()).ok_or_else(|| "jq: error: internal prelude\n".to_string())?;
-    // `abs` is jaq's (and jq 1.8's), not jq 1.7's.
-    let std_defs = jaq_std::defs().filter(|d| d.name != "abs");
-    let defs = jaq_core::defs().chain(std_defs).chain(prelude);
+    // jaq's `nan` and `infinite` divide by zero, which our numbers refuse;
+    // jaq's own definitions that use them must see ours, so these go first.
+    let early = jaq_core::load::parse("def nan: _nan; def infinite: _infinite;", |p| p.defs()).unwrap_or_default();
+    let std_defs = jaq_std::defs().filter(|d| d.name != "nan" && d.name != "infinite");
+    let defs = jaq_core::defs().chain(early).chain(std_defs).chain(prelude);
     let loader = Loader::new(defs);
     let arena = Arena::default();
     let modules = loader.load(&arena, File { code: code.as_str(), path: () }).map_err(|errs| {
@@ -804,21 +824,9 @@ fn compile(code: &str, globals: &[String]) -> Result<JFilter, String> {
         for (_, e) in errs {
             use jaq_core::load::Error as E;
             match e {
-                E::Io(v) => msgs.extend(v.into_iter().map(|(_, m)| m)),
-                E::Lex(v) => msgs.extend(v.into_iter().map(|(_, found)| {
-                    format!(
-                        "syntax error, unexpected {} (Unix shell quoting issues?) at <top-level>, line {}",
-                        tok(found),
-                        line_of(&code, found)
-                    )
-                })),
-                E::Parse(v) => msgs.extend(v.into_iter().map(|(_, found)| {
-                    format!(
-                        "syntax error, unexpected {} (Unix shell quoting issues?) at <top-level>, line {}",
-                        tok(found),
-                        line_of(&code, found)
-                    )
-                })),
+                E::Io(v) => msgs.extend(v.into_iter().map(|(_, m)| (m, 0))),
+                E::Lex(v) => msgs.extend(v.into_iter().map(|(_, found)| syntax_err(&code, found))),
+                E::Parse(v) => msgs.extend(v.into_iter().map(|(_, found)| syntax_err(&code, found))),
             }
         }
         compile_err(msgs, &code_shown)
@@ -836,11 +844,23 @@ fn compile(code: &str, globals: &[String]) -> Result<JFilter, String> {
                     U::Var => format!("${name}"),
                     _ => name.to_string(),
                 };
-                msgs.push(format!("{what} is not defined at <top-level>, line {}", line_of(&code, name)));
+                let off = jaq_core::load::span(&code, name).start;
+                msgs.push((format!("{what} is not defined at <top-level>, line {}", line_of(&code, name)), off));
             }
         }
         compile_err(msgs, &code_shown)
     })
+}
+
+fn syntax_err(code: &str, found: &str) -> (String, usize) {
+    let off = jaq_core::load::span(code, found).start;
+    let off = if found.is_empty() { code.trim_end().len().saturating_sub(1) } else { off };
+    let msg = format!(
+        "syntax error, unexpected {} (Unix shell quoting issues?) at <top-level>, line {}",
+        tok(found),
+        line_of(code, found)
+    );
+    (msg, off)
 }
 
 /// How jq's syntax errors name what they found.

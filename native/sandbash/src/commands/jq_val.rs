@@ -282,7 +282,7 @@ pub fn truncate_dump(s: &str) -> String {
     if s.len() <= MAX {
         return s.to_string();
     }
-    let mut end = MAX - 1;
+    let mut end = MAX;
     while !s.is_char_boundary(end) {
         end -= 1;
     }
@@ -619,10 +619,10 @@ fn deep_merge(mut l: Map, r: Map) -> Map {
 
 fn repeat_str(s: &str, n: f64) -> ValR {
     // jq 1.7: a count below 1 (after truncation) gives "" for (0, 1), null below.
-    if n.is_nan() || n <= 0.0 {
+    if n.is_nan() || n < 0.0 {
         return Ok(Val::Null);
     }
-    let times = if n < 1.0 { 0 } else { n as usize };
+    let times = n as usize;
     check_len(s.len().saturating_mul(times), "string");
     Ok(Val::string(s.repeat(times)))
 }
