@@ -14,9 +14,11 @@ pub struct Jq;
 
 const VERSION: &str = "jq-1.7.1\n";
 
-const USAGE: &str = "Usage:\tjq [OPTIONS] FILTER [FILES...]
-\tjq [OPTIONS] --args FILTER [STRINGS...]
-\tjq [OPTIONS] --jsonargs FILTER [JSON_TEXTS...]
+const USAGE: &str = "jq - commandline JSON processor [version 1.7.1]
+
+Usage:\tjq [options] <jq filter> [file...]
+\tjq [options] --args <jq filter> [strings...]
+\tjq [options] --jsonargs <jq filter> [JSON_TEXTS...]
 
 jq is a tool for processing JSON inputs, applying the given filter to
 its JSON text inputs and producing the filter's results as JSON on
@@ -212,7 +214,7 @@ async fn parse_args(ctx: &CommandContext<'_>) -> Result<Opts, Early> {
                         "arg" => JVal::Str(val),
                         "argjson" => {
                             if jq_json::parse_one(&val).is_err() {
-                                fail!(format!("Invalid JSON text passed to --argjson"));
+                                fail!(format!("invalid JSON text passed to --argjson"));
                             }
                             JVal::Json(val)
                         }
@@ -250,7 +252,7 @@ async fn parse_args(ctx: &CommandContext<'_>) -> Result<Opts, Early> {
                     return Err(Early::Status(0));
                 }
                 "seq" | "stream" | "stream-errors" => fail!(format!("--{long} is not supported in this sandbox")),
-                _ => fail!(format!("Unknown option: {a}")),
+                _ => fail!(format!("Unknown option {a}")),
             }
             i += 1;
             continue;
@@ -282,7 +284,7 @@ async fn parse_args(ctx: &CommandContext<'_>) -> Result<Opts, Early> {
                     let _ = ctx.out(VERSION.as_bytes()).await;
                     return Err(Early::Status(0));
                 }
-                _ => fail!(format!("Unknown option: {a}")),
+                _ => fail!(format!("Unknown option {a}")),
             }
         }
         i += 1 + takes_next;
@@ -331,7 +333,7 @@ impl Sources {
                 Ok(d) => return Ok(InMsg::Chunk(Some(Some(f)), d)),
                 Err(e) => {
                     self.open_error = true;
-                    ctx.stderr.write(format!("jq: error: Could not open {f}: {e}\n").as_bytes()).await?;
+                    ctx.stderr.write(format!("jq: error: Could not open file {f}: {e}\n").as_bytes()).await?;
                 }
             }
         }
@@ -346,11 +348,8 @@ impl Command for Jq {
             Ok(o) => o,
             Err(Early::Status(s)) => return Ok(s),
         };
-        let Some(filter) = o.filter.take() else {
-            let msg = format!("{}\n", USAGE.lines().take(3).collect::<Vec<_>>().join("\n"));
-            ctx.stderr.write(msg.as_bytes()).await?;
-            return Ok(2);
-        };
+        // jq 1.7 runs `.` when no filter is given and output is not a terminal.
+        let filter = o.filter.take().unwrap_or_else(|| ".".to_string());
         let program = if o.from_file {
             match ctx.fs.read(&ctx.resolve(&filter)).await {
                 Ok(d) => {

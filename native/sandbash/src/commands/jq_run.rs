@@ -98,8 +98,9 @@ struct Io {
     /// Current source name (`None`: stdin) and whether any input was read.
     file: Option<String>,
     started: bool,
-    /// Newlines consumed in the current source.
+    /// Newlines consumed in the current source; whether the last byte was one.
     lines: usize,
+    last_nl: bool,
     /// A parse error ended the input.
     parse_error: Option<String>,
 }
@@ -123,8 +124,9 @@ impl Io {
         }
     }
 
+    /// A message on stderr. Pending stdout is not flushed first: jq's stdout
+    /// is block-buffered and its stderr is not, so messages come first.
     fn err(&mut self, msg: String) {
-        self.flush();
         self.send(Msg::Err(msg.into_bytes()));
     }
 
@@ -147,6 +149,7 @@ impl Io {
             }
             Ok(InMsg::Eof) => {
                 self.eof = true;
+                self.started = true;
                 false
             }
             Err(_) => jq_val::abort(Abort::Stopped),
@@ -160,7 +163,7 @@ impl Io {
         }
         // jq counts the lines it has fed its parser, a whole line at a time.
         let mut n = self.lines;
-        if self.buf.front().is_some_and(|&b| b != b'\n') && self.buf.contains(&b'\n') {
+        if !self.last_nl && self.buf.contains(&b'\n') {
             n += 1;
         }
         format!("{}:{}", self.file.as_deref().unwrap_or("<stdin>"), n)
@@ -172,7 +175,8 @@ impl Io {
         }
         loop {
             while let Some(b) = self.buf.pop_front() {
-                if b == b'\n' {
+                self.last_nl = b == b'\n';
+                if self.last_nl {
                     self.lines += 1;
                 }
                 match self.reader.feed(b) {
@@ -246,9 +250,7 @@ impl Runtime {
         self.io.borrow_mut().next_input()
     }
     fn stderr(&self, msg: Vec<u8>) {
-        let mut io = self.io.borrow_mut();
-        io.flush();
-        io.send(Msg::Err(msg));
+        self.io.borrow_mut().send(Msg::Err(msg));
     }
 }
 
@@ -305,13 +307,10 @@ def join($x): reduce .[] as $i (null; (if . == null then "" else . + $x end) +
   ($i | if . == null then "" elif type == "boolean" or type == "number" then tojson else . end)) // "";
 def to_entries: [keys_unsorted[] as $k | {key: $k, value: .[$k]}];
 def from_entries: reduce .[] as $x ({};
-  . + { ($x | if .key == null then .k // .name // .Name // .K // .Key else .key end
-          | if type == "boolean" or type == "number" then tojson else . end):
-        ($x | if has("value") then .value else .v end) });
+  . + { ($x | .key // .Key // .name // .Name): ($x | if has("value") then .value else .Value end) });
 def with_entries(f): to_entries | map(f) | from_entries;
 def del(f): delpaths([path(f)]);
 def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
-def repeat(f): def _repeat: ., (f | _repeat); _repeat;
 def limit($n; f): if $n > 0 then label $out | foreach f as $item (0; . + 1; $item, if . >= $n then break $out else empty end)
   elif $n == 0 then empty else f end;
 def _flatten($x): reduce .[] as $i ([]; if $i | type == "array" and $x != 0 then . + ($i | _flatten($x - 1)) else . + [$i] end);
@@ -435,7 +434,8 @@ where
             box_once(match cv.0.data().rt().next_input() {
                 Some(Ok(v)) => Ok(v),
                 Some(Err(e)) => Err(Exn::from(Error::new(Val::string(e)))),
-                None => Err(Exn::from(Error::new(Val::str("No more inputs")))),
+                // jq 1.7's wording for running out of inputs.
+                None => Err(Exn::from(Error::new(Val::str("break")))),
             })
         }),
         ("inputs", v(0), |cv| {
@@ -447,7 +447,8 @@ where
         }),
         ("input_filename", v(0), |cv| {
             let io = cv.0.data().rt().io.borrow();
-            bome(Ok(io.file.as_deref().map_or(Val::Null, Val::str)))
+            let name = if io.started { Some(io.file.as_deref().unwrap_or("<stdin>")) } else { None };
+            bome(Ok(name.map_or(Val::Null, Val::str)))
         }),
         ("_input_line_number", v(0), |cv| bome(Ok(Val::from(cv.0.data().rt().io.borrow().lines)))),
         ("debug_empty", v(0), |cv| {
@@ -456,7 +457,7 @@ where
             Box::new(std::iter::empty())
         }),
         ("stderr_empty", v(0), |cv| {
-            cv.0.data().rt().stderr(jq_json::to_json(&cv.1).into_bytes());
+            cv.0.data().rt().stderr(to_text(&cv.1).into_bytes());
             Box::new(std::iter::empty())
         }),
         ("_halt_error_print", v(0), |cv| {
@@ -928,6 +929,7 @@ fn run_job(job: &Job, tx: Tx, rx: Rx) -> i32 {
             file: None,
             started: false,
             lines: 0,
+            last_nl: false,
             parse_error: None,
         }),
         env: job.env.clone(),
@@ -993,7 +995,9 @@ fn run_job(job: &Job, tx: Tx, rx: Rx) -> i32 {
     }
     if let Some(e) = io.parse_error.clone() {
         io.err(format!("jq: parse error: {e}\n"));
-        return 2;
+        io.flush();
+        // jq 1.7.1 ends a run cut short by bad input with status 5 (not 1.6's 2).
+        return 5;
     }
     io.flush();
     if st.status != 0 {
