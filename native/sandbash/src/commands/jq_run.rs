@@ -336,12 +336,12 @@ def todate: strftime("%Y-%m-%dT%H:%M:%SZ");
 def test(re; flags): matches(re; flags // "") | any;
 def match(re; flags): matches(re; flags // "")[] | .[0] + { captures: .[1:] | map(if has("name") then . else . + {name: null} end) };
 def leaf_paths: paths(scalars);
+def capture(re; flags): matches(re; flags // "")[] | capture_of_match;
+def scan(re; flags): scan_(re; "g" + (flags // ""));
 def test(re): test(re; null);
 def match(re): match(re; null);
 def capture(re): capture(re; null);
 def scan(re): scan(re; null);
-def capture(re; flags): matches(re; flags // "")[] | capture_of_match;
-def scan(re; flags): scan_(re; "g" + (flags // ""));
 def tostream: path(def r: (.[]? | r), .; r) as $p | getpath($p) | reduce path(.[]?) as $q ([$p, .]; [$p + $q]);
 def fromstream(f): { x: null, e: false } as $init
   | foreach f as $i ($init;
