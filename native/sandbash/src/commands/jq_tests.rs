@@ -340,3 +340,53 @@ fn filters() {
     check(&["jq", "-c", ".a.b |= . + 1, (.a += {\"c\": 3}), (.x.y = 1), (.l[2] = 1), ([1] | .[-3] = 5)?"], &[], "{\"a\":{\"b\":2}}", "{\"a\":{\"b\":3}}\n{\"a\":{\"b\":2,\"c\":3}}\n{\"a\":{\"b\":2},\"x\":{\"y\":1}}\n{\"a\":{\"b\":2},\"l\":[null,null,1]}\n", "", 0);
     check(&["jq", "-c", "[limit(0; 1, 2)], [limit(-1; 1, 2)], [limit(3; repeat(1))], isempty(empty), [splits(\", *\")], (\"x\" * 3), (\"x\" * 0)"], &[], "\"a, b,c\"", "[]\n[1,2]\n[1,1,1]\ntrue\n[\"a\",\"b\",\"c\"]\n\"xxx\"\n\"\"\n", "", 0);
 }
+
+/// Through the shell: pipes, the shell's exported variables (not the host's),
+/// files from the sandbox's filesystem, and a reader that closes early.
+/// Expected output from bash 5.2 running jq 1.7.1 on the same scripts.
+#[test]
+fn through_the_shell() {
+    let run = |script: &str| -> (String, i32) {
+        crate::commands::testutil::block_on(async {
+            let mut bash = crate::Bash::builder().build().expect("sandbox");
+            let r = bash.exec(script).await.expect("exec");
+            (String::from_utf8_lossy(&r.stdout).into_owned(), r.exit_code)
+        })
+    };
+    assert_eq!(run(r#"echo '{"a":[1,2]}' | jq -c '.a|map(.*2)'"#), ("[2,4]\n".into(), 0));
+    assert_eq!(run(r#"echo '[["a",1],["b",2]]' | jq -r '.[]|@tsv'"#), ("a\t1\nb\t2\n".into(), 0));
+    assert_eq!(run(r#"export FOO=bar; X=hidden; jq -n -c '[env.FOO, $ENV.X]'"#), ("[\"bar\",null]\n".into(), 0));
+    assert_eq!(
+        run(r#"cd /tmp; printf '{"a":1}' > f.json; jq .a f.json; jq -n 'input' f.json"#),
+        ("1\n{\n  \"a\": 1\n}\n".into(), 0)
+    );
+    assert_eq!(run(r#"yes '{"a":1}' | jq -c .a | head -n 2"#), ("1\n1\n".into(), 0));
+}
+
+/// Programs that would run away are stopped by the exec's limits: time,
+/// the size of what they build, nesting, recursion.
+#[test]
+fn runaway_programs_are_stopped() {
+    use crate::commands::testutil::{make_fs, run_full};
+    use crate::limits::Limits;
+    let fs = make_fs(&[]);
+    let limits = Limits { timeout_ms: 1500, max_string_bytes: 100_000, ..Limits::default() };
+    let cases: &[(&str, &str)] = &[
+        ("last(repeat(1))", "jq: error: time limit exceeded (timeout_ms)\n"),
+        ("[range(1e9)] | length", "jq: error: array too large (max_string_bytes)\n"),
+        ("\"x\" * 1e9 | length", "jq: error: string too large (max_string_bytes)\n"),
+        ("def f: 1 + f; f", "jq: error: program recursion too deep\n"),
+        ("reduce range(100000) as $i (null; [.]) | length", "jq: error: value nesting exceeds 10000\n"),
+    ];
+    for (prog, err) in cases {
+        let started = std::time::Instant::now();
+        let got = run_full(&fs, &["jq", "-n", prog], b"", &[], limits.clone());
+        assert_eq!((got.out.as_str(), got.err.as_str(), got.status), ("", *err, 5), "{prog}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "{prog} took too long");
+    }
+    // Deep input is refused by the parser at jq's limit, not by the stack.
+    let deep = "[".repeat(100_000);
+    let got = run_full(&fs, &["jq", "."], deep.as_bytes(), &[], limits);
+    assert_eq!(got.err, "jq: parse error: Exceeds depth limit for parsing at line 1, column 257\n");
+    assert_eq!(got.status, 5);
+}
