@@ -90,6 +90,7 @@ struct Opts {
     slurp: bool,
     raw_in: bool,
     exit_status: bool,
+    stream: bool,
     from_file: bool,
     filter: Option<String>,
     files: Vec<String>,
@@ -251,7 +252,8 @@ async fn parse_args(ctx: &CommandContext<'_>) -> Result<Opts, Early> {
                     let _ = ctx.out(b"sandbox\n").await;
                     return Err(Early::Status(0));
                 }
-                "seq" | "stream" | "stream-errors" => fail!(format!("--{long} is not supported in this sandbox")),
+                "stream" => o.stream = true,
+                "seq" | "stream-errors" => fail!(format!("--{long} is not supported in this sandbox")),
                 _ => fail!(format!("Unknown option {a}")),
             }
             i += 1;
@@ -381,6 +383,7 @@ impl Command for Jq {
             slurp: o.slurp,
             raw_in: o.raw_in,
             exit_status: o.exit_status,
+            stream: o.stream,
             vars: o.vars,
             named: o.named,
             positional: o.positional,

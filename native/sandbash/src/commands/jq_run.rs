@@ -40,6 +40,8 @@ pub struct Job {
     pub slurp: bool,
     pub raw_in: bool,
     pub exit_status: bool,
+    /// `--stream`: each input as its `tostream` events.
+    pub stream: bool,
     /// `$name` values, in order; `named` holds those for `$ARGS.named`.
     pub vars: Vec<(String, JVal)>,
     pub named: Vec<(String, JVal)>,
@@ -311,8 +313,7 @@ def from_entries: reduce .[] as $x ({};
 def with_entries(f): to_entries | map(f) | from_entries;
 def del(f): delpaths([path(f)]);
 def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f; w;
-def limit($n; f): if $n > 0 then label $out | foreach f as $item (0; . + 1; $item, if . >= $n then break $out else empty end)
-  elif $n == 0 then empty else f end;
+def limit($n; f): if $n < 0 then f else _limit($n; f) end;
 def _flatten($x): reduce .[] as $i ([]; if $i | type == "array" and $x != 0 then . + ($i | _flatten($x - 1)) else . + [$i] end);
 def flatten($x): if $x < 0 then error("flatten depth must not be negative") else _flatten($x) end;
 def flatten: _flatten(-1);
@@ -384,6 +385,13 @@ impl<'a> HasRt<'a> for Data<'a> {
 fn natives() -> Vec<Fun<JqData>> {
     let keep = |f: &Fun<JqData>| !DROPPED.contains(&f.0);
     let mut all: Vec<Fun<JqData>> = jaq_core::funs::<JqData>().chain(jaq_std::funs::<JqData>()).filter(keep).collect();
+    // jaq's `limit` is kept (it supports `path(limit(...))`) under another
+    // name, for a `limit` that treats a negative count as jq does.
+    for f in all.iter_mut() {
+        if f.0 == "limit" {
+            f.0 = "_limit";
+        }
+    }
     all.extend(our_funs::<JqData>());
     all
 }
@@ -761,9 +769,20 @@ fn base64_dec(v: &Val) -> ValR {
 
 type JFilter = jaq_core::Filter<JqData>;
 
+/// Byte offset of `part` inside `code` (0 if it lies elsewhere, as names
+/// from the prelude do).
+fn offset_of(code: &str, part: &str) -> usize {
+    let (c, p) = (code.as_ptr() as usize, part.as_ptr() as usize);
+    if p >= c && p <= c + code.len() {
+        p - c
+    } else {
+        0
+    }
+}
+
 /// Line (1-based) of `part` inside `code`.
 fn line_of(code: &str, part: &str) -> usize {
-    let start = jaq_core::load::span(code, part).start.min(code.len());
+    let start = offset_of(code, part).min(code.len());
     code[..start].matches('\n').count() + 1
 }
 
@@ -820,9 +839,11 @@ fn compile(code: &str, globals: &[String]) -> Result<JFilter, String> {
         jaq_core::load::parse(DEFS, |p| p.defs()).ok_or_else(|| "jq: error: internal prelude\n".to_string())?;
     // jaq's `nan` and `infinite` divide by zero, which our numbers refuse;
     // jaq's own definitions that use them must see ours, so these go first.
-    let early = jaq_core::load::parse("def nan: _nan; def infinite: _infinite;", |p| p.defs()).unwrap_or_default();
+    let early =
+        jaq_core::load::parse("def nan: _nan; def infinite: _infinite; def limit($n; f): _limit($n; f);", |p| p.defs())
+            .unwrap_or_default();
     let std_defs = jaq_std::defs().filter(|d| d.name != "nan" && d.name != "infinite");
-    let defs = jaq_core::defs().chain(early).chain(std_defs).chain(prelude);
+    let defs = early.into_iter().chain(jaq_core::defs()).chain(std_defs).chain(prelude);
     let loader = Loader::new(defs);
     let arena = Arena::default();
     let modules = loader.load(&arena, File { code: code.as_str(), path: () }).map_err(|errs| {
@@ -850,7 +871,7 @@ fn compile(code: &str, globals: &[String]) -> Result<JFilter, String> {
                     U::Var => format!("${name}"),
                     _ => name.to_string(),
                 };
-                let off = jaq_core::load::span(&code, name).start;
+                let off = offset_of(&code, name);
                 msgs.push((format!("{what} is not defined at <top-level>, line {}", line_of(&code, name)), off));
             }
         }
@@ -859,7 +880,7 @@ fn compile(code: &str, globals: &[String]) -> Result<JFilter, String> {
 }
 
 fn syntax_err(code: &str, found: &str) -> (String, usize) {
-    let off = jaq_core::load::span(code, found).start;
+    let off = offset_of(code, found);
     let off = if found.is_empty() { code.trim_end().len().saturating_sub(1) } else { off };
     let msg = format!(
         "syntax error, unexpected {} (Unix shell quoting issues?) at <top-level>, line {}",
@@ -988,6 +1009,13 @@ fn run_job(job: &Job, tx: Tx, rx: Rx) -> i32 {
     } else {
         while st.halted.is_none() {
             match rt.next_input() {
+                Some(Ok(v)) if job.stream => {
+                    let mut events = Vec::new();
+                    stream_events(&v, &mut Vec::new(), &mut events);
+                    for e in events {
+                        run_one(job, &filter, &ctx, &rt, e, &mut st);
+                    }
+                }
                 Some(Ok(v)) => run_one(job, &filter, &ctx, &rt, v, &mut st),
                 _ => break,
             }
@@ -1016,6 +1044,28 @@ fn run_job(job: &Job, tx: Tx, rx: Rx) -> i32 {
         };
     }
     0
+}
+
+/// `--stream`: `[path, leaf]` for each scalar or empty container, and
+/// `[path]` closing each non-empty container after its last element.
+fn stream_events(v: &Val, path: &mut Vec<Val>, out: &mut Vec<Val>) {
+    let entries: Vec<(Val, &Val)> = match v {
+        Val::Arr(a) => a.items.iter().enumerate().map(|(i, x)| (Val::from(i), x)).collect(),
+        Val::Obj(o) => o.map.iter().map(|(k, x)| (Val::Str(k.clone()), x)).collect(),
+        _ => Vec::new(),
+    };
+    let Some(last) = entries.last().map(|(k, _)| k.clone()) else {
+        out.push(Val::arr(vec![Val::arr(path.clone()), v.clone()]));
+        return;
+    };
+    for (k, x) in entries {
+        path.push(k);
+        stream_events(x, path, out);
+        path.pop();
+    }
+    let mut closing = path.clone();
+    closing.push(last);
+    out.push(Val::arr(vec![Val::arr(closing)]));
 }
 
 struct RunState {
