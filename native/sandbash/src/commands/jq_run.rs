@@ -334,15 +334,7 @@ def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tost
 def INDEX(idx_expr): INDEX(.[]; idx_expr);
 def gamma: lgamma;
 def todate: strftime("%Y-%m-%dT%H:%M:%SZ");
-def test(re; flags): matches(re; flags // "") | any;
-def match(re; flags): matches(re; flags // "")[] | .[0] + { captures: .[1:] | map(if has("name") then . else . + {name: null} end) };
 def leaf_paths: paths(scalars);
-def capture(re; flags): matches(re; flags // "")[] | capture_of_match;
-def scan(re; flags): scan_(re; "g" + (flags // ""));
-def test(re): test(re; null);
-def match(re): match(re; null);
-def capture(re): capture(re; null);
-def scan(re): scan(re; null);
 def tostream: path(def r: (.[]? | r), .; r) as $p | getpath($p) | reduce path(.[]?) as $q ([$p, .]; [$p + $q]);
 def fromstream(f): { x: null, e: false } as $init
   | foreach f as $i ($init;
@@ -361,8 +353,6 @@ def getpath($p): if ($p | type) != "array" then error("Path must be specified as
   else reduce $p[] as $k (.; .[$k]) end;
 def localtime: gmtime;
 def strflocaltime(f): strftime(f);
-def splits($re): splits($re; null);
-def splits($re; flags): split($re; flags) | .[];
 def ascii_downcase: if type == "string" then _ascii_downcase else error("explode input must be a string") end;
 def ascii_upcase: if type == "string" then _ascii_upcase else error("explode input must be a string") end;
 "#;
@@ -422,6 +412,12 @@ where
         ("_strindices", v(1), |mut cv| {
             let n = cv.0.pop_var();
             bome(strindices(&cv.1, &n))
+        }),
+        ("_match_impl", v(3), |mut cv| {
+            let test = cv.0.pop_var();
+            let flags = cv.0.pop_var();
+            let re = cv.0.pop_var();
+            bome(super::jq_regex::match_impl(&cv.1, &re, &flags, test.as_bool()))
         }),
         ("_nan", v(0), |_| bome(Ok(Val::Num(f64::NAN)))),
         ("_infinite", v(0), |_| bome(Ok(Val::Num(f64::INFINITY)))),
@@ -837,13 +833,15 @@ fn compile(code: &str, globals: &[String]) -> Result<JFilter, String> {
     let code = expand_loc(code);
     let prelude =
         jaq_core::load::parse(DEFS, |p| p.defs()).ok_or_else(|| "jq: error: internal prelude\n".to_string())?;
+    let regex_defs = jaq_core::load::parse(super::jq_regex::DEFS, |p| p.defs())
+        .ok_or_else(|| "jq: error: internal prelude\n".to_string())?;
     // jaq's `nan` and `infinite` divide by zero, which our numbers refuse;
     // jaq's own definitions that use them must see ours, so these go first.
     let early =
         jaq_core::load::parse("def nan: _nan; def infinite: _infinite; def limit($n; f): _limit($n; f);", |p| p.defs())
             .unwrap_or_default();
     let std_defs = jaq_std::defs().filter(|d| d.name != "nan" && d.name != "infinite");
-    let defs = early.into_iter().chain(jaq_core::defs()).chain(std_defs).chain(prelude);
+    let defs = early.into_iter().chain(jaq_core::defs()).chain(std_defs).chain(prelude).chain(regex_defs);
     let loader = Loader::new(defs);
     let arena = Arena::default();
     let modules = loader.load(&arena, File { code: code.as_str(), path: () }).map_err(|errs| {

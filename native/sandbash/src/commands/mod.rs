@@ -51,6 +51,7 @@ mod install;
 mod join;
 mod jq;
 mod jq_json;
+mod jq_regex;
 mod jq_run;
 mod jq_val;
 mod kill;
