@@ -295,6 +295,8 @@ def @html: _html;
 def @uri: _uri;
 def @base64: _base64;
 def @base64d: _base64d;
+def @base32: _base32;
+def @base32d: _base32d;
 def delpaths($p): _delpaths($p);
 def type: _type;
 def keys: _keys;
@@ -436,6 +438,8 @@ where
         ("_uri", v(0), |cv| bome(Ok(Val::string(uri(&to_text(&cv.1)))))),
         ("_base64", v(0), |cv| bome(Ok(Val::string(base64_enc(to_text(&cv.1).as_bytes()))))),
         ("_base64d", v(0), |cv| bome(base64_dec(&cv.1))),
+        ("_base32", v(0), |cv| bome(Ok(Val::string(base32_enc(to_text(&cv.1).as_bytes()))))),
+        ("_base32d", v(0), |cv| bome(base32_dec(&cv.1))),
         ("_ascii_downcase", v(0), |cv| bome(Ok(Val::string(to_text(&cv.1).to_ascii_lowercase())))),
         ("_ascii_upcase", v(0), |cv| bome(Ok(Val::string(to_text(&cv.1).to_ascii_uppercase())))),
         ("env", v(0), |cv| bome(Ok(env_obj(cv.0.data().rt())))),
@@ -755,6 +759,48 @@ fn base64_dec(v: &Val) -> ValR {
     }
     if valid % 4 == 1 {
         return fail(format!("{} trailing base64 byte found", v.describe()));
+    }
+    Ok(Val::string(String::from_utf8_lossy(&out).into_owned()))
+}
+
+const B32: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+fn base32_enc(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len().div_ceil(5) * 8);
+    for chunk in data.chunks(5) {
+        let mut buf = [0u8; 5];
+        buf[..chunk.len()].copy_from_slice(chunk);
+        let n = buf.iter().fold(0u64, |acc, &b| acc << 8 | b as u64);
+        let chars = (chunk.len() * 8).div_ceil(5);
+        for i in 0..8 {
+            if i < chars {
+                out.push(B32[(n >> (35 - 5 * i) & 31) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn base32_dec(v: &Val) -> ValR {
+    let s = to_text(v);
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u64, 0);
+    for b in s.bytes() {
+        if b == b'=' {
+            break;
+        }
+        let Some(d) = B32.iter().position(|&c| c == b) else {
+            return fail(format!("{} is not valid base32 data", v.describe()));
+        };
+        acc = acc << 5 | d as u64;
+        bits += 5;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
     }
     Ok(Val::string(String::from_utf8_lossy(&out).into_owned()))
 }
