@@ -497,6 +497,9 @@ impl PartialEq for Val {
 }
 impl Eq for Val {}
 
+// Deliberately not `Some(self.cmp(other))`: jq's `<` on NaN differs from
+// the total order `sort` uses.
+#[allow(clippy::non_canonical_partial_ord_impl)]
 impl PartialOrd for Val {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         // jq: `nan < nan` is true, NaN is below everything numeric.
