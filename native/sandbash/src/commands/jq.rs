@@ -82,7 +82,6 @@ positional arguments are available as $ARGS.positional[].
 #[derive(Default)]
 struct Opts {
     fmt: Fmt,
-    compact: bool,
     raw_out: bool,
     join: bool,
     nul_sep: bool,
@@ -173,7 +172,10 @@ async fn parse_args(ctx: &CommandContext<'_>) -> Result<Opts, Early> {
                 "null-input" => o.null_input = true,
                 "raw-input" => o.raw_in = true,
                 "slurp" => o.slurp = true,
-                "compact-output" => o.compact = true,
+                "compact-output" => {
+                    o.fmt.indent = 0;
+                    o.fmt.tab = false
+                }
                 "raw-output" => o.raw_out = true,
                 "raw-output0" => {
                     o.raw_out = true;
@@ -186,7 +188,10 @@ async fn parse_args(ctx: &CommandContext<'_>) -> Result<Opts, Early> {
                 "ascii-output" => o.fmt.ascii = true,
                 "sort-keys" => o.fmt.sort_keys = true,
                 "color-output" | "monochrome-output" | "unbuffered" => {}
-                "tab" => o.fmt.tab = true,
+                "tab" => {
+                    o.fmt.tab = true;
+                    o.fmt.indent = 2
+                }
                 "exit-status" => o.exit_status = true,
                 "from-file" => o.from_file = true,
                 "args" => mode = ArgMode::Strings,
@@ -266,7 +271,11 @@ async fn parse_args(ctx: &CommandContext<'_>) -> Result<Opts, Early> {
                 'n' => o.null_input = true,
                 'R' => o.raw_in = true,
                 's' => o.slurp = true,
-                'c' => o.compact = true,
+                // -c, --tab and --indent: the last one given counts, as in jq.
+                'c' => {
+                    o.fmt.indent = 0;
+                    o.fmt.tab = false
+                }
                 'r' => o.raw_out = true,
                 'j' => {
                     o.raw_out = true;
@@ -366,10 +375,6 @@ impl Command for Jq {
         } else {
             filter
         };
-        if o.compact {
-            o.fmt.indent = 0;
-            o.fmt.tab = false;
-        }
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_guard = StopOnDrop(stop.clone());
         let max_len = usize::try_from(ctx.budget.limits.max_string_bytes).unwrap_or(usize::MAX).max(1024);

@@ -96,6 +96,8 @@ struct Io {
     reader: Reader,
     /// Raw (`-R`) line being gathered.
     raw_line: Vec<u8>,
+    /// `-n -s`: the next input is all of them.
+    slurp_inputs: bool,
     raw: bool,
     /// Current source name (`None`: stdin) and whether any input was read.
     file: Option<String>,
@@ -239,6 +241,24 @@ impl Io {
     }
 
     fn next_input(&mut self) -> Option<Result<Val, String>> {
+        if self.slurp_inputs {
+            // `-n -s`: `input`/`inputs` see one array (or string) of everything.
+            self.slurp_inputs = false;
+            if self.raw {
+                return Some(Ok(self.rest_raw()));
+            }
+            let mut all = Vec::new();
+            while let Some(r) = self.next_input() {
+                match r {
+                    Ok(v) => {
+                        jq_val::check_len(all.len() + 1, "array");
+                        all.push(v)
+                    }
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            return Some(Ok(Val::arr(all)));
+        }
         if self.raw {
             self.next_raw().map(Ok)
         } else {
@@ -995,6 +1015,7 @@ fn run_job(job: &Job, tx: Tx, rx: Rx) -> i32 {
             eof: false,
             reader: Reader::default(),
             raw_line: Vec::new(),
+            slurp_inputs: job.null_input && job.slurp,
             raw: job.raw_in,
             file: None,
             started: false,
@@ -1120,6 +1141,8 @@ struct RunState {
 }
 
 fn run_one(job: &Job, filter: &JFilter, ctx: &Ctx<JqData>, rt: &Runtime, input: Val, st: &mut RunState) {
+    // jq's status follows the last input: an error in an earlier one is forgotten.
+    st.status = 0;
     let outs = filter.id.run((ctx.clone(), input));
     for r in outs {
         match r {
