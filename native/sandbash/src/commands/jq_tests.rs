@@ -261,6 +261,40 @@ fn options() {
 }
 
 #[test]
+fn regex() {
+    check(&["jq", "-c", "[match(\"(a)(x)?\"; \"g\")], [match(\"(?<l>a)(?<m>x)?\") | .captures[] | .name], test(\"\\\\p{L}\"), [match(\"\";\"g\") | .offset]"], &[], "\"abc\"", "[{\"offset\":0,\"length\":1,\"string\":\"a\",\"captures\":[{\"offset\":0,\"length\":1,\"string\":\"a\",\"name\":null},{\"offset\":-1,\"string\":null,\"length\":0,\"name\":null}]}]\n[\"l\",\"m\"]\ntrue\n[0,1,2,3]\n", "", 0);
+    check(&["jq", "-c", "sub(\"(?<x>b)\"; \"[\\(.x)]\"), gsub(\"[ac]\"; \"-\"), gsub(\"\"; \"-\"), [splits(\"b\")], split(\"B\"; \"i\"), [scan(\"(a)(b)\")], capture(\"(?<y>c)\")"], &[], "\"abc\"", "\"a[b]c\"\n\"-b-\"\n\"-a-b-c-\"\n[\"a\",\"c\"]\n[\"a\",\"c\"]\n[[\"a\",\"b\"]]\n{\"y\":\"c\"}\n", "", 0);
+    check(&["jq", "-c", "test(1)"], &[], "\"a\"", "", "jq: error (at <stdin>:0): number not a string or array\n", 5);
+    check(
+        &["jq", "-c", "test(\"a\")"],
+        &[],
+        "null",
+        "",
+        "jq: error (at <stdin>:0): null (null) cannot be matched, as it is not a string\n",
+        5,
+    );
+}
+
+#[test]
+fn stream_and_slurp() {
+    check(
+        &["jq", "--stream", "-c", "."],
+        &[],
+        "{\"a\":[1,{\"b\":2}],\"c\":3} [] 3",
+        "[[\"a\",0],1]\n[[\"a\",1,\"b\"],2]\n[[\"a\",1,\"b\"]]\n[[\"a\",1]]\n[[\"c\"],3]\n[[\"c\"]]\n[[],[]]\n[[],3]\n",
+        "",
+        0,
+    );
+    check(&["jq", "-ns", "-c", "[inputs]"], &[], "1 2", "[[1,2]]\n", "", 0);
+    check(&["jq", "-nR", "-c", "[inputs]"], &[], "a\nb\n", "[\"a\",\"b\"]\n", "", 0);
+    check(&["jq", "-cS", "--tab", "."], &[], "{\"b\":1,\"a\":2}", "{\n\t\"a\": 2,\n\t\"b\": 1\n}\n", "", 0);
+    check(&["jq", "--tab", "-c", "."], &[], "{\"b\":1,\"a\":2}", "{\"b\":1,\"a\":2}\n", "", 0);
+    check(&["jq", "if . == 1 then error(\"x\") else . end"], &[], "1 2", "2\n", "jq: error (at <stdin>:0): x\n", 0);
+    check(&["jq", "if . == 2 then error(\"x\") else . end"], &[], "1 2", "1\n", "jq: error (at <stdin>:0): x\n", 5);
+    check(&["jq", "-e", "if . == 1 then . else empty end"], &[], "1 2", "1\n", "", 0);
+}
+
+#[test]
 fn filters() {
     check(
         &["jq", "-c", "[.[] | select(. > 1)], map(.*2), add, length, (sort|reverse), min, max, unique"],
