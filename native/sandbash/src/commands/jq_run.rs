@@ -355,6 +355,27 @@ def IN(src; s): any(src == s; .);
 def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
 def INDEX(idx_expr): INDEX(.[]; idx_expr);
 def gamma: lgamma;
+def _num(f): if type == "number" then f else error(_describe + " number required") end;
+def floor: _num(_floor);
+def ceil: _num(_ceil);
+def round: _num(_round);
+def sqrt: _num(_sqrt);
+def fabs: _num(_fabs);
+def log: _num(_log);
+def log2: _num(_log2);
+def log10: _num(_log10);
+def exp: _num(_exp);
+def exp2: _num(_exp2);
+def exp10: _num(_exp10);
+def implode: if type != "array" then error("implode input must be an array")
+  else map(if type != "number" then error("array (\(tojson | _trunc)) can't be imploded, unicode codepoint needs to be numeric") end) | _implode end;
+def utf8bytelength: if type == "string" then _utf8bytelength else error(_describe + " only strings have UTF-8 byte length") end;
+def startswith($s): if type == "string" and ($s | type) == "string" then _startswith($s) else error("startswith() requires string inputs") end;
+def endswith($s): if type == "string" and ($s | type) == "string" then _endswith($s) else error("endswith() requires string inputs") end;
+def reverse: if type == "string" then explode | _reverse | implode elif . == null then [] else _reverse end;
+def sort: if type == "array" then _sort else error(_describe + " cannot be sorted, as it is not an array") end;
+def gmtime: if type == "number" then _gmtime else error("gmtime() requires numeric inputs") end;
+def mktime: if type == "array" then _mktime else error("mktime requires array inputs") end;
 def todate: strftime("%Y-%m-%dT%H:%M:%SZ");
 def leaf_paths: paths(scalars);
 def tostream: path(def r: (.[]? | r), .; r) as $p | getpath($p) | reduce path(.[]?) as $q ([$p, .]; [$p + $q]);
@@ -379,6 +400,43 @@ def ascii_downcase: if type == "string" then _ascii_downcase else error("explode
 def ascii_upcase: if type == "string" then _ascii_upcase else error("explode input must be a string") end;
 "#;
 
+/// jaq natives kept under another name, wrapped by definitions (`EARLY`
+/// first, so jaq's own definitions still find them; `DEFS` then adds jq's
+/// type checks and messages).
+const RENAMED: &[(&str, &str)] = &[
+    ("limit", "_limit"),
+    ("floor", "_floor"),
+    ("ceil", "_ceil"),
+    ("round", "_round"),
+    ("sqrt", "_sqrt"),
+    ("fabs", "_fabs"),
+    ("log", "_log"),
+    ("log2", "_log2"),
+    ("log10", "_log10"),
+    ("exp", "_exp"),
+    ("exp2", "_exp2"),
+    ("exp10", "_exp10"),
+    ("implode", "_implode"),
+    ("utf8bytelength", "_utf8bytelength"),
+    ("startswith", "_startswith"),
+    ("endswith", "_endswith"),
+    ("reverse", "_reverse"),
+    ("sort", "_sort"),
+    ("gmtime", "_gmtime"),
+    ("mktime", "_mktime"),
+];
+
+/// Loaded before jaq's definitions: `nan`/`infinite` as natives (jaq's
+/// divide by zero, which our numbers refuse) and the renamed natives.
+const EARLY: &str = r#"
+def nan: _nan; def infinite: _infinite; def limit($n; f): _limit($n; f);
+def floor: _floor; def ceil: _ceil; def round: _round; def sqrt: _sqrt; def fabs: _fabs;
+def log: _log; def log2: _log2; def log10: _log10; def exp: _exp; def exp2: _exp2; def exp10: _exp10;
+def implode: _implode; def utf8bytelength: _utf8bytelength;
+def startswith($s): _startswith($s); def endswith($s): _endswith($s);
+def reverse: _reverse; def sort: _sort; def gmtime: _gmtime; def mktime: _mktime;
+"#;
+
 /// jaq natives replaced by ours (or dropped: host environment, logging).
 const DROPPED: &[&str] =
     &["env", "debug_empty", "stderr_empty", "ascii_downcase", "ascii_upcase", "localtime", "strflocaltime"];
@@ -400,8 +458,8 @@ fn natives() -> Vec<Fun<JqData>> {
     // jaq's `limit` is kept (it supports `path(limit(...))`) under another
     // name, for a `limit` that treats a negative count as jq does.
     for f in all.iter_mut() {
-        if f.0 == "limit" {
-            f.0 = "_limit";
+        if let Some(&(_, new)) = RENAMED.iter().find(|(old, _)| *old == f.0) {
+            f.0 = new;
         }
     }
     all.extend(our_funs::<JqData>());
@@ -442,6 +500,8 @@ where
             bome(super::jq_regex::match_impl(&cv.1, &re, &flags, test.as_bool()))
         }),
         ("_nan", v(0), |_| bome(Ok(Val::Num(f64::NAN)))),
+        ("_describe", v(0), |cv| bome(Ok(Val::string(cv.1.describe())))),
+        ("_trunc", v(0), |cv| bome(Ok(Val::string(jq_val::truncate_dump(&to_text(&cv.1)))))),
         ("_infinite", v(0), |_| bome(Ok(Val::Num(f64::INFINITY)))),
         ("tojson", v(0), |cv| bome(Ok(Val::string(jq_json::to_json(&cv.1))))),
         ("fromjson", v(0), |cv| bome(fromjson(&cv.1))),
@@ -905,11 +965,7 @@ fn compile(code: &str, globals: &[String]) -> Result<JFilter, String> {
         jaq_core::load::parse(DEFS, |p| p.defs()).ok_or_else(|| "jq: error: internal prelude\n".to_string())?;
     let regex_defs = jaq_core::load::parse(super::jq_regex::DEFS, |p| p.defs())
         .ok_or_else(|| "jq: error: internal prelude\n".to_string())?;
-    // jaq's `nan` and `infinite` divide by zero, which our numbers refuse;
-    // jaq's own definitions that use them must see ours, so these go first.
-    let early =
-        jaq_core::load::parse("def nan: _nan; def infinite: _infinite; def limit($n; f): _limit($n; f);", |p| p.defs())
-            .unwrap_or_default();
+    let early = jaq_core::load::parse(EARLY, |p| p.defs()).unwrap_or_default();
     let std_defs = jaq_std::defs().filter(|d| d.name != "nan" && d.name != "infinite");
     let defs = early.into_iter().chain(jaq_core::defs()).chain(std_defs).chain(prelude).chain(regex_defs);
     let loader = Loader::new(defs);
