@@ -50,6 +50,7 @@ mod id;
 mod install;
 mod join;
 mod jq;
+mod jq_funs;
 mod jq_json;
 mod jq_regex;
 mod jq_run;
