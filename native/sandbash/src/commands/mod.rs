@@ -62,6 +62,12 @@ mod iconv;
 mod id;
 mod install;
 mod join;
+mod jq;
+mod jq_funs;
+mod jq_json;
+mod jq_regex;
+mod jq_run;
+mod jq_val;
 mod kill;
 mod ldouble;
 mod ln;
@@ -224,6 +230,7 @@ pub fn default_registry() -> &'static Registry {
             ("base64", Arc::new(base64::Base64)),
             ("base32", Arc::new(base32::Base32)),
             ("cat", Arc::new(cat::Cat)),
+            ("jq", Arc::new(jq::Jq)),
             ("cal", Arc::new(cal::Cal)),
             ("sort", Arc::new(sort::Sort)),
             ("uniq", Arc::new(uniq::Uniq)),
