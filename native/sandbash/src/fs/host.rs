@@ -70,6 +70,8 @@ fn sensitive_components(path: &str) -> bool {
 /// Chunk size of streamed reads, and how many chunks may wait in the pipe.
 const CHUNK: usize = 64 * 1024;
 const CHUNKS_IN_FLIGHT: usize = 4;
+/// Lookups retried after EAGAIN (a concurrent rename) before giving up.
+const MAX_RETRIES: u32 = 64;
 /// Most entries one directory listing may hold.
 const MAX_ENTRIES: usize = 1_000_000;
 
@@ -181,8 +183,16 @@ impl HostFs {
         } else {
             flags | OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK
         };
-        rustix::fs::openat2(&self.root, rel(path), flags, mode, ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS)
-            .map_err(errno)
+        // With `..` in a path, the kernel answers EAGAIN when a rename anywhere
+        // raced the lookup; it asks the caller to try again.
+        let mut tries = 0;
+        loop {
+            let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
+            match rustix::fs::openat2(&self.root, rel(path), flags, mode, resolve) {
+                Err(Errno::AGAIN) if tries < MAX_RETRIES => tries += 1,
+                r => return r.map_err(errno),
+            }
+        }
     }
 
     /// The parent directory's descriptor and the last name, for operations
