@@ -311,7 +311,19 @@ impl Command for Grep {
             }
             pats = operands.remove(0).split('\n').map(String::from).collect();
         }
-        let re = match build(&pats, syntax, icase, word, line_x, o.delim == 0, ctx.regex_limit()) {
+        let fancy = if syntax == Syntax::Perl && pats.iter().any(|p| perl_unsupported(p).is_some()) {
+            match build_backtracking(&pats, icase, word, line_x, o.delim == 0, ctx.regex_limit()) {
+                Ok(f) => Some(f),
+                Err(e) => {
+                    ctx.err(e).await?;
+                    return Ok(2);
+                }
+            }
+        } else {
+            None
+        };
+        let regular = if fancy.is_some() { Vec::new() } else { pats.clone() };
+        let re = match build(&regular, syntax, icase, word, line_x, o.delim == 0, ctx.regex_limit()) {
             Ok((re, warnings)) => {
                 for w in warnings {
                     ctx.err(format!("warning: {w}")).await?;
@@ -323,7 +335,7 @@ impl Command for Grep {
                 return Ok(2);
             }
         };
-        let matcher = Matcher { re };
+        let matcher = Matcher { re, fancy };
         let no_operands = operands.is_empty();
         if no_operands {
             operands.push(if walk.recursive { ".".into() } else { "-".into() });
@@ -434,6 +446,40 @@ fn build(
             }
         })?;
     Ok((Some(re), warnings))
+}
+
+/// Steps the backtracking engine may take for one match attempt (PCRE's own
+/// default match limit is 10,000,000).
+const BACKTRACK_LIMIT: usize = 1_000_000;
+
+/// `grep -P` with features only a backtracking engine has (lookaround,
+/// back-references, atomic groups), bounded by [`BACKTRACK_LIMIT`].
+fn build_backtracking(
+    pats: &[String],
+    icase: bool,
+    word: bool,
+    line_x: bool,
+    null_data: bool,
+    size_limit: usize,
+) -> Result<fancy_regex::Regex, String> {
+    let alts: Vec<String> = pats.iter().map(|p| format!("(?:{p})")).collect();
+    let mut src = alts.join("|");
+    if line_x {
+        src = format!("^(?:{src})$");
+    } else if word {
+        src = format!("(?<!\\w)(?:{src})(?!\\w)");
+    }
+    let flags = match (icase, null_data) {
+        (true, true) => "(?is)",
+        (true, false) => "(?i)",
+        (false, true) => "(?s)",
+        (false, false) => "",
+    };
+    fancy_regex::RegexBuilder::new(&format!("{flags}{src}"))
+        .backtrack_limit(BACKTRACK_LIMIT)
+        .delegate_size_limit(size_limit)
+        .build()
+        .map_err(|e| e.to_string())
 }
 
 /// PCRE features the `regex` crate lacks, named for the error message.
@@ -648,6 +694,18 @@ mod tests {
         check(&["grep", "-n", "--label=foo", "-H", "x"], &[], "x\ny\n", "foo:1:x\n", "", 0);
         check(&["grep", "-Z", "-l", "a", "f"], &[("f", "a\n")], "", "f\0", "", 0);
         check(&["grep", "-c", "a", "f", "/dev/null"], &[("f", "a\n")], "", "f:1\n/dev/null:0\n", "", 0);
+    }
+
+    #[test]
+    fn perl_lookaround_and_backreferences() {
+        // Expected output recorded from GNU grep 3.8 -P (PCRE2).
+        let p1: &[(&str, &str)] = &[("p1", "foo123bar baz45bar\n")];
+        let p2: &[(&str, &str)] = &[("p2", "abab\nabcd\nfoo\nfoobar\n")];
+        check(&["grep", "-oP", "\\d+(?=bar)", "p1"], p1, "", "123\n45\n", "", 0);
+        check(&["grep", "-P", "(ab)\\1", "p2"], p2, "", "abab\n", "", 0);
+        check(&["grep", "-cP", "foo(?!bar)", "p2"], p2, "", "1\n", "", 0);
+        check(&["grep", "-wP", "ab(?=ab)", "p2"], p2, "", "", "", 1);
+        check(&["grep", "-xP", "(ab)\\1", "p2"], p2, "", "abab\n", "", 0);
     }
 
     #[test]

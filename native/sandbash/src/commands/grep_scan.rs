@@ -42,13 +42,29 @@ pub struct State {
 /// The compiled pattern set (`None`: no pattern at all, nothing matches).
 pub struct Matcher {
     pub re: Option<Regex>,
+    /// `grep -P` with lookaround or back-references: a backtracking engine.
+    /// It works on text, so a line that is not UTF-8 never matches it; a
+    /// match that runs past the backtracking limit counts as no match.
+    pub fancy: Option<fancy_regex::Regex>,
 }
 
 impl Matcher {
     fn is_match(&self, line: &[u8]) -> bool {
+        if let Some(f) = &self.fancy {
+            return std::str::from_utf8(line).is_ok_and(|t| f.is_match(t).unwrap_or(false));
+        }
         self.re.as_ref().is_some_and(|r| r.is_match(line))
     }
     fn spans(&self, line: &[u8]) -> Vec<(usize, usize)> {
+        if let Some(f) = &self.fancy {
+            let Ok(text) = std::str::from_utf8(line) else { return Vec::new() };
+            return f
+                .find_iter(text)
+                .map_while(Result::ok)
+                .filter(|m| m.start() < m.end())
+                .map(|m| (m.start(), m.end()))
+                .collect();
+        }
         match &self.re {
             Some(r) => r.find_iter(line).filter(|m| m.start() < m.end()).map(|m| (m.start(), m.end())).collect(),
             None => Vec::new(),
