@@ -83,6 +83,7 @@ pub struct BashBuilder {
     host: Option<commands::host::HostCommands>,
     mounts: Vec<(String, Arc<dyn Fs>)>,
     net: net::Policy,
+    python: Vec<String>,
 }
 
 impl Default for BashBuilder {
@@ -100,6 +101,7 @@ impl Default for BashBuilder {
             host: None,
             mounts: Vec::new(),
             net: net::Policy::none(),
+            python: Vec::new(),
         }
     }
 }
@@ -151,6 +153,12 @@ impl BashBuilder {
     /// Who curl, wget and http may reach (nobody unless set).
     pub fn network(mut self, policy: net::Policy) -> Self {
         self.net = policy;
+        self
+    }
+    /// Enable the Python interpreter (Monty) under these command names,
+    /// e.g. `["python", "python3"]`. Off (no names) by default.
+    pub fn python(mut self, names: Vec<String>) -> Self {
+        self.python = names;
         self
     }
     /// Mount `fs` at `path` (absolute, normalized, not `/`); its directory is created.
@@ -225,7 +233,12 @@ impl BashBuilder {
             last_status: 0,
             opts: Default::default(),
             fs,
-            sys: Arc::new(SysInfo { username: self.username, hostname: self.hostname, net: self.net }),
+            sys: Arc::new(SysInfo {
+                username: self.username,
+                hostname: self.hostname,
+                net: self.net,
+                python: self.python,
+            }),
             host: self.host.map(Arc::new),
             line: 1,
             func_depth: 0,
