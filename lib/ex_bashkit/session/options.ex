@@ -25,12 +25,6 @@ defmodule ExBashkit.Session.Options do
     :max_parser_depth
   ]
 
-  # Options of the seed contract that later work will bring; naming them gives a
-  # clear error instead of "unknown option".
-  @planned [
-    :python
-  ]
-
   # Past this, a count means "unlimited" (the interpreter counts in u64).
   @u64_max 18_446_744_073_709_551_615
 
@@ -62,7 +56,8 @@ defmodule ExBashkit.Session.Options do
       allowed_mount_paths: nil,
       allow_net: nil,
       allow_net_all: false,
-      block_private_ips: true
+      block_private_ips: true,
+      python: []
     }
 
     Enum.reduce(opts, base, fn {key, value}, acc -> put(acc, key, value) end)
@@ -115,6 +110,7 @@ defmodule ExBashkit.Session.Options do
         "option :allow_net must be a list of URL patterns or :all, got: #{inspect(v)}"
       )
 
+  defp put(acc, :python, v), do: %{acc | python: python_names(v)}
   defp put(acc, :block_private_ips, v) when is_boolean(v), do: %{acc | block_private_ips: v}
 
   defp put(_acc, :block_private_ips, v),
@@ -150,13 +146,6 @@ defmodule ExBashkit.Session.Options do
       raise(
         ArgumentError,
         "option :max_reply_bytes must be a non-negative integer, got: #{inspect(v)}"
-      )
-
-  defp put(_acc, key, _v) when key in @planned,
-    do:
-      raise(
-        ArgumentError,
-        "option #{inspect(key)} is not supported yet by ExBashkit.Session.new/1"
       )
 
   defp put(_acc, key, _v),
@@ -225,6 +214,41 @@ defmodule ExBashkit.Session.Options do
       {Atom.to_string(k), min(n, @u64_max)}
     end
   end
+
+  # `true`: `python` and `python3`; `false`: off; `[name: n]` / `[names: [...]]`.
+  defp python_names(true), do: ["python", "python3"]
+  defp python_names(false), do: []
+
+  defp python_names(v) when is_list(v) do
+    names =
+      case v do
+        [name: n] -> [n]
+        [names: ns] when is_list(ns) -> ns
+        _ -> raise ArgumentError, python_error(v)
+      end
+
+    for n <- names do
+      name = if is_binary(n), do: n, else: raise(ArgumentError, python_error(v))
+
+      cond do
+        name == "" or String.contains?(name, ["/", "=", " ", "\t", "\n"]) ->
+          raise ArgumentError, "option :python: #{inspect(name)} is not a valid command name"
+
+        name in @keywords ->
+          raise ArgumentError,
+                "option :python: #{inspect(name)} is a shell keyword and cannot be a command"
+
+        true ->
+          name
+      end
+    end
+  end
+
+  defp python_names(v), do: raise(ArgumentError, python_error(v))
+
+  defp python_error(v),
+    do:
+      "option :python must be a boolean, [name: name] or [names: [name, ...]], got: #{inspect(v)}"
 
   defp builtins(v) do
     for {k, fun} <- to_keyword(v, "option :builtins"), into: %{} do

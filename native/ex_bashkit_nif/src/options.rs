@@ -36,6 +36,8 @@ pub struct NewOpts<'a> {
     pub allow_net: Option<Vec<String>>,
     pub allow_net_all: bool,
     pub block_private_ips: bool,
+    /// Command names of the Python interpreter; empty: off.
+    pub python: Vec<String>,
 }
 
 /// The callback bridge, when the session has builtins or virtual-fs mounts.
@@ -71,6 +73,7 @@ pub fn builder(o: &NewOpts, bridge: Option<&Arc<Bridge>>) -> Result<BashBuilder,
         }
     };
     b = b.network(policy.with_private_ips(!o.block_private_ips));
+    b = b.python(o.python.clone());
     let (limits, fs_limits) = limits(&o.limits)?;
     for (vfs, host, mode) in &o.mounts {
         b = b.mount(vfs.clone(), host_mount(o, host, mode, &fs_limits)?);

@@ -21,7 +21,7 @@ pub struct Python;
 /// Native stack of the VM thread: Monty's parser and compiler recurse (bounded
 /// by its nesting limit), so do `repr`/`==` of nested values (bounded by the
 /// recursion limit); this leaves a wide margin under both.
-const VM_STACK: usize = 256 * 1024 * 1024;
+const VM_STACK: usize = 64 * 1024 * 1024;
 
 /// Which version `-V` reports: the language level Monty implements.
 const VERSION: &str = "Python 3.14.0";
