@@ -238,9 +238,47 @@ fn timeout_stops_a_busy_program() {
 }
 
 #[test]
+fn type_and_which_find_it_when_enabled() {
+    let r = run("type python3; which python; command -v python3");
+    assert_eq!(out(&r), "python3 is /usr/bin/python3\n/usr/bin/python\n/usr/bin/python3\n");
+    let mut bash = Bash::builder().build().expect("build");
+    let r = run_in(&mut bash, "which python; echo $?");
+    assert_eq!(out(&r), "1\n");
+}
+
+#[test]
 fn runs_under_xargs_and_env() {
     let r = run("echo 5 | xargs python -c 'import sys; print(int(sys.argv[1]) * 2)'");
     assert_eq!(out(&r), "10\n");
     let r = run("env X=1 python3 -c 'import os; print(os.environ[\"X\"])'");
     assert_eq!(out(&r), "1\n");
+}
+
+#[test]
+fn cancel_and_output_limit_stop_the_program() {
+    let mut bash = session();
+    let cancel = crate::limits::CancelToken::default();
+    let opts = ExecOptions { cancel: cancel.clone(), ..Default::default() };
+    let t = std::time::Instant::now();
+    let e = crate::commands::testutil::block_on(async {
+        let trigger = cancel.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            trigger.cancel();
+        });
+        bash.exec_with("python -c 'print(\"started\")\nwhile True: pass'", opts).await
+    })
+    .unwrap_err();
+    match e {
+        Error::Stopped { reason: crate::limits::Stop::Cancelled, partial } => assert_eq!(partial.stdout, b"started\n"),
+        other => panic!("{other:?}"),
+    }
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
+    // The session still works afterwards.
+    assert_eq!(run_in(&mut bash, "python -c 'print(7)'").stdout, b"7\n");
+
+    let limits = Limits { max_output_bytes: 1000, ..Limits::default() };
+    let mut bash = Bash::builder().python(vec!["python".into()]).limits(limits).build().expect("build");
+    let e = crate::commands::testutil::block_on(bash.exec("python -c 'while True: print(\"x\" * 100)'")).unwrap_err();
+    assert!(e.to_string().contains("max_output_bytes"), "{e}");
 }
