@@ -80,8 +80,8 @@ defmodule ExBashkit.Session do
       iex> r.stdout
       "12\\n"
 
-  What works: the language core (functions, closures, classes without
-  inheritance, comprehensions, f-strings, exceptions, `async`), the modules
+  What works: the language core (functions, closures, decorators, plain
+  classes, comprehensions, f-strings, `try`/`with`, `async`), the modules
   `json`, `re`, `math`, `datetime`, `collections`, `itertools` (partly),
   `functools`, `dataclasses`, `base64`, `typing`, `pathlib` and `os` (environ,
   getenv, listdir, file operations). `sys.argv`, `sys.exit(n)`,
@@ -92,11 +92,16 @@ defmodule ExBashkit.Session do
   An uncaught exception prints a traceback on stderr and exits with status 1,
   as does a syntax error.
 
-  What does not: class inheritance, generators (`yield`), `match`,
-  `print(file=...)`, `"%" % args` formatting, `eval`/`exec`, iterating a
-  file or `sys.stdin` line by line (use `readlines()`), and the modules Monty
-  lacks (`random`, `time`, `string`, `subprocess`, `socket`, ...: they raise
-  `ModuleNotFoundError`). Programs are bounded by the exec's `timeout_ms` and
+  What does not (Monty 0.0.23): class inheritance (so no custom exception
+  classes), `property`/`staticmethod`/`classmethod`, generators (`yield`),
+  `match`, `del`, `print(file=...)`, `"%" % args` formatting, `eval`/`exec`,
+  `bytearray`, `callable`, `globals`, iterating a file or `sys.stdin` line by
+  line (use `readlines()`), `EOFError` (`input()` at end of input raises
+  `Exception`), `collections.OrderedDict`, `itertools.product`/`permutations`,
+  and the modules Monty lacks (`random`, `time`, `string`, `io`, `csv`,
+  `hashlib`, `argparse`, `textwrap`, `subprocess`, `socket`, ...: they raise
+  `ModuleNotFoundError`). Tracebacks follow CPython's layout but show the
+  source line with `~` markers, and some messages are worded differently. Programs are bounded by the exec's `timeout_ms` and
   `cancel/1`, a recursion depth of 1000, and single allocations larger than
   16 x `max_string_bytes` are refused with `MemoryError`; memory grown step by
   step is bounded only by the time limit.
