@@ -155,7 +155,9 @@ fn sys_object(argv: &[String]) -> MontyObject {
 /// `import sys` binds Monty's own `sys`, which has no argv, exit or usable
 /// streams; plain `import sys [as x]` and `from sys import a[, b as c]` lines
 /// are rewritten (on the same line, so tracebacks keep their line numbers)
-/// to bind the host-answered object instead.
+/// to bind the host-answered object instead. The rewrite is by line, not by
+/// syntax tree: a line of a multi-line string reading exactly like such an
+/// import would be rewritten too.
 pub fn rewrite_sys_imports(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
     for line in code.split_inclusive('\n') {
