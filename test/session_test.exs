@@ -85,8 +85,8 @@ defmodule ExBashkit.SessionTest do
         Session.new(limits: [timeout_ms: 0])
       end
 
-      assert_raise ArgumentError, ~r/:python is not supported yet/, fn ->
-        Session.new(python: true)
+      assert_raise ArgumentError, ~r/option :python must be a boolean/, fn ->
+        Session.new(python: "yes")
       end
 
       assert_raise ArgumentError, ~r/keyword list or a map/, fn -> Session.new(:nope) end

@@ -25,12 +25,6 @@ defmodule ExBashkit.Session.Options do
     :max_parser_depth
   ]
 
-  # Options of the seed contract that later work will bring; naming them gives a
-  # clear error instead of "unknown option".
-  @planned [
-    :python
-  ]
-
   # Past this, a count means "unlimited" (the interpreter counts in u64).
   @u64_max 18_446_744_073_709_551_615
 
@@ -68,7 +62,8 @@ defmodule ExBashkit.Session.Options do
       after_exec: nil,
       history: true,
       workspace: nil,
-      allowed_mounts: nil
+      allowed_mounts: nil,
+      python: []
     }
 
     Enum.reduce(opts, base, fn {key, value}, acc -> put(acc, key, value) end)
@@ -158,6 +153,7 @@ defmodule ExBashkit.Session.Options do
         "option :allow_net must be a list of URL patterns or :all, got: #{inspect(v)}"
       )
 
+  defp put(acc, :python, v), do: %{acc | python: python_names(v)}
   defp put(acc, :block_private_ips, v) when is_boolean(v), do: %{acc | block_private_ips: v}
 
   defp put(acc, :max_jobs, v) when is_integer(v) and v >= 0, do: %{acc | max_jobs: v}
@@ -231,13 +227,6 @@ defmodule ExBashkit.Session.Options do
         "option :max_reply_bytes must be a non-negative integer, got: #{inspect(v)}"
       )
 
-  defp put(_acc, key, _v) when key in @planned,
-    do:
-      raise(
-        ArgumentError,
-        "option #{inspect(key)} is not supported yet by ExBashkit.Session.new/1"
-      )
-
   defp put(_acc, key, _v),
     do: raise(ArgumentError, "unknown option #{inspect(key)} for ExBashkit.Session.new/1")
 
@@ -304,6 +293,41 @@ defmodule ExBashkit.Session.Options do
       {Atom.to_string(k), min(n, @u64_max)}
     end
   end
+
+  # `true`: `python` and `python3`; `false`: off; `[name: n]` / `[names: [...]]`.
+  defp python_names(true), do: ["python", "python3"]
+  defp python_names(false), do: []
+
+  defp python_names(v) when is_list(v) do
+    names =
+      case v do
+        [name: n] -> [n]
+        [names: ns] when is_list(ns) -> ns
+        _ -> raise ArgumentError, python_error(v)
+      end
+
+    for n <- names do
+      name = if is_binary(n), do: n, else: raise(ArgumentError, python_error(v))
+
+      cond do
+        name == "" or String.contains?(name, ["/", "=", " ", "\t", "\n"]) ->
+          raise ArgumentError, "option :python: #{inspect(name)} is not a valid command name"
+
+        name in @keywords ->
+          raise ArgumentError,
+                "option :python: #{inspect(name)} is a shell keyword and cannot be a command"
+
+        true ->
+          name
+      end
+    end
+  end
+
+  defp python_names(v), do: raise(ArgumentError, python_error(v))
+
+  defp python_error(v),
+    do:
+      "option :python must be a boolean, [name: name] or [names: [name, ...]], got: #{inspect(v)}"
 
   defp builtins(v) do
     for {k, fun} <- to_keyword(v, "option :builtins"), into: %{} do

@@ -42,6 +42,8 @@ pub struct NewOpts<'a> {
     pub workspace: Option<rustler::ResourceArc<crate::session::Session>>,
     /// With `workspace`: the only mounts this session may use (`None`: all).
     pub allowed_mounts: Option<Vec<String>>,
+    /// Command names of the Python interpreter; empty: off.
+    pub python: Vec<String>,
 }
 
 /// The callback bridge, when the session has builtins or virtual-fs mounts.
@@ -77,6 +79,7 @@ pub fn builder(o: &NewOpts, bridge: Option<&Arc<Bridge>>) -> Result<BashBuilder,
         }
     };
     b = b.network(policy.with_private_ips(!o.block_private_ips)).history(o.history).expand_aliases(true);
+    b = b.python(o.python.clone());
     let (limits, fs_limits) = limits(&o.limits)?;
     for (vfs, host, mode) in &o.mounts {
         b = b.mount(vfs.clone(), host_mount(o, host, mode, &fs_limits)?);

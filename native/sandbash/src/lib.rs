@@ -86,6 +86,7 @@ pub struct BashBuilder {
     history: bool,
     expand_aliases: bool,
     shared: Option<(Arc<MemoryFs>, Arc<dyn Fs>)>,
+    python: Vec<String>,
 }
 
 impl Default for BashBuilder {
@@ -106,6 +107,7 @@ impl Default for BashBuilder {
             history: true,
             expand_aliases: false,
             shared: None,
+            python: Vec::new(),
         }
     }
 }
@@ -173,6 +175,12 @@ impl BashBuilder {
     /// Who curl, wget and http may reach (nobody unless set).
     pub fn network(mut self, policy: net::Policy) -> Self {
         self.net = policy;
+        self
+    }
+    /// Enable the Python interpreter (Monty) under these command names,
+    /// e.g. `["python", "python3"]`. Off (no names) by default.
+    pub fn python(mut self, names: Vec<String>) -> Self {
+        self.python = names;
         self
     }
     /// Mount `fs` at `path` (absolute, normalized, not `/`); its directory is created.
@@ -255,7 +263,12 @@ impl BashBuilder {
             last_status: 0,
             opts,
             fs,
-            sys: Arc::new(SysInfo { username: self.username, hostname: self.hostname, net: self.net }),
+            sys: Arc::new(SysInfo {
+                username: self.username,
+                hostname: self.hostname,
+                net: self.net,
+                python: self.python,
+            }),
             host: self.host.map(Arc::new),
             history: self.history.then(|| state::history::History::new(HISTORY_MAX)),
             line: 1,

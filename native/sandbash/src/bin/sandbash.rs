@@ -8,6 +8,7 @@
 //! The script's stdin is this process's stdin when the script comes from `-c` or a file.
 //! No network unless `SANDBASH_ALLOW_NET` lists URL patterns (comma-separated) or
 //! says `all`; private addresses stay blocked unless `SANDBASH_ALLOW_PRIVATE_IPS=1`.
+//! `python`/`python3` (Monty) only with `SANDBASH_PYTHON=1`.
 
 use std::io::{IsTerminal, Read, Write};
 
@@ -36,7 +37,7 @@ fn main() {
                 return 2;
             }
         };
-        let mut bash = match sandbash::Bash::builder().args(arg0, rest).network(policy).build() {
+        let mut bash = match sandbash::Bash::builder().args(arg0, rest).network(policy).python(python_names()).build() {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("sandbash: {e}");
@@ -109,5 +110,13 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
             let script = String::from_utf8(data).map_err(|_| "script on stdin is not UTF-8 text".to_string())?;
             Ok((script, "bash".into(), Vec::new(), Vec::new()))
         }
+    }
+}
+
+/// `python` and `python3` when `SANDBASH_PYTHON=1`.
+fn python_names() -> Vec<String> {
+    match std::env::var("SANDBASH_PYTHON") {
+        Ok(v) if v == "1" => vec!["python".to_string(), "python3".to_string()],
+        _ => Vec::new(),
     }
 }

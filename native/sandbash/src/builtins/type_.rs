@@ -31,7 +31,10 @@ fn classify(sh: &ShellState, name: &str, skip_functions: bool) -> Option<Kind> {
     if host || (is_builtin(name) && !matches!(name, "bash" | "sh")) {
         return Some(Kind::Builtin);
     }
-    if default_registry().get(name).is_some() || matches!(name, "bash" | "sh") {
+    if default_registry().get(name).is_some()
+        || matches!(name, "bash" | "sh")
+        || crate::commands::python_command(&sh.sys, name).is_some()
+    {
         return Some(Kind::File(format!("/usr/bin/{name}")));
     }
     None

@@ -86,6 +86,11 @@ mod paste;
 mod printenv;
 mod printf;
 mod pwd;
+mod python;
+mod python_os;
+#[cfg(test)]
+mod python_tests;
+mod python_vm;
 mod readlink;
 mod rev;
 mod rm;
@@ -151,6 +156,13 @@ pub struct SysInfo {
     pub hostname: String,
     /// Who curl, wget and http may reach (nobody by default).
     pub net: crate::net::Policy,
+    /// Names the Python interpreter answers to (`python`, `python3`); none by default.
+    pub python: Vec<String>,
+}
+
+/// The Python interpreter, if the session enabled it under `name`.
+pub fn python_command(sys: &SysInfo, name: &str) -> Option<Arc<dyn Command>> {
+    sys.python.iter().any(|n| n == name).then(|| Arc::new(python::Python) as Arc<dyn Command>)
 }
 
 /// Everything one command invocation gets.

@@ -58,7 +58,7 @@ pub async fn run(ctx: &CommandContext<'_>, e: Exec<'_>) -> Result<Ran, IoError> 
         return run_shell(ctx, shell, e).await;
     }
     let host = ctx.shell.and_then(|s| s.host.clone()).filter(|h| h.has(name));
-    let cmd = lookup(name);
+    let cmd = lookup(name).or_else(|| super::python_command(ctx.sys, name.rsplit('/').next().unwrap_or(name)));
     if host.is_none() && cmd.is_none() {
         return Ok(Ran::NotFound);
     }

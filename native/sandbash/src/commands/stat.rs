@@ -182,7 +182,7 @@ fn escape(rest: &[char]) -> (String, usize) {
         Some('a') => ("\x07".into(), 1),
         Some('r') => ("\r".into(), 1),
         Some('0'..='7') => {
-            let digits: String = rest.iter().take(3).take_while(|c| ('0'..='7').contains(c)).collect();
+            let digits: String = rest.iter().take(3).take_while(|c| ('0'..='7').contains(*c)).collect();
             let v = u32::from_str_radix(&digits, 8).unwrap_or(0);
             (char::from_u32(v).map(String::from).unwrap_or_default(), digits.len())
         }

@@ -69,7 +69,12 @@ pub fn run_raw(
 ) -> (Vec<u8>, Vec<u8>, i32) {
     let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
     let env = TestEnv(env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect());
-    let sys = SysInfo { username: "sandbox".into(), hostname: "bashkit-sandbox".into(), net: Default::default() };
+    let sys = SysInfo {
+        username: "sandbox".into(),
+        hostname: "bashkit-sandbox".into(),
+        net: Default::default(),
+        python: Vec::new(),
+    };
     let budget = Budget::new(limits, CancelToken::default());
     let counter = OutputCounter::new(budget.limits.max_output_bytes);
     let (out, err) = (CaptureBuf::new(counter.clone()), CaptureBuf::new(counter));

@@ -40,7 +40,7 @@ impl Command for Which {
                 let m = ctx.fs.metadata(&ctx.resolve(n)).await;
                 m.is_ok_and(|m| m.is_file() && m.mode & 0o111 != 0).then(|| n.clone())
             } else {
-                lookup(n).map(|_| format!("/usr/bin/{n}"))
+                lookup(n).or_else(|| super::python_command(ctx.sys, n)).map(|_| format!("/usr/bin/{n}"))
             };
             match found {
                 Some(p) => ctx.out(format!("{p}\n").as_bytes()).await?,

@@ -196,6 +196,9 @@ pub async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: 
     if let Some(cmd) = default_registry().get(base) {
         return run_utility(sh, cmd.as_ref(), &argv, fds).await;
     }
+    if let Some(cmd) = crate::commands::python_command(&sh.sys, base) {
+        return run_utility(sh, cmd.as_ref(), &argv, fds).await;
+    }
     if name.contains('/') {
         return builtins::run_script_file(sh, &argv, fds).await;
     }

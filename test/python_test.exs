@@ -1,0 +1,88 @@
+defmodule ExBashkit.PythonTest do
+  # The `:python` option end to end. Expected outputs were printed by CPython
+  # 3.11 for the same programs; the programs run on Monty inside the sandbox.
+  use ExUnit.Case, async: true
+
+  alias ExBashkit.Session
+
+  defp run(session, script) do
+    {:ok, r} = Session.exec(session, script)
+    r
+  end
+
+  test "off by default" do
+    r = run(Session.new(), "python3 -c 'print(1)'")
+    assert r.exit_code == 127
+    assert r.stderr =~ "python3: command not found"
+  end
+
+  test "python: true gives python and python3" do
+    s = Session.new(python: true)
+    assert run(s, "python -c 'print(1 + 1)'").stdout == "2\n"
+
+    r = run(s, "python3 -c 'import sys; print(sys.argv)' a b")
+    assert r.stdout == "['-c', 'a', 'b']\n"
+    assert r.exit_code == 0
+  end
+
+  test "other names" do
+    s = Session.new(python: [name: "py"])
+    assert run(s, "py -c 'print(3)'").stdout == "3\n"
+    assert run(s, "python -c 'print(3)'").exit_code == 127
+
+    s = Session.new(python: [names: ["python", "pyth"]])
+    assert run(s, "pyth -c 'print(4)'; python -c 'print(5)'").stdout == "4\n5\n"
+    assert run(s, "python3 -c 1").exit_code == 127
+  end
+
+  test "bad values raise" do
+    assert_raise ArgumentError, ~r/option :python must be a boolean/, fn ->
+      Session.new(python: [other: 1])
+    end
+
+    assert_raise ArgumentError, ~r/not a valid command name/, fn ->
+      Session.new(python: [name: "a/b"])
+    end
+
+    assert_raise ArgumentError, ~r/shell keyword/, fn ->
+      Session.new(python: [names: ["if"]])
+    end
+  end
+
+  test "files, stdin, environment and exit status" do
+    s = Session.new(python: true, env: [{"GREETING", "hi"}], cwd: "/work")
+
+    script = ~S"""
+    printf 'b\na\n' > in.txt
+    python3 - out.txt <<'EOF'
+    import os, sys
+    lines = sorted(open("in.txt").readlines())
+    with open(sys.argv[1], "w") as f:
+        f.write("".join(lines))
+    print(os.environ["GREETING"], len(lines))
+    sys.exit(3)
+    EOF
+    echo "status $?"
+    cat /work/out.txt
+    """
+
+    r = run(s, script)
+    assert r.stdout == "hi 2\nstatus 3\na\nb\n"
+
+    r = run(s, "echo hello | python3 -c 'import sys; print(sys.stdin.read().upper(), end=\"\")'")
+    assert r.stdout == "HELLO\n"
+  end
+
+  test "an uncaught exception prints a traceback and exits 1" do
+    r = run(Session.new(python: true), "python3 -c '1/0'")
+    assert r.exit_code == 1
+    assert r.stderr =~ ~r/\ATraceback \(most recent call last\):\n/
+    assert String.ends_with?(r.stderr, "ZeroDivisionError: division by zero\n")
+  end
+
+  test "the exec's timeout stops a busy program" do
+    s = Session.new(python: true, limits: [timeout_ms: 300])
+    assert {:error, msg} = Session.exec(s, "python3 -c 'while True: pass'")
+    assert msg =~ "timed out"
+  end
+end
