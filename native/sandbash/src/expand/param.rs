@@ -253,7 +253,7 @@ async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, v: &PV) -> Res
 
 /// bash ends the whole shell with 127 on these errors, but a subshell with 1.
 fn fatal_status(sh: &ShellState) -> i32 {
-    if sh.subshell_depth == 0 {
+    if sh.subshell_depth == sh.shell_base {
         127
     } else {
         1

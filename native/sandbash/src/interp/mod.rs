@@ -115,6 +115,9 @@ pub fn fork(sh: &ShellState) -> ShellState {
     let mut sub = sh.clone();
     sub.exec_fds = None;
     if !sub.traps.is_empty() {
+        let mut shown = (*sub.shown_traps).clone();
+        shown.extend(sub.traps.iter().filter(|(_, v)| !v.is_empty()).map(|(k, v)| (k.clone(), v.clone())));
+        sub.shown_traps = Arc::new(shown);
         Arc::make_mut(&mut sub.traps).retain(|_, v| v.is_empty());
     }
     sub
@@ -574,6 +577,7 @@ pub async fn run_child_script(
 ) -> Res {
     let mut child = sh.clone();
     enter_subshell(&mut child)?;
+    child.shell_base = child.subshell_depth;
     child.vars = crate::state::Variables::default();
     for (k, v) in sh.vars.exported() {
         let var = child.vars.entry(&k);
@@ -593,6 +597,7 @@ pub async fn run_child_script(
     child.positional = Arc::new(args);
     child.last_status = 0;
     child.traps = Default::default();
+    child.shown_traps = Default::default();
     child.aliases = Default::default();
     child.dirstack = Default::default();
     let status = match run_string(&mut child, src, fds, "bash").await {

@@ -44,6 +44,8 @@ pub struct ShellState {
     pub func_depth: u64,
     /// Depth of `( )`, `$( )` and pipeline forks.
     pub subshell_depth: u64,
+    /// `subshell_depth` at this shell's top level (a child `bash` starts a new one).
+    pub shell_base: u64,
     /// Running a condition (`if`, `while`, `&&`, `!`): `set -e` does not apply.
     pub in_condition: bool,
     /// Status of the last command substitution of the current command, if any
@@ -58,6 +60,8 @@ pub struct ShellState {
     pub loop_depth: usize,
     /// `trap` actions by condition name (`EXIT`, `ERR`, `INT`, ...).
     pub traps: Arc<std::collections::BTreeMap<String, String>>,
+    /// Traps of the parent shell a subshell still lists (not runs) until it sets one.
+    pub shown_traps: Arc<std::collections::BTreeMap<String, String>>,
     /// The running exec's budget (replaced at each exec).
     pub budget: Arc<Budget>,
     /// Source text of the program being run (function definitions keep a slice of it).
