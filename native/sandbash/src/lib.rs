@@ -211,6 +211,7 @@ impl BashBuilder {
             select_eof: false,
             aliases: Default::default(),
             dirstack: Default::default(),
+            jobs: Default::default(),
             call_lines: Vec::new(),
             umask: 0o022,
         };
@@ -340,6 +341,14 @@ impl Bash {
                 () = cancel.cancelled() => Ok(Err(Stop::Cancelled)),
             }
         };
+        // Jobs started in the background end with the exec.
+        self.state.budget.end_jobs().await;
+        self.state.jobs = Default::default();
+        // A job stopped by a limit (a fork bomb) stops the exec, even after the script's end.
+        let outcome = match (outcome, self.state.budget.job_stop()) {
+            (Ok(Ok(_)), Some(stop)) => Ok(Err(stop)),
+            (o, _) => o,
+        };
         let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code };
         match outcome {
             Ok(Ok(code)) => Ok(partial(code)),
@@ -446,5 +455,25 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(bash.exec("echo ok").await.expect("exec").stdout, b"ok\n");
+    }
+
+    #[tokio::test]
+    async fn background_jobs_end_with_the_exec() {
+        let mut bash = Bash::builder().build().expect("build");
+        let start = std::time::Instant::now();
+        let r = bash.exec("sleep 30 & echo started $?; echo quick &").await.expect("exec");
+        assert!(start.elapsed() < std::time::Duration::from_secs(5), "{:?}", start.elapsed());
+        assert_eq!(r.stdout, b"started 0\nquick\n");
+        // The next exec has no jobs left.
+        let r = bash.exec("jobs; wait; echo $?").await.expect("exec");
+        assert_eq!(r.stdout, b"0\n");
+    }
+
+    #[tokio::test]
+    async fn a_limit_hit_in_a_background_job_stops_the_exec() {
+        let limits = Limits { max_loop_iterations: 50, ..Limits::default() };
+        let mut bash = Bash::builder().limits(limits).build().expect("build");
+        let err = bash.exec("while :; do :; done & wait; echo not reached").await.unwrap_err();
+        assert!(err.to_string().contains("max_loop_iterations: 50"), "{err}");
     }
 }

@@ -11,6 +11,7 @@ pub mod dirstack;
 mod echo;
 mod eval;
 mod getopts;
+mod jobs;
 mod let_;
 pub mod mapfile;
 mod misc;
@@ -84,6 +85,8 @@ const NAMES: &[&str] = &[
     "help",
     "caller",
     "compgen",
+    "wait",
+    "jobs",
     "__select",
 ];
 
@@ -147,6 +150,8 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "command" => return type_::command(sh, argv, fds).await,
         "bash" | "sh" => return bash::run(sh, argv, fds).await,
         "trap" => trap::trap(sh, argv, fds).await,
+        "wait" => jobs::wait(sh, argv, fds).await,
+        "jobs" => jobs::jobs(sh, argv, fds).await,
         "alias" => alias::alias(sh, argv, fds).await,
         "pushd" => dirstack::pushd(sh, argv, fds).await,
         "umask" => misc::umask(sh, argv, fds).await,

@@ -141,7 +141,10 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
             SpecialParameter::LastExitStatus => PV::Str(sh.last_status.to_string()),
             SpecialParameter::CurrentOptionFlags => PV::Str(sh.opts.flags()),
             SpecialParameter::ProcessId => PV::Str("1".into()),
-            SpecialParameter::LastBackgroundProcessId => PV::Unset,
+            SpecialParameter::LastBackgroundProcessId => match sh.jobs.last_pid {
+                Some(p) => PV::Str(p.to_string()),
+                None => PV::Unset,
+            },
             SpecialParameter::ShellName => PV::Str(sh.arg0.clone()),
         },
         Parameter::Named(name) if sh.vars.has_refs() && sh.vars.is_nameref(name) => match sh.vars.resolve(name) {

@@ -5,6 +5,7 @@
 pub mod alias;
 mod compound;
 pub mod cond;
+pub mod jobs;
 pub mod procsub;
 mod redirect;
 pub mod simple;
@@ -114,6 +115,7 @@ pub async fn run_exit_trap(sh: &mut ShellState, fds: &Fds, status: i32) -> Resul
 pub fn fork(sh: &ShellState) -> ShellState {
     let mut sub = sh.clone();
     sub.exec_fds = None;
+    sub.jobs = sh.jobs.for_subshell();
     if !sub.traps.is_empty() {
         let mut shown = (*sub.shown_traps).clone();
         shown.extend(sub.traps.iter().filter(|(_, v)| !v.is_empty()).map(|(k, v)| (k.clone(), v.clone())));
@@ -152,12 +154,17 @@ async fn run_complete(sh: &mut ShellState, program: &ast::Program, i: usize, fds
 pub fn run_list<'a>(sh: &'a mut ShellState, list: &'a ast::CompoundList, fds: &'a Fds) -> BoxFuture<'a, Res> {
     Box::pin(async move {
         let mut status = sh.last_status;
-        for ast::CompoundListItem(and_or, _sep) in &list.0 {
+        for ast::CompoundListItem(and_or, sep) in &list.0 {
             // `exec >file` changed this shell's descriptors for what follows.
             let current = sh.exec_fds.clone();
             let fds = current.as_deref().unwrap_or(fds);
-            // `&`: background jobs come later; run it in place as a subshell would.
-            status = run_and_or(sh, and_or, fds).await?;
+            status = if matches!(sep, ast::SeparatorOperator::Async) {
+                let s = jobs::spawn(sh, and_or, fds).await?;
+                sh.last_status = s;
+                s
+            } else {
+                run_and_or(sh, and_or, fds).await?
+            };
         }
         Ok(status)
     })
@@ -600,6 +607,7 @@ pub async fn run_child_script(
     child.shown_traps = Default::default();
     child.aliases = Default::default();
     child.dirstack = Default::default();
+    child.jobs = Default::default();
     let status = match run_string(&mut child, src, fds, "bash").await {
         Ok(s) => s,
         Err(Flow::Exit(s)) | Err(Flow::Return(s)) => s,

@@ -68,6 +68,8 @@ pub struct ShellState {
     pub src: Arc<source::Source>,
     /// `alias` definitions.
     pub aliases: Arc<std::collections::BTreeMap<String, String>>,
+    /// Background jobs and `$!`.
+    pub jobs: crate::interp::jobs::Jobs,
     /// `pushd`/`popd` stack below the current directory, top first.
     pub dirstack: Arc<Vec<String>>,
     /// Lines the running functions were called from, innermost last (`caller`).
