@@ -76,3 +76,74 @@ fn bash_child_fatal_expansion_error_is_127() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// extglob negation
+// ----------------------------------------------------------------------
+
+#[test]
+fn extglob_negation_in_case_and_cond() {
+    check(
+        r#"shopt -s extglob
+case foo in !(foo|bar)) echo match;; *) echo no;; esac; [[ foo == !(foo|bar) ]] && echo m2 || echo n2; [[ fo == !(foo|bar) ]] && echo m3; case foo.txt in !(*.txt)) echo m4;; *) echo n4;; esac"#,
+        "no\nn2\nm3\nn4\n",
+        0,
+    );
+}
+
+#[test]
+fn extglob_negation_inside_a_pattern() {
+    check(
+        r#"shopt -s extglob
+[[ a.c == *.!(txt) ]] && echo m5; [[ a.txt == *.!(txt) ]] && echo m6 || echo n6; [[ abc == a!(b)c ]] && echo m7 || echo n7; [[ axc == a!(b)c ]] && echo m8; [[ abbc == a!(b)c ]] && echo m9"#,
+        "m5\nn6\nn7\nm8\nm9\n",
+        0,
+    );
+}
+
+#[test]
+fn extglob_negation_in_pathnames() {
+    check(
+        r#"shopt -s extglob
+: > a.txt; : > b.log; : > c.sh; echo !(*.txt); echo !(*.txt|*.sh); echo *.!(log)"#,
+        "b.log c.sh\nb.log\na.txt c.sh\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// line continuations
+// ----------------------------------------------------------------------
+
+#[test]
+fn line_continuation_in_quoted_assignments() {
+    check(
+        r#"x="abc\
+def"; echo "$x"; y=abc\
+def; echo $y; f() { local v="p\
+q"; echo $v; }; f; declare w="m\
+n" k='s\
+t'; echo $w "$k""#,
+        "abcdef\nabcdef\npq\nmn s\\\nt\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// invalid names
+// ----------------------------------------------------------------------
+
+#[test]
+fn for_loop_invalid_variable_name() {
+    check_err(
+        r#"for i.j in a b; do echo hi; done; echo "st $?"; for a[1] in x; do echo $a; done; echo $?"#,
+        "st 1\n1\n",
+        "bash: line 1: `i.j': not a valid identifier\nbash: line 1: `a[1]': not a valid identifier\n",
+        0,
+    );
+}
+
+#[test]
+fn local_outside_function_still_assigns_arrays() {
+    check_err(r#"local arr=(x y z); echo $?; local -a b2=(p); local c=(1) d=2; local -A m=([k]=v); declare -p arr b2 c m; declare -p d; local e+=(x); declare -p e"#, "1\ndeclare -a arr=([0]=\"x\" [1]=\"y\" [2]=\"z\")\ndeclare -a b2=([0]=\"p\")\ndeclare -a c=([0]=\"1\")\ndeclare -A m=([k]=\"v\" )\ndeclare -a e=([0]=\"x\")\n", "bash: line 1: local: can only be used in a function\nbash: line 1: local: can only be used in a function\nbash: line 1: local: can only be used in a function\nbash: line 1: local: can only be used in a function\nbash: line 1: declare: d: not found\nbash: line 1: local: can only be used in a function\n", 0);
+}

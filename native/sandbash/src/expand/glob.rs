@@ -83,10 +83,9 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
             current = next;
             continue;
         }
-        let re = match pat.compile(sh.opts.extglob, sh.opts.nocaseglob) {
-            Some(r) => r,
-            None => return Ok(Vec::new()),
-        };
+        if pat.compile(sh.opts.extglob, sh.opts.nocaseglob).is_none() {
+            return Ok(Vec::new());
+        }
         let explicit_dot = comp.first().is_some_and(|&(c, _)| c == '.');
         for (disp, real) in current {
             let Ok(entries) = sh.fs.read_dir(&real).await else {
@@ -96,7 +95,7 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
                 if e.name.starts_with('.') && !explicit_dot && !sh.opts.dotglob {
                     continue;
                 }
-                if !re.is_match(&e.name) {
+                if !pat.matches_case(&e.name, sh.opts.extglob, sh.opts.nocaseglob) {
                     continue;
                 }
                 let p = path::join(&real, &e.name);

@@ -303,7 +303,8 @@ fn assignment_value_text(src: &crate::state::source::Source, a: &ast::Assignment
             i + if whole[i..].starts_with("]=") { 2 } else { 3 }
         }
     };
-    whole.get(eq..).map(str::to_string)
+    let text = whole.get(eq..)?;
+    Some(if text.contains("\\\n") { crate::state::source::strip_line_continuations(text) } else { text.to_string() })
 }
 
 /// Store an expanded assignment. `Err` is bash's message.

@@ -12,3 +12,15 @@ e("bash_invalid_options", r'''bash -q; echo "exit:$?"; bash --verison; echo "exi
 t("bash_help_and_version", r'''bash --help; echo "exit:$?"; bash --version; echo "exit:$?"''')
 t("bash_long_options_accepted", r'''bash --norc --noprofile -c 'echo ok'; bash -O extglob -c 'shopt extglob'; bash -o pipefail -c 'false | true; echo $?' ''')
 e("bash_child_fatal_expansion_error_is_127", r'''bash -u -c 'echo $UNDEF_X; echo no'; echo "exit:$?"; bash -c 'x=; echo ${x:?is empty}; echo no'; echo "exit:$?"; bash -c '(echo ${y?unset}); echo "sub $?"'; echo "exit:$?"''')
+
+group("extglob negation")
+t("extglob_negation_in_case_and_cond", "shopt -s extglob\n" + r'''case foo in !(foo|bar)) echo match;; *) echo no;; esac; [[ foo == !(foo|bar) ]] && echo m2 || echo n2; [[ fo == !(foo|bar) ]] && echo m3; case foo.txt in !(*.txt)) echo m4;; *) echo n4;; esac''')
+t("extglob_negation_inside_a_pattern", "shopt -s extglob\n" + r'''[[ a.c == *.!(txt) ]] && echo m5; [[ a.txt == *.!(txt) ]] && echo m6 || echo n6; [[ abc == a!(b)c ]] && echo m7 || echo n7; [[ axc == a!(b)c ]] && echo m8; [[ abbc == a!(b)c ]] && echo m9''')
+t("extglob_negation_in_pathnames", "shopt -s extglob\n" + r''': > a.txt; : > b.log; : > c.sh; echo !(*.txt); echo !(*.txt|*.sh); echo *.!(log)''')
+
+group("line continuations")
+t("line_continuation_in_quoted_assignments", "x=\"abc\\\ndef\"; echo \"$x\"; y=abc\\\ndef; echo $y; f() { local v=\"p\\\nq\"; echo $v; }; f; declare w=\"m\\\nn\" k='s\\\nt'; echo $w \"$k\"")
+
+group("invalid names")
+e("for_loop_invalid_variable_name", r'''for i.j in a b; do echo hi; done; echo "st $?"; for a[1] in x; do echo $a; done; echo $?''')
+e("local_outside_function_still_assigns_arrays", r'''local arr=(x y z); echo $?; local -a b2=(p); local c=(1) d=2; local -A m=([k]=v); declare -p arr b2 c m; declare -p d; local e+=(x); declare -p e''')
