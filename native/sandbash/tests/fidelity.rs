@@ -147,3 +147,13 @@ fn for_loop_invalid_variable_name() {
 fn local_outside_function_still_assigns_arrays() {
     check_err(r#"local arr=(x y z); echo $?; local -a b2=(p); local c=(1) d=2; local -A m=([k]=v); declare -p arr b2 c m; declare -p d; local e+=(x); declare -p e"#, "1\ndeclare -a arr=([0]=\"x\" [1]=\"y\" [2]=\"z\")\ndeclare -a b2=([0]=\"p\")\ndeclare -a c=([0]=\"1\")\ndeclare -A m=([k]=\"v\" )\ndeclare -a e=([0]=\"x\")\n", "bash: line 1: local: can only be used in a function\nbash: line 1: local: can only be used in a function\nbash: line 1: local: can only be used in a function\nbash: line 1: local: can only be used in a function\nbash: line 1: declare: d: not found\nbash: line 1: local: can only be used in a function\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// globstar
+// ----------------------------------------------------------------------
+
+#[test]
+fn globstar_matches_any_depth() {
+    check(r#"mkdir -p gs/sub/deep gs/.hid; : > gs/top.txt; : > gs/sub/a.txt; : > gs/sub/deep/b.txt; : > gs/.hid/h.txt; cd gs
+shopt -s globstar; echo **; echo **/; echo **/*.txt; echo sub/**; echo sub/**/b.txt; echo x/**; echo **/deep; echo "**"; shopt -s dotglob; echo **/*.txt; shopt -u globstar; echo **/*.txt"#, "sub sub/a.txt sub/deep sub/deep/b.txt top.txt\nsub/ sub/deep/\nsub/a.txt sub/deep/b.txt top.txt\nsub/ sub/a.txt sub/deep sub/deep/b.txt\nsub/deep/b.txt\nx/**\nsub/deep\n**\n.hid/h.txt sub/a.txt sub/deep/b.txt top.txt\n.hid/h.txt sub/a.txt\n", 0);
+}

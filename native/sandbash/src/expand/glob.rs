@@ -32,6 +32,9 @@ fn literal_text(parts: &Parts) -> String {
     parts.iter().map(|p| p.0.as_str()).collect()
 }
 
+/// How deep `**` descends.
+const MAX_GLOBSTAR_DEPTH: usize = 64;
+
 /// All paths matching the pattern, sorted.
 async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
     // Split the characters into path components on '/'.
@@ -60,8 +63,47 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
         if comp.is_empty() {
             // Trailing slash or '//': keep directories only.
             for (disp, real) in current {
+                // `**/` lists the directories below, not `.` itself.
+                if disp.is_empty() {
+                    continue;
+                }
                 if sh.fs.metadata(&real).await.is_ok_and(|m| m.is_dir()) {
                     next.push((format!("{disp}/").replace("//", "/"), real));
+                }
+            }
+            current = next;
+            continue;
+        }
+        if sh.opts.globstar && comp.as_slice() == [('*', false), ('*', false)] {
+            // `**`: every directory below (and the directory itself); as the
+            // last component, every file too.
+            for (disp, real) in current {
+                if !last || !disp.is_empty() {
+                    next.push((disp.clone(), real.clone()));
+                }
+                let mut stack = vec![(disp, real, 0usize)];
+                while let Some((d, r, depth)) = stack.pop() {
+                    let Ok(entries) = sh.fs.read_dir(&r).await else {
+                        continue;
+                    };
+                    for e in entries {
+                        if e.name.starts_with('.') && !sh.opts.dotglob {
+                            continue;
+                        }
+                        let p = path::join(&r, &e.name);
+                        let is_dir = e.file_type == crate::fs::FileType::Dir;
+                        if is_dir {
+                            next.push((format!("{d}{}{}", e.name, if last { "" } else { "/" }), p.clone()));
+                            if depth < MAX_GLOBSTAR_DEPTH {
+                                stack.push((format!("{d}{}/", e.name), p, depth + 1));
+                            }
+                        } else if last {
+                            next.push((format!("{d}{}", e.name), p));
+                        }
+                        if next.len() as u64 > limit {
+                            return Err(Budget::exceeded("max_glob_results", limit, "glob result count"));
+                        }
+                    }
                 }
             }
             current = next;

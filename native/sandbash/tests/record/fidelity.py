@@ -24,3 +24,7 @@ t("line_continuation_in_quoted_assignments", "x=\"abc\\\ndef\"; echo \"$x\"; y=a
 group("invalid names")
 e("for_loop_invalid_variable_name", r'''for i.j in a b; do echo hi; done; echo "st $?"; for a[1] in x; do echo $a; done; echo $?''')
 e("local_outside_function_still_assigns_arrays", r'''local arr=(x y z); echo $?; local -a b2=(p); local c=(1) d=2; local -A m=([k]=v); declare -p arr b2 c m; declare -p d; local e+=(x); declare -p e''')
+
+group("globstar")
+t("globstar_matches_any_depth", r'''mkdir -p gs/sub/deep gs/.hid; : > gs/top.txt; : > gs/sub/a.txt; : > gs/sub/deep/b.txt; : > gs/.hid/h.txt; cd gs
+shopt -s globstar; echo **; echo **/; echo **/*.txt; echo sub/**; echo sub/**/b.txt; echo x/**; echo **/deep; echo "**"; shopt -s dotglob; echo **/*.txt; shopt -u globstar; echo **/*.txt''')
