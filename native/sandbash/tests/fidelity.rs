@@ -157,3 +157,44 @@ fn globstar_matches_any_depth() {
     check(r#"mkdir -p gs/sub/deep gs/.hid; : > gs/top.txt; : > gs/sub/a.txt; : > gs/sub/deep/b.txt; : > gs/.hid/h.txt; cd gs
 shopt -s globstar; echo **; echo **/; echo **/*.txt; echo sub/**; echo sub/**/b.txt; echo x/**; echo **/deep; echo "**"; shopt -s dotglob; echo **/*.txt; shopt -u globstar; echo **/*.txt"#, "sub sub/a.txt sub/deep sub/deep/b.txt top.txt\nsub/ sub/deep/\nsub/a.txt sub/deep/b.txt top.txt\nsub/ sub/a.txt sub/deep sub/deep/b.txt\nsub/deep/b.txt\nx/**\nsub/deep\n**\n.hid/h.txt sub/a.txt sub/deep/b.txt top.txt\n.hid/h.txt sub/a.txt\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// DEBUG trap
+// ----------------------------------------------------------------------
+
+#[test]
+fn debug_trap_runs_before_each_simple_command() {
+    check(r#"count=0; trap '((count++))' DEBUG; echo a; echo b; trap - DEBUG; echo $count"#, "a\nb\n3\n", 0);
+}
+
+#[test]
+fn debug_trap_bash_command_and_status() {
+    check(
+        r#"trap 'echo "dbg [$BASH_COMMAND]"' DEBUG; x=1; f() { echo inf; }; f; false; echo "st $?"; trap - DEBUG; trap 'echo "s=$?"' DEBUG; (exit 4); echo after"#,
+        "dbg [x=1]\ndbg [f]\ninf\ndbg [false]\ndbg [echo \"st $?\"]\nst 1\ndbg [trap - DEBUG]\ns=4\nafter\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// time keyword
+// ----------------------------------------------------------------------
+
+#[test]
+fn time_reports_on_stderr_with_timeformat() {
+    check_err(
+        r#"TIMEFORMAT='r=%0R l=%0lR %%'; time true; time echo hi 2>/dev/null; TIMEFORMAT=; time true; echo done; unset TIMEFORMAT; { time -p true; } 2>&1 | head -1"#,
+        "hi\ndone\nreal 0.00\n",
+        "r=0 l=0m0s %\nr=0 l=0m0s %\n",
+        0,
+    );
+}
+
+#[test]
+fn time_keeps_the_pipeline_status() {
+    check(
+        r#"TIMEFORMAT=; time false; echo $?; time ! false; echo $?; f() { return 3; }; time f; echo $?"#,
+        "1\n0\n3\n",
+        0,
+    );
+}

@@ -11,6 +11,7 @@ mod redirect;
 pub mod simple;
 mod stack;
 pub(crate) mod test_parse;
+mod timing;
 
 pub use stack::GrowStack;
 
@@ -216,8 +217,21 @@ async fn check_errexit(sh: &mut ShellState, fds: &Fds, status: i32) -> Res {
     Ok(status)
 }
 
-/// Run `[!] a | b | c`.
+/// Run `[time [-p]] [!] a | b | c`.
 async fn run_pipeline(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res {
+    let Some(timed) = &p.timed else {
+        return run_pipeline_untimed(sh, p, fds).await;
+    };
+    let start = std::time::Instant::now();
+    let r = run_pipeline_untimed(sh, p, fds).await;
+    let posix = matches!(timed, ast::PipelineTimed::TimedWithPosixOutput(_));
+    if let Some(text) = timing::report(sh.get_var("TIMEFORMAT").as_deref(), posix, start.elapsed()) {
+        let _ = fds.stderr.write(text.as_bytes()).await;
+    }
+    r
+}
+
+async fn run_pipeline_untimed(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res {
     let cond_before = sh.in_condition;
     if p.bang {
         sh.in_condition = true;

@@ -9,6 +9,7 @@ use crate::io::IoError;
 use crate::state::{ShellState, Value, Var};
 use brush_parser::ast::{self, AssignmentName, AssignmentValue, CommandPrefixOrSuffixItem as Item, SourceLocation};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Builtins whose `name=value` arguments are assignments.
 fn is_declaration(name: &str) -> bool {
@@ -44,6 +45,28 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
     r
 }
 
+/// Run the DEBUG trap before `cmd`, with `BASH_COMMAND` set and `$?` kept.
+async fn debug_trap(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Result<(), Flow> {
+    let Some(action) = sh.traps.get("DEBUG").cloned() else { return Ok(()) };
+    let text = cmd
+        .location()
+        .and_then(|l| sh.src.slice(l.start.index, l.end.index).map(|s| s.trim_end().to_string()))
+        .unwrap_or_default();
+    let _ = sh.set_var("BASH_COMMAND", text);
+    // Ignored while it runs, so its own commands do not trigger it.
+    Arc::make_mut(&mut sh.traps).insert("DEBUG".into(), String::new());
+    let status = sh.last_status;
+    let r = super::run_string(sh, &action, fds, "trap").await;
+    if sh.traps.get("DEBUG").is_some_and(String::is_empty) {
+        Arc::make_mut(&mut sh.traps).insert("DEBUG".into(), action);
+    }
+    sh.last_status = status;
+    match r {
+        Ok(_) | Err(Flow::Return(_)) | Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 async fn run_with(
     sh: &mut ShellState,
     cmd: &ast::SimpleCommand,
@@ -56,6 +79,10 @@ async fn run_with(
     if sh.budget.tick_command()? {
         // Give the runtime's other tasks (other sessions, a cancel) a turn.
         tokio::task::yield_now().await;
+    }
+    // Functions do not inherit the DEBUG trap (no `set -T` here).
+    if sh.func_depth == 0 && sh.traps.get("DEBUG").is_some_and(|a| !a.is_empty()) {
+        debug_trap(sh, cmd, fds).await?;
     }
     let mut assigns: Vec<&ast::Assignment> = Vec::new();
     let mut redirs: Vec<ast::IoRedirect> = Vec::new();

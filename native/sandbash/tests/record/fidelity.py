@@ -28,3 +28,11 @@ e("local_outside_function_still_assigns_arrays", r'''local arr=(x y z); echo $?;
 group("globstar")
 t("globstar_matches_any_depth", r'''mkdir -p gs/sub/deep gs/.hid; : > gs/top.txt; : > gs/sub/a.txt; : > gs/sub/deep/b.txt; : > gs/.hid/h.txt; cd gs
 shopt -s globstar; echo **; echo **/; echo **/*.txt; echo sub/**; echo sub/**/b.txt; echo x/**; echo **/deep; echo "**"; shopt -s dotglob; echo **/*.txt; shopt -u globstar; echo **/*.txt''')
+
+group("DEBUG trap")
+t("debug_trap_runs_before_each_simple_command", r'''count=0; trap '((count++))' DEBUG; echo a; echo b; trap - DEBUG; echo $count''')
+t("debug_trap_bash_command_and_status", r'''trap 'echo "dbg [$BASH_COMMAND]"' DEBUG; x=1; f() { echo inf; }; f; false; echo "st $?"; trap - DEBUG; trap 'echo "s=$?"' DEBUG; (exit 4); echo after''')
+
+group("time keyword")
+e("time_reports_on_stderr_with_timeformat", r'''TIMEFORMAT='r=%0R l=%0lR %%'; time true; time echo hi 2>/dev/null; TIMEFORMAT=; time true; echo done; unset TIMEFORMAT; { time -p true; } 2>&1 | head -1''')
+t("time_keeps_the_pipeline_status", r'''TIMEFORMAT=; time false; echo $?; time ! false; echo $?; f() { return 3; }; time f; echo $?''')
