@@ -198,3 +198,12 @@ fn time_keeps_the_pipeline_status() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// BASH_SOURCE
+// ----------------------------------------------------------------------
+
+#[test]
+fn bash_source_of_sourced_and_executed_files() {
+    check(r#"echo 'echo "src=${BASH_SOURCE[0]} n=${#BASH_SOURCE[@]} all=${BASH_SOURCE[*]}"' > s1.sh; echo "top=[${BASH_SOURCE[*]}] ${#BASH_SOURCE[@]}"; source ./s1.sh; echo "after=[${BASH_SOURCE[*]}]"; bash ./s1.sh; bash s1.sh x; echo 'source s1.sh' > s2.sh; bash s2.sh"#, "top=[] 0\nsrc=./s1.sh n=1 all=./s1.sh\nafter=[]\nsrc=./s1.sh n=1 all=./s1.sh\nsrc=s1.sh n=1 all=s1.sh\nsrc=s1.sh n=2 all=s1.sh s2.sh\n", 0);
+}

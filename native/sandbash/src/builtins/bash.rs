@@ -186,6 +186,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         i += 1;
     }
     let rest: Vec<String> = argv[i.min(argv.len())..].to_vec();
+    let script_file = if command.is_none() { rest.first().cloned() } else { None };
     let (src, arg0, args) = match command {
         Some(c) => {
             let arg0 = rest.first().cloned().unwrap_or_else(|| argv[0].clone());
@@ -236,5 +237,5 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
             }
         }
     }
-    run_child_script(sh, &src, arg0, args, opts, fds).await
+    run_child_script(sh, &src, arg0, args, opts, script_file.as_deref(), fds).await
 }

@@ -594,6 +594,7 @@ pub async fn run_child_script(
     arg0: String,
     args: Vec<String>,
     opts: crate::state::Options,
+    file: Option<&str>,
     fds: &Fds,
 ) -> Res {
     let mut child = sh.clone();
@@ -622,6 +623,9 @@ pub async fn run_child_script(
     child.aliases = Default::default();
     child.dirstack = Default::default();
     child.jobs = Default::default();
+    if let Some(f) = file {
+        child.push_source(f);
+    }
     let status = match run_string(&mut child, src, fds, "bash").await {
         Ok(s) => s,
         Err(Flow::Exit(s)) | Err(Flow::Return(s)) => s,

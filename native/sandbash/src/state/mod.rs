@@ -100,6 +100,35 @@ impl std::fmt::Display for Loc {
 }
 
 impl ShellState {
+    /// A sourced or executed file starts: it becomes `${BASH_SOURCE[0]}`.
+    pub fn push_source(&mut self, file: &str) {
+        let mut all = self.source_stack();
+        all.insert(0, file.to_string());
+        let _ = self.vars.set_value(
+            "BASH_SOURCE",
+            Value::Indexed(all.into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect()),
+        );
+    }
+
+    /// The file from [`push_source`](Self::push_source) is done.
+    pub fn pop_source(&mut self) {
+        let mut all = self.source_stack();
+        if !all.is_empty() {
+            all.remove(0);
+        }
+        let _ = self.vars.set_value(
+            "BASH_SOURCE",
+            Value::Indexed(all.into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect()),
+        );
+    }
+
+    fn source_stack(&self) -> Vec<String> {
+        match self.vars.get("BASH_SOURCE").and_then(|v| v.value.clone()) {
+            Some(Value::Indexed(m)) => m.into_values().collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The current position for error messages.
     pub fn loc(&self) -> Loc {
         Loc { line: self.line, in_function: self.func_depth > 0 }

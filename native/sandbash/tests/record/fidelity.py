@@ -36,3 +36,6 @@ t("debug_trap_bash_command_and_status", r'''trap 'echo "dbg [$BASH_COMMAND]"' DE
 group("time keyword")
 e("time_reports_on_stderr_with_timeformat", r'''TIMEFORMAT='r=%0R l=%0lR %%'; time true; time echo hi 2>/dev/null; TIMEFORMAT=; time true; echo done; unset TIMEFORMAT; { time -p true; } 2>&1 | head -1''')
 t("time_keeps_the_pipeline_status", r'''TIMEFORMAT=; time false; echo $?; time ! false; echo $?; f() { return 3; }; time f; echo $?''')
+
+group("BASH_SOURCE")
+t("bash_source_of_sourced_and_executed_files", r'''echo 'echo "src=${BASH_SOURCE[0]} n=${#BASH_SOURCE[@]} all=${BASH_SOURCE[*]}"' > s1.sh; echo "top=[${BASH_SOURCE[*]}] ${#BASH_SOURCE[@]}"; source ./s1.sh; echo "after=[${BASH_SOURCE[*]}]"; bash ./s1.sh; bash s1.sh x; echo 'source s1.sh' > s2.sh; bash s2.sh''')
