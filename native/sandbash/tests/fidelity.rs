@@ -207,3 +207,24 @@ fn time_keeps_the_pipeline_status() {
 fn bash_source_of_sourced_and_executed_files() {
     check(r#"echo 'echo "src=${BASH_SOURCE[0]} n=${#BASH_SOURCE[@]} all=${BASH_SOURCE[*]}"' > s1.sh; echo "top=[${BASH_SOURCE[*]}] ${#BASH_SOURCE[@]}"; source ./s1.sh; echo "after=[${BASH_SOURCE[*]}]"; bash ./s1.sh; bash s1.sh x; echo 'source s1.sh' > s2.sh; bash s2.sh"#, "top=[] 0\nsrc=./s1.sh n=1 all=./s1.sh\nafter=[]\nsrc=./s1.sh n=1 all=./s1.sh\nsrc=s1.sh n=1 all=s1.sh\nsrc=s1.sh n=2 all=s1.sh s2.sh\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// failglob
+// ----------------------------------------------------------------------
+
+#[test]
+fn failglob_abandons_the_command_line() {
+    check_err(r#"shopt -s failglob
+echo *.nope; echo same-line
+echo "st $?"
+f() { echo *.nope; echo in-f; }
+f; echo after-f
+echo "st $?"
+{ echo *.nope; echo grp; }
+echo "st $?"
+( echo *.nope; echo sub ); echo "sub st $?"
+x=$(echo *.nope; echo cs); echo "cs [$x] $?"
+echo "*.nope" *.nope2
+: > a.txt; echo *.txt
+echo end"#, "st 1\nst 1\nst 1\nsub st 1\ncs [] 1\na.txt\nend\n", "bash: line 2: no match: *.nope\nenvironment: line 4: no match: *.nope\nbash: line 7: no match: *.nope\nbash: line 9: no match: *.nope\nbash: line 10: no match: *.nope\nbash: line 11: no match: *.nope2\n", 0);
+}

@@ -7,24 +7,28 @@ use crate::pattern::Pattern;
 use crate::state::ShellState;
 
 /// Turn one split field into words: globbed when it has unquoted pattern
-/// characters and matches, else the literal text.
-pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) -> Result<(), Stop> {
+/// characters and matches, else the literal text. `Ok(Some(pattern))` is a
+/// pattern without matches under `failglob`.
+pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) -> Result<Option<String>, Stop> {
     let pat = Pattern::from_parts(&parts);
     let literal: String = parts.iter().map(|p| p.0.as_str()).collect();
     if sh.opts.noglob || !pat.has_meta(sh.opts.extglob) {
         out.push(literal_text(&parts));
-        return Ok(());
+        return Ok(None);
     }
     let matches = glob(sh, &parts).await?;
     if matches.is_empty() {
+        if sh.opts.failglob {
+            return Ok(Some(literal));
+        }
         if sh.opts.nullglob {
-            return Ok(());
+            return Ok(None);
         }
         out.push(if literal.is_empty() { String::new() } else { literal_text(&parts) });
     } else {
         out.extend(matches);
     }
-    Ok(())
+    Ok(None)
 }
 
 /// The text of a field that is not globbed (quotes are already removed).

@@ -142,7 +142,7 @@ pub(crate) async fn subshell(sh: &mut ShellState, list: &ast::CompoundList, fds:
     enter_subshell(&mut sub)?;
     let status = match run_list(&mut sub, list, fds).await {
         Ok(s) => s,
-        Err(Flow::Exit(s)) | Err(Flow::Return(s)) => s,
+        Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => s,
         Err(Flow::Break(_)) | Err(Flow::Continue(_)) => 0,
         Err(stop @ Flow::Stop(_)) => return Err(stop),
     };

@@ -97,7 +97,7 @@ pub async fn spawn(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> Res
     let budget = sh.budget.clone();
     let job = async move {
         let status = match run_and_or(&mut sub, &list, &bg_fds).await {
-            Ok(s) | Err(Flow::Exit(s)) | Err(Flow::Return(s)) => s,
+            Ok(s) | Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => s,
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => sub.last_status,
             Err(Flow::Stop(s)) => {
                 // A limit hit in a job stops the whole exec.

@@ -63,6 +63,9 @@ pub enum Flow {
     Exit(i32),
     /// A limit, the timeout or a cancellation: end the whole exec.
     Stop(Stop),
+    /// An error that abandons the current top-level command (`failglob`'s
+    /// "no match"): the script goes on with the next one, status as given.
+    Abort(i32),
 }
 
 impl From<Stop> for Flow {
@@ -91,7 +94,7 @@ async fn run_program_body(sh: &mut ShellState, program: &ast::Program, fds: &Fds
             Err(Flow::Stop(s)) => return Err(s),
             // break/continue/return outside their context: bash ignores them here.
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => {}
-            Err(Flow::Return(n)) => sh.last_status = n,
+            Err(Flow::Return(n)) | Err(Flow::Abort(n)) => sh.last_status = n,
         }
     }
     Ok(sh.last_status)
@@ -105,7 +108,7 @@ pub async fn run_exit_trap(sh: &mut ShellState, fds: &Fds, status: i32) -> Resul
     };
     sh.last_status = status;
     match run_string(sh, &action, fds, "trap").await {
-        Ok(_) | Err(Flow::Break(_)) | Err(Flow::Continue(_)) | Err(Flow::Return(_)) => Ok(status),
+        Ok(_) | Err(Flow::Break(_)) | Err(Flow::Continue(_)) | Err(Flow::Return(_)) | Err(Flow::Abort(_)) => Ok(status),
         Err(Flow::Exit(n)) => Ok(n),
         Err(Flow::Stop(s)) => Err(s),
     }
@@ -289,7 +292,7 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
             drop(f);
             match r {
                 Ok(s) => Ok(s),
-                Err(Flow::Exit(s)) | Err(Flow::Return(s)) => Ok(s),
+                Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => Ok(s),
                 Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),
                 Err(Flow::Stop(s)) => Err(s),
             }
@@ -628,7 +631,7 @@ pub async fn run_child_script(
     }
     let status = match run_string(&mut child, src, fds, "bash").await {
         Ok(s) => s,
-        Err(Flow::Exit(s)) | Err(Flow::Return(s)) => s,
+        Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => s,
         Err(Flow::Break(_)) | Err(Flow::Continue(_)) => child.last_status,
         Err(stop) => return Err(stop),
     };

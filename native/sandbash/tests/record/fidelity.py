@@ -39,3 +39,18 @@ t("time_keeps_the_pipeline_status", r'''TIMEFORMAT=; time false; echo $?; time !
 
 group("BASH_SOURCE")
 t("bash_source_of_sourced_and_executed_files", r'''echo 'echo "src=${BASH_SOURCE[0]} n=${#BASH_SOURCE[@]} all=${BASH_SOURCE[*]}"' > s1.sh; echo "top=[${BASH_SOURCE[*]}] ${#BASH_SOURCE[@]}"; source ./s1.sh; echo "after=[${BASH_SOURCE[*]}]"; bash ./s1.sh; bash s1.sh x; echo 'source s1.sh' > s2.sh; bash s2.sh''')
+
+group("failglob")
+e("failglob_abandons_the_command_line", r'''shopt -s failglob
+echo *.nope; echo same-line
+echo "st $?"
+f() { echo *.nope; echo in-f; }
+f; echo after-f
+echo "st $?"
+{ echo *.nope; echo grp; }
+echo "st $?"
+( echo *.nope; echo sub ); echo "sub st $?"
+x=$(echo *.nope; echo cs); echo "cs [$x] $?"
+echo "*.nope" *.nope2
+: > a.txt; echo *.txt
+echo end''')
