@@ -228,3 +228,21 @@ echo "*.nope" *.nope2
 : > a.txt; echo *.txt
 echo end"#, "st 1\nst 1\nst 1\nsub st 1\ncs [] 1\na.txt\nend\n", "bash: line 2: no match: *.nope\nenvironment: line 4: no match: *.nope\nbash: line 7: no match: *.nope\nbash: line 9: no match: *.nope\nbash: line 10: no match: *.nope\nbash: line 11: no match: *.nope2\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// named descriptors
+// ----------------------------------------------------------------------
+
+#[test]
+fn exec_named_fd_open_write_read_close() {
+    check(
+        r#"exec 3>/dev/null; myfd=3; exec {myfd}>&-; echo closed; exec {fd}>out.txt; echo "fd=$fd"; echo hello >&$fd; exec {fd2}>>out.txt; echo "fd2=$fd2"; echo more >&$fd2; exec {fd}>&- {fd2}>&-; cat out.txt; exec {rd}<out.txt; read -u $rd line; echo "read: $line"; echo {x} >/dev/null; echo "x=${x-unset}"; echo {a}"#,
+        "closed\nfd=10\nfd2=11\nhello\nmore\nread: hello\nx=unset\n{a}\n",
+        0,
+    );
+}
+
+#[test]
+fn named_fd_on_a_command() {
+    check(r#"echo hi {o}>g.txt >&$o; echo "o=$o"; cat g.txt"#, "o=10\nhi\n", 0);
+}

@@ -54,3 +54,7 @@ x=$(echo *.nope; echo cs); echo "cs [$x] $?"
 echo "*.nope" *.nope2
 : > a.txt; echo *.txt
 echo end''')
+
+group("named descriptors")
+t("exec_named_fd_open_write_read_close", r'''exec 3>/dev/null; myfd=3; exec {myfd}>&-; echo closed; exec {fd}>out.txt; echo "fd=$fd"; echo hello >&$fd; exec {fd2}>>out.txt; echo "fd2=$fd2"; echo more >&$fd2; exec {fd}>&- {fd2}>&-; cat out.txt; exec {rd}<out.txt; read -u $rd line; echo "read: $line"; echo {x} >/dev/null; echo "x=${x-unset}"; echo {a}''')
+t("named_fd_on_a_command", r'''echo hi {o}>g.txt >&$o; echo "o=$o"; cat g.txt''')
