@@ -301,9 +301,17 @@ impl Bash {
                 partial: ExecResult::default(),
             });
         }
-        let parsed = match syntax::parse(script, self.limits.max_parser_depth as usize) {
+        let depth = self.limits.max_parser_depth as usize;
+        let parsed = match syntax::parse(script, depth) {
             Ok(p) => p,
-            Err(m) => return Err(Error::Parse(format!("bash: -c: {m}"))),
+            Err(m) => {
+                let shown = format!("bash: -c: {m}");
+                match syntax::with_runnable_prefix(script, &m, Some(&shown), depth) {
+                    // The commands before the error run first, as in bash.
+                    Some(p) => p,
+                    None => return Err(Error::Parse(shown)),
+                }
+            }
         };
         let mut limits = self.limits.clone();
         if let Some(t) = opts.timeout_ms {

@@ -246,3 +246,55 @@ fn exec_named_fd_open_write_read_close() {
 fn named_fd_on_a_command() {
     check(r#"echo hi {o}>g.txt >&$o; echo "o=$o"; cat g.txt"#, "o=10\nhi\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// syntax errors after commands
+// ----------------------------------------------------------------------
+
+#[test]
+fn commands_before_a_syntax_error_run() {
+    check_err(
+        r#"echo a
+if true; then
+ echo b
+fi fi
+echo c"#,
+        "a\n",
+        "bash: -c: line 4: syntax error near unexpected token `fi'\nbash: -c: line 4: `fi fi'\n",
+        2,
+    );
+}
+
+#[test]
+fn syntax_error_line_runs_nothing_and_exit_trap_runs() {
+    check_err(
+        r#"trap 'echo bye' EXIT
+echo a
+echo b; fi"#,
+        "a\nbye\n",
+        "bash: -c: line 3: syntax error near unexpected token `fi'\nbash: -c: line 3: `echo b; fi'\n",
+        2,
+    );
+}
+
+#[test]
+fn exit_before_a_syntax_error() {
+    check_err(
+        r#"echo x
+exit 3
+fi"#,
+        "x\n",
+        "",
+        3,
+    );
+}
+
+#[test]
+fn eval_runs_commands_before_its_syntax_error() {
+    check(
+        r#"eval "echo e1
+fi" 2>/dev/null; echo "after eval $?""#,
+        "e1\nafter eval 2\n",
+        0,
+    );
+}

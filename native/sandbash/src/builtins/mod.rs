@@ -88,6 +88,7 @@ const NAMES: &[&str] = &[
     "wait",
     "jobs",
     "__select",
+    "__syntax_error",
 ];
 
 /// Internal marker: a builtin's write hit a closed pipe (ends the stage like SIGPIPE).
@@ -140,6 +141,12 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "shift" => shift::shift(sh, argv, fds).await,
         "getopts" => getopts::getopts(sh, argv, fds).await,
         "__select" => select::select(sh, argv, fds).await?,
+        "__syntax_error" => {
+            // The syntax error after the commands that ran (see `syntax::with_runnable_prefix`).
+            let msg = argv.get(1).map_or("", String::as_str);
+            let _ = fds.stderr.write(format!("{msg}\n").as_bytes()).await;
+            return Err(crate::interp::Flow::Exit(2));
+        }
         "return" | "exit" | "break" | "continue" => return control::run(sh, argv, fds).await,
         "read" => read::read(sh, argv, fds).await?,
         "test" | "[" => crate::interp::cond::test_builtin(sh, argv, fds).await?,

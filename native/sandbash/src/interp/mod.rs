@@ -564,14 +564,22 @@ fn rebase(source: Arc<Source>, base: usize) -> Arc<Source> {
 /// propagates to the caller. A parse error prints bash's message, status 2.
 /// `eval` text counts its lines after the line of the `eval` command.
 pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -> Res {
-    let crate::syntax::Parsed { program, source } =
-        match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
-            Ok(p) => p,
-            Err(m) => {
+    let depth = sh.budget.limits.max_parser_depth as usize;
+    // After a syntax error, the commands before it still run.
+    let mut error_after = None;
+    let crate::syntax::Parsed { program, source } = match crate::syntax::parse(src, depth) {
+        Ok(p) => p,
+        Err(m) => match crate::syntax::with_runnable_prefix(src, &m, None, depth) {
+            Some(p) => {
+                error_after = Some(m);
+                p
+            }
+            None => {
                 fds.shell_err(sh.loc(), &format!("{what}: {m}")).await;
                 return Ok(2);
             }
-        };
+        },
+    };
     let source = if what == "eval" { rebase(source, sh.line) } else { source };
     let saved_src = std::mem::replace(&mut sh.src, source);
     let mut status = 0;
@@ -586,6 +594,10 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
         }
     }
     sh.src = saved_src;
+    if let (Some(m), Ok(_)) = (error_after, &result) {
+        fds.shell_err(sh.loc(), &format!("{what}: {m}")).await;
+        return Ok(2);
+    }
     result.map(|_| status)
 }
 
