@@ -349,7 +349,9 @@ impl Bash {
                 () = cancel.cancelled() => Ok(Err(Stop::Cancelled)),
             }
         };
-        // Jobs started in the background end with the exec.
+        // Jobs started in the background end with the exec; descriptors kept
+        // by `exec` are closed first, so a `>(cmd)` reading them sees the end.
+        self.state.exec_fds = None;
         self.state.budget.end_jobs().await;
         self.state.jobs = Default::default();
         // A job stopped by a limit (a fork bomb) stops the exec, even after the script's end.

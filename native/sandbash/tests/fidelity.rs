@@ -298,3 +298,21 @@ fi" 2>/dev/null; echo "after eval $?""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// output process substitution
+// ----------------------------------------------------------------------
+
+#[test]
+fn redirect_into_output_process_substitution() {
+    check(r#"echo hello > >(cat)"#, "hello\n", 0);
+}
+
+#[test]
+fn output_process_substitution_to_a_file() {
+    check(
+        r#"echo data > >(cat > f.txt); sleep 0.3; cat f.txt; echo x >> >(cat > g.txt); sleep 0.3; cat g.txt"#,
+        "data\nx\n",
+        0,
+    );
+}

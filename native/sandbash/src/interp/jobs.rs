@@ -135,3 +135,31 @@ pub async fn spawn(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> Res
     jobs.last_pid = Some(pid);
     Ok(0)
 }
+
+/// Start `>(cmd)` reading `input` (the other end of the redirected descriptor)
+/// as a task of the exec, like a background job without a job number.
+pub fn spawn_reader(sh: &mut ShellState, cmd: &ast::SubshellCommand, input: Input, fds: &Fds) -> Result<(), Flow> {
+    let mut sub = fork(sh);
+    enter_subshell(&mut sub)?;
+    let sub_fds = Fds { stdin: input, ..fds.clone() };
+    let list = cmd.list.clone();
+    let budget = sh.budget.clone();
+    let job = async move {
+        let status = match super::run_list(&mut sub, &list, &sub_fds).await {
+            Ok(s) | Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => s,
+            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => sub.last_status,
+            Err(Flow::Stop(s)) => {
+                budget.stop_from_job(s);
+                1
+            }
+        };
+        if let Err(s) = run_exit_trap(&mut sub, &sub_fds, status).await {
+            budget.stop_from_job(s);
+        }
+    };
+    if let Ok(rt) = tokio::runtime::Handle::try_current() {
+        let task = rt.spawn(job);
+        sh.budget.add_task(task.abort_handle());
+    }
+    Ok(())
+}

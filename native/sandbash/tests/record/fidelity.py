@@ -64,3 +64,7 @@ e("commands_before_a_syntax_error_run", "echo a\nif true; then\n echo b\nfi fi\n
 e("syntax_error_line_runs_nothing_and_exit_trap_runs", "trap 'echo bye' EXIT\necho a\necho b; fi")
 e("exit_before_a_syntax_error", "echo x\nexit 3\nfi")
 t("eval_runs_commands_before_its_syntax_error", 'eval "echo e1\nfi" 2>/dev/null; echo "after eval $?"')
+
+group("output process substitution")
+t("redirect_into_output_process_substitution", r'''echo hello > >(cat)''')
+t("output_process_substitution_to_a_file", r'''echo data > >(cat > f.txt); sleep 0.3; cat f.txt; echo x >> >(cat > g.txt); sleep 0.3; cat g.txt''')
