@@ -80,7 +80,7 @@ fn bg_wait_n_returns_next_status() {
 
 #[test]
 fn bg_jobs_listing() {
-    check(r#"sleep 0.3 & sleep 0.2 & jobs; echo "[$?]"; [[ $(jobs -l) =~ ^\[1\]-\ [0-9]+\ Running ]] && echo pid-listed; jobs %1; jobs %-; echo "[$(jobs %+)]"; wait; jobs; echo end"#, "[1]-  Running                 sleep 0.3 &\n[2]+  Running                 sleep 0.2 &\n[0]\npid-listed\n[1]-  Running                 sleep 0.3 &\n[1]-  Running                 sleep 0.3 &\n[[2]+  Running                 sleep 0.2 &]\nend\n", 0);
+    check(r#"sleep 0.3 & sleep 0.2 & jobs; echo "[$?]"; [[ $(jobs -l) =~ ^\[1\]-\ +[0-9]+\ Running ]] && echo pid-listed; jobs %1; jobs %-; echo "[$(jobs %+)]"; wait; jobs; echo end"#, "[1]-  Running                 sleep 0.3 &\n[2]+  Running                 sleep 0.2 &\n[0]\npid-listed\n[1]-  Running                 sleep 0.3 &\n[1]-  Running                 sleep 0.3 &\n[[2]+  Running                 sleep 0.2 &]\nend\n", 0);
 }
 
 #[test]
@@ -96,4 +96,22 @@ fn bg_and_or_list_in_background() {
 #[test]
 fn bg_loop_in_background() {
     check(r#"for i in 1 2 3; do echo $i; done & wait"#, "1\n2\n3\n", 0);
+}
+
+// ----------------------------------------------------------------------
+// kill
+// ----------------------------------------------------------------------
+
+#[test]
+fn kill_ends_background_jobs() {
+    check(
+        r#"{ sleep 5 & p=$!; kill $p; wait $p; echo "w $?"; sleep 5 & kill -s HUP %1; wait %1; echo "hup $?"; sleep 5 & kill -n 1 $!; wait; echo "all $?"; } 2>/dev/null"#,
+        "w 143\nhup 129\nall 0\n",
+        0,
+    );
+}
+
+#[test]
+fn kill_errors() {
+    check_err(r#"kill 999999; echo "st $?"; kill -9 abc; echo "st $?"; kill %3; echo "st $?"; kill; echo "st $?"; kill -s BOGUS 1; echo "st $?"; type kill"#, "st 1\nst 1\nst 1\nst 2\nst 1\nkill is a shell builtin\n", "bash: line 1: kill: (999999) - No such process\nbash: line 1: kill: abc: arguments must be process or job IDs\nbash: line 1: kill: %3: no such job\nkill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\nbash: line 1: kill: BOGUS: invalid signal specification\n", 0);
 }

@@ -110,7 +110,7 @@ pub async fn jobs(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         } else {
             ' '
         };
-        let pid = if long { format!(" {}", j.pid) } else { " ".to_string() };
+        let pid = if long { format!(" {:>5}", j.pid) } else { " ".to_string() };
         out.push_str(&format!("[{}]{mark}{pid} {:<24}{}\n", j.id, "Running", j.text));
     }
     let _ = fds.stdout.write(out.as_bytes()).await;
@@ -125,4 +125,75 @@ fn spec_pid(running: &[Job], spec: &str) -> Option<u32> {
         "-" => running.iter().rev().nth(1).or(running.last()).map(|j| j.pid),
         n => running.iter().find(|j| n.parse() == Ok(j.id)).map(|j| j.pid),
     }
+}
+
+/// `kill [-s SIG | -n NUM | -SIG] pid|jobspec...`: ends background jobs; other
+/// pids name no process of the sandbox. `-l`/`-L` are the `kill` utility's.
+pub async fn kill(sh: &mut ShellState, argv: &[String], fds: &Fds) -> crate::interp::Res {
+    const USAGE: &str =
+        "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n";
+    let mut args = &argv[1..];
+    let mut sig = 15;
+    if let Some(a) = args.first() {
+        if matches!(a.as_str(), "-l" | "-L" | "--list" | "--table" | "--help") {
+            return match crate::commands::default_registry().get("kill") {
+                Some(cmd) => crate::interp::simple::run_utility(sh, cmd.as_ref(), argv, fds).await,
+                None => Ok(1),
+            };
+        }
+        let spec = match a.as_str() {
+            "-s" | "-n" => {
+                let s = args.get(1).cloned();
+                args = &args[1..];
+                s
+            }
+            "--" => None,
+            s if s.starts_with('-') && s.len() > 1 => Some(s[1..].to_string()),
+            _ => None,
+        };
+        if a.starts_with('-') {
+            args = &args[1..];
+        }
+        if let Some(spec) = spec {
+            match super::trap::signal_number(&spec) {
+                Some(n) => sig = n,
+                None => return Ok(fail(sh.loc(), fds, &format!("kill: {spec}: invalid signal specification"), 1).await),
+            }
+        }
+    }
+    if args.is_empty() {
+        let _ = fds.stderr.write(USAGE.as_bytes()).await;
+        return Ok(2);
+    }
+    let mut status = 0;
+    for a in args {
+        match sh.jobs.find(a).cloned() {
+            // Background jobs of a non-interactive shell ignore SIGINT and SIGQUIT.
+            Some(_) if sig == 2 || sig == 3 => {}
+            Some(j) if j.kill(sig) => {
+                // bash reports jobs ended by most signals (not TERM) when it reaps them.
+                let what = match sig {
+                    1 => "Hangup",
+                    9 => "Killed",
+                    10 => "User defined signal 1",
+                    12 => "User defined signal 2",
+                    14 => "Alarm clock",
+                    _ => "",
+                };
+                if !what.is_empty() {
+                    let msg = format!("{:>5} {what:<24}{}", j.pid, j.text.trim_end_matches(" &"));
+                    fds.shell_err(sh.loc(), &msg).await;
+                }
+            }
+            _ if a.starts_with('%') => status = fail(sh.loc(), fds, &format!("kill: {a}: no such job"), 1).await,
+            _ if a.parse::<i64>().is_ok() => {
+                status = fail(sh.loc(), fds, &format!("kill: ({a}) - No such process"), 1).await
+            }
+            _ => {
+                let msg = format!("kill: {a}: arguments must be process or job IDs");
+                status = fail(sh.loc(), fds, &msg, 1).await
+            }
+        }
+    }
+    Ok(status)
 }

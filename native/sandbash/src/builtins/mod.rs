@@ -87,6 +87,7 @@ const NAMES: &[&str] = &[
     "compgen",
     "wait",
     "jobs",
+    "kill",
     "__select",
     "__syntax_error",
 ];
@@ -159,6 +160,7 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "trap" => trap::trap(sh, argv, fds).await,
         "wait" => jobs::wait(sh, argv, fds).await,
         "jobs" => jobs::jobs(sh, argv, fds).await,
+        "kill" => return jobs::kill(sh, argv, fds).await,
         "alias" => alias::alias(sh, argv, fds).await,
         "pushd" => dirstack::pushd(sh, argv, fds).await,
         "umask" => misc::umask(sh, argv, fds).await,

@@ -56,6 +56,15 @@ pub(crate) fn canonical(spec: &str) -> Option<String> {
     SIGNALS.iter().find(|(s, _)| *s == name).map(|(s, _)| s.to_string())
 }
 
+/// The number of a signal given as `TERM`, `SIGTERM` or `15`.
+pub(crate) fn signal_number(spec: &str) -> Option<u32> {
+    if let Ok(n) = spec.parse::<u32>() {
+        return (n <= 64).then_some(n);
+    }
+    let name = canonical(spec)?;
+    SIGNALS.iter().find(|(s, _)| *s == name).map(|(_, n)| *n)
+}
+
 /// bash lists EXIT first, then signals by number, then DEBUG, ERR and RETURN.
 fn order(name: &str) -> u32 {
     match name {

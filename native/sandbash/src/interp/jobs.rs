@@ -27,9 +27,21 @@ pub struct Job {
     pub text: String,
     /// `Some(status)` once finished.
     pub status: watch::Receiver<Option<i32>>,
+    /// Ends the job early (`kill`): its status, then the task is cancelled.
+    ender: Option<(std::sync::Arc<watch::Sender<Option<i32>>>, tokio::task::AbortHandle)>,
 }
 
 impl Job {
+    /// `kill -SIG`: the job ends with status 128+SIG. `false` when it cannot be stopped.
+    pub fn kill(&self, sig: u32) -> bool {
+        let Some((tx, task)) = &self.ender else { return false };
+        if self.finished().is_none() {
+            let _ = tx.send(Some(128 + sig as i32));
+            task.abort();
+        }
+        true
+    }
+
     pub fn finished(&self) -> Option<i32> {
         *self.status.borrow()
     }
@@ -76,7 +88,8 @@ impl Jobs {
             return match js {
                 "" | "%" | "+" => running.last().copied(),
                 "-" => running.iter().rev().nth(1).or(running.last()).copied(),
-                n => n.parse::<usize>().ok().and_then(|n| self.list.iter().find(|j| j.id == n)),
+                // Numbers are reused once jobs end: the latest one holds it.
+                n => n.parse::<usize>().ok().and_then(|n| self.list.iter().rev().find(|j| j.id == n)),
             };
         }
         let pid: u32 = spec.parse().ok()?;
@@ -94,6 +107,8 @@ pub async fn spawn(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> Res
     let text = format!("{} &", list.to_string().trim());
     let list = list.clone();
     let (tx, rx) = watch::channel(None);
+    let tx = std::sync::Arc::new(tx);
+    let job_tx = tx.clone();
     let budget = sh.budget.clone();
     let job = async move {
         let status = match run_and_or(&mut sub, &list, &bg_fds).await {
@@ -112,16 +127,21 @@ pub async fn spawn(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> Res
                 status
             }
         };
-        let _ = tx.send(Some(status));
+        // A `kill` may have set the status already.
+        let _ = tx.send_if_modified(|v| v.is_none() && v.replace(status).is_none());
     };
-    match tokio::runtime::Handle::try_current() {
+    let ender = match tokio::runtime::Handle::try_current() {
         Ok(rt) => {
             let task = rt.spawn(job);
             sh.budget.add_task(task.abort_handle());
+            Some((job_tx, task.abort_handle()))
         }
         // No runtime to run it on (a foreign executor): run it in place.
-        Err(_) => job.await,
-    }
+        Err(_) => {
+            job.await;
+            None
+        }
+    };
     let pid = NEXT_PID.fetch_add(1, Ordering::Relaxed);
     let jobs = &mut sh.jobs;
     // Job numbers restart once no job is left running.
@@ -131,7 +151,7 @@ pub async fn spawn(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> Res
             jobs.list.remove(i);
         }
     }
-    jobs.list.push(Job { id, pid, text, status: rx });
+    jobs.list.push(Job { id, pid, text, status: rx, ender });
     jobs.last_pid = Some(pid);
     Ok(0)
 }
