@@ -106,12 +106,20 @@ defmodule ExBashkit.SessionTest do
     end
 
     test "a script that does not parse names the token and line" do
-      assert {:error, message} =
-               Session.exec(Session.new(), "echo ok\nif true; then echo x; fi fi")
+      assert {:error, message} = Session.exec(Session.new(), "if true; then echo x; fi fi")
 
       assert message ==
-               "bash: -c: line 2: syntax error near unexpected token `fi'\n" <>
-                 "bash: -c: line 2: `if true; then echo x; fi fi'"
+               "bash: -c: line 1: syntax error near unexpected token `fi'\n" <>
+                 "bash: -c: line 1: `if true; then echo x; fi fi'"
+
+      # As `bash -c` does, the lines before a syntax error run first; the
+      # error then ends the script with status 2.
+      assert {:ok, r} = Session.exec(Session.new(), "echo ok\nif true; then echo x; fi fi")
+
+      assert {r.stdout, r.stderr, r.exit_code} ==
+               {"ok\n",
+                "bash: -c: line 2: syntax error near unexpected token `fi'\n" <>
+                  "bash: -c: line 2: `if true; then echo x; fi fi'\n", 2}
     end
 
     test "a limit stops the script, names the limit, and the session keeps its state" do

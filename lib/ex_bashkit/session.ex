@@ -429,7 +429,9 @@ defmodule ExBashkit.Session do
   call. Returns `{:ok, %ExBashkit.Result{}}` when the script ran (a non-zero
   `exit_code` is still `{:ok, ...}`, just like a real shell), or
   `{:error, message}` if the script could not be parsed (bash's wording, naming
-  the token and line) or a limit stopped it.
+  the token and line) or a limit stopped it. As with `bash -c`, commands that
+  come before a syntax error run first; the call then returns `{:ok, result}`
+  with bash's message on stderr and exit code 2.
 
   Options:
 

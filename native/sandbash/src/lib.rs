@@ -274,12 +274,14 @@ impl BashBuilder {
             line: 1,
             func_depth: 0,
             subshell_depth: 0,
+            shell_base: 0,
             in_condition: false,
             subst_status: None,
             in_source: false,
             exec_fds: None,
             loop_depth: 0,
             traps: Default::default(),
+            shown_traps: Default::default(),
             budget: Budget::new(self.limits.clone(), CancelToken::default()),
             src: Arc::new(state::source::Source::default()),
             getopts_pos: (0, 0),
@@ -287,6 +289,7 @@ impl BashBuilder {
             select_eof: false,
             aliases: Default::default(),
             dirstack: Default::default(),
+            jobs: Default::default(),
             call_lines: Vec::new(),
             umask: 0o022,
         };
@@ -410,9 +413,17 @@ impl Bash {
         }
         let hist = self.state.history.clone();
         let hist_no = hist.as_ref().map(|h| h.lock().push(opts.history_line.as_deref().unwrap_or(script)));
-        let parsed = match syntax::parse(script, self.limits.max_parser_depth as usize) {
+        let depth = self.limits.max_parser_depth as usize;
+        let parsed = match syntax::parse(script, depth) {
             Ok(p) => p,
-            Err(m) => return Err(Error::Parse(format!("bash: -c: {m}"))),
+            Err(m) => {
+                let shown = format!("bash: -c: {m}");
+                match syntax::with_runnable_prefix(script, &m, Some(&shown), depth) {
+                    // The commands before the error run first, as in bash.
+                    Some(p) => p,
+                    None => return Err(Error::Parse(shown)),
+                }
+            }
         };
         let mut limits = self.limits.clone();
         if let Some(t) = opts.timeout_ms {
@@ -449,6 +460,16 @@ impl Bash {
                 () = expire => Ok(Err(Stop::Timeout(timeout_ms))),
                 () = cancel.cancelled() => Ok(Err(Stop::Cancelled)),
             }
+        };
+        // Jobs started in the background end with the exec; descriptors kept
+        // by `exec` are closed first, so a `>(cmd)` reading them sees the end.
+        self.state.exec_fds = None;
+        self.state.budget.end_jobs().await;
+        self.state.jobs = Default::default();
+        // A job stopped by a limit (a fork bomb) stops the exec, even after the script's end.
+        let outcome = match (outcome, self.state.budget.job_stop()) {
+            (Ok(Ok(_)), Some(stop)) => Ok(Err(stop)),
+            (o, _) => o,
         };
         let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code };
         if let (Some(h), Some(n), Ok(Ok(code))) = (&hist, hist_no, &outcome) {
@@ -559,5 +580,25 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(bash.exec("echo ok").await.expect("exec").stdout, b"ok\n");
+    }
+
+    #[tokio::test]
+    async fn background_jobs_end_with_the_exec() {
+        let mut bash = Bash::builder().build().expect("build");
+        let start = std::time::Instant::now();
+        let r = bash.exec("sleep 30 & echo started $?; echo quick &").await.expect("exec");
+        assert!(start.elapsed() < std::time::Duration::from_secs(5), "{:?}", start.elapsed());
+        assert_eq!(r.stdout, b"started 0\nquick\n");
+        // The next exec has no jobs left.
+        let r = bash.exec("jobs; wait; echo $?").await.expect("exec");
+        assert_eq!(r.stdout, b"0\n");
+    }
+
+    #[tokio::test]
+    async fn a_limit_hit_in_a_background_job_stops_the_exec() {
+        let limits = Limits { max_loop_iterations: 50, ..Limits::default() };
+        let mut bash = Bash::builder().limits(limits).build().expect("build");
+        let err = bash.exec("while :; do :; done & wait; echo not reached").await.unwrap_err();
+        assert!(err.to_string().contains("max_loop_iterations: 50"), "{err}");
     }
 }

@@ -124,6 +124,11 @@ pub struct Budget {
     /// Set when a utility had to read more than `max_string_bytes` at once
     /// (`yes | sort`): the next check stops the script.
     input_over: AtomicBool,
+    /// Background jobs of this exec, cancelled when it ends.
+    tasks: parking_lot::Mutex<Vec<tokio::task::AbortHandle>>,
+    /// A background job hit a limit: the exec stops with this reason.
+    job_stop: parking_lot::Mutex<Option<Stop>>,
+    job_stopped: AtomicBool,
 }
 
 impl Budget {
@@ -137,6 +142,9 @@ impl Budget {
             cancel,
             output: std::sync::OnceLock::new(),
             input_over: AtomicBool::new(false),
+            tasks: Default::default(),
+            job_stop: Default::default(),
+            job_stopped: AtomicBool::new(false),
         })
     }
 
@@ -150,10 +158,47 @@ impl Budget {
         let _ = self.output.set(counter);
     }
 
+    /// Track a background job's task (see [`end_jobs`](Self::end_jobs)).
+    pub fn add_task(&self, task: tokio::task::AbortHandle) {
+        let mut tasks = self.tasks.lock();
+        tasks.retain(|t| !t.is_finished());
+        tasks.push(task);
+    }
+
+    /// A background job was stopped by a limit: so is the exec, at its next check.
+    pub fn stop_from_job(&self, reason: Stop) {
+        self.job_stop.lock().get_or_insert(reason);
+        self.job_stopped.store(true, Ordering::Relaxed);
+    }
+
+    /// Why a background job stopped the exec, if one did.
+    pub fn job_stop(&self) -> Option<Stop> {
+        self.job_stop.lock().clone()
+    }
+
+    /// The exec is over: let jobs that can finish at once do so (`echo hi &`
+    /// as the last command), then cancel the rest.
+    pub async fn end_jobs(&self) {
+        for _ in 0..32 {
+            if self.tasks.lock().iter().all(|t| t.is_finished()) {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+        for t in self.tasks.lock().drain(..) {
+            t.abort();
+        }
+    }
+
     /// Time and cancellation, checked at every command and loop turn.
     pub fn check(&self) -> Result<(), Stop> {
         if self.cancel.is_cancelled() {
             return Err(Stop::Cancelled);
+        }
+        if self.job_stopped.load(Ordering::Relaxed) {
+            if let Some(s) = self.job_stop.lock().clone() {
+                return Err(s);
+            }
         }
         if let Some(d) = self.deadline {
             if Instant::now() >= d {

@@ -93,10 +93,119 @@ impl Pattern {
 
     /// Does the whole of `s` match?
     pub fn matches(&self, s: &str, extglob: bool) -> bool {
-        if !self.has_meta(extglob) {
+        self.matches_case(s, extglob, false)
+    }
+
+    /// Does the whole of `s` match, optionally ignoring case?
+    pub fn matches_case(&self, s: &str, extglob: bool, nocase: bool) -> bool {
+        if !self.has_meta(extglob) && !nocase {
             return self.literal() == s;
         }
-        self.compile(extglob, false).is_some_and(|r| r.is_match(s))
+        if extglob {
+            if let Some(neg) = self.negations(nocase) {
+                return neg.is_match(s);
+            }
+        }
+        self.compile(extglob, nocase).is_some_and(|r| r.is_match(s))
+    }
+
+    /// The pattern split at its top-level `!(...)` groups, when it has any.
+    fn negations(&self, nocase: bool) -> Option<NegMatcher> {
+        let c = &self.chars;
+        let mut parts = Vec::new();
+        let mut negs = Vec::new();
+        let mut start = 0;
+        let mut i = 0;
+        while i < c.len() {
+            let (ch, q) = c[i];
+            if !q && ch == '\\' {
+                i += 2;
+                continue;
+            }
+            if !q && ch == '[' {
+                if let Some((_, end)) = bracket(c, i) {
+                    i = end;
+                    continue;
+                }
+            }
+            if !q && matches!(ch, '?' | '*' | '+' | '@' | '!') && c.get(i + 1) == Some(&('(', false)) {
+                let (alts, end) = extglob_group(c, i + 2, true)?;
+                if ch == '!' {
+                    parts.push(Pattern { chars: c[start..i].to_vec() });
+                    negs.push(anchored(&alts.join("|"), nocase)?);
+                    start = end;
+                }
+                i = end;
+                continue;
+            }
+            i += 1;
+        }
+        if negs.is_empty() {
+            return None;
+        }
+        parts.push(Pattern { chars: c[start..].to_vec() });
+        let parts = parts.iter().map(|p| anchored(&p.regex_source(true), nocase)).collect::<Option<Vec<_>>>()?;
+        Some(NegMatcher { parts, negs })
+    }
+}
+
+fn anchored(src: &str, nocase: bool) -> Option<Regex> {
+    RegexBuilder::new(&format!("^(?:{src})$"))
+        .dot_matches_new_line(true)
+        .case_insensitive(nocase)
+        .size_limit(MAX_REGEX_SIZE)
+        .build()
+        .ok()
+}
+
+/// Longest text tried against a pattern with `!(...)` (the search is quadratic per group).
+const MAX_NEG_TEXT: usize = 4096;
+
+/// `P0 !(N1) P1 !(N2) P2 ...`: each `Pk` and `Nk` a full-match regex. `!(N)`
+/// matches any text that `N` does not match, which a regex cannot express, so
+/// the splits are searched.
+struct NegMatcher {
+    parts: Vec<Regex>,
+    negs: Vec<Regex>,
+}
+
+impl NegMatcher {
+    fn is_match(&self, s: &str) -> bool {
+        if s.len() > MAX_NEG_TEXT {
+            return false;
+        }
+        let bounds: Vec<usize> = s.char_indices().map(|(i, _)| i).chain([s.len()]).collect();
+        let mut failed = std::collections::HashSet::new();
+        self.from(s, &bounds, 0, 0, &mut failed)
+    }
+
+    /// Does `s[bounds[at]..]` match parts `k..`?
+    fn from(
+        &self,
+        s: &str,
+        bounds: &[usize],
+        k: usize,
+        at: usize,
+        failed: &mut std::collections::HashSet<(usize, usize)>,
+    ) -> bool {
+        if k == self.negs.len() {
+            return self.parts[k].is_match(&s[bounds[at]..]);
+        }
+        if failed.contains(&(k, at)) {
+            return false;
+        }
+        for e in at..bounds.len() {
+            if !self.parts[k].is_match(&s[bounds[at]..bounds[e]]) {
+                continue;
+            }
+            for f in e..bounds.len() {
+                if !self.negs[k].is_match(&s[bounds[e]..bounds[f]]) && self.from(s, bounds, k + 1, f, failed) {
+                    return true;
+                }
+            }
+        }
+        failed.insert((k, at));
+        false
     }
 }
 

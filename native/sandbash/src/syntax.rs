@@ -101,6 +101,33 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
     Ok(Parsed { program, source: Arc::new(Source::new(&text)) })
 }
 
+/// Most prefixes tried by [`with_runnable_prefix`].
+const MAX_PREFIX_TRIES: usize = 64;
+
+/// bash reads and runs a script one complete command at a time, so the
+/// commands before a syntax error run. For a script whose parse failed with
+/// `err` (bash's message without the `bash: ` prefix, `line N: ...`), parse
+/// the longest run of whole lines before line N that parses, followed by
+/// `__syntax_error MESSAGE` (when `shown` is given), which prints it and
+/// leaves the shell with status 2. `None` when no command comes before the error.
+pub fn with_runnable_prefix(src: &str, err: &str, shown: Option<&str>, max_depth: usize) -> Option<Parsed> {
+    let line: usize = err.strip_prefix("line ")?.split(':').next()?.parse().ok()?;
+    let lines: Vec<&str> = src.split_inclusive('\n').collect();
+    let last = line.checked_sub(1)?.min(lines.len());
+    for k in (1..=last).rev().take(MAX_PREFIX_TRIES) {
+        let prefix: String = lines[..k].concat();
+        if prefix.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
+            return None;
+        }
+        let Ok(parsed) = parse(&prefix, max_depth) else { continue };
+        let Some(shown) = shown else { return Some(parsed) };
+        let sep = if prefix.ends_with('\n') { "" } else { "\n" };
+        let text = format!("{prefix}{sep}__syntax_error {}\n", crate::expand::param::quote(shown));
+        return parse(&text, max_depth).ok();
+    }
+    None
+}
+
 /// Work around brush-parser gaps by rewriting the text: `select` (which
 /// brush cannot parse) becomes a `while` over the `__select` builtin, and
 /// `for ((;;))` (whose `;;` brush reads as a case terminator) is split.

@@ -48,7 +48,30 @@ fn endless_recursion() {
 
 #[test]
 fn fork_bomb() {
-    stops(":(){ :|:& };:", "max_");
+    // The jobs multiply while the script still runs: a limit stops them all
+    // (the command count, or the timeout on a very slow machine).
+    run(async {
+        let mut bash = session();
+        bash.exec("keep=1").await.expect("setup");
+        let err = bash.exec("keep=2; :(){ :|:& };:; while :; do sleep 0.01; done").await.expect_err("bomb");
+        let msg = err.to_string();
+        assert!(msg.contains("max_commands") || msg.contains("timed out"), "{msg}");
+        let r = bash.exec("echo $keep").await.expect("after");
+        assert_eq!(r.stdout, b"1\n");
+    })
+}
+
+#[test]
+fn fork_bomb_left_behind_is_cancelled() {
+    // As in bash the script itself ends at once; its jobs end with the exec.
+    run(async {
+        let mut bash = session();
+        let start = std::time::Instant::now();
+        let _ = bash.exec(":(){ :|:& };:").await;
+        assert!(start.elapsed() < std::time::Duration::from_secs(5), "{:?}", start.elapsed());
+        let r = bash.exec("echo alive").await.expect("alive");
+        assert_eq!(r.stdout, b"alive\n");
+    })
 }
 
 #[test]

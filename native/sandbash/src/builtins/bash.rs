@@ -6,14 +6,142 @@ use crate::fs::path;
 use crate::interp::{run_child_script, Fds, Res};
 use crate::state::ShellState;
 
+/// `bash --help` of GNU bash 5.2.15.
+const HELP: &str = include_str!("bash_help.txt");
+/// `bash --version` of GNU bash 5.2.15.
+const VERSION: &str = "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n\
+Copyright (C) 2022 Free Software Foundation, Inc.\n\
+License GPLv3+: GNU GPL version 3 or later <http://gnu.org/licenses/gpl.html>\n\n\
+This is free software; you are free to change and redistribute it.\n\
+There is NO WARRANTY, to the extent permitted by law.\n";
+/// `set -o` names bash accepts (those sandbash does not model are accepted and ignored).
+const SET_O_NAMES: &[&str] = &[
+    "allexport",
+    "braceexpand",
+    "emacs",
+    "errexit",
+    "errtrace",
+    "functrace",
+    "hashall",
+    "histexpand",
+    "history",
+    "ignoreeof",
+    "interactive-comments",
+    "keyword",
+    "monitor",
+    "noclobber",
+    "noexec",
+    "noglob",
+    "nolog",
+    "notify",
+    "nounset",
+    "onecmd",
+    "physical",
+    "pipefail",
+    "posix",
+    "privileged",
+    "verbose",
+    "vi",
+    "xtrace",
+];
+
+/// `shopt` names of bash 5.2.
+const SHOPT_NAMES: &[&str] = &[
+    "autocd",
+    "assoc_expand_once",
+    "cdable_vars",
+    "cdspell",
+    "checkhash",
+    "checkjobs",
+    "checkwinsize",
+    "cmdhist",
+    "compat31",
+    "compat32",
+    "compat40",
+    "compat41",
+    "compat42",
+    "compat43",
+    "compat44",
+    "complete_fullquote",
+    "direxpand",
+    "dirspell",
+    "dotglob",
+    "execfail",
+    "expand_aliases",
+    "extdebug",
+    "extglob",
+    "extquote",
+    "failglob",
+    "force_fignore",
+    "globasciiranges",
+    "globskipdots",
+    "globstar",
+    "gnu_errfmt",
+    "histappend",
+    "histreedit",
+    "histverify",
+    "hostcomplete",
+    "huponexit",
+    "inherit_errexit",
+    "interactive_comments",
+    "lastpipe",
+    "lithist",
+    "localvar_inherit",
+    "localvar_unset",
+    "login_shell",
+    "mailwarn",
+    "no_empty_cmd_completion",
+    "nocaseglob",
+    "nocasematch",
+    "noexpand_translation",
+    "nullglob",
+    "patsub_replacement",
+    "progcomp",
+    "progcomp_alias",
+    "promptvars",
+    "restricted_shell",
+    "shift_verbose",
+    "sourcepath",
+    "varredir_close",
+    "xpg_echo",
+];
+
+/// An invalid option: bash's message and the usage part of `--help`, status 2.
+async fn bad_option(fds: &Fds, what: &str) -> Res {
+    let usage: String =
+        HELP.lines().skip(1).take_while(|l| !l.starts_with("Type ")).map(|l| format!("{l}\n")).collect();
+    let _ = fds.stderr.write(format!("bash: {what}: invalid option\n{usage}").as_bytes()).await;
+    Ok(2)
+}
+
 pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     let mut i = 1;
     let mut command: Option<String> = None;
     let mut flags: Vec<(char, bool)> = Vec::new();
     let mut named: Vec<(String, bool)> = Vec::new();
+    let mut shopts: Vec<(String, bool)> = Vec::new();
+    let mut noexec = false;
+    // GNU long options come first.
+    while let Some(a) = argv.get(i).filter(|a| a.starts_with("--") && a.len() > 2) {
+        match a.as_str() {
+            "--help" => {
+                let _ = fds.stdout.write(HELP.as_bytes()).await;
+                return Ok(0);
+            }
+            "--version" => {
+                let _ = fds.stdout.write(VERSION.as_bytes()).await;
+                return Ok(0);
+            }
+            "--login" | "--noediting" | "--noprofile" | "--norc" | "--posix" | "--restricted" | "--verbose"
+            | "--debug" | "--debugger" => {}
+            "--init-file" | "--rcfile" => i += 1,
+            other => return bad_option(fds, other).await,
+        }
+        i += 1;
+    }
     while i < argv.len() {
         let a = &argv[i];
-        if a == "--" {
+        if a == "--" || a == "-" {
             i += 1;
             break;
         }
@@ -34,19 +162,31 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                         }
                     }
                 }
-                'o' => {
+                'o' | 'O' => {
                     i += 1;
                     if let Some(n) = argv.get(i) {
-                        named.push((n.clone(), on));
+                        if c == 'o' {
+                            if !SET_O_NAMES.contains(&n.as_str()) {
+                                let msg = format!("bash: line 0: {}: {n}: invalid option name\n", argv[0]);
+                                let _ = fds.stderr.write(msg.as_bytes()).await;
+                                return Ok(2);
+                            }
+                            named.push((n.clone(), on));
+                        } else {
+                            shopts.push((n.clone(), on));
+                        }
                     }
                 }
-                's' | 'l' | 'i' => {}
-                other => flags.push((other, on)),
+                'n' => noexec = on,
+                's' | 'l' | 'i' | 'r' | 'D' => {}
+                other if "abefhkmptuvxBCEHPT".contains(other) => flags.push((other, on)),
+                other => return bad_option(fds, &format!("{}{other}", if on { '-' } else { '+' })).await,
             }
         }
         i += 1;
     }
     let rest: Vec<String> = argv[i.min(argv.len())..].to_vec();
+    let script_file = if command.is_none() { rest.first().cloned() } else { None };
     let (src, arg0, args) = match command {
         Some(c) => {
             let arg0 = rest.first().cloned().unwrap_or_else(|| argv[0].clone());
@@ -69,6 +209,16 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
             }
         },
     };
+    if noexec {
+        // `-n`: read the script for syntax errors only.
+        return match crate::syntax::parse(&src, sh.budget.limits.max_parser_depth as usize) {
+            Ok(_) => Ok(0),
+            Err(m) => {
+                let _ = fds.stderr.write(format!("bash: -c: {m}\n").as_bytes()).await;
+                Ok(2)
+            }
+        };
+    }
     // Options apply inside the child only.
     let mut opts = crate::state::Options::default();
     for (c, on) in flags {
@@ -77,5 +227,15 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     for (n, on) in named {
         opts.set_named(&n, on);
     }
-    run_child_script(sh, &src, arg0, args, opts, fds).await
+    for (n, on) in shopts {
+        match opts.shopt_mut(&n) {
+            Some(v) => *v = on,
+            None if SHOPT_NAMES.contains(&n.as_str()) => {}
+            None => {
+                let _ = fds.stderr.write(format!("bash: line 0: {n}: invalid shell option name\n").as_bytes()).await;
+                return Ok(2);
+            }
+        }
+    }
+    run_child_script(sh, &src, arg0, args, opts, script_file.as_deref(), fds).await
 }

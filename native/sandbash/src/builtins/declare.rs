@@ -30,6 +30,18 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
         _ => {}
     }
     if name == "local" && !sh.vars.in_function() {
+        // bash still performs the compound array assignments (`local a=(x y)`),
+        // as global ones, before refusing.
+        let arrays: Vec<DeclArg> = decl
+            .into_iter()
+            .filter(|a| match a {
+                DeclArg::Plain(p) => p.starts_with('-') || p.starts_with('+'),
+                DeclArg::Assign(a) => matches!(a.value, AssignedValue::Array(_)),
+            })
+            .collect();
+        if arrays.iter().any(|a| matches!(a, DeclArg::Assign(_))) {
+            Box::pin(run(sh, "declare", arrays, fds)).await?;
+        }
         return Ok(fail(sh.loc(), fds, "local: can only be used in a function", 1).await);
     }
     let mut operands: Vec<DeclArg> = Vec::new();

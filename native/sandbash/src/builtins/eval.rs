@@ -26,7 +26,9 @@ pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     let saved_args =
         if argv.len() > 2 { Some(std::mem::replace(&mut sh.positional, Arc::new(argv[2..].to_vec()))) } else { None };
     let was_source = std::mem::replace(&mut sh.in_source, true);
+    sh.push_source(file);
     let r = run_string(sh, &src, fds, file).await;
+    sh.pop_source();
     sh.in_source = was_source;
     if let Some(a) = saved_args {
         sh.positional = a;
@@ -55,5 +57,5 @@ pub async fn run_script_file(sh: &mut ShellState, argv: &[String], fds: &Fds) ->
         Ok(d) => String::from_utf8_lossy(&d).into_owned(),
         Err(e) => return Ok(fail(sh.loc(), fds, &format!("{name}: {e}"), 126).await),
     };
-    run_child_script(sh, &src, name.clone(), argv[1..].to_vec(), Default::default(), fds).await
+    run_child_script(sh, &src, name.clone(), argv[1..].to_vec(), Default::default(), Some(name), fds).await
 }

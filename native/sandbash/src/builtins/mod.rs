@@ -12,6 +12,7 @@ mod echo;
 mod eval;
 mod getopts;
 mod history;
+mod jobs;
 mod let_;
 pub mod mapfile;
 mod misc;
@@ -86,7 +87,11 @@ const NAMES: &[&str] = &[
     "help",
     "caller",
     "compgen",
+    "wait",
+    "jobs",
+    "kill",
     "__select",
+    "__syntax_error",
 ];
 
 /// Internal marker: a builtin's write hit a closed pipe (ends the stage like SIGPIPE).
@@ -146,6 +151,12 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "shift" => shift::shift(sh, argv, fds).await,
         "getopts" => getopts::getopts(sh, argv, fds).await,
         "__select" => select::select(sh, argv, fds).await?,
+        "__syntax_error" => {
+            // The syntax error after the commands that ran (see `syntax::with_runnable_prefix`).
+            let msg = argv.get(1).map_or("", String::as_str);
+            let _ = fds.stderr.write(format!("{msg}\n").as_bytes()).await;
+            return Err(crate::interp::Flow::Exit(2));
+        }
         "return" | "exit" | "break" | "continue" => return control::run(sh, argv, fds).await,
         "read" => read::read(sh, argv, fds).await?,
         "test" | "[" => crate::interp::cond::test_builtin(sh, argv, fds).await?,
@@ -156,6 +167,9 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "command" => return type_::command(sh, argv, fds).await,
         "bash" | "sh" => return bash::run(sh, argv, fds).await,
         "trap" => trap::trap(sh, argv, fds).await,
+        "wait" => jobs::wait(sh, argv, fds).await,
+        "jobs" => jobs::jobs(sh, argv, fds).await,
+        "kill" => return jobs::kill(sh, argv, fds).await,
         "alias" => alias::alias(sh, argv, fds).await,
         "pushd" => dirstack::pushd(sh, argv, fds).await,
         "umask" => misc::umask(sh, argv, fds).await,

@@ -56,6 +56,26 @@ pub(crate) fn canonical(spec: &str) -> Option<String> {
     SIGNALS.iter().find(|(s, _)| *s == name).map(|(s, _)| s.to_string())
 }
 
+/// The number of a signal given as `TERM`, `SIGTERM` or `15`.
+pub(crate) fn signal_number(spec: &str) -> Option<u32> {
+    if let Ok(n) = spec.parse::<u32>() {
+        return (n <= 64).then_some(n);
+    }
+    let name = canonical(spec)?;
+    SIGNALS.iter().find(|(s, _)| *s == name).map(|(_, n)| *n)
+}
+
+/// bash lists EXIT first, then signals by number, then DEBUG, ERR and RETURN.
+fn order(name: &str) -> u32 {
+    match name {
+        "EXIT" => 0,
+        "DEBUG" => 100,
+        "ERR" => 101,
+        "RETURN" => 102,
+        _ => SIGNALS.iter().find(|(s, _)| *s == name).map_or(99, |(_, n)| *n),
+    }
+}
+
 /// How `trap -p` names a condition.
 fn display(name: &str) -> String {
     if matches!(name, "EXIT" | "ERR" | "DEBUG" | "RETURN") {
@@ -76,11 +96,26 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         return 0;
     }
     if args.is_empty() || args[0] == "-p" {
-        let wanted: Vec<String> = args.iter().skip(1).filter_map(|a| canonical(a)).collect();
+        // A subshell still lists the traps it inherited until it sets one.
+        let mut all = (*sh.shown_traps).clone();
+        all.extend(sh.traps.iter().map(|(k, v)| (k.clone(), v.clone())));
+        let line =
+            |name: &str, action: &str| format!("trap -- {} {}\n", crate::expand::param::quote(action), display(name));
         let mut out = String::new();
-        for (name, action) in sh.traps.iter() {
-            if wanted.is_empty() || wanted.contains(name) {
-                out.push_str(&format!("trap -- {} {}\n", crate::expand::param::quote(action), display(name)));
+        if args.len() > 1 {
+            // Named conditions print in the order given.
+            for a in &args[1..] {
+                if let Some(name) = canonical(a) {
+                    if let Some(action) = all.get(&name) {
+                        out.push_str(&line(&name, action));
+                    }
+                }
+            }
+        } else {
+            let mut names: Vec<&String> = all.keys().collect();
+            names.sort_by_key(|n| order(n));
+            for name in names {
+                out.push_str(&line(name, &all[name]));
             }
         }
         let _ = fds.stdout.write(out.as_bytes()).await;
@@ -95,6 +130,9 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         (Some(args[0]), &args[1..])
     };
     let mut status = 0;
+    if !sh.shown_traps.is_empty() {
+        sh.shown_traps = Default::default();
+    }
     for c in conds {
         match canonical(c) {
             Some(name) => {

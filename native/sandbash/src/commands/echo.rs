@@ -65,7 +65,7 @@ impl Command for Echo {
             return Ok(0);
         }
         if args.len() == 1 && args[0] == "--version" {
-            ctx.out(b"echo (GNU coreutils) 9.1\n").await?;
+            ctx.out(super::common::coreutils_version("echo").as_bytes()).await?;
             return Ok(0);
         }
         let (mut newline, mut escapes, mut i) = (true, false, 0);

@@ -20,11 +20,11 @@ const SPEC: Spec = Spec::new(
 .posix();
 
 /// The shell's variables with `env`'s changes applied.
-struct Overlay<'a> {
-    base: &'a dyn EnvView,
-    clear: bool,
-    unset: Vec<String>,
-    set: Vec<(String, String)>,
+pub(super) struct Overlay<'a> {
+    pub base: &'a dyn EnvView,
+    pub clear: bool,
+    pub unset: Vec<String>,
+    pub set: Vec<(String, String)>,
 }
 
 impl EnvView for Overlay<'_> {

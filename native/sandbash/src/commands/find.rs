@@ -134,7 +134,7 @@ impl Command for Find {
 }
 
 fn q(s: &str) -> String {
-    super::common::quote(s)
+    super::common::quote_locale(s)
 }
 
 /// The `-exec ... +` specs of an expression.

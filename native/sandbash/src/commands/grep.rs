@@ -111,6 +111,15 @@ fn context_num(v: &str) -> Option<usize> {
     Some(v.bytes().fold(0usize, |a, d| a.saturating_mul(10).saturating_add(usize::from(d - b'0'))))
 }
 
+/// `grep --version` of GNU grep 3.8.
+fn version() -> String {
+    format!(
+        "grep (GNU grep) 3.8\n{}\nWritten by Mike Haertel and others; see\n\
+         <https://git.sv.gnu.org/cgit/grep.git/tree/AUTHORS>.\n",
+        super::common::GNU_LICENSE_2022
+    )
+}
+
 #[async_trait]
 impl Command for Grep {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
@@ -121,7 +130,7 @@ impl Command for Grep {
                 return Ok(0);
             }
             Err(OptError::Version) => {
-                ctx.out(b"grep (GNU grep) 3.8\n").await?;
+                ctx.out(version().as_bytes()).await?;
                 return Ok(0);
             }
             Err(e) => return usage(ctx, &e.to_string()).await,
@@ -293,7 +302,7 @@ impl Command for Grep {
                 }
                 "T" | "U" | "u" | "line-buffered" | "D" => {}
                 "V" => {
-                    ctx.out(b"grep (GNU grep) 3.8\n").await?;
+                    ctx.out(version().as_bytes()).await?;
                     return Ok(0);
                 }
                 other => {
@@ -694,6 +703,16 @@ mod tests {
         check(&["grep", "-n", "--label=foo", "-H", "x"], &[], "x\ny\n", "foo:1:x\n", "", 0);
         check(&["grep", "-Z", "-l", "a", "f"], &[("f", "a\n")], "", "f\0", "", 0);
         check(&["grep", "-c", "a", "f", "/dev/null"], &[("f", "a\n")], "", "f:1\n/dev/null:0\n", "", 0);
+        // -q wins over -c and -l: nothing is printed.
+        check(&["grep", "-qc", "foo", "f"], F, "", "", "", 0);
+        check(&["grep", "-lq", "foo", "f"], F, "", "", "", 0);
+        let v = "grep (GNU grep) 3.8\nCopyright (C) 2022 Free Software Foundation, Inc.\n\
+            License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n\
+            This is free software: you are free to change and redistribute it.\n\
+            There is NO WARRANTY, to the extent permitted by law.\n\n\
+            Written by Mike Haertel and others; see\n<https://git.sv.gnu.org/cgit/grep.git/tree/AUTHORS>.\n";
+        check(&["grep", "--version"], &[], "", v, "", 0);
+        check(&["grep", "-V"], &[], "", v, "", 0);
     }
 
     #[test]

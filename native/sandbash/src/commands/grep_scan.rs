@@ -207,7 +207,7 @@ pub async fn scan(
             flush(ctx, st).await?;
         }
     }
-    if o.count {
+    if o.count && !o.quiet {
         let mut s = Vec::new();
         if o.with_name {
             name_prefix(o, &mut s, name, b':');
@@ -215,7 +215,7 @@ pub async fn scan(
         s.extend_from_slice(format!("{selected}\n").as_bytes());
         st.buf.extend_from_slice(&s);
     }
-    if (o.files_with && selected > 0) || (o.files_without && selected == 0) {
+    if !o.quiet && ((o.files_with && selected > 0) || (o.files_without && selected == 0)) {
         if o.color {
             st.buf.extend_from_slice(format!("{SGR_NAME}{name}{SGR_END}").as_bytes());
         } else {

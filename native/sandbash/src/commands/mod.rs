@@ -126,6 +126,7 @@ mod uname;
 mod unexpand;
 mod uniq;
 mod uptime;
+mod watch;
 mod wc;
 mod wget;
 mod which;
@@ -311,6 +312,7 @@ pub fn default_registry() -> &'static Registry {
             ("uname", Arc::new(uname::Uname)),
             ("id", Arc::new(id::Id)),
             ("logname", Arc::new(logname::Logname)),
+            ("watch", Arc::new(watch::Watch)),
             ("uptime", Arc::new(uptime::Uptime)),
             ("tty", Arc::new(tty::Tty)),
             ("tput", Arc::new(tput::Tput)),

@@ -412,8 +412,11 @@ async fn create(
             tar_err(ctx, "Removing leading `/' from member names").await?;
             run.stripped_slash = true;
         }
+        // `-v` lists members under the name given, leading `/` included.
+        let mut lead = &op[..op.len() - name.len()];
         if name.is_empty() {
             name = "/".into();
+            lead = "";
         }
         let full = path::resolve(&o.dir, op);
         // Depth-first with a stack; children sorted by name.
@@ -468,7 +471,7 @@ async fn create(
                 },
             }
             if o.verbose {
-                let line = format!("{}\n", m.name);
+                let line = format!("{lead}{}\n", m.name);
                 if to_stdout {
                     ctx.stderr.write(line.as_bytes()).await?;
                 } else {
@@ -829,6 +832,10 @@ mod tests {
         go(&fs3, &["tar", "-cf", "l.tar", LONG]);
         let o = go(&fs3, &["tar", "-tf", "l.tar"]);
         assert_eq!(o.out, format!("{LONG}\n"));
+        // `-v` names members as given, before the leading `/` is removed (GNU tar 1.34).
+        let o = go(&fs, &["tar", "-cvf", "b.tar", "/w/d/sub"]);
+        let strip = "tar: Removing leading `/' from member names\n";
+        assert_eq!((o.out.as_str(), o.err.as_str()), ("/w/d/sub/\n/w/d/sub/b\n", strip));
     }
 
     #[test]

@@ -124,7 +124,7 @@ impl Command for Test {
         if ctx.name == "[" {
             match args.as_slice() {
                 ["--help"] => return ctx.out(b"Usage: test EXPRESSION\n").await.map(|_| 0),
-                ["--version"] => return ctx.out(b"[ (GNU coreutils) 9.1\n").await.map(|_| 0),
+                ["--version"] => return ctx.out(super::common::coreutils_version("[").as_bytes()).await.map(|_| 0),
                 _ => {}
             }
             if args.last() != Some(&"]") {
@@ -173,6 +173,6 @@ mod tests {
         check(&["test", "abc", "-eq", "1"], &[], "", "", "test: invalid integer 'abc'\n", 2);
         check(&["test", "-x", "f", "g"], &[], "", "", "test: 'f': binary operator expected\n", 2);
         check(&["test", "a", "-xx", "b"], &[], "", "", "test: '-xx': binary operator expected\n", 2);
-        check(&["[", "--version"], &[], "", "[ (GNU coreutils) 9.1\n", "", 0);
+        check(&["[", "--version"], &[], "", "[ (GNU coreutils) 9.1\nCopyright (C) 2022 Free Software Foundation, Inc.\nLicense GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\nThis is free software: you are free to change and redistribute it.\nThere is NO WARRANTY, to the extent permitted by law.\n\nWritten by Kevin Braunsdorf and Matthew Bradburn.\n", "", 0);
     }
 }

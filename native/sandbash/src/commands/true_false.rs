@@ -15,7 +15,7 @@ async fn run(ctx: &CommandContext<'_>, status: i32) -> CommandResult {
                 return Ok(status);
             }
             "--version" => {
-                ctx.out(format!("{} (GNU coreutils) 9.1\n", ctx.name).as_bytes()).await?;
+                ctx.out(super::common::coreutils_version(ctx.name).as_bytes()).await?;
                 return Ok(status);
             }
             _ => {}
@@ -46,6 +46,6 @@ mod tests {
     fn statuses() {
         check(&["true", "--bogus"], &[], "", "", "", 0);
         check(&["false", "x"], &[], "", "", "", 1);
-        check(&["false", "--version"], &[], "", "false (GNU coreutils) 9.1\n", "", 1);
+        check(&["false", "--version"], &[], "", "false (GNU coreutils) 9.1\nCopyright (C) 2022 Free Software Foundation, Inc.\nLicense GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\nThis is free software: you are free to change and redistribute it.\nThere is NO WARRANTY, to the extent permitted by law.\n\nWritten by Jim Meyering.\n", "", 1);
     }
 }

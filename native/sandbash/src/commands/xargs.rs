@@ -182,6 +182,8 @@ struct Plan {
     max_lines: Option<usize>,
     max_chars: usize,
     trace: bool,
+    /// `--process-slot-var NAME`: set in each command's environment to its slot.
+    slot_var: Option<String>,
 }
 
 /// Why running stopped early.
@@ -206,7 +208,17 @@ impl Run {
             let line: Vec<String> = argv.iter().map(|a| quotef(a)).collect();
             ctx.stderr.write(format!("{}\n", line.join(" ")).as_bytes()).await?;
         }
+        // Commands run one at a time here, so the slot is always 0.
+        let overlay = plan.slot_var.as_ref().map(|name| super::env::Overlay {
+            base: ctx.env,
+            clear: false,
+            unset: Vec::new(),
+            set: vec![(name.clone(), "0".to_string())],
+        });
         let mut e = Exec::from_ctx(ctx, &argv);
+        if let Some(o) = &overlay {
+            e.env = o;
+        }
         e.stdin = Input::null();
         match run_util::run(ctx, e).await? {
             Ran::NotFound => {
@@ -276,8 +288,15 @@ impl Command for Xargs {
             Err(s) => return Ok(s),
         };
         let mut split = Split { delim: None, whole_lines: false, eof_str: None };
-        let mut plan =
-            Plan { cmd: vec![], replace: None, max_args: None, max_lines: None, max_chars: MAX_CHARS, trace: false };
+        let mut plan = Plan {
+            cmd: vec![],
+            replace: None,
+            max_args: None,
+            max_lines: None,
+            max_chars: MAX_CHARS,
+            trace: false,
+            slot_var: None,
+        };
         let (mut no_empty, mut file) = (false, None);
         for o in &p.opts {
             let v = o.val.clone().unwrap_or_default();
@@ -320,6 +339,7 @@ impl Command for Xargs {
                 "P" if v.parse::<u64>().is_err() => return bad_number(ctx, &v, 'P', 0).await,
                 "r" => no_empty = true,
                 "t" | "p" => plan.trace = true,
+                "slot" => plan.slot_var = Some(v.to_string()),
                 _ => {}
             }
         }
@@ -437,6 +457,13 @@ mod tests {
         let mut argv = vec!["xargs"];
         argv.extend_from_slice(args);
         check(&argv, &[("f", "p q\n")], stdin, out, err, status);
+    }
+
+    #[test]
+    fn process_slot_var() {
+        // GNU xargs 4.9: one command at a time is slot 0.
+        x(&["--process-slot-var=S", "-I{}", "printenv", "S"], "x\ny\n", "0\n0\n", "", 0);
+        x(&["--process-slot-var", "S", "-P3", "-I{}", "printenv", "S"], "x\n", "0\n", "", 0);
     }
 
     #[test]

@@ -7,30 +7,37 @@ use crate::pattern::Pattern;
 use crate::state::ShellState;
 
 /// Turn one split field into words: globbed when it has unquoted pattern
-/// characters and matches, else the literal text.
-pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) -> Result<(), Stop> {
+/// characters and matches, else the literal text. `Ok(Some(pattern))` is a
+/// pattern without matches under `failglob`.
+pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) -> Result<Option<String>, Stop> {
     let pat = Pattern::from_parts(&parts);
     let literal: String = parts.iter().map(|p| p.0.as_str()).collect();
     if sh.opts.noglob || !pat.has_meta(sh.opts.extglob) {
         out.push(literal_text(&parts));
-        return Ok(());
+        return Ok(None);
     }
     let matches = glob(sh, &parts).await?;
     if matches.is_empty() {
+        if sh.opts.failglob {
+            return Ok(Some(literal));
+        }
         if sh.opts.nullglob {
-            return Ok(());
+            return Ok(None);
         }
         out.push(if literal.is_empty() { String::new() } else { literal_text(&parts) });
     } else {
         out.extend(matches);
     }
-    Ok(())
+    Ok(None)
 }
 
 /// The text of a field that is not globbed (quotes are already removed).
 fn literal_text(parts: &Parts) -> String {
     parts.iter().map(|p| p.0.as_str()).collect()
 }
+
+/// How deep `**` descends.
+const MAX_GLOBSTAR_DEPTH: usize = 64;
 
 /// All paths matching the pattern, sorted.
 async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
@@ -60,8 +67,47 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
         if comp.is_empty() {
             // Trailing slash or '//': keep directories only.
             for (disp, real) in current {
+                // `**/` lists the directories below, not `.` itself.
+                if disp.is_empty() {
+                    continue;
+                }
                 if sh.fs.metadata(&real).await.is_ok_and(|m| m.is_dir()) {
                     next.push((format!("{disp}/").replace("//", "/"), real));
+                }
+            }
+            current = next;
+            continue;
+        }
+        if sh.opts.globstar && comp.as_slice() == [('*', false), ('*', false)] {
+            // `**`: every directory below (and the directory itself); as the
+            // last component, every file too.
+            for (disp, real) in current {
+                if !last || !disp.is_empty() {
+                    next.push((disp.clone(), real.clone()));
+                }
+                let mut stack = vec![(disp, real, 0usize)];
+                while let Some((d, r, depth)) = stack.pop() {
+                    let Ok(entries) = sh.fs.read_dir(&r).await else {
+                        continue;
+                    };
+                    for e in entries {
+                        if e.name.starts_with('.') && !sh.opts.dotglob {
+                            continue;
+                        }
+                        let p = path::join(&r, &e.name);
+                        let is_dir = e.file_type == crate::fs::FileType::Dir;
+                        if is_dir {
+                            next.push((format!("{d}{}{}", e.name, if last { "" } else { "/" }), p.clone()));
+                            if depth < MAX_GLOBSTAR_DEPTH {
+                                stack.push((format!("{d}{}/", e.name), p, depth + 1));
+                            }
+                        } else if last {
+                            next.push((format!("{d}{}", e.name), p));
+                        }
+                        if next.len() as u64 > limit {
+                            return Err(Budget::exceeded("max_glob_results", limit, "glob result count"));
+                        }
+                    }
                 }
             }
             current = next;
@@ -83,10 +129,9 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
             current = next;
             continue;
         }
-        let re = match pat.compile(sh.opts.extglob, sh.opts.nocaseglob) {
-            Some(r) => r,
-            None => return Ok(Vec::new()),
-        };
+        if pat.compile(sh.opts.extglob, sh.opts.nocaseglob).is_none() {
+            return Ok(Vec::new());
+        }
         let explicit_dot = comp.first().is_some_and(|&(c, _)| c == '.');
         for (disp, real) in current {
             let Ok(entries) = sh.fs.read_dir(&real).await else {
@@ -96,7 +141,7 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
                 if e.name.starts_with('.') && !explicit_dot && !sh.opts.dotglob {
                     continue;
                 }
-                if !re.is_match(&e.name) {
+                if !pat.matches_case(&e.name, sh.opts.extglob, sh.opts.nocaseglob) {
                     continue;
                 }
                 let p = path::join(&real, &e.name);

@@ -81,7 +81,11 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
         let ifs = sh.get_var("IFS");
         for field in fields {
             for parts in split::split_field(field, ifs.as_deref()) {
-                glob::expand_field(sh, parts, &mut out).await.map_err(Flow::Stop)?;
+                if let Some(pat) = glob::expand_field(sh, parts, &mut out).await.map_err(Flow::Stop)? {
+                    // failglob: the whole command line is abandoned.
+                    fds.shell_err(sh.loc(), &format!("no match: {pat}")).await;
+                    return Err(Flow::Abort(1));
+                }
             }
         }
         if out.len() as u64 > sh.budget.limits.max_glob_results.max(max_items) {

@@ -141,7 +141,10 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
             SpecialParameter::LastExitStatus => PV::Str(sh.last_status.to_string()),
             SpecialParameter::CurrentOptionFlags => PV::Str(sh.opts.flags()),
             SpecialParameter::ProcessId => PV::Str("1".into()),
-            SpecialParameter::LastBackgroundProcessId => PV::Unset,
+            SpecialParameter::LastBackgroundProcessId => match sh.jobs.last_pid {
+                Some(p) => PV::Str(p.to_string()),
+                None => PV::Unset,
+            },
             SpecialParameter::ShellName => PV::Str(sh.arg0.clone()),
         },
         Parameter::Named(name) if sh.vars.has_refs() && sh.vars.is_nameref(name) => match sh.vars.resolve(name) {
@@ -253,7 +256,7 @@ async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, v: &PV) -> Res
 
 /// bash ends the whole shell with 127 on these errors, but a subshell with 1.
 fn fatal_status(sh: &ShellState) -> i32 {
-    if sh.subshell_depth == 0 {
+    if sh.subshell_depth == sh.shell_base {
         127
     } else {
         1

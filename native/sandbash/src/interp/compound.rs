@@ -41,6 +41,11 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
         C::WhileClause(w) => while_loop(sh, &w.0, &w.1.list, fds, false).await,
         C::UntilClause(w) => while_loop(sh, &w.0, &w.1.list, fds, true).await,
         C::ForClause(f) => {
+            if !crate::builtins::valid_name(&f.variable_name) {
+                fds.shell_err(sh.loc(), &format!("`{}': not a valid identifier", f.variable_name)).await;
+                sh.last_status = 1;
+                return Ok(1);
+            }
             let values = match &f.values {
                 Some(words) => {
                     let raw: Vec<String> = words.iter().map(|w| super::raw_word(sh, w)).collect();
@@ -137,7 +142,7 @@ pub(crate) async fn subshell(sh: &mut ShellState, list: &ast::CompoundList, fds:
     enter_subshell(&mut sub)?;
     let status = match run_list(&mut sub, list, fds).await {
         Ok(s) => s,
-        Err(Flow::Exit(s)) | Err(Flow::Return(s)) => s,
+        Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => s,
         Err(Flow::Break(_)) | Err(Flow::Continue(_)) => 0,
         Err(stop @ Flow::Stop(_)) => return Err(stop),
     };

@@ -5,11 +5,13 @@
 pub mod alias;
 mod compound;
 pub mod cond;
+pub mod jobs;
 pub mod procsub;
 mod redirect;
 pub mod simple;
 mod stack;
 pub(crate) mod test_parse;
+mod timing;
 
 pub use stack::GrowStack;
 
@@ -61,6 +63,9 @@ pub enum Flow {
     Exit(i32),
     /// A limit, the timeout or a cancellation: end the whole exec.
     Stop(Stop),
+    /// An error that abandons the current top-level command (`failglob`'s
+    /// "no match"): the script goes on with the next one, status as given.
+    Abort(i32),
 }
 
 impl From<Stop> for Flow {
@@ -89,7 +94,7 @@ async fn run_program_body(sh: &mut ShellState, program: &ast::Program, fds: &Fds
             Err(Flow::Stop(s)) => return Err(s),
             // break/continue/return outside their context: bash ignores them here.
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => {}
-            Err(Flow::Return(n)) => sh.last_status = n,
+            Err(Flow::Return(n)) | Err(Flow::Abort(n)) => sh.last_status = n,
         }
     }
     Ok(sh.last_status)
@@ -103,7 +108,7 @@ pub async fn run_exit_trap(sh: &mut ShellState, fds: &Fds, status: i32) -> Resul
     };
     sh.last_status = status;
     match run_string(sh, &action, fds, "trap").await {
-        Ok(_) | Err(Flow::Break(_)) | Err(Flow::Continue(_)) | Err(Flow::Return(_)) => Ok(status),
+        Ok(_) | Err(Flow::Break(_)) | Err(Flow::Continue(_)) | Err(Flow::Return(_)) | Err(Flow::Abort(_)) => Ok(status),
         Err(Flow::Exit(n)) => Ok(n),
         Err(Flow::Stop(s)) => Err(s),
     }
@@ -114,7 +119,11 @@ pub async fn run_exit_trap(sh: &mut ShellState, fds: &Fds, status: i32) -> Resul
 pub fn fork(sh: &ShellState) -> ShellState {
     let mut sub = sh.clone();
     sub.exec_fds = None;
+    sub.jobs = sh.jobs.for_subshell();
     if !sub.traps.is_empty() {
+        let mut shown = (*sub.shown_traps).clone();
+        shown.extend(sub.traps.iter().filter(|(_, v)| !v.is_empty()).map(|(k, v)| (k.clone(), v.clone())));
+        sub.shown_traps = Arc::new(shown);
         Arc::make_mut(&mut sub.traps).retain(|_, v| v.is_empty());
     }
     sub
@@ -149,12 +158,17 @@ async fn run_complete(sh: &mut ShellState, program: &ast::Program, i: usize, fds
 pub fn run_list<'a>(sh: &'a mut ShellState, list: &'a ast::CompoundList, fds: &'a Fds) -> BoxFuture<'a, Res> {
     Box::pin(async move {
         let mut status = sh.last_status;
-        for ast::CompoundListItem(and_or, _sep) in &list.0 {
+        for ast::CompoundListItem(and_or, sep) in &list.0 {
             // `exec >file` changed this shell's descriptors for what follows.
             let current = sh.exec_fds.clone();
             let fds = current.as_deref().unwrap_or(fds);
-            // `&`: background jobs come later; run it in place as a subshell would.
-            status = run_and_or(sh, and_or, fds).await?;
+            status = if matches!(sep, ast::SeparatorOperator::Async) {
+                let s = jobs::spawn(sh, and_or, fds).await?;
+                sh.last_status = s;
+                s
+            } else {
+                run_and_or(sh, and_or, fds).await?
+            };
         }
         Ok(status)
     })
@@ -206,8 +220,21 @@ async fn check_errexit(sh: &mut ShellState, fds: &Fds, status: i32) -> Res {
     Ok(status)
 }
 
-/// Run `[!] a | b | c`.
+/// Run `[time [-p]] [!] a | b | c`.
 async fn run_pipeline(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res {
+    let Some(timed) = &p.timed else {
+        return run_pipeline_untimed(sh, p, fds).await;
+    };
+    let start = std::time::Instant::now();
+    let r = run_pipeline_untimed(sh, p, fds).await;
+    let posix = matches!(timed, ast::PipelineTimed::TimedWithPosixOutput(_));
+    if let Some(text) = timing::report(sh.get_var("TIMEFORMAT").as_deref(), posix, start.elapsed()) {
+        let _ = fds.stderr.write(text.as_bytes()).await;
+    }
+    r
+}
+
+async fn run_pipeline_untimed(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res {
     let cond_before = sh.in_condition;
     if p.bang {
         sh.in_condition = true;
@@ -265,7 +292,7 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
             drop(f);
             match r {
                 Ok(s) => Ok(s),
-                Err(Flow::Exit(s)) | Err(Flow::Return(s)) => Ok(s),
+                Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => Ok(s),
                 Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),
                 Err(Flow::Stop(s)) => Err(s),
             }
@@ -537,14 +564,22 @@ fn rebase(source: Arc<Source>, base: usize) -> Arc<Source> {
 /// propagates to the caller. A parse error prints bash's message, status 2.
 /// `eval` text counts its lines after the line of the `eval` command.
 pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -> Res {
-    let crate::syntax::Parsed { program, source } =
-        match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
-            Ok(p) => p,
-            Err(m) => {
+    let depth = sh.budget.limits.max_parser_depth as usize;
+    // After a syntax error, the commands before it still run.
+    let mut error_after = None;
+    let crate::syntax::Parsed { program, source } = match crate::syntax::parse(src, depth) {
+        Ok(p) => p,
+        Err(m) => match crate::syntax::with_runnable_prefix(src, &m, None, depth) {
+            Some(p) => {
+                error_after = Some(m);
+                p
+            }
+            None => {
                 fds.shell_err(sh.loc(), &format!("{what}: {m}")).await;
                 return Ok(2);
             }
-        };
+        },
+    };
     let source = if what == "eval" { rebase(source, sh.line) } else { source };
     let saved_src = std::mem::replace(&mut sh.src, source);
     let mut status = 0;
@@ -559,6 +594,10 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
         }
     }
     sh.src = saved_src;
+    if let (Some(m), Ok(_)) = (error_after, &result) {
+        fds.shell_err(sh.loc(), &format!("{what}: {m}")).await;
+        return Ok(2);
+    }
     result.map(|_| status)
 }
 
@@ -570,10 +609,12 @@ pub async fn run_child_script(
     arg0: String,
     args: Vec<String>,
     opts: crate::state::Options,
+    file: Option<&str>,
     fds: &Fds,
 ) -> Res {
     let mut child = sh.clone();
     enter_subshell(&mut child)?;
+    child.shell_base = child.subshell_depth;
     child.vars = crate::state::Variables::default();
     for (k, v) in sh.vars.exported() {
         let var = child.vars.entry(&k);
@@ -593,11 +634,16 @@ pub async fn run_child_script(
     child.positional = Arc::new(args);
     child.last_status = 0;
     child.traps = Default::default();
+    child.shown_traps = Default::default();
     child.aliases = Default::default();
     child.dirstack = Default::default();
+    child.jobs = Default::default();
+    if let Some(f) = file {
+        child.push_source(f);
+    }
     let status = match run_string(&mut child, src, fds, "bash").await {
         Ok(s) => s,
-        Err(Flow::Exit(s)) | Err(Flow::Return(s)) => s,
+        Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => s,
         Err(Flow::Break(_)) | Err(Flow::Continue(_)) => child.last_status,
         Err(stop) => return Err(stop),
     };

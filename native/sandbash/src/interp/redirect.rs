@@ -121,6 +121,16 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
                     let data = super::procsub::capture(sh, fds, sub).await?;
                     set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(data)));
                 }
+                T::ProcessSubstitution(brush_parser::ast::ProcessSubstitutionKind::Write, sub)
+                    if matches!(kind, K::Write | K::Append | K::Clobber)
+                        && tokio::runtime::Handle::try_current().is_ok() =>
+                {
+                    // `> >(cmd)`: cmd reads what is written through a pipe,
+                    // running alongside like a background job.
+                    let (w, r) = crate::io::pipe();
+                    super::jobs::spawn_reader(sh, sub, r, fds)?;
+                    set(fds, n, Fd::Out(w));
+                }
                 T::ProcessSubstitution(..) => {
                     fds.shell_err(
                         sh.loc(),

@@ -9,6 +9,7 @@ use crate::io::IoError;
 use crate::state::{ShellState, Value, Var};
 use brush_parser::ast::{self, AssignmentName, AssignmentValue, CommandPrefixOrSuffixItem as Item, SourceLocation};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Builtins whose `name=value` arguments are assignments.
 fn is_declaration(name: &str) -> bool {
@@ -44,6 +45,81 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
     r
 }
 
+/// `{name}>file` / `{name}>&-`: a word `{name}` right before a redirection
+/// (no blank between) names the descriptor. Opening picks the lowest free
+/// descriptor from 10 and stores it in `name`; closing reads it from `name`.
+fn named_fds(sh: &mut ShellState, items: &[Item], fds: &Fds) -> Vec<Item> {
+    let src = sh.src.clone();
+    let is_named = |w: &ast::Word| {
+        let v = &w.value;
+        v.len() > 2
+            && v.starts_with('{')
+            && v.ends_with('}')
+            && crate::builtins::valid_name(&v[1..v.len() - 1])
+            && w.loc
+                .as_ref()
+                .is_some_and(|l| src.slice(l.end.index, l.end.index + 1).is_some_and(|c| c == ">" || c == "<"))
+    };
+    if !items.iter().any(|it| matches!(it, Item::Word(w) if is_named(w))) {
+        return items.to_vec();
+    }
+    let mut out = Vec::with_capacity(items.len());
+    let mut taken: Vec<i32> = Vec::new();
+    let mut i = 0;
+    while i < items.len() {
+        if let (Item::Word(w), Some(Item::IoRedirect(ast::IoRedirect::File(None, kind, target)))) =
+            (&items[i], items.get(i + 1))
+        {
+            if is_named(w) {
+                let name = &w.value[1..w.value.len() - 1];
+                let closing = matches!(target, ast::IoFileRedirectTarget::Duplicate(t) if t.value == "-");
+                let fd = if closing {
+                    sh.get_var(name).and_then(|v| v.trim().parse::<i32>().ok())
+                } else {
+                    let current = sh.exec_fds.clone();
+                    let open = &current.as_deref().unwrap_or(fds).extra;
+                    let fd = (10..1024).find(|n| !open.contains_key(n) && !taken.contains(n));
+                    if let Some(n) = fd {
+                        taken.push(n);
+                        let _ = sh.set_var(name, n.to_string());
+                    }
+                    fd
+                };
+                if let Some(n) = fd {
+                    out.push(Item::IoRedirect(ast::IoRedirect::File(Some(n), kind.clone(), target.clone())));
+                    i += 2;
+                    continue;
+                }
+            }
+        }
+        out.push(items[i].clone());
+        i += 1;
+    }
+    out
+}
+
+/// Run the DEBUG trap before `cmd`, with `BASH_COMMAND` set and `$?` kept.
+async fn debug_trap(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Result<(), Flow> {
+    let Some(action) = sh.traps.get("DEBUG").cloned() else { return Ok(()) };
+    let text = cmd
+        .location()
+        .and_then(|l| sh.src.slice(l.start.index, l.end.index).map(|s| s.trim_end().to_string()))
+        .unwrap_or_default();
+    let _ = sh.set_var("BASH_COMMAND", text);
+    // Ignored while it runs, so its own commands do not trigger it.
+    Arc::make_mut(&mut sh.traps).insert("DEBUG".into(), String::new());
+    let status = sh.last_status;
+    let r = super::run_string(sh, &action, fds, "trap").await;
+    if sh.traps.get("DEBUG").is_some_and(String::is_empty) {
+        Arc::make_mut(&mut sh.traps).insert("DEBUG".into(), action);
+    }
+    sh.last_status = status;
+    match r {
+        Ok(_) | Err(Flow::Return(_)) | Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 async fn run_with(
     sh: &mut ShellState,
     cmd: &ast::SimpleCommand,
@@ -57,11 +133,17 @@ async fn run_with(
         // Give the runtime's other tasks (other sessions, a cancel) a turn.
         tokio::task::yield_now().await;
     }
+    // Functions do not inherit the DEBUG trap (no `set -T` here).
+    if sh.func_depth == 0 && sh.traps.get("DEBUG").is_some_and(|a| !a.is_empty()) {
+        debug_trap(sh, cmd, fds).await?;
+    }
     let mut assigns: Vec<&ast::Assignment> = Vec::new();
     let mut redirs: Vec<ast::IoRedirect> = Vec::new();
     let mut words: Vec<&Item> = Vec::new();
-    if let Some(prefix) = &cmd.prefix {
-        for it in &prefix.0 {
+    let prefix_items = cmd.prefix.as_ref().map(|p| named_fds(sh, &p.0, fds));
+    let suffix_items = cmd.suffix.as_ref().map(|s| named_fds(sh, &s.0, fds));
+    if let Some(prefix) = &prefix_items {
+        for it in prefix.iter() {
             match it {
                 Item::AssignmentWord(a, _) => assigns.push(a),
                 Item::IoRedirect(r) => redirs.push(r.clone()),
@@ -74,8 +156,8 @@ async fn run_with(
         name_item = Item::Word(w.clone());
         words.push(&name_item);
     }
-    if let Some(suffix) = &cmd.suffix {
-        for it in &suffix.0 {
+    if let Some(suffix) = &suffix_items {
+        for it in suffix.iter() {
             match it {
                 Item::IoRedirect(r) => redirs.push(r.clone()),
                 other => words.push(other),
@@ -327,7 +409,8 @@ fn assignment_value_text(src: &crate::state::source::Source, a: &ast::Assignment
             i + if whole[i..].starts_with("]=") { 2 } else { 3 }
         }
     };
-    whole.get(eq..).map(str::to_string)
+    let text = whole.get(eq..)?;
+    Some(if text.contains("\\\n") { crate::state::source::strip_line_continuations(text) } else { text.to_string() })
 }
 
 /// Store an expanded assignment. `Err` is bash's message.

@@ -49,6 +49,8 @@ pub struct ShellState {
     pub func_depth: u64,
     /// Depth of `( )`, `$( )` and pipeline forks.
     pub subshell_depth: u64,
+    /// `subshell_depth` at this shell's top level (a child `bash` starts a new one).
+    pub shell_base: u64,
     /// Running a condition (`if`, `while`, `&&`, `!`): `set -e` does not apply.
     pub in_condition: bool,
     /// Status of the last command substitution of the current command, if any
@@ -63,12 +65,16 @@ pub struct ShellState {
     pub loop_depth: usize,
     /// `trap` actions by condition name (`EXIT`, `ERR`, `INT`, ...).
     pub traps: Arc<std::collections::BTreeMap<String, String>>,
+    /// Traps of the parent shell a subshell still lists (not runs) until it sets one.
+    pub shown_traps: Arc<std::collections::BTreeMap<String, String>>,
     /// The running exec's budget (replaced at each exec).
     pub budget: Arc<Budget>,
     /// Source text of the program being run (function definitions keep a slice of it).
     pub src: Arc<source::Source>,
     /// `alias` definitions.
     pub aliases: Arc<std::collections::BTreeMap<String, String>>,
+    /// Background jobs and `$!`.
+    pub jobs: crate::interp::jobs::Jobs,
     /// `pushd`/`popd` stack below the current directory, top first.
     pub dirstack: Arc<Vec<String>>,
     /// Lines the running functions were called from, innermost last (`caller`).
@@ -99,6 +105,35 @@ impl std::fmt::Display for Loc {
 }
 
 impl ShellState {
+    /// A sourced or executed file starts: it becomes `${BASH_SOURCE[0]}`.
+    pub fn push_source(&mut self, file: &str) {
+        let mut all = self.source_stack();
+        all.insert(0, file.to_string());
+        let _ = self.vars.set_value(
+            "BASH_SOURCE",
+            Value::Indexed(all.into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect()),
+        );
+    }
+
+    /// The file from [`push_source`](Self::push_source) is done.
+    pub fn pop_source(&mut self) {
+        let mut all = self.source_stack();
+        if !all.is_empty() {
+            all.remove(0);
+        }
+        let _ = self.vars.set_value(
+            "BASH_SOURCE",
+            Value::Indexed(all.into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect()),
+        );
+    }
+
+    fn source_stack(&self) -> Vec<String> {
+        match self.vars.get("BASH_SOURCE").and_then(|v| v.value.clone()) {
+            Some(Value::Indexed(m)) => m.into_values().collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The current position for error messages.
     pub fn loc(&self) -> Loc {
         Loc { line: self.line, in_function: self.func_depth > 0 }

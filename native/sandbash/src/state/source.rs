@@ -46,9 +46,10 @@ impl Source {
         if w.value.contains("${") || w.value.contains('"') {
             if let Some(loc) = &w.loc {
                 if let Some(s) = self.slice(loc.start.index, loc.end.index) {
-                    // A line continuation is removed by the tokenizer; keep its version then.
-                    if !s.contains("\\\n")
-                        && s.len() >= w.value.len()
+                    if s.contains("\\\n") && s.chars().next() == w.value.chars().next() {
+                        return Cow::Owned(strip_line_continuations(s));
+                    }
+                    if s.len() >= w.value.len()
                         && s.chars().next() == w.value.chars().next()
                         && s.chars().last() == w.value.chars().last()
                     {
@@ -59,4 +60,34 @@ impl Source {
         }
         Cow::Borrowed(&w.value)
     }
+}
+
+/// Remove `\<newline>` line continuations outside single quotes (the
+/// tokenizer does it for the words it hands out, not for source slices).
+pub fn strip_line_continuations(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    let (mut single, mut double) = (false, false);
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '\\' if !single => match chars.peek() {
+                Some('\n') => {
+                    chars.next();
+                    continue;
+                }
+                Some(&n) => {
+                    out.push(c);
+                    out.push(n);
+                    chars.next();
+                    continue;
+                }
+                None => {}
+            },
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
 }

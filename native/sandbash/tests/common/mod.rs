@@ -2,7 +2,7 @@
 //!
 //! Every expected value in these tests was recorded from GNU bash 5.2 by
 //! `tests/record/record.py`, which runs each case as
-//! `env -i HOME=/home/sandbox LC_ALL=C.UTF-8 TZ=UTC PATH=<dir with only cat, bash, sh, yes, head> bash -c SCRIPT`
+//! `env -i HOME=/home/sandbox LC_ALL=C.UTF-8 TZ=UTC PATH=<dir with only cat, bash, sh, yes, head, sleep, mkdir> bash -c SCRIPT`
 //! in an empty directory `/tmp/sbtest` with empty stdin (unless a case gives one).
 //! The sandbox is set up to match: its cwd is `/tmp/sbtest` (created empty),
 //! `HOME` is `/home/sandbox`, `$0` is `bash`.

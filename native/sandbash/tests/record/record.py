@@ -8,7 +8,7 @@ usage (from anywhere):  python3 native/sandbash/tests/record/record.py [TOPIC...
 A topic file calls group(title), t(name, script[, stdin=bytes]) (stdout + status),
 e(name, script) (stdout + stderr + status) and p(name, script) (parse error).
 bash runs as `bash -c SCRIPT` with env HOME=/home/sandbox LC_ALL=C.UTF-8 TZ=UTC and a
-PATH holding only cat, bash, sh, yes and head, in an empty /tmp/sbtest, with empty stdin.
+PATH holding only cat, bash, sh, yes, head, sleep and mkdir, in an empty /tmp/sbtest, with empty stdin.
 """
 import atexit, os, shutil, subprocess, sys, re, tempfile
 
@@ -16,7 +16,7 @@ CWD = "/tmp/sbtest"
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = tempfile.mkdtemp(prefix="sandbash-record-bin-")
 atexit.register(shutil.rmtree, BIN, True)
-for _tool in ["cat", "bash", "yes", "head"]:
+for _tool in ["cat", "bash", "yes", "head", "sleep", "mkdir"]:
     os.symlink(shutil.which(_tool), os.path.join(BIN, _tool))
 os.symlink(shutil.which("bash"), os.path.join(BIN, "sh"))
 

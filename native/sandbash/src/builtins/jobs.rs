@@ -1,0 +1,199 @@
+//! `wait [-n] [id...]` and `jobs [-lpr] [jobspec...]` over the shell's
+//! background jobs (see `interp::jobs`).
+
+use super::fail;
+use crate::interp::jobs::Job;
+use crate::interp::Fds;
+use crate::state::ShellState;
+
+pub async fn wait(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    let mut args = &argv[1..];
+    let mut any = false;
+    while let Some(a) = args.first() {
+        match a.as_str() {
+            "--" => {
+                args = &args[1..];
+                break;
+            }
+            "-n" => any = true,
+            "-f" => {}
+            s if s.starts_with('-') && s.len() > 1 => {
+                fail(sh.loc(), fds, &format!("wait: {s}: invalid option"), 2).await;
+                let _ = fds.stderr.write(b"wait: usage: wait [-fn] [-p var] [id ...]\n").await;
+                return 2;
+            }
+            _ => break,
+        }
+        args = &args[1..];
+    }
+    if any {
+        // The next of the running jobs (or of those named) to finish.
+        let pool: Vec<Job> = if args.is_empty() {
+            sh.jobs.running().into_iter().cloned().collect()
+        } else {
+            args.iter().filter_map(|a| sh.jobs.find(a)).filter(|j| j.finished().is_none()).cloned().collect()
+        };
+        if pool.is_empty() {
+            return 127;
+        }
+        let waits = pool.iter().map(|j| Box::pin(j.wait()));
+        let (status, _, _) = futures_util::future::select_all(waits).await;
+        return status;
+    }
+    if args.is_empty() {
+        let all: Vec<Job> = sh.jobs.list.drain(..).collect();
+        for j in &all {
+            j.wait().await;
+        }
+        return 0;
+    }
+    let mut status = 0;
+    for a in args {
+        status = match sh.jobs.find(a).cloned() {
+            Some(j) => j.wait().await,
+            None if a.starts_with('%') => fail(sh.loc(), fds, &format!("wait: {a}: no such job"), 127).await,
+            None if a.parse::<u32>().is_ok() => {
+                fail(sh.loc(), fds, &format!("wait: pid {a} is not a child of this shell"), 127).await
+            }
+            None => fail(sh.loc(), fds, &format!("wait: `{a}': not a pid or valid job spec"), 2).await,
+        };
+    }
+    status
+}
+
+pub async fn jobs(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    let (mut pids_only, mut long) = (false, false);
+    let mut specs = Vec::new();
+    for a in &argv[1..] {
+        match a.as_str() {
+            "-p" => pids_only = true,
+            "-l" => long = true,
+            "-r" | "-n" => {}
+            // Jobs never stop here.
+            "-s" => return 0,
+            s if s.starts_with('-') && s.len() > 1 => {
+                fail(sh.loc(), fds, &format!("jobs: {s}: invalid option"), 2).await;
+                let _ = fds.stderr.write(b"jobs: usage: jobs [-lnprs] [jobspec ...] or jobs -x command [args]\n").await;
+                return 2;
+            }
+            s => specs.push(s.to_string()),
+        }
+    }
+    // A non-interactive shell forgets finished jobs without listing them.
+    let mut running: Vec<Job> = sh.jobs.inherited.iter().filter(|j| j.finished().is_none()).cloned().collect();
+    running.extend(sh.jobs.running().into_iter().cloned());
+    let current = running.last().map(|j| j.id);
+    let previous = running.iter().rev().nth(1).map(|j| j.id);
+    let mut status = 0;
+    let mut chosen: Vec<&Job> = Vec::new();
+    if specs.is_empty() {
+        chosen.extend(running.iter());
+    } else {
+        for s in &specs {
+            let pid = spec_pid(&running, s);
+            match running.iter().find(|j| Some(j.pid) == pid) {
+                Some(j) => chosen.push(j),
+                None => status = fail(sh.loc(), fds, &format!("jobs: {s}: no such job"), 1).await,
+            }
+        }
+    }
+    let mut out = String::new();
+    for j in chosen {
+        if pids_only {
+            out.push_str(&format!("{}\n", j.pid));
+            continue;
+        }
+        let mark = if Some(j.id) == current {
+            '+'
+        } else if Some(j.id) == previous {
+            '-'
+        } else {
+            ' '
+        };
+        let pid = if long { format!(" {:>5}", j.pid) } else { " ".to_string() };
+        out.push_str(&format!("[{}]{mark}{pid} {:<24}{}\n", j.id, "Running", j.text));
+    }
+    let _ = fds.stdout.write(out.as_bytes()).await;
+    status
+}
+
+/// The pid a job spec names among `running` (start order).
+fn spec_pid(running: &[Job], spec: &str) -> Option<u32> {
+    let js = spec.strip_prefix('%')?;
+    match js {
+        "" | "%" | "+" => running.last().map(|j| j.pid),
+        "-" => running.iter().rev().nth(1).or(running.last()).map(|j| j.pid),
+        n => running.iter().find(|j| n.parse() == Ok(j.id)).map(|j| j.pid),
+    }
+}
+
+/// `kill [-s SIG | -n NUM | -SIG] pid|jobspec...`: ends background jobs; other
+/// pids name no process of the sandbox. `-l`/`-L` are the `kill` utility's.
+pub async fn kill(sh: &mut ShellState, argv: &[String], fds: &Fds) -> crate::interp::Res {
+    const USAGE: &str =
+        "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n";
+    let mut args = &argv[1..];
+    let mut sig = 15;
+    if let Some(a) = args.first() {
+        if matches!(a.as_str(), "-l" | "-L" | "--list" | "--table" | "--help") {
+            return match crate::commands::default_registry().get("kill") {
+                Some(cmd) => crate::interp::simple::run_utility(sh, cmd.as_ref(), argv, fds).await,
+                None => Ok(1),
+            };
+        }
+        let spec = match a.as_str() {
+            "-s" | "-n" => {
+                let s = args.get(1).cloned();
+                args = &args[1..];
+                s
+            }
+            "--" => None,
+            s if s.starts_with('-') && s.len() > 1 => Some(s[1..].to_string()),
+            _ => None,
+        };
+        if a.starts_with('-') {
+            args = &args[1..];
+        }
+        if let Some(spec) = spec {
+            match super::trap::signal_number(&spec) {
+                Some(n) => sig = n,
+                None => return Ok(fail(sh.loc(), fds, &format!("kill: {spec}: invalid signal specification"), 1).await),
+            }
+        }
+    }
+    if args.is_empty() {
+        let _ = fds.stderr.write(USAGE.as_bytes()).await;
+        return Ok(2);
+    }
+    let mut status = 0;
+    for a in args {
+        match sh.jobs.find(a).cloned() {
+            // Background jobs of a non-interactive shell ignore SIGINT and SIGQUIT.
+            Some(_) if sig == 2 || sig == 3 => {}
+            Some(j) if j.kill(sig) => {
+                // bash reports jobs ended by most signals (not TERM) when it reaps them.
+                let what = match sig {
+                    1 => "Hangup",
+                    9 => "Killed",
+                    10 => "User defined signal 1",
+                    12 => "User defined signal 2",
+                    14 => "Alarm clock",
+                    _ => "",
+                };
+                if !what.is_empty() {
+                    let msg = format!("{:>5} {what:<24}{}", j.pid, j.text.trim_end_matches(" &"));
+                    fds.shell_err(sh.loc(), &msg).await;
+                }
+            }
+            _ if a.starts_with('%') => status = fail(sh.loc(), fds, &format!("kill: {a}: no such job"), 1).await,
+            _ if a.parse::<i64>().is_ok() => {
+                status = fail(sh.loc(), fds, &format!("kill: ({a}) - No such process"), 1).await
+            }
+            _ => {
+                let msg = format!("kill: {a}: arguments must be process or job IDs");
+                status = fail(sh.loc(), fds, &msg, 1).await
+            }
+        }
+    }
+    Ok(status)
+}
