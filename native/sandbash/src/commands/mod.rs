@@ -85,6 +85,7 @@ mod pager;
 mod paste;
 mod printenv;
 mod printf;
+mod ps;
 mod pwd;
 mod python;
 mod python_os;
@@ -285,6 +286,7 @@ pub fn default_registry() -> &'static Registry {
             ("cut", Arc::new(cut::Cut)),
             ("curl", Arc::new(curl::Curl)),
             ("wget", Arc::new(wget::Wget)),
+            ("ps", Arc::new(ps::Ps)),
             ("http", Arc::new(http::Http)),
             ("gzip", Arc::new(gzip::Gzip)),
             ("gunzip", Arc::new(gzip::Gzip)),
