@@ -316,3 +316,31 @@ fn output_process_substitution_to_a_file() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// xtrace and errtrace
+// ----------------------------------------------------------------------
+
+#[test]
+fn xtrace_shows_assignment_only_commands() {
+    check_err(
+        r#"set -x; a=1; b='x y'; c=; d=(1 'a b'); e+=z; f[2]=q; echo $a"#,
+        "1\n",
+        "+ a=1\n+ b='x y'\n+ c=\n+ d=(1 'a b')\n+ e+=z\n+ f[2]=q\n+ echo 1\n",
+        0,
+    );
+}
+
+#[test]
+fn errtrace_sends_err_trap_into_functions() {
+    check(
+        r#"set -o errtrace; trap 'echo ERR' ERR; f() { false; echo in-f; }; f; set +E; f; echo "$-""#,
+        "ERR\nin-f\nin-f\nhBc\n",
+        0,
+    );
+}
+
+#[test]
+fn dash_flags_hold_c_for_a_command_string() {
+    check(r#"echo $-; set -eu; echo $-; set +eu; set -E; echo $-"#, "hBc\nehuBc\nhBEc\n", 0);
+}

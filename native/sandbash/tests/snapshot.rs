@@ -123,7 +123,7 @@ fn everything_round_trips() {
          exp\n1\ns-not-exported\n\
          f:x:plain\nF:AB:PLAIN\nsub\nto-file\n\
          /data/sub\n/data\nmyscript|3|two words\n\
-         huB\npipefail:1\n\
+         huBc\npipefail:1\n\
          trap -- 'echo int' SIGINT\n\
          bash: line 10: r: readonly variable\nnullglob end\n\
          7\n../missing\n750 1234567890\n\

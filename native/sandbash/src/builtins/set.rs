@@ -64,7 +64,6 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                                     | "vi"
                                     | "history"
                                     | "histexpand"
-                                    | "errtrace"
                                     | "functrace"
                                     | "keyword"
                                     | "onecmd"

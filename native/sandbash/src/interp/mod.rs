@@ -205,7 +205,8 @@ async fn check_errexit(sh: &mut ShellState, fds: &Fds, status: i32) -> Res {
     if status == 0 || sh.in_condition {
         return Ok(status);
     }
-    if sh.func_depth == 0 {
+    // Inside functions the ERR trap fires only under `set -E` (errtrace).
+    if sh.func_depth == 0 || sh.opts.errtrace {
         if let Some(action) = sh.traps.get("ERR").filter(|a| !a.is_empty()).cloned() {
             sh.in_condition = true;
             let r = run_string(sh, &action, fds, "trap").await;

@@ -200,6 +200,9 @@ async fn run_with(
         // Assignments only (and maybe redirects): they change this shell.
         for a in &assigns {
             let v = expand_assignment(sh, fds, a).await?;
+            if sh.opts.xtrace {
+                trace_assignment(sh, fds, &v).await;
+            }
             if let Err(e) = store(sh, v) {
                 // A failed assignment ends a non-interactive shell.
                 e.report(sh, fds, "").await?;
@@ -588,6 +591,29 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
 }
 
 /// Quote an argument the way `set -x` shows it.
+/// `set -x` for an assignment-only command: `+ name=value`, as bash shows it.
+async fn trace_assignment(sh: &ShellState, fds: &Fds, v: &Assigned) {
+    let ps4 = sh.get_var("PS4").unwrap_or_else(|| "+ ".into());
+    let op = if v.append { "+=" } else { "=" };
+    let index = v.index.as_ref().map(|i| format!("[{i}]")).unwrap_or_default();
+    let value = match &v.value {
+        // An empty value shows as nothing at all (`+ c=`).
+        AssignedValue::Scalar(s) if s.is_empty() => String::new(),
+        AssignedValue::Scalar(s) => xtrace_quote(s),
+        AssignedValue::Array(items) => {
+            let parts: Vec<String> = items
+                .iter()
+                .map(|(k, val)| match k {
+                    Some(k) => format!("[{k}]={}", xtrace_quote(val)),
+                    None => xtrace_quote(val),
+                })
+                .collect();
+            format!("({})", parts.join(" "))
+        }
+    };
+    let _ = fds.stderr.write(format!("{ps4}{}{index}{op}{value}\n", v.name).as_bytes()).await;
+}
+
 fn xtrace_quote(s: &str) -> String {
     if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c)) {
         s.to_string()

@@ -31,6 +31,8 @@ pub struct Options {
     pub expand_aliases: bool,
     /// `set -a`: assignments export
     pub allexport: bool,
+    /// `set -E`: functions and subshells inherit the ERR trap
+    pub errtrace: bool,
 }
 
 impl Options {
@@ -57,6 +59,11 @@ impl Options {
         if self.noclobber {
             s.push('C');
         }
+        if self.errtrace {
+            s.push('E');
+        }
+        // Scripts run as `bash -c` runs its string.
+        s.push('c');
         s
     }
 
@@ -70,6 +77,7 @@ impl Options {
             "xtrace" => self.xtrace = on,
             "noglob" => self.noglob = on,
             "noclobber" => self.noclobber = on,
+            "errtrace" => self.errtrace = on,
             _ => return false,
         }
         true
@@ -84,7 +92,8 @@ impl Options {
             'x' => self.xtrace = on,
             'f' => self.noglob = on,
             'C' => self.noclobber = on,
-            'h' | 'B' | 'H' | 'm' | 'b' | 'v' | 'n' | 'k' | 'p' | 'P' | 'T' | 'E' | 't' => {}
+            'E' => self.errtrace = on,
+            'h' | 'B' | 'H' | 'm' | 'b' | 'v' | 'n' | 'k' | 'p' | 'P' | 'T' | 't' => {}
             _ => return false,
         }
         true
@@ -95,6 +104,7 @@ impl Options {
         vec![
             ("allexport", self.allexport),
             ("errexit", self.errexit),
+            ("errtrace", self.errtrace),
             ("noclobber", self.noclobber),
             ("noglob", self.noglob),
             ("nounset", self.nounset),

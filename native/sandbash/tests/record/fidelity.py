@@ -68,3 +68,8 @@ t("eval_runs_commands_before_its_syntax_error", 'eval "echo e1\nfi" 2>/dev/null;
 group("output process substitution")
 t("redirect_into_output_process_substitution", r'''echo hello > >(cat)''')
 t("output_process_substitution_to_a_file", r'''echo data > >(cat > f.txt); sleep 0.3; cat f.txt; echo x >> >(cat > g.txt); sleep 0.3; cat g.txt''')
+
+group("xtrace and errtrace")
+e("xtrace_shows_assignment_only_commands", r'''set -x; a=1; b='x y'; c=; d=(1 'a b'); e+=z; f[2]=q; echo $a''')
+t("errtrace_sends_err_trap_into_functions", r'''set -o errtrace; trap 'echo ERR' ERR; f() { false; echo in-f; }; f; set +E; f; echo "$-"''')
+t("dash_flags_hold_c_for_a_command_string", r'''echo $-; set -eu; echo $-; set +eu; set -E; echo $-''')
