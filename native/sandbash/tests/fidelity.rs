@@ -344,3 +344,12 @@ fn errtrace_sends_err_trap_into_functions() {
 fn dash_flags_hold_c_for_a_command_string() {
     check(r#"echo $-; set -eu; echo $-; set +eu; set -E; echo $-"#, "hBc\nehuBc\nhBEc\n", 0);
 }
+
+#[test]
+fn epoch_and_srandom_variables() {
+    check(
+        r#"[[ $EPOCHREALTIME =~ ^[0-9]+\.[0-9]{6}$ ]] && echo real; (( EPOCHSECONDS > 1700000000 )) && echo secs; (( SRANDOM >= 0 && SRANDOM < 4294967296 )) && echo srandom; a=$SRANDOM; b=$SRANDOM; [[ $a != "$b" ]] && echo differ"#,
+        "real\nsecs\nsrandom\ndiffer\n",
+        0,
+    );
+}

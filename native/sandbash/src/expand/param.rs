@@ -97,10 +97,21 @@ pub(crate) fn next_random() -> u64 {
     x
 }
 
+fn epoch() -> std::time::Duration {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default()
+}
+
 /// Variables bash computes on every read.
 fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
     Some(match name {
         "RANDOM" => (next_random() % 32768).to_string(),
+        // 32 random bits, as bash's SRANDOM.
+        "SRANDOM" => (next_random() >> 32).to_string(),
+        "EPOCHSECONDS" => epoch().as_secs().to_string(),
+        "EPOCHREALTIME" => {
+            let d = epoch();
+            format!("{}.{:06}", d.as_secs(), d.subsec_micros())
+        }
         "LINENO" => sh.line.to_string(),
         "SECONDS" => "0".into(),
         "BASHPID" | "PPID" => "1".into(),
