@@ -285,9 +285,7 @@ fn error_token(text: &str, op: &str) -> String {
     }
 }
 
+/// Variables bash computes on every read (`LINENO`, `RANDOM`, `EPOCHSECONDS`, ...).
 fn dynamic(sh: &ShellState, name: &str) -> Option<String> {
-    match name {
-        "LINENO" => Some(sh.line.to_string()),
-        _ => None,
-    }
+    super::param::dynamic_var(sh, name)
 }

@@ -102,7 +102,7 @@ fn epoch() -> std::time::Duration {
 }
 
 /// Variables bash computes on every read.
-fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
+pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
     Some(match name {
         "RANDOM" => (next_random() % 32768).to_string(),
         // 32 random bits, as bash's SRANDOM.
