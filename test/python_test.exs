@@ -85,4 +85,21 @@ defmodule ExBashkit.PythonTest do
     assert {:error, msg} = Session.exec(s, "python3 -c 'while True: pass'")
     assert msg =~ "timed out"
   end
+
+  test "snapshot and restore keep working with python on (python state is not part of it)" do
+    s = Session.new(python: true)
+
+    assert run(s, "python3 -c 'open(\"/tmp/p.txt\", \"w\").write(\"from py\")'; x=kept").exit_code ==
+             0
+
+    {:ok, bytes} = Session.snapshot(s)
+    t = Session.new(python: true)
+    {:ok, ^t} = Session.restore(t, bytes)
+
+    assert run(
+             t,
+             "cat /tmp/p.txt; echo; echo $x; python3 -c 'print(len(open(\"/tmp/p.txt\").read()))'"
+           ).stdout ==
+             "from py\nkept\n7\n"
+  end
 end
