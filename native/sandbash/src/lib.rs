@@ -292,6 +292,7 @@ impl BashBuilder {
             jobs: Default::default(),
             call_lines: Vec::new(),
             umask: 0o022,
+            disabled: Default::default(),
         };
         Ok(Bash { state, mem, limits: self.limits })
     }

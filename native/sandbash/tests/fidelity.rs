@@ -353,3 +353,17 @@ fn epoch_and_srandom_variables() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// enable
+// ----------------------------------------------------------------------
+
+#[test]
+fn enable_turns_builtins_off_and_on() {
+    check_err(
+        r#"enable | head -3; enable -n echo; enable -n; enable echo; type -t echo; enable nosuch; echo "st=$?"; enable -n test [; enable -n; enable test; enable -n"#,
+        "enable .\nenable :\nenable [\nenable -n echo\nbuiltin\nst=1\nenable -n [\nenable -n test\nenable -n [\n",
+        "bash: line 1: enable: nosuch: not a shell builtin\n",
+        0,
+    );
+}

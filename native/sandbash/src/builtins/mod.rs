@@ -9,6 +9,7 @@ mod control;
 mod declare;
 pub mod dirstack;
 mod echo;
+mod enable;
 mod eval;
 mod getopts;
 mod history;
@@ -84,6 +85,7 @@ const NAMES: &[&str] = &[
     "umask",
     "hash",
     "history",
+    "enable",
     "help",
     "caller",
     "compgen",
@@ -93,6 +95,14 @@ const NAMES: &[&str] = &[
     "__select",
     "__syntax_error",
 ];
+
+/// The builtins a script sees (`enable` lists them): internal ones left out.
+pub fn public_names() -> Vec<&'static str> {
+    let mut v: Vec<&str> =
+        NAMES.iter().copied().filter(|n| !n.starts_with("__") && !matches!(*n, "bash" | "sh")).collect();
+    v.sort_unstable();
+    v
+}
 
 /// Internal marker: a builtin's write hit a closed pipe (ends the stage like SIGPIPE).
 const SIGPIPE: i32 = -141;
@@ -175,6 +185,7 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "umask" => misc::umask(sh, argv, fds).await,
         "hash" => misc::hash(sh, argv, fds).await,
         "history" => history::history(sh, argv, fds).await,
+        "enable" => enable::enable(sh, argv, fds).await,
         "help" => misc::help(sh, argv, fds).await,
         "caller" => misc::caller(sh, argv, fds).await,
         "compgen" => misc::compgen(sh, argv, fds).await,

@@ -28,7 +28,8 @@ fn classify(sh: &ShellState, name: &str, skip_functions: bool) -> Option<Kind> {
         }
     }
     let host = sh.host.as_ref().is_some_and(|h| h.has(name));
-    if host || (is_builtin(name) && !matches!(name, "bash" | "sh")) {
+    let enabled = is_builtin(name) && !sh.disabled.contains(name);
+    if host || (enabled && !matches!(name, "bash" | "sh")) {
         return Some(Kind::Builtin);
     }
     if default_registry().get(name).is_some()

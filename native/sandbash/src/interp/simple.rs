@@ -270,7 +270,7 @@ pub async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: 
     if let Some(host) = sh.host.clone().filter(|h| h.has(name)) {
         return run_host(sh, &host, &argv, fds).await;
     }
-    if builtins::is_builtin(name) {
+    if builtins::is_builtin(name) && !sh.disabled.contains(name) {
         return builtins::run(sh, &argv, decl, fds).await;
     }
     // `/bin/ls` and `/usr/bin/env` name the utility itself.

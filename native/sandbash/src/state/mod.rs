@@ -81,6 +81,8 @@ pub struct ShellState {
     pub call_lines: Vec<usize>,
     /// The file creation mask (`umask`).
     pub umask: u32,
+    /// Builtins turned off with `enable -n` (a utility of that name runs instead).
+    pub disabled: Arc<std::collections::BTreeSet<String>>,
     /// `getopts`' place inside a cluster like `-abc`: (the OPTIND it belongs to, char index).
     pub getopts_pos: (usize, usize),
     /// The `select` loop whose menu is on screen: (its line, loop depth).

@@ -74,3 +74,6 @@ e("xtrace_shows_assignment_only_commands", r'''set -x; a=1; b='x y'; c=; d=(1 'a
 t("errtrace_sends_err_trap_into_functions", r'''set -o errtrace; trap 'echo ERR' ERR; f() { false; echo in-f; }; f; set +E; f; echo "$-"''')
 t("dash_flags_hold_c_for_a_command_string", r'''echo $-; set -eu; echo $-; set +eu; set -E; echo $-''')
 t("epoch_and_srandom_variables", r'''[[ $EPOCHREALTIME =~ ^[0-9]+\.[0-9]{6}$ ]] && echo real; (( EPOCHSECONDS > 1700000000 )) && echo secs; (( SRANDOM >= 0 && SRANDOM < 4294967296 )) && echo srandom; a=$SRANDOM; b=$SRANDOM; [[ $a != "$b" ]] && echo differ''')
+
+group("enable")
+e("enable_turns_builtins_off_and_on", r'''enable | head -3; enable -n echo; enable -n; enable echo; type -t echo; enable nosuch; echo "st=$?"; enable -n test [; enable -n; enable test; enable -n''')

@@ -1,0 +1,56 @@
+//! `enable`: list the builtins, or turn some off (`enable -n NAME`) so that a
+//! utility of the same name runs instead, and back on (`enable NAME`).
+
+use super::public_names;
+use crate::interp::Fds;
+use crate::state::ShellState;
+use std::sync::Arc;
+
+pub async fn enable(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    let mut off = false;
+    let mut all = false;
+    let mut names: Vec<&str> = Vec::new();
+    for a in &argv[1..] {
+        match a.as_str() {
+            "-n" => off = true,
+            "-a" => all = true,
+            "-p" | "-s" => {}
+            s if s.starts_with('-') && s.len() > 1 && names.is_empty() => {
+                let c = s.chars().nth(1).unwrap_or('-');
+                fds.shell_err(sh.loc(), &format!("enable: -{c}: invalid option")).await;
+                let _ = fds.stderr.write(b"enable: usage: enable [-a] [-dnps] [-f filename] [name ...]\n").await;
+                return 2;
+            }
+            s => names.push(s),
+        }
+    }
+    if names.is_empty() {
+        // `enable`/`-p`: the enabled ones; `-n`: the disabled ones; `-a`: all, marked.
+        let mut out = String::new();
+        for n in public_names() {
+            let disabled = sh.disabled.contains(n);
+            if all || disabled == off {
+                out.push_str(if disabled { "enable -n " } else { "enable " });
+                out.push_str(n);
+                out.push('\n');
+            }
+        }
+        return if fds.stdout.write(out.as_bytes()).await.is_ok() { 0 } else { 1 };
+    }
+    let mut status = 0;
+    let known = public_names();
+    for n in names {
+        if !known.contains(&n) {
+            fds.shell_err(sh.loc(), &format!("enable: {n}: not a shell builtin")).await;
+            status = 1;
+            continue;
+        }
+        let set = Arc::make_mut(&mut sh.disabled);
+        if off {
+            set.insert(n.to_string());
+        } else {
+            set.remove(n);
+        }
+    }
+    status
+}
