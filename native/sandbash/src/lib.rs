@@ -293,6 +293,7 @@ impl BashBuilder {
             call_lines: Vec::new(),
             umask: 0o022,
             disabled: Default::default(),
+            subst_depth: 0,
         };
         Ok(Bash { state, mem, limits: self.limits })
     }

@@ -367,3 +367,13 @@ fn enable_turns_builtins_off_and_on() {
         0,
     );
 }
+
+#[test]
+fn xtrace_marks_command_substitution_levels() {
+    check_err(
+        r#"set -x; (echo a); x=$(echo c; y=$(echo d)); echo "$x"; PS4='>> '; z=$(true)"#,
+        "a\nc\n",
+        "+ echo a\n++ echo c\n+++ echo d\n++ y=d\n+ x=c\n+ echo c\n+ PS4='>> '\n>>> true\n>> z=\n",
+        0,
+    );
+}

@@ -503,6 +503,8 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
         };
     }
     let mut sub = fork(sh);
+    // `set -x` marks each level of `$( )` with one more PS4 character.
+    sub.subst_depth += 1;
     enter_subshell(&mut sub)?;
     sub.src = rebase(source, sh.line.saturating_sub(1));
     let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);

@@ -221,7 +221,7 @@ async fn run_with(
     };
     let name = argv[0].clone();
     if sh.opts.xtrace {
-        let ps4 = sh.get_var("PS4").unwrap_or_else(|| "+ ".into());
+        let ps4 = sh.xtrace_prefix();
         let line = argv.iter().map(|a| xtrace_quote(a)).collect::<Vec<_>>().join(" ");
         let _ = fds.stderr.write(format!("{ps4}{line}\n").as_bytes()).await;
     }
@@ -593,7 +593,7 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
 /// Quote an argument the way `set -x` shows it.
 /// `set -x` for an assignment-only command: `+ name=value`, as bash shows it.
 async fn trace_assignment(sh: &ShellState, fds: &Fds, v: &Assigned) {
-    let ps4 = sh.get_var("PS4").unwrap_or_else(|| "+ ".into());
+    let ps4 = sh.xtrace_prefix();
     let op = if v.append { "+=" } else { "=" };
     let index = v.index.as_ref().map(|i| format!("[{i}]")).unwrap_or_default();
     let value = match &v.value {

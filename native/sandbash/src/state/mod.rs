@@ -81,6 +81,8 @@ pub struct ShellState {
     pub call_lines: Vec<usize>,
     /// The file creation mask (`umask`).
     pub umask: u32,
+    /// Nesting of `$( )` (for `set -x`'s repeated PS4 character).
+    pub subst_depth: usize,
     /// Builtins turned off with `enable -n` (a utility of that name runs instead).
     pub disabled: Arc<std::collections::BTreeSet<String>>,
     /// `getopts`' place inside a cluster like `-abc`: (the OPTIND it belongs to, char index).
@@ -139,6 +141,19 @@ impl ShellState {
     /// The current position for error messages.
     pub fn loc(&self) -> Loc {
         Loc { line: self.line, in_function: self.func_depth > 0 }
+    }
+
+    /// `set -x`'s prefix: PS4 with its first character repeated once more for
+    /// each level of command substitution, as bash marks indirection.
+    pub fn xtrace_prefix(&self) -> String {
+        let ps4 = self.get_var("PS4").unwrap_or_else(|| "+ ".into());
+        match ps4.chars().next() {
+            Some(c) if self.subst_depth > 0 => {
+                let extra: String = std::iter::repeat_n(c, self.subst_depth.min(64)).collect();
+                format!("{extra}{ps4}")
+            }
+            _ => ps4,
+        }
     }
 
     /// A variable's string value (`$name`); arrays give element 0.

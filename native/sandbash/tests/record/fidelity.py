@@ -77,3 +77,4 @@ t("epoch_and_srandom_variables", r'''[[ $EPOCHREALTIME =~ ^[0-9]+\.[0-9]{6}$ ]] 
 
 group("enable")
 e("enable_turns_builtins_off_and_on", r'''enable | head -3; enable -n echo; enable -n; enable echo; type -t echo; enable nosuch; echo "st=$?"; enable -n test [; enable -n; enable test; enable -n''')
+e("xtrace_marks_command_substitution_levels", r'''set -x; (echo a); x=$(echo c; y=$(echo d)); echo "$x"; PS4='>> '; z=$(true)''')
