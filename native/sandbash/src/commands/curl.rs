@@ -322,7 +322,14 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
 
     let policy = &ctx.sys.net;
     let started = Instant::now();
-    let req = Request { method, url: url.clone(), headers, body, connect_timeout: o.connect_timeout.or(o.max_time) };
+    let req = Request {
+        method,
+        url: url.clone(),
+        headers,
+        body,
+        connect_timeout: o.connect_timeout.or(o.max_time),
+        max_body: ctx.budget.limits.max_response_bytes,
+    };
     let exchange = async {
         let mut resp = client::send(policy, req).await?;
         let mut sink =
@@ -341,18 +348,13 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
                 sink.write(&head).await.map_err(Outcome::Io)?;
             }
         }
-        let mut size = 0u64;
         let max = ctx.budget.limits.max_response_bytes;
         // A declared length past the cap fails before anything is written.
         if resp.header("content-length").and_then(|l| l.trim().parse::<u64>().ok()).is_some_and(|l| l > max) {
             return Err(Outcome::TooLarge(max));
         }
         if !failed {
-            while let Some(chunk) = resp.chunk().await.map_err(Outcome::Net)? {
-                size += chunk.len() as u64;
-                if size > max {
-                    return Err(Outcome::TooLarge(max));
-                }
+            while let Some(chunk) = resp.chunk().await? {
                 sink.write(&chunk).await.map_err(Outcome::Io)?;
                 if !ctx.still_running() {
                     break;
@@ -360,6 +362,7 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
             }
         }
         sink.finish().await.map_err(Outcome::Io)?;
+        let size = resp.received();
         Ok::<_, Outcome>((resp, size))
     };
     let result = match o.max_time {
@@ -418,6 +421,7 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
                 NetError::ConnectTimeout(d) => format!("Connection timed out after {} milliseconds", d.as_millis()),
                 NetError::Tls(why) => format!("TLS connect error: {why}"),
                 NetError::Protocol(why) => format!("Failure when receiving data from the peer: {why}"),
+                NetError::TooLarge(max) => format!("Maximum file size exceeded (max_response_bytes: {max})"),
             };
             fail(ctx, o, e.curl_code(), &msg).await
         }
@@ -433,6 +437,9 @@ enum Outcome {
 
 impl From<NetError> for Outcome {
     fn from(e: NetError) -> Self {
-        Outcome::Net(e)
+        match e {
+            NetError::TooLarge(max) => Outcome::TooLarge(max),
+            e => Outcome::Net(e),
+        }
     }
 }

@@ -143,7 +143,14 @@ impl Command for Http {
             all.retain(|(hk, _)| !hk.eq_ignore_ascii_case(&k));
             all.push((k, v));
         }
-        let req = Request { method: method.clone(), url: url.clone(), headers: all, body, connect_timeout: None };
+        let req = Request {
+            method: method.clone(),
+            url: url.clone(),
+            headers: all,
+            body,
+            connect_timeout: None,
+            max_body: ctx.budget.limits.max_response_bytes,
+        };
         let mut resp = match client::send(&ctx.sys.net, req).await {
             Ok(r) => r,
             Err(e) => {
@@ -155,6 +162,7 @@ impl Command for Http {
                     NetError::Resolve => format!("Failed to resolve '{}'", url.host),
                     NetError::Connect(w) | NetError::Tls(w) | NetError::Protocol(w) => w,
                     NetError::ConnectTimeout(_) => "timed out".to_string(),
+                    NetError::TooLarge(max) => format!("response too large (max_response_bytes: {max})"),
                 };
                 ctx.err(format!("error: ConnectionError: {why} while doing a {method} request to URL: {url}")).await?;
                 return Ok(1);
@@ -168,21 +176,18 @@ impl Command for Http {
             head.push('\n');
             ctx.out(head.as_bytes()).await?;
         }
-        let max = ctx.budget.limits.max_response_bytes;
-        let mut size = 0u64;
         loop {
             match resp.chunk().await {
                 Ok(Some(c)) => {
-                    size += c.len() as u64;
-                    if size > max {
-                        ctx.err(format!("error: response too large (max_response_bytes: {max})")).await?;
-                        return Ok(1);
-                    }
                     if print.contains('b') {
                         ctx.out(&c).await?;
                     }
                 }
                 Ok(None) => break,
+                Err(NetError::TooLarge(max)) => {
+                    ctx.err(format!("error: response too large (max_response_bytes: {max})")).await?;
+                    return Ok(1);
+                }
                 Err(e) => {
                     ctx.err(format!("error: {e:?}")).await?;
                     return Ok(1);

@@ -200,7 +200,14 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
         headers.retain(|(hk, _)| !hk.eq_ignore_ascii_case(k));
         headers.push((k.clone(), v.clone()));
     }
-    let req = Request { method, url: url.clone(), headers, body, connect_timeout: o.timeout };
+    let req = Request {
+        method,
+        url: url.clone(),
+        headers,
+        body,
+        connect_timeout: o.timeout,
+        max_body: ctx.budget.limits.max_response_bytes,
+    };
     let mut resp = match client::send(&ctx.sys.net, req).await {
         Ok(r) => r,
         Err(e) => {
@@ -216,6 +223,7 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
                 }
                 NetError::Tls(why) => format!("Unable to establish SSL connection: {why}."),
                 NetError::Protocol(why) => format!("Read error ({why})."),
+                NetError::TooLarge(max) => format!("wget: response too large (max_response_bytes: {max})"),
             };
             log(ctx, o, &msg).await?;
             return Ok(4);
@@ -240,24 +248,19 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
         log(ctx, o, &format!("Saving to: ‘{name}’")).await?;
     }
     let mut sink = Sink::new(ctx, Some(&name), None);
-    let max = ctx.budget.limits.max_response_bytes;
-    let mut size = 0u64;
     loop {
         match resp.chunk().await {
             Ok(Some(c)) => {
-                size += c.len() as u64;
-                if size > max {
-                    ctx.stderr
-                        .write(format!("wget: response too large (max_response_bytes: {max})\n").as_bytes())
-                        .await?;
-                    return Ok(1);
-                }
                 if let Err(e) = sink.write(&c).await {
                     ctx.stderr.write(format!("wget: {name}: {e}\n").as_bytes()).await?;
                     return Ok(3);
                 }
             }
             Ok(None) => break,
+            Err(NetError::TooLarge(max)) => {
+                ctx.stderr.write(format!("wget: response too large (max_response_bytes: {max})\n").as_bytes()).await?;
+                return Ok(1);
+            }
             Err(_) => {
                 ctx.stderr.write(b"Read error.\n").await?;
                 return Ok(4);
@@ -269,6 +272,7 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
         return Ok(3);
     }
     if !to_stdout {
+        let size = resp.received();
         log(ctx, o, &format!("\n{now} - ‘{name}’ saved [{size}/{size}]\n")).await?;
     }
     Ok(0)

@@ -20,6 +20,8 @@ pub struct Request {
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
     pub connect_timeout: Option<Duration>,
+    /// Most bytes the response body may hold (`max_response_bytes`).
+    pub max_body: u64,
 }
 
 /// Why a request did not complete; each maps to curl's exit code and words.
@@ -35,6 +37,8 @@ pub enum NetError {
     Tls(String),
     /// The server's answer was not valid HTTP, or the connection dropped.
     Protocol(String),
+    /// The body grew past the request's `max_body`.
+    TooLarge(u64),
 }
 
 impl NetError {
@@ -46,6 +50,7 @@ impl NetError {
             NetError::ConnectTimeout(_) => 28,
             NetError::Tls(_) => 35,
             NetError::Protocol(_) => 56,
+            NetError::TooLarge(_) => 63,
         }
     }
 }
@@ -57,6 +62,8 @@ pub struct Response {
     pub version: &'static str,
     pub headers: Vec<(String, Vec<u8>)>,
     body: hyper::body::Incoming,
+    max_body: u64,
+    received: u64,
     /// Stops the connection task when the response is dropped (a cancelled exec).
     _conn: AbortOnDrop,
 }
@@ -70,7 +77,8 @@ impl Drop for AbortOnDrop {
 }
 
 impl Response {
-    /// The next piece of the body; `Ok(None)` at its end.
+    /// The next piece of the body; `Ok(None)` at its end, `TooLarge` once
+    /// the body passes the request's cap.
     pub async fn chunk(&mut self) -> Result<Option<Bytes>, NetError> {
         loop {
             match self.body.frame().await {
@@ -78,11 +86,20 @@ impl Response {
                 Some(Err(e)) => return Err(NetError::Protocol(e.to_string())),
                 Some(Ok(frame)) => {
                     if let Ok(data) = frame.into_data() {
+                        self.received += data.len() as u64;
+                        if self.received > self.max_body {
+                            return Err(NetError::TooLarge(self.max_body));
+                        }
                         return Ok(Some(data));
                     }
                 }
             }
         }
+    }
+
+    /// Body bytes received so far.
+    pub fn received(&self) -> u64 {
+        self.received
     }
 
     pub fn header(&self, name: &str) -> Option<String> {
@@ -164,9 +181,9 @@ pub async fn send(policy: &Policy, req: Request) -> Result<Response, NetError> {
             .connect(name, tcp)
             .await
             .map_err(|e| NetError::Tls(e.to_string()))?;
-        exchange(TokioIo::new(tls), http_req).await
+        exchange(TokioIo::new(tls), http_req, req.max_body).await
     } else {
-        exchange(TokioIo::new(tcp), http_req).await
+        exchange(TokioIo::new(tcp), http_req, req.max_body).await
     }
 }
 
@@ -181,7 +198,7 @@ fn build(req: &Request) -> Result<hyper::Request<Full<Bytes>>, NetError> {
     b.body(Full::new(Bytes::from(req.body.clone()))).map_err(|e| NetError::Protocol(e.to_string()))
 }
 
-async fn exchange<T>(io: TokioIo<T>, req: hyper::Request<Full<Bytes>>) -> Result<Response, NetError>
+async fn exchange<T>(io: TokioIo<T>, req: hyper::Request<Full<Bytes>>, max_body: u64) -> Result<Response, NetError>
 where
     T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
@@ -207,6 +224,8 @@ where
         version,
         headers,
         body: resp.into_body(),
+        max_body,
+        received: 0,
         _conn: conn,
     })
 }
