@@ -4,6 +4,7 @@
 use super::fail;
 use crate::fs::path;
 use crate::interp::{run_child_script, Fds, Res};
+use crate::state::options::{Kind, Options};
 use crate::state::ShellState;
 
 /// `bash --help` of GNU bash 5.2.15.
@@ -14,98 +15,6 @@ Copyright (C) 2022 Free Software Foundation, Inc.\n\
 License GPLv3+: GNU GPL version 3 or later <http://gnu.org/licenses/gpl.html>\n\n\
 This is free software; you are free to change and redistribute it.\n\
 There is NO WARRANTY, to the extent permitted by law.\n";
-/// `set -o` names bash accepts (those sandbash does not model are accepted and ignored).
-const SET_O_NAMES: &[&str] = &[
-    "allexport",
-    "braceexpand",
-    "emacs",
-    "errexit",
-    "errtrace",
-    "functrace",
-    "hashall",
-    "histexpand",
-    "history",
-    "ignoreeof",
-    "interactive-comments",
-    "keyword",
-    "monitor",
-    "noclobber",
-    "noexec",
-    "noglob",
-    "nolog",
-    "notify",
-    "nounset",
-    "onecmd",
-    "physical",
-    "pipefail",
-    "posix",
-    "privileged",
-    "verbose",
-    "vi",
-    "xtrace",
-];
-
-/// `shopt` names of bash 5.2.
-const SHOPT_NAMES: &[&str] = &[
-    "autocd",
-    "assoc_expand_once",
-    "cdable_vars",
-    "cdspell",
-    "checkhash",
-    "checkjobs",
-    "checkwinsize",
-    "cmdhist",
-    "compat31",
-    "compat32",
-    "compat40",
-    "compat41",
-    "compat42",
-    "compat43",
-    "compat44",
-    "complete_fullquote",
-    "direxpand",
-    "dirspell",
-    "dotglob",
-    "execfail",
-    "expand_aliases",
-    "extdebug",
-    "extglob",
-    "extquote",
-    "failglob",
-    "force_fignore",
-    "globasciiranges",
-    "globskipdots",
-    "globstar",
-    "gnu_errfmt",
-    "histappend",
-    "histreedit",
-    "histverify",
-    "hostcomplete",
-    "huponexit",
-    "inherit_errexit",
-    "interactive_comments",
-    "lastpipe",
-    "lithist",
-    "localvar_inherit",
-    "localvar_unset",
-    "login_shell",
-    "mailwarn",
-    "no_empty_cmd_completion",
-    "nocaseglob",
-    "nocasematch",
-    "noexpand_translation",
-    "nullglob",
-    "patsub_replacement",
-    "progcomp",
-    "progcomp_alias",
-    "promptvars",
-    "restricted_shell",
-    "shift_verbose",
-    "sourcepath",
-    "varredir_close",
-    "xpg_echo",
-];
-
 /// An invalid option: bash's message and the usage part of `--help`, status 2.
 async fn bad_option(fds: &Fds, what: &str) -> Res {
     let usage: String =
@@ -166,7 +75,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                     i += 1;
                     if let Some(n) = argv.get(i) {
                         if c == 'o' {
-                            if !SET_O_NAMES.contains(&n.as_str()) {
+                            if !Options::exists(n, Kind::Set) {
                                 let msg = format!("bash: line 0: {}: {n}: invalid option name\n", argv[0]);
                                 let _ = fds.stderr.write(msg.as_bytes()).await;
                                 return Ok(2);
@@ -220,7 +129,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         };
     }
     // Options apply inside the child only.
-    let mut opts = crate::state::Options::default();
+    let mut opts = Options::default();
     for (c, on) in flags {
         opts.set_flag(c, on);
     }
@@ -228,13 +137,9 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         opts.set_named(&n, on);
     }
     for (n, on) in shopts {
-        match opts.shopt_mut(&n) {
-            Some(v) => *v = on,
-            None if SHOPT_NAMES.contains(&n.as_str()) => {}
-            None => {
-                let _ = fds.stderr.write(format!("bash: line 0: {n}: invalid shell option name\n").as_bytes()).await;
-                return Ok(2);
-            }
+        if !opts.set(&n, Kind::Shopt, on) {
+            let _ = fds.stderr.write(format!("bash: line 0: {n}: invalid shell option name\n").as_bytes()).await;
+            return Ok(2);
         }
     }
     run_child_script(sh, &src, arg0, args, opts, script_file.as_deref(), fds).await

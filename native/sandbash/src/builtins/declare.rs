@@ -157,7 +157,7 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
         {
             let v = sh.vars.entry(&var_name);
             if f.assoc && !matches!(v.value, Some(Value::Assoc(_))) {
-                v.value = Some(Value::Assoc(BTreeMap::new()));
+                v.value = Some(Value::Assoc(crate::state::assoc::AssocMap::new()));
             } else if f.indexed && !matches!(v.value, Some(Value::Indexed(_))) {
                 let old = v.value.take();
                 let mut m = BTreeMap::new();
@@ -293,7 +293,7 @@ pub fn describe(name: &str, v: &Var) -> String {
 }
 
 /// Double-quote for `declare -p`.
-fn dquote(s: &str) -> String {
+pub(crate) fn dquote(s: &str) -> String {
     if s.chars().any(|c| c.is_control()) {
         return crate::expand::param::quote_if_needed(s);
     }
@@ -366,7 +366,8 @@ async fn print_functions(sh: &ShellState, operands: &[DeclArg], names_only: bool
             continue;
         }
         if names_only {
-            out.push_str(&format!("declare -f {n}\n"));
+            // `declare -F` lists `declare -f NAME` lines; `declare -F NAME` just the name.
+            out.push_str(&if wanted.is_empty() { format!("declare -f {n}\n") } else { format!("{n}\n") });
         } else if let Some(f) = sh.funcs.get(n) {
             out.push_str(&f.source);
             out.push('\n');

@@ -6,8 +6,9 @@ use crate::io::{CaptureBuf, Output, OutputCounter};
 use crate::state::ShellState;
 
 /// `echo [-neE] args`: options only while every letter is one of n, e, E.
-pub async fn echo(loc: crate::state::Loc, argv: &[String], fds: &Fds) -> i32 {
-    let (mut newline, mut escapes) = (true, false);
+/// `xpg_echo` turns escapes on by default.
+pub async fn echo(loc: crate::state::Loc, argv: &[String], fds: &Fds, xpg_echo: bool) -> i32 {
+    let (mut newline, mut escapes) = (true, xpg_echo);
     let mut i = 1;
     while i < argv.len() {
         let a = &argv[i];

@@ -6,7 +6,7 @@ mod alias;
 mod bash;
 mod cd;
 mod control;
-mod declare;
+pub(crate) mod declare;
 pub mod dirstack;
 mod echo;
 mod enable;
@@ -147,7 +147,7 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "__test_panic" => panic!("test panic"),
         ":" | "true" => 0,
         "false" => 1,
-        "echo" => match echo::echo(sh.loc(), argv, fds).await {
+        "echo" => match echo::echo(sh.loc(), argv, fds, sh.opts.xpg_echo).await {
             SIGPIPE => return Err(crate::interp::Flow::Exit(141)),
             s => s,
         },

@@ -2,6 +2,7 @@
 
 use super::fail;
 use crate::interp::Fds;
+use crate::state::options::Kind;
 use crate::state::{ShellState, Value};
 use std::sync::Arc;
 
@@ -14,12 +15,12 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 Some(Value::Scalar(s)) => out.push_str(&format!("{n}={}\n", crate::expand::param::quote_if_needed(s))),
                 Some(Value::Indexed(m)) => {
                     let items: Vec<String> =
-                        m.iter().map(|(k, v)| format!("[{k}]={}", crate::expand::param::quote(v))).collect();
+                        m.iter().map(|(k, v)| format!("[{k}]={}", super::declare::dquote(v))).collect();
                     out.push_str(&format!("{n}=({})\n", items.join(" ")));
                 }
                 Some(Value::Assoc(m)) => {
                     let items: String =
-                        m.iter().map(|(k, v)| format!("[{k}]={} ", crate::expand::param::quote(v))).collect();
+                        m.iter().map(|(k, v)| format!("[{k}]={} ", super::declare::dquote(v))).collect();
                     out.push_str(&format!("{n}=({items})\n"));
                 }
                 None => {}
@@ -52,30 +53,8 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 i += 1;
                 match argv.get(i) {
                     Some(name) => {
-                        if !sh.opts.set_named(name, on)
-                            && !matches!(
-                                name.as_str(),
-                                "posix"
-                                    | "braceexpand"
-                                    | "hashall"
-                                    | "interactive-comments"
-                                    | "monitor"
-                                    | "emacs"
-                                    | "vi"
-                                    | "history"
-                                    | "histexpand"
-                                    | "functrace"
-                                    | "keyword"
-                                    | "onecmd"
-                                    | "physical"
-                                    | "privileged"
-                                    | "verbose"
-                                    | "notify"
-                                    | "noexec"
-                                    | "ignoreeof"
-                            )
-                        {
-                            return fail(sh.loc(), fds, &format!("set: {name}: invalid option name"), 1).await;
+                        if !sh.opts.set_named(name, on) {
+                            return fail(sh.loc(), fds, &format!("set: {name}: invalid option name"), 2).await;
                         }
                     }
                     None => {
@@ -100,44 +79,85 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     0
 }
 
+/// `shopt [-pqsu] [-o] [optname ...]`.
 pub async fn shopt(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     let mut mode: Option<bool> = None;
     let mut quiet = false;
     let mut reusable = false;
-    let mut names = Vec::new();
-    for a in &argv[1..] {
-        match a.as_str() {
-            "-s" => mode = Some(true),
-            "-u" => mode = Some(false),
-            "-q" => quiet = true,
-            "-p" => reusable = true,
-            "-o" => {}
-            _ => names.push(a.clone()),
+    let mut kind = Kind::Shopt;
+    let mut i = 1;
+    while let Some(a) = argv.get(i).filter(|a| a.len() > 1 && a.starts_with('-')) {
+        i += 1;
+        if a == "--" {
+            break;
+        }
+        for c in a[1..].chars() {
+            match c {
+                's' => mode = Some(true),
+                'u' => mode = Some(false),
+                'q' => quiet = true,
+                'p' => reusable = true,
+                'o' => kind = Kind::Set,
+                _ => {
+                    let msg = format!("shopt: -{c}: invalid option\nshopt: usage: shopt [-pqsu] [-o] [optname ...]");
+                    return fail(sh.loc(), fds, &msg, 2).await;
+                }
+            }
         }
     }
+    let names = &argv[i.min(argv.len())..];
+    let unknown = |n: &str| match kind {
+        Kind::Set => format!("shopt: {n}: invalid option name"),
+        Kind::Shopt => format!("shopt: {n}: invalid shell option name"),
+    };
+    let line = |n: &str, on: bool| {
+        if reusable {
+            match kind {
+                Kind::Set => format!("set {}o {n}\n", if on { '-' } else { '+' }),
+                Kind::Shopt => format!("shopt {} {n}\n", if on { "-s" } else { "-u" }),
+            }
+        } else {
+            format!("{n:<15}\t{}\n", if on { "on" } else { "off" })
+        }
+    };
+    let mut out = String::new();
+    let mut errs = Vec::new();
     let mut status = 0;
-    for n in &names {
-        match sh.opts.shopt_mut(n) {
-            Some(v) => match mode {
-                Some(on) => *v = on,
-                None => {
-                    let on = *v;
+    if names.is_empty() {
+        // A listing: every option, or those `-s`/`-u` selects.
+        let all = if kind == Kind::Set { sh.opts.named() } else { sh.opts.shopts() };
+        for (n, on) in all {
+            if mode.is_none_or(|m| m == on) {
+                out.push_str(&line(n, on));
+            }
+        }
+    } else {
+        for n in names {
+            match (mode, sh.opts.get(n, kind)) {
+                (_, None) => {
+                    errs.push(unknown(n));
+                    status = 1;
+                }
+                (Some(on), Some(_)) => {
+                    let ok = if kind == Kind::Set { sh.opts.set_named(n, on) } else { sh.opts.set(n, kind, on) };
+                    debug_assert!(ok);
+                }
+                (None, Some(on)) => {
                     if !on {
                         status = 1;
                     }
-                    if reusable {
-                        let _ =
-                            fds.stdout.write(format!("shopt {} {n}\n", if on { "-s" } else { "-u" }).as_bytes()).await;
-                    } else if !quiet {
-                        let _ =
-                            fds.stdout.write(format!("{n:<15}\t{}\n", if on { "on" } else { "off" }).as_bytes()).await;
+                    if !quiet {
+                        out.push_str(&line(n, on));
                     }
                 }
-            },
-            None => {
-                status = fail(sh.loc(), fds, &format!("shopt: {n}: invalid shell option name"), 1).await;
             }
         }
+    }
+    if !quiet && !out.is_empty() {
+        let _ = fds.stdout.write(out.as_bytes()).await;
+    }
+    for e in errs {
+        fail(sh.loc(), fds, &e, 1).await;
     }
     status
 }

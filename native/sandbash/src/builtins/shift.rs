@@ -15,6 +15,10 @@ pub async fn shift(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         },
     };
     if n > sh.positional.len() {
+        if sh.opts.shift_verbose {
+            let what = argv.get(1).map(|a| format!("{a}: ")).unwrap_or_default();
+            return fail(sh.loc(), fds, &format!("shift: {what}shift count out of range"), 1).await;
+        }
         return 1;
     }
     sh.positional = Arc::new(sh.positional[n..].to_vec());

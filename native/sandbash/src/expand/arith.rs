@@ -23,13 +23,19 @@ pub async fn eval_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<i64
 
 /// Evaluate; `Ok(Err(message))` for an arithmetic error the caller reports.
 pub async fn eval_checked(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Result<i64, String>, Flow> {
-    let expanded = if text.contains(['$', '`', '"', '\'', '\\']) {
+    let expanded = expand_text(sh, fds, text).await?;
+    Ok(eval_str(sh, &expanded, 0))
+}
+
+/// The text of an arithmetic expression after parameter, command and quote
+/// expansion (what is then parsed).
+pub async fn expand_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<String, Flow> {
+    Ok(if text.contains(['$', '`', '"', '\'', '\\']) {
         let fields = expand_to_segs(sh, fds, text).await?;
         fields.into_iter().flatten().map(|s| s.text).collect::<String>()
     } else {
         text.to_string()
-    };
-    Ok(eval_str(sh, &expanded, 0))
+    })
 }
 
 /// Parse and evaluate already-expanded text.
@@ -50,17 +56,116 @@ pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, St
     if subscript_nesting(t) > MAX_SUBSCRIPT_NESTING {
         return Err(format!("{t}: subscripts nested too deeply"));
     }
-    let expr = brush_parser::arithmetic::parse(t).map_err(|_| syntax_error(t))?;
-    let mut ev = Eval { sh, text: t, depth };
+    // Messages show the text as written after its leading blanks.
+    let shown = text.trim_start();
+    let expr = brush_parser::arithmetic::parse(t).map_err(|_| match bad_number(shown) {
+        // bash stops reading at the bad constant.
+        Some((a, b)) => format!("{}: value too great for base (error token is \"{}\")", &shown[..b], &shown[a..b]),
+        None => syntax_error(shown),
+    })?;
+    let mut ev = Eval { sh, text: shown, depth };
     ev.eval(&expr)
 }
 
+/// Where the first numeric constant with a digit its base does not have
+/// (`08`, `2#12`, `0x1g`) starts and ends.
+fn bad_number(t: &str) -> Option<(usize, usize)> {
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            // A name (its digits are not a number).
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            continue;
+        }
+        if !c.is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'#' | b'@')) {
+            i += 1;
+        }
+        let tok = &t[start..i];
+        let (base, digits) = match tok.split_once('#') {
+            Some((base, digits)) => (base.parse::<u32>().ok().filter(|b| (2..=64).contains(b))?, digits),
+            None if tok.len() > 1 && (tok.starts_with("0x") || tok.starts_with("0X")) => (16, &tok[2..]),
+            None if tok.starts_with('0') => (8, tok),
+            None => (10, tok),
+        };
+        let ok = digits.chars().all(|d| {
+            let v = match d {
+                '0'..='9' => d as u32 - '0' as u32,
+                'a'..='z' => d as u32 - 'a' as u32 + 10,
+                'A'..='Z' if base <= 36 => d as u32 - 'A' as u32 + 10,
+                'A'..='Z' => d as u32 - 'A' as u32 + 36,
+                '@' => 62,
+                '_' => 63,
+                _ => u32::MAX,
+            };
+            v < base
+        });
+        if !ok {
+            return Some((start, i));
+        }
+    }
+    None
+}
+
+/// bash's message for text that does not parse: an operator where an operand
+/// belongs ("operand expected", from that token on), or an operand where an
+/// operator belongs ("syntax error in expression").
 fn syntax_error(t: &str) -> String {
-    // bash names the first token it could not use; the whole text is close enough
-    // for a script author to find it.
-    let token = t.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c.is_whitespace());
-    let token = if token.is_empty() { t } else { token };
-    format!("{t}: syntax error: operand expected (error token is \"{token}\")")
+    let b = t.as_bytes();
+    let mut want_operand = true;
+    let mut last_start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
+            if !want_operand {
+                return format!("{t}: syntax error in expression (error token is \"{}\")", &t[start..]);
+            }
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'#' | b'@' | b'$')) {
+                i += 1;
+            }
+            if b.get(i) == Some(&b'[') {
+                // A subscript belongs to its name.
+                let mut depth = 0;
+                while i < b.len() {
+                    match b[i] {
+                        b'[' => depth += 1,
+                        b']' => depth -= 1,
+                        _ => {}
+                    }
+                    i += 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+            }
+            want_operand = false;
+        } else {
+            let two = t.get(i..i + 2).unwrap_or("");
+            let prefix = matches!(c, b'+' | b'-' | b'!' | b'~' | b'(');
+            if want_operand && !prefix {
+                return format!("{t}: syntax error: operand expected (error token is \"{}\")", &t[start..]);
+            }
+            i += if ["**", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--"].contains(&two) { 2 } else { 1 };
+            // After `)` or a postfix `++`, an operator follows; otherwise an operand.
+            want_operand = !(c == b')' || (!want_operand && (two == "++" || two == "--")));
+        }
+        last_start = start;
+    }
+    format!("{t}: syntax error: operand expected (error token is \"{}\")", &t[last_start..])
 }
 
 fn subscript_nesting(t: &str) -> usize {
@@ -280,6 +385,7 @@ impl Eval<'_> {
 /// The text after the last `op`, which is where bash points for these errors.
 fn error_token(text: &str, op: &str) -> String {
     match text.rfind(op) {
+        // From the operand to the end, trailing blanks included, as bash shows it.
         Some(i) => text[i + op.len()..].trim_start().to_string(),
         None => text.to_string(),
     }

@@ -71,9 +71,13 @@ pub async fn expand_words(sh: &mut ShellState, fds: &Fds, words: &[&str]) -> Res
 /// Expand one word into zero or more fields.
 pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<String>, Flow> {
     let max_items = sh.budget.limits.max_brace_items;
-    let alternatives = match brace::expand(raw, max_items) {
-        Ok(a) => a,
-        Err(stop) => return Err(Flow::Stop(stop)),
+    let alternatives = if !sh.opts.braceexpand {
+        vec![raw.to_string()]
+    } else {
+        match brace::expand(raw, max_items) {
+            Ok(a) => a,
+            Err(stop) => return Err(Flow::Stop(stop)),
+        }
     };
     let mut out = Vec::new();
     for alt in alternatives {

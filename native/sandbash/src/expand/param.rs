@@ -213,7 +213,7 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
         }
         Parameter::NamedWithAllIndices { name, concatenate } => match array_value(sh, name) {
             Some(Value::Indexed(m)) => PV::List(m.into_values().collect(), *concatenate),
-            Some(Value::Assoc(m)) => PV::List(m.into_values().collect(), *concatenate),
+            Some(Value::Assoc(m)) => PV::List(m.into_values(), *concatenate),
             Some(Value::Scalar(s)) => PV::List(vec![s], *concatenate),
             None => PV::List(Vec::new(), *concatenate),
         },
@@ -430,9 +430,22 @@ pub async fn expand(
                     if is_positional {
                         all.insert(0, sh.arg0.clone());
                     }
-                    match slice_range(all.len(), off, len) {
+                    // Unlike a string's, a list's length may not be negative.
+                    let len_ok = len.is_none_or(|l| l >= 0);
+                    match slice_range(all.len(), off, len).filter(|_| len_ok) {
                         Some((a, b)) => PV::List(all[a..b].to_vec(), c),
-                        None => PV::List(Vec::new(), c),
+                        None => {
+                            if !len_ok && slice_range(all.len(), off, None).is_some() {
+                                return Err(fatal(
+                                    sh.loc(),
+                                    fds,
+                                    &format!("{}: substring expression < 0", len.unwrap_or(0)),
+                                    1,
+                                )
+                                .await);
+                            }
+                            PV::List(Vec::new(), c)
+                        }
                     }
                 }
             };
@@ -440,9 +453,13 @@ pub async fn expand(
         }
         P::Transform { parameter, indirect, op } => {
             let v = get(sh, fds, parameter, *indirect).await?;
-            let name = param_name(parameter);
+            // An element's `@A`/`@a` speak of its array.
+            let name = match parameter {
+                Parameter::NamedWithIndex { name, .. } => name.clone(),
+                _ => param_name(parameter),
+            };
             let attrs = match parameter {
-                Parameter::Named(n) => sh.vars.get(n).map(|var| {
+                Parameter::Named(n) | Parameter::NamedWithIndex { name: n, .. } => sh.vars.get(n).map(|var| {
                     let mut a = String::new();
                     match &var.value {
                         Some(Value::Indexed(_)) => a.push('a'),
@@ -464,6 +481,52 @@ pub async fn expand(
             };
             if matches!(v, PV::Unset) && !matches!(op, ParameterTransformOp::ToAttributeFlags) {
                 return Ok(());
+            }
+            // `${a[@]@A}` and `${a[@]@K}` describe a whole array.
+            if let Parameter::NamedWithAllIndices { name: arr, .. } = parameter {
+                let whole =
+                    sh.vars.get_set(arr).filter(|v| matches!(v.value, Some(Value::Indexed(_) | Value::Assoc(_))));
+                if let Some(var) = whole {
+                    let v = match op {
+                        ParameterTransformOp::ToAssignmentLogic => {
+                            Some(PV::Str(crate::builtins::declare::describe(arr, var)))
+                        }
+                        ParameterTransformOp::PossiblyQuoteWithArraysExpanded { separate_words } => {
+                            // `@K`: one word of `key "value"` pairs (an associative
+                            // array's with a trailing blank, as bash has it); `@k`:
+                            // keys and values as separate words.
+                            let dq = |v: &String| {
+                                if *separate_words {
+                                    v.clone()
+                                } else {
+                                    crate::builtins::declare::dquote(v)
+                                }
+                            };
+                            let (pairs, assoc): (Vec<(String, String)>, bool) = match &var.value {
+                                Some(Value::Indexed(m)) => {
+                                    (m.iter().map(|(k, v)| (k.to_string(), dq(v))).collect(), false)
+                                }
+                                Some(Value::Assoc(m)) => (m.iter().map(|(k, v)| (k.clone(), dq(v))).collect(), true),
+                                _ => (Vec::new(), false),
+                            };
+                            let words = pairs.into_iter().flat_map(|(k, v)| [k, v]);
+                            Some(if *separate_words {
+                                PV::List(words.collect(), false)
+                            } else {
+                                let mut joined = words.collect::<Vec<_>>().join(" ");
+                                if assoc && !joined.is_empty() {
+                                    joined.push(' ');
+                                }
+                                PV::Str(joined)
+                            })
+                        }
+                        _ => None,
+                    };
+                    if let Some(v) = v {
+                        emit(sh, out, v, quoted);
+                        return Ok(());
+                    }
+                }
             }
             let v = match op {
                 ParameterTransformOp::Quoted => v.map(quote),
@@ -527,8 +590,10 @@ pub async fn expand(
             check_nounset(sh, fds, parameter, &v).await?;
             let pat = Pattern::from_parts(&expand_pattern(sh, fds, pattern).await?);
             let rep = match replacement {
-                Some(r) => expand_string(sh, fds, r).await?,
-                None => String::new(),
+                // patsub_replacement: an unquoted `&` stands for the match.
+                Some(r) if sh.opts.patsub_replacement => Replacement::from_parts(&expand_pattern(sh, fds, r).await?),
+                Some(r) => Replacement::literal(expand_string(sh, fds, r).await?),
+                None => Replacement::literal(String::new()),
             };
             let extglob = sh.opts.extglob;
             let v = v.map(|s| replace(s, &pat, &rep, match_kind, extglob));
@@ -632,7 +697,54 @@ fn remove_affix(s: &str, pat: &Pattern, extglob: bool, suffix: bool, largest: bo
     s.to_string()
 }
 
-fn replace(s: &str, pat: &Pattern, rep: &str, kind: &SubstringMatchKind, extglob: bool) -> String {
+/// The replacement of `${x/pat/rep}`: text, and where the match goes.
+struct Replacement(Vec<RepPiece>);
+
+enum RepPiece {
+    Text(String),
+    /// An unquoted `&` under `shopt -s patsub_replacement`.
+    Match,
+}
+
+impl Replacement {
+    fn literal(s: String) -> Self {
+        Replacement(vec![RepPiece::Text(s)])
+    }
+
+    /// From expanded `(text, quoted)` parts: each unquoted `&` is the match.
+    fn from_parts(parts: &[(String, bool)]) -> Self {
+        let mut pieces = Vec::new();
+        let mut text = String::new();
+        for (t, quoted) in parts {
+            if *quoted {
+                text.push_str(t);
+                continue;
+            }
+            for c in t.chars() {
+                if c == '&' {
+                    pieces.push(RepPiece::Text(std::mem::take(&mut text)));
+                    pieces.push(RepPiece::Match);
+                } else {
+                    text.push(c);
+                }
+            }
+        }
+        pieces.push(RepPiece::Text(text));
+        Replacement(pieces)
+    }
+
+    /// Append the replacement for one match.
+    fn push_to(&self, out: &mut String, matched: &str) {
+        for p in &self.0 {
+            match p {
+                RepPiece::Text(t) => out.push_str(t),
+                RepPiece::Match => out.push_str(matched),
+            }
+        }
+    }
+}
+
+fn replace(s: &str, pat: &Pattern, rep: &Replacement, kind: &SubstringMatchKind, extglob: bool) -> String {
     let Some(re) = pat.compile(extglob, false) else {
         return s.to_string();
     };
@@ -641,7 +753,9 @@ fn replace(s: &str, pat: &Pattern, rep: &str, kind: &SubstringMatchKind, extglob
         SubstringMatchKind::Prefix => {
             for &i in b.iter().rev() {
                 if re.is_match(&s[..i]) {
-                    return format!("{rep}{}", &s[i..]);
+                    let mut out = String::new();
+                    rep.push_to(&mut out, &s[..i]);
+                    return out + &s[i..];
                 }
             }
             s.to_string()
@@ -649,7 +763,9 @@ fn replace(s: &str, pat: &Pattern, rep: &str, kind: &SubstringMatchKind, extglob
         SubstringMatchKind::Suffix => {
             for &i in &b {
                 if re.is_match(&s[i..]) {
-                    return format!("{}{rep}", &s[..i]);
+                    let mut out = s[..i].to_string();
+                    rep.push_to(&mut out, &s[i..]);
+                    return out;
                 }
             }
             s.to_string()
@@ -668,7 +784,7 @@ fn replace(s: &str, pat: &Pattern, rep: &str, kind: &SubstringMatchKind, extglob
                 }
                 match found {
                     Some(end) => {
-                        out.push_str(rep);
+                        rep.push_to(&mut out, &s[start..end]);
                         replaced = true;
                         bi = b.iter().position(|&x| x == end).unwrap_or(b.len());
                     }

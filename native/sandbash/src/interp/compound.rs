@@ -46,17 +46,20 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
                 sh.last_status = 1;
                 return Ok(1);
             }
-            let values = match &f.values {
+            // `set -x` shows the loop's words as written, once per turn.
+            let (values, shown) = match &f.values {
                 Some(words) => {
                     let raw: Vec<String> = words.iter().map(|w| super::raw_word(sh, w)).collect();
+                    let shown = raw.join(" ");
                     let raw: Vec<&str> = raw.iter().map(String::as_str).collect();
-                    expand::expand_words(sh, fds, &raw).await?
+                    (expand::expand_words(sh, fds, &raw).await?, shown)
                 }
-                None => sh.positional.to_vec(),
+                None => (sh.positional.to_vec(), "\"$@\"".to_string()),
             };
             let mut status = 0;
             for (i, v) in values.into_iter().enumerate() {
                 sh.budget.tick_loop(i as u64 + 1)?;
+                super::simple::xtrace(sh, fds, &format!("for {} in {shown}", f.variable_name)).await;
                 if sh.vars.is_nameref(&f.variable_name) {
                     // A nameref loop variable refers to each word in turn.
                     sh.vars.entry_raw(&f.variable_name).value = Some(crate::state::Value::Scalar(v));
@@ -76,20 +79,26 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             Ok(status)
         }
         C::ArithmeticForClause(f) => {
-            if let Some(init) = &f.initializer {
-                if arith(sh, fds, &init.value).await?.is_none() {
+            // bash evaluates (and `set -x` shows) an empty part as `1`.
+            let part = |e: &Option<ast::UnexpandedArithmeticExpr>| -> String {
+                match e.as_ref().map(|e| e.value.trim_start()).filter(|t| !t.trim().is_empty()) {
+                    Some(t) => t.to_string(),
+                    None => "1".to_string(),
+                }
+            };
+            let (init, cond, upd) = (part(&f.initializer), part(&f.condition), part(&f.updater));
+            {
+                if arith(sh, fds, &init).await?.is_none() {
                     return Ok(1);
                 }
             }
             let mut status = 0;
             let mut i = 0u64;
             loop {
-                if let Some(cond) = &f.condition {
-                    match arith(sh, fds, &cond.value).await? {
-                        None => return Ok(1),
-                        Some(0) if !cond.value.trim().is_empty() => break,
-                        _ => {}
-                    }
+                match arith(sh, fds, &cond).await? {
+                    None => return Ok(1),
+                    Some(0) => break,
+                    _ => {}
                 }
                 i += 1;
                 sh.budget.tick_loop(i)?;
@@ -100,8 +109,8 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
                         break;
                     }
                 }
-                if let Some(upd) = &f.updater {
-                    if arith(sh, fds, &upd.value).await?.is_none() {
+                {
+                    if arith(sh, fds, &upd).await?.is_none() {
                         return Ok(1);
                     }
                 }
@@ -111,7 +120,11 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
         }
         C::CaseClause(cc) => case(sh, cc, fds).await,
         C::Arithmetic(a) => {
-            let status = match arith(sh, fds, &a.expr.value).await? {
+            // The text between `((` and `))` as written: `set -x` shows its blanks.
+            let src = sh.src.slice(a.loc.start.index, a.loc.end.index);
+            let inner = src.and_then(|t| t.strip_prefix("((")?.strip_suffix("))")).map(str::to_string);
+            let text = inner.unwrap_or_else(|| a.expr.value.clone());
+            let status = match arith(sh, fds, &text).await? {
                 Some(v) => i32::from(v == 0),
                 None => 1,
             };
@@ -127,7 +140,9 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
 
 /// Evaluate arithmetic for `(( ))` / `for ((;;))`; `None` after printing an error.
 async fn arith(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<i64>, Flow> {
-    match expand::arith::eval_checked(sh, fds, text).await? {
+    let expanded = expand::arith::expand_text(sh, fds, text).await?;
+    super::simple::xtrace(sh, fds, &format!("(( {expanded} ))")).await;
+    match expand::arith::eval_str(sh, &expanded, 0) {
         Ok(v) => Ok(Some(v)),
         Err(m) => {
             fds.shell_err(sh.loc(), &format!("((: {m}")).await;
@@ -209,7 +224,9 @@ async fn while_loop(
 }
 
 async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Res {
-    let value = expand::expand_string(sh, fds, &super::raw_word(sh, &cc.value)).await?;
+    let raw = super::raw_word(sh, &cc.value);
+    super::simple::xtrace(sh, fds, &format!("case {raw} in")).await;
+    let value = expand::expand_string(sh, fds, &raw).await?;
     let mut status = 0;
     let mut i = 0;
     let mut fall_through = false;
@@ -219,7 +236,7 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
         if !matched {
             for p in &item.patterns {
                 let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, p)).await?;
-                if Pattern::from_parts(&parts).matches(&value, sh.opts.extglob) {
+                if Pattern::from_parts(&parts).matches_case(&value, sh.opts.extglob, sh.opts.nocasematch) {
                     matched = true;
                     break;
                 }

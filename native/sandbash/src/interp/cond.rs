@@ -36,47 +36,79 @@ fn eval_ext<'a>(sh: &'a mut ShellState, e: &'a X, fds: &'a Fds) -> BoxFuture<'a,
                 Ok(false) => eval_ext(sh, b, fds).await?,
                 other => other,
             },
+            // `set -x` shows a negated test with its `!`.
+            X::Not(a) if matches!(**a, X::UnaryTest(..) | X::BinaryTest(..)) => {
+                primary(sh, a, fds, true).await?.map(|v| !v)
+            }
             X::Not(a) => eval_ext(sh, a, fds).await?.map(|v| !v),
             X::Parenthesized(a) => eval_ext(sh, a, fds).await?,
-            X::UnaryTest(p, w) => {
-                let s = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
-                unary(sh, p, &s).await
-            }
-            X::BinaryTest(p, l, r) => {
-                let left = expand::expand_string(sh, fds, &super::raw_word(sh, l)).await?;
-                match p {
-                    BP::StringExactlyMatchesPattern | BP::StringDoesNotExactlyMatchPattern => {
-                        let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, r)).await?;
-                        let m = Pattern::from_parts(&parts).matches(&left, true);
-                        Ok(m == matches!(p, BP::StringExactlyMatchesPattern))
-                    }
-                    BP::StringMatchesRegex => {
-                        let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, r)).await?;
-                        regex_match(sh, &left, &parts)
-                    }
-                    BP::ArithmeticEqualTo
-                    | BP::ArithmeticNotEqualTo
-                    | BP::ArithmeticLessThan
-                    | BP::ArithmeticLessThanOrEqualTo
-                    | BP::ArithmeticGreaterThan
-                    | BP::ArithmeticGreaterThanOrEqualTo => {
-                        let right = expand::expand_string(sh, fds, &super::raw_word(sh, r)).await?;
-                        let a = expand::arith::eval_str(sh, &left, 0);
-                        let b = expand::arith::eval_str(sh, &right, 0);
-                        match (a, b) {
-                            (Ok(a), Ok(b)) => Ok(compare_ints(p, a, b)),
-                            (Err(m), _) | (_, Err(m)) => Err(m),
-                        }
-                    }
-                    _ => {
-                        let right = expand::expand_string(sh, fds, &super::raw_word(sh, r)).await?;
-                        binary(sh, p, &left, &right).await
-                    }
-                }
-            }
+            X::UnaryTest(..) | X::BinaryTest(..) => primary(sh, e, fds, false).await?,
         };
         Ok(r)
     })
+}
+
+/// One test of `[[ ]]` (a unary or binary primary); `neg` when under `!`.
+async fn primary(sh: &mut ShellState, e: &X, fds: &Fds, neg: bool) -> Result<Result<bool, String>, Flow> {
+    Ok(match e {
+        X::UnaryTest(p, w) => {
+            let s = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
+            trace(sh, fds, neg, &format!("{p} {s}")).await;
+            unary(sh, p, &s).await
+        }
+        X::BinaryTest(p, l, r) => {
+            let left = expand::expand_string(sh, fds, &super::raw_word(sh, l)).await?;
+            match p {
+                BP::StringExactlyMatchesPattern | BP::StringDoesNotExactlyMatchPattern => {
+                    let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, r)).await?;
+                    trace_binary(sh, fds, neg, &left, p, &parts).await;
+                    let m = Pattern::from_parts(&parts).matches_case(&left, true, sh.opts.nocasematch);
+                    Ok(m == matches!(p, BP::StringExactlyMatchesPattern))
+                }
+                BP::StringMatchesRegex => {
+                    let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, r)).await?;
+                    trace_binary(sh, fds, neg, &left, p, &parts).await;
+                    regex_match(sh, &left, &parts)
+                }
+                BP::ArithmeticEqualTo
+                | BP::ArithmeticNotEqualTo
+                | BP::ArithmeticLessThan
+                | BP::ArithmeticLessThanOrEqualTo
+                | BP::ArithmeticGreaterThan
+                | BP::ArithmeticGreaterThanOrEqualTo => {
+                    let right = expand::expand_string(sh, fds, &super::raw_word(sh, r)).await?;
+                    trace(sh, fds, neg, &format!("{left} {p} {right}")).await;
+                    let a = expand::arith::eval_str(sh, &left, 0);
+                    let b = expand::arith::eval_str(sh, &right, 0);
+                    match (a, b) {
+                        (Ok(a), Ok(b)) => Ok(compare_ints(p, a, b)),
+                        (Err(m), _) | (_, Err(m)) => Err(m),
+                    }
+                }
+                _ => {
+                    let right = expand::expand_string(sh, fds, &super::raw_word(sh, r)).await?;
+                    trace(sh, fds, neg, &format!("{left} {p} {right}")).await;
+                    binary(sh, p, &left, &right).await
+                }
+            }
+        }
+        _ => eval_ext(sh, e, fds).await?,
+    })
+}
+
+/// `set -x` shows each test of `[[ ]]` as it is evaluated.
+async fn trace(sh: &ShellState, fds: &Fds, neg: bool, text: &str) {
+    if sh.opts.xtrace {
+        let bang = if neg { "! " } else { "" };
+        let _ = fds.stderr.write(format!("{}[[ {bang}{text} ]]\n", sh.xtrace_prefix()).as_bytes()).await;
+    }
+}
+
+async fn trace_binary(sh: &ShellState, fds: &Fds, neg: bool, left: &str, p: &BP, right: &[(String, bool)]) {
+    if sh.opts.xtrace {
+        let right: String = right.iter().map(|(t, _)| t.as_str()).collect();
+        trace(sh, fds, neg, &format!("{left} {p} {right}")).await;
+    }
 }
 
 /// `=~`: quoted parts match literally. Sets BASH_REMATCH.
@@ -90,6 +122,7 @@ fn regex_match(sh: &mut ShellState, s: &str, parts: &[(String, bool)]) -> Result
         }
     }
     let re = regex::RegexBuilder::new(&src)
+        .case_insensitive(sh.opts.nocasematch)
         .size_limit(usize::try_from(sh.budget.limits.max_regex_bytes).unwrap_or(usize::MAX))
         .build();
     let Ok(re) = re else {
@@ -151,10 +184,7 @@ pub async fn unary(sh: &ShellState, p: &UP, s: &str) -> Result<bool, String> {
         | UP::FileExistsAndHasStickyBit
         | UP::FdIsOpenTerminal
         | UP::ShellVariableIsSetAndNameRef => false,
-        UP::ShellOptionEnabled => {
-            let mut o = sh.opts.clone();
-            o.named().iter().any(|(n, on)| *n == s && *on) || o.shopt_mut(s).is_some_and(|v| *v)
-        }
+        UP::ShellOptionEnabled => sh.opts.get(s, crate::state::options::Kind::Set) == Some(true),
         UP::ShellVariableIsSetAndAssigned => match s.split_once('[') {
             Some((name, rest)) => {
                 let idx = rest.trim_end_matches(']');

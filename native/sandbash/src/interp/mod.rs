@@ -159,6 +159,10 @@ pub fn run_list<'a>(sh: &'a mut ShellState, list: &'a ast::CompoundList, fds: &'
     Box::pin(async move {
         let mut status = sh.last_status;
         for ast::CompoundListItem(and_or, sep) in &list.0 {
+            if sh.opts.noexec {
+                // `set -n`: commands are read, never run (nothing can turn it off).
+                break;
+            }
             // `exec >file` changed this shell's descriptors for what follows.
             let current = sh.exec_fds.clone();
             let fds = current.as_deref().unwrap_or(fds);
@@ -286,7 +290,13 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
         }
     }
     drop(next_in);
-    let mut states: Vec<ShellState> = (0..n).map(|_| fork(sh)).collect();
+    // `shopt -s lastpipe`: the last stage runs in this shell, not a fork.
+    let lastpipe = sh.opts.lastpipe;
+    let forks = if lastpipe { n - 1 } else { n };
+    let mut states: Vec<ShellState> = (0..forks).map(|_| fork(sh)).collect();
+    sh.subshell_depth -= 1;
+    let mut stage_fds = stage_fds;
+    let last_fds = if lastpipe { stage_fds.pop() } else { None };
     let futures = states.iter_mut().zip(p.seq.iter()).zip(stage_fds).map(|((st, cmd), f)| {
         Box::pin(async move {
             let r = run_command(st, cmd, &f).await;
@@ -299,11 +309,26 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
             }
         })
     });
-    let results = futures_util::future::join_all(futures).await;
-    sh.subshell_depth -= 1;
+    let last_cmd = p.seq.last();
+    let in_shell = async {
+        match (last_fds, last_cmd) {
+            (Some(f), Some(cmd)) => {
+                let r = run_command(sh, cmd, &f).await;
+                drop(f);
+                Some(r)
+            }
+            _ => None,
+        }
+    };
+    let (results, last) = futures_util::future::join(futures_util::future::join_all(futures), in_shell).await;
     let mut statuses = Vec::with_capacity(n);
     for r in results {
         statuses.push(r?);
+    }
+    if let Some(r) = last {
+        // `exit`, `return`, `break` in the last stage act on this shell.
+        let s = r?;
+        statuses.push(s);
     }
     let status =
         if sh.opts.pipefail { statuses.iter().rev().find(|&&s| s != 0).copied().unwrap_or(0) } else { statuses[n - 1] };
@@ -505,6 +530,10 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
     let mut sub = fork(sh);
     // `set -x` marks each level of `$( )` with one more PS4 character.
     sub.subst_depth += 1;
+    // Outside POSIX mode bash clears `set -e` in `$( )` unless inherit_errexit.
+    if !sh.opts.inherit_errexit {
+        sub.opts.errexit = false;
+    }
     enter_subshell(&mut sub)?;
     sub.src = rebase(source, sh.line.saturating_sub(1));
     let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);

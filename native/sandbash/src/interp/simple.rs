@@ -515,7 +515,7 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
             let var = sh.vars.get(&a.name).and_then(|v| v.value.clone());
             match var {
                 Some(Value::Assoc(mut m)) => {
-                    let entry = m.entry(idx).or_default();
+                    let entry = m.value_mut(idx);
                     if a.append {
                         entry.push_str(&s);
                     } else {
@@ -551,7 +551,7 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
             if is_assoc {
                 let mut m = match (a.append, sh.vars.get(&a.name).and_then(|v| v.value.clone())) {
                     (true, Some(Value::Assoc(m))) => m,
-                    _ => BTreeMap::new(),
+                    _ => crate::state::assoc::AssocMap::new(),
                 };
                 let mut pending_key: Option<String> = None;
                 for (k, v) in items {
@@ -612,6 +612,13 @@ async fn trace_assignment(sh: &ShellState, fds: &Fds, v: &Assigned) {
         }
     };
     let _ = fds.stderr.write(format!("{ps4}{}{index}{op}{value}\n", v.name).as_bytes()).await;
+}
+
+/// `set -x`: one line of trace (PS4, then `text`) when xtrace is on.
+pub async fn xtrace(sh: &ShellState, fds: &Fds, text: &str) {
+    if sh.opts.xtrace {
+        let _ = fds.stderr.write(format!("{}{text}\n", sh.xtrace_prefix()).as_bytes()).await;
+    }
 }
 
 fn xtrace_quote(s: &str) -> String {

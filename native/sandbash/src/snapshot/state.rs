@@ -18,8 +18,9 @@ pub struct StateM {
     pub arg0: Text,
     pub cwd: Text,
     pub last_status: i32,
-    /// Names of the options that are on (`set -o` and `shopt` names): names,
-    /// not a struct of bools, so an option added later changes no layout.
+    /// Names of the options that are on (`set -o` and `shopt` names), then
+    /// `!name` for those off that a fresh shell has on: names, not a struct
+    /// of bools, so an option added later changes no layout.
     pub options: Seq<Text>,
     /// Condition name (`EXIT`, `ERR`, `INT`, ...) and action.
     pub traps: Seq<(Text, Text)>,
@@ -91,7 +92,7 @@ pub fn capture(sh: &ShellState, with_funcs: bool) -> StateM {
         arg0: text(&sh.arg0),
         cwd: text(&sh.cwd),
         last_status: sh.last_status,
-        options: sh.opts.all().into_iter().filter(|(_, on)| *on).map(|(n, _)| text(n)).collect(),
+        options: sh.opts.to_saved().iter().map(|n| text(n)).collect(),
         traps: sh.traps.iter().map(|(k, v)| (text(k), text(v))).collect(),
     }
 }
@@ -114,7 +115,7 @@ fn var_mirror(name: &str, v: &Var) -> VarM {
         None => ValueM::Unset,
         Some(Value::Scalar(s)) => ValueM::Scalar(text(s)),
         Some(Value::Indexed(m)) => ValueM::Indexed(m.iter().map(|(i, s)| (*i, text(s))).collect()),
-        Some(Value::Assoc(m)) => ValueM::Assoc(m.iter().map(|(k, s)| (text(k), text(s))).collect()),
+        Some(Value::Assoc(m)) => ValueM::Assoc(m.iter_inserted().map(|(k, s)| (text(k), text(s))).collect()),
     };
     VarM { name: text(name), attrs, value }
 }
@@ -172,7 +173,7 @@ pub fn rebuild(m: StateM, base: &ShellState, limits: &Limits, keep_funcs: bool) 
 
     let mut opts = crate::state::Options::default();
     for name in &m.options.0 {
-        if !opts.set_any(&name.0, true) {
+        if !opts.apply_saved(&name.0) {
             return Err(format!("unknown option {:?}", name.0));
         }
     }
@@ -253,7 +254,7 @@ fn var_from(
             Some(Value::Indexed(m))
         }
         ValueM::Assoc(items) => {
-            let mut m = BTreeMap::new();
+            let mut m = crate::state::assoc::AssocMap::new();
             for (k, s) in items.0 {
                 fits(&what, &k.0)?;
                 fits(&what, &s.0)?;

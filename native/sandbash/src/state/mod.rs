@@ -2,6 +2,7 @@
 //! options, positional parameters, cwd. Forking (for `( )`, `$( )`, pipeline
 //! stages) is a clone; the maps inside are `Arc`-shared until written.
 
+pub mod assoc;
 pub mod history;
 pub mod options;
 pub mod source;

@@ -2,6 +2,7 @@
 //! function scopes (bash's dynamic scoping: the innermost scope that has the
 //! name wins).
 
+use super::assoc::AssocMap;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -26,7 +27,7 @@ pub enum Resolved<'a> {
 pub enum Value {
     Scalar(String),
     Indexed(BTreeMap<i64, String>),
-    Assoc(BTreeMap<String, String>),
+    Assoc(AssocMap),
 }
 
 impl Value {

@@ -1,0 +1,36 @@
+"""Arrays as bash lists them: associative arrays in bash's hash order (for
+`${!m[@]}`, `${m[@]}`, `declare -p`, `for`), whole-array transformations
+(`@A`, `@K`, `@k`) and slices with a negative length."""
+
+tools("grep", "seq", "cut")
+
+group("Associative array order")
+t("assoc_keys_in_bash_order", r'''declare -A m=([a]=1 [b]=2 [c]=3 [k]=v [j]=w); echo ${!m[@]}; echo ${m[@]}''')
+t("assoc_order_after_unset_and_update", r'''declare -A m; m[one]=1; m+=([two]=2 [three]=3); m[one]+=x; unset 'm[two]'; declare -p m; for k in "${!m[@]}"; do echo "$k=${m[$k]}"; done''')
+t("assoc_readded_key_moves", r'''declare -A m=([x]=1 [y]=2); unset 'm[x]'; m[x]=3; echo "${!m[@]}"''')
+t("assoc_many_keys_after_growth", r'''declare -A m; for i in $(seq 1 2100); do m[k$i]=1; done; echo "${!m[@]}" | cut -d' ' -f1-8; echo ${#m[@]}''')
+t("assoc_words_and_numbers", r'''declare -A c; for w in the cat the dog a cat the end 10 9 100; do c[$w]=$(( ${c[$w]:-0} + 1 )); done; for k in "${!c[@]}"; do echo "$k ${c[$k]}"; done''')
+t("assoc_utf8_keys", r'''declare -A m=([é]=1 [ü]=2 [a]=3 [日本]=4); echo "${!m[@]}"''')
+t("assoc_in_set_listing", r'''declare -A zz=([q]=1 [p]=2 [r]=3); set | grep '^zz=' ''')
+t("local_assoc_order", r'''f() { local -A h=([red]=1 [green]=2 [blue]=3); echo "${!h[@]}"; }; f''')
+
+group("Whole-array transformations")
+t("at_a_on_arrays", r'''a=(1 "two 2"); declare -A as=([a]=1 [b]="x y"); echo ${a@A}; echo ${a[@]@A}; echo ${a[*]@A}; echo ${as[@]@A}''')
+t("at_a_on_scalars_and_elements", r'''n=5; declare -i i=3; declare -r ro=1; export ex=2; a=(1 "two 2"); echo ${n@A} ${i@A} ${ro@A} ${ex@A}; echo ${a[1]@A}''')
+t("at_k_pairs", r'''a=(1 "two 2"); declare -A as=([a]=1 [b]="x y"); echo ${a[@]@K}; echo "${as[*]@K}"; printf '<%s>' "${as[@]@k}"; echo; n=5; echo "${n@K}"''')
+
+group("Slices")
+e("array_slice_negative_length", r'''a=(1 2 3); echo "${a[@]:1:-1}"; echo after''')
+t("array_slice_negative_length_out_of_range", r'''a=(1 2 3); echo "[${a[@]:5:-1}]"''')
+e("positional_slice_negative_length", r'''set -- a b c; echo ${@:1:-1}; echo after''')
+t("string_slice_negative_length", r'''x=abcdef; echo ${x:1:-1} ${x: -3:-1}''')
+
+group("Arithmetic errors as bash words them")
+e("arith_value_too_great_for_base", r'''echo $((1 + 08 + 2)); echo after''')
+e("arith_bad_digit_in_variable", r'''m=08; echo $((m + 1))''')
+e("arith_bad_base_digits", r'''echo $((2#12))''')
+e("arith_operand_expected", r'''echo $(( 3 + * 4 ))''')
+e("arith_missing_operand_at_end", r'''echo $((1 +))''')
+e("arith_operand_where_operator_belongs", r'''echo $((1 2))''')
+e("arith_division_by_zero_keeps_blanks", r'''(( 5 % 0  )); echo rc=$?; echo $(( 5 / 0 ))''')
+t("arith_bases_still_work", r'''echo $((0x1f + 010 + 2#101 + 36#z + 64#_@))''')
