@@ -6,6 +6,7 @@ pub mod common;
 #[cfg(test)]
 pub(crate) mod testutil;
 
+mod arch;
 mod awk;
 mod base32;
 mod base64;
@@ -34,6 +35,7 @@ mod diff_seq;
 mod dirname;
 mod du;
 mod echo;
+mod egrep;
 mod env;
 mod expand;
 mod expr;
@@ -49,6 +51,7 @@ mod fold;
 mod grep;
 mod grep_re;
 mod grep_scan;
+mod groups;
 mod gzip;
 mod gzip_codec;
 mod hashsum;
@@ -70,6 +73,7 @@ mod jq_run;
 mod jq_val;
 mod kill;
 mod ldouble;
+mod link;
 mod ln;
 mod logname;
 mod ls;
@@ -77,7 +81,9 @@ mod mkdir;
 mod mktemp;
 mod mv;
 mod net_util;
+mod nice;
 mod nl;
+mod nohup;
 mod nproc;
 mod numfmt;
 mod od;
@@ -107,8 +113,10 @@ mod sort;
 mod sort_cmp;
 mod split;
 mod stat;
+mod stdbuf;
 mod strings;
 mod sum;
+mod sync;
 mod tac;
 mod tail;
 mod tar;
@@ -126,11 +134,14 @@ mod tty;
 mod uname;
 mod unexpand;
 mod uniq;
+mod unlink;
 mod uptime;
+mod users;
 mod watch;
 mod wc;
 mod wget;
 mod which;
+mod who;
 mod whoami;
 mod xargs;
 mod xxd;
@@ -334,6 +345,18 @@ pub fn default_registry() -> &'static Registry {
             ("sed", Arc::new(sed::Sed)),
             ("diff", Arc::new(diff::Diff)),
             ("cmp", Arc::new(cmp::Cmp)),
+            ("arch", Arc::new(arch::Arch)),
+            ("egrep", Arc::new(egrep::GrepAs("-E"))),
+            ("fgrep", Arc::new(egrep::GrepAs("-F"))),
+            ("groups", Arc::new(groups::Groups)),
+            ("link", Arc::new(link::Link)),
+            ("unlink", Arc::new(unlink::Unlink)),
+            ("nice", Arc::new(nice::Nice)),
+            ("nohup", Arc::new(nohup::Nohup)),
+            ("stdbuf", Arc::new(stdbuf::Stdbuf)),
+            ("sync", Arc::new(sync::Sync)),
+            ("users", Arc::new(users::Users)),
+            ("who", Arc::new(who::Who)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
