@@ -37,8 +37,10 @@ mod du;
 mod echo;
 mod egrep;
 mod env;
+mod envsubst;
 mod expand;
 mod expr;
+mod factor;
 mod file;
 mod file_mode;
 mod file_time;
@@ -48,6 +50,7 @@ mod find_parse;
 mod find_printf;
 mod fmt;
 mod fold;
+mod getconf;
 mod grep;
 mod grep_re;
 mod grep_scan;
@@ -89,6 +92,7 @@ mod numfmt;
 mod od;
 mod pager;
 mod paste;
+mod pathchk;
 mod printenv;
 mod printf;
 mod ps;
@@ -130,6 +134,7 @@ mod tr;
 mod tree;
 mod true_false;
 mod truncate;
+mod tsort;
 mod tty;
 mod uname;
 mod unexpand;
@@ -357,6 +362,11 @@ pub fn default_registry() -> &'static Registry {
             ("sync", Arc::new(sync::Sync)),
             ("users", Arc::new(users::Users)),
             ("who", Arc::new(who::Who)),
+            ("envsubst", Arc::new(envsubst::Envsubst)),
+            ("factor", Arc::new(factor::Factor)),
+            ("getconf", Arc::new(getconf::Getconf)),
+            ("pathchk", Arc::new(pathchk::Pathchk)),
+            ("tsort", Arc::new(tsort::Tsort)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
