@@ -33,6 +33,7 @@ mod df;
 mod diff;
 mod diff_seq;
 mod dirname;
+mod dos2unix;
 mod du;
 mod echo;
 mod egrep;
@@ -111,6 +112,7 @@ mod sed;
 mod sed_exec;
 mod sed_parse;
 mod seq;
+mod shred;
 mod shuf;
 mod sleep;
 mod sort;
@@ -367,6 +369,13 @@ pub fn default_registry() -> &'static Registry {
             ("getconf", Arc::new(getconf::Getconf)),
             ("pathchk", Arc::new(pathchk::Pathchk)),
             ("tsort", Arc::new(tsort::Tsort)),
+            ("dos2unix", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::DosToUnix))),
+            ("unix2dos", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::UnixToDos))),
+            ("mac2unix", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::MacToUnix))),
+            ("unix2mac", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::UnixToMac))),
+            ("shred", Arc::new(shred::Shred)),
+            ("basenc", Arc::new(basenc::Basenc)),
+            ("b2sum", Arc::new(hashsum::HashSum(hashsum::Algo::Blake2b(64)))),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
