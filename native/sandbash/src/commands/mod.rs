@@ -29,6 +29,7 @@ mod cut;
 mod date;
 mod date_fmt;
 mod date_parse;
+mod dc;
 mod df;
 mod diff;
 mod diff_seq;
@@ -369,6 +370,7 @@ pub fn default_registry() -> &'static Registry {
             ("getconf", Arc::new(getconf::Getconf)),
             ("pathchk", Arc::new(pathchk::Pathchk)),
             ("tsort", Arc::new(tsort::Tsort)),
+            ("dc", Arc::new(dc::Dc)),
             ("dos2unix", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::DosToUnix))),
             ("unix2dos", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::UnixToDos))),
             ("mac2unix", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::MacToUnix))),
