@@ -572,6 +572,12 @@ pub async fn with_locale<F: std::future::Future>(env: &dyn super::EnvView, fut: 
     UTF8_LOCALE.scope(utf8, fut).await
 }
 
+/// Whether the running utility's locale is UTF-8 (C.UTF-8 unless the
+/// environment names another; ASCII-only outside a utility, as in unit tests).
+pub fn locale_is_utf8() -> bool {
+    UTF8_LOCALE.try_with(|u| *u).unwrap_or(false)
+}
+
 /// GNU's `quote()`: the locale's quotation marks, `‘x’` in a UTF-8 locale
 /// and `'x'` otherwise (file names in "cannot open" messages use [`quote`],
 /// which is always ASCII, as GNU's `quoteaf` is).

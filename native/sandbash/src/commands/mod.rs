@@ -82,6 +82,7 @@ mod link;
 mod ln;
 mod logname;
 mod ls;
+mod ls_quote;
 mod mkdir;
 mod mktemp;
 mod mv;
