@@ -63,6 +63,7 @@ mod hashsum;
 mod head;
 mod headtail;
 mod hexdump;
+mod hexdump_fmt;
 pub mod host;
 mod hostname;
 mod http;
