@@ -54,7 +54,7 @@ impl CommandContext<'_> {
                 "input too large".to_string()
             });
         }
-        if operand == "-" {
+        if operand == "-" || path == "/dev/stdin" {
             let max = usize::try_from(self.budget.limits.max_string_bytes).unwrap_or(usize::MAX);
             return self.stdin.read_to_end(max).await.map_err(|_| {
                 // Ends the exec with the limit's name once the command returns.
