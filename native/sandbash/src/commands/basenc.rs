@@ -400,7 +400,7 @@ async fn codec(ctx: &CommandContext<'_>, base: Base, p: &super::common::Parsed) 
         let whole = match base {
             Base::Z85 if !eof && pending.len() < Z85_BLOCK => 0,
             Base::Z85 if !eof => pending.len() / Z85_BLOCK * Z85_BLOCK,
-            Base::Z85 if pending.len() % 4 != 0 => {
+            Base::Z85 if !pending.len().is_multiple_of(4) => {
                 ctx.err("invalid input (length must be multiple of 4 characters)").await?;
                 return Ok(1);
             }

@@ -401,8 +401,7 @@ impl Machine<'_, '_> {
                         let mut v = n.trunc().v.abs();
                         let b256 = Num::int(256).v;
                         let mut bytes = Vec::new();
-                        loop {
-                            let Some((q, r)) = v.divmod(&b256) else { break };
+                        while let Some((q, r)) = v.divmod(&b256) {
                             bytes.push(r.to_i64().unwrap_or(0) as u8);
                             v = q;
                             if v.is_zero() {

@@ -58,7 +58,7 @@ fn is_prime(n: u128) -> bool {
         return false;
     }
     for p in SMALL_PRIMES {
-        if n % p == 0 {
+        if n.is_multiple_of(p) {
             return n == p;
         }
     }
@@ -138,14 +138,14 @@ fn factorize(mut n: u128, running: &dyn Fn() -> bool) -> Option<Vec<u128>> {
         return Some(out);
     }
     for p in SMALL_PRIMES {
-        while n % p == 0 {
+        while n.is_multiple_of(p) {
             out.push(p);
             n /= p;
         }
     }
     let mut d = 97u128;
     while d < 10_000 && d * d <= n {
-        while n % d == 0 {
+        while n.is_multiple_of(d) {
             out.push(d);
             n /= d;
         }

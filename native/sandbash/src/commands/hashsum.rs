@@ -158,7 +158,7 @@ const B2_SPEC: Spec = Spec::new(
 fn blake2_length(v: &str) -> Result<usize, Vec<String>> {
     let invalid = format!("invalid length: {}", quote_locale(v));
     let bits: u64 = v.parse().map_err(|_| vec![invalid.clone()])?;
-    if bits % 8 != 0 {
+    if !bits.is_multiple_of(8) {
         return Err(vec![invalid, "length is not a multiple of 8".to_string()]);
     }
     if bits > 512 {
@@ -262,7 +262,7 @@ impl LineParser {
                 // `BLAKE2b-256 (name) = ...`: the length is part of the tag.
                 let digits = s[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
                 let bits: usize = std::str::from_utf8(&s[i + 1..i + 1 + digits]).ok()?.parse().ok()?;
-                if bits == 0 || bits % 8 != 0 || bits > 512 {
+                if bits == 0 || !bits.is_multiple_of(8) || bits > 512 {
                     return None;
                 }
                 algo = Algo::Blake2b(bits / 8);
