@@ -1032,6 +1032,54 @@ impl Machine<'_, '_> {
         (if t.is_empty() { 1 } else { t.len() }) + 2
     }
 
+    /// The byte code size of `e` (what `eval` adds to `adr` when every part runs).
+    fn expr_len(e: &Expr) -> usize {
+        let idx = |lv: &LVal| if let LVal::Elem(_, i) = lv { Self::expr_len(i) } else { 0 };
+        match e {
+            Expr::Const(s) => Self::const_code_len(s),
+            Expr::Load(lv) => idx(lv) + 2,
+            Expr::Group(e) => Self::expr_len(e),
+            Expr::Neg(e) | Expr::Not(e) => Self::expr_len(e) + 1,
+            Expr::And(a, b) | Expr::Or(a, b) | Expr::Bin(_, a, b) => Self::expr_len(a) + Self::expr_len(b) + 1,
+            Expr::Assign(lv, op, r) => idx(lv) + if op.is_some() { 3 } else { 0 } + Self::expr_len(r) + 2,
+            Expr::Pre(lv, _) | Expr::Post(lv, _) => idx(lv) + 4,
+            Expr::Length(e) | Expr::Sqrt(e) | Expr::ScaleOf(e) => Self::expr_len(e) + 2,
+            Expr::Call(_, args) => {
+                args.iter().map(|a| if let CallArg::Val(e) = a { Self::expr_len(e) } else { 0 }).sum::<usize>() + 3
+            }
+            Expr::Read => 2,
+        }
+    }
+
+    /// The byte code size of a statement: conditions jump with 3-byte
+    /// instructions, loops jump back, `for` jumps around its step.
+    fn stmt_len(s: &Stmt) -> usize {
+        let opt = |e: &Option<Expr>, none: usize| e.as_ref().map_or(none, |e| Self::expr_len(e) + 1);
+        match s {
+            Stmt::Expr(e) => Self::expr_len(e) + 1,
+            Stmt::Str(t) => t.len() + 2,
+            Stmt::Print(items) => items
+                .iter()
+                .map(|i| match i {
+                    PItem::Str(t) => t.len() + 2,
+                    PItem::Val(e) => Self::expr_len(e) + 1,
+                })
+                .sum(),
+            Stmt::Block(b) => b.iter().map(Self::stmt_len).sum(),
+            Stmt::If(c, t, e) => {
+                Self::expr_len(c) + 3 + Self::stmt_len(t) + e.as_ref().map_or(0, |e| 3 + Self::stmt_len(e))
+            }
+            Stmt::While(c, b) => Self::expr_len(c) + 3 + Self::stmt_len(b) + 3,
+            Stmt::For(a, c, st, b) => {
+                let cond = c.as_ref().map_or(1, Self::expr_len);
+                opt(a, 0) + cond + 6 + opt(st, 0) + 3 + Self::stmt_len(b) + 3
+            }
+            Stmt::Break | Stmt::Continue => 3,
+            Stmt::Return(e) => e.as_ref().map_or(1, Self::expr_len) + 1,
+            Stmt::Halt => 1,
+        }
+    }
+
     /// Evaluate `e`. `adr` grows by each operation's byte code size (GNU's
     /// code layout: operands first, then the operator), so runtime messages
     /// name the same address as GNU's.
@@ -1108,7 +1156,7 @@ impl Machine<'_, '_> {
                 Ok(v)
             }
             Expr::Pre(lv, inc) | Expr::Post(lv, inc) => {
-                self.adr += 3;
+                self.adr += 4;
                 let cur = self.load(lv)?;
                 let next = if *inc { cur.add(&Num::int(1)) } else { cur.sub(&Num::int(1)) };
                 self.store(lv, next.clone())?;
@@ -1273,11 +1321,15 @@ impl Machine<'_, '_> {
                     self.last = v;
                 }
             }
-            Stmt::Str(s) => self.out_str(s.as_bytes()),
+            Stmt::Str(t) => {
+                self.out_str(t.as_bytes());
+                self.adr += t.len() + 2;
+            }
             Stmt::Print(items) => {
                 for it in items {
                     match it {
                         PItem::Str(s) => {
+                            self.adr += s.len() + 2;
                             let mut chars = s.bytes();
                             while let Some(c) = chars.next() {
                                 if c != b'\\' {
@@ -1299,6 +1351,7 @@ impl Machine<'_, '_> {
                         }
                         PItem::Val(e) => {
                             let v = self.eval(e)?;
+                            self.adr += 1;
                             self.out_num(&v);
                             self.last = v;
                         }
@@ -1306,44 +1359,68 @@ impl Machine<'_, '_> {
                 }
             }
             Stmt::Block(b) => self.block(b)?,
+            // `adr` follows GNU's code layout: each part of a conditional or a
+            // loop sits at a fixed address, however often it runs.
             Stmt::If(c, t, e) => {
-                if !self.eval(c)?.is_zero() {
+                let start = self.adr;
+                let cond = !self.eval(c)?.is_zero();
+                self.adr += 3;
+                if cond {
                     self.exec(t)?;
                 } else if let Some(e) = e {
+                    self.adr = start + Self::expr_len(c) + 3 + Self::stmt_len(t) + 3;
                     self.exec(e)?;
                 }
+                self.adr = start + Self::stmt_len(s);
             }
-            Stmt::While(c, body) => loop {
-                self.loop_turn()?;
-                if self.eval(c)?.is_zero() {
-                    break;
-                }
-                match self.exec(body) {
-                    Ok(()) | Err(Flow::Continue) => {}
-                    Err(Flow::Break) => break,
-                    Err(f) => return Err(f),
-                }
-            },
-            Stmt::For(a, c, step, body) => {
-                if let Some(a) = a {
-                    self.eval(a)?;
-                }
+            Stmt::While(c, body) => {
+                let start = self.adr;
                 loop {
                     self.loop_turn()?;
-                    if let Some(c) = c {
-                        if self.eval(c)?.is_zero() {
-                            break;
-                        }
+                    self.adr = start;
+                    let stop = self.eval(c)?.is_zero();
+                    self.adr += 3;
+                    if stop {
+                        break;
                     }
                     match self.exec(body) {
                         Ok(()) | Err(Flow::Continue) => {}
                         Err(Flow::Break) => break,
                         Err(f) => return Err(f),
                     }
-                    if let Some(s) = step {
-                        self.eval(s)?;
+                }
+                self.adr = start + Self::stmt_len(s);
+            }
+            Stmt::For(a, c, step, body) => {
+                let start = self.adr;
+                if let Some(a) = a {
+                    self.eval(a)?;
+                    self.adr += 1;
+                }
+                let cond_at = self.adr;
+                let cond_len = c.as_ref().map_or(1, Self::expr_len);
+                let step_at = cond_at + cond_len + 6;
+                let body_at = step_at + step.as_ref().map_or(0, |e| Self::expr_len(e) + 1) + 3;
+                loop {
+                    self.loop_turn()?;
+                    self.adr = cond_at;
+                    if let Some(c) = c {
+                        if self.eval(c)?.is_zero() {
+                            break;
+                        }
+                    }
+                    self.adr = body_at;
+                    match self.exec(body) {
+                        Ok(()) | Err(Flow::Continue) => {}
+                        Err(Flow::Break) => break,
+                        Err(f) => return Err(f),
+                    }
+                    if let Some(st) = step {
+                        self.adr = step_at;
+                        self.eval(st)?;
                     }
                 }
+                self.adr = start + Self::stmt_len(s);
             }
             Stmt::Break => return Err(Flow::Break),
             Stmt::Continue => return Err(Flow::Continue),
@@ -1681,6 +1758,20 @@ mod tests {
         check(&["bc"], &[], "length(1/0)\n", "", "Runtime error (func=(main), adr=3): Divide by zero\n", 0);
         let e = "Runtime warning (func=f, adr=7): non-zero scale in exponent\n";
         check(&["bc"], &[], "define f(x) { return x^0.5; }\nf(2)\n", "1\n", e, 0);
+    }
+
+    #[test]
+    fn runtime_message_addresses_in_loops() {
+        let w = |adr: u32| format!("Runtime warning (func=(main), adr={adr}): non-zero scale in exponent\n");
+        check(&["bc"], &[], "for (i=0;i<3;i++) 2^0.5\n", "1\n1\n1\n", &w(32).repeat(3), 0);
+        check(&["bc"], &[], "for (i=0;i<1;i++) 2^0.5\n", "1\n", &w(30), 0);
+        check(&["bc"], &[], "for (;;) { 2^0.5; break; }\n", "1\n", &w(18), 0);
+        check(&["bc"], &[], "while (i<1) { i=1; 2^0.5 }\n", "1\n", &w(19), 0);
+        check(&["bc"], &[], "while (1) { 2^0.5; break; }\n", "1\n", &w(12), 0);
+        check(&["bc"], &[], "if (1) 2^0.5\n", "1\n", &w(12), 0);
+        check(&["bc"], &[], "if (0) 1 else 2^0.5\n", "1\n", &w(17), 0);
+        check(&["bc"], &[], "i=0; while (i<1) { i=1; 2^0.5 }\n", "1\n", &w(23), 0);
+        check(&["bc"], &[], "for (i=0;i<3;i++) { i; 2^0.5 }\n", "0\n1\n1\n1\n2\n1\n", &w(35).repeat(3), 0);
     }
 
     #[test]
