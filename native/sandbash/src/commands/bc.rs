@@ -884,6 +884,11 @@ impl Machine<'_, '_> {
 
     fn index(&mut self, name: &str, e: &Expr) -> XRes<u64> {
         let v = self.eval(e)?;
+        self.check_index(name, &v)
+    }
+
+    /// An array subscript in range, or GNU's runtime error.
+    fn check_index(&mut self, name: &str, v: &Num) -> XRes<u64> {
         match v.to_i64() {
             Some(i) if (0..=DIM_MAX as i64).contains(&i) => Ok(i as u64),
             _ => Err(self.rt_error(&format!("Array {name} subscript out of bounds."))),
@@ -1126,8 +1131,9 @@ impl Machine<'_, '_> {
             }
             Expr::Assign(lv, op, r) => {
                 // An element's index runs first, once (GNU's code order).
+                // (Its range is checked at the store, as GNU does.)
                 let elem = match lv {
-                    LVal::Elem(n, ie) => Some((n, self.index(n, ie)?)),
+                    LVal::Elem(n, ie) => Some((n, self.eval(ie)?)),
                     _ => None,
                 };
                 if op.is_some() {
@@ -1139,7 +1145,10 @@ impl Machine<'_, '_> {
                     None => rv,
                     Some(op) => {
                         let cur = match &elem {
-                            Some((n, i)) => self.arrays.get(*n).and_then(|a| a.get(i)).cloned().unwrap_or_default(),
+                            Some((n, iv)) => {
+                                let i = self.check_index(n, iv)?;
+                                self.arrays.get(*n).and_then(|a| a.get(&i)).cloned().unwrap_or_default()
+                            }
                             None => self.load(lv)?,
                         };
                         self.adr += 1;
@@ -1148,7 +1157,8 @@ impl Machine<'_, '_> {
                 };
                 self.adr += 2;
                 match elem {
-                    Some((n, i)) => {
+                    Some((n, iv)) => {
+                        let i = self.check_index(n, &iv)?;
                         self.arrays.entry(n.clone()).or_default().insert(i, v.clone());
                     }
                     None => self.store(lv, v.clone())?,
@@ -1750,6 +1760,8 @@ mod tests {
         check(&["bc"], &[], "22^0.5\n", "1\n", &w(9), 0);
         check(&["bc"], &[], "x=1;y=2^0.5\n", "", &w(12), 0);
         check(&["bc"], &[], "a[1]=2^0.5\n", "", &w(9), 0);
+        let e = "Runtime error (func=(main), adr=5): Array a subscript out of bounds.\n";
+        check(&["bc"], &[], "a[-1] = 1\n", "", e, 0);
         check(&["bc"], &[], "x+2^0.5\n", "1\n", &w(10), 0);
         check(&["bc"], &[], "x=5; x+=2^0.5; x\n", "6\n", &w(16), 0);
         check(&["bc"], &[], "-2^0.5\n", "1\n", &w(9), 0);

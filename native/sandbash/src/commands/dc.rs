@@ -1,6 +1,6 @@
 //! `dc` (GNU bc 1.07.1's dc 1.4.1), the common subset: numbers in `i` base
 //! (`_` for negative), `+ - * / % ~ ^ | v` at precision `k`, `p n f P a`,
-//! `c d r z Z X`, registers (`s l S L`, arrays `: ;`), strings and macros
+//! `c d r R z Z X`, registers (`s l S L`, arrays `: ;`), strings and macros
 //! (`[...]`, `x`, `<r >r =r !<r !>r !=r`, `q`, `Q`, `?`), bases (`i o I O K`)
 //! and `#` comments. Numbers are bc's (`bc_num`), printed in any `o` base
 //! and wrapped at DC_LINE_LENGTH (70) with a backslash.
@@ -467,6 +467,20 @@ impl Machine<'_, '_> {
                         _ => self.err("output base must be a number greater than 1").await?,
                     }
                 }
+                b'R' => match self.pop_num().and_then(|n| n.to_i64()) {
+                    // Rotate the top |n| items: the n-th comes to the top, or
+                    // (n < 0) the top goes down to the n-th place.
+                    Some(n) => {
+                        let k = usize::try_from(n.unsigned_abs()).unwrap_or(usize::MAX).min(self.stack.len());
+                        let start = self.stack.len() - k;
+                        if k > 1 && n > 0 {
+                            self.stack[start..].rotate_left(1);
+                        } else if k > 1 {
+                            self.stack[start..].rotate_right(1);
+                        }
+                    }
+                    None => self.err("stack empty").await?,
+                },
                 b'K' => self.stack.push(Val::N(Num::int(self.k as i64))),
                 b'I' => self.stack.push(Val::N(Num::int(i64::from(self.ibase)))),
                 b'O' => self.stack.push(Val::N(Num::int(self.obase as i64))),
@@ -754,6 +768,9 @@ mod tests {
         dc("z p 1 z p", "0\n2\n", "");
         dc("K p I p O p", "0\n10\n10\n", "");
         dc("3 a p", "\u{3}\n", "");
+        dc("1 2 3 4 5 3 R f", "3\n5\n4\n2\n1\n", "");
+        dc("1 2 3 4 5 _3 R f", "4\n3\n5\n2\n1\n", "");
+        dc("1 2 3 R f", "1\n2\n", "");
     }
 
     #[test]
