@@ -759,7 +759,8 @@ struct Machine<'c, 'x> {
     obase: u64,
     last: Num,
     out: Vec<u8>,
-    err: Vec<u8>,
+    /// Output and messages not yet written, in the order they came.
+    pending: Vec<(bool, Vec<u8>)>,
     col: usize,
     line_size: usize,
     /// Names of the functions being run (for error messages).
@@ -791,7 +792,7 @@ impl Machine<'_, '_> {
         if let Err(stop) = self.ctx.budget.tick_loop(0) {
             self.stopped = true;
             let m = format!("bc: {stop}\n");
-            self.err.extend_from_slice(m.as_bytes());
+            self.note_err(m.as_bytes());
             return Err(Flow::Abort);
         }
         Ok(())
@@ -803,12 +804,12 @@ impl Machine<'_, '_> {
     }
     fn rt_error(&mut self, msg: &str) -> Flow {
         let m = format!("Runtime error {}: {msg}\n", self.where_());
-        self.err.extend_from_slice(m.as_bytes());
+        self.note_err(m.as_bytes());
         Flow::Abort
     }
     fn rt_warn(&mut self, msg: &str) {
         let m = format!("Runtime warning {}: {msg}\n", self.where_());
-        self.err.extend_from_slice(m.as_bytes());
+        self.note_err(m.as_bytes());
     }
 
     /// bc's out_char: wrap lines at `line_size - 1` columns with `\`.
@@ -883,6 +884,11 @@ impl Machine<'_, '_> {
 
     fn index(&mut self, name: &str, e: &Expr) -> XRes<u64> {
         let v = self.eval(e)?;
+        self.check_index(name, &v)
+    }
+
+    /// An array subscript in range, or GNU's runtime error.
+    fn check_index(&mut self, name: &str, v: &Num) -> XRes<u64> {
         match v.to_i64() {
             Some(i) if (0..=DIM_MAX as i64).contains(&i) => Ok(i as u64),
             _ => Err(self.rt_error(&format!("Array {name} subscript out of bounds."))),
@@ -1020,52 +1026,165 @@ impl Machine<'_, '_> {
         Ok(r)
     }
 
+    /// GNU bc's byte code size of a constant (`adr` in runtime messages):
+    /// `0` and `1` have opcodes of their own, others are `K<digits>:` with
+    /// the leading zeros the scanner drops.
+    fn const_code_len(text: &str) -> usize {
+        if text == "0" || text == "1" {
+            return 1;
+        }
+        let t = text.trim_start_matches('0');
+        (if t.is_empty() { 1 } else { t.len() }) + 2
+    }
+
+    /// The byte code size of `e` (what `eval` adds to `adr` when every part runs).
+    fn expr_len(e: &Expr) -> usize {
+        let idx = |lv: &LVal| if let LVal::Elem(_, i) = lv { Self::expr_len(i) } else { 0 };
+        match e {
+            Expr::Const(s) => Self::const_code_len(s),
+            Expr::Load(lv) => idx(lv) + 2,
+            Expr::Group(e) => Self::expr_len(e),
+            Expr::Neg(e) | Expr::Not(e) => Self::expr_len(e) + 1,
+            Expr::And(a, b) | Expr::Or(a, b) | Expr::Bin(_, a, b) => Self::expr_len(a) + Self::expr_len(b) + 1,
+            Expr::Assign(lv, op, r) => idx(lv) + if op.is_some() { 3 } else { 0 } + Self::expr_len(r) + 2,
+            Expr::Pre(lv, _) | Expr::Post(lv, _) => idx(lv) + 4,
+            Expr::Length(e) | Expr::Sqrt(e) | Expr::ScaleOf(e) => Self::expr_len(e) + 2,
+            Expr::Call(_, args) => {
+                args.iter().map(|a| if let CallArg::Val(e) = a { Self::expr_len(e) } else { 0 }).sum::<usize>() + 3
+            }
+            Expr::Read => 2,
+        }
+    }
+
+    /// The byte code size of a statement: conditions jump with 3-byte
+    /// instructions, loops jump back, `for` jumps around its step.
+    fn stmt_len(s: &Stmt) -> usize {
+        let opt = |e: &Option<Expr>, none: usize| e.as_ref().map_or(none, |e| Self::expr_len(e) + 1);
+        match s {
+            Stmt::Expr(e) => Self::expr_len(e) + 1,
+            Stmt::Str(t) => t.len() + 2,
+            Stmt::Print(items) => items
+                .iter()
+                .map(|i| match i {
+                    PItem::Str(t) => t.len() + 2,
+                    PItem::Val(e) => Self::expr_len(e) + 1,
+                })
+                .sum(),
+            Stmt::Block(b) => b.iter().map(Self::stmt_len).sum(),
+            Stmt::If(c, t, e) => {
+                Self::expr_len(c) + 3 + Self::stmt_len(t) + e.as_ref().map_or(0, |e| 3 + Self::stmt_len(e))
+            }
+            Stmt::While(c, b) => Self::expr_len(c) + 3 + Self::stmt_len(b) + 3,
+            Stmt::For(a, c, st, b) => {
+                let cond = c.as_ref().map_or(1, Self::expr_len);
+                opt(a, 0) + cond + 6 + opt(st, 0) + 3 + Self::stmt_len(b) + 3
+            }
+            Stmt::Break | Stmt::Continue => 3,
+            Stmt::Return(e) => e.as_ref().map_or(1, Self::expr_len) + 1,
+            Stmt::Halt => 1,
+        }
+    }
+
+    /// Evaluate `e`. `adr` grows by each operation's byte code size (GNU's
+    /// code layout: operands first, then the operator), so runtime messages
+    /// name the same address as GNU's.
     fn eval(&mut self, e: &Expr) -> XRes<Num> {
-        self.adr += 1;
         if !self.ok() {
             return Err(Flow::Abort);
         }
         match e {
-            Expr::Const(s) => Ok(self.constant(s)),
-            Expr::Load(lv) => self.load(lv),
+            Expr::Const(s) => {
+                self.adr += Self::const_code_len(s);
+                Ok(self.constant(s))
+            }
+            Expr::Load(lv) => {
+                let v = self.load(lv)?;
+                self.adr += 2;
+                Ok(v)
+            }
             Expr::Group(e) => self.eval(e),
-            Expr::Neg(e) => Ok(self.eval(e)?.neg()),
-            Expr::Not(e) => Ok(Num::int(i64::from(self.eval(e)?.is_zero()))),
+            Expr::Neg(e) => {
+                let v = self.eval(e)?;
+                self.adr += 1;
+                Ok(v.neg())
+            }
+            Expr::Not(e) => {
+                let v = self.eval(e)?;
+                self.adr += 1;
+                Ok(Num::int(i64::from(v.is_zero())))
+            }
             Expr::And(a, b) => {
                 let t = !self.eval(a)?.is_zero() && !self.eval(b)?.is_zero();
+                self.adr += 1;
                 Ok(Num::int(i64::from(t)))
             }
             Expr::Or(a, b) => {
                 let t = !self.eval(a)?.is_zero() || !self.eval(b)?.is_zero();
+                self.adr += 1;
                 Ok(Num::int(i64::from(t)))
             }
             Expr::Bin(op, a, b) => {
                 let a = self.eval(a)?;
                 let b = self.eval(b)?;
+                self.adr += 1;
                 self.binop(op, &a, &b)
             }
             Expr::Assign(lv, op, r) => {
+                // An element's index runs first, once (GNU's code order).
+                // (Its range is checked at the store, as GNU does.)
+                let elem = match lv {
+                    LVal::Elem(n, ie) => Some((n, self.eval(ie)?)),
+                    _ => None,
+                };
+                if op.is_some() {
+                    // The old value is loaded before the right side runs.
+                    self.adr += 2;
+                }
                 let rv = self.eval(r)?;
                 let v = match op {
                     None => rv,
                     Some(op) => {
-                        let cur = self.load(lv)?;
+                        let cur = match &elem {
+                            Some((n, iv)) => {
+                                let i = self.check_index(n, iv)?;
+                                self.arrays.get(*n).and_then(|a| a.get(&i)).cloned().unwrap_or_default()
+                            }
+                            None => self.load(lv)?,
+                        };
+                        self.adr += 1;
                         self.binop(op, &cur, &rv)?
                     }
                 };
-                self.store(lv, v.clone())?;
+                self.adr += 2;
+                match elem {
+                    Some((n, iv)) => {
+                        let i = self.check_index(n, &iv)?;
+                        self.arrays.entry(n.clone()).or_default().insert(i, v.clone());
+                    }
+                    None => self.store(lv, v.clone())?,
+                }
                 Ok(v)
             }
             Expr::Pre(lv, inc) | Expr::Post(lv, inc) => {
+                self.adr += 4;
                 let cur = self.load(lv)?;
                 let next = if *inc { cur.add(&Num::int(1)) } else { cur.sub(&Num::int(1)) };
                 self.store(lv, next.clone())?;
                 Ok(if matches!(e, Expr::Pre(..)) { next } else { cur })
             }
-            Expr::Length(e) => Ok(Num::int(self.eval(e)?.length() as i64)),
-            Expr::ScaleOf(e) => Ok(Num::int(self.eval(e)?.s as i64)),
+            Expr::Length(e) => {
+                let v = self.eval(e)?;
+                self.adr += 2;
+                Ok(Num::int(v.length() as i64))
+            }
+            Expr::ScaleOf(e) => {
+                let v = self.eval(e)?;
+                self.adr += 2;
+                Ok(Num::int(v.s as i64))
+            }
             Expr::Sqrt(e) => {
                 let v = self.eval(e)?;
+                self.adr += 2;
                 if v.is_neg() {
                     return Err(self.rt_error("Square root of a negative number"));
                 }
@@ -1127,7 +1246,10 @@ impl Machine<'_, '_> {
             }
         }
         self.frames.push(name.to_string());
+        // A function's code has addresses of its own.
+        let caller_adr = std::mem::replace(&mut self.adr, 0);
         let r = self.block(&f.body);
+        self.adr = caller_adr + 3;
         self.frames.pop();
         for (n, old) in saved_vars.into_iter().rev() {
             match old {
@@ -1201,17 +1323,23 @@ impl Machine<'_, '_> {
         match s {
             Stmt::Expr(e) => {
                 let v = self.eval(e)?;
+                // `p` (pop) after an assignment, `W` (write) otherwise.
+                self.adr += 1;
                 if !matches!(e, Expr::Assign(..)) {
                     self.out_num(&v);
                     self.out_char(b'\n');
                     self.last = v;
                 }
             }
-            Stmt::Str(s) => self.out_str(s.as_bytes()),
+            Stmt::Str(t) => {
+                self.out_str(t.as_bytes());
+                self.adr += t.len() + 2;
+            }
             Stmt::Print(items) => {
                 for it in items {
                     match it {
                         PItem::Str(s) => {
+                            self.adr += s.len() + 2;
                             let mut chars = s.bytes();
                             while let Some(c) = chars.next() {
                                 if c != b'\\' {
@@ -1233,6 +1361,7 @@ impl Machine<'_, '_> {
                         }
                         PItem::Val(e) => {
                             let v = self.eval(e)?;
+                            self.adr += 1;
                             self.out_num(&v);
                             self.last = v;
                         }
@@ -1240,44 +1369,68 @@ impl Machine<'_, '_> {
                 }
             }
             Stmt::Block(b) => self.block(b)?,
+            // `adr` follows GNU's code layout: each part of a conditional or a
+            // loop sits at a fixed address, however often it runs.
             Stmt::If(c, t, e) => {
-                if !self.eval(c)?.is_zero() {
+                let start = self.adr;
+                let cond = !self.eval(c)?.is_zero();
+                self.adr += 3;
+                if cond {
                     self.exec(t)?;
                 } else if let Some(e) = e {
+                    self.adr = start + Self::expr_len(c) + 3 + Self::stmt_len(t) + 3;
                     self.exec(e)?;
                 }
+                self.adr = start + Self::stmt_len(s);
             }
-            Stmt::While(c, body) => loop {
-                self.loop_turn()?;
-                if self.eval(c)?.is_zero() {
-                    break;
-                }
-                match self.exec(body) {
-                    Ok(()) | Err(Flow::Continue) => {}
-                    Err(Flow::Break) => break,
-                    Err(f) => return Err(f),
-                }
-            },
-            Stmt::For(a, c, step, body) => {
-                if let Some(a) = a {
-                    self.eval(a)?;
-                }
+            Stmt::While(c, body) => {
+                let start = self.adr;
                 loop {
                     self.loop_turn()?;
-                    if let Some(c) = c {
-                        if self.eval(c)?.is_zero() {
-                            break;
-                        }
+                    self.adr = start;
+                    let stop = self.eval(c)?.is_zero();
+                    self.adr += 3;
+                    if stop {
+                        break;
                     }
                     match self.exec(body) {
                         Ok(()) | Err(Flow::Continue) => {}
                         Err(Flow::Break) => break,
                         Err(f) => return Err(f),
                     }
-                    if let Some(s) = step {
-                        self.eval(s)?;
+                }
+                self.adr = start + Self::stmt_len(s);
+            }
+            Stmt::For(a, c, step, body) => {
+                let start = self.adr;
+                if let Some(a) = a {
+                    self.eval(a)?;
+                    self.adr += 1;
+                }
+                let cond_at = self.adr;
+                let cond_len = c.as_ref().map_or(1, Self::expr_len);
+                let step_at = cond_at + cond_len + 6;
+                let body_at = step_at + step.as_ref().map_or(0, |e| Self::expr_len(e) + 1) + 3;
+                loop {
+                    self.loop_turn()?;
+                    self.adr = cond_at;
+                    if let Some(c) = c {
+                        if self.eval(c)?.is_zero() {
+                            break;
+                        }
+                    }
+                    self.adr = body_at;
+                    match self.exec(body) {
+                        Ok(()) | Err(Flow::Continue) => {}
+                        Err(Flow::Break) => break,
+                        Err(f) => return Err(f),
+                    }
+                    if let Some(st) = step {
+                        self.adr = step_at;
+                        self.eval(st)?;
                     }
                 }
+                self.adr = start + Self::stmt_len(s);
             }
             Stmt::Break => return Err(Flow::Break),
             Stmt::Continue => return Err(Flow::Continue),
@@ -1293,14 +1446,26 @@ impl Machine<'_, '_> {
         Ok(())
     }
 
+    /// A message for stderr, kept in order after the output before it.
+    fn note_err(&mut self, msg: &[u8]) {
+        if !self.out.is_empty() {
+            let o = std::mem::take(&mut self.out);
+            self.pending.push((false, o));
+        }
+        self.pending.push((true, msg.to_vec()));
+    }
+
     async fn flush(&mut self) -> Result<(), crate::io::IoError> {
+        for (is_err, bytes) in std::mem::take(&mut self.pending) {
+            if is_err {
+                self.ctx.stderr.write(&bytes).await?;
+            } else {
+                self.ctx.out(&bytes).await?;
+            }
+        }
         if !self.out.is_empty() {
             let o = std::mem::take(&mut self.out);
             self.ctx.out(&o).await?;
-        }
-        if !self.err.is_empty() {
-            let e = std::mem::take(&mut self.err);
-            self.ctx.stderr.write(&e).await?;
         }
         Ok(())
     }
@@ -1343,12 +1508,12 @@ async fn run_source(m: &mut Machine<'_, '_>, src: &[u8], label: &str) -> Result<
             if at > p.pos {
                 break;
             }
-            m.err.extend_from_slice(format!("{label} {n}: illegal character: {c}\n").as_bytes());
+            m.note_err(format!("{label} {n}: illegal character: {c}\n").as_bytes());
             line_bad = true;
             illegal.next();
         }
         for (n, msg) in p.soft.drain(..) {
-            m.err.extend_from_slice(format!("{label} {n}: {msg}\n").as_bytes());
+            m.note_err(format!("{label} {n}: {msg}\n").as_bytes());
             line_bad = true;
         }
         let res = if line_bad && res.is_ok() { Err(PErr::Skip) } else { res };
@@ -1356,7 +1521,7 @@ async fn run_source(m: &mut Machine<'_, '_>, src: &[u8], label: &str) -> Result<
             Err(PErr::Skip) => {}
             Err(PErr::Quit) => return Ok(false),
             Err(PErr::Syntax(n)) => {
-                m.err.extend_from_slice(format!("{label} {n}: syntax error\n").as_bytes());
+                m.note_err(format!("{label} {n}: syntax error\n").as_bytes());
                 // Skip to the end of the line.
                 while !matches!(p.peek(), T::Nl | T::Eof) {
                     p.bump();
@@ -1367,7 +1532,7 @@ async fn run_source(m: &mut Machine<'_, '_>, src: &[u8], label: &str) -> Result<
                     if at > p.pos {
                         break;
                     }
-                    m.err.extend_from_slice(format!("{label} {n}: illegal character: {c}\n").as_bytes());
+                    m.note_err(format!("{label} {n}: illegal character: {c}\n").as_bytes());
                     illegal.next();
                 }
             }
@@ -1421,7 +1586,7 @@ impl Command for Bc {
             obase: 10,
             last: Num::default(),
             out: Vec::new(),
-            err: Vec::new(),
+            pending: Vec::new(),
             col: 0,
             line_size,
             frames: Vec::new(),
@@ -1583,5 +1748,46 @@ mod tests {
             ".54030230586813971740\n.78539816339744830961\n.69314718055994530941\n2.71828182845904523536\n.57672480775687338720\n",
         );
         bcl("e(100)\n", "26881171418161354484126255515800135873611118.77374192241519160861\n");
+    }
+
+    #[test]
+    fn runtime_message_addresses() {
+        // GNU's byte code addresses: constants `K..:` (leading zeros dropped),
+        // `0`/`1` one byte, loads and stores two, operators one.
+        let w = |adr: u32| format!("Runtime warning (func=(main), adr={adr}): non-zero scale in exponent\n");
+        check(&["bc"], &[], "10/0\n", "", "Runtime error (func=(main), adr=6): Divide by zero\n", 0);
+        check(&["bc"], &[], "2^0.5\n", "1\n", &w(8), 0);
+        check(&["bc"], &[], "22^0.5\n", "1\n", &w(9), 0);
+        check(&["bc"], &[], "x=1;y=2^0.5\n", "", &w(12), 0);
+        check(&["bc"], &[], "a[1]=2^0.5\n", "", &w(9), 0);
+        let e = "Runtime error (func=(main), adr=5): Array a subscript out of bounds.\n";
+        check(&["bc"], &[], "a[-1] = 1\n", "", e, 0);
+        check(&["bc"], &[], "x+2^0.5\n", "1\n", &w(10), 0);
+        check(&["bc"], &[], "x=5; x+=2^0.5; x\n", "6\n", &w(16), 0);
+        check(&["bc"], &[], "-2^0.5\n", "1\n", &w(9), 0);
+        let e = "Runtime error (func=(main), adr=4): Square root of a negative number\n";
+        check(&["bc"], &[], "sqrt(-1)\n", "", e, 0);
+        check(&["bc"], &[], "length(1/0)\n", "", "Runtime error (func=(main), adr=3): Divide by zero\n", 0);
+        let e = "Runtime warning (func=f, adr=7): non-zero scale in exponent\n";
+        check(&["bc"], &[], "define f(x) { return x^0.5; }\nf(2)\n", "1\n", e, 0);
+    }
+
+    #[test]
+    fn runtime_message_addresses_in_loops() {
+        let w = |adr: u32| format!("Runtime warning (func=(main), adr={adr}): non-zero scale in exponent\n");
+        check(&["bc"], &[], "for (i=0;i<3;i++) 2^0.5\n", "1\n1\n1\n", &w(32).repeat(3), 0);
+        check(&["bc"], &[], "for (i=0;i<1;i++) 2^0.5\n", "1\n", &w(30), 0);
+        check(&["bc"], &[], "for (;;) { 2^0.5; break; }\n", "1\n", &w(18), 0);
+        check(&["bc"], &[], "while (i<1) { i=1; 2^0.5 }\n", "1\n", &w(19), 0);
+        check(&["bc"], &[], "while (1) { 2^0.5; break; }\n", "1\n", &w(12), 0);
+        check(&["bc"], &[], "if (1) 2^0.5\n", "1\n", &w(12), 0);
+        check(&["bc"], &[], "if (0) 1 else 2^0.5\n", "1\n", &w(17), 0);
+        check(&["bc"], &[], "i=0; while (i<1) { i=1; 2^0.5 }\n", "1\n", &w(23), 0);
+        check(&["bc"], &[], "for (i=0;i<3;i++) { i; 2^0.5 }\n", "0\n1\n1\n1\n2\n1\n", &w(35).repeat(3), 0);
+    }
+
+    #[test]
+    fn reads_dev_stdin() {
+        check(&["bc", "/dev/stdin"], &[], "1+2\n", "3\n", "", 0);
     }
 }

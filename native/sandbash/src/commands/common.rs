@@ -54,7 +54,7 @@ impl CommandContext<'_> {
                 "input too large".to_string()
             });
         }
-        if operand == "-" {
+        if operand == "-" || path == "/dev/stdin" {
             let max = usize::try_from(self.budget.limits.max_string_bytes).unwrap_or(usize::MAX);
             return self.stdin.read_to_end(max).await.map_err(|_| {
                 // Ends the exec with the limit's name once the command returns.
@@ -253,6 +253,22 @@ impl std::fmt::Display for OptError {
 /// The "Written by" part of GNU coreutils 9.1 `--version`, per utility.
 const COREUTILS_AUTHORS: &[(&str, &str)] = &[
     ("[", "Kevin Braunsdorf and Matthew Bradburn."),
+    ("arch", "David MacKenzie and Karel Zak."),
+    ("b2sum", "Padraig Brady and Samuel Neves."),
+    ("basenc", "Simon Josefsson and Assaf Gordon."),
+    ("factor", "Paul Rubin, Torbj\u{f6}rn Granlund, and Niels M\u{f6}ller."),
+    ("groups", "David MacKenzie and James Youngman."),
+    ("link", "Michael Stone."),
+    ("nice", "David MacKenzie."),
+    ("nohup", "Jim Meyering."),
+    ("pathchk", "Paul Eggert, David MacKenzie, and Jim Meyering."),
+    ("shred", "Colin Plumb."),
+    ("stdbuf", "Padraig Brady."),
+    ("sync", "Jim Meyering and Giuseppe Scrivano."),
+    ("tsort", "Mark Kettenis."),
+    ("unlink", "Michael Stone."),
+    ("users", "Joseph Arceneaux and David MacKenzie."),
+    ("who", "Joseph Arceneaux, David MacKenzie, and Michael Stone."),
     ("basename", "David MacKenzie."),
     ("cat", "Torbjorn Granlund and Richard M. Stallman."),
     ("chgrp", "David MacKenzie and Jim Meyering."),
@@ -554,6 +570,12 @@ pub async fn with_locale<F: std::future::Future>(env: &dyn super::EnvView, fut: 
         }
     };
     UTF8_LOCALE.scope(utf8, fut).await
+}
+
+/// Whether the running utility's locale is UTF-8 (C.UTF-8 unless the
+/// environment names another; ASCII-only outside a utility, as in unit tests).
+pub fn locale_is_utf8() -> bool {
+    UTF8_LOCALE.try_with(|u| *u).unwrap_or(false)
 }
 
 /// GNU's `quote()`: the locale's quotation marks, `‘x’` in a UTF-8 locale

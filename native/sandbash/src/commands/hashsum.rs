@@ -1,13 +1,15 @@
-//! `md5sum`, `sha1sum`, `sha224sum`, `sha256sum`, `sha384sum`, `sha512sum`
-//! (GNU coreutils md5sum.c): print digests (`-b`/`-t`, `--tag`, `-z`) or
+//! `md5sum`, `sha1sum`, `sha224sum`, `sha256sum`, `sha384sum`, `sha512sum`,
+//! `b2sum` (BLAKE2b, `-l BITS`) (GNU coreutils md5sum.c): print digests (`-b`/`-t`, `--tag`, `-z`) or
 //! verify them (`-c` with `--quiet`, `--status`, `--strict`, `-w`,
 //! `--ignore-missing`), with GNU's escaping of odd file names and its
 //! WARNING summary. Files stream through the hasher a chunk at a time.
 
-use super::common::{quotef, Arg, Spec};
+use super::common::{quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
+use blake2::digest::VariableOutput;
+use blake2::Blake2bVar;
 use md5::Md5;
 use sha1::Sha1;
 use sha2::{Digest, Sha224, Sha256, Sha384, Sha512};
@@ -23,6 +25,8 @@ pub enum Algo {
     Sha256,
     Sha384,
     Sha512,
+    /// BLAKE2b with this many bytes of digest (64 by default, `-l` bits / 8).
+    Blake2b(usize),
 }
 
 impl Algo {
@@ -35,6 +39,14 @@ impl Algo {
             Algo::Sha256 => "SHA256",
             Algo::Sha384 => "SHA384",
             Algo::Sha512 => "SHA512",
+            Algo::Blake2b(_) => "BLAKE2b",
+        }
+    }
+    /// The tag as printed: `BLAKE2b-256` for a shortened BLAKE2b.
+    fn full_tag(self) -> String {
+        match self {
+            Algo::Blake2b(n) if n != 64 => format!("BLAKE2b-{}", n * 8),
+            a => a.tag().to_string(),
         }
     }
     fn hex_len(self) -> usize {
@@ -45,6 +57,7 @@ impl Algo {
             Algo::Sha256 => 64,
             Algo::Sha384 => 96,
             Algo::Sha512 => 128,
+            Algo::Blake2b(n) => n * 2,
         }
     }
     fn hasher(self) -> Hasher {
@@ -55,6 +68,11 @@ impl Algo {
             Algo::Sha256 => Hasher::Sha256(Sha256::new()),
             Algo::Sha384 => Hasher::Sha384(Sha384::new()),
             Algo::Sha512 => Hasher::Sha512(Sha512::new()),
+            // b2sum lets only 1..=64 bytes through, so the fallback never runs.
+            Algo::Blake2b(n) => match Blake2bVar::new(n.clamp(1, 64)) {
+                Ok(h) => Hasher::Blake2b(h),
+                Err(_) => Hasher::Sha512(Sha512::new()),
+            },
         }
     }
 }
@@ -66,6 +84,7 @@ enum Hasher {
     Sha256(Sha256),
     Sha384(Sha384),
     Sha512(Sha512),
+    Blake2b(Blake2bVar),
 }
 
 impl Hasher {
@@ -77,6 +96,7 @@ impl Hasher {
             Hasher::Sha256(h) => h.update(d),
             Hasher::Sha384(h) => h.update(d),
             Hasher::Sha512(h) => h.update(d),
+            Hasher::Blake2b(h) => blake2::digest::Update::update(h, d),
         }
     }
     fn hex(self) -> String {
@@ -87,6 +107,12 @@ impl Hasher {
             Hasher::Sha256(h) => h.finalize().to_vec(),
             Hasher::Sha384(h) => h.finalize().to_vec(),
             Hasher::Sha512(h) => h.finalize().to_vec(),
+            Hasher::Blake2b(h) => {
+                let mut out = vec![0u8; h.output_size()];
+                // The buffer has exactly the output size, so this cannot fail.
+                let _ = h.finalize_variable(&mut out);
+                out
+            }
         };
         bytes.iter().map(|b| format!("{b:02x}")).collect()
     }
@@ -108,6 +134,38 @@ const SPEC: Spec = Spec::new(
     ],
     "[OPTION]... [FILE]...",
 );
+
+/// b2sum's options: md5sum's and `-l BITS`.
+const B2_SPEC: Spec = Spec::new(
+    "bctwzl:",
+    &[
+        ("binary", Arg::No, "b"),
+        ("check", Arg::No, "c"),
+        ("ignore-missing", Arg::No, "ignore-missing"),
+        ("length", Arg::Yes, "l"),
+        ("quiet", Arg::No, "quiet"),
+        ("status", Arg::No, "status"),
+        ("strict", Arg::No, "strict"),
+        ("tag", Arg::No, "tag"),
+        ("text", Arg::No, "t"),
+        ("warn", Arg::No, "w"),
+        ("zero", Arg::No, "z"),
+    ],
+    "[OPTION]... [FILE]...",
+);
+
+/// b2sum's `-l BITS`: the digest bytes, or GNU's message lines.
+fn blake2_length(v: &str) -> Result<usize, Vec<String>> {
+    let invalid = format!("invalid length: {}", quote_locale(v));
+    let bits: u64 = v.parse().map_err(|_| vec![invalid.clone()])?;
+    if !bits.is_multiple_of(8) {
+        return Err(vec![invalid, "length is not a multiple of 8".to_string()]);
+    }
+    if bits > 512 {
+        return Err(vec![invalid, format!("maximum digest length for {} is 512 bits", quote_locale("BLAKE2b"))]);
+    }
+    Ok(if bits == 0 { 64 } else { (bits / 8) as usize })
+}
 
 /// Hash one operand a chunk at a time; `Err` is the C library's message.
 pub(super) async fn digest_file(ctx: &CommandContext<'_>, algo: Algo, name: &str) -> Result<String, String> {
@@ -132,7 +190,7 @@ pub(super) fn format_line(algo: Algo, hex: &str, f: &str, tag: bool, binary: boo
         line.push('\\');
     }
     if tag {
-        line.push_str(&format!("{} ({name}) = {hex}", algo.tag()));
+        line.push_str(&format!("{} ({name}) = {hex}", algo.full_tag()));
     } else {
         let mark = if binary { '*' } else { ' ' };
         line.push_str(&format!("{hex} {mark}{name}"));
@@ -198,8 +256,20 @@ impl LineParser {
                 s[i..].starts_with(t) && matches!(s.get(i + t.len()), Some(b' ' | b'('))
             }),
         };
-        if let Some(algo) = tagged {
+        if let Some(mut algo) = tagged {
             i += algo.tag().len();
+            if let (Algo::Blake2b(_), Some(b'-')) = (algo, s.get(i)) {
+                // `BLAKE2b-256 (name) = ...`: the length is part of the tag.
+                let digits = s[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+                let bits: usize = std::str::from_utf8(&s[i + 1..i + 1 + digits]).ok()?.parse().ok()?;
+                if bits == 0 || !bits.is_multiple_of(8) || bits > 512 {
+                    return None;
+                }
+                algo = Algo::Blake2b(bits / 8);
+                i += 1 + digits;
+            } else if let Algo::Blake2b(_) = algo {
+                algo = Algo::Blake2b(64);
+            }
             if s.get(i) == Some(&b' ') {
                 i += 1;
             }
@@ -222,7 +292,15 @@ impl LineParser {
             }
             return Some((&rest[j..], name, algo));
         }
-        let algo = self.algo?;
+        let mut algo = self.algo?;
+        if let Algo::Blake2b(_) = algo {
+            // Untagged BLAKE2b lines say their length by the digest's.
+            let n = s[i..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
+            if n == 0 || n % 2 != 0 || n > 128 {
+                return None;
+            }
+            algo = Algo::Blake2b(n / 2);
+        }
         let hex_len = algo.hex_len();
         if s.len() - i < hex_len + 2 {
             return None;
@@ -370,11 +448,23 @@ pub(super) async fn check_file(
 #[async_trait]
 impl Command for HashSum {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let algo = self.0;
-        let p = match ctx.parse_opts(&SPEC).await? {
+        let mut algo = self.0;
+        let spec = if let Algo::Blake2b(_) = algo { &B2_SPEC } else { &SPEC };
+        let p = match ctx.parse_opts(spec).await? {
             Ok(p) => p,
             Err(s) => return Ok(s),
         };
+        if let Some(v) = p.last("l") {
+            match blake2_length(v) {
+                Ok(n) => algo = Algo::Blake2b(n),
+                Err(lines) => {
+                    for l in lines {
+                        ctx.err(l).await?;
+                    }
+                    return Ok(1);
+                }
+            }
+        }
         // GNU: `--tag` implies binary mode; the last of -b/-t/--tag wins.
         let mut binary: Option<bool> = None;
         let mut tag = false;
@@ -629,5 +719,51 @@ mod tests {
             &e("the --zero option is not supported when verifying checksums"),
             1,
         );
+    }
+
+    const B2_HI: &str = "7ea59e7a000ec003846b6607dfd5f9217b681dc1a81b0789b464c3995105d93083f7f0a86fca01a1bed27e9f9303ae58d01746e3b20443480bea56198e65bfc5";
+    const B2_256_HI: &str = "de9543b2ae1b2b87434a730727db17f5ac8b8c020b84a5cb8c5fbcc1423443ba";
+
+    #[test]
+    fn b2sum() {
+        let files = [("hi.txt", "hi\n")];
+        check(&["b2sum", "hi.txt"], &files, "", &format!("{B2_HI}  hi.txt\n"), "", 0);
+        check(&["b2sum"], &[], "hi\n", &format!("{B2_HI}  -\n"), "", 0);
+        check(&["b2sum", "-l", "256", "hi.txt"], &files, "", &format!("{B2_256_HI}  hi.txt\n"), "", 0);
+        check(&["b2sum", "-l", "0", "hi.txt"], &files, "", &format!("{B2_HI}  hi.txt\n"), "", 0);
+        check(&["b2sum", "-l", "8", "hi.txt"], &files, "", "2c  hi.txt\n", "", 0);
+        check(&["b2sum", "--tag", "hi.txt"], &files, "", &format!("BLAKE2b (hi.txt) = {B2_HI}\n"), "", 0);
+        let out = format!("BLAKE2b-256 (hi.txt) = {B2_256_HI}\n");
+        check(&["b2sum", "--tag", "-l", "256", "hi.txt"], &files, "", &out, "", 0);
+        let empty = "786a02f742015903c6c6fd852552d272912f4740e15847618a86e217f71f5419d25e1031afee585313896444934eb04b903a685b1448b755d56f701afe9be2ce";
+        check(&["b2sum", "--tag", "-"], &[], "", &format!("BLAKE2b (-) = {empty}\n"), "", 0);
+    }
+
+    #[test]
+    fn b2sum_check() {
+        let sums = format!(
+            "{B2_256_HI}  hi.txt\n{B2_HI}  hi.txt\nBLAKE2b-256 (hi.txt) = {B2_256_HI}\nBLAKE2b (hi.txt) = {B2_HI}\n"
+        );
+        let files = [("hi.txt", "hi\n"), ("sums", sums.as_str())];
+        let ok4 = "hi.txt: OK\nhi.txt: OK\nhi.txt: OK\nhi.txt: OK\n";
+        check(&["b2sum", "-c", "sums"], &files, "", ok4, "", 0);
+        // -l does not restrict what -c accepts.
+        check(&["b2sum", "-l", "128", "-c", "sums"], &files, "", ok4, "", 0);
+        let bad = format!("{B2_256_HI}  hi.txt\n").replace("de95", "de96");
+        let files = [("hi.txt", "hi\n"), ("sums", bad.as_str())];
+        let err = "b2sum: WARNING: 1 computed checksum did NOT match\n";
+        check(&["b2sum", "-c", "sums"], &files, "", "hi.txt: FAILED\n", err, 1);
+    }
+
+    #[test]
+    fn b2sum_lengths() {
+        let e = "b2sum: invalid length: 'x'\n";
+        check(&["b2sum", "-l", "x", "f"], &[], "", "", e, 1);
+        let e = "b2sum: invalid length: '513'\nb2sum: length is not a multiple of 8\n";
+        check(&["b2sum", "-l", "513", "f"], &[], "", "", e, 1);
+        let e = "b2sum: invalid length: '520'\nb2sum: maximum digest length for 'BLAKE2b' is 512 bits\n";
+        check(&["b2sum", "-l", "520", "f"], &[], "", "", e, 1);
+        let e = "md5sum: invalid option -- 'l'\nTry 'md5sum --help' for more information.\n";
+        check(&["md5sum", "-l", "8"], &[], "", "", e, 1);
     }
 }

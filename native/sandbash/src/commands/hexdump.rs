@@ -1,10 +1,12 @@
 //! `hexdump` (util-linux 2.38) with its built-in formats: the default
 //! (16-bit hex words), `-C` (canonical hex+ASCII), `-b`, `-c`, `-d`, `-o`,
-//! `-x`; `-n` length, `-s` skip, `-v` (no `*` for repeated lines). Lines are
+//! `-x`, and `-e FORMAT` / `-f FILE` (in `hexdump_fmt`); `-n` length, `-s`
+//! skip, `-v` (no `*` for repeated lines). Lines are
 //! laid out as util-linux does: no blank after a line's last unit, missing
 //! units at the end of input shown as blanks of the same width.
 
 use super::common::{parse_size, quotef, Spec};
+use super::hexdump_fmt::Program;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -129,6 +131,7 @@ impl Command for Hexdump {
             return Ok(0);
         }
         let mut fmts = Vec::new();
+        let mut program = Program::default();
         let (mut length, mut skip) = (None, 0u64);
         for o in &p.opts {
             let v = o.val.as_deref().unwrap_or("");
@@ -149,15 +152,50 @@ impl Command for Hexdump {
                     }
                 },
                 "e" | "f" => {
-                    ctx.err("custom formats (-e, -f) are not supported").await?;
-                    return Ok(1);
+                    let text = if o.id == "e" {
+                        v.to_string()
+                    } else {
+                        match ctx.read_operand(v).await {
+                            Ok(d) => String::from_utf8_lossy(&d).into_owned(),
+                            Err(e) => {
+                                ctx.err(format!("{}: {e}", quotef(v))).await?;
+                                return Ok(1);
+                            }
+                        }
+                    };
+                    let lines: Vec<&str> = if o.id == "e" { vec![text.as_str()] } else { text.lines().collect() };
+                    for line in lines {
+                        if o.id == "f" && (line.trim().is_empty() || line.trim_start().starts_with('#')) {
+                            continue;
+                        }
+                        if let Err(m) = program.add(line) {
+                            ctx.err(m).await?;
+                            return Ok(1);
+                        }
+                    }
                 }
                 _ => {}
             }
         }
-        if fmts.is_empty() {
+        let custom = !program.strings.is_empty();
+        program.finish();
+        if fmts.is_empty() && !custom {
             fmts.push(Fmt::Default);
         }
+        // A block is 16 bytes for the built-in formats, else what -e reads.
+        let bs = if custom { program.block } else { 16 };
+        if bs == 0 {
+            return Ok(0);
+        }
+        let emit = |off: u64, block: &[u8], out: &mut Vec<u8>| {
+            if custom {
+                program.render(block, off, out);
+            } else {
+                for fm in &fmts {
+                    fm.line(off, block, out);
+                }
+            }
+        };
         let squeeze = !p.has("v");
         let files = if p.operands.is_empty() { vec!["-".to_string()] } else { p.operands.clone() };
         let (mut failed, mut opened) = (0usize, 0usize);
@@ -166,7 +204,7 @@ impl Command for Hexdump {
         // Skipped bytes count in the offsets; standard input is "seeked", so
         // a skip past its end still moves the final offset.
         let mut off = 0u64;
-        let mut block: Vec<u8> = Vec::with_capacity(16);
+        let mut block: Vec<u8> = Vec::with_capacity(bs);
         let mut prev: Option<Vec<u8>> = None;
         let mut starred = false;
         let mut out = Vec::new();
@@ -199,10 +237,10 @@ impl Command for Hexdump {
                 }
                 dumped += data.len() as u64;
                 while !data.is_empty() {
-                    let take = (16 - block.len()).min(data.len());
+                    let take = (bs - block.len()).min(data.len());
                     block.extend_from_slice(&data[..take]);
                     data = &data[take..];
-                    if block.len() == 16 {
+                    if block.len() == bs {
                         if squeeze && prev.as_ref() == Some(&block) {
                             if !starred {
                                 out.extend_from_slice(b"*\n");
@@ -210,11 +248,9 @@ impl Command for Hexdump {
                             }
                         } else {
                             starred = false;
-                            for fm in &fmts {
-                                fm.line(off, &block, &mut out);
-                            }
+                            emit(off, &block, &mut out);
                         }
-                        off += 16;
+                        off += bs as u64;
                         prev = Some(std::mem::take(&mut block));
                     }
                 }
@@ -227,16 +263,14 @@ impl Command for Hexdump {
             }
         }
         if !block.is_empty() {
-            for fm in &fmts {
-                fm.line(off, &block, &mut out);
-            }
+            emit(off, &block, &mut out);
             off += block.len() as u64;
         }
         if p.operands.is_empty() {
             off += to_skip;
         }
         let _ = dumped;
-        if off > 0 {
+        if off > 0 && !custom {
             // util-linux takes the last format's address style.
             out.extend_from_slice(fmts[fmts.len() - 1].addr(off).as_bytes());
             out.push(b'\n');
@@ -328,5 +362,61 @@ mod tests {
             1,
         );
         check(&["hexdump", "-n", "x"], &[], "", "", "hexdump: failed to parse length: 'x': Invalid argument\n", 1);
+    }
+
+    fn hd_e(args: &[&str], out: &str) {
+        let mut argv = vec!["hexdump"];
+        argv.extend_from_slice(args);
+        argv.push("o.bin");
+        check(&argv, &[("o.bin", DATA)], "", out, "", 0);
+    }
+
+    #[test]
+    fn custom_formats() {
+        hd_e(
+            &["-e", "16/1 \"%02x \" \"\\n\""],
+            "68 65 6c 6c 6f 20 77 6f 72 6c 64 0a 74 68 69 73\n09 69 73 00 01 7f c3 a9 20 65 6e 64            \n",
+        );
+        hd_e(&["-e", "\"%07.7_ax \" 16/1 \"%02x \" \"\\n\""], "0000000 68 65 6c 6c 6f 20 77 6f 72 6c 64 0a 74 68 69 73\n0000010 09 69 73 00 01 7f c3 a9 20 65 6e 64            \n");
+        hd_e(&["-e", "\"%_ad: \" 8/1 \"%3u\" \"\\n\""], "0: 104101108108111 32119111\n8: 114108100 10116104105115\n16:   9105115  0  1127195169\n24:  32101110100            \n");
+        hd_e(
+            &["-e", "4/4 \"%08x \" \"\\n\""],
+            "6c6c6568 6f77206f 0a646c72 73696874\n00736909 a9c37f01 646e6520         \n",
+        );
+        hd_e(&["-e", "16/1 \"%_p\" \"\\n\""], "hello world.this\n.is..... end\n");
+        hd_e(&["-e", "\"%_p\""], "hel*\no world.this.is..... end");
+        hd_e(&["-e", "8/1 \"%_c\""], "hello world\\nthis\\tis\\0001177303251 end");
+        hd_e(
+            &["-e", "4/1 \"%_u \"  \"\\n\""],
+            "h e l l\no   w o\nr l d lf\nt h i s\nht i s nul\nsoh del c3 a9\n  e n d\n",
+        );
+        hd_e(&["-e", "4/1 \"%d,\" \"\\n\""], "104,101,108,108,\n111,32,119,111,\n114,108,100,10,\n116,104,105,115,\n9,105,115,0,\n1,127,-61,-87,\n32,101,110,100,\n");
+        hd_e(&["-e", "2/8 \"%g \" \"\\n\""], "8.76578e+228 8.88254e+247\n-1.66027e-107 8.32479e-315\n");
+        hd_e(
+            &["-e", "1/4 \"%e\\n\""],
+            "1.143141e+27\n7.648201e+28\n1.099820e-32\n1.849249e+31\n1.059876e-38\n-8.681771e-14\n1.759045e+22\n",
+        );
+        hd_e(&["-e", "/1 \"%02X\""], "68656C*\n6F20776F726C640A7468697309697300017FC3A920656E64");
+        hd_e(&["-e", "4/1 \"%-4x|\" \"\\n\""], "68  |65  |6c  |6c  |\n6f  |20  |77  |6f  |\n72  |6c  |64  |a   |\n74  |68  |69  |73  |\n9   |69  |73  |0   |\n1   |7f  |c3  |a9  |\n20  |65  |6e  |64  |\n");
+        hd_e(&["-e", "2 \"%6.2f \" \"\\n\""], "8765776478827896752415861891805381786472929822085132587311968511214977167546386789061289717849697443741620521757807089201431832352601508478441114935690737474610033398673881254958673203179880650089811189288308205968706663415283712.00 88825422587620463258328082807166109820266466526870425208404511121911388298396505759186953329132542757744721879107415126627081506577499492529996001772610492209340138817767754892319493144474388714738977215806309617051353026465856386590539568985931776.00\n -0.00   0.00\n");
+    }
+
+    #[test]
+    fn custom_blocks() {
+        check(&["hexdump", "-e", "\"%_p\""], &[], "abbbbcd", "ab*\ncd", "", 0);
+        check(&["hexdump", "-v", "-e", "\"%_p\""], &[], "abbbbcd", "abbbbcd", "", 0);
+        // The shorter string's last unit repeats to fill the block.
+        let out = "61626364\na\nb\nc\nd656667  \ne\nf\ng\n";
+        check(&["hexdump", "-e", "4/1 \"%02x\" \"\\n\"", "-e", "\"%_p\\n\""], &[], "abcdefg", out, "", 0);
+        check(&["hexdump", "-f", "fmt"], &[("fmt", "# comment\n4/1 \"%02x\" \"\\n\"\n")], "abcd", "61626364\n", "", 0);
+    }
+
+    #[test]
+    fn custom_errors() {
+        let e = "hexdump: %s requires a precision or a byte count\n";
+        check(&["hexdump", "-e", "\"%s\\n\""], &[], "x", "", e, 1);
+        let e = "hexdump: bad byte count for conversion character d\n";
+        check(&["hexdump", "-e", "1/3 \"%d\""], &[], "x", "", e, 1);
+        check(&["hexdump", "-e", "\"%y\""], &[], "x", "", "hexdump: bad conversion character %y\n", 1);
     }
 }

@@ -471,6 +471,78 @@ pub fn fmt_a(mant: u64, exp: i32, prec: Option<usize>, alt: bool, upper: bool) -
     }
 }
 
+/// The x87 value in the 10 bytes of an 80-bit `long double` (little-endian).
+/// Pseudo-normals (integer bit clear) are NaN, as glibc prints them.
+pub fn from_x87(b: &[u8; 10]) -> LD {
+    let mut m = [0u8; 8];
+    m.copy_from_slice(&b[..8]);
+    let mant = u64::from_le_bytes(m);
+    let se = u16::from_le_bytes([b[8], b[9]]);
+    let (neg, e) = (se & 0x8000 != 0, i32::from(se & 0x7fff));
+    if e == 0x7fff {
+        return if mant << 1 == 0 { LD::Inf(neg) } else { LD::Nan(neg) };
+    }
+    if e != 0 && mant >> 63 == 0 {
+        return LD::Nan(neg);
+    }
+    if mant == 0 {
+        return LD::zero(neg);
+    }
+    // Subnormals (e == 0) share the smallest normal exponent.
+    let exp = e.max(1) - 16383 - 63;
+    let shift = mant.leading_zeros();
+    LD::Finite { neg, mant: mant << shift, exp: exp - shift as i32 }
+}
+
+/// `mant * 2^exp` in units of the smallest subnormal (2^-16445), rounded
+/// to nearest, ties to even, as strtold rounds a subnormal result.
+fn subnormal_units(mant: u64, exp: i32) -> Option<u64> {
+    let shift = i64::from(-16445 - exp);
+    if shift <= 0 {
+        return None;
+    }
+    if shift >= 64 {
+        // Below half the smallest subnormal rounds to zero (or one unit just above half).
+        let half = shift == 64 && mant > 1 << 63;
+        return Some(u64::from(half));
+    }
+    let q = mant >> shift;
+    let rem = mant & ((1u64 << shift) - 1);
+    let half = 1u64 << (shift - 1);
+    Some(if rem > half || (rem == half && q & 1 == 1) { q + 1 } else { q })
+}
+
+/// The shortest `%.*Lg` (at least 18 significant digits for normal
+/// numbers, LDBL_DIG) that reads back as `v`: gnulib's ldtoastr, which
+/// `od -t fL` prints.
+pub fn shortest_g(v: LD) -> String {
+    let (neg, mant, exp) = match v {
+        LD::Nan(n) => return if n { "-nan".into() } else { "nan".into() },
+        LD::Inf(n) => return if n { "-inf".into() } else { "inf".into() },
+        LD::Finite { neg, mant, exp } => (neg, mant, exp),
+    };
+    let sign = if neg { "-" } else { "" };
+    if mant == 0 {
+        return format!("{sign}0");
+    }
+    // Normal: the value is at least 2^-16382.
+    let normal = i64::from(exp) + 63 >= -16382;
+    let mut body = String::new();
+    for prec in (if normal { 18 } else { 1 })..=21 {
+        body = fmt_g(mant, exp, prec, false, false);
+        let back = match parse(body.as_bytes()).0 {
+            LD::Finite { mant: m, exp: e, .. } if !normal => subnormal_units(m, e),
+            LD::Finite { mant: m, exp: e, .. } => (m == mant && e == exp).then_some(0),
+            _ => None,
+        };
+        let want = if normal { Some(0) } else { subnormal_units(mant, exp) };
+        if back.is_some() && back == want {
+            break;
+        }
+    }
+    format!("{sign}{body}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 use super::common::{quote, quote_locale, Arg, Spec};
 use super::file_mode::mode_string;
 use super::file_time::{full_date, ls_date, tm, to_unix};
+use super::ls_quote::{Quoting, STYLES};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::{path, FileType, FsError, Metadata};
 use crate::io::IoError;
@@ -38,6 +39,10 @@ const SPEC: Spec = Spec::new(
         ("no-group", Arg::No, "G"),
         ("numeric-uid-gid", Arg::No, "n"),
         ("quote-name", Arg::No, "Q"),
+        ("quoting-style", Arg::Yes, "quoting-style"),
+        ("escape", Arg::No, "b"),
+        ("hide-control-chars", Arg::No, "q"),
+        ("show-control-chars", Arg::No, "show-control-chars"),
         ("recursive", Arg::No, "R"),
         ("reverse", Arg::No, "r"),
         ("si", Arg::No, "si"),
@@ -103,7 +108,9 @@ struct Opts {
     deref_all: bool,
     deref_cmdline: bool,
     time_style: String,
-    quote_names: bool,
+    quoting: Quoting,
+    /// `-q`: control characters as `?`.
+    hide_control: bool,
     ignore: Vec<Pattern>,
     hide: Vec<Pattern>,
     /// Line width for -C, -x and -m.
@@ -203,7 +210,8 @@ async fn options(ctx: &CommandContext<'_>, p: &super::common::Parsed) -> Result<
         deref_all: false,
         deref_cmdline: false,
         time_style: "locale".into(),
-        quote_names: false,
+        quoting: ctx.env.get("QUOTING_STYLE").as_deref().and_then(Quoting::parse).unwrap_or(Quoting::Literal),
+        hide_control: false,
         ignore: Vec::new(),
         hide: Vec::new(),
         width: 80,
@@ -307,8 +315,20 @@ async fn options(ctx: &CommandContext<'_>, p: &super::common::Parsed) -> Result<
             "s" => o.blocks = true,
             "L" => o.deref_all = true,
             "H" => o.deref_cmdline = true,
-            "Q" => o.quote_names = true,
-            "N" => o.quote_names = false,
+            "Q" => o.quoting = Quoting::C,
+            "N" => o.quoting = Quoting::Literal,
+            "b" => o.quoting = Quoting::Escape,
+            "q" => o.hide_control = true,
+            "show-control-chars" => o.hide_control = false,
+            "quoting-style" => match Quoting::parse(v) {
+                Some(q) => o.quoting = q,
+                None => {
+                    let valid: Vec<String> = STYLES.iter().map(|w| format!("  - {}", quote_locale(w))).collect();
+                    ctx.err(bad("quoting-style", v, &valid.join("\n"))).await?;
+                    ctx.usage_err("").await?;
+                    return Ok(Err(2));
+                }
+            },
             "I" => o.ignore.push(Pattern::from_glob_text(v)),
             "hide" => o.hide.push(Pattern::from_glob_text(v)),
             "w" => match v.parse::<usize>() {
@@ -530,10 +550,17 @@ fn indicator(o: &Opts, m: &Metadata) -> &'static str {
 }
 
 fn shown_name(o: &Opts, name: &str) -> String {
-    if o.quote_names {
-        format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
+    o.quoting.show(name, o.hide_control)
+}
+
+/// A name as shown in a listing where `pad` says some name got quotes:
+/// the others get a space so the names line up (GNU's alignment).
+fn aligned_name(o: &Opts, name: &str, pad: bool) -> String {
+    let shown = shown_name(o, name);
+    if pad && !shown.starts_with(['\'', '"']) {
+        format!(" {shown}")
     } else {
-        name.to_string()
+        shown
     }
 }
 
@@ -556,12 +583,14 @@ async fn print_entries(ctx: &CommandContext<'_>, o: &Opts, v: &[Entry], is_dir_l
         out.push_str(&format!("total {t}\n"));
     }
     let bw = v.iter().map(|e| block_text(e).len()).max().unwrap_or(0);
+    let multi = matches!(o.layout, Layout::Long | Layout::Columns | Layout::Across);
+    let pad = multi && o.quoting.aligns() && v.iter().any(|e| shown_name(o, &e.name).starts_with(['\'', '"']));
     if o.layout != Layout::Long {
         let names: Vec<String> = v
             .iter()
             .map(|e| {
                 let prefix = if o.blocks { format!("{:>bw$} ", block_text(e)) } else { String::new() };
-                format!("{prefix}{}{}", shown_name(o, &e.name), indicator(o, &e.meta))
+                format!("{prefix}{}{}", aligned_name(o, &e.name, pad), indicator(o, &e.meta))
             })
             .collect();
         match o.layout {
@@ -594,7 +623,7 @@ async fn print_entries(ctx: &CommandContext<'_>, o: &Opts, v: &[Entry], is_dir_l
             "long-iso" | "iso" => iso_date(&o.time_style, e.meta.mtime, now),
             _ => ls_date(e.meta.mtime, now),
         };
-        out.push_str(&format!("{:>sw$} {date} {}", size_text(e), shown_name(o, &e.name)));
+        out.push_str(&format!("{:>sw$} {date} {}", size_text(e), aligned_name(o, &e.name, pad)));
         match &e.link {
             Some((target, tm)) => {
                 out.push_str(" -> ");

@@ -6,6 +6,7 @@ pub mod common;
 #[cfg(test)]
 pub(crate) mod testutil;
 
+mod arch;
 mod awk;
 mod base32;
 mod base64;
@@ -28,15 +29,20 @@ mod cut;
 mod date;
 mod date_fmt;
 mod date_parse;
+mod dc;
 mod df;
 mod diff;
 mod diff_seq;
 mod dirname;
+mod dos2unix;
 mod du;
 mod echo;
+mod egrep;
 mod env;
+mod envsubst;
 mod expand;
 mod expr;
+mod factor;
 mod file;
 mod file_mode;
 mod file_time;
@@ -46,15 +52,18 @@ mod find_parse;
 mod find_printf;
 mod fmt;
 mod fold;
+mod getconf;
 mod grep;
 mod grep_re;
 mod grep_scan;
+mod groups;
 mod gzip;
 mod gzip_codec;
 mod hashsum;
 mod head;
 mod headtail;
 mod hexdump;
+mod hexdump_fmt;
 pub mod host;
 mod hostname;
 mod http;
@@ -70,19 +79,24 @@ mod jq_run;
 mod jq_val;
 mod kill;
 mod ldouble;
+mod link;
 mod ln;
 mod logname;
 mod ls;
+mod ls_quote;
 mod mkdir;
 mod mktemp;
 mod mv;
 mod net_util;
+mod nice;
 mod nl;
+mod nohup;
 mod nproc;
 mod numfmt;
 mod od;
 mod pager;
 mod paste;
+mod pathchk;
 mod printenv;
 mod printf;
 mod ps;
@@ -101,14 +115,17 @@ mod sed;
 mod sed_exec;
 mod sed_parse;
 mod seq;
+mod shred;
 mod shuf;
 mod sleep;
 mod sort;
 mod sort_cmp;
 mod split;
 mod stat;
+mod stdbuf;
 mod strings;
 mod sum;
+mod sync;
 mod tac;
 mod tail;
 mod tar;
@@ -122,15 +139,19 @@ mod tr;
 mod tree;
 mod true_false;
 mod truncate;
+mod tsort;
 mod tty;
 mod uname;
 mod unexpand;
 mod uniq;
+mod unlink;
 mod uptime;
+mod users;
 mod watch;
 mod wc;
 mod wget;
 mod which;
+mod who;
 mod whoami;
 mod xargs;
 mod xxd;
@@ -334,6 +355,31 @@ pub fn default_registry() -> &'static Registry {
             ("sed", Arc::new(sed::Sed)),
             ("diff", Arc::new(diff::Diff)),
             ("cmp", Arc::new(cmp::Cmp)),
+            ("arch", Arc::new(arch::Arch)),
+            ("egrep", Arc::new(egrep::GrepAs("-E"))),
+            ("fgrep", Arc::new(egrep::GrepAs("-F"))),
+            ("groups", Arc::new(groups::Groups)),
+            ("link", Arc::new(link::Link)),
+            ("unlink", Arc::new(unlink::Unlink)),
+            ("nice", Arc::new(nice::Nice)),
+            ("nohup", Arc::new(nohup::Nohup)),
+            ("stdbuf", Arc::new(stdbuf::Stdbuf)),
+            ("sync", Arc::new(sync::Sync)),
+            ("users", Arc::new(users::Users)),
+            ("who", Arc::new(who::Who)),
+            ("envsubst", Arc::new(envsubst::Envsubst)),
+            ("factor", Arc::new(factor::Factor)),
+            ("getconf", Arc::new(getconf::Getconf)),
+            ("pathchk", Arc::new(pathchk::Pathchk)),
+            ("tsort", Arc::new(tsort::Tsort)),
+            ("dc", Arc::new(dc::Dc)),
+            ("dos2unix", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::DosToUnix))),
+            ("unix2dos", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::UnixToDos))),
+            ("mac2unix", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::MacToUnix))),
+            ("unix2mac", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::UnixToMac))),
+            ("shred", Arc::new(shred::Shred)),
+            ("basenc", Arc::new(basenc::Basenc)),
+            ("b2sum", Arc::new(hashsum::HashSum(hashsum::Algo::Blake2b(64)))),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);

@@ -58,13 +58,11 @@ fn field_width(fmt: Fmt, size: usize) -> usize {
         Fmt::Octal => [3, 6, 11, 22][idx],
         Fmt::Unsigned => [3, 5, 10, 20][idx],
         Fmt::Signed => [4, 6, 11, 20][idx],
-        Fmt::Float => {
-            if size == 4 {
-                15
-            } else {
-                24
-            }
-        }
+        Fmt::Float => match size {
+            4 => 15,
+            8 => 24,
+            _ => 29,
+        },
         Fmt::Named | Fmt::Char => 3,
     }
 }
@@ -130,13 +128,17 @@ fn parse_types(s: &str, out: &mut Vec<TypeSpec>) -> Result<(), String> {
                         i += 1;
                         8
                     }
+                    Some(b'L') => {
+                        i += 1;
+                        16
+                    }
                     Some(d) if d.is_ascii_digit() => {
                         let n0 = i;
                         while b.get(i).is_some_and(u8::is_ascii_digit) {
                             i += 1;
                         }
                         let n: usize = s[n0..i].parse().unwrap_or(usize::MAX);
-                        if ![4, 8].contains(&n) {
+                        if ![4, 8, 16].contains(&n) {
                             return Err(format!(
                                 "invalid type string {};\nthis system doesn't provide a {n}-byte floating point type",
                                 quote_locale(&s[start..])
@@ -243,6 +245,18 @@ fn float_str(v: f64, single: bool) -> String {
 }
 
 fn render(spec: &TypeSpec, chunk: &[u8], big: bool) -> String {
+    if spec.size == 16 {
+        // An x87 long double: 10 bytes of value in a 16-byte slot.
+        let mut b = [0u8; 16];
+        let n = chunk.len().min(16);
+        b[..n].copy_from_slice(&chunk[..n]);
+        if big {
+            b.reverse();
+        }
+        let mut x = [0u8; 10];
+        x.copy_from_slice(&b[..10]);
+        return super::ldouble::shortest_g(super::ldouble::from_x87(&x));
+    }
     let mut buf = [0u8; 8];
     buf[..chunk.len()].copy_from_slice(chunk);
     let raw = &buf[..spec.size];
@@ -704,5 +718,22 @@ mod tests {
         );
         check(&["od", "-N", "x"], &[], "", "", "od: invalid -N argument 'x'\n", 1);
         check(&["od", "-j", "100"], &[], "abc", "", "od: cannot skip past end of combined input\n", 1);
+    }
+
+    #[test]
+    fn long_double() {
+        // 1, 0.1, pi, the smallest normal, the smallest subnormal, NaN, -inf,
+        // the largest, -0, a pseudo-normal (x87 80-bit in 16-byte slots).
+        let data: &[u8] = b"\x00\x00\x00\x00\x00\x00\x00\x80\xff\x3f\x00\x00\x00\x00\x00\x00\xcd\xcc\xcc\xcc\xcc\xcc\xcc\xcc\xfb\x3f\x00\x00\x00\x00\x00\x00\x35\xc2\x68\x21\xa2\xda\x0f\xc9\x00\x40\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x80\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xc0\xff\x7f\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x80\xff\xff\x00\x00\x00\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\x7f\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x40\xff\x3f\x00\x00\x00\x00\x00\x00";
+        let fs = make_fs(&[]);
+        let want = "0000000                             1\n0000020                           0.1\n\
+                    0000040         3.1415926535897932385\n0000060   3.3621031431120935063e-4932\n\
+                    0000100                       4e-4951\n0000120                           nan\n\
+                    0000140                          -inf\n0000160    1.189731495357231765e+4932\n\
+                    0000200                            -0\n0000220                           nan\n0000240\n";
+        let o = run_full(&fs, &["od", "-t", "fL"], data, &[], Limits::default());
+        assert_eq!((o.out.as_str(), o.status), (want, 0));
+        let o = run_full(&fs, &["od", "-t", "f16", "-N", "16"], data, &[], Limits::default());
+        assert_eq!(o.out, "0000000                             1\n0000020\n");
     }
 }

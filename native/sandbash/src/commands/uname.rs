@@ -9,6 +9,8 @@ pub struct Uname;
 
 const RELEASE: &str = "6.1.0-sandbox";
 const VERSION: &str = "#1 SMP PREEMPT_DYNAMIC";
+/// The machine (hardware) name, shared with `arch`.
+pub const MACHINE: &str = "x86_64";
 
 const SPEC: Spec = Spec::new(
     "asnrvmpio",
@@ -44,7 +46,7 @@ impl Command for Uname {
             ("n", host),
             ("r", RELEASE),
             ("v", VERSION),
-            ("m", "x86_64"),
+            ("m", MACHINE),
             ("p", "unknown"),
             ("i", "unknown"),
             ("o", "GNU/Linux"),

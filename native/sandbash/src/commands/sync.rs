@@ -1,0 +1,59 @@
+//! `sync [-d|-f] [FILE]...`: writes are never cached in the sandbox, so this
+//! only checks that each FILE can be opened, as GNU does.
+
+use super::common::{quote, Arg, Spec};
+use super::{Command, CommandContext, CommandResult};
+use async_trait::async_trait;
+
+pub struct Sync;
+
+const SPEC: Spec = Spec::new("df", &[("data", Arg::No, "d"), ("file-system", Arg::No, "f")], "[OPTION] [FILE]...");
+
+#[async_trait]
+impl Command for Sync {
+    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+        let p = match ctx.parse_opts(&SPEC).await? {
+            Ok(p) => p,
+            Err(s) => return Ok(s),
+        };
+        if p.has("d") && p.has("f") {
+            ctx.err("cannot specify both --data and --file-system").await?;
+            return Ok(1);
+        }
+        if p.has("d") && p.operands.is_empty() {
+            ctx.err("--data needs at least one argument").await?;
+            return Ok(1);
+        }
+        let mut status = 0;
+        for f in &p.operands {
+            if let Err(e) = ctx.fs.metadata(&ctx.resolve(f)).await {
+                ctx.err(format!("error opening {}: {e}", quote(f))).await?;
+                status = 1;
+            }
+        }
+        Ok(status)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::testutil::check;
+
+    #[test]
+    fn sync() {
+        check(&["sync"], &[], "", "", "", 0);
+        check(&["sync", "-f"], &[], "", "", "", 0);
+        check(&["sync", "a"], &[("a", "")], "", "", "", 0);
+        check(
+            &["sync", "-d", "a", "b"],
+            &[("a", "")],
+            "",
+            "",
+            "sync: error opening 'b': No such file or directory\n",
+            1,
+        );
+        check(&["sync", "nofile"], &[], "", "", "sync: error opening 'nofile': No such file or directory\n", 1);
+        check(&["sync", "-d"], &[], "", "", "sync: --data needs at least one argument\n", 1);
+        check(&["sync", "-d", "-f", "a"], &[], "", "", "sync: cannot specify both --data and --file-system\n", 1);
+    }
+}
