@@ -365,10 +365,13 @@ async fn print_functions(sh: &ShellState, operands: &[DeclArg], names_only: bool
         if !wanted.is_empty() && !wanted.contains(n) {
             continue;
         }
-        if names_only {
+        if names_only && !wanted.is_empty() {
+            // `declare -F NAME` shows just the name; the bare listing is declarative.
+            out.push_str(&format!("{n}\n"));
+        } else if names_only {
             out.push_str(&format!("declare -f {n}\n"));
         } else if let Some(f) = sh.funcs.get(n) {
-            out.push_str(&f.source);
+            out.push_str(&f.printed());
             out.push('\n');
         }
     }

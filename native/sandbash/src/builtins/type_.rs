@@ -24,7 +24,7 @@ fn classify(sh: &ShellState, name: &str, skip_functions: bool) -> Option<Kind> {
     }
     if !skip_functions {
         if let Some(f) = sh.funcs.get(name) {
-            return Some(Kind::Function(f.source.clone()));
+            return Some(Kind::Function(f.printed()));
         }
     }
     let host = sh.host.as_ref().is_some_and(|h| h.has(name));

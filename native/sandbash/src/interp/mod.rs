@@ -6,6 +6,7 @@ pub mod alias;
 mod compound;
 pub mod cond;
 pub mod jobs;
+pub mod print_cmd;
 pub mod procsub;
 mod redirect;
 pub mod simple;

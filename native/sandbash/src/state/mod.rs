@@ -25,6 +25,14 @@ pub struct Function {
     pub program: Arc<source::Source>,
 }
 
+impl Function {
+    /// The definition as bash prints it (`declare -f`, `type`): re-printed
+    /// from the parse tree, not the text as written.
+    pub fn printed(&self) -> String {
+        crate::interp::print_cmd::function_text(&self.program, &self.def.fname.value, &self.def.body)
+    }
+}
+
 /// The state of one shell.
 #[derive(Clone)]
 pub struct ShellState {
