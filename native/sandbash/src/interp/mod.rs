@@ -5,6 +5,8 @@
 pub mod alias;
 mod compound;
 pub mod cond;
+mod coproc;
+pub use coproc::reap as reap_coproc;
 pub mod jobs;
 pub mod print_cmd;
 pub mod procsub;

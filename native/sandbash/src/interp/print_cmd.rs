@@ -36,6 +36,25 @@ pub fn function_text(src: &Source, name: &str, body: &ast::FunctionBody) -> Stri
     p.out
 }
 
+/// A command on one line as bash shows it outside a function (`jobs`):
+/// `;` and a space between commands, but loops still span lines.
+pub fn command_text(src: &Source, list: &ast::AndOrList) -> String {
+    let mut p = Printer::new(src);
+    p.make(Some(Node::AndOr(list, 1 + list.additional.len())));
+    p.flush_deferred("");
+    p.out
+}
+
+/// `coproc NAME COMMAND` as bash shows it.
+pub fn coproc_text(src: &Source, name: &str, body: &ast::Command) -> String {
+    let mut p = Printer::new(src);
+    p.put(&format!("coproc {name} "));
+    p.skip_this_indent += 1;
+    p.make(Some(Node::Command(body)));
+    p.flush_deferred("");
+    p.out
+}
+
 /// One node of bash's command tree: brush's lists, and-or lists and pipelines
 /// seen as the left-deep connections bash builds from them.
 #[derive(Clone, Copy)]
@@ -330,7 +349,7 @@ impl<'s> Printer<'s> {
         v.len() > 2
             && v.starts_with('{')
             && v.ends_with('}')
-            && crate::builtins::valid_name(&v[1..v.len() - 1])
+            && super::simple::fd_var_name(&v[1..v.len() - 1])
             && w.loc
                 .as_ref()
                 .is_some_and(|l| self.src.slice(l.end.index, l.end.index + 1).is_some_and(|c| c == ">" || c == "<"))
