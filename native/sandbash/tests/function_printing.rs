@@ -274,3 +274,40 @@ a=$(declare -f); unset -f f g; eval "$a"; [ "$a" = "$(declare -f)" ] && echo sam
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Exported functions (export -f)
+// ----------------------------------------------------------------------
+
+#[test]
+fn export_f_reaches_child_bash() {
+    check(
+        r#"h() { echo "H $1"; }; export -f h; bash -c 'h 1'; h() { echo redefined; }; bash -c h; g() { :; }; bash -c g 2>/dev/null; echo "g $?""#,
+        "H 1\nredefined\ng 127\n",
+        0,
+    );
+}
+
+#[test]
+fn export_f_listings() {
+    check(r#"f() { echo F; }; g() { :; }; export -f f; export -f; echo ---; declare -fx; echo ---; declare -F; echo ---; declare -f"#, "f () \n{ \n    echo F\n}\ndeclare -fx f\n---\nf () \n{ \n    echo F\n}\ndeclare -fx f\n---\ndeclare -fx f\ndeclare -f g\n---\nf () \n{ \n    echo F\n}\ndeclare -fx f\ng () \n{ \n    :\n}\n", 0);
+}
+
+#[test]
+fn export_nf_and_unset() {
+    check(
+        r#"f() { :; }; export -f f; export -nf f; declare -F; declare -fx f; declare -F f; unset -f f; f() { :; }; declare -F"#,
+        "declare -f f\nf\ndeclare -f f\n",
+        0,
+    );
+}
+
+#[test]
+fn export_f_not_a_function() {
+    check_err(r#"export -f nosuch; echo $?"#, "1\n", "bash: line 1: export: nosuch: not a function\n", 0);
+}
+
+#[test]
+fn set_lists_functions() {
+    check(r#"f() { echo hi; }; set | tail -4"#, "f () \n{ \n    echo hi\n}\n", 0);
+}

@@ -297,17 +297,27 @@ fn builtins_turned_off_round_trip() {
 }
 
 #[test]
+fn exported_functions_round_trip() {
+    let rt = rt();
+    let mut a = Bash::builder().build().expect("build");
+    run(&rt, &mut a, "f() { echo in-child; }; g() { :; }; export -f f");
+    let mut b = Bash::builder().build().expect("build");
+    b.restore(&snap(&a), None).expect("restore");
+    assert_eq!(run(&rt, &mut b, "declare -F; bash -c f"), "declare -fx f\ndeclare -f g\nin-child\n");
+}
+
+#[test]
 fn a_version_3_snapshot_still_restores() {
     // Version 3 ends after the history; version 4 adds the builtins turned
-    // off. A version 3 body is the version 4 body without its last field
-    // (here empty: a length byte of 0).
+    // off and the exported functions. A version 3 body is the version 4 body
+    // without these two fields (here empty: a length byte of 0 each).
     let rt = rt();
     let mut a = Bash::builder().build().expect("build");
     run(&rt, &mut a, "x=kept");
     let v4 = snap(&a);
     let n = v4.len() - 32;
-    assert_eq!(v4[n - 1], 0, "an empty list of builtins turned off ends the body");
-    let mut v3 = v4[..n - 1].to_vec();
+    assert_eq!(v4[n - 2..n], [0, 0], "empty lists of builtins turned off and exported functions end the body");
+    let mut v3 = v4[..n - 2].to_vec();
     v3[4..6].copy_from_slice(&3u16.to_le_bytes());
     v3.extend_from_slice(&[0; 32]);
     let mut b = Bash::builder().build().expect("build");

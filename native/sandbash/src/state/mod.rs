@@ -19,10 +19,13 @@ pub use vars::{Case, Resolved, Value, Var, Variables};
 
 /// A shell function: its body, its own text, and the program text its AST
 /// locations refer to.
+#[derive(Clone)]
 pub struct Function {
     pub def: ast::FunctionDefinition,
     pub source: String,
     pub program: Arc<source::Source>,
+    /// `export -f`: child `bash` processes get it too.
+    pub exported: bool,
 }
 
 impl Function {

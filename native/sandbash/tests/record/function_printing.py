@@ -2,6 +2,8 @@
 bash re-prints a body from its parse tree (print_cmd.c), with its layout,
 not the text as written; printed text fed to `eval` defines the same function."""
 
+tools("tail")
+
 group("Layout of simple bodies")
 t("print_one_command", r'''f() { echo hi; }; declare -f f''')
 t("print_list_and_pipes", r'''f() { a=1; b="x y"; echo "$a" '$b' | tr a b; }; declare -f''')
@@ -74,3 +76,10 @@ body $1
 EOF
 }
 a=$(declare -f); unset -f f g; eval "$a"; [ "$a" = "$(declare -f)" ] && echo same; g 7''')
+
+group("Exported functions (export -f)")
+t("export_f_reaches_child_bash", r'''h() { echo "H $1"; }; export -f h; bash -c 'h 1'; h() { echo redefined; }; bash -c h; g() { :; }; bash -c g 2>/dev/null; echo "g $?"''')
+t("export_f_listings", r'''f() { echo F; }; g() { :; }; export -f f; export -f; echo ---; declare -fx; echo ---; declare -F; echo ---; declare -f''')
+t("export_nf_and_unset", r'''f() { :; }; export -f f; export -nf f; declare -F; declare -fx f; declare -F f; unset -f f; f() { :; }; declare -F''')
+e("export_f_not_a_function", r'''export -f nosuch; echo $?''')
+t("set_lists_functions", r'''f() { echo hi; }; set | tail -4''')
