@@ -23,8 +23,8 @@ pub async fn start(sh: &mut ShellState, cmd: &ast::CoprocessCommand, fds: &Fds) 
         return Ok(1);
     }
     // bash runs one coprocess at a time well, and says so when another starts.
-    let running = sh.jobs.list.iter().filter(|j| j.finished().is_none());
-    if let Some((old, pid)) = running.filter_map(|j| Some((j.coproc.as_ref()?.0.clone(), j.pid))).last() {
+    let running = sh.jobs.list.iter().rev().filter(|j| j.finished().is_none());
+    if let Some((old, pid)) = running.filter_map(|j| Some((j.coproc.as_ref()?.0.clone(), j.pid))).next() {
         let msg = format!("warning: execute_coproc: coproc [{pid}:{old}] still exists");
         fds.shell_err(sh.loc(), &msg).await;
     }

@@ -544,7 +544,7 @@ impl<'s> Printer<'s> {
                         self.put(&pats.join(" | "));
                         self.put(")\n");
                         self.indentation += INDENT;
-                        self.make(item.cmd.as_ref().and_then(|l| non_empty(l)));
+                        self.make(item.cmd.as_ref().and_then(non_empty));
                         self.indentation -= INDENT;
                         self.flush_deferred("");
                         self.newline(match item.post_action {
