@@ -75,6 +75,21 @@ fn fork_bomb_left_behind_is_cancelled() {
 }
 
 #[test]
+fn coprocesses_left_running_end_with_the_exec() {
+    // A coprocess nobody reads fills its bounded pipe and waits; one nobody
+    // writes to waits for input. Neither keeps the exec (or the session) busy.
+    run(async {
+        let mut bash = session();
+        let start = std::time::Instant::now();
+        let r = bash.exec("coproc yes; coproc B { cat; }; sleep 0.1; echo started").await.expect("exec");
+        assert_eq!(r.stdout, b"started\n");
+        assert!(start.elapsed() < std::time::Duration::from_secs(5), "{:?}", start.elapsed());
+        let r = bash.exec("echo alive").await.expect("alive");
+        assert_eq!(r.stdout, b"alive\n");
+    })
+}
+
+#[test]
 fn huge_brace_expansion() {
     stops("echo {1..100000000}", "max_brace_items: 100000");
 }

@@ -662,3 +662,21 @@ fn compgen_keywords_builtins() {
 fn compgen_bad_option() {
     check_err(r#"compgen -z; echo $?"#, "2\n", "bash: line 1: compgen: -z: invalid option\ncompgen: usage: compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [word]\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Internal names stay hidden
+// ----------------------------------------------------------------------
+
+#[test]
+fn internal_names_not_commands() {
+    check(
+        r#"for c in $(compgen -c) $(compgen -b); do case $c in __*) echo "$c";; esac; done; type __select; echo "type $?"; command -v __syntax_error; echo "v $?"; type -t __select; echo "t $?"; builtin __select 2>/dev/null; echo "builtin $?""#,
+        "type 1\nv 1\nt 1\nbuiltin 1\n",
+        0,
+    );
+}
+
+#[test]
+fn internal_names_errors() {
+    check_err(r#"type __select; command -V __syntax_error; builtin __select"#, "", "bash: line 1: type: __select: not found\nbash: line 1: command: __syntax_error: not found\nbash: line 1: builtin: __select: not a shell builtin\n", 1);
+}

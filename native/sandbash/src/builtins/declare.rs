@@ -85,7 +85,11 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
     }
 
     if f.functions || f.function_names {
-        return Ok(print_functions(sh, &operands, f.function_names, fds).await);
+        if let (Some(on), false) = (f.export, operands.is_empty()) {
+            return Ok(export_functions(sh, name, &operands, on, fds).await);
+        }
+        let only_exported = f.export == Some(true);
+        return Ok(print_functions(sh, &operands, f.function_names, only_exported, fds).await);
     }
     if operands.is_empty() {
         print_vars(sh, name, &f, fds).await;
@@ -344,7 +348,33 @@ async fn print_vars(sh: &ShellState, name: &str, f: &Flags, fds: &Fds) {
     let _ = fds.stdout.write(out.as_bytes()).await;
 }
 
-async fn print_functions(sh: &ShellState, operands: &[DeclArg], names_only: bool, fds: &Fds) -> i32 {
+/// `export -f NAME` / `declare -fx NAME` (`-n`/`+x`: no longer exported).
+async fn export_functions(sh: &mut ShellState, cmd: &str, operands: &[DeclArg], on: bool, fds: &Fds) -> i32 {
+    let mut status = 0;
+    for o in operands {
+        let n = match o {
+            DeclArg::Plain(s) => s.as_str(),
+            DeclArg::Assign(a) => a.name.as_str(),
+        };
+        let Some(func) = sh.funcs.get(n) else {
+            status = fail(sh.loc(), fds, &format!("{cmd}: {n}: not a function"), 1).await;
+            continue;
+        };
+        if func.exported != on {
+            let changed = crate::state::Function { exported: on, ..crate::state::Function::clone(func) };
+            std::sync::Arc::make_mut(&mut sh.funcs).insert(n.to_string(), std::sync::Arc::new(changed));
+        }
+    }
+    status
+}
+
+async fn print_functions(
+    sh: &ShellState,
+    operands: &[DeclArg],
+    names_only: bool,
+    only_exported: bool,
+    fds: &Fds,
+) -> i32 {
     let wanted: Vec<String> = operands
         .iter()
         .map(|o| match o {
@@ -365,12 +395,23 @@ async fn print_functions(sh: &ShellState, operands: &[DeclArg], names_only: bool
         if !wanted.is_empty() && !wanted.contains(n) {
             continue;
         }
-        if names_only {
-            // `declare -F` lists `declare -f NAME` lines; `declare -F NAME` just the name.
-            out.push_str(&if wanted.is_empty() { format!("declare -f {n}\n") } else { format!("{n}\n") });
+        let exported = sh.funcs.get(n).is_some_and(|f| f.exported);
+        if only_exported && !exported {
+            continue;
+        }
+        let attrs = if exported { "-fx" } else { "-f" };
+        if names_only && !wanted.is_empty() {
+            // `declare -F NAME` shows just the name; the bare listing is declarative.
+            out.push_str(&format!("{n}\n"));
+        } else if names_only {
+            out.push_str(&format!("declare {attrs} {n}\n"));
         } else if let Some(f) = sh.funcs.get(n) {
-            out.push_str(&f.source);
+            out.push_str(&f.printed());
             out.push('\n');
+            // The whole listing says which are exported, as `declare` would set them.
+            if exported && wanted.is_empty() {
+                out.push_str(&format!("declare -fx {n}\n"));
+            }
         }
     }
     let _ = fds.stdout.write(out.as_bytes()).await;

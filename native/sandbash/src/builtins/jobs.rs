@@ -44,13 +44,18 @@ pub async fn wait(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         let all: Vec<Job> = sh.jobs.list.drain(..).collect();
         for j in &all {
             j.wait().await;
+            reap(sh, j);
         }
         return 0;
     }
     let mut status = 0;
     for a in args {
         status = match sh.jobs.find(a).cloned() {
-            Some(j) => j.wait().await,
+            Some(j) => {
+                let status = j.wait().await;
+                reap(sh, &j);
+                status
+            }
             None if a.starts_with('%') => fail(sh.loc(), fds, &format!("wait: {a}: no such job"), 127).await,
             None if a.parse::<u32>().is_ok() => {
                 fail(sh.loc(), fds, &format!("wait: pid {a} is not a child of this shell"), 127).await
@@ -59,6 +64,13 @@ pub async fn wait(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         };
     }
     status
+}
+
+/// A coprocess that `wait` saw end lets go of its descriptors and variables.
+fn reap(sh: &mut ShellState, job: &Job) {
+    if let Some((name, r, w)) = &job.coproc {
+        crate::interp::reap_coproc(sh, name, *r, *w);
+    }
 }
 
 pub async fn jobs(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {

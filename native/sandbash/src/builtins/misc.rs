@@ -1,6 +1,6 @@
 //! Small builtins: `umask`, `hash`, `help`, `caller`, `compgen`.
 
-use super::{fail, is_builtin, KEYWORDS, NAMES};
+use super::{fail, is_public_builtin, KEYWORDS, NAMES};
 use crate::commands::default_registry;
 use crate::interp::Fds;
 use crate::state::{ShellState, Value};
@@ -152,7 +152,7 @@ pub async fn hash(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             name => {
                 names += 1;
                 let known = default_registry().get(name).is_some() || name.contains('/');
-                if is_builtin(name) || sh.funcs.contains_key(name) {
+                if is_public_builtin(name) || sh.funcs.contains_key(name) {
                     continue;
                 }
                 if !known {
@@ -388,8 +388,11 @@ pub async fn compgen(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         let mut list: Vec<String> = match act.as_str() {
             "alias" => sh.aliases.keys().cloned().collect(),
             "builtin" => {
-                let mut v: Vec<String> =
-                    NAMES.iter().filter(|n| !matches!(**n, "bash" | "sh")).map(|s| s.to_string()).collect();
+                let mut v: Vec<String> = NAMES
+                    .iter()
+                    .filter(|n| is_public_builtin(n) && !matches!(**n, "bash" | "sh"))
+                    .map(|s| s.to_string())
+                    .collect();
                 v.sort();
                 v
             }
@@ -403,7 +406,12 @@ pub async fn compgen(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             "export" => sh.vars.exported().into_iter().map(|(k, _)| k).collect(),
             "command" => {
                 let mut v: Vec<String> = sh.aliases.keys().cloned().collect();
-                v.extend(NAMES.iter().filter(|n| !matches!(**n, "bash" | "sh")).map(|s| s.to_string()));
+                v.extend(
+                    NAMES
+                        .iter()
+                        .filter(|n| is_public_builtin(n) && !matches!(**n, "bash" | "sh"))
+                        .map(|s| s.to_string()),
+                );
                 let mut f: Vec<String> = sh.funcs.keys().cloned().collect();
                 f.sort();
                 v.extend(f);

@@ -122,6 +122,13 @@ pub fn is_builtin(name: &str) -> bool {
     NAMES.contains(&name) || (cfg!(test) && name == "__test_panic")
 }
 
+/// A builtin a script can see (`type`, `command -v`, `builtin`, `compgen`):
+/// the internal `__select` and `__syntax_error` (the parser's rewrites call
+/// them) are not among them, as bash has no such names.
+pub fn is_public_builtin(name: &str) -> bool {
+    is_builtin(name) && !name.starts_with("__")
+}
+
 /// Run builtin `argv[0]`.
 pub fn run<'a>(
     sh: &'a mut ShellState,
@@ -206,7 +213,7 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         }
         "builtin" => match argv.get(1) {
             None => 0,
-            Some(n) if is_builtin(n) => return run(sh, &argv[1..], Vec::new(), fds).await,
+            Some(n) if is_public_builtin(n) => return run(sh, &argv[1..], Vec::new(), fds).await,
             Some(n) => fail(sh.loc(), fds, &format!("builtin: {n}: not a shell builtin"), 1).await,
         },
         _ => 127,

@@ -26,6 +26,13 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 None => {}
             }
         }
+        // Then the functions, as `declare -f` prints them.
+        let mut names: Vec<&String> = sh.funcs.keys().collect();
+        names.sort();
+        for f in names.into_iter().filter_map(|n| sh.funcs.get(n)) {
+            out.push_str(&f.printed());
+            out.push('\n');
+        }
         let _ = fds.stdout.write(out.as_bytes()).await;
         return 0;
     }

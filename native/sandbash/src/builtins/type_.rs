@@ -1,6 +1,6 @@
 //! `type` and `command`.
 
-use super::{is_builtin, KEYWORDS};
+use super::{is_public_builtin, KEYWORDS};
 use crate::commands::default_registry;
 use crate::interp::{Fds, Res};
 use crate::state::ShellState;
@@ -24,11 +24,11 @@ fn classify(sh: &ShellState, name: &str, skip_functions: bool) -> Option<Kind> {
     }
     if !skip_functions {
         if let Some(f) = sh.funcs.get(name) {
-            return Some(Kind::Function(f.source.clone()));
+            return Some(Kind::Function(f.printed()));
         }
     }
     let host = sh.host.as_ref().is_some_and(|h| h.has(name));
-    let enabled = is_builtin(name) && !sh.disabled.contains(name);
+    let enabled = is_public_builtin(name) && !sh.disabled.contains(name);
     if host || (enabled && !matches!(name, "bash" | "sh")) {
         return Some(Kind::Builtin);
     }
@@ -127,7 +127,7 @@ pub async fn command(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     }
     // `command NAME args`: skip functions.
     let name = rest[0].as_str();
-    if is_builtin(name) {
+    if is_public_builtin(name) {
         return super::run(sh, rest, Vec::new(), fds).await;
     }
     if let Some(cmd) = default_registry().get(name).cloned() {

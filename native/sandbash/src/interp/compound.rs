@@ -131,9 +131,10 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             sh.last_status = status;
             Ok(status)
         }
-        C::Coprocess(_) => {
-            fds.shell_err(sh.loc(), "coproc: not supported in the sandbox").await;
-            Ok(1)
+        C::Coprocess(c) => {
+            let status = super::coproc::start(sh, c, fds).await?;
+            sh.last_status = status;
+            Ok(status)
         }
     }
 }

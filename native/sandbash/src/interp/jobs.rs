@@ -29,6 +29,9 @@ pub struct Job {
     pub status: watch::Receiver<Option<i32>>,
     /// Ends the job early (`kill`): its status, then the task is cancelled.
     ender: Option<(std::sync::Arc<watch::Sender<Option<i32>>>, tokio::task::AbortHandle)>,
+    /// A coprocess: its variable's name and the shell's two descriptors, let
+    /// go when `wait` reaps it.
+    pub coproc: Option<(String, i32, i32)>,
 }
 
 impl Job {
@@ -99,12 +102,19 @@ impl Jobs {
 
 /// Start `list` in the background; the `&` command's own status is 0.
 pub async fn spawn(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> Result<i32, Flow> {
+    // Without job control, a background command reads from /dev/null.
+    let bg_fds = Fds { stdin: Input::null(), ..fds.clone() };
+    let text = format!("{} &", super::print_cmd::command_text(&sh.src, list));
+    spawn_job(sh, list, bg_fds, text).await?;
+    Ok(0)
+}
+
+/// Start `list` as a job reading and writing `bg_fds`, shown by `jobs` as
+/// `text`; returns its job entry's index in `sh.jobs.list`.
+pub async fn spawn_job(sh: &mut ShellState, list: &ast::AndOrList, bg_fds: Fds, text: String) -> Result<usize, Flow> {
     let mut sub = fork(sh);
     enter_subshell(&mut sub)?;
     sub.jobs = sh.jobs.for_subshell();
-    // Without job control, a background command reads from /dev/null.
-    let bg_fds = Fds { stdin: Input::null(), ..fds.clone() };
-    let text = format!("{} &", list.to_string().trim());
     let list = list.clone();
     let (tx, rx) = watch::channel(None);
     let tx = std::sync::Arc::new(tx);
@@ -151,9 +161,9 @@ pub async fn spawn(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> Res
             jobs.list.remove(i);
         }
     }
-    jobs.list.push(Job { id, pid, text, status: rx, ender });
+    jobs.list.push(Job { id, pid, text, status: rx, ender, coproc: None });
     jobs.last_pid = Some(pid);
-    Ok(0)
+    Ok(jobs.list.len() - 1)
 }
 
 /// Start `>(cmd)` reading `input` (the other end of the redirected descriptor)

@@ -5,7 +5,10 @@
 pub mod alias;
 mod compound;
 pub mod cond;
+mod coproc;
+pub use coproc::reap as reap_coproc;
 pub mod jobs;
+pub mod print_cmd;
 pub mod procsub;
 mod redirect;
 pub mod simple;
@@ -395,7 +398,9 @@ fn define_function(sh: &mut ShellState, def: &ast::FunctionDefinition) {
     let source = function_source(&sh.src, def);
     let name = def.fname.value.clone();
     let program = sh.src.clone();
-    Arc::make_mut(&mut sh.funcs).insert(name, Arc::new(Function { def: def.clone(), source, program }));
+    // A redefinition keeps the export attribute, as in bash.
+    let exported = sh.funcs.get(&name).is_some_and(|f| f.exported);
+    Arc::make_mut(&mut sh.funcs).insert(name, Arc::new(Function { def: def.clone(), source, program, exported }));
 }
 
 /// The text of a function definition, complete enough to parse back into the
@@ -658,7 +663,10 @@ pub async fn run_child_script(
             let _ = child.set_var(k, v);
         }
     }
-    child.funcs = Default::default();
+    // Only exported functions reach a separate bash (through its environment in bash).
+    let exported: std::collections::HashMap<String, Arc<Function>> =
+        sh.funcs.iter().filter(|(_, f)| f.exported).map(|(k, f)| (k.clone(), f.clone())).collect();
+    child.funcs = Arc::new(exported);
     child.opts = opts;
     child.func_depth = 0;
     child.in_source = false;

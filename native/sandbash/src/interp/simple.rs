@@ -55,7 +55,7 @@ fn named_fds(sh: &mut ShellState, items: &[Item], fds: &Fds) -> Vec<Item> {
         v.len() > 2
             && v.starts_with('{')
             && v.ends_with('}')
-            && crate::builtins::valid_name(&v[1..v.len() - 1])
+            && fd_var_name(&v[1..v.len() - 1])
             && w.loc
                 .as_ref()
                 .is_some_and(|l| src.slice(l.end.index, l.end.index + 1).is_some_and(|c| c == ">" || c == "<"))
@@ -74,14 +74,14 @@ fn named_fds(sh: &mut ShellState, items: &[Item], fds: &Fds) -> Vec<Item> {
                 let name = &w.value[1..w.value.len() - 1];
                 let closing = matches!(target, ast::IoFileRedirectTarget::Duplicate(t) if t.value == "-");
                 let fd = if closing {
-                    sh.get_var(name).and_then(|v| v.trim().parse::<i32>().ok())
+                    fd_var_value(sh, name).and_then(|v| v.trim().parse::<i32>().ok())
                 } else {
                     let current = sh.exec_fds.clone();
                     let open = &current.as_deref().unwrap_or(fds).extra;
                     let fd = (10..1024).find(|n| !open.contains_key(n) && !taken.contains(n));
                     if let Some(n) = fd {
                         taken.push(n);
-                        let _ = sh.set_var(name, n.to_string());
+                        set_fd_var(sh, name, n);
                     }
                     fd
                 };
@@ -96,6 +96,39 @@ fn named_fds(sh: &mut ShellState, items: &[Item], fds: &Fds) -> Vec<Item> {
         i += 1;
     }
     out
+}
+
+/// `{name}` or `{name[N]}` (coprocesses keep their descriptors in an array).
+pub(crate) fn fd_var_name(s: &str) -> bool {
+    match crate::state::vars::split_subscript(s) {
+        Some((base, sub)) => crate::builtins::valid_name(base) && sub.trim().parse::<i64>().is_ok(),
+        None => crate::builtins::valid_name(s),
+    }
+}
+
+fn fd_var_value(sh: &ShellState, name: &str) -> Option<String> {
+    let Some((base, sub)) = crate::state::vars::split_subscript(name) else { return sh.get_var(name) };
+    let i: i64 = sub.trim().parse().ok()?;
+    match sh.vars.get(base)?.value.as_ref()? {
+        crate::state::Value::Indexed(m) => m.get(&i).cloned(),
+        crate::state::Value::Scalar(s) => (i == 0).then(|| s.clone()),
+        crate::state::Value::Assoc(m) => m.get(sub).cloned(),
+    }
+}
+
+fn set_fd_var(sh: &mut ShellState, name: &str, fd: i32) {
+    let Some((base, sub)) = crate::state::vars::split_subscript(name) else {
+        let _ = sh.set_var(name, fd.to_string());
+        return;
+    };
+    let Ok(i) = sub.trim().parse::<i64>() else { return };
+    let mut m = match sh.vars.get(base).and_then(|v| v.value.clone()) {
+        Some(crate::state::Value::Indexed(m)) => m,
+        Some(crate::state::Value::Scalar(s)) => [(0, s)].into_iter().collect(),
+        _ => Default::default(),
+    };
+    m.insert(i, fd.to_string());
+    let _ = sh.vars.set_value(base, crate::state::Value::Indexed(m));
 }
 
 /// Run the DEBUG trap before `cmd`, with `BASH_COMMAND` set and `$?` kept.

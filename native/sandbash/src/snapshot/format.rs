@@ -26,9 +26,9 @@ use std::sync::Arc;
 
 pub const MAGIC: &[u8; 4] = b"EXBK";
 /// The version this build writes and the newest it reads.
-pub const VERSION: u16 = 3;
+pub const VERSION: u16 = 4;
 /// The oldest version this build still reads (1 lacks aliases and the directory
-/// stack, 2 the history).
+/// stack, 2 the history, 3 the builtins turned off with `enable -n`).
 pub const OLDEST_VERSION: u16 = 1;
 /// Magic, version, flags.
 pub const HEADER_LEN: usize = 7;

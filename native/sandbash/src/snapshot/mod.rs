@@ -82,6 +82,15 @@ struct BodyV3 {
     history: format::Seq<HistoryM>,
 }
 
+/// A version 4 body: the version 3 body, then the builtins `enable -n`
+/// turned off and the functions `export -f` exported.
+#[derive(Encode, Decode, Debug, PartialEq)]
+struct BodyV4 {
+    v3: BodyV3,
+    disabled: format::Seq<format::Text>,
+    exported_funcs: format::Seq<format::Text>,
+}
+
 /// Everything after the header (version 1).
 #[derive(Encode, Decode, Debug, PartialEq)]
 struct Body {
@@ -125,7 +134,16 @@ impl Bash {
                 .collect(),
             None => format::Seq(Vec::new()),
         };
-        format::seal(flags, &BodyV3 { v2: BodyV2 { base, extra }, history }, key)
+        let disabled = format::Seq(self.state.disabled.iter().map(|n| format::Text(n.clone())).collect());
+        let mut exported: Vec<&String> = if opts.exclude_functions {
+            Vec::new()
+        } else {
+            self.state.funcs.iter().filter(|(_, f)| f.exported).map(|(n, _)| n).collect()
+        };
+        exported.sort();
+        let exported_funcs = format::Seq(exported.into_iter().map(|n| format::Text(n.clone())).collect());
+        let v3 = BodyV3 { v2: BodyV2 { base, extra }, history };
+        format::seal(flags, &BodyV4 { v3, disabled, exported_funcs }, key)
     }
 
     /// Replace this session's state (and filesystem, when the snapshot holds
@@ -138,19 +156,25 @@ impl Bash {
     /// (and every `Arc` to it) sees the restored contents.
     pub fn restore(&mut self, bytes: &[u8], key: Option<&[u8]>) -> Result<(), Error> {
         let opened = format::open(bytes, key)?;
-        let (body, extra, history) = match opened.version {
+        let (body, extra, history, disabled, exported) = match opened.version {
             1 => (
                 format::decode::<Body>(opened.body)?,
                 Extra { aliases: format::Seq(Vec::new()), dirstack: format::Seq(Vec::new()) },
                 Vec::new(),
+                Vec::new(),
+                Vec::new(),
             ),
             2 => {
                 let v2: BodyV2 = format::decode(opened.body)?;
-                (v2.base, v2.extra, Vec::new())
+                (v2.base, v2.extra, Vec::new(), Vec::new(), Vec::new())
+            }
+            3 => {
+                let v3: BodyV3 = format::decode(opened.body)?;
+                (v3.v2.base, v3.v2.extra, v3.history.0, Vec::new(), Vec::new())
             }
             _ => {
-                let v3: BodyV3 = format::decode(opened.body)?;
-                (v3.v2.base, v3.v2.extra, v3.history.0)
+                let v4: BodyV4 = format::decode(opened.body)?;
+                (v4.v3.v2.base, v4.v3.v2.extra, v4.v3.history.0, v4.disabled.0, v4.exported_funcs.0)
             }
         };
         let no_fs = opened.flags & FLAG_NO_FS != 0;
@@ -192,7 +216,22 @@ impl Bash {
             last = h.number;
             entries.push(crate::state::history::Entry { number: h.number, line: h.line.0, status: h.status });
         }
+        let mut off = std::collections::BTreeSet::new();
+        for n in disabled {
+            if !crate::builtins::public_names().contains(&n.0.as_str()) {
+                return Err(invalid(format!("{:?} is not a builtin that can be turned off", n.0)));
+            }
+            off.insert(n.0);
+        }
+        for n in exported {
+            let Some(f) = new_state.funcs.get(&n.0) else {
+                return Err(invalid(format!("exported function {:?} is not among the functions", n.0)));
+            };
+            let f = crate::state::Function { exported: true, ..crate::state::Function::clone(f) };
+            std::sync::Arc::make_mut(&mut new_state.funcs).insert(n.0, std::sync::Arc::new(f));
+        }
         new_state.aliases = std::sync::Arc::new(aliases);
+        new_state.disabled = std::sync::Arc::new(off);
         new_state.dirstack = std::sync::Arc::new(dirstack);
         if let Some(tree) = tree {
             // Checks the tree again under the lock; its last chance to fail, before anything changed.
@@ -223,14 +262,16 @@ mod tests {
     fn body_of(bash: &Bash) -> Body {
         let bytes = bash.snapshot(&SnapshotOptions::default()).expect("snapshot");
         let opened = format::open(&bytes, None).expect("open");
-        format::decode::<BodyV3>(opened.body).expect("decode").v2.base
+        format::decode::<BodyV4>(opened.body).expect("decode").v3.v2.base
     }
 
-    /// Seal a body as the current version writes it (the body, then no extras, no history).
+    /// Seal a body as the current version writes it (the body, then no
+    /// extras, no history, no builtins turned off, no exported functions).
     fn seal_v2(flags: u8, body: &Body) -> Vec<u8> {
         let extra = Extra { aliases: Seq(Vec::new()), dirstack: Seq(Vec::new()) };
         let history: Seq<HistoryM> = Seq(Vec::new());
-        format::seal(flags, &(body, &extra, &history), None).expect("seal")
+        let none: Seq<Text> = Seq(Vec::new());
+        format::seal(flags, &(body, &extra, &history, &none, &none), None).expect("seal")
     }
 
     /// Restore a doctored body into a fresh session: the error's text, after

@@ -20,10 +20,21 @@ pub use vars::{Case, Resolved, Value, Var, Variables};
 
 /// A shell function: its body, its own text, and the program text its AST
 /// locations refer to.
+#[derive(Clone)]
 pub struct Function {
     pub def: ast::FunctionDefinition,
     pub source: String,
     pub program: Arc<source::Source>,
+    /// `export -f`: child `bash` processes get it too.
+    pub exported: bool,
+}
+
+impl Function {
+    /// The definition as bash prints it (`declare -f`, `type`): re-printed
+    /// from the parse tree, not the text as written.
+    pub fn printed(&self) -> String {
+        crate::interp::print_cmd::function_text(&self.program, &self.def.fname.value, &self.def.body)
+    }
 }
 
 /// The state of one shell.

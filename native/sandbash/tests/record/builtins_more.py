@@ -91,3 +91,7 @@ t("compgen_wordlist", r'''compgen -W "alpha beta gamma" -- b; compgen -W "alpha 
 t("compgen_vars_functions_aliases", r'''myvar=1; compgen -v myv; f1() { :; }; f2() { :; }; compgen -A function f; alias ll=ls; compgen -a l''')
 t("compgen_keywords_builtins", r'''compgen -k | head -5; compgen -b -- pu''')
 e("compgen_bad_option", r'''compgen -z; echo $?''')
+
+group("Internal names stay hidden")
+t("internal_names_not_commands", r'''for c in $(compgen -c) $(compgen -b); do case $c in __*) echo "$c";; esac; done; type __select; echo "type $?"; command -v __syntax_error; echo "v $?"; type -t __select; echo "t $?"; builtin __select 2>/dev/null; echo "builtin $?"''')
+e("internal_names_errors", r'''type __select; command -V __syntax_error; builtin __select''')
