@@ -22,7 +22,7 @@ mod select;
 mod set;
 mod shift;
 mod trap;
-mod type_;
+pub(crate) mod type_;
 mod unset;
 
 use crate::interp::simple::Assigned;

@@ -444,12 +444,18 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
         crate::state::Value::Indexed(stack.into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect()),
     );
     sh.call_lines.push(sh.line);
+    // BASH_LINENO: the line each function on the stack was called from, newest first.
+    let saved_lineno = sh.vars.get("BASH_LINENO").cloned();
+    let lines = sh.call_lines.iter().rev().enumerate().map(|(i, l)| (i as i64, l.to_string())).collect();
+    let _ = sh.vars.set_value("BASH_LINENO", crate::state::Value::Indexed(lines));
     let r = call_function_inner(sh, func, args, fds).await;
     sh.call_lines.pop();
-    match saved_funcname {
-        Some(v) => *sh.vars.entry("FUNCNAME") = v,
-        None => {
-            let _ = sh.vars.unset("FUNCNAME");
+    for (name, saved) in [("FUNCNAME", saved_funcname), ("BASH_LINENO", saved_lineno)] {
+        match saved {
+            Some(v) => *sh.vars.entry(name) = v,
+            None => {
+                let _ = sh.vars.unset(name);
+            }
         }
     }
     r
@@ -612,7 +618,7 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
                 p
             }
             None => {
-                fds.shell_err(sh.loc(), &format!("{what}: {m}")).await;
+                report_syntax_error(sh, fds, what, &m).await;
                 return Ok(2);
             }
         },
@@ -632,10 +638,25 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
     }
     sh.src = saved_src;
     if let (Some(m), Ok(_)) = (error_after, &result) {
-        fds.shell_err(sh.loc(), &format!("{what}: {m}")).await;
+        report_syntax_error(sh, fds, what, &m).await;
         return Ok(2);
     }
     result.map(|_| status)
+}
+
+/// A syntax error in text run by `eval` (`bash: eval: line 2: ...`) or
+/// `source` (`file: line 1: ...`), both lines of it named as bash names them.
+async fn report_syntax_error(sh: &ShellState, fds: &Fds, what: &str, m: &str) {
+    let prefix = match what {
+        "eval" => format!("{}: eval: ", if sh.loc().in_function { "environment" } else { "bash" }),
+        "trap" => {
+            fds.shell_err(sh.loc(), &format!("{what}: {m}")).await;
+            return;
+        }
+        file => format!("{file}: "),
+    };
+    let text = m.replace("\nbash: -c: ", &format!("\n{prefix}"));
+    let _ = fds.stderr.write(format!("{prefix}{text}\n").as_bytes()).await;
 }
 
 /// Run a script as a separate bash would: a fork of the shell keeping only

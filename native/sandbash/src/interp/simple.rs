@@ -320,6 +320,12 @@ pub async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: 
     if name.contains('/') {
         return builtins::run_script_file(sh, &argv, fds).await;
     }
+    // An executable file the script put on PATH (`/usr/local/bin/tool`).
+    if let Some(found) = builtins::type_::path_hits(sh, name, false).await.into_iter().next() {
+        let mut argv = argv;
+        argv[0] = found;
+        return builtins::run_script_file(sh, &argv, fds).await;
+    }
     fds.shell_err(sh.loc(), &format!("{name}: command not found")).await;
     Ok(127)
 }
