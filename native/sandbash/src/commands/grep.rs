@@ -402,6 +402,9 @@ async fn is_single_file(ctx: &CommandContext<'_>, ops: &[String]) -> bool {
     }
 }
 
+/// The line regex, its whole-buffer form, and translation warnings.
+type Compiled = (Option<regex::bytes::Regex>, Option<regex::bytes::Regex>, Vec<&'static str>);
+
 /// Compile the pattern list into one regex (`None` when the list is empty),
 /// and its whole-buffer form for [`Matcher::scan`] when it has one.
 fn build(
@@ -412,7 +415,7 @@ fn build(
     line_x: bool,
     null_data: bool,
     size_limit: usize,
-) -> Result<(Option<regex::bytes::Regex>, Option<regex::bytes::Regex>, Vec<&'static str>), String> {
+) -> Result<Compiled, String> {
     if pats.is_empty() {
         return Ok((None, None, vec![]));
     }
