@@ -2,6 +2,10 @@
 //! generated 10 MB inputs, inside sandbash (in-process, the file in the
 //! sandbox) beside the GNU tools (and jq) on the same data on this machine, in
 //! the same run. Prints the medians and their ratio (sandbash / GNU).
+//! The awk baseline is gawk when installed (GNU is the reference; the host's
+//! plain `awk` may be mawk), with mawk as an extra column when present.
+//! `BENCH_FILTER=sed` runs only the cases whose name contains it (for a
+//! profiler); `BENCH_HOST=0` skips the host tools.
 
 use sandbash::{Bash, Limits};
 use std::fmt::Write as _;
@@ -55,6 +59,22 @@ fn json_input() -> String {
     s
 }
 
+fn host_has(tool: &str) -> bool {
+    Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().map(|o| o.status.success()).unwrap_or(false)
+}
+
+/// Times `cmd` under the host's bash `RUNS` times; the median.
+fn time_host(name: &str, cmd: &str) -> Duration {
+    let mut v = Vec::new();
+    for _ in 0..RUNS {
+        let t = Instant::now();
+        let out = Command::new("bash").arg("-c").arg(cmd).env("LC_ALL", "C.UTF-8").output().expect("host");
+        v.push(t.elapsed());
+        assert!(out.status.success() || name.starts_with("grep"), "{name}: host tool failed: {cmd}");
+    }
+    median(v)
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -101,26 +121,42 @@ fn main() {
         cases.push(("jq select", "jq -c 'select(.n % 7 == 0) | {name, score}' {}/json > {}/out"));
         cases.push(("jq -r field", "jq -r '.name' {}/json > {}/out"));
     }
-    println!("{:<14} {:>12} {:>12} {:>8}", "tool", "sandbash", "GNU", "ratio");
+    let gawk = host_has("gawk");
+    let mawk = host_has("mawk");
+    println!("awk baseline: {}", if gawk { "gawk (GNU awk)" } else { "host awk (gawk not installed)" });
+    if has_jq {
+        let v = Command::new("jq").arg("--version").output().map(|o| o.stdout).unwrap_or_default();
+        println!("jq baseline: {}", String::from_utf8_lossy(&v).trim());
+    }
+    println!("{:<14} {:>12} {:>12} {:>8} {:>12}", "tool", "sandbash", "GNU", "ratio", "mawk");
     let host_dir = dir.display().to_string();
-    for (name, cmd) in &cases {
+    let filter = std::env::var("BENCH_FILTER").unwrap_or_default();
+    let run_host = std::env::var("BENCH_HOST").map(|v| v != "0").unwrap_or(true);
+    for (name, cmd) in cases.iter().filter(|(name, _)| name.contains(filter.as_str())) {
         let ours_cmd = cmd.replace("{}", "/d");
-        let gnu_cmd = cmd.replace("{}", &host_dir);
+        let host_cmd = cmd.replace("{}", &host_dir);
+        let is_awk = cmd.starts_with("awk ");
+        let gnu_cmd = if is_awk && gawk { format!("g{host_cmd}") } else { host_cmd.clone() };
         let mut ours = Vec::new();
-        let mut gnu = Vec::new();
         for _ in 0..RUNS {
             let t = Instant::now();
             let r = rt.block_on(bash.exec(&ours_cmd)).expect("exec");
             ours.push(t.elapsed());
             assert!(r.stderr.is_empty(), "{name}: {}", String::from_utf8_lossy(&r.stderr));
-            let t = Instant::now();
-            let out = Command::new("bash").arg("-c").arg(&gnu_cmd).env("LC_ALL", "C.UTF-8").output().expect("gnu");
-            gnu.push(t.elapsed());
-            assert!(out.status.success() || name.starts_with("grep"), "{name}: GNU failed");
         }
-        let (o, g) = (median(ours), median(gnu));
+        let o = median(ours);
+        if !run_host {
+            println!("{name:<14} {:>9.1} ms", o.as_secs_f64() * 1e3);
+            continue;
+        }
+        let g = time_host(name, &gnu_cmd);
+        let extra = if is_awk && mawk {
+            format!("{:>9.1} ms", time_host(name, &format!("m{host_cmd}")).as_secs_f64() * 1e3)
+        } else {
+            String::new()
+        };
         println!(
-            "{name:<14} {:>9.1} ms {:>9.1} ms {:>7.2}x",
+            "{name:<14} {:>9.1} ms {:>9.1} ms {:>7.2}x {extra:>12}",
             o.as_secs_f64() * 1e3,
             g.as_secs_f64() * 1e3,
             o.as_secs_f64() / g.as_secs_f64()

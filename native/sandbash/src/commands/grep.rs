@@ -332,19 +332,19 @@ impl Command for Grep {
             None
         };
         let regular = if fancy.is_some() { Vec::new() } else { pats.clone() };
-        let re = match build(&regular, syntax, icase, word, line_x, o.delim == 0, ctx.regex_limit()) {
-            Ok((re, warnings)) => {
+        let (re, scan) = match build(&regular, syntax, icase, word, line_x, o.delim == 0, ctx.regex_limit()) {
+            Ok((re, scan, warnings)) => {
                 for w in warnings {
                     ctx.err(format!("warning: {w}")).await?;
                 }
-                re
+                (re, scan)
             }
             Err(e) => {
                 ctx.err(e).await?;
                 return Ok(2);
             }
         };
-        let matcher = Matcher { re, fancy };
+        let matcher = Matcher { re, scan, fancy };
         let no_operands = operands.is_empty();
         if no_operands {
             operands.push(if walk.recursive { ".".into() } else { "-".into() });
@@ -402,7 +402,11 @@ async fn is_single_file(ctx: &CommandContext<'_>, ops: &[String]) -> bool {
     }
 }
 
-/// Compile the pattern list into one regex (`None` when the list is empty).
+/// The line regex, its whole-buffer form, and translation warnings.
+type Compiled = (Option<regex::bytes::Regex>, Option<regex::bytes::Regex>, Vec<&'static str>);
+
+/// Compile the pattern list into one regex (`None` when the list is empty),
+/// and its whole-buffer form for [`Matcher::scan`] when it has one.
 fn build(
     pats: &[String],
     syntax: Syntax,
@@ -411,9 +415,9 @@ fn build(
     line_x: bool,
     null_data: bool,
     size_limit: usize,
-) -> Result<(Option<regex::bytes::Regex>, Vec<&'static str>), String> {
+) -> Result<Compiled, String> {
     if pats.is_empty() {
-        return Ok((None, vec![]));
+        return Ok((None, None, vec![]));
     }
     let mut warnings = Vec::new();
     let mut alts = Vec::new();
@@ -440,21 +444,27 @@ fn build(
     } else if word {
         src = format!("\\b{{start-half}}(?:{src})\\b{{end-half}}");
     }
-    let re = RegexBuilder::new(&src)
-        .case_insensitive(icase)
-        .dot_matches_new_line(null_data)
-        .size_limit(size_limit)
-        .dfa_size_limit(size_limit)
-        .build()
-        .map_err(|e| match e {
-            regex::Error::CompiledTooBig(_) => "Regular expression too big".to_string(),
-            other => {
-                let msg = other.to_string();
-                let last = msg.lines().rev().find(|l| l.starts_with("error:")).unwrap_or("Invalid regular expression");
-                last.trim_start_matches("error: ").to_string()
-            }
-        })?;
-    Ok((Some(re), warnings))
+    let builder = |multi: bool| {
+        let mut b = RegexBuilder::new(&src);
+        b.case_insensitive(icase).dot_matches_new_line(null_data).size_limit(size_limit).dfa_size_limit(size_limit);
+        if multi {
+            b.multi_line(true).line_terminator(if null_data { 0 } else { b'\n' });
+        }
+        b.build()
+    };
+    // Buffer anchors and Perl's inline flags would mean something else over
+    // a whole buffer.
+    let scan =
+        (syntax != Syntax::Perl && !src.contains("\\A") && !src.contains("\\z")).then(|| builder(true).ok()).flatten();
+    let re = builder(false).map_err(|e| match e {
+        regex::Error::CompiledTooBig(_) => "Regular expression too big".to_string(),
+        other => {
+            let msg = other.to_string();
+            let last = msg.lines().rev().find(|l| l.starts_with("error:")).unwrap_or("Invalid regular expression");
+            last.trim_start_matches("error: ").to_string()
+        }
+    })?;
+    Ok((Some(re), scan, warnings))
 }
 
 /// Steps the backtracking engine may take for one match attempt (PCRE's own
@@ -680,6 +690,23 @@ mod tests {
     const F: &[(&str, &str)] = &[("f", "foo\nbar\nfoobar\n")];
     const TREE: &[(&str, &str)] = &[("d/a.txt", "hit\n"), ("d/sub/b.log", "hit\n"), ("d/c.txt", "no\n")];
     const USAGE: &str = "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n";
+
+    /// The whole-buffer search that skips lines before the next match:
+    /// anchors at every line, matches that would span lines (`\\s`, `\\W`
+    /// take the newline), buffer anchors, `-x`, `-v -c`, `-z`.
+    #[test]
+    fn buffer_scan_matches_line_by_line() {
+        let f = ("g.txt", "alpha beta\nbeta alpha\n\nfoo\nxfoo\nfoo bar foo\n  lead\ntrail  \nALPHA\nab\na\nb\nend");
+        check(&["grep", "-c", "alpha.*beta", "g.txt"], &[f], "", "1\n", "", 0);
+        check(&["grep", "-n", "foo$", "g.txt"], &[f], "", "4:foo\n5:xfoo\n6:foo bar foo\n", "", 0);
+        check(&["grep", "-c", "^", "g.txt"], &[f], "", "13\n", "", 0);
+        check(&["grep", "-x", "foo", "g.txt"], &[f], "", "foo\n", "", 0);
+        check(&["grep", "-E", "a\\sb|a$", "g.txt"], &[f], "", "alpha beta\nbeta alpha\na\n", "", 0);
+        check(&["grep", "-c", "-E", "\\W", "g.txt"], &[f], "", "5\n", "", 0);
+        check(&["grep", "b\\'", "g.txt"], &[f], "", "ab\nb\n", "", 0);
+        check(&["grep", "-v", "-c", "^$", "g.txt"], &[f], "", "12\n", "", 0);
+        check(&["grep", "-z", "^foo"], &[], "x1\0foo\0bar\nfoo\0", "foo\0", "", 0);
+    }
 
     #[test]
     fn basics() {

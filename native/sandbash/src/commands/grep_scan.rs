@@ -42,6 +42,11 @@ pub struct State {
 /// The compiled pattern set (`None`: no pattern at all, nothing matches).
 pub struct Matcher {
     pub re: Option<Regex>,
+    /// The same pattern with `^`/`$` at every line end, run over a whole
+    /// buffer to skip the lines before its next match (GNU grep's way; one
+    /// search per match instead of one per line). None when the pattern has
+    /// buffer anchors (`\``, `\'`) or is Perl syntax.
+    pub scan: Option<Regex>,
     /// `grep -P` with lookaround or back-references: a backtracking engine.
     /// It works on text, so a line that is not UTF-8 never matches it; a
     /// match that runs past the backtracking limit counts as no match.
@@ -85,48 +90,88 @@ pub struct Lines {
     pos: usize,
     stream: bool,
     pub binary: bool,
+    /// The current line: where it lies in `data`, or None when it is in
+    /// `tail` (the last piece, or streamed after the first chunk).
+    cur: Option<(usize, usize)>,
+    tail: Vec<u8>,
+    /// The next match of `Matcher::scan` in `data` at or after `hint_from`
+    /// (outer None: not searched yet; inner None: there is none).
+    hint: Option<Option<(usize, usize)>>,
+    hint_from: usize,
 }
 
 impl Lines {
+    fn new(data: Vec<u8>, stream: bool, delim: u8) -> Lines {
+        let binary = delim != 0 && data.contains(&0);
+        Lines { data, pos: 0, stream, binary, cur: None, tail: Vec::new(), hint: None, hint_from: 0 }
+    }
+
     /// Stdin: its first chunk now (what a pipe holds; waiting for a full
     /// block would stall `producer | grep -m1`), the rest line by line.
     pub async fn stdin(ctx: &CommandContext<'_>, delim: u8) -> Lines {
         let data = ctx.stdin.read_chunk().await.map(|b| b.to_vec()).unwrap_or_default();
-        let binary = delim != 0 && data.contains(&0);
-        Lines { data, pos: 0, stream: true, binary }
+        Lines::new(data, true, delim)
     }
     pub fn file(data: Vec<u8>, delim: u8) -> Lines {
-        let binary = delim != 0 && data.contains(&0);
-        Lines { data, pos: 0, stream: false, binary }
+        Lines::new(data, false, delim)
     }
 
-    /// The next line without its delimiter.
-    async fn next(&mut self, ctx: &CommandContext<'_>, delim: u8) -> Option<Vec<u8>> {
-        let rest = &self.data[self.pos..];
-        if let Some(i) = rest.iter().position(|&b| b == delim) {
-            let l = rest[..i].to_vec();
-            self.pos += i + 1;
-            return Some(l);
+    /// The current line, without its delimiter.
+    fn line(&self) -> &[u8] {
+        match self.cur {
+            Some((a, b)) => self.data.get(a..b).unwrap_or_default(),
+            None => &self.tail,
         }
-        let mut l = rest.to_vec();
+    }
+
+    /// Move to the next line; false at the end.
+    async fn advance(&mut self, ctx: &CommandContext<'_>, delim: u8) -> bool {
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        if let Some(i) = memchr::memchr(delim, rest) {
+            self.cur = Some((self.pos, self.pos + i));
+            self.pos += i + 1;
+            return true;
+        }
+        self.cur = None;
+        self.tail.clear();
+        self.tail.extend_from_slice(rest);
         self.pos = self.data.len();
         if self.stream {
             let max = ctx.budget.limits.max_string_bytes.max(1) as usize;
             if let Some(more) = ctx.stdin.read_until(delim, max).await {
                 self.binary |= delim != 0 && more.contains(&0);
-                l.extend_from_slice(&more);
+                self.tail.extend_from_slice(&more);
             }
             if !self.data.is_empty() {
                 self.data.clear();
                 self.pos = 0;
             }
         }
-        if l.last() == Some(&delim) {
-            l.pop();
-        } else if l.is_empty() {
-            return None;
+        if self.tail.last() == Some(&delim) {
+            self.tail.pop();
+        } else if self.tail.is_empty() {
+            return false;
         }
-        Some(l)
+        true
+    }
+
+    /// Does the current line match? A line wholly before the next match the
+    /// whole-buffer search found cannot (a match within a line is one of the
+    /// buffer too); a buffer match within the line is a match of the line.
+    fn matches(&mut self, m: &Matcher) -> bool {
+        let (Some((a, b)), Some(scan)) = (self.cur, &m.scan) else { return m.is_match(self.line()) };
+        let stale = match self.hint {
+            None => true,
+            Some(h) => a < self.hint_from || h.is_some_and(|(s, _)| s < a),
+        };
+        if stale {
+            self.hint = Some(scan.find_at(&self.data, a).map(|x| (x.start(), x.end())));
+            self.hint_from = a;
+        }
+        match self.hint {
+            Some(Some((s, e))) if s <= b => e <= b || m.is_match(self.line()),
+            _ => false,
+        }
     }
 }
 
@@ -156,15 +201,17 @@ pub async fn scan(
     let mut held: VecDeque<Held> = VecDeque::new();
     let mut after_left = 0usize;
     let mut last_printed: Option<u64> = None;
-    while let Some(line) = lines.next(ctx, o.delim).await {
-        if !ctx.still_running() {
+    while lines.advance(ctx, o.delim).await {
+        // The clock is read now and then, not per line.
+        if num % 256 == 0 && !ctx.still_running() {
             break;
         }
         num += 1;
         let line_off = off;
-        off += line.len() as u64 + 1;
+        off += lines.line().len() as u64 + 1;
         let done = o.max.is_some_and(|mx| selected >= mx);
-        let hit = !done && m.is_match(&line) != o.invert;
+        let hit = !done && lines.matches(m) != o.invert;
+        let line = lines.line();
         if !hit {
             if done && after_left == 0 {
                 break;
@@ -172,12 +219,12 @@ pub async fn scan(
             if context {
                 if after_left > 0 {
                     after_left -= 1;
-                    emit(o, st, name, num, line_off, &line, b'-', m, &mut last_printed);
+                    emit(o, st, name, num, line_off, line, b'-', m, &mut last_printed);
                 } else if o.before > 0 {
                     if held.len() == o.before {
                         held.pop_front();
                     }
-                    held.push_back(Held { num, off: line_off, text: line });
+                    held.push_back(Held { num, off: line_off, text: line.to_vec() });
                 }
             }
             continue;
@@ -201,7 +248,7 @@ pub async fn scan(
         for h in std::mem::take(&mut held) {
             emit(o, st, name, h.num, h.off, &h.text, b'-', m, &mut last_printed);
         }
-        emit(o, st, name, num, line_off, &line, b':', m, &mut last_printed);
+        emit(o, st, name, num, line_off, line, b':', m, &mut last_printed);
         after_left = o.after;
         if st.buf.len() >= 8192 {
             flush(ctx, st).await?;

@@ -225,6 +225,21 @@ impl Reader {
         Ok(None)
     }
 
+    /// Inside a string, take the plain bytes at the front of `bytes` at once
+    /// (up to a quote, backslash or newline, which `feed` handles); how many.
+    pub fn feed_string_run(&mut self, bytes: &[u8]) -> usize {
+        if self.st != St::Str {
+            return 0;
+        }
+        let n = memchr::memchr3(b'"', b'\\', b'\n', bytes).unwrap_or(bytes.len());
+        if n > 0 {
+            super::jq_val::check_len(self.token.len() + n, "string");
+            self.token.extend_from_slice(&bytes[..n]);
+            self.col += n;
+        }
+        n
+    }
+
     /// End of input: a last value, or an error (message ends with "at EOF").
     pub fn finish(&mut self) -> Result<Option<Val>, ParseErr> {
         if self.st != St::Normal {

@@ -179,7 +179,14 @@ impl Io {
             return None;
         }
         loop {
-            while let Some(b) = self.buf.pop_front() {
+            loop {
+                let run = self.reader.feed_string_run(self.buf.as_slices().0);
+                if run > 0 {
+                    self.buf.drain(..run);
+                    self.last_nl = false;
+                    continue;
+                }
+                let Some(b) = self.buf.pop_front() else { break };
                 self.last_nl = b == b'\n';
                 if self.last_nl {
                     self.lines += 1;

@@ -424,3 +424,15 @@ fn runaway_programs_are_stopped() {
     assert_eq!(got.err, "jq: parse error: Exceeds depth limit for parsing at line 1, column 257\n");
     assert_eq!(got.status, 5);
 }
+
+/// Strings are read a run of plain bytes at a time: escapes inside and after
+/// long runs, and the error position after them (the position was checked
+/// with the host's jq 1.6; prefix and status as in the tests above).
+#[test]
+fn string_runs_and_positions() {
+    check(&["jq", "-c", "."], &[], "\"ab\\\\cd\" \"e\\tf\"", "\"ab\\\\cd\"\n\"e\\tf\"\n", "", 0);
+    let long = "{\"a\":\"long plain text \\u00e9 \\\"q\\\" end\", \"b\": [1,\n\"x\"]}";
+    check(&["jq", "-c", "."], &[], long, "{\"a\":\"long plain text é \\\"q\\\" end\",\"b\":[1,\"x\"]}\n", "", 0);
+    let bad = "{\"a\":\"long plain text \\u00e9 \\\"q\\\" end\", \"b\": [1,\n\"x\" x]}";
+    check(&["jq", "-c", "."], &[], bad, "", "jq: parse error: Invalid numeric literal at line 2, column 6\n", 5);
+}

@@ -242,6 +242,23 @@ impl Command for Sed {
 mod tests {
     use super::super::testutil::{check, check_tree};
 
+    /// `s` with and without capture groups (two match paths), `N`th and `g`,
+    /// the empty regex, case conversion; and the recycled line buffers
+    /// (`N`, `-z`, a last line without newline, hold space).
+    #[test]
+    fn subst_paths() {
+        let text = "baaac bc bcb\nno match\nkey=bc\n";
+        check(&["sed", "s/a*/x/g"], &[], text, "xbxcx xbxcx xbxcxbx\nxnxox xmxtxcxhx\nxkxexyx=xbxcx\n", "", 0);
+        check(&["sed", "s/\\(b\\)\\(c\\)/[\\2\\1&]/2g"], &[], text, "baaac bc [cbbc]b\nno match\nkey=bc\n", "", 0);
+        check(&["sed", "s/b/&&/2"], &[], text, "baaac bbc bcb\nno match\nkey=bc\n", "", 0);
+        check(&["sed", "/b/s//B/g"], &[], text, "Baaac Bc BcB\nno match\nkey=Bc\n", "", 0);
+        check(&["sed", "s/\\w\\+/\\u&/g"], &[], text, "Baaac Bc Bcb\nNo Match\nKey=Bc\n", "", 0);
+        check(&["sed", "s/c/\\U&x\\E-/g;s/key=/k:/"], &[], text, "baaaCX- bCX- bCX-b\nno matCX-h\nk:bCX-\n", "", 0);
+        check(&["sed", "N;s/\\n/+/"], &[], "a\nb\nc", "a+b\nc", "", 0);
+        check(&["sed", "-z", "s/[0-9]/N/"], &[], "x1\0y2\0", "xN\0yN\0", "", 0);
+        check(&["sed", "-n", "h;s/l/L/;p;x;p"], &[], "l1\nl2\nl3\n", "L1\nl1\nL2\nl2\nL3\nl3\n", "", 0);
+    }
+
     #[test]
     fn basics() {
         check(&["sed", "p"], &[], "a\nb\n", "a\na\nb\nb\n", "", 0);

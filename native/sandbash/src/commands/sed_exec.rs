@@ -6,7 +6,7 @@ use super::sed_parse::{Addr, Addr2, Cmd, Kind, Program, Re, Repl, Subst, WTarget
 use super::{CommandContext, CommandResult};
 use crate::fs::FsError;
 use crate::io::IoError;
-use regex::bytes::{Captures, Regex};
+use regex::bytes::Regex;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -93,7 +93,11 @@ pub struct Runner<'c, 'a> {
     chomped: bool,
     hold: Vec<u8>,
     replaced: bool,
-    last_re: Option<Regex>,
+    last_re: Option<Arc<Regex>>,
+    /// Recycled line buffers: the pattern space a new line replaced, and the
+    /// text a substitution replaced, so a cycle allocates nothing.
+    spare: Vec<u8>,
+    scratch: Vec<u8>,
     ranges: Vec<Range>,
     append: Vec<App>,
     sinks: Vec<Sink>,
@@ -126,6 +130,8 @@ impl<'c, 'a> Runner<'c, 'a> {
             hold: Vec::new(),
             replaced: false,
             last_re: None,
+            spare: Vec::new(),
+            scratch: Vec::new(),
             ranges: vec![Range::Inactive; n],
             append: Vec::new(),
             sinks,
@@ -169,7 +175,7 @@ impl<'c, 'a> Runner<'c, 'a> {
             match self.execute().await? {
                 Flow::End { print } => {
                     if print && !self.set.quiet {
-                        self.emit(self.main(), &self.ps.clone(), self.chomped).await?;
+                        self.emit_ps(self.main()).await?;
                     }
                     self.dump_append().await?;
                 }
@@ -177,7 +183,7 @@ impl<'c, 'a> Runner<'c, 'a> {
                 Flow::Quit(c, print) => {
                     if print {
                         if !self.set.quiet {
-                            self.emit(self.main(), &self.ps.clone(), self.chomped).await?;
+                            self.emit_ps(self.main()).await?;
                         }
                         self.dump_append().await?;
                     }
@@ -275,9 +281,11 @@ impl<'c, 'a> Runner<'c, 'a> {
                     return None;
                 }
                 let rest = &buf[*pos..];
-                let n = rest.iter().position(|&b| b == d).map_or(rest.len(), |i| i + 1);
+                let n = memchr::memchr(d, rest).map_or(rest.len(), |i| i + 1);
                 *pos += n;
-                let line = rest[..n].to_vec();
+                let mut line = std::mem::take(&mut self.spare);
+                line.clear();
+                line.extend_from_slice(&rest[..n]);
                 let nl = line.last() == Some(&d);
                 (line, nl)
             }
@@ -346,8 +354,9 @@ impl<'c, 'a> Runner<'c, 'a> {
         if append {
             self.ps.push(self.set.delim);
             self.ps.extend_from_slice(&l.data);
+            self.spare = l.data;
         } else {
-            self.ps = l.data;
+            self.spare = std::mem::replace(&mut self.ps, l.data);
         }
         self.chomped = l.nl;
         self.replaced = false;
@@ -389,6 +398,14 @@ impl<'c, 'a> Runner<'c, 'a> {
             s.missing = true;
         }
         self.flush(sink).await
+    }
+
+    /// Write the pattern space (with its delimiter unless the line lacked one).
+    async fn emit_ps(&mut self, sink: usize) -> Result<(), IoError> {
+        let ps = std::mem::take(&mut self.ps);
+        let r = self.emit(sink, &ps, self.chomped).await;
+        self.ps = ps;
+        r
     }
 
     /// Write text that carries its own newline (`i`, `=`, `l`, appended text).
@@ -449,7 +466,7 @@ impl<'c, 'a> Runner<'c, 'a> {
     // ------------------------------------------------------------------
 
     /// The regex to use: `None` is the last one used (GNU's empty regex).
-    fn pick(&mut self, re: &Option<Re>) -> Option<Regex> {
+    fn pick(&mut self, re: &Option<Re>) -> Option<Arc<Regex>> {
         match re {
             Some(r) => {
                 self.last_re = Some(r.0.clone());
@@ -557,10 +574,10 @@ impl<'c, 'a> Runner<'c, 'a> {
                     if self.subst(s) {
                         self.replaced = true;
                         if s.print {
-                            self.emit(main, &self.ps.clone(), self.chomped).await?;
+                            self.emit_ps(main).await?;
                         }
                         if let Some(w) = s.write {
-                            self.emit(self.wsink(w), &self.ps.clone(), self.chomped).await?;
+                            self.emit_ps(self.wsink(w)).await?;
                         }
                     }
                 }
@@ -582,7 +599,7 @@ impl<'c, 'a> Runner<'c, 'a> {
                     }
                     None => return Ok(Flow::End { print: false }),
                 },
-                Kind::Print => self.emit(main, &self.ps.clone(), self.chomped).await?,
+                Kind::Print => self.emit_ps(main).await?,
                 Kind::PrintFirst => {
                     let first = self.ps.split(|&b| b == d).next().unwrap_or_default().to_vec();
                     self.emit(main, &first, true).await?;
@@ -592,7 +609,7 @@ impl<'c, 'a> Runner<'c, 'a> {
                         return Ok(Flow::End { print: true });
                     }
                     if !self.set.quiet {
-                        self.emit(main, &self.ps.clone(), self.chomped).await?;
+                        self.emit_ps(main).await?;
                     }
                     self.dump_append().await?;
                     if !self.read_pattern_space(false).await? {
@@ -616,7 +633,7 @@ impl<'c, 'a> Runner<'c, 'a> {
                         self.append.push(App::Text(line));
                     }
                 }
-                Kind::Write(w) => self.emit(self.wsink(*w), &self.ps.clone(), self.chomped).await?,
+                Kind::Write(w) => self.emit_ps(self.wsink(*w)).await?,
                 Kind::WriteFirst(w) => {
                     let first = self.ps.split(|&b| b == d).next().unwrap_or_default().to_vec();
                     self.emit(self.wsink(*w), &first, true).await?;
@@ -696,27 +713,46 @@ impl<'c, 'a> Runner<'c, 'a> {
         let Some(re) = self.pick(&s.re) else {
             return false;
         };
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
         let mut last = 0;
         let mut count = 0;
         let mut did = false;
-        for caps in re.captures_iter(&self.ps) {
-            let Some(m) = caps.get(0) else { continue };
+        // Capture groups cost a slower engine: only ask for them when the
+        // replacement refers to one (`&` is the whole match, which find gives).
+        let groups = s.repl.iter().any(|r| matches!(r, Repl::Group(g) if *g > 0));
+        let mut one = |start: usize, end: usize, out: &mut Vec<u8>, group: &dyn Fn(usize) -> Option<(usize, usize)>| {
             count += 1;
             if count < s.nth {
-                continue;
+                return true;
             }
-            out.extend_from_slice(&self.ps[last..m.start()]);
-            expand(&caps, &s.repl, &mut out);
-            last = m.end();
+            out.extend_from_slice(&self.ps[last..start]);
+            expand(&self.ps, group, &s.repl, out);
+            last = end;
             did = true;
-            if !s.global || out.len() > self.max_len {
-                break;
+            s.global && out.len() <= self.max_len
+        };
+        if groups {
+            for caps in re.captures_iter(&self.ps) {
+                let Some(m) = caps.get(0) else { continue };
+                let group = |g: usize| caps.get(g).map(|m| (m.start(), m.end()));
+                if !one(m.start(), m.end(), &mut out, &group) {
+                    break;
+                }
+            }
+        } else {
+            for m in re.find_iter(&self.ps) {
+                let whole = |g: usize| (g == 0).then_some((m.start(), m.end()));
+                if !one(m.start(), m.end(), &mut out, &whole) {
+                    break;
+                }
             }
         }
         if did {
             out.extend_from_slice(&self.ps[last..]);
-            self.ps = out;
+            self.scratch = std::mem::replace(&mut self.ps, out);
+        } else {
+            self.scratch = out;
         }
         did
     }
@@ -746,13 +782,14 @@ enum Case {
     Upper,
 }
 
-/// Append the replacement for one match, applying `\L \U \l \u \E`.
-fn expand(caps: &Captures<'_>, repl: &[Repl], out: &mut Vec<u8>) {
+/// Append the replacement for one match, applying `\L \U \l \u \E`;
+/// `group(n)` is where group n matched in `text`.
+fn expand(text: &[u8], group: &dyn Fn(usize) -> Option<(usize, usize)>, repl: &[Repl], out: &mut Vec<u8>) {
     let (mut mode, mut one) = (Case::None, Case::None);
     for r in repl {
         let piece: &[u8] = match r {
             Repl::Lit(l) => l,
-            Repl::Group(g) => caps.get(*g).map_or(&[][..], |m| m.as_bytes()),
+            Repl::Group(g) => group(*g).and_then(|(a, b)| text.get(a..b)).unwrap_or_default(),
             Repl::Lower => {
                 mode = Case::Lower;
                 continue;

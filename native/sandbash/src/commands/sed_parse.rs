@@ -4,6 +4,7 @@
 
 use super::grep_re::translate_sed;
 use regex::bytes::{Regex, RegexBuilder};
+use std::sync::Arc;
 
 /// One script piece: `-e TEXT` / the script operand, or `-f FILE`.
 pub struct Chunk {
@@ -13,8 +14,10 @@ pub struct Chunk {
 }
 
 /// A compiled regex; `None` in an address or `s` means "the last regex used".
+/// Shared, because cloning a `Regex` builds a fresh match-cache pool (costly
+/// once per line) while the runner remembers the last one used.
 #[derive(Clone, Debug)]
-pub struct Re(pub Regex);
+pub struct Re(pub Arc<Regex>);
 
 #[derive(Clone, Debug)]
 pub enum Addr {
@@ -461,7 +464,7 @@ impl Parser<'_> {
                 regex::Error::CompiledTooBig(_) => self.bad("Regular expression too big"),
                 _ => self.bad("Invalid regular expression"),
             })?;
-        Ok(Some(Re(re)))
+        Ok(Some(Re(Arc::new(re))))
     }
 
     /// GNU `read_end_of_cmd`.

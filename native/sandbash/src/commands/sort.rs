@@ -3,7 +3,7 @@
 //! the input, and writes, checks (`-c`/`-C`) or deduplicates (`-u`).
 
 use super::common::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
-use super::sort_cmp::Key;
+use super::sort_cmp::{Key, NumKey};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::cmp::Ordering;
@@ -54,11 +54,63 @@ struct Order {
     seed: u64,
 }
 
+/// A line with its first key extracted (and for a plain `-n` key, parsed)
+/// once before sorting, not in every comparison.
+struct Entry<'a> {
+    line: &'a [u8],
+    key: &'a [u8],
+    num: Option<NumKey<'a>>,
+    /// The line's first 8 bytes (zero-padded, big-endian): unequal heads
+    /// order the lines as their bytes do, without reading the line.
+    head: u64,
+}
+
 impl Order {
     /// GNU `compare`: keys in turn, then (unless -s/-u) the whole line bytewise.
     fn compare(&self, a: &[u8], b: &[u8]) -> Ordering {
+        self.compare_from(0, a, b)
+    }
+
+    fn entry<'a>(&self, line: &'a [u8]) -> Entry<'a> {
+        let mut h = [0u8; 8];
+        let n = line.len().min(8);
+        h[..n].copy_from_slice(&line[..n]);
+        let head = u64::from_be_bytes(h);
+        let Some(k) = self.keys.first() else { return Entry { line, key: line, num: None, head } };
+        let key = k.extract(line, self.tab);
+        let num = (k.numeric && !k.random).then(|| NumKey::parse(key));
+        Entry { line, key, num, head }
+    }
+
+    /// `compare` with the first key already extracted.
+    fn compare_entries(&self, a: &Entry<'_>, b: &Entry<'_>) -> Ordering {
+        if let Some(k) = self.keys.first() {
+            let d = match (&a.num, &b.num) {
+                (Some(x), Some(y)) => x.cmp(y),
+                _ => k.compare(a.key, b.key, self.seed),
+            };
+            if d != Ordering::Equal {
+                return if k.reverse { d.reverse() } else { d };
+            }
+            if self.keys.len() > 1 {
+                return self.compare_from(1, a.line, b.line);
+            }
+            if self.unique || self.stable {
+                return Ordering::Equal;
+            }
+        }
+        let d = a.head.cmp(&b.head).then_with(|| a.line.cmp(b.line));
+        if self.reverse {
+            d.reverse()
+        } else {
+            d
+        }
+    }
+
+    /// `compare` from key `first` on.
+    fn compare_from(&self, first: usize, a: &[u8], b: &[u8]) -> Ordering {
         if !self.keys.is_empty() {
-            for k in &self.keys {
+            for k in self.keys.iter().skip(first) {
                 let d = k.compare(k.extract(a, self.tab), k.extract(b, self.tab), self.seed);
                 if d != Ordering::Equal {
                     return if k.reverse { d.reverse() } else { d };
@@ -285,10 +337,17 @@ impl Command for Sort {
             return Ok(0);
         }
 
-        lines.sort_by(|a, b| order.compare(a, b));
+        let mut entries: Vec<Entry<'_>> = lines.iter().map(|l| order.entry(l)).collect();
+        if order.keys.is_empty() || !(order.unique || order.stable) {
+            // The whole-line last resort leaves only identical lines equal.
+            entries.sort_unstable_by(|a, b| order.compare_entries(a, b));
+        } else {
+            entries.sort_by(|a, b| order.compare_entries(a, b));
+        }
         if !ctx.still_running() {
             return Ok(2);
         }
+        let lines = entries.into_iter().map(|e| e.line);
         let mut out = Vec::with_capacity(data.len());
         let mut prev: Option<&[u8]> = None;
         for l in lines {
@@ -356,6 +415,31 @@ mod tests {
         check(&["sort", "-b", "-k2"], &[], "a   z\nb y\n", "b y\na   z\n", "", 0);
         check(&["sort", "-s", "-k1,1"], &[], "a 2\nb 1\na 1\n", "a 2\na 1\nb 1\n", "", 0);
         check(&["sort", "-k1,1"], &[], "a 2\nb 1\na 1\n", "a 1\na 2\nb 1\n", "", 0);
+    }
+
+    /// A numeric first key parsed once: ties (`-0`/`0`/`0.0`, `-1.5`/`-1.50`,
+    /// no number at all) fall to later keys, the whole line, or input order.
+    #[test]
+    fn numeric_key_ties() {
+        let f = "3 b -0\n1 a 0\n2 c -1.50\n10 a 1.5\nx y\n\n-2 z 007\n2 c -1.5\n1 a 0.0\n";
+        let sorted = "2 c -1.5\n2 c -1.50\n\n1 a 0\n1 a 0.0\n3 b -0\nx y\n10 a 1.5\n-2 z 007\n";
+        check(&["sort", "-n", "-k3,3"], &[], f, sorted, "", 0);
+        let stable = "2 c -1.50\n2 c -1.5\n3 b -0\n1 a 0\nx y\n\n1 a 0.0\n10 a 1.5\n-2 z 007\n";
+        check(&["sort", "-s", "-n", "-k3,3"], &[], f, stable, "", 0);
+        check(&["sort", "-u", "-n", "-k3,3"], &[], f, "2 c -1.50\n3 b -0\n10 a 1.5\n-2 z 007\n", "", 0);
+        let second = "2 c -1.5\n2 c -1.50\nx y\n3 b -0\n1 a 0\n1 a 0.0\n\n10 a 1.5\n-2 z 007\n";
+        check(&["sort", "-n", "-k3,3", "-k1,1r"], &[], f, second, "", 0);
+        let rev = "-2 z 007\n10 a 1.5\n\n1 a 0\n1 a 0.0\n3 b -0\nx y\n2 c -1.5\n2 c -1.50\n";
+        check(&["sort", "-k3,3nr"], &[], f, rev, "", 0);
+    }
+
+    /// Numbers past the 8 fraction digits / 19 integer digits the packed
+    /// comparison holds (GNU `sort -n -s` order).
+    #[test]
+    fn numeric_long_digits() {
+        let f = "1.000000002\n-1.000000001\n1.000000001\n12345678901234567890\n12345678901234567891\n-1.000000002\n0.00000001\n0.000000009\n1.0000000010\n-0.000000000\n";
+        let sorted = "-1.000000002\n-1.000000001\n-0.000000000\n0.000000009\n0.00000001\n1.000000001\n1.0000000010\n1.000000002\n12345678901234567890\n12345678901234567891\n";
+        check(&["sort", "-n", "-s"], &[], f, sorted, "", 0);
     }
 
     #[test]

@@ -299,22 +299,63 @@ fn parse_num(s: &[u8]) -> (bool, &[u8], &[u8]) {
     (neg, int, frac)
 }
 
+/// A key's leading decimal number as `-n` compares it: parsed once, so
+/// sorting need not parse it in every comparison.
+#[derive(Clone, Copy)]
+pub struct NumKey<'a> {
+    /// Negative and not zero (`-0` sorts as `0`).
+    neg: bool,
+    int: &'a [u8],
+    frac: &'a [u8],
+    /// The value in units of 1e-8, fraction truncated, signed; when both
+    /// sides have one and they differ, it orders them without reading the
+    /// digits again (which lie all over the input: cache misses).
+    scaled: Option<i128>,
+    /// `scaled` is the whole value (no fraction digits were cut).
+    exact: bool,
+}
+
+impl<'a> NumKey<'a> {
+    pub fn parse(s: &'a [u8]) -> NumKey<'a> {
+        let (neg, int, frac) = parse_num(s);
+        let neg = neg && !(int.is_empty() && frac.is_empty());
+        let digits = |d: &[u8]| d.iter().fold(0i128, |n, c| n * 10 + i128::from(c - b'0'));
+        let scaled = (int.len() <= 19).then(|| {
+            let f8 = frac.get(..8).unwrap_or(frac);
+            let m = digits(int) * 100_000_000 + digits(f8) * 10i128.pow(8 - f8.len() as u32);
+            if neg {
+                -m
+            } else {
+                m
+            }
+        });
+        NumKey { neg, int, frac, scaled, exact: frac.len() <= 8 }
+    }
+
+    /// Exact comparison (any length).
+    pub fn cmp(&self, o: &NumKey<'_>) -> Ordering {
+        if let (Some(a), Some(b)) = (self.scaled, o.scaled) {
+            // Truncated values that differ differ the same way in full.
+            if a != b || (self.exact && o.exact) {
+                return a.cmp(&b);
+            }
+        }
+        if self.neg != o.neg {
+            return if self.neg { Ordering::Less } else { Ordering::Greater };
+        }
+        let mag =
+            self.int.len().cmp(&o.int.len()).then_with(|| self.int.cmp(o.int)).then_with(|| self.frac.cmp(o.frac));
+        if self.neg {
+            mag.reverse()
+        } else {
+            mag
+        }
+    }
+}
+
 /// `-n`: compare leading decimal numbers exactly (any length).
 pub fn numcompare(a: &[u8], b: &[u8]) -> Ordering {
-    let (na, ia, fa) = parse_num(a);
-    let (nb, ib, fb) = parse_num(b);
-    let za = ia.is_empty() && fa.is_empty();
-    let zb = ib.is_empty() && fb.is_empty();
-    let (na, nb) = (na && !za, nb && !zb);
-    if na != nb {
-        return if na { Ordering::Less } else { Ordering::Greater };
-    }
-    let mag = ia.len().cmp(&ib.len()).then_with(|| ia.cmp(ib)).then_with(|| fa.cmp(fb));
-    if na {
-        mag.reverse()
-    } else {
-        mag
-    }
+    NumKey::parse(a).cmp(&NumKey::parse(b))
 }
 
 /// `-h`: the unit suffix (K, M, G, ...) first, then the number.

@@ -49,11 +49,21 @@ struct Counter {
     col: u64,
     /// An incomplete UTF-8 sequence at the end of the last chunk.
     pending: Vec<u8>,
+    /// Only lines and bytes are shown: count newlines, decode nothing.
+    lines_only: bool,
 }
 
 impl Counter {
+    fn new(show: &[bool; 5]) -> Counter {
+        Counter { lines_only: !(show[1] || show[2] || show[4]), ..Counter::default() }
+    }
+
     fn feed(&mut self, data: &[u8]) {
         self.c.bytes += data.len() as u64;
+        if self.lines_only {
+            self.c.lines += memchr::memchr_iter(b'\n', data).count() as u64;
+            return;
+        }
         let mut buf = std::mem::take(&mut self.pending);
         buf.extend_from_slice(data);
         let mut s = &buf[..];
@@ -200,7 +210,7 @@ impl Command for Wc {
                 status = 1;
                 continue;
             } else if f == "-" {
-                let mut k = Counter::default();
+                let mut k = Counter::new(&show);
                 while let Some(chunk) = ctx.stdin.read_chunk().await {
                     k.feed(&chunk);
                 }
@@ -208,7 +218,7 @@ impl Command for Wc {
             } else {
                 match ctx.fs.read(&ctx.resolve(f)).await {
                     Ok(d) => {
-                        let mut k = Counter::default();
+                        let mut k = Counter::new(&show);
                         k.feed(&d);
                         k.finish()
                     }
@@ -250,6 +260,19 @@ mod tests {
         check(&["wc", "-lwmcL", "f"], &[F], "", "2 3 6 6 3 f\n", "", 0);
         check(&["wc", "-L", "f", "g"], &[F, G], "", " 3 f\n11 g\n11 total\n", "", 0);
         check(&["wc", "e"], &[("e", "")], "", "0 0 0 e\n", "", 0);
+    }
+
+    /// `-l`/`-c` alone count newlines without decoding (invalid and cut
+    /// UTF-8 included); with `-w` the decoding path runs.
+    #[test]
+    fn lines_bytes_without_decoding() {
+        use super::super::testutil::{make_fs, run_full};
+        let fs = make_fs(&[]);
+        let input = b"a\xff\nb\n\xe2\x82";
+        let run = |argv: &[&str]| run_full(&fs, argv, input, &[], crate::limits::Limits::default()).out;
+        assert_eq!(run(&["wc", "-lc"]), "      2       7\n");
+        assert_eq!(run(&["wc", "-l"]), "2\n");
+        assert_eq!(run(&["wc", "-lw"]), "      2       2\n");
     }
 
     #[test]

@@ -1,16 +1,21 @@
 //! The awk interpreter: variables and arrays, records and fields, statements
 //! and expressions. Evaluation is async (print may wait on a pipe, getline on
-//! stdin), so recursive evaluation goes through boxed futures; leaves are
-//! evaluated without boxing.
+//! stdin), so recursive evaluation goes through boxed futures; expressions
+//! that cannot wait take the synchronous path in `sync_eval.rs`.
 
 use super::io::{Reader, RsMode};
 use super::parser::*;
-use super::value::{compare, num_to_str, Value};
+use super::value::{compare, num_to_str, str_to_num, Value};
 use crate::commands::CommandContext;
 use crate::io::IoError;
 use futures_util::future::{BoxFuture, FutureExt};
 use regex::Regex;
 use std::collections::HashMap;
+use std::sync::Arc;
+use sync_eval::is_sync;
+
+#[path = "sync_eval.rs"]
+mod sync_eval;
 
 /// Why evaluation stopped early.
 #[derive(Debug)]
@@ -141,11 +146,19 @@ pub struct Interp<'p, 'c, 'a> {
     frames: Vec<Frame>,
     pub arrays: Vec<Array>,
     free_arrays: Vec<usize>,
-    pub lit_re: Vec<Regex>,
-    dyn_re: HashMap<String, Regex>,
+    // Shared: cloning a `Regex` builds a new match-cache pool each time.
+    pub lit_re: Vec<Arc<Regex>>,
+    dyn_re: HashMap<String, Arc<Regex>>,
     // Record state.
     record: String,
+    /// The split record as values, once a field was assigned (or the split
+    /// needed a regex or characters).
     fields: Vec<Value>,
+    /// Until then where each field lies in `record`: reading `$3` makes a
+    /// value of that field only.
+    spans: Vec<(usize, usize)>,
+    /// `fields`, not `spans`, holds the split.
+    materialized: bool,
     split_done: bool,
     record_stale: bool,
     // Cached special variables.
@@ -158,6 +171,8 @@ pub struct Interp<'p, 'c, 'a> {
     rs: RsMode,
     // I/O.
     out_buf: Vec<u8>,
+    /// The line `print` is building (kept for its capacity).
+    line_buf: String,
     files: HashMap<String, OutFile>,
     inputs: HashMap<String, Reader>,
     main: MainInput,
@@ -206,6 +221,8 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             dyn_re: HashMap::new(),
             record: String::new(),
             fields: Vec::new(),
+            spans: Vec::new(),
+            materialized: true,
             split_done: true,
             record_stale: false,
             convfmt: "%.6g".into(),
@@ -216,6 +233,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             fs: " ".into(),
             rs: RsMode::Char("\n".into()),
             out_buf: Vec::new(),
+            line_buf: String::new(),
             files: HashMap::new(),
             inputs: HashMap::new(),
             main: MainInput { argi: 1, ..MainInput::default() },
@@ -380,11 +398,30 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             return;
         }
         self.split_done = true;
-        let fs = self.fs.clone();
         let para = matches!(self.rs, RsMode::Para);
-        let parts = self.split_str(&self.record.clone(), &fs, para).unwrap_or_default();
-        self.fields = parts.into_iter().map(Value::from_input).collect();
-        self.globals[V_NF] = Cell::Val(Value::Num(self.fields.len() as f64));
+        let n = if field_spans(&self.record, &self.fs, para, &mut self.spans) {
+            self.materialized = false;
+            self.spans.len()
+        } else {
+            let fs = self.fs.clone();
+            let rec = std::mem::take(&mut self.record);
+            let parts = self.split_str(&rec, &fs, para).unwrap_or_default();
+            self.record = rec;
+            self.fields = parts.into_iter().map(Value::from_input).collect();
+            self.materialized = true;
+            self.fields.len()
+        };
+        self.globals[V_NF] = Cell::Val(Value::Num(n as f64));
+    }
+
+    /// Turn the spans into values before a field or NF changes.
+    fn materialize(&mut self) {
+        self.ensure_split();
+        if !self.materialized {
+            let rec = &self.record;
+            self.fields = self.spans.iter().map(|&(a, b)| Value::from_input(rec[a..b].to_string())).collect();
+            self.materialized = true;
+        }
     }
 
     fn rebuild(&mut self) {
@@ -411,7 +448,43 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             return Value::from_input(self.record().to_string());
         }
         self.ensure_split();
-        self.fields.get(i - 1).cloned().unwrap_or_default()
+        if self.materialized {
+            return self.fields.get(i - 1).cloned().unwrap_or_default();
+        }
+        match self.spans.get(i - 1) {
+            Some(&(a, b)) => Value::from_input(self.record[a..b].to_string()),
+            None => Value::Uninit,
+        }
+    }
+
+    /// `$i`'s text against a string, byte by byte (awk's comparison when
+    /// one side is a string constant); None when the field holds a number
+    /// (which compares by its CONVFMT text, NaN never equal).
+    pub fn field_cmp_str(&mut self, i: usize, s: &str) -> Option<std::cmp::Ordering> {
+        if i == 0 {
+            return Some(self.record().as_bytes().cmp(s.as_bytes()));
+        }
+        self.ensure_split();
+        if self.materialized {
+            return match self.fields.get(i - 1) {
+                Some(v) => v.as_str().map(|t| t.as_bytes().cmp(s.as_bytes())),
+                None => Some("".cmp(s)),
+            };
+        }
+        let t = self.spans.get(i - 1).map_or("", |&(a, b)| &self.record[a..b]);
+        Some(t.as_bytes().cmp(s.as_bytes()))
+    }
+
+    /// `$i` as a number, without making a value of it.
+    pub fn field_num(&mut self, i: usize) -> f64 {
+        if i == 0 {
+            return str_to_num(self.record());
+        }
+        self.ensure_split();
+        if self.materialized {
+            return self.fields.get(i - 1).map_or(0.0, Value::num);
+        }
+        self.spans.get(i - 1).map_or(0.0, |&(a, b)| str_to_num(&self.record[a..b]))
     }
 
     pub fn set_field(&mut self, i: usize, v: Value) {
@@ -420,7 +493,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             self.set_record(s);
             return;
         }
-        self.ensure_split();
+        self.materialize();
         if i > self.fields.len() {
             self.fields.resize(i, Value::Uninit);
             self.globals[V_NF] = Cell::Val(Value::Num(i as f64));
@@ -430,7 +503,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     }
 
     fn set_nf(&mut self, n: usize) {
-        self.ensure_split();
+        self.materialize();
         self.fields.resize(n, Value::Uninit);
         self.globals[V_NF] = Cell::Val(Value::Num(n as f64));
         self.record_stale = true;
@@ -474,12 +547,12 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     // ----- regexes ---------------------------------------------------------
 
-    pub fn dyn_regex(&mut self, s: &str) -> R<Regex> {
+    pub fn dyn_regex(&mut self, s: &str) -> R<Arc<Regex>> {
         if let Some(r) = self.dyn_re.get(s) {
             return Ok(r.clone());
         }
         let limit = self.ctx.budget.limits.max_regex_bytes as usize;
-        let re = super::regex::compile(s, limit).or_else(|e| fatal(format!("invalid regexp: {e}: /{s}/")))?;
+        let re = Arc::new(super::regex::compile(s, limit).or_else(|e| fatal(format!("invalid regexp: {e}: /{s}/")))?);
         if self.dyn_re.len() > 500 {
             self.dyn_re.clear();
         }
@@ -488,7 +561,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     }
 
     /// A regex operand: a `/re/` literal, or any value as a dynamic regex.
-    pub async fn regex_of(&mut self, e: &'p Expr) -> R<Regex> {
+    pub async fn regex_of(&mut self, e: &'p Expr) -> R<Arc<Regex>> {
         if let Expr::Regex(i) = e {
             return Ok(self.lit_re[*i].clone());
         }
@@ -677,11 +750,10 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                 return Ok(None);
             }
             let max = self.max_record();
-            let rs = self.rs.clone();
             let Some(reader) = self.main.reader.as_mut() else { continue };
-            match reader.next_record(&rs, self.ctx, max).await {
+            match reader.next_record(&self.rs, self.ctx, max).await {
                 Some((rec, rt)) => {
-                    self.globals[V_RT] = Cell::Val(Value::Str(rt));
+                    set_rt(&mut self.globals[V_RT], rt);
                     self.bump(V_NR);
                     self.bump(V_FNR);
                     return Ok(Some(rec));
@@ -710,10 +782,9 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             self.inputs.insert(name.to_string(), reader);
         }
         let max = self.max_record();
-        let rs = self.rs.clone();
         let Some(r) = self.inputs.get_mut(name) else { return Ok(Err(())) };
-        Ok(Ok(r.next_record(&rs, self.ctx, max).await.map(|(rec, rt)| {
-            self.globals[V_RT] = Cell::Val(Value::Str(rt));
+        Ok(Ok(r.next_record(&self.rs, self.ctx, max).await.map(|(rec, rt)| {
+            set_rt(&mut self.globals[V_RT], rt);
             rec
         })))
     }
@@ -723,11 +794,32 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     pub fn exec_block<'s>(&'s mut self, b: &'p [Stmt]) -> BoxFuture<'s, R<()>> {
         async move {
             for s in b {
-                self.exec(s).await?;
+                // The common statements of a rule body, without a boxed future.
+                match s {
+                    Stmt::Line(src, line) => self.cur_line = (*src, *line),
+                    Stmt::Expr(e) if is_sync(e) => {
+                        self.eval_sync(e)?;
+                    }
+                    Stmt::Print(args, None) if args.iter().all(is_sync) => {
+                        self.print_sync(args)?;
+                        if self.out_buf.len() >= 8192 {
+                            self.flush_stdout().await?;
+                        }
+                    }
+                    s => self.exec(s).await?,
+                }
             }
             Ok(())
         }
         .boxed()
+    }
+
+    /// A `print` argument's text: numbers by OFMT.
+    fn push_printed(&self, out: &mut String, v: Value) {
+        match v {
+            Value::Num(n) => out.push_str(&num_to_str(n, &self.ofmt)),
+            v => out.push_str(v.as_str().unwrap_or("")),
+        }
     }
 
     fn exec<'s>(&'s mut self, s: &'p Stmt) -> BoxFuture<'s, R<()>> {
@@ -735,7 +827,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             match s {
                 Stmt::Line(src, line) => self.cur_line = (*src, *line),
                 Stmt::Expr(e) => {
-                    self.eval(e).await?;
+                    self.ev(e).await?;
                 }
                 Stmt::Print(args, redir) => {
                     let mut out = String::new();
@@ -746,11 +838,8 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                         if i > 0 {
                             out.push_str(&self.ofs);
                         }
-                        let v = self.eval(a).await?;
-                        match v {
-                            Value::Num(n) => out.push_str(&num_to_str(n, &self.ofmt)),
-                            v => out.push_str(v.as_str().unwrap_or("")),
-                        }
+                        let v = self.ev(a).await?;
+                        self.push_printed(&mut out, v);
                     }
                     out.push_str(&self.ors);
                     let r = self.redir(redir).await?;
@@ -873,34 +962,16 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     }
 
     pub async fn cond(&mut self, e: &'p Expr) -> R<bool> {
-        Ok(self.eval(e).await?.truthy())
+        Ok(self.ev(e).await?.truthy())
     }
 
     // ----- expressions -----------------------------------------------------
 
-    /// Leaves evaluate without a boxed future.
-    fn try_sync(&mut self, e: &'p Expr) -> Option<R<Value>> {
-        match e {
-            Expr::Num(n) => Some(Ok(Value::Num(*n))),
-            Expr::Str(s) => Some(Ok(Value::Str(s.clone()))),
-            Expr::Lv(LValue::Var(v)) => Some(self.get_var(*v)),
-            Expr::Lv(LValue::Field(i)) => match &**i {
-                Expr::Num(n) => Some(self.field_index(&Value::Num(*n)).map(|i| self.get_field(i))),
-                Expr::Lv(LValue::Var(v)) => {
-                    Some(self.get_var(*v).and_then(|x| self.field_index(&x)).map(|i| self.get_field(i)))
-                }
-                _ => None,
-            },
-            Expr::Group(g) => self.try_sync(g),
-            _ => None,
-        }
-    }
-
     pub async fn ev(&mut self, e: &'p Expr) -> R<Value> {
-        match self.try_sync(e) {
-            Some(r) => r,
-            None => self.eval(e).await,
+        if is_sync(e) {
+            return self.eval_sync(e);
         }
+        self.eval(e).await
     }
 
     async fn resolve(&mut self, lv: &'p LValue) -> R<Loc> {
@@ -973,16 +1044,56 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         })
     }
 
+    /// `$0 ~ /re/` for the program's regex literal `i`.
+    fn record_matches(&mut self, i: usize) -> Value {
+        if self.record_stale {
+            self.rebuild();
+        }
+        let m = self.lit_re.get(i).is_some_and(|re| re.is_match(&self.record));
+        Value::Num(f64::from(u8::from(m)))
+    }
+
+    /// `lv = r` or `lv op= r` at a resolved place; the assigned value.
+    fn assign_loc(&mut self, l: &Loc, op: Option<BinOp>, r: Value) -> R<Value> {
+        let v = match op {
+            None => r,
+            Some(op) => {
+                let cur = self.load(l)?.num();
+                Value::Num(self.arith(op, cur, r.num(), true)?)
+            }
+        };
+        self.store(l, v.clone())?;
+        Ok(v)
+    }
+
+    /// `++x`, `x--`, ...: `d` is the step, `pre` says which value is the result.
+    fn incdec(&mut self, l: &Loc, pre: bool, d: f64) -> R<Value> {
+        let old = self.load(l)?.num();
+        self.store(l, Value::Num(old + d))?;
+        Ok(Value::Num(if pre { old + d } else { old }))
+    }
+
+    fn concat(&self, x: Value, y: &Value) -> R<Value> {
+        let mut s = match x {
+            Value::Str(s) | Value::StrNum(s, _) => s,
+            x => x.str(&self.convfmt),
+        };
+        match y.as_str() {
+            Some(t) => s.push_str(t),
+            None => s.push_str(&y.str(&self.convfmt)),
+        }
+        if s.len() as u64 > self.ctx.budget.limits.max_string_bytes {
+            return fatal("string too long");
+        }
+        Ok(Value::Str(s))
+    }
+
     pub fn eval<'s>(&'s mut self, e: &'p Expr) -> BoxFuture<'s, R<Value>> {
         async move {
             Ok(match e {
                 Expr::Num(n) => Value::Num(*n),
                 Expr::Str(s) => Value::Str(s.clone()),
-                Expr::Regex(i) => {
-                    let re = self.lit_re[*i].clone();
-                    let m = re.is_match(self.record());
-                    Value::Num(f64::from(u8::from(m)))
-                }
+                Expr::Regex(i) => self.record_matches(*i),
                 Expr::Group(g) => self.ev(g).await?,
                 Expr::Lv(lv) => {
                     let l = self.resolve(lv).await?;
@@ -991,18 +1102,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                 Expr::Assign(lv, op, rhs) => {
                     let r = self.ev(rhs).await?;
                     let l = self.resolve(lv).await?;
-                    let v = match op {
-                        None => match r {
-                            Value::Uninit => Value::Uninit,
-                            r => r,
-                        },
-                        Some(op) => {
-                            let cur = self.load(&l)?.num();
-                            Value::Num(self.arith(*op, cur, r.num(), true)?)
-                        }
-                    };
-                    self.store(&l, v.clone())?;
-                    v
+                    self.assign_loc(&l, *op, r)?
                 }
                 Expr::Cond(c, a, b) => {
                     if self.ev(c).await?.truthy() {
@@ -1030,18 +1130,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                 Expr::Cmp(op, a, b) => {
                     let x = self.ev(a).await?;
                     let y = self.ev(b).await?;
-                    let o = compare(&x, &y, &self.convfmt);
-                    let r = match op {
-                        CmpOp::Lt => o.is_lt(),
-                        CmpOp::Le => o.is_le(),
-                        CmpOp::Eq => o.is_eq(),
-                        CmpOp::Ne => o.is_ne(),
-                        CmpOp::Ge => o.is_ge(),
-                        CmpOp::Gt => o.is_gt(),
-                    };
-                    // NaN is never equal, less or greater.
-                    let nan = matches!((&x, &y), (Value::Num(p), _) | (_, Value::Num(p)) if p.is_nan());
-                    Value::Num(f64::from(u8::from(r && !(nan && *op != CmpOp::Ne))))
+                    cmp_value(*op, &x, &y, &self.convfmt)
                 }
                 Expr::Match(neg, a, b) => {
                     let s = self.ev(a).await?.str(&self.convfmt);
@@ -1051,15 +1140,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                 Expr::Concat(a, b) => {
                     let x = self.ev(a).await?;
                     let y = self.ev(b).await?;
-                    let mut s = x.str(&self.convfmt);
-                    match y.as_str() {
-                        Some(t) => s.push_str(t),
-                        None => s.push_str(&y.str(&self.convfmt)),
-                    }
-                    if s.len() as u64 > self.ctx.budget.limits.max_string_bytes {
-                        return fatal("string too long");
-                    }
-                    Value::Str(s)
+                    self.concat(x, &y)?
                 }
                 Expr::In(subs, arr) => {
                     let k = self.subscript(subs).await?;
@@ -1068,9 +1149,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                 }
                 Expr::IncDec(lv, pre, d) => {
                     let l = self.resolve(lv).await?;
-                    let old = self.load(&l)?.num();
-                    self.store(&l, Value::Num(old + d))?;
-                    Value::Num(if *pre { old + d } else { old })
+                    self.incdec(&l, *pre, *d)?
                 }
                 Expr::Call(f, args) => self.call(*f, args).await?,
                 Expr::Builtin(name, args) => self.builtin(name, args).await?,
@@ -1246,5 +1325,77 @@ impl Interp<'_, '_, '_> {
 
     pub fn fs_value(&self) -> String {
         self.fs.clone()
+    }
+}
+
+/// Where the fields of `s` lie when `fs` splits without a regex (`" "`:
+/// runs of blanks; one other character but `\\`: literally, newlines too in
+/// paragraph mode). False when the split needs `split_str`.
+fn field_spans(s: &str, fs: &str, para: bool, out: &mut Vec<(usize, usize)>) -> bool {
+    out.clear();
+    if fs == " " {
+        let b = s.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n') {
+                i += 1;
+            }
+            let start = i;
+            while i < b.len() && !matches!(b[i], b' ' | b'\t' | b'\n') {
+                i += 1;
+            }
+            if i > start {
+                out.push((start, i));
+            }
+        }
+        return true;
+    }
+    if s.is_empty() {
+        return true;
+    }
+    let mut it = fs.chars();
+    let (Some(c), None) = (it.next(), it.next()) else { return false };
+    if c == '\\' {
+        return false;
+    }
+    let mut start = 0;
+    let mut cut = |(i, m): (usize, &str)| {
+        out.push((start, i));
+        start = i + m.len();
+    };
+    if para {
+        s.match_indices([c, '\n']).for_each(&mut cut);
+    } else {
+        s.match_indices(c).for_each(&mut cut);
+    }
+    out.push((start, s.len()));
+    true
+}
+
+/// Whether `op` holds for an ordering.
+fn cmp_holds(op: CmpOp, o: std::cmp::Ordering) -> bool {
+    match op {
+        CmpOp::Lt => o.is_lt(),
+        CmpOp::Le => o.is_le(),
+        CmpOp::Eq => o.is_eq(),
+        CmpOp::Ne => o.is_ne(),
+        CmpOp::Ge => o.is_ge(),
+        CmpOp::Gt => o.is_gt(),
+    }
+}
+
+/// The value of a comparison (1 or 0).
+fn cmp_value(op: CmpOp, x: &Value, y: &Value, convfmt: &str) -> Value {
+    let r = cmp_holds(op, compare(x, y, convfmt));
+    // NaN is never equal, less or greater.
+    let nan = matches!((x, y), (Value::Num(p), _) | (_, Value::Num(p)) if p.is_nan());
+    Value::Num(f64::from(u8::from(r && !(nan && op != CmpOp::Ne))))
+}
+
+/// RT = the record's terminator; most records end alike, so the string is
+/// kept when it is already that.
+fn set_rt(cell: &mut Cell, rt: &[u8]) {
+    if !matches!(cell, Cell::Val(Value::Str(old)) if old.as_bytes() == rt) {
+        *cell = Cell::Val(Value::Str(String::from_utf8_lossy(rt).into_owned()));
     }
 }

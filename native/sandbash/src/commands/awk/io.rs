@@ -4,6 +4,7 @@
 
 use crate::commands::CommandContext;
 use regex::Regex;
+use std::sync::Arc;
 
 /// How records are separated.
 #[derive(Clone, Debug)]
@@ -12,7 +13,7 @@ pub enum RsMode {
     Char(String),
     /// `RS = ""`: records are separated by blank lines.
     Para,
-    Regex(Regex),
+    Regex(Arc<Regex>),
 }
 
 pub struct Reader {
@@ -51,9 +52,15 @@ impl Reader {
         }
     }
 
-    fn take(&mut self, end: usize, next: usize) -> (String, String) {
-        let rec = String::from_utf8_lossy(&self.buf[self.pos..end]).into_owned();
-        let rt = String::from_utf8_lossy(&self.buf[end..next]).into_owned();
+    /// The record up to `end` and its terminator up to `next` (borrowed: it
+    /// is mostly the same newline, which the caller need not copy again).
+    fn take(&mut self, end: usize, next: usize) -> (String, &[u8]) {
+        let bytes = self.buf.get(self.pos..end).unwrap_or_default();
+        let rec = match std::str::from_utf8(bytes) {
+            Ok(s) => s.to_string(),
+            Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+        };
+        let rt = self.buf.get(end..next).unwrap_or_default();
         self.pos = next;
         (rec, rt)
     }
@@ -64,7 +71,7 @@ impl Reader {
         mode: &RsMode,
         ctx: &CommandContext<'_>,
         max: usize,
-    ) -> Option<(String, String)> {
+    ) -> Option<(String, &[u8])> {
         loop {
             let rest = &self.buf[self.pos..];
             let too_big = rest.len() > max;
@@ -137,8 +144,8 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     if needle.is_empty() || hay.len() < needle.len() {
         return None;
     }
-    if needle.len() == 1 {
-        return hay.iter().position(|&b| b == needle[0]);
+    if let [b] = needle {
+        return memchr::memchr(*b, hay);
     }
-    hay.windows(needle.len()).position(|w| w == needle)
+    memchr::memmem::find(hay, needle)
 }

@@ -794,3 +794,64 @@ fn no_program() {
 fn bad_option() {
     check(&["awk", "-Q", "BEGIN{}"], &[], "", "", "Usage: awk [POSIX or GNU style options] -f progfile [--] file ...\nUsage: awk [POSIX or GNU style options] [--] 'program' file ...\nPOSIX options:\t\tGNU long options: (standard)\n\t-f progfile\t\t--file=progfile\n\t-F fs\t\t\t--field-separator=fs\n\t-v var=val\t\t--assign=var=val\nShort options:\t\tGNU long options: (extensions)\n\t-b\t\t\t--characters-as-bytes\n\t-c\t\t\t--traditional\n\t-C\t\t\t--copyright\n\t-d[file]\t\t--dump-variables[=file]\n\t-D[file]\t\t--debug[=file]\n\t-e 'program-text'\t--source='program-text'\n\t-E file\t\t\t--exec=file\n\t-g\t\t\t--gen-pot\n\t-h\t\t\t--help\n\t-i includefile\t\t--include=includefile\n\t-I\t\t\t--trace\n\t-l library\t\t--load=library\n\t-L[fatal|invalid|no-ext]\t--lint[=fatal|invalid|no-ext]\n\t-M\t\t\t--bignum\n\t-N\t\t\t--use-lc-numeric\n\t-n\t\t\t--non-decimal-data\n\t-o[file]\t\t--pretty-print[=file]\n\t-O\t\t\t--optimize\n\t-p[file]\t\t--profile[=file]\n\t-P\t\t\t--posix\n\t-r\t\t\t--re-interval\n\t-s\t\t\t--no-optimize\n\t-S\t\t\t--sandbox\n\t-t\t\t\t--lint-old\n\t-V\t\t\t--version\n\nTo report bugs, use the `gawkbug' program.\nFor full instructions, see the node `Bugs' in `gawk.info'\nwhich is section `Reporting Problems and Bugs' in the\nprinted version.  This same information may be found at\nhttps://www.gnu.org/software/gawk/manual/html_node/Bugs.html.\nPLEASE do NOT try to report bugs by posting in comp.lang.awk,\nor by using a web forum such as Stack Overflow.\n\ngawk is a pattern scanning and processing language.\nBy default it reads standard input and writes standard output.\n\nExamples:\n\tawk '{ sum += $1 }; END { print sum }' file\n\tawk -F: '{ print $1 }' /etc/passwd\n", 1);
 }
+
+/// Input for the lazy-field tests: numbers in several spellings, a blank
+/// line, leading/trailing blanks.
+const MIXED: &str = "a 1\nb 2.5\n b  3e1 \n\nb 0x10\nc -0.125 +7\n";
+
+#[test]
+fn field_numbers_summed() {
+    check(&["awk", "{s += $2; t -= $(1+1)} END {print s, t}"], &[], MIXED, "33.375 -33.375\n", "", 0);
+    check(
+        &["awk", "{ x = $2; print x == \"1\", x + 0, $2 * 2 }"],
+        &[],
+        MIXED,
+        "1 1 2\n0 2.5 5\n0 30 60\n0 0 0\n0 0 0\n0 -0.125 -0.25\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn field_against_string_constant() {
+    let prog = "$1 == \"b\" {n++} $9 == \"\" {e++} $0 == \"\" {z++} $2 < \"2\" {l++} END {print n, e, z, l}";
+    check(&["awk", prog], &[], MIXED, "3 6 1 4\n", "", 0);
+}
+
+#[test]
+fn field_assignment_after_reading() {
+    check(
+        &["awk", "{ $3 = \"x\"; print; print NF; print ($3 == \"x\") }"],
+        &[],
+        "a 1\n\nc -0.125 +7\n",
+        "a 1 x\n3\n1\n  x\n3\n1\nc -0.125 x\n3\n1\n",
+        "",
+        0,
+    );
+    check(
+        &["awk", "{ $2 = $2 + 1; print $2 == \"2\", $0 }"],
+        &[],
+        MIXED,
+        "1 a 2\n0 b 3.5\n0 b 31\n0  1\n0 b 1\n0 c 0.875 +7\n",
+        "",
+        0,
+    );
+    check(&["awk", "{ NF = 1; print $0 \"|\" ($1 == \"a\") }"], &[], MIXED, "a|1\nb|0\nb|0\n|0\nb|0\nc|0\n", "", 0);
+}
+
+#[test]
+fn fs_change_applies_to_next_record_lazily() {
+    check(&["awk", "NR==1 { FS = \".\" } { print $1 }"], &[], MIXED, "a\nb 2\n b  3e1 \n\nb 0x10\nc -0\n", "", 0);
+}
+
+#[test]
+fn rt_follows_each_terminator() {
+    check(
+        &["awk", "BEGIN{RS=\"[0-9]+\"} {print $0, RT, length(RT)}"],
+        &[],
+        "a1b22c333",
+        "a 1 1\nb 22 2\nc 333 3\n",
+        "",
+        0,
+    );
+}

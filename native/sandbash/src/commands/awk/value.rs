@@ -71,8 +71,10 @@ pub fn compare(a: &Value, b: &Value, convfmt: &str) -> Ordering {
         // NaN compares as gawk does: unequal and not less.
         return x.partial_cmp(&y).unwrap_or(if x.is_nan() && !y.is_nan() { Ordering::Greater } else { Ordering::Less });
     }
-    let (x, y) = (a.str(convfmt), b.str(convfmt));
-    x.as_bytes().cmp(y.as_bytes())
+    match (a.as_str(), b.as_str()) {
+        (Some(x), Some(y)) => x.as_bytes().cmp(y.as_bytes()),
+        _ => a.str(convfmt).as_bytes().cmp(b.str(convfmt).as_bytes()),
+    }
 }
 
 /// Length of the longest numeric prefix strtod would take (after leading
@@ -128,7 +130,41 @@ fn numeric_prefix(s: &str) -> (usize, f64) {
             i = k;
         }
     }
-    (i, s[start..i].parse::<f64>().unwrap_or(0.0))
+    (i, decimal_value(&s[start..i]))
+}
+
+/// The value of a decimal number text (sign, digits, `.`, exponent). Short
+/// plain decimals take the exact path (an integer below 2^53 divided by an
+/// exact power of ten rounds correctly); the rest goes to the full parser.
+fn decimal_value(t: &str) -> f64 {
+    const POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+    let b = t.as_bytes();
+    let (neg, digits) = match b.first() {
+        Some(b'-') => (true, &b[1..]),
+        Some(b'+') => (false, &b[1..]),
+        _ => (false, b),
+    };
+    let (mut m, mut n, mut frac) = (0u64, 0usize, None);
+    for (k, &c) in digits.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => {
+                m = m * 10 + u64::from(c - b'0');
+                n += 1;
+            }
+            b'.' if frac.is_none() => frac = Some(digits.len() - k - 1),
+            _ => return t.parse::<f64>().unwrap_or(0.0),
+        }
+        if n > 15 {
+            return t.parse::<f64>().unwrap_or(0.0);
+        }
+    }
+    let Some(p) = POW10.get(frac.unwrap_or(0)) else { return t.parse::<f64>().unwrap_or(0.0) };
+    let v = m as f64 / p;
+    if neg {
+        -v
+    } else {
+        v
+    }
 }
 
 /// awk's string-to-number: the numeric prefix, 0 when there is none.
@@ -183,5 +219,9 @@ mod tests {
         assert_eq!(num_to_str(1e30, "%.6g"), "1000000000000000019884624838656");
         assert_eq!(num_to_str(-0.0, "%.6g"), "0");
         assert_eq!(num_to_str(1e-6, "%.6g"), "1e-06");
+        // The exact short path agrees with the full parser.
+        for t in ["0.318", "-4711", "+.5", "5.", "123456789012345", "0.1", "1234567890123456", "1e5", "-0"] {
+            assert_eq!(decimal_value(t).to_bits(), t.parse::<f64>().unwrap_or(f64::NAN).to_bits(), "{t}");
+        }
     }
 }
