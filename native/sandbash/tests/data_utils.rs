@@ -255,3 +255,50 @@ fn numfmt_to() {
 fn numfmt_invalid() {
     check_err(r#"numfmt abc; echo "status=$?""#, "status=2\n", "numfmt: invalid number: ‘abc’\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Back-references in grep and sed patterns
+// ----------------------------------------------------------------------
+
+#[test]
+fn grep_bre_back_reference() {
+    check(
+        r#"printf 'abab\nabba\nxyxy\nab\n' | grep '\(..\)\1'; printf 'aa\nab\n' | grep -c '\(a\)\1' "#,
+        "abab\nxyxy\n1\n",
+        0,
+    );
+}
+
+#[test]
+fn grep_ere_back_reference() {
+    check(r#"printf 'abab\nabba\n' | grep -E '(ab)\1'; echo abcabc | grep -oE '(abc)\1' "#, "abab\nabcabc\n", 0);
+}
+
+#[test]
+fn grep_invalid_back_reference() {
+    check_err(r#"echo a | grep 'a\1'; echo $?"#, "2\n", "grep: Invalid back reference\n", 0);
+}
+
+#[test]
+fn sed_address_back_reference() {
+    check(r#"printf 'hello\nworld\n' | sed -n '/\(l\)\1/p' "#, "hello\n", 0);
+}
+
+#[test]
+fn sed_subst_back_reference() {
+    check(
+        r#"echo 'aa bb cd' | sed -E 's/(.)\1/<&>/g'; echo abcabc | sed 's/\(abc\)\1/X\1/' "#,
+        "<aa> <bb> cd\nXabc\n",
+        0,
+    );
+}
+
+#[test]
+fn sed_invalid_back_reference() {
+    check_err(
+        r#"echo xx | sed '/\(x\)\2/d'; echo $?"#,
+        "1\n",
+        "sed: -e expression #1, char 9: Invalid back reference\n",
+        0,
+    );
+}

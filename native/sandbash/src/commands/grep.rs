@@ -320,8 +320,29 @@ impl Command for Grep {
             }
             pats = operands.remove(0).split('\n').map(String::from).collect();
         }
-        let fancy = if syntax == Syntax::Perl && pats.iter().any(|p| perl_unsupported(p).is_some()) {
-            match build_backtracking(&pats, icase, word, line_x, o.delim == 0, ctx.regex_limit()) {
+        // BRE/ERE back-references (`\(ab\)\1`) need the backtracking engine too.
+        let backref_sources = match syntax {
+            Syntax::Basic | Syntax::Extended => {
+                let all: Result<Vec<_>, _> = pats.iter().map(|p| translate(p, syntax == Syntax::Extended)).collect();
+                match all {
+                    Ok(ts) if ts.iter().any(|t| t.backrefs) => {
+                        for w in ts.iter().flat_map(|t| t.warnings.iter()) {
+                            ctx.err(format!("warning: {w}")).await?;
+                        }
+                        Some(ts.into_iter().map(|t| t.source).collect::<Vec<_>>())
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let backtracking = match &backref_sources {
+            Some(srcs) => Some(srcs.clone()),
+            None if syntax == Syntax::Perl && pats.iter().any(|p| perl_unsupported(p).is_some()) => Some(pats.clone()),
+            None => None,
+        };
+        let fancy = if let Some(srcs) = backtracking {
+            match build_backtracking(&srcs, icase, word, line_x, o.delim == 0, ctx.regex_limit()) {
                 Ok(f) => Some(f),
                 Err(e) => {
                     ctx.err(e).await?;

@@ -1,11 +1,14 @@
 //! GNU grep's regular expressions (BRE, ERE) translated to the `regex` crate's
-//! syntax. Errors carry GNU's wording (`Unmatched ( or \(`); back-references
-//! have no equivalent in the `regex` crate and are reported as unsupported.
+//! syntax. Errors carry GNU's wording (`Unmatched ( or \(`). A pattern with
+//! back-references (`\(a\)\1`) comes out in fancy-regex's syntax, which is the
+//! same plus `\N`, with `backrefs` set (see `posix_regex`).
 
 /// A translated pattern, plus GNU's warnings (`* at start of expression`).
 pub struct Translated {
     pub source: String,
     pub warnings: Vec<&'static str>,
+    /// The pattern refers back to a group: it needs a backtracking engine.
+    pub backrefs: bool,
 }
 
 /// Largest `{n}` GNU accepts (RE_DUP_MAX).
@@ -25,20 +28,45 @@ pub fn translate_sed(pat: &str, ere: bool) -> Result<Translated, String> {
 
 fn translate_with(pat: &str, ere: bool, sed: bool) -> Result<Translated, String> {
     let chars: Vec<char> = pat.chars().collect();
-    let mut t = Tr { c: &chars, i: 0, ere, sed, out: String::new(), warnings: Vec::new(), depth: 0 };
-    t.run()?;
-    Ok(Translated { source: t.out, warnings: t.warnings })
+    let run = |capture: bool| -> Result<Translated, String> {
+        let mut t = Tr {
+            c: &chars,
+            i: 0,
+            ere,
+            sed,
+            capture,
+            out: String::new(),
+            warnings: Vec::new(),
+            depth: 0,
+            closed_groups: 0,
+            backrefs: false,
+        };
+        t.run()?;
+        Ok(Translated { source: t.out, warnings: t.warnings, backrefs: t.backrefs })
+    };
+    // Groups only capture when something needs them: sed's `\1` in a
+    // replacement, or a back-reference in the pattern itself.
+    let t = run(sed)?;
+    if t.backrefs && !sed {
+        return run(true);
+    }
+    Ok(t)
 }
 
 struct Tr<'a> {
     c: &'a [char],
     i: usize,
     ere: bool,
-    /// sed flavour: capturing groups and character escapes.
+    /// sed flavour: character escapes.
     sed: bool,
+    /// Groups capture.
+    capture: bool,
     out: String,
     warnings: Vec<&'static str>,
     depth: usize,
+    /// Groups closed so far: a back-reference may name only these.
+    closed_groups: usize,
+    backrefs: bool,
 }
 
 /// What the last emitted item was, for quantifier handling.
@@ -82,7 +110,7 @@ impl Tr<'_> {
             if op('(') {
                 group_starts.push(start);
                 self.depth += 1;
-                self.out.push_str(if self.sed { "(" } else { "(?:" });
+                self.out.push_str(if self.capture { "(" } else { "(?:" });
                 last = Last::Start;
             } else if op(')') {
                 if self.depth == 0 {
@@ -94,6 +122,7 @@ impl Tr<'_> {
                     return Err("Unmatched ) or \\)".into());
                 }
                 self.depth -= 1;
+                self.closed_groups += 1;
                 self.out.push(')');
                 last = Last::Atom(group_starts.pop().unwrap_or(0));
             } else if op('|') {
@@ -239,7 +268,17 @@ impl Tr<'_> {
             }
         }
         let s = match c {
-            '1'..='9' => return Err("back-references are not supported".into()),
+            '1'..='9' => {
+                let n = c as usize - '0' as usize;
+                if n > self.closed_groups {
+                    return Err("Invalid back reference".into());
+                }
+                self.backrefs = true;
+                self.out.push('\\');
+                self.out.push(c);
+                *last = Last::Atom(start);
+                return Ok(());
+            }
             '<' => "\\b{start}",
             '>' => "\\b{end}",
             'b' => "\\b",
@@ -428,6 +467,8 @@ mod tests {
         assert_eq!(t("a+?", true), "(?:a+)?");
         assert_eq!(t("[]a-c[:digit:]^-]", false), "[\\]a-c[:digit:]\\^\\-]");
         assert_eq!(t("\\(a", false), "ERR Unmatched ( or \\(");
-        assert_eq!(t("a\\1", false), "ERR back-references are not supported");
+        assert_eq!(t("a\\1", false), "ERR Invalid back reference");
+        assert_eq!(t("\\(a\\)x\\1", false), "(a)x\\1");
+        assert_eq!(t("(a|b)\\1", true), "(a|b)\\1");
     }
 }

@@ -97,6 +97,7 @@ mod od;
 mod pager;
 mod paste;
 mod pathchk;
+mod posix_regex;
 mod printenv;
 mod printf;
 mod ps;

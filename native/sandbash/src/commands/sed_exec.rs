@@ -2,11 +2,11 @@
 //! program, auto-print, flush appended text) over a compiled [`Program`].
 //! Input is streamed a line at a time with one line of lookahead for `$`.
 
+use super::posix_regex::PosixRegex;
 use super::sed_parse::{Addr, Addr2, Cmd, Kind, Program, Re, Repl, Subst, WTarget};
 use super::{CommandContext, CommandResult};
 use crate::fs::FsError;
 use crate::io::IoError;
-use regex::bytes::Regex;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -93,7 +93,7 @@ pub struct Runner<'c, 'a> {
     chomped: bool,
     hold: Vec<u8>,
     replaced: bool,
-    last_re: Option<Arc<Regex>>,
+    last_re: Option<Arc<PosixRegex>>,
     /// Recycled line buffers: the pattern space a new line replaced, and the
     /// text a substitution replaced, so a cycle allocates nothing.
     spare: Vec<u8>,
@@ -466,7 +466,7 @@ impl<'c, 'a> Runner<'c, 'a> {
     // ------------------------------------------------------------------
 
     /// The regex to use: `None` is the last one used (GNU's empty regex).
-    fn pick(&mut self, re: &Option<Re>) -> Option<Arc<Regex>> {
+    fn pick(&mut self, re: &Option<Re>) -> Option<Arc<PosixRegex>> {
         match re {
             Some(r) => {
                 self.last_re = Some(r.0.clone());
@@ -733,20 +733,15 @@ impl<'c, 'a> Runner<'c, 'a> {
             s.global && out.len() <= self.max_len
         };
         if groups {
-            for caps in re.captures_iter(&self.ps) {
-                let Some(m) = caps.get(0) else { continue };
-                let group = |g: usize| caps.get(g).map(|m| (m.start(), m.end()));
-                if !one(m.start(), m.end(), &mut out, &group) {
-                    break;
-                }
-            }
+            re.each_capture(&self.ps, &mut |group| match group(0) {
+                Some((start, end)) => one(start, end, &mut out, group),
+                None => true,
+            });
         } else {
-            for m in re.find_iter(&self.ps) {
-                let whole = |g: usize| (g == 0).then_some((m.start(), m.end()));
-                if !one(m.start(), m.end(), &mut out, &whole) {
-                    break;
-                }
-            }
+            re.each_match(&self.ps, &mut |start, end| {
+                let whole = |g: usize| (g == 0).then_some((start, end));
+                one(start, end, &mut out, &whole)
+            });
         }
         if did {
             out.extend_from_slice(&self.ps[last..]);

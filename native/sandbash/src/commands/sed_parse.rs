@@ -3,7 +3,7 @@
 //! GNU's wording and position (`-e expression #1, char 3: ...`).
 
 use super::grep_re::translate_sed;
-use regex::bytes::{Regex, RegexBuilder};
+use super::posix_regex::{Flags, PosixRegex, RegexError};
 use std::sync::Arc;
 
 /// One script piece: `-e TEXT` / the script operand, or `-f FILE`.
@@ -17,7 +17,7 @@ pub struct Chunk {
 /// Shared, because cloning a `Regex` builds a fresh match-cache pool (costly
 /// once per line) while the runner remembers the last one used.
 #[derive(Clone, Debug)]
-pub struct Re(pub Arc<Regex>);
+pub struct Re(pub Arc<PosixRegex>);
 
 #[derive(Clone, Debug)]
 pub enum Addr {
@@ -453,17 +453,11 @@ impl Parser<'_> {
         self.have_re = true;
         let pat = String::from_utf8_lossy(pat);
         let t = translate_sed(&pat, self.ere).map_err(|e| self.bad(e))?;
-        let re = RegexBuilder::new(&t.source)
-            .case_insensitive(icase)
-            .multi_line(multi)
-            .dot_matches_new_line(!multi)
-            .size_limit(self.regex_limit)
-            .dfa_size_limit(self.regex_limit)
-            .build()
-            .map_err(|e| match e {
-                regex::Error::CompiledTooBig(_) => self.bad("Regular expression too big"),
-                _ => self.bad("Invalid regular expression"),
-            })?;
+        let flags = Flags { icase, multi_line: multi, dot_nl: !multi };
+        let re = PosixRegex::new(&t.source, t.backrefs, flags, self.regex_limit).map_err(|e| match e {
+            RegexError::TooBig => self.bad("Regular expression too big"),
+            RegexError::Invalid => self.bad("Invalid regular expression"),
+        })?;
         Ok(Some(Re(Arc::new(re))))
     }
 

@@ -45,3 +45,12 @@ t("shuf_pipe_reservoir", r'''printf 'another source of random bytes, long enough
 t("shuf_unseeded_permutation", r'''seq 20 | shuf | sort -n | tr '\n' ' ' ''')
 t("numfmt_to", r'''numfmt --to=iec 1048576; numfmt --to=si --suffix=B 1500; echo '1K 2M x' | numfmt --from=si --field=1-2''')
 e("numfmt_invalid", r'''numfmt abc; echo "status=$?"''')
+
+group("Back-references in grep and sed patterns")
+tools("grep", "sed")
+t("grep_bre_back_reference", r'''printf 'abab\nabba\nxyxy\nab\n' | grep '\(..\)\1'; printf 'aa\nab\n' | grep -c '\(a\)\1' ''')
+t("grep_ere_back_reference", r'''printf 'abab\nabba\n' | grep -E '(ab)\1'; echo abcabc | grep -oE '(abc)\1' ''')
+e("grep_invalid_back_reference", r'''echo a | grep 'a\1'; echo $?''')
+t("sed_address_back_reference", r'''printf 'hello\nworld\n' | sed -n '/\(l\)\1/p' ''')
+t("sed_subst_back_reference", r'''echo 'aa bb cd' | sed -E 's/(.)\1/<&>/g'; echo abcabc | sed 's/\(abc\)\1/X\1/' ''')
+e("sed_invalid_back_reference", r'''echo xx | sed '/\(x\)\2/d'; echo $?''')
