@@ -135,6 +135,9 @@ mod whoami;
 mod xargs;
 mod xxd;
 mod yes;
+mod zip;
+mod zip_format;
+mod unzip;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -334,6 +337,8 @@ pub fn default_registry() -> &'static Registry {
             ("sed", Arc::new(sed::Sed)),
             ("diff", Arc::new(diff::Diff)),
             ("cmp", Arc::new(cmp::Cmp)),
+            ("zip", Arc::new(zip::Zip)),
+            ("unzip", Arc::new(unzip::Unzip)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
