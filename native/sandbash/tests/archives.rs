@@ -84,3 +84,77 @@ fn unzip_test() {
 fn unzip_exclude() {
     check(r#"printf 'hello\n' > a.txt; seq 1 200 > b.txt; mkdir -p d/e; echo x > d/e/f; touch -d '2024-01-02 03:04:05' a.txt b.txt d/e/f d/e d; zip -q -r x.zip a.txt b.txt d; rm -r a.txt b.txt d; unzip -q x.zip -x 'd/*' b.txt; ls"#, "a.txt\nx.zip\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// patch
+// ----------------------------------------------------------------------
+
+#[test]
+fn patch_round_trip() {
+    check(r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; patch < p1.diff; echo "rc=$?"; cat a.txt; ls"#, "patching file a.txt\nrc=0\n1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\na.txt\nb.txt\np1.diff\n", 0);
+}
+
+#[test]
+fn patch_origfile_and_input() {
+    check(r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; cp a.txt c.txt; patch c.txt p1.diff; echo "rc=$?"; patch -i p1.diff a.txt; echo "rc=$?"; diff a.txt b.txt && echo same"#, "patching file c.txt\nrc=0\npatching file a.txt\nrc=0\nsame\n", 0);
+}
+
+#[test]
+fn patch_offset() {
+    check(r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; (echo 0; echo 00; seq 1 10) > a.txt; patch < p1.diff; echo "rc=$?"; cat a.txt; ls"#, "patching file a.txt\nHunk #1 succeeded at 4 (offset 2 lines).\nrc=0\n0\n00\n1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\na.txt\na.txt.orig\nb.txt\np1.diff\n", 0);
+}
+
+#[test]
+fn patch_fuzz() {
+    check(r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; seq 1 10 | sed 's/^2$/TWO/' > a.txt; patch < p1.diff; echo "rc=$?"; cat a.txt"#, "patching file a.txt\nHunk #1 succeeded at 2 with fuzz 1.\nrc=0\n1\nTWO\n3\n4\nfive\n6\n7\n8\n9\n10\n", 0);
+}
+
+#[test]
+fn patch_fuzz_and_offset() {
+    check(r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; (echo A; echo B; seq 1 10 | sed 's/^2$/TWO/') > a.txt; patch < p1.diff; echo "rc=$?"; cat a.txt"#, "patching file a.txt\nHunk #1 succeeded at 4 with fuzz 1 (offset 2 lines).\nrc=0\nA\nB\n1\nTWO\n3\n4\nfive\n6\n7\n8\n9\n10\n", 0);
+}
+
+#[test]
+fn patch_failed_rejects() {
+    check(r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; seq 1 10 | sed 's/^4$/FOUR/' > a.txt; patch < p1.diff; echo "rc=$?"; ls; cat a.txt.rej; cat a.txt"#, "patching file a.txt\nHunk #1 FAILED at 2.\n1 out of 1 hunk FAILED -- saving rejects to file a.txt.rej\nrc=1\na.txt\na.txt.orig\na.txt.rej\nb.txt\np1.diff\n--- a.txt\t2024-01-02 03:04:05.000000000 +0000\n+++ b.txt\t2024-01-02 03:04:05.000000000 +0000\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n1\n2\n3\nFOUR\n5\n6\n7\n8\n9\n10\n", 0);
+}
+
+#[test]
+fn patch_reversed_detected() {
+    check(r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; patch -s < p1.diff; patch < p1.diff; echo "rc=$?"; patch -N < p1.diff; echo "rc=$?"; patch -R < p1.diff; echo "rc=$?"; cat a.txt"#, "patching file a.txt\nReversed (or previously applied) patch detected!  Assume -R? [n] \nApply anyway? [n] \nSkipping patch.\n1 out of 1 hunk ignored -- saving rejects to file a.txt.rej\nrc=1\npatching file a.txt\nReversed (or previously applied) patch detected!  Skipping patch.\n1 out of 1 hunk ignored -- saving rejects to file a.txt.rej\nrc=1\npatching file a.txt\nrc=0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", 0);
+}
+
+#[test]
+fn patch_multi_hunk() {
+    check(r#"seq 1 30 > a; seq 1 30 | sed 's/^3$/three/; s/^25$/XXV/' > b; touch -d '2024-01-02 03:04:05' a b; diff -u a b > p; (echo A; seq 1 30 | sed 's/^24$/X/') > a; patch a < p; echo "rc=$?"; cat a.rej; seq 1 30 > a; patch a < p; echo "rc=$?"; patch -R a < p; echo "rc=$?"; seq 1 30 | diff - a && echo back"#, "patching file a\nHunk #1 succeeded at 2 with fuzz 1 (offset 1 line).\nHunk #2 FAILED at 22.\n1 out of 2 hunks FAILED -- saving rejects to file a.rej\nrc=1\n--- a\t2024-01-02 03:04:05.000000000 +0000\n+++ b\t2024-01-02 03:04:05.000000000 +0000\n@@ -22,7 +22,7 @@\n 22\n 23\n 24\n-25\n+XXV\n 26\n 27\n 28\npatching file a\nrc=0\npatching file a\nrc=0\nback\n", 0);
+}
+
+#[test]
+fn patch_tree_create_delete() {
+    check(r#"mkdir a b; seq 1 30 > a/f.txt; seq 1 30 | sed 's/^3$/three/' > b/f.txt; echo new > b/n.txt; echo old > a/o.txt; touch -d '2024-01-02 03:04:05' a/* b/*; diff -ruN a b > p.diff; mkdir w; cd w; seq 1 30 > f.txt; echo old > o.txt; patch -p1 --dry-run < ../p.diff; echo "rc=$?"; ls; patch -p1 -b -i ../p.diff; echo "rc=$?"; ls; cat n.txt; patch -p1 < ../p.diff; echo "rc=$?""#, "checking file f.txt\nchecking file n.txt\nchecking file o.txt\nrc=0\nf.txt\no.txt\npatching file f.txt\npatching file n.txt\npatching file o.txt\nrc=0\nf.txt\nf.txt.orig\nn.txt\nn.txt.orig\no.txt.orig\nnew\npatching file f.txt\nReversed (or previously applied) patch detected!  Assume -R? [n] \nApply anyway? [n] \nSkipping patch.\n1 out of 1 hunk ignored -- saving rejects to file f.txt.rej\nThe next patch would create the file n.txt,\nwhich already exists!  Assume -R? [n] \nApply anyway? [n] \nSkipping patch.\n1 out of 1 hunk ignored\nThe next patch would delete the file o.txt,\nwhich does not exist!  Assume -R? [n] \nApply anyway? [n] \nSkipping patch.\n1 out of 1 hunk ignored\nrc=1\n", 0);
+}
+
+#[test]
+fn patch_git_style() {
+    check(r#"seq 1 5 > f; printf 'diff --git a/f b/f\nindex 8a1218a..e4a7548 100644\n--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n 1\n 2\n-3\n+THREE\n 4\n 5\ndiff --git a/new b/new\nnew file mode 100644\n--- /dev/null\n+++ b/new\n@@ -0,0 +1 @@\n+hi\ndiff --git a/f2 b/f2\n--- a/f2\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n' > g.diff; echo bye > f2; patch -p1 < g.diff; echo "rc=$?"; ls; cat f new"#, "patching file f\npatching file new\npatching file f2\nrc=0\nf\ng.diff\nnew\n1\n2\nTHREE\n4\n5\nhi\n", 0);
+}
+
+#[test]
+fn patch_missing_file() {
+    check(r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; mkdir sub; cd sub; patch < ../p1.diff; echo "rc=$?"; patch -p0 < ../p1.diff; echo "rc=$?""#, "can't find file to patch at input line 3\nPerhaps you should have used the -p or --strip option?\nThe text leading up to this was:\n--------------------------\n|--- a.txt\t2024-01-02 03:04:05.000000000 +0000\n|+++ b.txt\t2024-01-02 03:04:05.000000000 +0000\n--------------------------\nFile to patch: \nSkip this patch? [y] \nSkipping patch.\n1 out of 1 hunk ignored\nrc=1\ncan't find file to patch at input line 3\nPerhaps you used the wrong -p or --strip option?\nThe text leading up to this was:\n--------------------------\n|--- a.txt\t2024-01-02 03:04:05.000000000 +0000\n|+++ b.txt\t2024-01-02 03:04:05.000000000 +0000\n--------------------------\nFile to patch: \nSkip this patch? [y] \nSkipping patch.\n1 out of 1 hunk ignored\nrc=1\n", 0);
+}
+
+#[test]
+fn patch_bad_input() {
+    check_err(r#"printf 'garbage\n' | patch; echo "rc=$?"; printf '' | patch; echo "rc=$?"; echo a > a; printf -- '--- a\n+++ a\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n' | patch; echo "rc=$?"; patch -i nope; echo "rc=$?""#, "rc=2\nrc=0\npatching file a\nHunk #1 FAILED at 1.\n1 out of 1 hunk FAILED -- saving rejects to file a.rej\nrc=1\nrc=2\n", "patch: **** Only garbage was found in the patch input.\npatch: **** Can't open patch file nope : No such file or directory\n", 0);
+}
+
+#[test]
+fn patch_output_file() {
+    check(r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; patch -o out.txt a.txt < p1.diff; echo "rc=$?"; cat out.txt; cmp a.txt b.txt || echo unchanged"#, "patching file out.txt (read from a.txt)\nrc=0\n1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\na.txt b.txt differ: byte 9, line 5\nunchanged\n", 0);
+}
+
+#[test]
+fn patch_no_newline_at_eof() {
+    check(r#"printf 'a\nb' > x; printf 'a\nc' > y; touch -d '2024-01-02 03:04:05' x y; diff -u x y > p; cat p; patch x < p; echo "rc=$?"; od -c x"#, "--- x\t2024-01-02 03:04:05.000000000 +0000\n+++ y\t2024-01-02 03:04:05.000000000 +0000\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\npatching file x\nrc=0\n0000000   a  \\n   c\n0000003\n", 0);
+}

@@ -83,6 +83,8 @@ mod numfmt;
 mod od;
 mod pager;
 mod paste;
+mod patch;
+mod patch_parse;
 mod printenv;
 mod printf;
 mod ps;
@@ -338,6 +340,7 @@ pub fn default_registry() -> &'static Registry {
             ("diff", Arc::new(diff::Diff)),
             ("cmp", Arc::new(cmp::Cmp)),
             ("zip", Arc::new(zip::Zip)),
+            ("patch", Arc::new(patch::Patch)),
             ("unzip", Arc::new(unzip::Unzip)),
         ];
         for (name, cmd) in all {

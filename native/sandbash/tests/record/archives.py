@@ -2,7 +2,7 @@
 patch (GNU patch 2.7) with diff -u, dd and csplit."""
 
 tools("zip", "unzip", "printf", "echo", "seq", "touch", "rm", "ls", "diff", "patch", "dd", "csplit", "od", "wc",
-      "sort", "find", "tr", "cut", "cat")
+      "sort", "find", "tr", "cut", "cat", "cp", "sed", "cmp")
 
 SETUP = "printf 'hello\\n' > a.txt; seq 1 200 > b.txt; mkdir -p d/e; echo x > d/e/f; touch -d '2024-01-02 03:04:05' a.txt b.txt d/e/f d/e d; "
 
@@ -23,3 +23,20 @@ t("unzip_pipe_and_dir", SETUP + r'''zip -q -r x.zip a.txt d; unzip -p x.zip a.tx
 e("unzip_errors", SETUP + r'''zip -q x.zip a.txt; unzip x.zip nope; echo "rc=$?"; unzip nope.zip; echo "rc=$?"; printf garbage > bad.zip; unzip bad.zip; echo "rc=$?"; unzip -d; echo "rc=$?"; unzip -d no/such x.zip; echo "rc=$?"''')
 t("unzip_test", SETUP + r'''zip -q -r x.zip a.txt b.txt d; unzip -t x.zip; echo "rc=$?"; unzip -tq x.zip''')
 t("unzip_exclude", SETUP + r'''zip -q -r x.zip a.txt b.txt d; rm -r a.txt b.txt d; unzip -q x.zip -x 'd/*' b.txt; ls''')
+
+group("patch")
+PSETUP = "seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; "
+t("patch_round_trip", PSETUP + r'''patch < p1.diff; echo "rc=$?"; cat a.txt; ls''')
+t("patch_origfile_and_input", PSETUP + r'''cp a.txt c.txt; patch c.txt p1.diff; echo "rc=$?"; patch -i p1.diff a.txt; echo "rc=$?"; diff a.txt b.txt && echo same''')
+t("patch_offset", PSETUP + r'''(echo 0; echo 00; seq 1 10) > a.txt; patch < p1.diff; echo "rc=$?"; cat a.txt; ls''')
+t("patch_fuzz", PSETUP + r'''seq 1 10 | sed 's/^2$/TWO/' > a.txt; patch < p1.diff; echo "rc=$?"; cat a.txt''')
+t("patch_fuzz_and_offset", PSETUP + r'''(echo A; echo B; seq 1 10 | sed 's/^2$/TWO/') > a.txt; patch < p1.diff; echo "rc=$?"; cat a.txt''')
+t("patch_failed_rejects", PSETUP + r'''seq 1 10 | sed 's/^4$/FOUR/' > a.txt; patch < p1.diff; echo "rc=$?"; ls; cat a.txt.rej; cat a.txt''')
+t("patch_reversed_detected", PSETUP + r'''patch -s < p1.diff; patch < p1.diff; echo "rc=$?"; patch -N < p1.diff; echo "rc=$?"; patch -R < p1.diff; echo "rc=$?"; cat a.txt''')
+t("patch_multi_hunk", r'''seq 1 30 > a; seq 1 30 | sed 's/^3$/three/; s/^25$/XXV/' > b; touch -d '2024-01-02 03:04:05' a b; diff -u a b > p; (echo A; seq 1 30 | sed 's/^24$/X/') > a; patch a < p; echo "rc=$?"; cat a.rej; seq 1 30 > a; patch a < p; echo "rc=$?"; patch -R a < p; echo "rc=$?"; seq 1 30 | diff - a && echo back''')
+t("patch_tree_create_delete", r'''mkdir a b; seq 1 30 > a/f.txt; seq 1 30 | sed 's/^3$/three/' > b/f.txt; echo new > b/n.txt; echo old > a/o.txt; touch -d '2024-01-02 03:04:05' a/* b/*; diff -ruN a b > p.diff; mkdir w; cd w; seq 1 30 > f.txt; echo old > o.txt; patch -p1 --dry-run < ../p.diff; echo "rc=$?"; ls; patch -p1 -b -i ../p.diff; echo "rc=$?"; ls; cat n.txt; patch -p1 < ../p.diff; echo "rc=$?"''')
+t("patch_git_style", r'''seq 1 5 > f; printf 'diff --git a/f b/f\nindex 8a1218a..e4a7548 100644\n--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n 1\n 2\n-3\n+THREE\n 4\n 5\ndiff --git a/new b/new\nnew file mode 100644\n--- /dev/null\n+++ b/new\n@@ -0,0 +1 @@\n+hi\ndiff --git a/f2 b/f2\n--- a/f2\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n' > g.diff; echo bye > f2; patch -p1 < g.diff; echo "rc=$?"; ls; cat f new''')
+t("patch_missing_file", PSETUP + r'''mkdir sub; cd sub; patch < ../p1.diff; echo "rc=$?"; patch -p0 < ../p1.diff; echo "rc=$?"''')
+e("patch_bad_input", r'''printf 'garbage\n' | patch; echo "rc=$?"; printf '' | patch; echo "rc=$?"; echo a > a; printf -- '--- a\n+++ a\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n' | patch; echo "rc=$?"; patch -i nope; echo "rc=$?"''')
+t("patch_output_file", PSETUP + r'''patch -o out.txt a.txt < p1.diff; echo "rc=$?"; cat out.txt; cmp a.txt b.txt || echo unchanged''')
+t("patch_no_newline_at_eof", r'''printf 'a\nb' > x; printf 'a\nc' > y; touch -d '2024-01-02 03:04:05' x y; diff -u x y > p; cat p; patch x < p; echo "rc=$?"; od -c x''')
