@@ -158,3 +158,37 @@ fn patch_output_file() {
 fn patch_no_newline_at_eof() {
     check(r#"printf 'a\nb' > x; printf 'a\nc' > y; touch -d '2024-01-02 03:04:05' x y; diff -u x y > p; cat p; patch x < p; echo "rc=$?"; od -c x"#, "--- x\t2024-01-02 03:04:05.000000000 +0000\n+++ y\t2024-01-02 03:04:05.000000000 +0000\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\npatching file x\nrc=0\n0000000   a  \\n   c\n0000003\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// dd
+// ----------------------------------------------------------------------
+
+#[test]
+fn dd_blocks_and_counts() {
+    check(r#"seq 1 1000 > in; dd if=in of=out bs=100 count=3 status=noxfer 2>&1; wc -c < out; dd if=in ibs=7 obs=13 count=5 2>&1 >/dev/null | head -2; dd if=in bs=1K skip=1 count=1 2>/dev/null | wc -c"#, "3+0 records in\n3+0 records out\n300\n5+0 records in\n2+1 records out\n1024\n", 0);
+}
+
+#[test]
+fn dd_devices() {
+    check(r#"dd if=/dev/zero bs=1M count=2 of=z 2>&1 | head -2; wc -c < z; dd if=/dev/urandom bs=16 count=3 status=none | wc -c; dd if=/dev/zero bs=2x3 count=1 status=none | od -c"#, "2+0 records in\n2+0 records out\n2097152\n48\n0000000  \\0  \\0  \\0  \\0  \\0  \\0\n0000006\n", 0);
+}
+
+#[test]
+fn dd_conversions() {
+    check(r#"echo abc | dd conv=ucase status=none; echo ABC | dd conv=lcase 2>/dev/null; printf 'ab' | dd bs=4 conv=sync status=none | od -c; printf 'abcdef' | dd bs=2 skip=1 count=1 status=none; echo"#, "ABC\nabc\n0000000   a   b  \\0  \\0\n0000004\ncd\n", 0);
+}
+
+#[test]
+fn dd_seek_and_notrunc() {
+    check(r#"seq 1 1000 | dd of=x bs=5 count=1 status=none; printf XY | dd of=x seek=1 bs=1 conv=notrunc status=none; cat x; echo; printf XY | dd of=x seek=1 bs=1 status=none; cat x; echo; printf 'ab' | dd of=y seek=2 bs=3 status=none; od -c y"#, "1XY\n3\n1XY\n0000000  \\0  \\0  \\0  \\0  \\0  \\0   a   b\n0000010\n", 0);
+}
+
+#[test]
+fn dd_third_line_shape() {
+    check(r#"printf 'abc\n' | dd 2>&1 >/dev/null | sed -n '3s/copied, .* s, .*B\/s$/copied, T s, R\/s/p'; head -c 2000 /dev/zero | dd of=/dev/null bs=1K 2>&1 | sed -n '3s/copied, .* s, .*B\/s$/copied, T s, R\/s/p' "#, "4 bytes copied, T s, R/s\n2000 bytes (2.0 kB, 2.0 KiB) copied, T s, R/s\n", 0);
+}
+
+#[test]
+fn dd_errors() {
+    check_err(r#"dd if=nope; echo "rc=$?"; dd bs=0; echo "rc=$?"; dd bs=1x; echo "rc=$?"; dd foo=1; echo "rc=$?"; dd conv=bogus; echo "rc=$?"; dd status=bogus; echo "rc=$?"; printf abc > in; dd count=1 skip=100 if=in status=noxfer; echo "rc=$?"; mkdir dir; dd if=in of=dir; echo "rc=$?""#, "rc=1\nrc=1\nrc=1\nrc=1\nrc=1\nrc=1\nrc=0\nrc=1\n", "dd: failed to open 'nope': No such file or directory\ndd: invalid number: ‘0’\ndd: invalid number: ‘1x’\ndd: unrecognized operand ‘foo=1’\nTry 'dd --help' for more information.\ndd: invalid conversion: ‘bogus’\nTry 'dd --help' for more information.\ndd: invalid status level: ‘bogus’\nTry 'dd --help' for more information.\ndd: in: cannot skip to specified offset\n0+0 records in\n0+0 records out\ndd: failed to open 'dir': Is a directory\n", 0);
+}

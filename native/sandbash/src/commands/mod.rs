@@ -28,6 +28,7 @@ mod cut;
 mod date;
 mod date_fmt;
 mod date_parse;
+mod dd;
 mod df;
 mod diff;
 mod diff_seq;
@@ -340,6 +341,7 @@ pub fn default_registry() -> &'static Registry {
             ("diff", Arc::new(diff::Diff)),
             ("cmp", Arc::new(cmp::Cmp)),
             ("zip", Arc::new(zip::Zip)),
+            ("dd", Arc::new(dd::Dd)),
             ("patch", Arc::new(patch::Patch)),
             ("unzip", Arc::new(unzip::Unzip)),
         ];

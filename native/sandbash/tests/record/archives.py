@@ -40,3 +40,11 @@ t("patch_missing_file", PSETUP + r'''mkdir sub; cd sub; patch < ../p1.diff; echo
 e("patch_bad_input", r'''printf 'garbage\n' | patch; echo "rc=$?"; printf '' | patch; echo "rc=$?"; echo a > a; printf -- '--- a\n+++ a\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n' | patch; echo "rc=$?"; patch -i nope; echo "rc=$?"''')
 t("patch_output_file", PSETUP + r'''patch -o out.txt a.txt < p1.diff; echo "rc=$?"; cat out.txt; cmp a.txt b.txt || echo unchanged''')
 t("patch_no_newline_at_eof", r'''printf 'a\nb' > x; printf 'a\nc' > y; touch -d '2024-01-02 03:04:05' x y; diff -u x y > p; cat p; patch x < p; echo "rc=$?"; od -c x''')
+
+group("dd")
+t("dd_blocks_and_counts", r'''seq 1 1000 > in; dd if=in of=out bs=100 count=3 status=noxfer 2>&1; wc -c < out; dd if=in ibs=7 obs=13 count=5 2>&1 >/dev/null | head -2; dd if=in bs=1K skip=1 count=1 2>/dev/null | wc -c''')
+t("dd_devices", r'''dd if=/dev/zero bs=1M count=2 of=z 2>&1 | head -2; wc -c < z; dd if=/dev/urandom bs=16 count=3 status=none | wc -c; dd if=/dev/zero bs=2x3 count=1 status=none | od -c''')
+t("dd_conversions", r'''echo abc | dd conv=ucase status=none; echo ABC | dd conv=lcase 2>/dev/null; printf 'ab' | dd bs=4 conv=sync status=none | od -c; printf 'abcdef' | dd bs=2 skip=1 count=1 status=none; echo''')
+t("dd_seek_and_notrunc", r'''seq 1 1000 | dd of=x bs=5 count=1 status=none; printf XY | dd of=x seek=1 bs=1 conv=notrunc status=none; cat x; echo; printf XY | dd of=x seek=1 bs=1 status=none; cat x; echo; printf 'ab' | dd of=y seek=2 bs=3 status=none; od -c y''')
+t("dd_third_line_shape", r'''printf 'abc\n' | dd 2>&1 >/dev/null | sed -n '3s/copied, .* s, .*B\/s$/copied, T s, R\/s/p'; head -c 2000 /dev/zero | dd of=/dev/null bs=1K 2>&1 | sed -n '3s/copied, .* s, .*B\/s$/copied, T s, R\/s/p' ''')
+e("dd_errors", r'''dd if=nope; echo "rc=$?"; dd bs=0; echo "rc=$?"; dd bs=1x; echo "rc=$?"; dd foo=1; echo "rc=$?"; dd conv=bogus; echo "rc=$?"; dd status=bogus; echo "rc=$?"; printf abc > in; dd count=1 skip=100 if=in status=noxfer; echo "rc=$?"; mkdir dir; dd if=in of=dir; echo "rc=$?"''')
