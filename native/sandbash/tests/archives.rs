@@ -192,3 +192,27 @@ fn dd_third_line_shape() {
 fn dd_errors() {
     check_err(r#"dd if=nope; echo "rc=$?"; dd bs=0; echo "rc=$?"; dd bs=1x; echo "rc=$?"; dd foo=1; echo "rc=$?"; dd conv=bogus; echo "rc=$?"; dd status=bogus; echo "rc=$?"; printf abc > in; dd count=1 skip=100 if=in status=noxfer; echo "rc=$?"; mkdir dir; dd if=in of=dir; echo "rc=$?""#, "rc=1\nrc=1\nrc=1\nrc=1\nrc=1\nrc=1\nrc=0\nrc=1\n", "dd: failed to open 'nope': No such file or directory\ndd: invalid number: ‘0’\ndd: invalid number: ‘1x’\ndd: unrecognized operand ‘foo=1’\nTry 'dd --help' for more information.\ndd: invalid conversion: ‘bogus’\nTry 'dd --help' for more information.\ndd: invalid status level: ‘bogus’\nTry 'dd --help' for more information.\ndd: in: cannot skip to specified offset\n0+0 records in\n0+0 records out\ndd: failed to open 'dir': Is a directory\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// csplit
+// ----------------------------------------------------------------------
+
+#[test]
+fn csplit_lines_and_regex() {
+    check(r#"seq 1 20 > f; csplit f 5 12; cat xx01; rm xx*; csplit f /3/ '{*}'; ls; csplit -f p -n 3 -s f /1/ '{1}'; ls p*; cat p001"#, "8\n16\n27\n5\n6\n7\n8\n9\n10\n11\n4\n23\n24\nf\nxx00\nxx01\nxx02\np000\np001\np002\n1\n2\n3\n4\n5\n6\n7\n8\n9\n", 0);
+}
+
+#[test]
+fn csplit_skip_offsets_elide() {
+    check(r#"seq 1 20 > f; csplit f %5% /10/; csplit f /5/+2 /10/-1; csplit -z f /1/ '{*}'; ls; csplit -b '%03x.txt' -f part f 5; ls part*"#, "10\n33\n12\n4\n35\n18\n3\n3\n3\n3\n3\n3\n3\n3\n3\n6\nf\nxx00\nxx01\nxx02\nxx03\nxx04\nxx05\nxx06\nxx07\nxx08\nxx09\nxx10\n8\n43\npart000.txt\npart001.txt\n", 0);
+}
+
+#[test]
+fn csplit_errors() {
+    check_err(r#"seq 1 20 > f; csplit f /5/ '{2}'; echo "rc=$?"; ls; csplit -k f 5 30; echo "rc=$?"; ls; csplit f 5 3; echo "rc=$?"; csplit f; echo "rc=$?"; csplit nope 3; echo "rc=$?"; csplit f 0; echo "rc=$?""#, "8\n25\n18\nrc=1\nf\n8\n43\nrc=1\nf\nxx00\nxx01\nrc=1\nrc=1\nrc=1\nrc=1\n", "csplit: ‘/5/’: match not found on repetition 2\ncsplit: ‘30’: line number out of range\ncsplit: line number ‘3’ is smaller than preceding line number, 5\ncsplit: missing operand after ‘f’\nTry 'csplit --help' for more information.\ncsplit: cannot open 'nope' for reading: No such file or directory\ncsplit: 0: line number must be greater than zero\n", 0);
+}
+
+#[test]
+fn csplit_stdin_and_suppress() {
+    check(r#"seq 1 20 | csplit - 3; cat xx00; seq 1 10 | csplit --suppress-matched - /5/; cat xx01"#, "4\n47\n1\n2\n8\n11\n6\n7\n8\n9\n10\n", 0);
+}

@@ -23,6 +23,7 @@ mod cmp;
 mod column;
 mod comm;
 mod cp;
+mod csplit;
 mod curl;
 mod cut;
 mod date;
@@ -342,6 +343,7 @@ pub fn default_registry() -> &'static Registry {
             ("cmp", Arc::new(cmp::Cmp)),
             ("zip", Arc::new(zip::Zip)),
             ("dd", Arc::new(dd::Dd)),
+            ("csplit", Arc::new(csplit::Csplit)),
             ("patch", Arc::new(patch::Patch)),
             ("unzip", Arc::new(unzip::Unzip)),
         ];

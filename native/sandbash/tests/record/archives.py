@@ -48,3 +48,9 @@ t("dd_conversions", r'''echo abc | dd conv=ucase status=none; echo ABC | dd conv
 t("dd_seek_and_notrunc", r'''seq 1 1000 | dd of=x bs=5 count=1 status=none; printf XY | dd of=x seek=1 bs=1 conv=notrunc status=none; cat x; echo; printf XY | dd of=x seek=1 bs=1 status=none; cat x; echo; printf 'ab' | dd of=y seek=2 bs=3 status=none; od -c y''')
 t("dd_third_line_shape", r'''printf 'abc\n' | dd 2>&1 >/dev/null | sed -n '3s/copied, .* s, .*B\/s$/copied, T s, R\/s/p'; head -c 2000 /dev/zero | dd of=/dev/null bs=1K 2>&1 | sed -n '3s/copied, .* s, .*B\/s$/copied, T s, R\/s/p' ''')
 e("dd_errors", r'''dd if=nope; echo "rc=$?"; dd bs=0; echo "rc=$?"; dd bs=1x; echo "rc=$?"; dd foo=1; echo "rc=$?"; dd conv=bogus; echo "rc=$?"; dd status=bogus; echo "rc=$?"; printf abc > in; dd count=1 skip=100 if=in status=noxfer; echo "rc=$?"; mkdir dir; dd if=in of=dir; echo "rc=$?"''')
+
+group("csplit")
+t("csplit_lines_and_regex", r'''seq 1 20 > f; csplit f 5 12; cat xx01; rm xx*; csplit f /3/ '{*}'; ls; csplit -f p -n 3 -s f /1/ '{1}'; ls p*; cat p001''')
+t("csplit_skip_offsets_elide", r'''seq 1 20 > f; csplit f %5% /10/; csplit f /5/+2 /10/-1; csplit -z f /1/ '{*}'; ls; csplit -b '%03x.txt' -f part f 5; ls part*''')
+e("csplit_errors", r'''seq 1 20 > f; csplit f /5/ '{2}'; echo "rc=$?"; ls; csplit -k f 5 30; echo "rc=$?"; ls; csplit f 5 3; echo "rc=$?"; csplit f; echo "rc=$?"; csplit nope 3; echo "rc=$?"; csplit f 0; echo "rc=$?"''')
+t("csplit_stdin_and_suppress", r'''seq 1 20 | csplit - 3; cat xx00; seq 1 10 | csplit --suppress-matched - /5/; cat xx01''')
