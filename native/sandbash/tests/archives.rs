@@ -216,3 +216,22 @@ fn csplit_errors() {
 fn csplit_stdin_and_suppress() {
     check(r#"seq 1 20 | csplit - 3; cat xx00; seq 1 10 | csplit --suppress-matched - /5/; cat xx01"#, "4\n47\n1\n2\n8\n11\n6\n7\n8\n9\n10\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// pr
+// ----------------------------------------------------------------------
+
+#[test]
+fn pr_default_pages() {
+    check(r#"seq 1 3 > s; seq 1 60 > l; touch -d '2024-01-02 03:04:05' s l; pr s; pr l | wc -l; pr s l | grep -n Page; : > e; pr e | wc -l"#, "\n\n2024-01-02 03:04                        s                         Page 1\n\n\n1\n2\n3\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n132\n3:2024-01-02 03:04                        s                         Page 1\n69:2024-01-02 03:04                        l                         Page 1\n135:2024-01-02 03:04                        l                         Page 2\n0\n", 0);
+}
+
+#[test]
+fn pr_options() {
+    check(r#"seq 1 30 > l; touch -d '2024-01-02 03:04:05' l; pr -t l | head -3; pr -h 'My Title' l | head -3; pr -l 12 l | head -9; printf 'a\fb\n' | pr -t"#, "1\n2\n3\n\n\n2024-01-02 03:04                     My Title                     Page 1\n\n\n2024-01-02 03:04                        l                         Page 1\n\n\n1\n2\n\n\na\n\u{c}b\n", 0);
+}
+
+#[test]
+fn pr_missing_file() {
+    check_err(r#"echo x > s; pr -t s nope; echo "rc=$?""#, "x\nrc=1\n", "pr: nope: No such file or directory\n", 0);
+}

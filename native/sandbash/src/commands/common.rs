@@ -285,6 +285,7 @@ const COREUTILS_AUTHORS: &[(&str, &str)] = &[
     ("nl", "Scott Bartram and David MacKenzie."),
     ("nproc", "Giuseppe Scrivano."),
     ("paste", "David M. Ihnat and David MacKenzie."),
+    ("pr", "Pete TerMaat and Roland Huebner."),
     ("printenv", "David MacKenzie and Richard Mlynarik."),
     ("pwd", "Jim Meyering."),
     ("readlink", "Dmitry V. Levin."),

@@ -87,6 +87,7 @@ mod pager;
 mod paste;
 mod patch;
 mod patch_parse;
+mod pr;
 mod printenv;
 mod printf;
 mod ps;
@@ -344,6 +345,7 @@ pub fn default_registry() -> &'static Registry {
             ("zip", Arc::new(zip::Zip)),
             ("dd", Arc::new(dd::Dd)),
             ("csplit", Arc::new(csplit::Csplit)),
+            ("pr", Arc::new(pr::Pr)),
             ("patch", Arc::new(patch::Patch)),
             ("unzip", Arc::new(unzip::Unzip)),
         ];

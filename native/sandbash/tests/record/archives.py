@@ -2,7 +2,7 @@
 patch (GNU patch 2.7) with diff -u, dd and csplit."""
 
 tools("zip", "unzip", "printf", "echo", "seq", "touch", "rm", "ls", "diff", "patch", "dd", "csplit", "od", "wc",
-      "sort", "find", "tr", "cut", "cat", "cp", "sed", "cmp")
+      "sort", "find", "tr", "cut", "cat", "cp", "sed", "cmp", "pr", "grep")
 
 SETUP = "printf 'hello\\n' > a.txt; seq 1 200 > b.txt; mkdir -p d/e; echo x > d/e/f; touch -d '2024-01-02 03:04:05' a.txt b.txt d/e/f d/e d; "
 
@@ -54,3 +54,8 @@ t("csplit_lines_and_regex", r'''seq 1 20 > f; csplit f 5 12; cat xx01; rm xx*; c
 t("csplit_skip_offsets_elide", r'''seq 1 20 > f; csplit f %5% /10/; csplit f /5/+2 /10/-1; csplit -z f /1/ '{*}'; ls; csplit -b '%03x.txt' -f part f 5; ls part*''')
 e("csplit_errors", r'''seq 1 20 > f; csplit f /5/ '{2}'; echo "rc=$?"; ls; csplit -k f 5 30; echo "rc=$?"; ls; csplit f 5 3; echo "rc=$?"; csplit f; echo "rc=$?"; csplit nope 3; echo "rc=$?"; csplit f 0; echo "rc=$?"''')
 t("csplit_stdin_and_suppress", r'''seq 1 20 | csplit - 3; cat xx00; seq 1 10 | csplit --suppress-matched - /5/; cat xx01''')
+
+group("pr")
+t("pr_default_pages", r'''seq 1 3 > s; seq 1 60 > l; touch -d '2024-01-02 03:04:05' s l; pr s; pr l | wc -l; pr s l | grep -n Page; : > e; pr e | wc -l''')
+t("pr_options", r'''seq 1 30 > l; touch -d '2024-01-02 03:04:05' l; pr -t l | head -3; pr -h 'My Title' l | head -3; pr -l 12 l | head -9; printf 'a\fb\n' | pr -t''')
+e("pr_missing_file", r'''echo x > s; pr -t s nope; echo "rc=$?"''')
