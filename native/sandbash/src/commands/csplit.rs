@@ -85,7 +85,10 @@ fn valid_format(fmt: &str) -> Result<(), String> {
     }
     let pct = fmt.find('%').unwrap_or(0);
     let rest = &fmt[pct + 1..];
-    let c = rest.trim_start_matches(['-', '#', '\'', ' ', '+', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']).chars().next();
+    let c = rest
+        .trim_start_matches(['-', '#', '\'', ' ', '+', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
+        .chars()
+        .next();
     match c {
         Some('d' | 'i' | 'u' | 'x' | 'X' | 'o') => Ok(()),
         Some(c) => Err(format!("invalid conversion specifier in suffix: {c}")),
@@ -139,7 +142,11 @@ fn parse_patterns(ops: &[String], limit: usize) -> Result<(Vec<Pattern>, Vec<Str
                 .size_limit(limit)
                 .build()
                 .map_err(|_| format!("{}: invalid regular expression: Invalid regular expression", quote_locale(op)))?;
-            pats.push(Pattern { text: op.clone(), kind: Kind::Regex { re, offset, skip: delim == '%' }, repeat: Repeat::Times(0) });
+            pats.push(Pattern {
+                text: op.clone(),
+                kind: Kind::Regex { re, offset, skip: delim == '%' },
+                repeat: Repeat::Times(0),
+            });
             continue;
         }
         let n: usize = match op.parse() {
@@ -151,13 +158,11 @@ fn parse_patterns(ops: &[String], limit: usize) -> Result<(Vec<Pattern>, Vec<Str
         }
         if let Some(prev) = last_line {
             if n < prev {
-                return Err(format!(
-                    "line number {} is smaller than preceding line number, {prev}",
-                    quote_locale(op)
-                ));
+                return Err(format!("line number {} is smaller than preceding line number, {prev}", quote_locale(op)));
             }
             if n == prev {
-                warnings.push(format!("warning: line number {} is the same as preceding line number", quote_locale(op)));
+                warnings
+                    .push(format!("warning: line number {} is the same as preceding line number", quote_locale(op)));
             }
         }
         last_line = Some(n);
@@ -427,15 +432,51 @@ mod tests {
         let f = seq20();
         let files = [("f", f.as_str())];
         let fline = format!("f\t{}\n", f.replace('\n', "\\n"));
-        check_tree(&["csplit", "f", "/5/", "{2}"], &files, "", "8\n25\n18\n", "csplit: '/5/': match not found on repetition 2\n", 1, &fline);
+        check_tree(
+            &["csplit", "f", "/5/", "{2}"],
+            &files,
+            "",
+            "8\n25\n18\n",
+            "csplit: '/5/': match not found on repetition 2\n",
+            1,
+            &fline,
+        );
         check_tree(&["csplit", "f", "30"], &files, "", "51\n", "csplit: '30': line number out of range\n", 1, &fline);
         check(&["csplit", "-k", "f", "5", "30"], &files, "", "8\n43\n", "csplit: '30': line number out of range\n", 1);
-        check(&["csplit", "f", "5", "{4}"], &files, "", "8\n10\n15\n15\n3\n", "csplit: '5': line number out of range on repetition 4\n", 1);
+        check(
+            &["csplit", "f", "5", "{4}"],
+            &files,
+            "",
+            "8\n10\n15\n15\n3\n",
+            "csplit: '5': line number out of range on repetition 4\n",
+            1,
+        );
         check(&["csplit", "f", "/nomatch/"], &files, "", "51\n", "csplit: '/nomatch/': match not found\n", 1);
         check(&["csplit", "f", "/20/+2"], &files, "", "51\n", "csplit: '/20/+2': line number out of range\n", 1);
-        check(&["csplit", "f", "5", "3"], &files, "", "", "csplit: line number '3' is smaller than preceding line number, 5\n", 1);
-        check(&["csplit", "f"], &files, "", "", "csplit: missing operand after 'f'\nTry 'csplit --help' for more information.\n", 1);
-        check(&["csplit", "nope", "3"], &files, "", "", "csplit: cannot open 'nope' for reading: No such file or directory\n", 1);
+        check(
+            &["csplit", "f", "5", "3"],
+            &files,
+            "",
+            "",
+            "csplit: line number '3' is smaller than preceding line number, 5\n",
+            1,
+        );
+        check(
+            &["csplit", "f"],
+            &files,
+            "",
+            "",
+            "csplit: missing operand after 'f'\nTry 'csplit --help' for more information.\n",
+            1,
+        );
+        check(
+            &["csplit", "nope", "3"],
+            &files,
+            "",
+            "",
+            "csplit: cannot open 'nope' for reading: No such file or directory\n",
+            1,
+        );
         check(&["csplit", "f", "0"], &files, "", "", "csplit: 0: line number must be greater than zero\n", 1);
     }
 }

@@ -286,7 +286,11 @@ impl Command for Dd {
         let cap = ctx.budget.limits.max_string_bytes.max(1 << 20);
         for bs in [o.ibs, o.obs] {
             if bs > cap {
-                ctx.err(format!("memory exhausted by input buffer of size {bs} bytes ({})", human(bs, 1024.0, IEC).unwrap_or_default())).await?;
+                ctx.err(format!(
+                    "memory exhausted by input buffer of size {bs} bytes ({})",
+                    human(bs, 1024.0, IEC).unwrap_or_default()
+                ))
+                .await?;
                 return Ok(1);
             }
         }
@@ -568,20 +572,78 @@ mod tests {
     fn copies_and_counts() {
         let seq: String = (1..=1000).map(|i| format!("{i}\n")).collect();
         let f = [("in", seq.as_str())];
-        check_stats(&["dd", "if=in", "bs=100", "count=3", "of=/dev/null"], &f, "", "", "3+0 records in\n3+0 records out\n", "300 bytes copied, ");
-        check_stats(&["dd", "if=in", "bs=1K", "skip=1", "count=1", "of=/dev/null"], &f, "", "", "1+0 records in\n1+0 records out\n", "1024 bytes (1.0 kB, 1.0 KiB) copied, ");
-        check_stats(&["dd", "if=in", "ibs=7", "obs=13", "count=5", "of=/dev/null"], &f, "", "", "5+0 records in\n2+1 records out\n", "35 bytes copied, ");
-        check_stats(&["dd", "if=/dev/zero", "bs=1M", "count=2", "of=z"], &[], "", "", "2+0 records in\n2+0 records out\n", "2097152 bytes (2.1 MB, 2.0 MiB) copied, ");
-        check_stats(&["dd", "conv=ucase"], &[], "abc\n", "ABC\n", "0+1 records in\n0+1 records out\n", "4 bytes copied, ");
+        check_stats(
+            &["dd", "if=in", "bs=100", "count=3", "of=/dev/null"],
+            &f,
+            "",
+            "",
+            "3+0 records in\n3+0 records out\n",
+            "300 bytes copied, ",
+        );
+        check_stats(
+            &["dd", "if=in", "bs=1K", "skip=1", "count=1", "of=/dev/null"],
+            &f,
+            "",
+            "",
+            "1+0 records in\n1+0 records out\n",
+            "1024 bytes (1.0 kB, 1.0 KiB) copied, ",
+        );
+        check_stats(
+            &["dd", "if=in", "ibs=7", "obs=13", "count=5", "of=/dev/null"],
+            &f,
+            "",
+            "",
+            "5+0 records in\n2+1 records out\n",
+            "35 bytes copied, ",
+        );
+        check_stats(
+            &["dd", "if=/dev/zero", "bs=1M", "count=2", "of=z"],
+            &[],
+            "",
+            "",
+            "2+0 records in\n2+0 records out\n",
+            "2097152 bytes (2.1 MB, 2.0 MiB) copied, ",
+        );
+        check_stats(
+            &["dd", "conv=ucase"],
+            &[],
+            "abc\n",
+            "ABC\n",
+            "0+1 records in\n0+1 records out\n",
+            "4 bytes copied, ",
+        );
         check(&["dd", "if=in", "status=none", "count=1", "bs=10"], &f, "", "1\n2\n3\n4\n5\n", "", 0);
-        check(&["dd", "if=in", "status=noxfer", "count=1", "bs=10", "of=/dev/null"], &f, "", "", "1+0 records in\n1+0 records out\n", 0);
+        check(
+            &["dd", "if=in", "status=noxfer", "count=1", "bs=10", "of=/dev/null"],
+            &f,
+            "",
+            "",
+            "1+0 records in\n1+0 records out\n",
+            0,
+        );
         check(&["dd", "conv=lcase", "status=none"], &[], "ABC\n", "abc\n", "", 0);
         check(&["dd", "bs=4", "conv=sync", "status=none"], &[], "ab", "ab\0\0", "", 0);
         check(&["dd", "bs=2", "skip=1", "count=1", "status=none"], &[], "abcdef", "cd", "", 0);
         check(&["dd", "if=in", "iflag=count_bytes", "count=5", "status=none"], &f, "", "1\n2\n3", "", 0);
-        check_tree(&["dd", "of=x", "seek=1", "bs=1", "conv=notrunc", "status=none"], &[("x", "12345")], "XY", "", "", 0, "x\t1XY45\n");
+        check_tree(
+            &["dd", "of=x", "seek=1", "bs=1", "conv=notrunc", "status=none"],
+            &[("x", "12345")],
+            "XY",
+            "",
+            "",
+            0,
+            "x\t1XY45\n",
+        );
         check_tree(&["dd", "of=x", "seek=1", "bs=1", "status=none"], &[("x", "12345")], "XY", "", "", 0, "x\t1XY\n");
-        check_tree(&["dd", "of=x", "seek=2", "bs=3", "count=1", "status=none"], &[], "1\n2\n", "", "", 0, "x\t\0\0\0\0\0\01\\n2\n");
+        check_tree(
+            &["dd", "of=x", "seek=2", "bs=3", "count=1", "status=none"],
+            &[],
+            "1\n2\n",
+            "",
+            "",
+            0,
+            "x\t\0\0\0\0\0\01\\n2\n",
+        );
     }
 
     #[test]

@@ -131,6 +131,7 @@ mod tty;
 mod uname;
 mod unexpand;
 mod uniq;
+mod unzip;
 mod uptime;
 mod watch;
 mod wc;
@@ -142,7 +143,6 @@ mod xxd;
 mod yes;
 mod zip;
 mod zip_format;
-mod unzip;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};

@@ -381,8 +381,8 @@ async fn apply_hunks(ctx: &CommandContext<'_>, o: &Opts, old: &[u8], hunks: &[Hu
 /// The `---`/`+++` header of a reject file: the names as patch used them.
 fn reject_text(fp: &FilePatch, o: &Opts, hunks: &[&Hunk]) -> Vec<u8> {
     let name = |n: &str| if n == "/dev/null" { n.to_string() } else { strip_name(n, o.strip).unwrap_or(n.to_string()) };
-    let mut out = format!("--- {}{}\n+++ {}{}\n", name(&fp.old_name), fp.old_rest, name(&fp.new_name), fp.new_rest)
-        .into_bytes();
+    let mut out =
+        format!("--- {}{}\n+++ {}{}\n", name(&fp.old_name), fp.old_rest, name(&fp.new_name), fp.new_rest).into_bytes();
     for h in hunks {
         out.extend(h.to_unified());
     }
@@ -508,7 +508,8 @@ async fn apply_file(ctx: &CommandContext<'_>, o: &Opts, fp: &FilePatch) -> Comma
         return Ok(0);
     }
     let failed: Vec<&Hunk> = r.failed.iter().filter_map(|&i| hunks.get(i)).collect();
-    let m = format!("{} out of {} FAILED -- saving rejects to file {rej_name}\n", r.failed.len(), plural(total, "hunk"));
+    let m =
+        format!("{} out of {} FAILED -- saving rejects to file {rej_name}\n", r.failed.len(), plural(total, "hunk"));
     ctx.out(m.as_bytes()).await?;
     write(ctx, &rej_name, &reject_text(fp, o, &failed)).await?;
     Ok(1)

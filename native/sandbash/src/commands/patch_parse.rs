@@ -54,7 +54,8 @@ impl Hunk {
     /// Context lines before the first change and after the last.
     pub fn context(&self) -> (usize, usize) {
         let pre = self.lines.iter().take_while(|l| l.kind == b' ').count();
-        let post = if pre == self.lines.len() { 0 } else { self.lines.iter().rev().take_while(|l| l.kind == b' ').count() };
+        let post =
+            if pre == self.lines.len() { 0 } else { self.lines.iter().rev().take_while(|l| l.kind == b' ').count() };
         (pre, post)
     }
 
@@ -177,7 +178,8 @@ impl<'a> Parser<'a> {
                 return Err((ParseError::Malformed(self.pos + 1, line.to_vec()), Some(fp)));
             };
             self.pos += 1;
-            let mut h = Hunk { old_first: a, old_len: b, new_first: c, new_len: d, header: line.to_vec(), lines: vec![] };
+            let mut h =
+                Hunk { old_first: a, old_len: b, new_first: c, new_len: d, header: line.to_vec(), lines: vec![] };
             let (mut old, mut new) = (0usize, 0usize);
             while old < b || new < d {
                 let Some(&l) = self.lines.get(self.pos) else {

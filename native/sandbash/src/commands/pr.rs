@@ -191,12 +191,21 @@ mod tests {
         assert_eq!(o.out, format!("{head}{}", "\n".repeat(58)));
         let o = run_full(&fs, &["pr", "l"], b"", &[], Limits::default());
         assert_eq!(o.out.lines().count(), 132);
-        assert_eq!(o.out.lines().nth(68), Some("2024-01-02 03:04                        l                         Page 2"));
+        assert_eq!(
+            o.out.lines().nth(68),
+            Some("2024-01-02 03:04                        l                         Page 2")
+        );
         assert_eq!(o.out.lines().nth(71), Some("57"));
         let o = run_full(&fs, &["pr", "-t", "s", "nope"], b"", &[], Limits::default());
-        assert_eq!((o.out.as_str(), o.err.as_str(), o.status), ("1\n2\n3\n", "pr: nope: No such file or directory\n", 1));
+        assert_eq!(
+            (o.out.as_str(), o.err.as_str(), o.status),
+            ("1\n2\n3\n", "pr: nope: No such file or directory\n", 1)
+        );
         let o = run_full(&fs, &["pr", "-l", "12", "l"], b"", &[], Limits::default());
-        assert_eq!(o.out.lines().take(8).collect::<Vec<_>>().join("|"), "||2024-01-02 03:04                        l                         Page 1|||1|2|");
+        assert_eq!(
+            o.out.lines().take(8).collect::<Vec<_>>().join("|"),
+            "||2024-01-02 03:04                        l                         Page 1|||1|2|"
+        );
         let o = run_full(&fs, &["pr"], b"a\x0cb\n", &[], Limits::default());
         assert_eq!(o.out.lines().count(), 132);
     }

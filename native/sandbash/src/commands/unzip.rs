@@ -246,7 +246,10 @@ async fn list(ctx: &CommandContext<'_>, es: &[Entry]) -> Result<(), IoError> {
         s.push_str(&format!("{:>9}  {}   {}\n", e.usize, dos_display(e.dos_time, e.dos_date), e.name));
     }
     let files = if es.len() == 1 { "file" } else { "files" };
-    s.push_str(&format!("---------                     -------\n{total:>9}                     {} {files}\n", es.len()));
+    s.push_str(&format!(
+        "---------                     -------\n{total:>9}                     {} {files}\n",
+        es.len()
+    ));
     ctx.out(s.as_bytes()).await
 }
 
@@ -618,7 +621,13 @@ mod tests {
             0,
         );
         check(&fs, &["unzip", "x.zip", "nope"], "Archive:  x.zip\n", "caution: filename not matched:  nope\n", 11);
-        check(&fs, &["unzip", "-d", "out", "x.zip", "a.txt"], "Archive:  x.zip\n extracting: out/a.txt               \n", "", 0);
+        check(
+            &fs,
+            &["unzip", "-d", "out", "x.zip", "a.txt"],
+            "Archive:  x.zip\n extracting: out/a.txt               \n",
+            "",
+            0,
+        );
         check(
             &fs,
             &["unzip", "-t", "x.zip"],
@@ -651,7 +660,13 @@ mod tests {
             "  End-of-central-directory signature not found.  Either this file is not\n  a zipfile, or it constitutes one disk of a multi-part archive.  In the\n  latter case the central directory and zipfile comment will be found on\n  the last disk(s) of this archive.\nunzip:  cannot find zipfile directory in one of bad.zip or\n        bad.zip.zip, and cannot find bad.zip.ZIP, period.\n",
             9,
         );
-        check(&fs, &["unzip", "nope.zip"], "", "unzip:  cannot find or open nope.zip, nope.zip.zip or nope.zip.ZIP.\n", 9);
+        check(
+            &fs,
+            &["unzip", "nope.zip"],
+            "",
+            "unzip:  cannot find or open nope.zip, nope.zip.zip or nope.zip.ZIP.\n",
+            9,
+        );
         check(&fs, &["unzip", "-d"], "", "error:  must specify directory to which to extract with -d option\n", 10);
         // Every truncation of a real archive is an error, never a panic.
         for n in 0..HOST.len() {
