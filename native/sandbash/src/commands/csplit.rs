@@ -50,7 +50,7 @@ struct Pattern {
 fn format_suffix(fmt: &str, n: u64) -> String {
     let Some(pct) = fmt.find('%') else { return fmt.to_string() };
     let (head, rest) = fmt.split_at(pct);
-    let spec_end = rest.find(|c: char| matches!(c, 'd' | 'i' | 'u' | 'x' | 'X' | 'o')).unwrap_or(rest.len() - 1);
+    let spec_end = rest.find(['d', 'i', 'u', 'x', 'X', 'o']).unwrap_or(rest.len() - 1);
     let spec = &rest[1..spec_end];
     let conv = rest.as_bytes().get(spec_end).copied().unwrap_or(b'd');
     let tail = rest.get(spec_end + 1..).unwrap_or("");

@@ -145,7 +145,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The next file's patch; `Ok(None)` at the end.
-    pub fn next_file(&mut self) -> Result<Option<FilePatch>, (ParseError, Option<FilePatch>)> {
+    pub fn next_file(&mut self) -> Result<Option<FilePatch>, (ParseError, Option<Box<FilePatch>>)> {
         let mut fp = FilePatch::default();
         // Find `---` followed by `+++` and `@@`.
         loop {
@@ -175,7 +175,7 @@ impl<'a> Parser<'a> {
                 break;
             }
             let Some((a, b, c, d)) = parse_at(line) else {
-                return Err((ParseError::Malformed(self.pos + 1, line.to_vec()), Some(fp)));
+                return Err((ParseError::Malformed(self.pos + 1, line.to_vec()), Some(Box::new(fp))));
             };
             self.pos += 1;
             let mut h =
@@ -191,13 +191,13 @@ impl<'a> Parser<'a> {
                         }
                         break;
                     }
-                    return Err((ParseError::Malformed(self.pos + 1, Vec::new()), Some(fp)));
+                    return Err((ParseError::Malformed(self.pos + 1, Vec::new()), Some(Box::new(fp))));
                 };
                 let (kind, text) = match l.first() {
                     Some(&k @ (b' ' | b'-' | b'+')) => (k, &l[1..]),
                     // An empty line is an empty context line (some tools strip the blank).
                     Some(b'\n') => (b' ', l),
-                    _ => return Err((ParseError::Malformed(self.pos + 1, l.to_vec()), Some(fp))),
+                    _ => return Err((ParseError::Malformed(self.pos + 1, l.to_vec()), Some(Box::new(fp)))),
                 };
                 match kind {
                     b' ' => (old, new) = (old + 1, new + 1),
@@ -205,7 +205,7 @@ impl<'a> Parser<'a> {
                     _ => new += 1,
                 }
                 if old > b || new > d {
-                    return Err((ParseError::Malformed(self.pos + 1, l.to_vec()), Some(fp)));
+                    return Err((ParseError::Malformed(self.pos + 1, l.to_vec()), Some(Box::new(fp))));
                 }
                 h.lines.push(HunkLine { kind, text: text.to_vec() });
                 self.pos += 1;
