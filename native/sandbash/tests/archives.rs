@@ -45,6 +45,11 @@ fn zip_delete() {
 }
 
 #[test]
+fn zip_dot_stdin_and_empty() {
+    check(r#"mkdir t; echo 1 > t/one; touch -d '2024-01-02 03:04:05' t/one t; cd t; zip -r ../dot.zip .; cd ..; unzip -l dot.zip; echo hi | zip s.zip -; unzip -p s.zip -; zip -q e.zip t/one; zip -d e.zip t/one; echo "rc=$?"; unzip -l e.zip 2>&1; echo "rc=$?"; unzip -o dot.zip one -d o2; cat o2/one"#, "  adding: one (stored 0%)\nArchive:  dot.zip\n  Length      Date    Time    Name\n---------  ---------- -----   ----\n        2  2024-01-02 03:04   one\n---------                     -------\n        2                     1 file\n  adding: - (stored 0%)\nhi\ndeleting: t/one\n\tzip warning: zip file empty\nrc=0\nArchive:  e.zip\nwarning [e.zip]:  zipfile is empty\nrc=1\nArchive:  dot.zip\n extracting: o2/one                  \n1\n", 0);
+}
+
+#[test]
 fn zip_bad_args() {
     check(r#"printf 'hello\n' > a.txt; seq 1 200 > b.txt; mkdir -p d/e; echo x > d/e/f; touch -d '2024-01-02 03:04:05' a.txt b.txt d/e/f d/e d; zip -Q x.zip a.txt; echo "rc=$?"; zip x.zip -x; echo "rc=$?"; printf junk > bad.zip; zip bad.zip a.txt; echo "rc=$?""#, "\nzip error: Invalid command arguments (short option 'Q' not supported)\nrc=16\n\nzip error: Invalid command arguments (option 'x' (exclude files matching patterns) requires a value)\nrc=16\n\tzip warning: missing end signature--probably not a zip file (did you\n\tzip warning: remember to use binary mode when you transferred it?)\n\tzip warning: (if you are trying to read a damaged archive try -F)\n\nzip error: Zip file structure invalid (bad.zip)\nrc=3\n", 0);
 }

@@ -204,6 +204,10 @@ impl Command for Unzip {
                 return Ok(PK_NOZIP);
             }
         };
+        if entries.is_empty() {
+            err(ctx, &format!("warning [{archive}]:  zipfile is empty\n")).await?;
+            return Ok(PK_WARN);
+        }
         let pats: Vec<Pattern> = o.names.iter().map(|n| Pattern::from_glob_text(n)).collect();
         let xpats: Vec<Pattern> = o.excludes.iter().map(|n| Pattern::from_glob_text(n)).collect();
         let mut hit = vec![false; pats.len()];

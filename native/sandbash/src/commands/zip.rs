@@ -149,6 +149,10 @@ fn stored_name(p: &str) -> String {
     while let Some(rest) = s.strip_prefix("./") {
         s = rest.trim_start_matches('/');
     }
+    // `zip -r x.zip .` stores the directory's contents under their own names.
+    if s == "." {
+        s = "";
+    }
     s.to_string()
 }
 
@@ -363,6 +367,9 @@ async fn delete(
         for n in &gone {
             say(ctx, &format!("deleting: {n}\n")).await?;
         }
+    }
+    if keep.is_empty() {
+        say(ctx, "\tzip warning: zip file empty\n").await?;
     }
     let mut w = Writer::default();
     for e in keep {

@@ -12,6 +12,7 @@ t("zip_recursive_and_levels", SETUP + r'''zip -r y.zip d; zip -0 s.zip b.txt; zi
 t("zip_exclude_and_suffix", SETUP + r'''zip -r ex.zip d -x 'd/e/*'; zip plain a.txt; ls plain*''')
 t("zip_not_matched", SETUP + r'''zip x.zip nope; echo "rc=$?"; zip x.zip nope a.txt; echo "rc=$?"; zip x.zip; echo "rc=$?"; ls''')
 t("zip_delete", SETUP + r'''zip -q x.zip a.txt b.txt; zip -d x.zip a.txt; echo "rc=$?"; zip -d x.zip nope; echo "rc=$?"; unzip -l x.zip''')
+t("zip_dot_stdin_and_empty", r'''mkdir t; echo 1 > t/one; touch -d '2024-01-02 03:04:05' t/one t; cd t; zip -r ../dot.zip .; cd ..; unzip -l dot.zip; echo hi | zip s.zip -; unzip -p s.zip -; zip -q e.zip t/one; zip -d e.zip t/one; echo "rc=$?"; unzip -l e.zip 2>&1; echo "rc=$?"; unzip -o dot.zip one -d o2; cat o2/one''')
 t("zip_bad_args", SETUP + r'''zip -Q x.zip a.txt; echo "rc=$?"; zip x.zip -x; echo "rc=$?"; printf junk > bad.zip; zip bad.zip a.txt; echo "rc=$?"''')
 
 group("unzip")
