@@ -247,10 +247,11 @@ fn locate(lines: &[&[u8]], h: &Hunk, fuzz: usize, last_offset: isize, frozen: us
     let suffix_fuzz = fuzz + post - context;
     let input_lines = lines.len() as isize;
     if pat_lines == 0 {
-        return usize::try_from(first_guess.clamp(1, input_lines + 1)).ok();
+        return usize::try_from(first_guess.max(1)).ok();
     }
     let matches = |at: isize, pf: isize, sf: isize| -> bool {
-        if at < 1 || at + pat_lines - 1 > input_lines {
+        // Lines ignored by fuzz at the end may lie past the end of the file.
+        if at < 1 || at + pat_lines - sf.max(0) - 1 > input_lines {
             return false;
         }
         (pf.max(0)..pat_lines - sf.max(0)).all(|i| lines.get((at - 1 + i) as usize) == pat.get(i as usize))
@@ -269,6 +270,7 @@ fn locate(lines: &[&[u8]], h: &Hunk, fuzz: usize, last_offset: isize, frozen: us
         return (at > frozen as isize && matches(at, prefix_fuzz, 0)).then_some(at as usize);
     }
     let max_where = input_lines - (pat_lines - suffix_fuzz) + 1;
+    // Never before a line an earlier hunk changed (its trailing context is not frozen).
     let min_where = frozen as isize + 1;
     let max_pos = max_where - first_guess;
     let mut max_neg = first_guess - min_where;
@@ -293,20 +295,24 @@ fn locate(lines: &[&[u8]], h: &Hunk, fuzz: usize, last_offset: isize, frozen: us
 #[derive(Default)]
 struct Outcome {
     out: Vec<u8>,
-    failed: Vec<usize>,
+    /// Hunks that found no place, with the output offset at that point.
+    failed: Vec<(usize, isize)>,
     mismatch: bool,
     /// The first hunk matched only backwards: the whole file is skipped.
     reversed: bool,
 }
 
 /// Place every hunk, GNU style: each is tried with fuzz 0, 1, ... up to
-/// `max_fuzz` (never more than its context); the first hunk that fails is
-/// also tried backwards to spot an already-applied patch.
+/// `max_fuzz` (never more than its context); where the first hunk fails it
+/// is also tried backwards, to spot an already-applied patch.
 async fn apply_hunks(ctx: &CommandContext<'_>, o: &Opts, old: &[u8], hunks: &[Hunk]) -> Result<Outcome, IoError> {
     let lines: Vec<&[u8]> = old.split_inclusive(|&b| b == b'\n').collect();
     let mut r = Outcome::default();
     let mut frozen = 0usize;
     let mut last_offset: isize = 0;
+    // Lines the applied hunks added minus those they removed: where a hunk
+    // lands in the output (GNU reports that line, so failed hunks do not count).
+    let mut out_offset: isize = 0;
     for (i, h) in hunks.iter().enumerate() {
         let n = i + 1;
         let (pre, post) = h.context();
@@ -315,9 +321,10 @@ async fn apply_hunks(ctx: &CommandContext<'_>, o: &Opts, old: &[u8], hunks: &[Hu
         let mut fuzz = 0;
         loop {
             found = locate(&lines, h, fuzz, last_offset, frozen);
-            if found.is_none() && n == 1 && fuzz == 0 && !o.reverse {
+            // GNU tries the first hunk backwards at each fuzz level its forward try failed.
+            if found.is_none() && n == 1 && !o.reverse {
                 let rh = h.reversed();
-                if locate(&lines, &rh, 0, last_offset, frozen).is_some() {
+                if locate(&lines, &rh, fuzz, last_offset, frozen).is_some() {
                     r.reversed = true;
                     return Ok(r);
                 }
@@ -328,49 +335,56 @@ async fn apply_hunks(ctx: &CommandContext<'_>, o: &Opts, old: &[u8], hunks: &[Hu
             fuzz += 1;
         }
         let Some(at) = found else {
-            r.failed.push(i);
+            r.failed.push((i, out_offset));
             r.mismatch = true;
             if !o.silent {
-                ctx.out(format!("Hunk #{n} FAILED at {}.\n", h.old_first).as_bytes()).await?;
+                let at = h.old_first as isize + out_offset;
+                ctx.out(format!("Hunk #{n} FAILED at {at}.\n").as_bytes()).await?;
             }
             continue;
         };
         let first = if h.old_len == 0 { h.old_first + 1 } else { h.old_first } as isize;
-        last_offset = at as isize - first;
+        // A hunk with no old lines goes where it says (clamped to the file): no offset.
+        if h.old_lines().next().is_some() {
+            last_offset = at as isize - first;
+        }
         if fuzz > 0 || last_offset != 0 {
             r.mismatch = true;
             if !o.silent {
-                let mut m = format!("Hunk #{n} succeeded at {}", h.new_first as isize + last_offset);
+                let mut m = format!("Hunk #{n} succeeded at {}", at as isize + out_offset);
                 if fuzz > 0 {
                     m.push_str(&format!(" with fuzz {fuzz}"));
                 }
                 if last_offset != 0 {
-                    m.push_str(&format!(" (offset {})", plural(last_offset.unsigned_abs(), "line")));
+                    let s = if last_offset == 1 { "" } else { "s" };
+                    m.push_str(&format!(" (offset {last_offset} line{s})"));
                 }
                 m.push_str(".\n");
                 ctx.out(m.as_bytes()).await?;
             }
         }
-        // Copy up to the hunk, then walk it: context comes from the file (so
-        // fuzzed lines keep their text), removed lines are dropped, added ones written.
-        let start = at.saturating_sub(1);
-        for l in lines.get(frozen..start).unwrap_or_default() {
-            r.out.extend_from_slice(l);
-        }
-        let mut pos = start.max(frozen);
+        // Walk the hunk as GNU's apply_hunk does: input is copied lazily, up to
+        // each removed line or insertion point, so context comes from the file
+        // (fuzzed lines keep their text) and trailing context stays unfrozen,
+        // free for the next hunk's leading context to match.
+        let mut pos = at.saturating_sub(1);
         for l in &h.lines {
             match l.kind {
-                b'+' => r.out.extend_from_slice(&l.text),
-                b'-' => pos += 1,
-                _ => {
-                    if let Some(x) = lines.get(pos) {
-                        r.out.extend_from_slice(x);
-                    }
-                    pos += 1;
+                b'+' => {
+                    copy_till(&lines, &mut frozen, pos, &mut r.out);
+                    r.out.extend_from_slice(&l.text);
                 }
+                b'-' => {
+                    copy_till(&lines, &mut frozen, pos, &mut r.out);
+                    pos += 1;
+                    frozen = frozen.max(pos.min(lines.len()));
+                }
+                _ => pos += 1,
             }
         }
-        frozen = pos.min(lines.len());
+        let added = h.lines.iter().filter(|l| l.kind == b'+').count() as isize;
+        let removed = h.lines.iter().filter(|l| l.kind == b'-').count() as isize;
+        out_offset += added - removed;
     }
     for l in lines.get(frozen..).unwrap_or_default() {
         r.out.extend_from_slice(l);
@@ -378,13 +392,22 @@ async fn apply_hunks(ctx: &CommandContext<'_>, o: &Opts, old: &[u8], hunks: &[Hu
     Ok(r)
 }
 
+/// Copy input lines up to (not including) index `to` that are not copied yet.
+fn copy_till(lines: &[&[u8]], frozen: &mut usize, to: usize, out: &mut Vec<u8>) {
+    let to = to.min(lines.len());
+    for l in lines.get(*frozen..to).unwrap_or_default() {
+        out.extend_from_slice(l);
+    }
+    *frozen = (*frozen).max(to);
+}
+
 /// The `---`/`+++` header of a reject file: the names as patch used them.
-fn reject_text(fp: &FilePatch, o: &Opts, hunks: &[&Hunk]) -> Vec<u8> {
+fn reject_text(fp: &FilePatch, o: &Opts, hunks: &[(&Hunk, isize)]) -> Vec<u8> {
     let name = |n: &str| if n == "/dev/null" { n.to_string() } else { strip_name(n, o.strip).unwrap_or(n.to_string()) };
     let mut out =
         format!("--- {}{}\n+++ {}{}\n", name(&fp.old_name), fp.old_rest, name(&fp.new_name), fp.new_rest).into_bytes();
-    for h in hunks {
-        out.extend(h.to_unified());
+    for (h, shift) in hunks {
+        out.extend(h.to_unified(*shift));
     }
     out
 }
@@ -472,7 +495,7 @@ async fn apply_file(ctx: &CommandContext<'_>, o: &Opts, fp: &FilePatch) -> Comma
         say(m.to_string()).await?;
         ctx.out(ignored(&format!(" -- saving rejects to file {rej_name}")).as_bytes()).await?;
         if !o.dry_run {
-            let all: Vec<&Hunk> = fp.hunks.iter().collect();
+            let all: Vec<(&Hunk, isize)> = fp.hunks.iter().map(|h| (h, 0)).collect();
             write(ctx, &rej_name, &reject_text(fp, o, &all)).await?;
         }
         return Ok(1);
@@ -507,7 +530,7 @@ async fn apply_file(ctx: &CommandContext<'_>, o: &Opts, fp: &FilePatch) -> Comma
     if r.failed.is_empty() {
         return Ok(0);
     }
-    let failed: Vec<&Hunk> = r.failed.iter().filter_map(|&i| hunks.get(i)).collect();
+    let failed: Vec<(&Hunk, isize)> = r.failed.iter().filter_map(|&(i, shift)| Some((hunks.get(i)?, shift))).collect();
     let m =
         format!("{} out of {} FAILED -- saving rejects to file {rej_name}\n", r.failed.len(), plural(total, "hunk"));
     ctx.out(m.as_bytes()).await?;

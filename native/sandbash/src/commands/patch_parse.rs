@@ -59,9 +59,20 @@ impl Hunk {
         (pre, post)
     }
 
-    /// The hunk in unified form for a reject file.
-    pub fn to_unified(&self) -> Vec<u8> {
-        let mut out = self.header.clone();
+    /// The hunk in unified form for a reject file, its line numbers moved by
+    /// `shift` (what the hunks applied before it added or removed).
+    pub fn to_unified(&self, shift: isize) -> Vec<u8> {
+        let range = |first: usize, len: usize| {
+            let first = (first as isize + shift).max(0);
+            if len == 1 {
+                first.to_string()
+            } else {
+                format!("{first},{len}")
+            }
+        };
+        let mut out =
+            format!("@@ -{} +{} @@\n", range(self.old_first, self.old_len), range(self.new_first, self.new_len))
+                .into_bytes();
         for l in &self.lines {
             out.push(l.kind);
             out.extend_from_slice(&l.text);
