@@ -24,12 +24,14 @@ mod cmp;
 mod column;
 mod comm;
 mod cp;
+mod csplit;
 mod curl;
 mod cut;
 mod date;
 mod date_fmt;
 mod date_parse;
 mod dc;
+mod dd;
 mod df;
 mod diff;
 mod diff_seq;
@@ -96,8 +98,11 @@ mod numfmt;
 mod od;
 mod pager;
 mod paste;
+mod patch;
+mod patch_parse;
 mod pathchk;
 mod posix_regex;
+mod pr;
 mod printenv;
 mod printf;
 mod ps;
@@ -146,6 +151,7 @@ mod uname;
 mod unexpand;
 mod uniq;
 mod unlink;
+mod unzip;
 mod uptime;
 mod users;
 mod watch;
@@ -157,6 +163,8 @@ mod whoami;
 mod xargs;
 mod xxd;
 mod yes;
+mod zip;
+mod zip_format;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -381,6 +389,12 @@ pub fn default_registry() -> &'static Registry {
             ("shred", Arc::new(shred::Shred)),
             ("basenc", Arc::new(basenc::Basenc)),
             ("b2sum", Arc::new(hashsum::HashSum(hashsum::Algo::Blake2b(64)))),
+            ("zip", Arc::new(zip::Zip)),
+            ("dd", Arc::new(dd::Dd)),
+            ("csplit", Arc::new(csplit::Csplit)),
+            ("pr", Arc::new(pr::Pr)),
+            ("patch", Arc::new(patch::Patch)),
+            ("unzip", Arc::new(unzip::Unzip)),
         ];
         for (name, cmd) in all {
             r.insert(name, cmd);
