@@ -276,6 +276,7 @@ impl BashBuilder {
             subshell_depth: 0,
             shell_base: 0,
             in_condition: false,
+            local_opts: None,
             subst_status: None,
             in_source: false,
             exec_fds: None,

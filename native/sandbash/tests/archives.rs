@@ -13,7 +13,11 @@ use common::*;
 
 #[test]
 fn zip_adds_and_updates() {
-    check(r#"printf 'hello\n' > a.txt; seq 1 200 > b.txt; mkdir -p d/e; echo x > d/e/f; touch -d '2024-01-02 03:04:05' a.txt b.txt d/e/f d/e d; zip x.zip a.txt b.txt; echo "rc=$?"; zip x.zip a.txt; echo "rc=$?"; zip -q x.zip b.txt; echo "rc=$?""#, "  adding: a.txt (stored 0%)\n  adding: b.txt (deflated 52%)\nrc=0\nupdating: a.txt (stored 0%)\nrc=0\nrc=0\n", 0);
+    check(
+        r#"printf 'hello\n' > a.txt; seq 1 200 > b.txt; mkdir -p d/e; echo x > d/e/f; touch -d '2024-01-02 03:04:05' a.txt b.txt d/e/f d/e d; zip x.zip a.txt b.txt; echo "rc=$?"; zip x.zip a.txt; echo "rc=$?"; zip -q x.zip b.txt; echo "rc=$?""#,
+        "  adding: a.txt (stored 0%)\n  adding: b.txt (deflated 52%)\nrc=0\nupdating: a.txt (stored 0%)\nrc=0\nrc=0\n",
+        0,
+    );
 }
 
 #[test]
@@ -23,7 +27,11 @@ fn zip_recursive_and_levels() {
 
 #[test]
 fn zip_exclude_and_suffix() {
-    check(r#"printf 'hello\n' > a.txt; seq 1 200 > b.txt; mkdir -p d/e; echo x > d/e/f; touch -d '2024-01-02 03:04:05' a.txt b.txt d/e/f d/e d; zip -r ex.zip d -x 'd/e/*'; zip plain a.txt; ls plain*"#, "  adding: d/ (stored 0%)\n  adding: a.txt (stored 0%)\nplain.zip\n", 0);
+    check(
+        r#"printf 'hello\n' > a.txt; seq 1 200 > b.txt; mkdir -p d/e; echo x > d/e/f; touch -d '2024-01-02 03:04:05' a.txt b.txt d/e/f d/e d; zip -r ex.zip d -x 'd/e/*'; zip plain a.txt; ls plain*"#,
+        "  adding: d/ (stored 0%)\n  adding: a.txt (stored 0%)\nplain.zip\n",
+        0,
+    );
 }
 
 #[test]
@@ -87,7 +95,11 @@ fn unzip_test() {
 
 #[test]
 fn unzip_exclude() {
-    check(r#"printf 'hello\n' > a.txt; seq 1 200 > b.txt; mkdir -p d/e; echo x > d/e/f; touch -d '2024-01-02 03:04:05' a.txt b.txt d/e/f d/e d; zip -q -r x.zip a.txt b.txt d; rm -r a.txt b.txt d; unzip -q x.zip -x 'd/*' b.txt; ls"#, "a.txt\nx.zip\n", 0);
+    check(
+        r#"printf 'hello\n' > a.txt; seq 1 200 > b.txt; mkdir -p d/e; echo x > d/e/f; touch -d '2024-01-02 03:04:05' a.txt b.txt d/e/f d/e d; zip -q -r x.zip a.txt b.txt d; rm -r a.txt b.txt d; unzip -q x.zip -x 'd/*' b.txt; ls"#,
+        "a.txt\nx.zip\n",
+        0,
+    );
 }
 
 // ----------------------------------------------------------------------
@@ -96,12 +108,20 @@ fn unzip_exclude() {
 
 #[test]
 fn patch_round_trip() {
-    check(r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; patch < p1.diff; echo "rc=$?"; cat a.txt; ls"#, "patching file a.txt\nrc=0\n1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\na.txt\nb.txt\np1.diff\n", 0);
+    check(
+        r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; patch < p1.diff; echo "rc=$?"; cat a.txt; ls"#,
+        "patching file a.txt\nrc=0\n1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\na.txt\nb.txt\np1.diff\n",
+        0,
+    );
 }
 
 #[test]
 fn patch_origfile_and_input() {
-    check(r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; cp a.txt c.txt; patch c.txt p1.diff; echo "rc=$?"; patch -i p1.diff a.txt; echo "rc=$?"; diff a.txt b.txt && echo same"#, "patching file c.txt\nrc=0\npatching file a.txt\nrc=0\nsame\n", 0);
+    check(
+        r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; cp a.txt c.txt; patch c.txt p1.diff; echo "rc=$?"; patch -i p1.diff a.txt; echo "rc=$?"; diff a.txt b.txt && echo same"#,
+        "patching file c.txt\nrc=0\npatching file a.txt\nrc=0\nsame\n",
+        0,
+    );
 }
 
 #[test]
@@ -111,7 +131,11 @@ fn patch_offset() {
 
 #[test]
 fn patch_fuzz() {
-    check(r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; seq 1 10 | sed 's/^2$/TWO/' > a.txt; patch < p1.diff; echo "rc=$?"; cat a.txt"#, "patching file a.txt\nHunk #1 succeeded at 2 with fuzz 1.\nrc=0\n1\nTWO\n3\n4\nfive\n6\n7\n8\n9\n10\n", 0);
+    check(
+        r#"seq 1 10 > a.txt; sed 's/^5$/five/' a.txt > b.txt; touch -d '2024-01-02 03:04:05' a.txt b.txt; diff -u a.txt b.txt > p1.diff; seq 1 10 | sed 's/^2$/TWO/' > a.txt; patch < p1.diff; echo "rc=$?"; cat a.txt"#,
+        "patching file a.txt\nHunk #1 succeeded at 2 with fuzz 1.\nrc=0\n1\nTWO\n3\n4\nfive\n6\n7\n8\n9\n10\n",
+        0,
+    );
 }
 
 #[test]
@@ -141,7 +165,11 @@ fn patch_tree_create_delete() {
 
 #[test]
 fn patch_git_style() {
-    check(r#"seq 1 5 > f; printf 'diff --git a/f b/f\nindex 8a1218a..e4a7548 100644\n--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n 1\n 2\n-3\n+THREE\n 4\n 5\ndiff --git a/new b/new\nnew file mode 100644\n--- /dev/null\n+++ b/new\n@@ -0,0 +1 @@\n+hi\ndiff --git a/f2 b/f2\n--- a/f2\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n' > g.diff; echo bye > f2; patch -p1 < g.diff; echo "rc=$?"; ls; cat f new"#, "patching file f\npatching file new\npatching file f2\nrc=0\nf\ng.diff\nnew\n1\n2\nTHREE\n4\n5\nhi\n", 0);
+    check(
+        r#"seq 1 5 > f; printf 'diff --git a/f b/f\nindex 8a1218a..e4a7548 100644\n--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n 1\n 2\n-3\n+THREE\n 4\n 5\ndiff --git a/new b/new\nnew file mode 100644\n--- /dev/null\n+++ b/new\n@@ -0,0 +1 @@\n+hi\ndiff --git a/f2 b/f2\n--- a/f2\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n' > g.diff; echo bye > f2; patch -p1 < g.diff; echo "rc=$?"; ls; cat f new"#,
+        "patching file f\npatching file new\npatching file f2\nrc=0\nf\ng.diff\nnew\n1\n2\nTHREE\n4\n5\nhi\n",
+        0,
+    );
 }
 
 #[test]
@@ -170,27 +198,47 @@ fn patch_no_newline_at_eof() {
 
 #[test]
 fn dd_blocks_and_counts() {
-    check(r#"seq 1 1000 > in; dd if=in of=out bs=100 count=3 status=noxfer 2>&1; wc -c < out; dd if=in ibs=7 obs=13 count=5 2>&1 >/dev/null | head -2; dd if=in bs=1K skip=1 count=1 2>/dev/null | wc -c"#, "3+0 records in\n3+0 records out\n300\n5+0 records in\n2+1 records out\n1024\n", 0);
+    check(
+        r#"seq 1 1000 > in; dd if=in of=out bs=100 count=3 status=noxfer 2>&1; wc -c < out; dd if=in ibs=7 obs=13 count=5 2>&1 >/dev/null | head -2; dd if=in bs=1K skip=1 count=1 2>/dev/null | wc -c"#,
+        "3+0 records in\n3+0 records out\n300\n5+0 records in\n2+1 records out\n1024\n",
+        0,
+    );
 }
 
 #[test]
 fn dd_devices() {
-    check(r#"dd if=/dev/zero bs=1M count=2 of=z 2>&1 | head -2; wc -c < z; dd if=/dev/urandom bs=16 count=3 status=none | wc -c; dd if=/dev/zero bs=2x3 count=1 status=none | od -c"#, "2+0 records in\n2+0 records out\n2097152\n48\n0000000  \\0  \\0  \\0  \\0  \\0  \\0\n0000006\n", 0);
+    check(
+        r#"dd if=/dev/zero bs=1M count=2 of=z 2>&1 | head -2; wc -c < z; dd if=/dev/urandom bs=16 count=3 status=none | wc -c; dd if=/dev/zero bs=2x3 count=1 status=none | od -c"#,
+        "2+0 records in\n2+0 records out\n2097152\n48\n0000000  \\0  \\0  \\0  \\0  \\0  \\0\n0000006\n",
+        0,
+    );
 }
 
 #[test]
 fn dd_conversions() {
-    check(r#"echo abc | dd conv=ucase status=none; echo ABC | dd conv=lcase 2>/dev/null; printf 'ab' | dd bs=4 conv=sync status=none | od -c; printf 'abcdef' | dd bs=2 skip=1 count=1 status=none; echo"#, "ABC\nabc\n0000000   a   b  \\0  \\0\n0000004\ncd\n", 0);
+    check(
+        r#"echo abc | dd conv=ucase status=none; echo ABC | dd conv=lcase 2>/dev/null; printf 'ab' | dd bs=4 conv=sync status=none | od -c; printf 'abcdef' | dd bs=2 skip=1 count=1 status=none; echo"#,
+        "ABC\nabc\n0000000   a   b  \\0  \\0\n0000004\ncd\n",
+        0,
+    );
 }
 
 #[test]
 fn dd_seek_and_notrunc() {
-    check(r#"seq 1 1000 | dd of=x bs=5 count=1 status=none; printf XY | dd of=x seek=1 bs=1 conv=notrunc status=none; cat x; echo; printf XY | dd of=x seek=1 bs=1 status=none; cat x; echo; printf 'ab' | dd of=y seek=2 bs=3 status=none; od -c y"#, "1XY\n3\n1XY\n0000000  \\0  \\0  \\0  \\0  \\0  \\0   a   b\n0000010\n", 0);
+    check(
+        r#"seq 1 1000 | dd of=x bs=5 count=1 status=none; printf XY | dd of=x seek=1 bs=1 conv=notrunc status=none; cat x; echo; printf XY | dd of=x seek=1 bs=1 status=none; cat x; echo; printf 'ab' | dd of=y seek=2 bs=3 status=none; od -c y"#,
+        "1XY\n3\n1XY\n0000000  \\0  \\0  \\0  \\0  \\0  \\0   a   b\n0000010\n",
+        0,
+    );
 }
 
 #[test]
 fn dd_third_line_shape() {
-    check(r#"printf 'abc\n' | dd 2>&1 >/dev/null | sed -n '3s/copied, .* s, .*B\/s$/copied, T s, R\/s/p'; head -c 2000 /dev/zero | dd of=/dev/null bs=1K 2>&1 | sed -n '3s/copied, .* s, .*B\/s$/copied, T s, R\/s/p' "#, "4 bytes copied, T s, R/s\n2000 bytes (2.0 kB, 2.0 KiB) copied, T s, R/s\n", 0);
+    check(
+        r#"printf 'abc\n' | dd 2>&1 >/dev/null | sed -n '3s/copied, .* s, .*B\/s$/copied, T s, R\/s/p'; head -c 2000 /dev/zero | dd of=/dev/null bs=1K 2>&1 | sed -n '3s/copied, .* s, .*B\/s$/copied, T s, R\/s/p' "#,
+        "4 bytes copied, T s, R/s\n2000 bytes (2.0 kB, 2.0 KiB) copied, T s, R/s\n",
+        0,
+    );
 }
 
 #[test]
@@ -219,7 +267,11 @@ fn csplit_errors() {
 
 #[test]
 fn csplit_stdin_and_suppress() {
-    check(r#"seq 1 20 | csplit - 3; cat xx00; seq 1 10 | csplit --suppress-matched - /5/; cat xx01"#, "4\n47\n1\n2\n8\n11\n6\n7\n8\n9\n10\n", 0);
+    check(
+        r#"seq 1 20 | csplit - 3; cat xx00; seq 1 10 | csplit --suppress-matched - /5/; cat xx01"#,
+        "4\n47\n1\n2\n8\n11\n6\n7\n8\n9\n10\n",
+        0,
+    );
 }
 
 // ----------------------------------------------------------------------

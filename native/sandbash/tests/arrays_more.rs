@@ -173,3 +173,43 @@ fn arith_division_by_zero_keeps_blanks() {
 fn arith_bases_still_work() {
     check(r#"echo $((0x1f + 010 + 2#101 + 36#z + 64#_@))"#, "4173\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Associative arrays in arithmetic
+// ----------------------------------------------------------------------
+
+#[test]
+fn assoc_counting_in_arithmetic() {
+    check(
+        r#"declare -A count; for w in b a c a b a; do ((count[$w]++)); done; for k in "${!count[@]}"; do echo "$k ${count[$k]}"; done"#,
+        "c 1\nb 2\na 3\n",
+        0,
+    );
+}
+
+#[test]
+fn assoc_arithmetic_reads_and_assigns() {
+    check(
+        r#"declare -A m=([x]=4 [y]=5); echo $(( m[x] * m[y] )); (( m[z] = m[x] + 1 )); echo ${m[z]}; k="x"; (( m[$k] += 10 )); echo ${m[x]}"#,
+        "20\n5\n14\n",
+        0,
+    );
+}
+
+#[test]
+fn indexed_arithmetic_still_numeric() {
+    check(r#"a=(10 20 30); i=1; echo $(( a[i+1] + a[0] )); (( a[i] *= 2 )); echo ${a[@]}"#, "40\n10 40 30\n", 0);
+}
+
+// ----------------------------------------------------------------------
+// Quoting transformations
+// ----------------------------------------------------------------------
+
+#[test]
+fn at_q_control_characters() {
+    check(
+        r#"x=$'a\tb\nc'; echo "${x@Q}"; y="it's"; echo "${y@Q}"; z=$'\e[0m'; echo "${z@Q}""#,
+        "$'a\\tb\\nc'\n'it'\\''s'\n$'\\E[0m'\n",
+        0,
+    );
+}

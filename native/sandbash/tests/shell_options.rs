@@ -214,3 +214,26 @@ fn shift_verbose_reports() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// local - and set -x
+// ----------------------------------------------------------------------
+
+#[test]
+fn local_dash_restores_options() {
+    check(
+        r#"g() { local -; set -e; set -o pipefail; false; echo no; }; g; echo "after $-"; set -o | grep pipefail"#,
+        "",
+        1,
+    );
+}
+
+#[test]
+fn local_dash_with_other_names() {
+    check(r#"f() { local - x=1; set -u; echo "$x $-"; }; f; echo "$-""#, "1 huBc\nhBc\n", 0);
+}
+
+#[test]
+fn xtrace_compound_commands() {
+    check_err(r#"set -x; x="a b"; [[ $x ]]; [[ ! -z $x ]]; [[ $x == a* || -f /nope ]]; [[ 1 -lt 2 ]]; y=3; (( z = $y + 1 )); ((z++)); for i in 1 "2 3"; do :; done; for ((j=0; j<1; j++)); do :; done; for ((;;)); do break; done; case "$x" in a*) :;; esac"#, "", "+ x='a b'\n+ [[ -n a b ]]\n+ [[ ! -z a b ]]\n+ [[ a b == a* ]]\n+ [[ 1 -lt 2 ]]\n+ y=3\n+ ((  z = 3 + 1  ))\n+ (( z++ ))\n+ for i in 1 \"2 3\"\n+ :\n+ for i in 1 \"2 3\"\n+ :\n+ (( j=0 ))\n+ (( j<1 ))\n+ :\n+ (( j++ ))\n+ (( j<1 ))\n+ (( 1 ))\n+ (( 1 ))\n+ break\n+ case \"$x\" in\n+ :\n", 0);
+}

@@ -46,6 +46,20 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
     }
     let mut operands: Vec<DeclArg> = Vec::new();
     let mut options_done = false;
+    // `local -`: the function's changes to `set` options end with it.
+    let decl: Vec<DeclArg> = if name == "local" {
+        let (dash, rest): (Vec<DeclArg>, Vec<DeclArg>) =
+            decl.into_iter().partition(|a| matches!(a, DeclArg::Plain(p) if p == "-"));
+        if !dash.is_empty() && sh.local_opts.is_none() {
+            sh.local_opts = Some(Box::new(sh.opts.clone()));
+        }
+        if !dash.is_empty() && rest.is_empty() {
+            return Ok(0);
+        }
+        rest
+    } else {
+        decl
+    };
     for a in decl {
         match &a {
             DeclArg::Plain(s) if !options_done && (s.starts_with('-') || s.starts_with('+')) && s.len() > 1 => {

@@ -44,6 +44,20 @@ pub async fn path_hits(sh: &ShellState, name: &str, all: bool) -> Vec<String> {
     hits
 }
 
+/// The first regular file named `name` on PATH, executable or not.
+pub async fn path_file(sh: &ShellState, name: &str) -> Option<String> {
+    let path = sh.get_var("PATH").unwrap_or_default();
+    for dir in path.split(':') {
+        let dir = if dir.is_empty() { "." } else { dir };
+        let full = format!("{}/{name}", dir.trim_end_matches('/'));
+        let p = crate::fs::path::resolve(&sh.cwd, &full);
+        if sh.fs.metadata(&p).await.is_ok_and(|m| m.is_file()) {
+            return Some(full);
+        }
+    }
+    None
+}
+
 /// Everything `name` could run, in bash's order of precedence (only the
 /// first unless `all`). `skip_functions` for `type -f` and `command`.
 async fn classify_all(sh: &ShellState, name: &str, skip_functions: bool, all: bool) -> Vec<Kind> {

@@ -58,12 +58,16 @@ pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, St
     }
     // Messages show the text as written after its leading blanks.
     let shown = text.trim_start();
+    // An associative array's subscript is a string, not arithmetic: set the
+    // keys aside and let the parser see placeholder names instead.
+    let (rewritten, keys) = assoc_subscripts(sh, t);
+    let t = rewritten.as_deref().unwrap_or(t);
     let expr = brush_parser::arithmetic::parse(t).map_err(|_| match bad_number(shown) {
         // bash stops reading at the bad constant.
         Some((a, b)) => format!("{}: value too great for base (error token is \"{}\")", &shown[..b], &shown[a..b]),
         None => syntax_error(shown),
     })?;
-    let mut ev = Eval { sh, text: shown, depth };
+    let mut ev = Eval { sh, text: shown, depth, keys };
     ev.eval(&expr)
 }
 
@@ -183,10 +187,75 @@ fn subscript_nesting(t: &str) -> usize {
     max
 }
 
+/// The name standing for the Nth associative-array key of an expression.
+const KEY_PLACEHOLDER: &str = "__sandbash_assoc_key_";
+
+/// `count[$w]++` with `count` associative: the text with each such subscript
+/// replaced by a placeholder name, and the keys in order (`None` when the
+/// text has no associative subscript).
+fn assoc_subscripts(sh: &ShellState, t: &str) -> (Option<String>, Vec<String>) {
+    if !t.contains('[') {
+        return (None, Vec::new());
+    }
+    let b = t.as_bytes();
+    let mut out = String::new();
+    let mut keys = Vec::new();
+    let mut copied = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if !(b[i].is_ascii_alphabetic() || b[i] == b'_')
+            || (i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+        {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+            i += 1;
+        }
+        if b.get(i) != Some(&b'[') {
+            continue;
+        }
+        let is_assoc = matches!(sh.vars.get_set(&t[start..i]).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
+        if !is_assoc {
+            continue;
+        }
+        let (open, mut depth, mut j) = (i, 0usize, i);
+        while j < b.len() {
+            match b[j] {
+                b'[' => depth += 1,
+                b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        if j >= b.len() {
+            break;
+        }
+        out.push_str(&t[copied..=open]);
+        out.push_str(&format!("{KEY_PLACEHOLDER}{}", keys.len()));
+        keys.push(t[open + 1..j].to_string());
+        copied = j;
+        i = j + 1;
+    }
+    if keys.is_empty() {
+        return (None, keys);
+    }
+    out.push_str(&t[copied..]);
+    (Some(out), keys)
+}
+
 struct Eval<'a> {
     sh: &'a mut ShellState,
     text: &'a str,
     depth: usize,
+    /// The associative-array keys set aside by [`assoc_subscripts`].
+    keys: Vec<String>,
 }
 
 impl Eval<'_> {
@@ -207,8 +276,16 @@ impl Eval<'_> {
         match t {
             ArithmeticTarget::Variable(n) => self.read_var(n),
             ArithmeticTarget::ArrayElement(n, idx) => {
+                let value = self.sh.vars.get_set(n).and_then(|v| v.value.clone());
+                if let Some(Value::Assoc(m)) = &value {
+                    let key = self.assoc_key(idx)?;
+                    return match m.get(&key).cloned() {
+                        Some(s) => eval_str(self.sh, &s, self.depth + 1),
+                        None => Ok(0),
+                    };
+                }
                 let i = self.eval(idx)?;
-                let val = match self.sh.vars.get_set(n).and_then(|v| v.value.clone()) {
+                let val = match value {
                     Some(Value::Indexed(m)) => {
                         let i = if i < 0 { m.keys().next_back().map_or(0, |k| k + 1) + i } else { i };
                         m.get(&i).cloned()
@@ -225,10 +302,33 @@ impl Eval<'_> {
         }
     }
 
+    /// An associative array's key: the text set aside for its placeholder,
+    /// else (a subscript this expression did not write) its value as text.
+    fn assoc_key(&mut self, idx: &E) -> Result<String, String> {
+        if let E::Reference(ArithmeticTarget::Variable(v)) = idx {
+            if let Some(k) = v.strip_prefix(KEY_PLACEHOLDER).and_then(|n| n.parse::<usize>().ok()) {
+                return Ok(self.keys.get(k).cloned().unwrap_or_default());
+            }
+            return Ok(v.clone());
+        }
+        Ok(self.eval(idx)?.to_string())
+    }
+
     fn write_target(&mut self, t: &ArithmeticTarget, v: i64) -> Result<i64, String> {
         match t {
             ArithmeticTarget::Variable(n) => self.sh.set_var(n, v.to_string())?,
             ArithmeticTarget::ArrayElement(n, idx) => {
+                if matches!(self.sh.vars.get_set(n).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_))) {
+                    let key = self.assoc_key(idx)?;
+                    let var = self.sh.vars.entry(n);
+                    if var.readonly {
+                        return Err(format!("{n}: readonly variable"));
+                    }
+                    if let Some(Value::Assoc(m)) = &mut var.value {
+                        m.insert(key, v.to_string());
+                    }
+                    return Ok(v);
+                }
                 let i = self.eval(idx)?;
                 let var = self.sh.vars.entry(n);
                 if var.readonly {

@@ -529,7 +529,7 @@ pub async fn expand(
                 }
             }
             let v = match op {
-                ParameterTransformOp::Quoted => v.map(quote),
+                ParameterTransformOp::Quoted => v.map(quote_reusable),
                 ParameterTransformOp::ExpandEscapeSequences => {
                     v.map(|s| String::from_utf8_lossy(&super::ansi_c::decode_bytes(s, false)).into_owned())
                 }
@@ -548,7 +548,7 @@ pub async fn expand(
                     })
                 }
                 ParameterTransformOp::ToAttributeFlags => PV::Str(attrs.unwrap_or_default()),
-                ParameterTransformOp::PossiblyQuoteWithArraysExpanded { .. } => v.map(quote),
+                ParameterTransformOp::PossiblyQuoteWithArraysExpanded { .. } => v.map(quote_reusable),
             };
             emit(sh, out, v, quoted);
         }
@@ -816,6 +816,15 @@ pub fn quote(s: &str) -> String {
 }
 
 /// Quote only when needed (how `set` and `declare` print plain values).
+/// `${x@Q}`: single quotes, or `$'...'` when the value holds control characters.
+fn quote_reusable(s: &str) -> String {
+    if s.chars().any(char::is_control) {
+        quote_if_needed(s)
+    } else {
+        quote(s)
+    }
+}
+
 pub fn quote_if_needed(s: &str) -> String {
     if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "_-./:,+@%^=".contains(c)) {
         s.to_string()

@@ -490,7 +490,11 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
     };
     let saved_src = std::mem::replace(&mut sh.src, func.program.clone());
     let saved_loops = std::mem::replace(&mut sh.loop_depth, 0);
+    let outer_local_opts = sh.local_opts.take();
     let r = compound::run(sh, &body.0, &fds).await;
+    if let Some(opts) = std::mem::replace(&mut sh.local_opts, outer_local_opts) {
+        sh.opts = *opts;
+    }
     sh.loop_depth = saved_loops;
     sh.src = saved_src;
     sh.vars.pop_scope();

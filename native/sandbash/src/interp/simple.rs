@@ -321,7 +321,12 @@ pub async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: 
         return builtins::run_script_file(sh, &argv, fds).await;
     }
     // An executable file the script put on PATH (`/usr/local/bin/tool`).
-    if let Some(found) = builtins::type_::path_hits(sh, name, false).await.into_iter().next() {
+    // A file there without the x bit still answers (`Permission denied`, 126).
+    let found = match builtins::type_::path_hits(sh, name, false).await.into_iter().next() {
+        Some(f) => Some(f),
+        None => builtins::type_::path_file(sh, name).await,
+    };
+    if let Some(found) = found {
         let mut argv = argv;
         argv[0] = found;
         return builtins::run_script_file(sh, &argv, fds).await;

@@ -65,6 +65,9 @@ pub struct ShellState {
     pub shell_base: u64,
     /// Running a condition (`if`, `while`, `&&`, `!`): `set -e` does not apply.
     pub in_condition: bool,
+    /// The options as the running function found them, after its `local -`:
+    /// they come back when it returns.
+    pub local_opts: Option<Box<Options>>,
     /// Status of the last command substitution of the current command, if any
     /// (the status of an assignment-only command).
     pub subst_status: Option<i32>,

@@ -34,3 +34,11 @@ e("arith_missing_operand_at_end", r'''echo $((1 +))''')
 e("arith_operand_where_operator_belongs", r'''echo $((1 2))''')
 e("arith_division_by_zero_keeps_blanks", r'''(( 5 % 0  )); echo rc=$?; echo $(( 5 / 0 ))''')
 t("arith_bases_still_work", r'''echo $((0x1f + 010 + 2#101 + 36#z + 64#_@))''')
+
+group("Associative arrays in arithmetic")
+t("assoc_counting_in_arithmetic", r'''declare -A count; for w in b a c a b a; do ((count[$w]++)); done; for k in "${!count[@]}"; do echo "$k ${count[$k]}"; done''')
+t("assoc_arithmetic_reads_and_assigns", r'''declare -A m=([x]=4 [y]=5); echo $(( m[x] * m[y] )); (( m[z] = m[x] + 1 )); echo ${m[z]}; k="x"; (( m[$k] += 10 )); echo ${m[x]}''')
+t("indexed_arithmetic_still_numeric", r'''a=(10 20 30); i=1; echo $(( a[i+1] + a[0] )); (( a[i] *= 2 )); echo ${a[@]}''')
+
+group("Quoting transformations")
+t("at_q_control_characters", r'''x=$'a\tb\nc'; echo "${x@Q}"; y="it's"; echo "${y@Q}"; z=$'\e[0m'; echo "${z@Q}"''')

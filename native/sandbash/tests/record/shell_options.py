@@ -41,3 +41,8 @@ t("patsub_replacement_off", r'''shopt -u patsub_replacement; x=abc; echo ${x/b/[
 t("braceexpand_off", r'''set +B; echo {a,b} x{1..3}; set -B; echo {a,b}''')
 t("noexec_stops_running", r'''echo before; set -n; echo after''')
 e("shift_verbose_reports", r'''shopt -s shift_verbose; set -- a; shift 2; echo $?; shift; shift; echo $?''')
+
+group("local - and set -x")
+t("local_dash_restores_options", r'''g() { local -; set -e; set -o pipefail; false; echo no; }; g; echo "after $-"; set -o | grep pipefail''')
+t("local_dash_with_other_names", r'''f() { local - x=1; set -u; echo "$x $-"; }; f; echo "$-"''')
+e("xtrace_compound_commands", r'''set -x; x="a b"; [[ $x ]]; [[ ! -z $x ]]; [[ $x == a* || -f /nope ]]; [[ 1 -lt 2 ]]; y=3; (( z = $y + 1 )); ((z++)); for i in 1 "2 3"; do :; done; for ((j=0; j<1; j++)); do :; done; for ((;;)); do break; done; case "$x" in a*) :;; esac''')

@@ -1,0 +1,22 @@
+"""What a name runs and where the shell is: `type` with all its flags,
+`command -v/-V`, executable files found on PATH, BASH_LINENO/FUNCNAME, and
+syntax errors in `eval` and `source` text named as bash names them."""
+
+tools("chmod")
+
+group("type and command")
+e("type_flags", r'''PATH=/usr/bin:/bin; f(){ :; }; type -t -a f echo; type -f f; echo rc=$?; type -ta ls; type -p echo; echo rc=$?; type -P f; echo rc=$?; type -at cd''')
+t("type_a_lists_every_path", r'''PATH=/usr/bin:/bin; type -a echo printf true; type -P ls echo''')
+t("command_v_status_any_found", r'''PATH=/usr/bin:/bin; command -v ls cd nope; echo rc=$?; command -v nope; echo rc=$?; command -v nope ls; echo rc=$?''')
+e("type_bad_option", r'''type -z ls; echo rc=$?''')
+
+group("Executables on PATH")
+t("script_on_path_runs_by_name", r'''mkdir -p bin; printf '#!/bin/bash\necho "tool $# $1"\n' > bin/tool; chmod +x bin/tool; PATH="$PWD/bin:/usr/bin:/bin"; tool a b; type -t tool''')
+e("not_executable_is_not_found", r'''mkdir -p bin; echo 'echo hi' > bin/tool2; PATH="$PWD/bin:/usr/bin:/bin"; tool2; echo rc=$?''')
+
+group("Call stack")
+t("bash_lineno_and_funcname", "f(){ echo ${BASH_LINENO[@]} ${#BASH_LINENO[@]} ${FUNCNAME[@]}; }\ng(){\n f\n}\n\ng\necho top ${#BASH_LINENO[@]}")
+
+group("Syntax errors in eval and source")
+e("eval_syntax_errors", r'''eval 'if'; echo rc=$?; eval 'echo a; done'; echo rc=$?; f() { eval 'fi'; }; f''')
+e("source_syntax_errors", r'''echo 'fi' > s1.sh; source ./s1.sh; echo rc=$?; printf 'echo ok\nif\n' > s2.sh; . ./s2.sh; echo rc=$?''')
