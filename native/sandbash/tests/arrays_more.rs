@@ -213,3 +213,12 @@ fn at_q_control_characters() {
         0,
     );
 }
+
+#[test]
+fn at_p_prompt_escapes() {
+    check(
+        r#"HOME=$PWD; mkdir -p sub; x='\w \W \101 \[x\] \\ \s \v \V $((1+2)) "q" \q'; echo "${x@P}"; cd sub; echo "${x@P}"; y='\D{%%}'; echo "${y@P}""#,
+        "~ ~ A x \\ bash 5.2 5.2.15 3 \"q\" \\q\n~/sub sub A x \\ bash 5.2 5.2.15 3 \"q\" \\q\n%\n",
+        0,
+    );
+}

@@ -137,7 +137,7 @@ mod tail;
 mod tar;
 mod tee;
 mod test;
-mod timefmt;
+pub(crate) mod timefmt;
 mod timeout;
 mod touch;
 mod tput;

@@ -8,6 +8,7 @@ pub mod arith;
 pub mod brace;
 pub mod glob;
 pub mod param;
+pub mod prompt;
 pub mod split;
 
 use crate::interp::{Fds, Flow};

@@ -536,7 +536,18 @@ pub async fn expand(
                 ParameterTransformOp::ToUpperCase => v.map(|s| s.to_uppercase()),
                 ParameterTransformOp::ToLowerCase => v.map(|s| s.to_lowercase()),
                 ParameterTransformOp::CapitalizeInitial => v.map(upper_first),
-                ParameterTransformOp::PromptExpand => v,
+                // `@P`: prompt escapes, then `$`, `$( )` and `$(( ))` in the result.
+                ParameterTransformOp::PromptExpand => match v {
+                    PV::Str(s) => PV::Str(super::expand_heredoc(sh, fds, &super::prompt::decode(sh, &s)).await?),
+                    PV::List(items, c) => {
+                        let mut out = Vec::with_capacity(items.len());
+                        for s in items {
+                            out.push(super::expand_heredoc(sh, fds, &super::prompt::decode(sh, &s)).await?);
+                        }
+                        PV::List(out, c)
+                    }
+                    PV::Unset => PV::Unset,
+                },
                 ParameterTransformOp::ToAssignmentLogic => {
                     let flags = attrs.clone().unwrap_or_default();
                     v.map(|s| {
