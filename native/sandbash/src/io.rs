@@ -148,10 +148,15 @@ pub enum Source {
     Zero,
     /// `/dev/urandom`: pseudo-random bytes forever (xorshift; not for secrets).
     Random(u64),
+    /// A file's contents, handed out a chunk at a time without copying, so a
+    /// reader that stops early (`head`, `grep -m1`) touches only what it read.
+    Slices(Bytes),
 }
 
 /// Bytes one read of an endless device yields.
 const DEVICE_CHUNK: usize = 64 * 1024;
+/// Bytes one read of a file held in memory yields.
+const FILE_CHUNK: usize = 64 * 1024;
 
 impl Source {
     /// The next chunk from the source itself (ignoring pending bytes).
@@ -170,6 +175,8 @@ impl Source {
                 }
                 Some(Bytes::from(out))
             }
+            Source::Slices(rest) if rest.is_empty() => None,
+            Source::Slices(rest) => Some(rest.split_to(rest.len().min(FILE_CHUNK))),
         }
     }
 }
@@ -226,6 +233,24 @@ impl Input {
     /// An input that yields `data` and then end of file.
     pub fn from_bytes(data: impl Into<Bytes>) -> Self {
         Input(Arc::new(tokio::sync::Mutex::new(InputState { source: Source::Empty, pending: data.into() })))
+    }
+
+    /// A file's contents as a stream of chunks (shared, not copied).
+    pub fn from_file(data: Bytes) -> Self {
+        Self::from_source(Source::Slices(data))
+    }
+
+    /// Put bytes a reader took but did not use back in front of the stream,
+    /// so the next reader of a shared stdin starts where this one stopped.
+    pub async fn unread(&self, data: &[u8]) {
+        if data.is_empty() {
+            return;
+        }
+        let mut st = self.0.lock().await;
+        let mut joined = Vec::with_capacity(data.len() + st.pending.len());
+        joined.extend_from_slice(data);
+        joined.extend_from_slice(&st.pending);
+        st.pending = Bytes::from(joined);
     }
 
     /// The next chunk, or `None` at end of file.

@@ -76,33 +76,40 @@ impl CommandContext<'_> {
     }
 }
 
-/// Lines of one operand, read lazily: stdin is streamed a line at a time (so
-/// `yes | uniq | head -n1`-style pipelines end), a file is read whole.
-pub struct LineSource {
-    /// The whole file, or `None` for stdin.
-    data: Option<Vec<u8>>,
-    pos: usize,
-    delim: u8,
+/// Lines of one operand, streamed (so `yes | uniq | head -n1`-style
+/// pipelines end and big files are never held whole). A file is read a
+/// chunk at a time; stdin a line at a time, since other readers share it
+/// (`paste - -` takes alternate lines).
+pub enum LineSource {
+    File(super::line_reader::LineReader),
+    Stdin { input: Input, delim: u8, done: bool },
 }
 
 impl LineSource {
     /// The next line including its delimiter (the last line may lack it).
+    /// After a line longer than `max_string_bytes` it ends (the exec fails
+    /// with that limit), so an endless `/dev/zero` is not read forever.
     pub async fn next_line(&mut self, ctx: &CommandContext<'_>) -> Option<Vec<u8>> {
-        match &self.data {
-            Some(d) => {
-                if self.pos >= d.len() {
+        match self {
+            LineSource::File(r) => {
+                if r.too_long {
                     return None;
                 }
-                let rest = &d[self.pos..];
-                let n = rest.iter().position(|&b| b == self.delim).map_or(rest.len(), |i| i + 1);
-                self.pos += n;
-                Some(rest[..n].to_vec())
-            }
-            None => {
-                let max = usize::try_from(ctx.budget.limits.max_string_bytes.max(1)).unwrap_or(usize::MAX);
-                let line = ctx.stdin.read_until(self.delim, max).await;
-                if line.as_ref().is_some_and(|l| l.len() >= max && l.last() != Some(&self.delim)) {
+                let line = r.next_line().await.map(<[u8]>::to_vec);
+                if r.too_long {
                     ctx.budget.input_exceeded();
+                }
+                line
+            }
+            LineSource::Stdin { input, delim, done } => {
+                if *done {
+                    return None;
+                }
+                let max = usize::try_from(ctx.budget.limits.max_string_bytes.max(1)).unwrap_or(usize::MAX);
+                let line = input.read_until(*delim, max).await;
+                if line.as_ref().is_some_and(|l| l.len() >= max && l.last() != Some(delim)) {
+                    ctx.budget.input_exceeded();
+                    *done = true;
                 }
                 line
             }
@@ -114,12 +121,17 @@ impl CommandContext<'_> {
     /// Open `operand` (`-` is stdin) for reading lines ended by `delim`. The
     /// error is the C library wording (`No such file or directory`).
     pub async fn open_lines(&self, operand: &str, delim: u8) -> Result<LineSource, String> {
-        let data = if operand == "-" {
-            None
-        } else {
-            Some(self.fs.read(&self.resolve(operand)).await.map_err(|e| e.to_string())?)
-        };
-        Ok(LineSource { data, pos: 0, delim })
+        if operand == "-" || operand == "/dev/stdin" {
+            return Ok(LineSource::Stdin { input: self.stdin.clone(), delim, done: false });
+        }
+        let input = self.open_input(operand).await?;
+        Ok(LineSource::File(self.line_reader(input, delim)))
+    }
+
+    /// A line reader over `input`, its lines capped at `max_string_bytes`.
+    pub fn line_reader(&self, input: Input, delim: u8) -> super::line_reader::LineReader {
+        let max = usize::try_from(self.budget.limits.max_string_bytes).unwrap_or(usize::MAX);
+        super::line_reader::LineReader::new(input, delim, max)
     }
 }
 

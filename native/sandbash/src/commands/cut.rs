@@ -255,37 +255,39 @@ impl Command for Cut {
         let mut status = 0;
         let mut out = Vec::new();
         for f in &files {
-            if f == "-" {
-                let max = ctx.budget.limits.max_string_bytes as usize;
-                while let Some(mut line) = ctx.stdin.read_until(cutter.eol, max).await {
-                    if line.last() == Some(&cutter.eol) {
-                        line.pop();
-                    }
-                    out.clear();
-                    cutter.line(&line, &mut out);
-                    ctx.out(&out).await?;
-                    if !ctx.still_running() {
-                        break;
-                    }
-                }
-                continue;
-            }
-            match ctx.fs.read(&ctx.resolve(f)).await {
-                Ok(data) => {
-                    out.clear();
-                    let body = data.strip_suffix(&[cutter.eol]).unwrap_or(&data);
-                    if !data.is_empty() {
-                        for line in body.split(|&b| b == cutter.eol) {
-                            cutter.line(line, &mut out);
-                        }
-                    }
-                    ctx.out(&out).await?;
-                }
+            let input = if f == "-" { Ok(ctx.stdin.clone()) } else { ctx.open_input(f).await };
+            let input = match input {
+                Ok(i) => i,
                 Err(e) => {
                     ctx.err(format!("{}: {e}", quotef(f))).await?;
                     status = 1;
+                    continue;
+                }
+            };
+            // Output goes out in batches, and before any wait for input.
+            let mut lines = ctx.line_reader(input, cutter.eol);
+            let mut n = 0u32;
+            loop {
+                if !lines.line_ready() && !out.is_empty() {
+                    ctx.out(&out).await?;
+                    out.clear();
+                }
+                let Some(line) = lines.next_line().await else { break };
+                cutter.line(line.strip_suffix(&[cutter.eol]).unwrap_or(line), &mut out);
+                n = n.wrapping_add(1);
+                if out.len() >= 64 * 1024 {
+                    ctx.out(&out).await?;
+                    out.clear();
+                }
+                if n % 1024 == 0 && !ctx.still_running() {
+                    break;
                 }
             }
+            if lines.too_long {
+                ctx.budget.input_exceeded();
+            }
+            ctx.out(&out).await?;
+            out.clear();
         }
         Ok(status)
     }

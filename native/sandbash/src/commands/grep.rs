@@ -561,7 +561,7 @@ impl Run<'_> {
         display: Option<&str>,
     ) -> Result<bool, crate::io::IoError> {
         if f == "-" {
-            let lines = Lines::stdin(ctx, self.o.delim).await;
+            let lines = Lines::new(ctx.stdin.clone(), self.o.delim, true).await;
             return self.scan(ctx, st, self.label, lines).await;
         }
         let path = ctx.resolve(f);
@@ -599,8 +599,13 @@ impl Run<'_> {
         path: &str,
         name: &str,
     ) -> Result<bool, crate::io::IoError> {
-        match read_file(ctx, path).await {
-            Ok(d) => self.scan(ctx, st, name, Lines::file(d, self.o.delim)).await,
+        // `/dev/null` is empty (`grep PAT file /dev/null` forces names).
+        let opened = match crate::io::Input::device(path) {
+            Some(dev) => Ok(dev),
+            None => ctx.fs.open(path).await,
+        };
+        match opened {
+            Ok(input) => self.scan(ctx, st, name, Lines::new(input, self.o.delim, false).await).await,
             Err(e) => self.fail(ctx, st, format!("{name}: {e}")).await,
         }
     }

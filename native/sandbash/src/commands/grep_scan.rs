@@ -83,83 +83,107 @@ const SGR_NUM: &str = "\x1b[32m\x1b[K";
 const SGR_SEP: &str = "\x1b[36m\x1b[K";
 const SGR_END: &str = "\x1b[m\x1b[K";
 
-/// The lines of one input. A file is binary when it holds a NUL; streamed
-/// stdin becomes binary at the first NUL seen (GNU checks each buffer).
+/// The lines of one input, read a chunk at a time into a window (a file is
+/// never held whole). The input turns binary at the first chunk with a NUL,
+/// as GNU checks each buffer it reads.
 pub struct Lines {
+    input: crate::io::Input,
+    /// The window: lines already scanned before `pos`, unscanned after.
     data: Vec<u8>,
     pos: usize,
-    stream: bool,
+    eof: bool,
     pub binary: bool,
-    /// The current line: where it lies in `data`, or None when it is in
-    /// `tail` (the last piece, or streamed after the first chunk).
-    cur: Option<(usize, usize)>,
-    tail: Vec<u8>,
+    /// The current line (without its delimiter) in `data`.
+    cur: (usize, usize),
     /// The next match of `Matcher::scan` in `data` at or after `hint_from`
     /// (outer None: not searched yet; inner None: there is none).
     hint: Option<Option<(usize, usize)>>,
     hint_from: usize,
+    /// Only stdin gives back what it did not use (`grep -m1 x; cat`).
+    shared: bool,
 }
 
 impl Lines {
-    fn new(data: Vec<u8>, stream: bool, delim: u8) -> Lines {
-        let binary = delim != 0 && data.contains(&0);
-        Lines { data, pos: 0, stream, binary, cur: None, tail: Vec::new(), hint: None, hint_from: 0 }
+    /// An input with its first chunk read (binary or not is known from it).
+    pub async fn new(input: crate::io::Input, delim: u8, shared: bool) -> Lines {
+        let mut l = Lines {
+            input,
+            data: Vec::new(),
+            pos: 0,
+            eof: false,
+            binary: false,
+            cur: (0, 0),
+            hint: None,
+            hint_from: 0,
+            shared,
+        };
+        l.fill(delim).await;
+        l
     }
 
-    /// Stdin: its first chunk now (what a pipe holds; waiting for a full
-    /// block would stall `producer | grep -m1`), the rest line by line.
-    pub async fn stdin(ctx: &CommandContext<'_>, delim: u8) -> Lines {
-        let data = ctx.stdin.read_chunk().await.map(|b| b.to_vec()).unwrap_or_default();
-        Lines::new(data, true, delim)
-    }
-    pub fn file(data: Vec<u8>, delim: u8) -> Lines {
-        Lines::new(data, false, delim)
+    /// Append the next chunk; false at end of input.
+    async fn fill(&mut self, delim: u8) -> bool {
+        match self.input.read_chunk().await {
+            Some(chunk) => {
+                self.binary |= delim != 0 && memchr::memchr(0, &chunk).is_some();
+                self.data.extend_from_slice(&chunk);
+                true
+            }
+            None => {
+                self.eof = true;
+                false
+            }
+        }
     }
 
     /// The current line, without its delimiter.
     fn line(&self) -> &[u8] {
-        match self.cur {
-            Some((a, b)) => self.data.get(a..b).unwrap_or_default(),
-            None => &self.tail,
-        }
+        self.data.get(self.cur.0..self.cur.1).unwrap_or_default()
     }
 
     /// Move to the next line; false at the end.
     async fn advance(&mut self, ctx: &CommandContext<'_>, delim: u8) -> bool {
-        let rest = self.data.get(self.pos..).unwrap_or_default();
-        if let Some(i) = memchr::memchr(delim, rest) {
-            self.cur = Some((self.pos, self.pos + i));
-            self.pos += i + 1;
-            return true;
-        }
-        self.cur = None;
-        self.tail.clear();
-        self.tail.extend_from_slice(rest);
-        self.pos = self.data.len();
-        if self.stream {
-            let max = ctx.budget.limits.max_string_bytes.max(1) as usize;
-            if let Some(more) = ctx.stdin.read_until(delim, max).await {
-                self.binary |= delim != 0 && more.contains(&0);
-                self.tail.extend_from_slice(&more);
+        let mut scan_from = self.pos;
+        loop {
+            if let Some(i) = memchr::memchr(delim, self.data.get(scan_from..).unwrap_or_default()) {
+                self.cur = (self.pos, scan_from + i);
+                self.pos = scan_from + i + 1;
+                return true;
             }
-            if !self.data.is_empty() {
-                self.data.clear();
-                self.pos = 0;
+            if self.eof {
+                if self.pos < self.data.len() {
+                    self.cur = (self.pos, self.data.len());
+                    self.pos = self.data.len();
+                    return true;
+                }
+                return false;
             }
+            // Drop the scanned lines; positions move, so the hint goes too.
+            self.data.drain(..self.pos);
+            self.pos = 0;
+            self.hint = None;
+            scan_from = self.data.len();
+            if self.data.len() as u64 >= ctx.budget.limits.max_string_bytes.max(1) {
+                ctx.budget.input_exceeded();
+                return false;
+            }
+            self.fill(delim).await;
         }
-        if self.tail.last() == Some(&delim) {
-            self.tail.pop();
-        } else if self.tail.is_empty() {
-            return false;
+    }
+
+    /// Stop at `-m`: stdin keeps the bytes after the last line used.
+    async fn finish(self) {
+        if self.shared && !self.input.is_pipe().await {
+            self.input.unread(self.data.get(self.pos..).unwrap_or_default()).await;
         }
-        true
     }
 
     /// Does the current line match? A line wholly before the next match the
     /// whole-buffer search found cannot (a match within a line is one of the
     /// buffer too); a buffer match within the line is a match of the line.
     fn matches(&mut self, m: &Matcher) -> bool {
-        let (Some((a, b)), Some(scan)) = (self.cur, &m.scan) else { return m.is_match(self.line()) };
+        let (a, b) = self.cur;
+        let Some(scan) = &m.scan else { return m.is_match(self.line()) };
         let stale = match self.hint {
             None => true,
             Some(h) => a < self.hint_from || h.is_some_and(|(s, _)| s < a),
@@ -201,7 +225,15 @@ pub async fn scan(
     let mut held: VecDeque<Held> = VecDeque::new();
     let mut after_left = 0usize;
     let mut last_printed: Option<u64> = None;
-    while lines.advance(ctx, o.delim).await {
+    loop {
+        // `-m N` reached: stop before reading another line, so stdin stays
+        // just after the last one used.
+        if after_left == 0 && o.max.is_some_and(|mx| selected >= mx) {
+            break;
+        }
+        if !lines.advance(ctx, o.delim).await {
+            break;
+        }
         // The clock is read now and then, not per line.
         if num % 256 == 0 && !ctx.still_running() {
             break;
@@ -253,6 +285,11 @@ pub async fn scan(
         if st.buf.len() >= 8192 {
             flush(ctx, st).await?;
         }
+    }
+    // Only `-m` puts stdin back after the last line used; GNU's `-q` and
+    // `-l` leave it wherever their read stopped.
+    if o.max.is_some_and(|mx| selected >= mx) {
+        lines.finish().await;
     }
     if o.count && !o.quiet {
         let mut s = Vec::new();

@@ -107,76 +107,37 @@ impl Command for Head {
         let mut headers = Headers::new(headtail::verbosity(&p), files.len());
         let mut status = 0;
         for f in &files {
-            if f == "-" {
-                headers.show(ctx, f).await?;
-                if !mode.elide {
-                    stream(ctx, &ctx.stdin, mode).await?;
-                    continue;
-                }
-                match ctx.read_stdin().await {
-                    Ok(d) => ctx.out(select(&d, mode)).await?,
-                    Err(e) => {
-                        headtail::read_error(ctx, f, e).await?;
+            // Files, devices and stdin are all streamed: `head -c 10` of a
+            // huge file reads a chunk, `head -c 16 /dev/urandom` ends.
+            let input = if f == "-" {
+                ctx.stdin.clone()
+            } else {
+                match headtail::open(ctx, f).await? {
+                    Opened::Stream(input) => input,
+                    Opened::OpenFailed => {
                         status = 1;
+                        continue;
                     }
-                }
-                continue;
-            }
-            // `head -c 16 /dev/urandom`: an endless device is streamed, never read whole.
-            if let Some(dev) = crate::io::Input::device(&ctx.resolve(f)).filter(|_| !mode.elide) {
-                headers.show(ctx, f).await?;
-                stream(ctx, &dev, mode).await?;
-                continue;
-            }
-            // A file is streamed too: `head -c 10` of a huge host file reads a chunk.
-            if !mode.elide {
-                match ctx.fs.open(&ctx.resolve(f)).await {
-                    Ok(input) => {
-                        headers.show(ctx, f).await?;
-                        stream(ctx, &input, mode).await?;
-                    }
-                    Err(e @ crate::fs::FsError::IsADirectory) => {
+                    Opened::ReadFailed(e) => {
                         headers.show(ctx, f).await?;
                         headtail::read_error(ctx, f, e).await?;
                         status = 1;
-                    }
-                    Err(e) => {
-                        ctx.err(format!("cannot open {} for reading: {e}", super::common::quote(f))).await?;
-                        status = 1;
+                        continue;
                     }
                 }
-                continue;
-            }
-            match headtail::open(ctx, f).await? {
-                Opened::Data(d) => {
-                    headers.show(ctx, f).await?;
-                    ctx.out(select(&d, mode)).await?;
-                }
-                Opened::OpenFailed => status = 1,
-                Opened::ReadFailed(e) => {
-                    headers.show(ctx, f).await?;
-                    headtail::read_error(ctx, f, e).await?;
-                    status = 1;
-                }
+            };
+            headers.show(ctx, f).await?;
+            if mode.elide {
+                // `-n -N`: all but the last N, printed as they fall out of the window.
+                let rest = headtail::read_keeping_last(ctx, &input, mode.lines, mode.count, mode.delim, true).await?;
+                let end = headtail::last_start(&rest, mode.lines, mode.count, mode.delim);
+                ctx.out(&rest[..end]).await?;
+            } else {
+                stream(ctx, &input, mode).await?;
             }
         }
         Ok(status)
     }
-}
-
-/// The part of a whole input that `mode` prints.
-fn select(data: &[u8], mode: Mode) -> &[u8] {
-    let n = usize::try_from(mode.count).unwrap_or(usize::MAX);
-    if !mode.lines {
-        return if mode.elide { &data[..data.len().saturating_sub(n)] } else { &data[..n.min(data.len())] };
-    }
-    let starts = headtail::line_starts(data, mode.delim);
-    let end = if mode.elide {
-        starts.len().checked_sub(n).and_then(|k| starts.get(k).copied()).unwrap_or(if n == 0 { data.len() } else { 0 })
-    } else {
-        starts.get(n).copied().unwrap_or(data.len())
-    };
-    &data[..end]
 }
 
 /// Copy the first lines or bytes of `input` without reading past them.

@@ -4,7 +4,7 @@
 use super::common::{parse_size_checked, quote, quote_locale};
 use super::CommandContext;
 use crate::fs::FsError;
-use crate::io::IoError;
+use crate::io::{Input, IoError};
 
 /// Parse a line or byte count (GNU suffixes allowed); the error is the
 /// message after `NAME: `.
@@ -50,10 +50,10 @@ pub fn verbosity(p: &super::common::Parsed) -> Option<bool> {
     })
 }
 
-/// Read a whole file operand (not stdin). A missing file is reported as
-/// "cannot open" before any header; a directory as "error reading" after it.
+/// Open a file operand (not stdin) as a stream. A missing file is reported
+/// as "cannot open" before any header; a directory as "error reading" after it.
 pub enum Opened {
-    Data(Vec<u8>),
+    Stream(Input),
     /// Could not open: nothing printed for it, not even a header.
     OpenFailed,
     /// Opened but unreadable (a directory): header, then the error.
@@ -61,8 +61,13 @@ pub enum Opened {
 }
 
 pub async fn open(ctx: &CommandContext<'_>, name: &str) -> Result<Opened, IoError> {
-    match ctx.fs.read(&ctx.resolve(name)).await {
-        Ok(d) => Ok(Opened::Data(d)),
+    let path = ctx.resolve(name);
+    let opened = match Input::device(&path) {
+        Some(dev) => Ok(dev),
+        None => ctx.fs.open(&path).await,
+    };
+    match opened {
+        Ok(i) => Ok(Opened::Stream(i)),
         Err(FsError::IsADirectory) => Ok(Opened::ReadFailed(FsError::IsADirectory)),
         Err(e) => {
             ctx.err(format!("cannot open {} for reading: {e}", quote(name))).await?;
@@ -77,12 +82,57 @@ pub async fn read_error(ctx: &CommandContext<'_>, name: &str, e: impl std::fmt::
     ctx.err(format!("error reading {}: {e}", quote(shown))).await
 }
 
-/// Start offsets of each line (terminated by `delim`, the last maybe not).
-pub fn line_starts(data: &[u8], delim: u8) -> Vec<usize> {
-    let mut v = vec![0];
-    v.extend(data.iter().enumerate().filter(|(_, &b)| b == delim).map(|(i, _)| i + 1).filter(|&i| i < data.len()));
-    if data.is_empty() {
-        v.clear();
+/// Where the last `n` lines (or bytes) of `data` begin; a last line
+/// without its delimiter counts as a line.
+pub fn last_start(data: &[u8], lines: bool, n: u64, delim: u8) -> usize {
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    if !lines {
+        return data.len().saturating_sub(n);
     }
-    v
+    if n == 0 {
+        return data.len();
+    }
+    let body = data.strip_suffix(&[delim]).unwrap_or(data);
+    memchr::memrchr_iter(delim, body).nth(n - 1).map_or(0, |i| i + 1)
+}
+
+/// Buffered bytes past which `read_keeping_last` drops what cannot be
+/// among the last lines any more.
+const TRIM_AT: usize = 1 << 20;
+
+/// Read `input` to its end holding only what may still be among its last
+/// `n` lines (or bytes), so `tail` of a huge file needs the memory of its
+/// answer, not of the file. What falls out is printed when `print_dropped`
+/// (`head -n -N`). Returns the rest; the caller finds the last `n` in it.
+/// More than `max_string_bytes` held at once ends the exec with that limit.
+pub async fn read_keeping_last(
+    ctx: &CommandContext<'_>,
+    input: &Input,
+    lines: bool,
+    n: u64,
+    delim: u8,
+    print_dropped: bool,
+) -> Result<Vec<u8>, IoError> {
+    let max = usize::try_from(ctx.budget.limits.max_string_bytes).unwrap_or(usize::MAX);
+    let mut buf = Vec::new();
+    let mut limit = TRIM_AT;
+    while let Some(chunk) = input.read_chunk().await {
+        buf.extend_from_slice(&chunk);
+        if buf.len() > limit {
+            let start = last_start(&buf, lines, n, delim);
+            if print_dropped {
+                ctx.out(&buf[..start]).await?;
+            }
+            buf.drain(..start);
+            limit = TRIM_AT.max(buf.len().saturating_mul(2));
+            if buf.len() > max {
+                ctx.budget.input_exceeded();
+                break;
+            }
+        }
+        if !ctx.still_running() {
+            break;
+        }
+    }
+    Ok(buf)
 }

@@ -3,6 +3,7 @@
 //! change shell state (cd, export, read, ...) live in `crate::builtins` instead.
 
 pub mod common;
+pub mod line_reader;
 #[cfg(test)]
 pub(crate) mod testutil;
 

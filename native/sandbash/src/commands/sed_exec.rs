@@ -29,7 +29,9 @@ impl Default for Settings {
 }
 
 enum Src {
-    Mem(Vec<u8>, usize),
+    /// A file, read a chunk at a time.
+    File(super::line_reader::LineReader),
+    /// Stdin, a line at a time: `sed 1q` leaves the rest to the next reader.
     Stdin,
 }
 
@@ -242,8 +244,17 @@ impl<'c, 'a> Runner<'c, 'a> {
                     _ => {}
                 }
             }
-            match ctx.fs.read(&path).await {
-                Ok(d) => {
+            // `-i` rewrites the whole file anyway; otherwise it is streamed.
+            // Ok(Ok(whole file)) for `-i`, Ok(Err(stream)) otherwise.
+            let opened: Result<Result<Vec<u8>, crate::io::Input>, FsError> = if self.set.in_place.is_some() {
+                ctx.fs.read(&path).await.map(Ok)
+            } else if let Some(dev) = crate::io::Input::device(&path) {
+                Ok(Err(dev))
+            } else {
+                ctx.fs.open(&path).await.map(Err)
+            };
+            match opened {
+                Ok(Ok(d)) => {
                     if let Some(sfx) = self.set.in_place.clone().filter(|s| !s.is_empty()) {
                         let backup = backup_name(&name, &sfx);
                         if let Err(e) = ctx.fs.write(&ctx.resolve(&backup), &d).await {
@@ -252,7 +263,15 @@ impl<'c, 'a> Runner<'c, 'a> {
                             return Ok(false);
                         }
                     }
-                    self.src = Some(Src::Mem(d, 0));
+                    let input = crate::io::Input::from_bytes(d);
+                    self.src =
+                        Some(Src::File(super::line_reader::LineReader::new(input, self.set.delim, self.max_len)));
+                    self.names.push(name);
+                    return Ok(true);
+                }
+                Ok(Err(input)) => {
+                    self.src =
+                        Some(Src::File(super::line_reader::LineReader::new(input, self.set.delim, self.max_len)));
                     self.names.push(name);
                     return Ok(true);
                 }
@@ -275,17 +294,17 @@ impl<'c, 'a> Runner<'c, 'a> {
         let d = self.set.delim;
         let src = self.names.len().saturating_sub(1);
         let (mut data, nl) = match self.src.as_mut()? {
-            Src::Mem(buf, pos) => {
-                if *pos >= buf.len() {
+            Src::File(r) => {
+                let Some(rest) = r.next_line().await else {
                     self.src = None;
                     return None;
-                }
-                let rest = &buf[*pos..];
-                let n = memchr::memchr(d, rest).map_or(rest.len(), |i| i + 1);
-                *pos += n;
+                };
                 let mut line = std::mem::take(&mut self.spare);
                 line.clear();
-                line.extend_from_slice(&rest[..n]);
+                line.extend_from_slice(rest);
+                if r.too_long {
+                    self.ctx.budget.input_exceeded();
+                }
                 let nl = line.last() == Some(&d);
                 (line, nl)
             }

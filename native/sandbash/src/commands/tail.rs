@@ -5,6 +5,7 @@
 use super::common::{Arg, Spec};
 use super::headtail::{self, Headers, Opened};
 use super::{Command, CommandContext, CommandResult};
+use crate::io::{Input, IoError};
 use async_trait::async_trait;
 
 pub struct Tail;
@@ -107,19 +108,13 @@ impl Command for Tail {
         for f in &files {
             if f == "-" {
                 headers.show(ctx, f).await?;
-                match ctx.read_stdin().await {
-                    Ok(d) => ctx.out(select(&d, mode)).await?,
-                    Err(e) => {
-                        headtail::read_error(ctx, f, e).await?;
-                        status = 1;
-                    }
-                }
+                tail(ctx, &ctx.stdin, mode).await?;
                 continue;
             }
             match headtail::open(ctx, f).await? {
-                Opened::Data(d) => {
+                Opened::Stream(input) => {
                     headers.show(ctx, f).await?;
-                    ctx.out(select(&d, mode)).await?;
+                    tail(ctx, &input, mode).await?;
                 }
                 Opened::OpenFailed => status = 1,
                 Opened::ReadFailed(e) => {
@@ -133,20 +128,44 @@ impl Command for Tail {
     }
 }
 
-/// The part of a whole input that `mode` prints.
-fn select(data: &[u8], mode: Mode) -> &[u8] {
-    let n = usize::try_from(mode.count).unwrap_or(usize::MAX);
-    if !mode.lines {
-        let start = if mode.from_start { n.saturating_sub(1) } else { data.len().saturating_sub(n) };
-        return &data[start.min(data.len())..];
+/// Print what `mode` selects of `input`, streaming: `+N` skips and then
+/// copies chunk by chunk; the last N lines or bytes hold only those.
+async fn tail(ctx: &CommandContext<'_>, input: &Input, mode: Mode) -> Result<(), IoError> {
+    if !mode.from_start {
+        let rest = headtail::read_keeping_last(ctx, input, mode.lines, mode.count, mode.delim, false).await?;
+        let start = headtail::last_start(&rest, mode.lines, mode.count, mode.delim);
+        return ctx.out(&rest[start..]).await;
     }
-    let starts = headtail::line_starts(data, mode.delim);
-    let start = if mode.from_start {
-        starts.get(n.saturating_sub(1)).copied().unwrap_or(data.len())
-    } else {
-        starts.len().checked_sub(n).map_or(0, |k| starts.get(k).copied().unwrap_or(data.len()))
-    };
-    &data[start..]
+    // `+N`: from line (byte) N, so N-1 of them are skipped; `+0` is `+1`.
+    let mut skip = mode.count.saturating_sub(1);
+    while let Some(chunk) = input.read_chunk().await {
+        let mut c = &chunk[..];
+        if mode.lines {
+            while skip > 0 {
+                match memchr::memchr(mode.delim, c) {
+                    Some(i) => {
+                        c = &c[i + 1..];
+                        skip -= 1;
+                    }
+                    None => {
+                        c = &[];
+                        break;
+                    }
+                }
+            }
+        } else {
+            let k = usize::try_from(skip).unwrap_or(usize::MAX).min(c.len());
+            c = &c[k..];
+            skip -= k as u64;
+        }
+        if !c.is_empty() {
+            ctx.out(c).await?;
+        }
+        if !ctx.still_running() {
+            break;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -209,24 +209,25 @@ impl Command for Wc {
                 ctx.err("invalid zero-length file name").await?;
                 status = 1;
                 continue;
-            } else if f == "-" {
-                let mut k = Counter::new(&show);
-                while let Some(chunk) = ctx.stdin.read_chunk().await {
-                    k.feed(&chunk);
-                }
-                k.finish()
             } else {
-                match ctx.fs.read(&ctx.resolve(f)).await {
-                    Ok(d) => {
+                // Files and stdin alike are counted a chunk at a time.
+                let input = if f == "-" { Ok(ctx.stdin.clone()) } else { ctx.open_input(f).await };
+                match input {
+                    Ok(input) => {
                         let mut k = Counter::new(&show);
-                        k.feed(&d);
+                        while let Some(chunk) = input.read_chunk().await {
+                            k.feed(&chunk);
+                            if !ctx.still_running() {
+                                break;
+                            }
+                        }
                         k.finish()
                     }
                     Err(e) => {
                         ctx.err(format!("{}: {e}", quotef(f))).await?;
                         status = 1;
                         // A directory still gets its (zero) line.
-                        if e != crate::fs::FsError::IsADirectory {
+                        if e != crate::fs::FsError::IsADirectory.to_string() {
                             continue;
                         }
                         Counts::default()

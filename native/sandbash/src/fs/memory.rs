@@ -21,6 +21,15 @@ pub enum Kind {
     Symlink(String),
 }
 
+/// A file's shared contents as the owner of a `Bytes` view.
+struct SharedBytes(Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for SharedBytes {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_slice()
+    }
+}
+
 /// One file, directory or symlink.
 #[derive(Clone, Debug)]
 pub struct Node {
@@ -303,6 +312,18 @@ impl Fs for MemoryFs {
         let inner = self.inner.read();
         match inner.get(path, true)?.0 {
             Node { kind: Kind::File(d), .. } => Ok(d.as_ref().clone()),
+            Node { kind: Kind::Dir, .. } => Err(FsError::IsADirectory),
+            _ => Err(FsError::InvalidArgument),
+        }
+    }
+
+    /// Streams the stored contents without copying them.
+    async fn open(&self, path: &str) -> FsResult<crate::io::Input> {
+        let inner = self.inner.read();
+        match inner.get(path, true)?.0 {
+            Node { kind: Kind::File(d), .. } => {
+                Ok(crate::io::Input::from_file(bytes::Bytes::from_owner(SharedBytes(d.clone()))))
+            }
             Node { kind: Kind::Dir, .. } => Err(FsError::IsADirectory),
             _ => Err(FsError::InvalidArgument),
         }

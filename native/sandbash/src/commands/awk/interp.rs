@@ -712,11 +712,11 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             }
             self.main.opened_any = true;
             let reader = if arg == "-" || arg == "/dev/stdin" {
-                Reader::stdin()
+                Reader::stream(self.ctx.stdin.clone())
             } else {
                 let path = self.ctx.resolve(&arg);
-                match self.ctx.fs.read(&path).await {
-                    Ok(d) => Reader::data(d),
+                match open_file(self.ctx, &path).await {
+                    Ok(input) => Reader::stream(input),
                     Err(crate::fs::FsError::IsADirectory) => {
                         self.flush_stdout().await?;
                         let msg =
@@ -736,7 +736,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             self.main.opened_any = true;
             self.globals[V_FNR] = Cell::Val(Value::Num(0.0));
             self.globals[V_FILENAME] = Cell::Val(Value::Str("-".into()));
-            self.main.reader = Some(Reader::stdin());
+            self.main.reader = Some(Reader::stream(self.ctx.stdin.clone()));
             return Ok(true);
         }
         self.main.done = true;
@@ -772,10 +772,10 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     async fn read_from(&mut self, name: &str) -> R<Result<Option<String>, ()>> {
         if !self.inputs.contains_key(name) {
             let reader = if name == "-" || name == "/dev/stdin" {
-                Reader::stdin()
+                Reader::stream(self.ctx.stdin.clone())
             } else {
-                match self.ctx.fs.read(&self.ctx.resolve(name)).await {
-                    Ok(d) => Reader::data(d),
+                match open_file(self.ctx, &self.ctx.resolve(name)).await {
+                    Ok(input) => Reader::stream(input),
                     Err(_) => return Ok(Err(())),
                 }
             };
@@ -1397,5 +1397,13 @@ fn cmp_value(op: CmpOp, x: &Value, y: &Value, convfmt: &str) -> Value {
 fn set_rt(cell: &mut Cell, rt: &[u8]) {
     if !matches!(cell, Cell::Val(Value::Str(old)) if old.as_bytes() == rt) {
         *cell = Cell::Val(Value::Str(String::from_utf8_lossy(rt).into_owned()));
+    }
+}
+
+/// A file to read records from, streamed; the character devices too.
+async fn open_file(ctx: &CommandContext<'_>, path: &str) -> Result<crate::io::Input, crate::fs::FsError> {
+    match crate::io::Input::device(path) {
+        Some(dev) => Ok(dev),
+        None => ctx.fs.open(path).await,
     }
 }

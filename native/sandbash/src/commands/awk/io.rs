@@ -1,5 +1,5 @@
-//! Record reading for awk: a buffered reader over stdin (streamed chunk by
-//! chunk) or a whole file, split by RS (one character, paragraph mode or a
+//! Record reading for awk: a buffered reader over a stream (stdin or a
+//! file, read chunk by chunk), split by RS (one character, paragraph mode or a
 //! regex, as gawk does).
 
 use crate::commands::CommandContext;
@@ -20,19 +20,16 @@ pub struct Reader {
     buf: Vec<u8>,
     pos: usize,
     eof: bool,
-    stdin: bool,
+    input: crate::io::Input,
 }
 
 impl Reader {
-    pub fn stdin() -> Reader {
-        Reader { buf: Vec::new(), pos: 0, eof: false, stdin: true }
-    }
-    pub fn data(d: Vec<u8>) -> Reader {
-        Reader { buf: d, pos: 0, eof: true, stdin: false }
+    pub fn stream(input: crate::io::Input) -> Reader {
+        Reader { buf: Vec::new(), pos: 0, eof: false, input }
     }
 
-    /// Read more from stdin; false at end of input.
-    async fn fill(&mut self, ctx: &CommandContext<'_>) -> bool {
+    /// Read more of the stream; false at end of input.
+    async fn fill(&mut self, _ctx: &CommandContext<'_>) -> bool {
         if self.eof {
             return false;
         }
@@ -40,8 +37,8 @@ impl Reader {
             self.buf.drain(..self.pos);
             self.pos = 0;
         }
-        match ctx.stdin.read_chunk().await {
-            Some(c) if self.stdin => {
+        match self.input.read_chunk().await {
+            Some(c) => {
                 self.buf.extend_from_slice(&c);
                 true
             }
