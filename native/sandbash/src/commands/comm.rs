@@ -1,7 +1,7 @@
 //! `comm FILE1 FILE2`: lines only in one, only in the other, in both (sorted
 //! input, byte order). Unsorted input is diagnosed as GNU does by default.
 
-use super::common::{quote_locale, quotef, Arg, Spec};
+use super::common::{quote_locale, quotef, Arg, LineSource, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::cmp::Ordering;
@@ -38,29 +38,27 @@ impl Command for Comm {
         let eol = if p.has("z") { 0 } else { b'\n' };
         // None: default (diagnose once unpairable lines were seen); Some(true/false): forced.
         let check = if p.has("nocheck-order") { Some(false) } else { p.has("check-order").then_some(true) };
-        let mut data = Vec::new();
+        // Both files are streamed a line at a time, merged as they come.
+        let mut srcs = Vec::new();
         for f in &p.operands {
-            match ctx.read_operand(f).await {
-                Ok(d) => data.push(d),
+            match ctx.open_lines(f, eol).await {
+                Ok(s) => srcs.push(s),
                 Err(e) => {
                     ctx.err(format!("{}: {e}", quotef(f))).await?;
                     return Ok(1);
                 }
             }
         }
-        let split = |d: &[u8]| -> Vec<Vec<u8>> {
-            let mut v: Vec<Vec<u8>> = d.split(|&c| c == eol).map(<[u8]>::to_vec).collect();
-            if v.last().is_some_and(Vec::is_empty) {
-                v.pop();
-            }
-            v
-        };
-        let files = [split(&data[0]), split(&data[1])];
-        let (mut idx, mut warned, mut unpairable, mut disorder) = ([0usize; 2], [false; 2], false, false);
+        let mut cur: [Option<Vec<u8>>; 2] = [None, None];
+        for k in 0..2 {
+            cur[k] = next_line(ctx, &mut srcs[k], eol).await;
+        }
+        let mut prev: [Option<Vec<u8>>; 2] = [None, None];
+        let (mut warned, mut unpairable, mut disorder) = ([false; 2], false, false);
         let mut counts = [0u64; 3];
         let mut out = Vec::new();
-        while idx[0] < files[0].len() || idx[1] < files[1].len() {
-            let ord = match (files[0].get(idx[0]), files[1].get(idx[1])) {
+        while cur[0].is_some() || cur[1].is_some() {
+            let ord = match (&cur[0], &cur[1]) {
                 (Some(a), Some(b)) => a.cmp(b),
                 (Some(_), None) => Ordering::Less,
                 _ => Ordering::Greater,
@@ -73,8 +71,7 @@ impl Command for Comm {
             unpairable |= col != 2;
             // Each line taken is checked against the one before it in its file.
             for &k in advance {
-                let (i, f) = (idx[k], &files[k]);
-                if check.unwrap_or(unpairable) && !warned[k] && i > 0 && f[i - 1] > f[i] {
+                if check.unwrap_or(unpairable) && !warned[k] && prev[k].is_some() && prev[k] > cur[k] {
                     ctx.out(&out).await?;
                     out.clear();
                     ctx.err(format!("file {} is not in sorted order", k + 1)).await?;
@@ -91,11 +88,19 @@ impl Command for Comm {
                 for _ in 0..tabs {
                     out.extend_from_slice(&sep);
                 }
-                out.extend_from_slice(&files[col.min(1)][idx[col.min(1)]]);
+                out.extend_from_slice(cur[col.min(1)].as_deref().unwrap_or_default());
                 out.push(eol);
             }
             for &k in advance {
-                idx[k] += 1;
+                prev[k] = cur[k].take();
+                cur[k] = next_line(ctx, &mut srcs[k], eol).await;
+            }
+            if out.len() >= 64 * 1024 {
+                ctx.out(&out).await?;
+                out.clear();
+                if !ctx.still_running() {
+                    return Ok(1);
+                }
             }
         }
         if p.has("total") {
@@ -108,6 +113,15 @@ impl Command for Comm {
         }
         Ok(0)
     }
+}
+
+/// The next line of one input, without its delimiter.
+async fn next_line(ctx: &CommandContext<'_>, src: &mut LineSource, eol: u8) -> Option<Vec<u8>> {
+    let mut line = src.next_line(ctx).await?;
+    if line.last() == Some(&eol) {
+        line.pop();
+    }
+    Some(line)
 }
 
 async fn usage(ctx: &CommandContext<'_>, msg: &str) -> CommandResult {

@@ -119,7 +119,9 @@ impl Command for Nl {
                 } else {
                     out.extend(std::iter::repeat_n(b' ', width + sep.len()));
                 }
-                out.extend_from_slice(&line);
+                // GNU ends a last line that lacks one with a newline.
+                out.extend_from_slice(text);
+                out.push(b'\n');
                 if out.len() >= 8192 {
                     ctx.out(&out).await?;
                     out.clear();
@@ -142,7 +144,8 @@ mod tests {
         check(&["nl", "-n", "ln"], &[], "a\n", "1     \ta\n", "", 0);
         check(&["nl", "-bp^c"], &[], "ab\ncd\n\n", "       ab\n     1\tcd\n       \n", "", 0);
         check(&["nl", "-v", "5", "-i", "2", "-s", "|"], &[], "a\nb\n", "     5|a\n     7|b\n", "", 0);
-        check(&["nl"], &[], "a\nb", "     1\ta\n     2\tb", "", 0);
+        // GNU ends an unterminated last line.
+        check(&["nl"], &[], "a\nb", "     1\ta\n     2\tb\n", "", 0);
     }
 
     #[test]

@@ -1,0 +1,39 @@
+"""Tools that read a file a chunk at a time: inputs far larger than one
+64 KiB chunk, lines across chunk boundaries, files without a final newline,
+what a stopping reader leaves on a shared stdin, and directories as operands."""
+
+tools("seq", "grep", "sed", "awk", "cut", "wc", "tail", "sort", "uniq", "od", "printf",
+      "paste", "nl", "rev", "fold", "comm")
+
+# 300,000 lines (about 1.9 MB, 29 chunks) with a last line lacking its newline.
+BIG = r'''seq 300000 > big; printf 'abc' >> big; '''
+
+group("Big files")
+t("grep_counts_and_finds_across_chunks", BIG + r'''grep -c 5 big; grep -n '^199999$' big; grep -c '^' big; grep abc big; grep -c -v 7 big''')
+t("grep_max_count_and_context_late_in_file", BIG + r'''grep -m2 -n '^2999[0-9][0-9]$' big; grep -B1 -A1 '^250000$' big''')
+e("grep_binary_after_the_first_chunk", r'''{ seq 20000; printf 'z\0\n'; echo match; } > late; grep -c match late; grep -a -c z late; grep match late; echo "status=$?"''')
+t("wc_big_file_and_stdin", BIG + r'''wc big; wc -l < big; cat big | wc -c''')
+t("cut_big_file", BIG + r'''cut -c1-3 big | tail -n 2; cut -c2 big | sort | uniq -c | head -n 3''')
+t("sed_big_file", BIG + r'''sed -n '$p' big; echo; sed -n '/^29999[0-9]$/p' big | wc -l; sed -n '$=' big; sed 's/9/x/g' big | tail -n 1 -c 20''')
+t("awk_big_file", BIG + r'''awk 'END { print NR, $0 }' big; awk '/^123456$/ { print NR }' big; awk -v RS=0 'END { print NR }' big''')
+t("tail_big_file", BIG + r'''tail -n 3 big; echo; tail -c 5 big; echo; tail -n +299998 big; echo; tail -c +1888890 big; echo''')
+t("tail_big_stdin", r'''seq 300000 | tail -n 2; seq 300000 | tail -n +299999; seq 300000 | tail -c 7''')
+t("head_all_but_last_big", BIG + r'''head -n -299998 big | tail -n 2; seq 300000 | head -n -299998 | wc -l; head -c -1888890 big | wc -c''')
+t("line_tools_big_file", BIG + r'''nl big | tail -n 1; rev big | head -n 2; uniq big | wc -l; paste big big | tail -n 1; fold -w 3 big | tail -n 2''')
+t("comm_big_sorted_files", r'''seq 1 2 200000 | sort > odd; seq 1 3 200000 | sort > third; comm -12 odd third | wc -l; comm -3 odd third | tail -n 2; comm --total odd third | tail -n 1''')
+e("comm_unsorted_big_file", r'''seq 100000 > a; sort a > b; comm -3 a b | wc -l; echo "status=${PIPESTATUS[0]}"''')
+
+group("Small edge cases")
+t("tail_and_head_edges", r'''seq 5 | tail -n 0; printf 'a\nb' | tail -n 1; echo; printf 'x\ny\n' | tail -n +0; seq 3 | head -n -0; printf 'a\nb' | head -n -1''')
+t("tail_lines_zero_terminated", r'''printf 'a\0b\0c' | tail -z -n 2 | od -An -c''')
+t("cut_without_final_newline", r'''printf 'a:b\nc:d' | cut -d: -f2; printf '' | cut -c1; echo end''')
+
+group("A shared stdin")
+t("grep_max_count_leaves_the_rest", r'''printf 'a\nb\nc\nd\n' > f; { grep -m1 b; cat; } < f''')
+t("grep_quiet_reads_on", r'''printf 'a\nb\nc\nd\n' > f; { grep -q c; echo "status=$?"; cat; } < f''')
+t("sed_quit_leaves_the_rest", r'''seq 100000 > n; { sed 2q; head -n 1; } < n''')
+t("paste_takes_alternate_lines", r'''seq 5 | paste - -''')
+
+group("Directories as operands")
+e("directory_operands", r'''mkdir d; tail d; echo $?; head d; echo $?; cut -f1 d; echo $?; wc d; echo $?; sed p d; echo $?; awk 1 d; echo $?; grep x d; echo $?''')
+e("missing_operands", r'''tail -n2 nope; echo $?; cut -c1 nope; echo $?; wc nope; echo $?''')
