@@ -22,6 +22,11 @@ pub mod snapshot;
 pub mod state;
 pub mod syntax;
 
+/// mimalloc for every allocation of the interpreter and its tools (they
+/// allocate per line and per JSON value; about 10-20% faster than glibc's).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use commands::SysInfo;
 use fs::{Fs, MemoryFs};
 use futures_util::FutureExt;
