@@ -127,6 +127,33 @@ fn comm_unsorted_big_file() {
     );
 }
 
+#[test]
+fn jq_values_across_chunks() {
+    check(
+        r#"seq 100000 | awk '{ printf "{\"n\": %d,\n \"s\": \"v%d\"}\n", $1, $1 }' > j; jq -s 'length' j; jq -c 'select(.n == 77777)' j; jq -r 'input_filename' j | uniq -c; jq -n '[inputs.n] | add' j j"#,
+        "100000\n{\"n\":77777,\"s\":\"v77777\"}\n 100000 j\n10000100000\n",
+        0,
+    );
+}
+
+#[test]
+fn jq_raw_lines_across_chunks() {
+    check(
+        r#"seq 100000 > lines; jq -R 'length' lines | sort | uniq -c; jq -Rs 'length' lines; jq -R . lines | tail -n 1"#,
+        "      9 1\n     90 2\n    900 3\n   9000 4\n  90000 5\n      1 6\n588895\n\"100000\"\n",
+        0,
+    );
+}
+
+#[test]
+fn strings_runs_across_chunks() {
+    check(
+        r#"{ seq 20000; printf '\001ab\002'; seq 30000; } > s; strings s | wc -l; strings -t d s | tail -n 1; strings -n 2 s | grep -c ab; printf 'abc\0defg' | strings -n 4"#,
+        "48002\n 277786 30000\n1\ndefg\n",
+        0,
+    );
+}
+
 // ----------------------------------------------------------------------
 // Small edge cases
 // ----------------------------------------------------------------------

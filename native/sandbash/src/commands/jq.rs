@@ -320,6 +320,8 @@ struct Sources {
     stdin: bool,
     started: bool,
     open_error: bool,
+    /// The file operand being read, a chunk at a time.
+    cur: Option<crate::io::Input>,
 }
 
 impl Sources {
@@ -332,16 +334,22 @@ impl Sources {
                 None => InMsg::Eof,
             });
         }
+        if let Some(input) = &self.cur {
+            if let Some(b) = input.read_chunk().await {
+                return Ok(InMsg::Chunk(None, b.to_vec()));
+            }
+            self.cur = None;
+        }
         while self.next < self.files.len() {
             let f = self.files[self.next].clone();
             self.next += 1;
-            let data = if f == "-" || f == "/dev/stdin" {
-                ctx.read_operand("-").await
-            } else {
-                ctx.fs.read(&ctx.resolve(&f)).await.map_err(|e| e.to_string())
-            };
-            match data {
-                Ok(d) => return Ok(InMsg::Chunk(Some(Some(f)), d)),
+            match ctx.open_input(&f).await {
+                Ok(input) => {
+                    // The first chunk carries the file's name; the rest follow it.
+                    let first = input.read_chunk().await.map(|b| b.to_vec()).unwrap_or_default();
+                    self.cur = Some(input);
+                    return Ok(InMsg::Chunk(Some(Some(f)), first));
+                }
                 Err(e) => {
                     self.open_error = true;
                     ctx.stderr.write(format!("jq: error: Could not open file {f}: {e}\n").as_bytes()).await?;
@@ -409,7 +417,14 @@ impl Command for Jq {
             ctx.err("error: cannot start").await?;
             return Ok(2);
         }
-        let mut src = Sources { stdin: o.files.is_empty(), files: o.files, next: 0, started: false, open_error: false };
+        let mut src = Sources {
+            stdin: o.files.is_empty(),
+            files: o.files,
+            next: 0,
+            started: false,
+            open_error: false,
+            cur: None,
+        };
         let mut status = 0;
         while let Some(msg) = rx.recv().await {
             match msg {

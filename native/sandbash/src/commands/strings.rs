@@ -45,33 +45,58 @@ impl Opts {
             || (self.eight_bit && c > 127)
     }
 
-    /// Append every run in `data` (named `name`) to `out`.
-    fn scan(&self, name: &str, data: &[u8], out: &mut Vec<u8>) {
-        let mut i = 0;
-        while i < data.len() {
-            if !self.printable(data[i]) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < data.len() && self.printable(data[i]) {
-                i += 1;
-            }
-            if i - start < self.min {
-                continue;
-            }
-            if self.names {
-                out.extend_from_slice(format!("{name}: ").as_bytes());
-            }
-            match self.radix {
-                Some(b'd') => out.extend_from_slice(format!("{start:7} ").as_bytes()),
-                Some(b'o') => out.extend_from_slice(format!("{start:7o} ").as_bytes()),
-                Some(b'x') => out.extend_from_slice(format!("{start:7x} ").as_bytes()),
-                _ => {}
-            }
-            out.extend_from_slice(&data[start..i]);
-            out.extend_from_slice(&self.sep);
+    /// The `name: ` and offset that start a run at `start`.
+    fn header(&self, name: &str, start: u64, out: &mut Vec<u8>) {
+        if self.names {
+            out.extend_from_slice(format!("{name}: ").as_bytes());
         }
+        match self.radix {
+            Some(b'd') => out.extend_from_slice(format!("{start:7} ").as_bytes()),
+            Some(b'o') => out.extend_from_slice(format!("{start:7o} ").as_bytes()),
+            Some(b'x') => out.extend_from_slice(format!("{start:7x} ").as_bytes()),
+            _ => {}
+        }
+    }
+}
+
+/// A scan across chunks: a run shorter than the minimum is held; once it
+/// is long enough it is printed and the rest of it streams straight out.
+#[derive(Default)]
+struct Scan {
+    run: Vec<u8>,
+    start: u64,
+    pos: u64,
+    printing: bool,
+}
+
+impl Scan {
+    fn feed(&mut self, o: &Opts, name: &str, chunk: &[u8], out: &mut Vec<u8>) {
+        for &c in chunk {
+            if !o.printable(c) {
+                self.end(o, out);
+            } else if self.printing {
+                out.push(c);
+            } else {
+                if self.run.is_empty() {
+                    self.start = self.pos;
+                }
+                self.run.push(c);
+                if self.run.len() >= o.min {
+                    o.header(name, self.start, out);
+                    out.append(&mut self.run);
+                    self.printing = true;
+                }
+            }
+            self.pos += 1;
+        }
+    }
+
+    fn end(&mut self, o: &Opts, out: &mut Vec<u8>) {
+        if self.printing {
+            out.extend_from_slice(&o.sep);
+            self.printing = false;
+        }
+        self.run.clear();
     }
 }
 
@@ -172,8 +197,8 @@ impl Command for Strings {
                     }
                 }
             }
-            let data = match ctx.read_operand(f).await {
-                Ok(d) => d,
+            let input = match ctx.open_input(f).await {
+                Ok(i) => i,
                 Err(e) => {
                     ctx.err(format!("'{f}': {e}")).await?;
                     status = 1;
@@ -182,7 +207,16 @@ impl Command for Strings {
             };
             let name = if f == "-" { "{standard input}" } else { f.as_str() };
             let mut out = Vec::new();
-            o.scan(name, &data, &mut out);
+            let mut scan = Scan::default();
+            while let Some(chunk) = input.read_chunk().await {
+                scan.feed(&o, name, &chunk, &mut out);
+                ctx.out(&out).await?;
+                out.clear();
+                if !ctx.still_running() {
+                    break;
+                }
+            }
+            scan.end(&o, &mut out);
             ctx.out(&out).await?;
         }
         Ok(status)

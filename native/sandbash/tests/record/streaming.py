@@ -3,7 +3,7 @@
 what a stopping reader leaves on a shared stdin, and directories as operands."""
 
 tools("seq", "grep", "sed", "awk", "cut", "wc", "tail", "sort", "uniq", "od", "printf",
-      "paste", "nl", "rev", "fold", "comm")
+      "paste", "nl", "rev", "fold", "comm", "strings", "jq")
 
 # 300,000 lines (about 1.9 MB, 29 chunks) with a last line lacking its newline.
 BIG = r'''seq 300000 > big; printf 'abc' >> big; '''
@@ -22,6 +22,9 @@ t("head_all_but_last_big", BIG + r'''head -n -299998 big | tail -n 2; seq 300000
 t("line_tools_big_file", BIG + r'''nl big | tail -n 1; rev big | head -n 2; uniq big | wc -l; paste big big | tail -n 1; fold -w 3 big | tail -n 2''')
 t("comm_big_sorted_files", r'''seq 1 2 200000 | sort > odd; seq 1 3 200000 | sort > third; comm -12 odd third | wc -l; comm -3 odd third | tail -n 2; comm --total odd third | tail -n 1''')
 e("comm_unsorted_big_file", r'''seq 100000 > a; sort a > b; comm -3 a b | wc -l; echo "status=${PIPESTATUS[0]}"''')
+t("jq_values_across_chunks", r'''seq 100000 | awk '{ printf "{\"n\": %d,\n \"s\": \"v%d\"}\n", $1, $1 }' > j; jq -s 'length' j; jq -c 'select(.n == 77777)' j; jq -r 'input_filename' j | uniq -c; jq -n '[inputs.n] | add' j j''')
+t("jq_raw_lines_across_chunks", r'''seq 100000 > lines; jq -R 'length' lines | sort | uniq -c; jq -Rs 'length' lines; jq -R . lines | tail -n 1''')
+t("strings_runs_across_chunks", r'''{ seq 20000; printf '\001ab\002'; seq 30000; } > s; strings s | wc -l; strings -t d s | tail -n 1; strings -n 2 s | grep -c ab; printf 'abc\0defg' | strings -n 4''')
 
 group("Small edge cases")
 t("tail_and_head_edges", r'''seq 5 | tail -n 0; printf 'a\nb' | tail -n 1; echo; printf 'x\ny\n' | tail -n +0; seq 3 | head -n -0; printf 'a\nb' | head -n -1''')
