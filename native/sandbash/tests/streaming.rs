@@ -154,6 +154,11 @@ fn strings_runs_across_chunks() {
     );
 }
 
+#[test]
+fn cmp_big_files() {
+    check_err(r#"seq 200000 > a; seq 200000 > b; cmp a b; echo $?; sed 's/^150000$/15000x/' a > c; cmp a c; echo $?; cmp -l a c; cmp -b a c; head -n 199999 a > d; cmp a d; echo $?; cmp -i 100 a c; cmp a c 7 7; echo $?; cat c | cmp -l a -; seq 200000 | cmp - a; echo $?"#, "0\na c differ: byte 938894, line 150000\n1\n 938894  60 170\na c differ: byte 938894, line 150000 is  60 0 170 x\n1\na c differ: byte 938794, line 149964\na c differ: byte 938887, line 149997\n1\n 938894  60 170\n0\n", "cmp: EOF on d after byte 1288888, line 199999\n", 0);
+}
+
 // ----------------------------------------------------------------------
 // Small edge cases
 // ----------------------------------------------------------------------

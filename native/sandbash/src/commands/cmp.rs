@@ -2,7 +2,9 @@
 
 use super::common::{parse, parse_size, quote, Arg, OptError, Spec};
 use super::{Command, CommandContext, CommandResult};
+use crate::io::Input;
 use async_trait::async_trait;
+use bytes::Bytes;
 
 pub struct Cmp;
 
@@ -37,6 +39,35 @@ fn show(b: u8) -> String {
         _ => s.push(c as char),
     }
     s
+}
+
+/// One input: the unread part of its current chunk.
+struct Side {
+    input: Input,
+    buf: Bytes,
+    eof: bool,
+}
+
+impl Side {
+    /// Have bytes to compare; false at end of input.
+    async fn fill(&mut self) -> bool {
+        while self.buf.is_empty() && !self.eof {
+            match self.input.read_chunk().await {
+                Some(c) => self.buf = c,
+                None => self.eof = true,
+            }
+        }
+        !self.buf.is_empty()
+    }
+
+    /// Drop the first `n` bytes (`-i`, SKIP operands).
+    async fn skip(&mut self, mut n: u64) {
+        while n > 0 && self.fill().await {
+            let k = usize::try_from(n).unwrap_or(usize::MAX).min(self.buf.len());
+            self.buf = self.buf.slice(k..);
+            n -= k as u64;
+        }
+    }
 }
 
 async fn usage(ctx: &CommandContext<'_>, msg: &str) -> Result<i32, crate::io::IoError> {
@@ -94,10 +125,10 @@ impl Command for Cmp {
             return usage(ctx, &format!("extra operand {}", quote(&ops[4]))).await;
         }
         let names = [ops[0].clone(), ops.get(1).cloned().unwrap_or_else(|| "-".into())];
-        let mut data = Vec::new();
+        let mut sides = Vec::new();
         for n in &names {
-            match ctx.read_operand(n).await {
-                Ok(d) => data.push(d),
+            match ctx.open_input(n).await {
+                Ok(input) => sides.push(Side { input, buf: Bytes::new(), eof: false }),
                 Err(e) => {
                     if !silent {
                         ctx.err(format!("{n}: {e}")).await?;
@@ -106,60 +137,83 @@ impl Command for Cmp {
                 }
             }
         }
-        let cut = |d: &[u8], s: u64| d[(s.min(d.len() as u64)) as usize..].to_vec();
-        let (a, b) = (cut(&data[0], skip[0]), cut(&data[1], skip[1]));
-        let lim = limit.min(usize::MAX as u64) as usize;
-        let (a, b) = (&a[..a.len().min(lim)], &b[..b.len().min(lim)]);
-        let common = a.len().min(b.len());
+        // GNU sizes `-l`'s offset column from the regular files' sizes (the
+        // smaller one), before reading anything.
+        let mut max_off = limit.min(i64::MAX as u64);
+        for (k, n) in names.iter().enumerate() {
+            if n != "-" {
+                if let Ok(m) = ctx.fs.metadata(&ctx.resolve(n)).await {
+                    if m.is_file() {
+                        max_off = max_off.min(m.size.saturating_sub(skip[k]));
+                    }
+                }
+            }
+        }
+        let width = max_off.to_string().len();
+        for (side, &n) in sides.iter_mut().zip(&skip) {
+            side.skip(n).await;
+        }
+        // Both inputs are compared a chunk at a time.
+        let (mut pos, mut lines, mut last) = (0u64, 0u64, None::<u8>);
         let mut status = 0;
         let mut out = String::new();
-        if verbose {
-            // GNU sizes the offset column for the smaller file.
-            let width = common.to_string().len();
-            for i in 0..common {
-                if a[i] != b[i] {
+        while pos < limit {
+            if !ctx.still_running() {
+                return Ok(2);
+            }
+            let [a, b] = &mut sides[..] else { return Ok(2) };
+            if !a.fill().await | !b.fill().await {
+                break;
+            }
+            let n = a.buf.len().min(b.buf.len()).min(usize::try_from(limit - pos).unwrap_or(usize::MAX));
+            let (x, y) = (&a.buf[..n], &b.buf[..n]);
+            if verbose {
+                for i in (0..n).filter(|&i| x[i] != y[i]) {
                     status = 1;
+                    let off = pos + i as u64 + 1;
                     if bytes {
-                        out.push_str(&format!(
-                            "{:>width$} {:3o} {:<4} {:3o} {}\n",
-                            i + 1,
-                            a[i],
-                            show(a[i]),
-                            b[i],
-                            show(b[i])
-                        ));
+                        let (sx, sy) = (show(x[i]), show(y[i]));
+                        out.push_str(&format!("{off:>width$} {:3o} {sx:<4} {:3o} {sy}\n", x[i], y[i]));
                     } else {
-                        out.push_str(&format!("{:>width$} {:3o} {:3o}\n", i + 1, a[i], b[i]));
+                        out.push_str(&format!("{off:>width$} {:3o} {:3o}\n", x[i], y[i]));
                     }
                 }
-            }
-            ctx.out(out.as_bytes()).await?;
-        } else if let Some(i) = (0..common).find(|&i| a[i] != b[i]) {
-            if !silent {
-                let line = 1 + a[..i].iter().filter(|&&c| c == b'\n').count();
-                let mut msg = format!("{} {} differ: byte {}, line {line}", names[0], names[1], i + 1);
-                if bytes {
-                    msg.push_str(&format!(" is {:3o} {} {:3o} {}", a[i], show(a[i]), b[i], show(b[i])));
+                ctx.out(out.as_bytes()).await?;
+                out.clear();
+            } else if let Some(i) = (0..n).find(|&i| x[i] != y[i]) {
+                if !silent {
+                    let line = 1 + lines + memchr::memchr_iter(b'\n', &x[..i]).count() as u64;
+                    let mut msg = format!("{} {} differ: byte {}, line {line}", names[0], names[1], pos + i as u64 + 1);
+                    if bytes {
+                        msg.push_str(&format!(" is {:3o} {} {:3o} {}", x[i], show(x[i]), y[i], show(y[i])));
+                    }
+                    msg.push('\n');
+                    ctx.out(msg.as_bytes()).await?;
                 }
-                msg.push('\n');
-                ctx.out(msg.as_bytes()).await?;
+                return Ok(1);
             }
-            return Ok(1);
+            lines += memchr::memchr_iter(b'\n', x).count() as u64;
+            last = x.last().copied().or(last);
+            a.buf = a.buf.slice(n..);
+            b.buf = b.buf.slice(n..);
+            pos += n as u64;
         }
-        if a.len() != b.len() {
-            let (short, name) = if a.len() < b.len() { (a, &names[0]) } else { (b, &names[1]) };
+        // One input ended first (within the byte limit).
+        let short = match (sides[0].buf.is_empty(), sides[1].buf.is_empty()) {
+            (true, false) => Some(&names[0]),
+            (false, true) => Some(&names[1]),
+            _ => None,
+        };
+        if let Some(name) = short.filter(|_| pos < limit) {
             if !silent {
-                let msg = if short.is_empty() {
+                let msg = if pos == 0 {
                     format!("EOF on {name} which is empty")
                 } else if verbose {
-                    format!("EOF on {name} after byte {}", short.len())
+                    format!("EOF on {name} after byte {pos}")
+                } else if last == Some(b'\n') {
+                    format!("EOF on {name} after byte {pos}, line {lines}")
                 } else {
-                    let nl = short.iter().filter(|&&c| c == b'\n').count();
-                    if short.last() == Some(&b'\n') {
-                        format!("EOF on {name} after byte {}, line {nl}", short.len())
-                    } else {
-                        format!("EOF on {name} after byte {}, in line {}", short.len(), nl + 1)
-                    }
+                    format!("EOF on {name} after byte {pos}, in line {}", lines + 1)
                 };
                 ctx.err(msg).await?;
             }

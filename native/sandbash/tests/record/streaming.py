@@ -3,7 +3,7 @@
 what a stopping reader leaves on a shared stdin, and directories as operands."""
 
 tools("seq", "grep", "sed", "awk", "cut", "wc", "tail", "sort", "uniq", "od", "printf",
-      "paste", "nl", "rev", "fold", "comm", "strings", "jq")
+      "paste", "nl", "rev", "fold", "comm", "strings", "jq", "cmp")
 
 # 300,000 lines (about 1.9 MB, 29 chunks) with a last line lacking its newline.
 BIG = r'''seq 300000 > big; printf 'abc' >> big; '''
@@ -25,6 +25,7 @@ e("comm_unsorted_big_file", r'''seq 100000 > a; sort a > b; comm -3 a b | wc -l;
 t("jq_values_across_chunks", r'''seq 100000 | awk '{ printf "{\"n\": %d,\n \"s\": \"v%d\"}\n", $1, $1 }' > j; jq -s 'length' j; jq -c 'select(.n == 77777)' j; jq -r 'input_filename' j | uniq -c; jq -n '[inputs.n] | add' j j''')
 t("jq_raw_lines_across_chunks", r'''seq 100000 > lines; jq -R 'length' lines | sort | uniq -c; jq -Rs 'length' lines; jq -R . lines | tail -n 1''')
 t("strings_runs_across_chunks", r'''{ seq 20000; printf '\001ab\002'; seq 30000; } > s; strings s | wc -l; strings -t d s | tail -n 1; strings -n 2 s | grep -c ab; printf 'abc\0defg' | strings -n 4''')
+e("cmp_big_files", r'''seq 200000 > a; seq 200000 > b; cmp a b; echo $?; sed 's/^150000$/15000x/' a > c; cmp a c; echo $?; cmp -l a c; cmp -b a c; head -n 199999 a > d; cmp a d; echo $?; cmp -i 100 a c; cmp a c 7 7; echo $?; cat c | cmp -l a -; seq 200000 | cmp - a; echo $?''')
 
 group("Small edge cases")
 t("tail_and_head_edges", r'''seq 5 | tail -n 0; printf 'a\nb' | tail -n 1; echo; printf 'x\ny\n' | tail -n +0; seq 3 | head -n -0; printf 'a\nb' | head -n -1''')
