@@ -159,6 +159,21 @@ fn cmp_big_files() {
     check_err(r#"seq 200000 > a; seq 200000 > b; cmp a b; echo $?; sed 's/^150000$/15000x/' a > c; cmp a c; echo $?; cmp -l a c; cmp -b a c; head -n 199999 a > d; cmp a d; echo $?; cmp -i 100 a c; cmp a c 7 7; echo $?; cat c | cmp -l a -; seq 200000 | cmp - a; echo $?"#, "0\na c differ: byte 938894, line 150000\n1\n 938894  60 170\na c differ: byte 938894, line 150000 is  60 0 170 x\n1\na c differ: byte 938794, line 149964\na c differ: byte 938887, line 149997\n1\n 938894  60 170\n0\n", "cmp: EOF on d after byte 1288888, line 199999\n", 0);
 }
 
+#[test]
+fn split_big_file() {
+    check_err(
+        r#"seq 200000 > in; split -l 30000 in; wc -l x* | tail -n 3; split -b 100000 in b_; ls b_* | wc -l; wc -c b_ak b_am; cat b_* | cmp - in; split -l 7 -a 1 in tiny; echo "status=$?"; ls tiny* | wc -l"#,
+        "  30000 xaf\n  20000 xag\n 200000 total\n13\n100000 b_ak\n 88895 b_am\n188895 total\nstatus=1\n26\n",
+        "split: output file suffixes exhausted\n",
+        0,
+    );
+}
+
+#[test]
+fn split_stdin_pieces() {
+    check(r#"seq 10 | split -l 3 - s_; head s_*; printf 'abc' | split -b 1 -d - d; ls d*; printf 'a\nb\nc' | split -l 2 --verbose - v; cat vab; echo"#, "==> s_aa <==\n1\n2\n3\n\n==> s_ab <==\n4\n5\n6\n\n==> s_ac <==\n7\n8\n9\n\n==> s_ad <==\n10\nd00\nd01\nd02\ncreating file 'vaa'\ncreating file 'vab'\nc\n", 0);
+}
+
 // ----------------------------------------------------------------------
 // Small edge cases
 // ----------------------------------------------------------------------

@@ -47,7 +47,27 @@ fn suffix(mut n: u64, len: usize, digits: Option<u32>) -> Option<String> {
     (n == 0).then(|| String::from_utf8_lossy(&out).into_owned())
 }
 
-/// Split `data` into the pieces `by` asks for.
+/// Whether a piece holding `filled` lines (or bytes) is complete.
+fn piece_full(by: &By, filled: u64) -> bool {
+    match *by {
+        By::Lines(n) | By::Bytes(n) => filled >= n,
+        _ => false,
+    }
+}
+
+/// How many bytes of `c` go into a piece holding `filled` lines (or bytes).
+fn piece_take(by: &By, filled: u64, c: &[u8]) -> usize {
+    match *by {
+        By::Lines(n) => {
+            let want = usize::try_from(n.saturating_sub(filled)).unwrap_or(usize::MAX);
+            memchr::memchr_iter(b'\n', c).nth(want.saturating_sub(1)).map_or(c.len(), |i| i + 1)
+        }
+        By::Bytes(n) => usize::try_from(n.saturating_sub(filled)).unwrap_or(usize::MAX).min(c.len()),
+        _ => c.len(),
+    }
+}
+
+/// Split `data` into the pieces `by` asks for (`-n`).
 fn pieces<'a>(data: &'a [u8], by: &By) -> Vec<&'a [u8]> {
     let mut out = Vec::new();
     match *by {
@@ -146,6 +166,72 @@ impl Command for Split {
         let input = p.operands.first().map_or("-", String::as_str);
         let prefix = p.operands.get(1).map_or("x", String::as_str);
         let extra = p.last("add").unwrap_or("");
+        let verbose = p.has("verbose");
+        let name_of = |n: u64| suffix(n, len, digits).map(|suf| format!("{prefix}{suf}{extra}"));
+        // `-l` and `-b` stream: each piece is written as its bytes arrive.
+        if let By::Lines(_) | By::Bytes(_) = by {
+            let input = match ctx.open_input(input).await {
+                Ok(i) => i,
+                Err(e) => {
+                    ctx.err(format!("cannot open {} for reading: {e}", quote(input))).await?;
+                    return Ok(1);
+                }
+            };
+            // The piece being written: its name and how full it is.
+            let mut cur: Option<(String, u64)> = None;
+            let mut n = 0;
+            while let Some(chunk) = input.read_chunk().await {
+                let mut c = &chunk[..];
+                while !c.is_empty() {
+                    let (path, filled) = match cur.take() {
+                        Some(open) if !piece_full(&by, open.1) => (Some(open.0), open.1),
+                        _ => (None, 0),
+                    };
+                    let take = piece_take(&by, filled, c);
+                    let (seg, rest) = c.split_at(take);
+                    c = rest;
+                    let written = match path {
+                        Some(name) => match ctx.fs.append(&ctx.resolve(&name), seg).await {
+                            Ok(()) => Ok(name),
+                            Err(e) => Err((e, name)),
+                        },
+                        None => {
+                            let Some(name) = name_of(n) else {
+                                ctx.err("output file suffixes exhausted").await?;
+                                return Ok(1);
+                            };
+                            n += 1;
+                            if verbose {
+                                ctx.out(format!("creating file {}\n", quote(&name)).as_bytes()).await?;
+                            }
+                            match ctx.fs.write(&ctx.resolve(&name), seg).await {
+                                Ok(()) => Ok(name),
+                                Err(e) => Err((e, name)),
+                            }
+                        }
+                    };
+                    match written {
+                        Ok(name) => {
+                            let added = if let By::Lines(_) = by {
+                                memchr::memchr_iter(b'\n', seg).count() as u64
+                            } else {
+                                seg.len() as u64
+                            };
+                            cur = Some((name, filled + added));
+                        }
+                        Err((e, name)) => {
+                            ctx.err(format!("{}: {e}", quote(&name))).await?;
+                            return Ok(1);
+                        }
+                    }
+                }
+                if !ctx.still_running() {
+                    return Ok(1);
+                }
+            }
+            return Ok(0);
+        }
+        // `-n`: the pieces' sizes come from the whole input's.
         let data = match ctx.read_operand(input).await {
             Ok(d) => d,
             Err(e) => {
@@ -158,13 +244,12 @@ impl Command for Split {
             if elide && piece.is_empty() {
                 continue;
             }
-            let Some(suf) = suffix(n, len, digits) else {
+            let Some(name) = name_of(n) else {
                 ctx.err("output file suffixes exhausted").await?;
                 return Ok(1);
             };
             n += 1;
-            let name = format!("{prefix}{suf}{extra}");
-            if p.has("verbose") {
+            if verbose {
                 ctx.out(format!("creating file {}\n", quote(&name)).as_bytes()).await?;
             }
             if let Err(e) = ctx.fs.write(&ctx.resolve(&name), piece).await {

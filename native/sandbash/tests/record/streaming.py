@@ -3,7 +3,7 @@
 what a stopping reader leaves on a shared stdin, and directories as operands."""
 
 tools("seq", "grep", "sed", "awk", "cut", "wc", "tail", "sort", "uniq", "od", "printf",
-      "paste", "nl", "rev", "fold", "comm", "strings", "jq", "cmp")
+      "paste", "nl", "rev", "fold", "comm", "strings", "jq", "cmp", "split", "ls")
 
 # 300,000 lines (about 1.9 MB, 29 chunks) with a last line lacking its newline.
 BIG = r'''seq 300000 > big; printf 'abc' >> big; '''
@@ -26,6 +26,8 @@ t("jq_values_across_chunks", r'''seq 100000 | awk '{ printf "{\"n\": %d,\n \"s\"
 t("jq_raw_lines_across_chunks", r'''seq 100000 > lines; jq -R 'length' lines | sort | uniq -c; jq -Rs 'length' lines; jq -R . lines | tail -n 1''')
 t("strings_runs_across_chunks", r'''{ seq 20000; printf '\001ab\002'; seq 30000; } > s; strings s | wc -l; strings -t d s | tail -n 1; strings -n 2 s | grep -c ab; printf 'abc\0defg' | strings -n 4''')
 e("cmp_big_files", r'''seq 200000 > a; seq 200000 > b; cmp a b; echo $?; sed 's/^150000$/15000x/' a > c; cmp a c; echo $?; cmp -l a c; cmp -b a c; head -n 199999 a > d; cmp a d; echo $?; cmp -i 100 a c; cmp a c 7 7; echo $?; cat c | cmp -l a -; seq 200000 | cmp - a; echo $?''')
+e("split_big_file", r'''seq 200000 > in; split -l 30000 in; wc -l x* | tail -n 3; split -b 100000 in b_; ls b_* | wc -l; wc -c b_ak b_am; cat b_* | cmp - in; split -l 7 -a 1 in tiny; echo "status=$?"; ls tiny* | wc -l''')
+t("split_stdin_pieces", r'''seq 10 | split -l 3 - s_; head s_*; printf 'abc' | split -b 1 -d - d; ls d*; printf 'a\nb\nc' | split -l 2 --verbose - v; cat vab; echo''')
 
 group("Small edge cases")
 t("tail_and_head_edges", r'''seq 5 | tail -n 0; printf 'a\nb' | tail -n 1; echo; printf 'x\ny\n' | tail -n +0; seq 3 | head -n -0; printf 'a\nb' | head -n -1''')
