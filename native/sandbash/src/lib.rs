@@ -284,6 +284,7 @@ impl BashBuilder {
             local_opts: None,
             subst_status: None,
             in_source: false,
+            script_file: false,
             exec_fds: None,
             loop_depth: 0,
             traps: Default::default(),

@@ -125,7 +125,7 @@ fn everything_round_trips() {
          /data/sub\n/data\nmyscript|3|two words\n\
          huBc\npipefail:1\n\
          trap -- 'echo int' SIGINT\n\
-         bash: line 10: r: readonly variable\nnullglob end\n\
+         myscript: line 10: r: readonly variable\nnullglob end\n\
          7\n../missing\n750 1234567890\n\
          other\nelsewhere\n"
     );

@@ -1,7 +1,7 @@
 //! Arithmetic: `$(( ))`, `(( ))`, `let`, array indices. The text is expanded
 //! first, then parsed by brush-parser and evaluated here on wrapping i64.
 
-use super::{expand_to_segs, fatal};
+use super::expand_to_segs;
 use crate::interp::{Fds, Flow};
 use crate::state::{ShellState, Value};
 use brush_parser::ast::{
@@ -13,11 +13,12 @@ const MAX_SUBSCRIPT_NESTING: usize = 4;
 /// Deepest recursion through variables whose values are expressions.
 const MAX_EVAL_DEPTH: usize = 64;
 
-/// Evaluate; an error is fatal to the shell (as for `$(( ))` in bash).
+/// Evaluate; an error abandons the current top-level command (as for
+/// `$(( ))` in bash: the script goes on with its next line).
 pub async fn eval_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<i64, Flow> {
     match eval_checked(sh, fds, text).await? {
         Ok(v) => Ok(v),
-        Err(m) => Err(fatal(sh.loc(), fds, &m, 1).await),
+        Err(m) => Err(super::abort(sh.loc(), fds, &m).await),
     }
 }
 

@@ -56,6 +56,25 @@ pub async fn fatal(loc: crate::state::Loc, fds: &Fds, msg: &str, status: i32) ->
     Flow::Exit(status)
 }
 
+/// Print `bash: line N: msg` and abandon the current top-level command with
+/// status 1: the script goes on with its next line (bash's arithmetic and
+/// indirection errors, and assignments to readonly variables).
+pub async fn abort(loc: crate::state::Loc, fds: &Fds, msg: &str) -> Flow {
+    fds.shell_err(loc, msg).await;
+    Flow::Abort(1)
+}
+
+/// The status bash exits with after a fatal expansion error (an unset
+/// variable under `set -u`, `${x?}`, a bad substitution): 127 for a `-c`
+/// script itself, 1 in a subshell or a script file.
+pub fn fatal_status(sh: &ShellState) -> i32 {
+    if sh.subshell_depth == sh.shell_base && !sh.script_file {
+        127
+    } else {
+        1
+    }
+}
+
 fn parse_word(raw: &str) -> Result<Vec<WordPieceWithSource>, String> {
     word::parse(raw, &crate::syntax::options()).map_err(|_| format!("{raw}: bad substitution"))
 }
@@ -113,7 +132,7 @@ pub async fn expand_assignment_value(sh: &mut ShellState, fds: &Fds, raw: &str) 
     let opts = brush_parser::ParserOptions { tilde_expansion_after_colon: true, ..crate::syntax::options() };
     let pieces = match word::parse(raw, &opts) {
         Ok(p) => p,
-        Err(_) => return Err(fatal(sh.loc(), fds, &format!("{raw}: bad substitution"), 1).await),
+        Err(_) => return Err(fatal(sh.loc(), fds, &format!("{raw}: bad substitution"), fatal_status(sh)).await),
     };
     let mut f = Fields::default();
     expand_pieces(sh, fds, &pieces, false, &mut f).await?;
@@ -137,7 +156,7 @@ pub async fn expand_pattern(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result
 pub async fn expand_heredoc(sh: &mut ShellState, fds: &Fds, body: &str) -> Result<String, Flow> {
     let pieces = match word::parse_heredoc(body, &crate::syntax::options()) {
         Ok(p) => p,
-        Err(_) => return Err(fatal(sh.loc(), fds, &format!("{body}: bad substitution"), 1).await),
+        Err(_) => return Err(fatal(sh.loc(), fds, &format!("{body}: bad substitution"), fatal_status(sh)).await),
     };
     let mut f = Fields::default();
     expand_pieces(sh, fds, &pieces, true, &mut f).await?;
@@ -188,7 +207,15 @@ pub fn expand_pieces<'a>(
                         if let Some(WordPiece::Text(next)) = pieces.get(idx + 1).map(|p| &p.piece) {
                             if next.starts_with('{') {
                                 let body = next.find('}').map_or(next.as_str(), |j| &next[..=j]);
-                                return Err(fatal(sh.loc(), fds, &format!("${body}: bad substitution"), 1).await);
+                                // An unknown `@` transformation ends the shell (127 for
+                                // `-c`); other text bash cannot read abandons the line.
+                                let msg = format!("${body}: bad substitution");
+                                return Err(if is_transform(body) {
+                                    let status = fatal_status(sh);
+                                    fatal(sh.loc(), fds, &msg, status).await
+                                } else {
+                                    abort(sh.loc(), fds, &msg).await
+                                });
                             }
                         }
                     }
@@ -244,6 +271,19 @@ pub fn expand_pieces<'a>(
         }
         Ok(())
     })))
+}
+
+/// Whether `{name@op}` (or `{name[sub]@op}`) names a transformation.
+fn is_transform(body: &str) -> bool {
+    let inner = body.trim_start_matches('{').trim_end_matches('}');
+    // The `@` after a subscript, if any.
+    let after_sub = inner.find(']').map_or(0, |i| i + 1);
+    let Some(at) = inner[after_sub..].find('@').map(|i| i + after_sub) else { return false };
+    let name = &inner[..at];
+    let name = name.split_once('[').map_or(name, |(n, rest)| if rest.ends_with(']') { n } else { "" });
+    crate::builtins::valid_name(name)
+        || matches!(name, "@" | "*")
+        || (!name.is_empty() && name.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// Inside backquotes, `\\`, `` \` `` and `\$` stand for the bare character.

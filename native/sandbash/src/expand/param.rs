@@ -1,7 +1,7 @@
 //! Parameter expansion: `$x`, `${x...}` with every operator brush-parser knows,
 //! special parameters, positional parameters and arrays.
 
-use super::{arith, expand_pattern, expand_pieces, expand_string, fatal, parse_word, Fields};
+use super::{abort, arith, expand_pattern, expand_pieces, expand_string, fatal, fatal_status, parse_word, Fields};
 use crate::interp::{Fds, Flow};
 use crate::pattern::Pattern;
 use crate::state::{ShellState, Value};
@@ -133,9 +133,13 @@ fn array_value(sh: &ShellState, name: &str) -> Option<Value> {
     sh.vars.get_set(name).and_then(|v| v.value.clone())
 }
 
-/// Evaluate an index for an indexed array (arithmetic; negative counts from the end).
+/// Evaluate an index for an indexed array (arithmetic; negative counts from
+/// the end). Unlike `$(( ))`, an error here ends the shell with status 1.
 async fn array_index(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<i64, Flow> {
-    arith::eval_text(sh, fds, raw).await
+    match arith::eval_checked(sh, fds, raw).await? {
+        Ok(v) => Ok(v),
+        Err(m) => Err(fatal(sh.loc(), fds, &m, 1).await),
+    }
 }
 
 /// Look a parameter up.
@@ -233,12 +237,12 @@ async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Resul
         }
     }
     let target = match lookup(sh, fds, p).await? {
-        PV::Str(s) if !s.is_empty() => s,
-        _ => return Err(fatal(sh.loc(), fds, &format!("{}: invalid indirect expansion", param_name(p)), 1).await),
+        PV::Str(s) => s,
+        _ => return Err(abort(sh.loc(), fds, &format!("{}: invalid indirect expansion", param_name(p))).await),
     };
     match brush_parser::word::parse_parameter(&target, &crate::syntax::options()) {
         Ok(tp) => lookup(sh, fds, &tp).await,
-        Err(_) => Err(fatal(sh.loc(), fds, &format!("{target}: invalid variable name"), 1).await),
+        Err(_) => Err(abort(sh.loc(), fds, &format!("{target}: invalid variable name")).await),
     }
 }
 
@@ -263,15 +267,6 @@ async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, v: &PV) -> Res
         return Err(fatal(sh.loc(), fds, &format!("{name}: unbound variable"), fatal_status(sh)).await);
     }
     Ok(())
-}
-
-/// bash ends the whole shell with 127 on these errors, but a subshell with 1.
-fn fatal_status(sh: &ShellState) -> i32 {
-    if sh.subshell_depth == sh.shell_base {
-        127
-    } else {
-        1
-    }
 }
 
 /// Push a value into the fields being built.
@@ -412,11 +407,10 @@ pub async fn expand(
                         Some((a, b)) => PV::Str(chars[a..b].iter().collect()),
                         None => {
                             if len.is_some_and(|l| l < 0) && off <= chars.len() as i64 {
-                                return Err(fatal(
+                                return Err(abort(
                                     sh.loc(),
                                     fds,
                                     &format!("{}: substring expression < 0", len.unwrap_or(0)),
-                                    1,
                                 )
                                 .await);
                             }
@@ -436,11 +430,10 @@ pub async fn expand(
                         Some((a, b)) => PV::List(all[a..b].to_vec(), c),
                         None => {
                             if !len_ok && slice_range(all.len(), off, None).is_some() {
-                                return Err(fatal(
+                                return Err(abort(
                                     sh.loc(),
                                     fds,
                                     &format!("{}: substring expression < 0", len.unwrap_or(0)),
-                                    1,
                                 )
                                 .await);
                             }
@@ -643,7 +636,7 @@ async fn expand_raw_into(
 ) -> Result<(), Flow> {
     let pieces = match parse_word(raw) {
         Ok(p) => p,
-        Err(m) => return Err(fatal(sh.loc(), fds, &m, 1).await),
+        Err(m) => return Err(fatal(sh.loc(), fds, &m, fatal_status(sh)).await),
     };
     let (done, cur) = (out.done.len(), out.cur.len());
     expand_pieces(sh, fds, &pieces, quoted, out).await?;

@@ -82,7 +82,11 @@ async fn primary(sh: &mut ShellState, e: &X, fds: &Fds, neg: bool) -> Result<Res
                     let b = expand::arith::eval_str(sh, &right, 0);
                     match (a, b) {
                         (Ok(a), Ok(b)) => Ok(compare_ints(p, a, b)),
-                        (Err(m), _) | (_, Err(m)) => Err(m),
+                        // bash reports it and takes the comparison as false.
+                        (Err(m), _) | (_, Err(m)) => {
+                            fds.shell_err(sh.loc(), &format!("[[: {m}")).await;
+                            Ok(false)
+                        }
                     }
                 }
                 _ => {

@@ -97,6 +97,12 @@ async fn run_program_body(sh: &mut ShellState, program: &ast::Program, fds: &Fds
             Err(Flow::Stop(s)) => return Err(s),
             // break/continue/return outside their context: bash ignores them here.
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => {}
+            // A subshell (`$( )`) ends with the abandoned command; the shell
+            // itself goes on with its next top-level command.
+            Err(Flow::Abort(n)) if sh.subshell_depth > sh.shell_base => {
+                sh.last_status = n;
+                return Ok(n);
+            }
             Err(Flow::Return(n)) | Err(Flow::Abort(n)) => sh.last_status = n,
         }
     }
@@ -400,7 +406,8 @@ fn define_function(sh: &mut ShellState, def: &ast::FunctionDefinition) {
     let program = sh.src.clone();
     // A redefinition keeps the export attribute, as in bash.
     let exported = sh.funcs.get(&name).is_some_and(|f| f.exported);
-    Arc::make_mut(&mut sh.funcs).insert(name, Arc::new(Function { def: def.clone(), source, program, exported }));
+    let file: Arc<str> = sh.source_name().unwrap_or_else(|| "environment".into()).into();
+    Arc::make_mut(&mut sh.funcs).insert(name, Arc::new(Function { def: def.clone(), source, program, exported, file }));
 }
 
 /// The text of a function definition, complete enough to parse back into the
@@ -448,9 +455,12 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
     let saved_lineno = sh.vars.get("BASH_LINENO").cloned();
     let lines = sh.call_lines.iter().rev().enumerate().map(|(i, l)| (i as i64, l.to_string())).collect();
     let _ = sh.vars.set_value("BASH_LINENO", crate::state::Value::Indexed(lines));
+    // BASH_SOURCE: the file each function on the stack was defined in.
+    let saved_source = sh.vars.get("BASH_SOURCE").cloned();
+    sh.push_source(&func.file);
     let r = call_function_inner(sh, func, args, fds).await;
     sh.call_lines.pop();
-    for (name, saved) in [("FUNCNAME", saved_funcname), ("BASH_LINENO", saved_lineno)] {
+    for (name, saved) in [("FUNCNAME", saved_funcname), ("BASH_LINENO", saved_lineno), ("BASH_SOURCE", saved_source)] {
         match saved {
             Some(v) => *sh.vars.entry(name) = v,
             None => {
@@ -634,6 +644,11 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
     for i in 0..program.complete_commands.len() {
         match run_complete(sh, &program, i, fds).await {
             Ok(s) => status = s,
+            // A script file (`bash file`) goes on after an abandoned command.
+            Err(Flow::Abort(s)) if what == "bash" && sh.subshell_depth == sh.shell_base => {
+                status = s;
+                sh.last_status = s;
+            }
             Err(e) => {
                 result = Err(e);
                 break;
@@ -648,11 +663,15 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
     result.map(|_| status)
 }
 
-/// A syntax error in text run by `eval` (`bash: eval: line 2: ...`) or
-/// `source` (`file: line 1: ...`), both lines of it named as bash names them.
+/// A syntax error in text run by `eval` (`bash: eval: line 2: ...`),
+/// `source` (`file: line 1: ...`) or a nested bash (`script.sh: line 1: `,
+/// `bash: -c: line 1: `), both lines of it named as bash names them.
 async fn report_syntax_error(sh: &ShellState, fds: &Fds, what: &str, m: &str) {
     let prefix = match what {
-        "eval" => format!("{}: eval: ", if sh.loc().in_function { "environment" } else { "bash" }),
+        "eval" => format!("{}: eval: ", sh.loc().who),
+        // A nested bash: its script file's name, or `$0: -c: ` for `bash -c`.
+        "bash" if sh.script_file => format!("{}: ", sh.loc().who),
+        "bash" => format!("{}: -c: ", sh.arg0),
         "trap" => {
             fds.shell_err(sh.loc(), &format!("{what}: {m}")).await;
             return;
@@ -689,12 +708,17 @@ pub async fn run_child_script(
         }
     }
     // Only exported functions reach a separate bash (through its environment in bash).
-    let exported: std::collections::HashMap<String, Arc<Function>> =
-        sh.funcs.iter().filter(|(_, f)| f.exported).map(|(k, f)| (k.clone(), f.clone())).collect();
+    let exported: std::collections::HashMap<String, Arc<Function>> = sh
+        .funcs
+        .iter()
+        .filter(|(_, f)| f.exported)
+        .map(|(k, f)| (k.clone(), Arc::new(Function { file: "environment".into(), ..Function::clone(f) })))
+        .collect();
     child.funcs = Arc::new(exported);
     child.opts = opts;
     child.func_depth = 0;
     child.in_source = false;
+    child.script_file = file.is_some();
     child.arg0 = arg0;
     child.positional = Arc::new(args);
     child.last_status = 0;

@@ -237,9 +237,12 @@ async fn run_with(
                 trace_assignment(sh, fds, &v).await;
             }
             if let Err(e) = store(sh, v) {
-                // A failed assignment ends a non-interactive shell.
+                // Assigning to a readonly variable abandons the current
+                // top-level command (the script goes on with its next line);
+                // any other failed assignment ends a non-interactive shell.
+                let readonly = matches!(&e, StoreError::Msg(m) if m.ends_with(": readonly variable"));
                 e.report(sh, fds, "").await?;
-                return Err(Flow::Exit(1));
+                return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
             }
         }
         if !redirs.is_empty() && redirect::apply(sh, &redirs, fds).await?.is_none() {

@@ -288,7 +288,9 @@ fn parse_function(name: &str, source: &str, limits: &Limits) -> Result<Function,
         return Err(format!("function {name}: the text defines {:?}", def.fname.value));
     }
     // The stored text stays what `declare -f` shows.
-    Ok(Function { def: def.clone(), source: source.to_string(), program: parsed.source, exported: false })
+    // Where it was defined is not kept: it counts as defined by `-c` text.
+    let file = "environment".into();
+    Ok(Function { def: def.clone(), source: source.to_string(), program: parsed.source, exported: false, file })
 }
 
 fn single_definition(p: &brush_parser::ast::Program) -> Option<&brush_parser::ast::FunctionDefinition> {

@@ -27,6 +27,9 @@ pub struct Function {
     pub program: Arc<source::Source>,
     /// `export -f`: child `bash` processes get it too.
     pub exported: bool,
+    /// The file it was defined in, its `${BASH_SOURCE[0]}` while it runs
+    /// ("environment" for one defined by `-c` text or inherited).
+    pub file: Arc<str>,
 }
 
 impl Function {
@@ -73,6 +76,9 @@ pub struct ShellState {
     pub subst_status: Option<i32>,
     /// Inside `source`/`.`: `return` is allowed.
     pub in_source: bool,
+    /// Running a script file (`bash file`, `./file`) rather than `-c` text:
+    /// bash's fatal expansion errors then exit with 1, not 127.
+    pub script_file: bool,
     /// Descriptors installed by `exec` redirections (no command), used by the
     /// rest of the enclosing list.
     pub exec_fds: Option<Arc<crate::interp::Fds>>,
@@ -109,17 +115,18 @@ pub struct ShellState {
 }
 
 /// Where an error happened, for bash's message prefix.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Loc {
     pub line: usize,
-    /// bash names functions' source "environment" in `-c` scripts.
-    pub in_function: bool,
+    /// The name bash puts first: the file the running code comes from
+    /// (`${BASH_SOURCE[0]}`: a script, a sourced file, "environment" for a
+    /// function defined by `-c` text), else `$0`.
+    pub who: String,
 }
 
 impl std::fmt::Display for Loc {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let who = if self.in_function { "environment" } else { "bash" };
-        write!(f, "{who}: line {}", self.line)
+        write!(f, "{}: line {}", self.who, self.line)
     }
 }
 
@@ -155,7 +162,15 @@ impl ShellState {
 
     /// The current position for error messages.
     pub fn loc(&self) -> Loc {
-        Loc { line: self.line, in_function: self.func_depth > 0 }
+        Loc { line: self.line, who: self.source_name().unwrap_or_else(|| self.arg0.clone()) }
+    }
+
+    /// `${BASH_SOURCE[0]}` when set and not empty.
+    pub fn source_name(&self) -> Option<String> {
+        match self.vars.get("BASH_SOURCE").and_then(|v| v.value.as_ref()) {
+            Some(Value::Indexed(m)) => m.values().next().filter(|s| !s.is_empty()).cloned(),
+            _ => None,
+        }
     }
 
     /// `set -x`'s prefix: PS4 with its first character repeated once more for

@@ -1,0 +1,53 @@
+"""Errors as bash reports them from script files, sourced files and functions:
+the name in front (the file the running code comes from, `environment` for a
+function defined by `-c` text, else `$0`), BASH_SOURCE in functions, which errors
+end the shell and with what status, and which only abandon the current line."""
+
+tools("chmod", "printf")
+
+group("The name in front of an error")
+e("script_file_errors_name_the_file", r'''printf 'nocmd\necho ${z:?zz}\necho unreached\n' > s.sh; bash s.sh; echo "rc=$?"; chmod +x s.sh; ./s.sh; echo "rc=$?"''')
+e("sourced_file_and_its_functions", r'''printf 'nocmd\nf() { nocmd2; }\nf\n' > lib.sh; source lib.sh; echo "rc=$?"; f; g() { nocmd3; }; g''')
+e("dash_c_name_and_functions", r'''bash -c 'nocmd; f() { nocmd2; }; f' myname; bash -c 'nocmd' ''')
+e("syntax_errors_in_nested_shells", r'''printf 'echo ok\nif then\n' > p.sh; bash p.sh; echo "rc=$?"; bash -c 'fi'; echo "rc=$?"; bash -c 'fi' nm; source p.sh; echo "rc=$?"''')
+e("eval_inside_script_and_function", r'''printf 'eval "fi"\necho next\n' > e.sh; bash e.sh; f() { eval 'fi'; }; f''')
+
+group("BASH_SOURCE")
+t("bash_source_follows_function_definitions", r'''f() { echo "f:${BASH_SOURCE[*]}"; }; f; echo "top:${BASH_SOURCE[*]}:$0"; printf 'g() { echo "g:${BASH_SOURCE[*]}"; f; }\necho "in:${BASH_SOURCE[*]}"\n' > so.sh; source ./so.sh; g''')
+t("bash_source_in_a_script_and_exported_functions", r'''f() { echo "f:${BASH_SOURCE[*]}"; }; export -f f; printf 'echo "script:${BASH_SOURCE[*]}:$0"\nh() { echo "h:${BASH_SOURCE[*]}"; f; }\nh\n' > sc.sh; bash sc.sh''')
+
+group("Fatal errors: the status")
+e("unset_variable_in_a_script_exits_1", r'''printf 'set -u\ng() { echo $nope; }\ng\necho unreached\n' > y.sh; bash y.sh; echo "rc=$?"; bash -c 'set -u; echo $nope'; echo "rc=$?"''')
+e("unknown_transformation_ends_the_shell", r'''x=(1 2); bash -c 'x=1; echo ${x@Z}
+echo unreached'; echo "rc=$?"; printf 'x=1\necho ${x@Z}\necho unreached\n' > t.sh; bash t.sh; echo "rc=$?"''')
+
+group("Errors that abandon only the current line")
+e("arithmetic_error_then_next_line", '''echo $((1/0)); echo same-line
+echo next-line $?
+v=1/0; echo $((v))
+echo after-variable $?''')
+e("readonly_assignment_then_next_line", '''readonly r=1
+r=2; echo same-line
+echo next-line $?
+f() { r=3; echo in-function; }
+f; echo same-line-as-call
+echo after-function $?''')
+e("bad_substitution_then_next_line", '''echo ${x!y}
+echo next $?
+echo ${ x}
+echo next2 $?''')
+e("indirection_and_substring_errors_then_next_line", '''x=; echo ${!x}
+echo next $?
+s=abc; echo ${s:0:-5}
+echo next2 $?''')
+e("abandoned_line_inside_subshells", '''x=$(echo $((1/0)); echo in); echo "[$x] $?"
+(echo $((1/0))
+echo in2); echo "sub $?"
+echo $((1/0)) | cat
+echo "pipe $?"''')
+e("script_file_goes_on_after_abandoned_line", r'''printf 'readonly r=1\nr=2; echo same\necho next $?\necho $((1/0))\necho after\n' > q.sh; bash q.sh; echo "rc=$?"''')
+e("array_subscript_error_ends_the_shell", '''a=(); echo ${a[1/0]}
+echo unreached''')
+
+group("Arithmetic errors in [[ ]]")
+e("conditional_arithmetic_error_is_false", r'''[[ 1/0 -eq 1 ]]; echo $?; [[ ! 1/0 -eq 1 ]]; echo $?; [[ 08 -lt 9 ]]; echo $?''')
