@@ -18,12 +18,20 @@ fn base64_decode_pipe() {
 
 #[test]
 fn base64_round_trip() {
-    check(r#"printf 'hello\000world' | base64 | base64 -d | od -c"#, "0000000   h   e   l   l   o  \\0   w   o   r   l   d\n0000013\n", 0);
+    check(
+        r#"printf 'hello\000world' | base64 | base64 -d | od -c"#,
+        "0000000   h   e   l   l   o  \\0   w   o   r   l   d\n0000013\n",
+        0,
+    );
 }
 
 #[test]
 fn base64_wrap() {
-    check(r#"printf '%s' 0123456789012345678901234567890123456789012345678901234567890123456789 | base64 -w 20"#, "MDEyMzQ1Njc4OTAxMjM0\nNTY3ODkwMTIzNDU2Nzg5\nMDEyMzQ1Njc4OTAxMjM0\nNTY3ODkwMTIzNDU2Nzg5\nMDEyMzQ1Njc4OQ==\n", 0);
+    check(
+        r#"printf '%s' 0123456789012345678901234567890123456789012345678901234567890123456789 | base64 -w 20"#,
+        "MDEyMzQ1Njc4OTAxMjM0\nNTY3ODkwMTIzNDU2Nzg5\nMDEyMzQ1Njc4OTAxMjM0\nNTY3ODkwMTIzNDU2Nzg5\nMDEyMzQ1Njc4OQ==\n",
+        0,
+    );
 }
 
 #[test]
@@ -47,12 +55,21 @@ fn sha256_stdin() {
 
 #[test]
 fn md5_file_and_check() {
-    check(r#"printf 'x\n' > f; md5sum f > sums; md5sum -c sums; echo changed > f; md5sum --quiet -c sums; echo "status=$?""#, "f: OK\nf: FAILED\nstatus=1\n", 0);
+    check(
+        r#"printf 'x\n' > f; md5sum f > sums; md5sum -c sums; echo changed > f; md5sum --quiet -c sums; echo "status=$?""#,
+        "f: OK\nf: FAILED\nstatus=1\n",
+        0,
+    );
 }
 
 #[test]
 fn sha1_check_warning() {
-    check_err(r#"printf 'a' > a; sha1sum a > s; printf 'bad line\n' >> s; echo "0000000000000000000000000000000000000000  a" >> s; sha1sum -c s; echo "status=$?""#, "a: OK\na: FAILED\nstatus=1\n", "sha1sum: WARNING: 1 line is improperly formatted\nsha1sum: WARNING: 1 computed checksum did NOT match\n", 0);
+    check_err(
+        r#"printf 'a' > a; sha1sum a > s; printf 'bad line\n' >> s; echo "0000000000000000000000000000000000000000  a" >> s; sha1sum -c s; echo "status=$?""#,
+        "a: OK\na: FAILED\nstatus=1\n",
+        "sha1sum: WARNING: 1 line is improperly formatted\nsha1sum: WARNING: 1 computed checksum did NOT match\n",
+        0,
+    );
 }
 
 #[test]
@@ -62,7 +79,11 @@ fn sha512_tag() {
 
 #[test]
 fn cksum_and_sum() {
-    check(r#"printf 'abc' | cksum; printf 'abc' > f; cksum f; sum f; sum -s f"#, "1219131554 3\n1219131554 3 f\n16556     1 f\n294 1 f\n", 0);
+    check(
+        r#"printf 'abc' | cksum; printf 'abc' > f; cksum f; sum f; sum -s f"#,
+        "1219131554 3\n1219131554 3 f\n16556     1 f\n294 1 f\n",
+        0,
+    );
 }
 
 // ----------------------------------------------------------------------
@@ -71,17 +92,30 @@ fn cksum_and_sum() {
 
 #[test]
 fn expr_arith() {
-    check(r#"expr 3 + 4 \* 2; x=$(expr 10 / 3); echo "$x"; expr 99999999999999999999 + 1"#, "11\n3\n100000000000000000000\n", 0);
+    check(
+        r#"expr 3 + 4 \* 2; x=$(expr 10 / 3); echo "$x"; expr 99999999999999999999 + 1"#,
+        "11\n3\n100000000000000000000\n",
+        0,
+    );
 }
 
 #[test]
 fn expr_strings() {
-    check(r#"expr length "hello"; expr substr hello 2 3; expr index hello l; expr abc : 'a\(.*\)'; expr abc : ab"#, "5\nell\n3\nbc\n2\n", 0);
+    check(
+        r#"expr length "hello"; expr substr hello 2 3; expr index hello l; expr abc : 'a\(.*\)'; expr abc : ab"#,
+        "5\nell\n3\nbc\n2\n",
+        0,
+    );
 }
 
 #[test]
 fn expr_errors() {
-    check_err(r#"expr 1 / 0; echo "status=$?"; expr 1 +; echo "status=$?"; expr a = b; echo "status=$?""#, "status=2\nstatus=2\n0\nstatus=1\n", "expr: division by zero\nexpr: syntax error: missing argument after ‘+’\n", 0);
+    check_err(
+        r#"expr 1 / 0; echo "status=$?"; expr 1 +; echo "status=$?"; expr a = b; echo "status=$?""#,
+        "status=2\nstatus=2\n0\nstatus=1\n",
+        "expr: division by zero\nexpr: syntax error: missing argument after ‘+’\n",
+        0,
+    );
 }
 
 #[test]
@@ -105,17 +139,29 @@ fn xxd_plain_round_trip() {
 
 #[test]
 fn xxd_include() {
-    check(r#"printf 'ab' > my-file.bin; xxd -i my-file.bin"#, "unsigned char my_file_bin[] = {\n  0x61, 0x62\n};\nunsigned int my_file_bin_len = 2;\n", 0);
+    check(
+        r#"printf 'ab' > my-file.bin; xxd -i my-file.bin"#,
+        "unsigned char my_file_bin[] = {\n  0x61, 0x62\n};\nunsigned int my_file_bin_len = 2;\n",
+        0,
+    );
 }
 
 #[test]
 fn od_chars() {
-    check(r#"printf 'a\tb\n' | od -c; printf 'abcd' | od -An -tx1 -tu1"#, "0000000   a  \\t   b  \\n\n0000004\n  61  62  63  64\n  97  98  99 100\n", 0);
+    check(
+        r#"printf 'a\tb\n' | od -c; printf 'abcd' | od -An -tx1 -tu1"#,
+        "0000000   a  \\t   b  \\n\n0000004\n  61  62  63  64\n  97  98  99 100\n",
+        0,
+    );
 }
 
 #[test]
 fn od_squeeze() {
-    check(r#"printf '%032d' 0 | od -tx1 | cat"#, "0000000 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30\n*\n0000040\n", 0);
+    check(
+        r#"printf '%032d' 0 | od -tx1 | cat"#,
+        "0000000 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30 30\n*\n0000040\n",
+        0,
+    );
 }
 
 #[test]
@@ -134,22 +180,39 @@ fn bc_basic() {
 
 #[test]
 fn bc_mathlib() {
-    check(r#"echo 'scale=10; 4*a(1); e(1); l(10); s(0.5); c(0.5)' | bc -l"#, "3.1415926532\n2.7182818284\n2.3025850929\n.4794255386\n.8775825618\n", 0);
+    check(
+        r#"echo 'scale=10; 4*a(1); e(1); l(10); s(0.5); c(0.5)' | bc -l"#,
+        "3.1415926532\n2.7182818284\n2.3025850929\n.4794255386\n.8775825618\n",
+        0,
+    );
 }
 
 #[test]
 fn bc_functions_loops() {
-    check(r#"printf 'define f(n) { if (n < 2) return n; return f(n-1) + f(n-2) }\nfor (i = 0; i < 10; i++) f(i)\n' | bc"#, "0\n1\n1\n2\n3\n5\n8\n13\n21\n34\n", 0);
+    check(
+        r#"printf 'define f(n) { if (n < 2) return n; return f(n-1) + f(n-2) }\nfor (i = 0; i < 10; i++) f(i)\n' | bc"#,
+        "0\n1\n1\n2\n3\n5\n8\n13\n21\n34\n",
+        0,
+    );
 }
 
 #[test]
 fn bc_long_line() {
-    check(r#"echo '3^200' | bc"#, "26561398887587476933878132203577962682923345265339449597457496173909\\\n2490901302182994384699044001\n", 0);
+    check(
+        r#"echo '3^200' | bc"#,
+        "26561398887587476933878132203577962682923345265339449597457496173909\\\n2490901302182994384699044001\n",
+        0,
+    );
 }
 
 #[test]
 fn bc_errors() {
-    check_err(r#"echo '1/0; 2 + 2' | bc; echo 'x = ; 5' | bc"#, "", "Runtime error (func=(main), adr=3): Divide by zero\n(standard_in) 1: syntax error\n", 0);
+    check_err(
+        r#"echo '1/0; 2 + 2' | bc; echo 'x = ; 5' | bc"#,
+        "",
+        "Runtime error (func=(main), adr=3): Divide by zero\n(standard_in) 1: syntax error\n",
+        0,
+    );
 }
 
 // ----------------------------------------------------------------------
@@ -158,12 +221,20 @@ fn bc_errors() {
 
 #[test]
 fn shuf_seeded() {
-    check(r#"printf 'some random bytes for shuf to use, enough of them, really' > rs; shuf -i 1-10 --random-source=rs; seq 5 | shuf --random-source=rs; shuf -n 2 -e a b c d --random-source=rs"#, "6\n4\n10\n7\n1\n9\n3\n8\n5\n2\n1\n5\n2\n3\n4\nd\nc\n", 0);
+    check(
+        r#"printf 'some random bytes for shuf to use, enough of them, really' > rs; shuf -i 1-10 --random-source=rs; seq 5 | shuf --random-source=rs; shuf -n 2 -e a b c d --random-source=rs"#,
+        "6\n4\n10\n7\n1\n9\n3\n8\n5\n2\n1\n5\n2\n3\n4\nd\nc\n",
+        0,
+    );
 }
 
 #[test]
 fn shuf_pipe_reservoir() {
-    check(r#"printf 'another source of random bytes, long enough for a few draws of shuf' > rs; seq 30 | shuf -n 4 --random-source=rs; seq 3 | shuf -n 5 --random-source=rs; seq 30 > f; shuf -n 4 --random-source=rs < f"#, "28\n5\n17\n6\n2\n1\n3\n8\n10\n5\n20\n", 0);
+    check(
+        r#"printf 'another source of random bytes, long enough for a few draws of shuf' > rs; seq 30 | shuf -n 4 --random-source=rs; seq 3 | shuf -n 5 --random-source=rs; seq 30 > f; shuf -n 4 --random-source=rs < f"#,
+        "28\n5\n17\n6\n2\n1\n3\n8\n10\n5\n20\n",
+        0,
+    );
 }
 
 #[test]
@@ -173,7 +244,11 @@ fn shuf_unseeded_permutation() {
 
 #[test]
 fn numfmt_to() {
-    check(r#"numfmt --to=iec 1048576; numfmt --to=si --suffix=B 1500; echo '1K 2M x' | numfmt --from=si --field=1-2"#, "1.0M\n1.5KB\n1000 2000000 x\n", 0);
+    check(
+        r#"numfmt --to=iec 1048576; numfmt --to=si --suffix=B 1500; echo '1K 2M x' | numfmt --from=si --field=1-2"#,
+        "1.0M\n1.5KB\n1000 2000000 x\n",
+        0,
+    );
 }
 
 #[test]
@@ -187,7 +262,11 @@ fn numfmt_invalid() {
 
 #[test]
 fn grep_bre_back_reference() {
-    check(r#"printf 'abab\nabba\nxyxy\nab\n' | grep '\(..\)\1'; printf 'aa\nab\n' | grep -c '\(a\)\1' "#, "abab\nxyxy\n1\n", 0);
+    check(
+        r#"printf 'abab\nabba\nxyxy\nab\n' | grep '\(..\)\1'; printf 'aa\nab\n' | grep -c '\(a\)\1' "#,
+        "abab\nxyxy\n1\n",
+        0,
+    );
 }
 
 #[test]
@@ -197,7 +276,11 @@ fn grep_ere_back_reference() {
 
 #[test]
 fn back_references_ignoring_case() {
-    check(r#"echo AbB | grep -i '\(b\)\1'; printf 'Aa\nab\n' | grep -ciE '(a)\1'; echo 'xAa yY' | sed -E 's/(.)\1/<&>/gI' "#, "AbB\n1\nx<Aa> <yY>\n", 0);
+    check(
+        r#"echo AbB | grep -i '\(b\)\1'; printf 'Aa\nab\n' | grep -ciE '(a)\1'; echo 'xAa yY' | sed -E 's/(.)\1/<&>/gI' "#,
+        "AbB\n1\nx<Aa> <yY>\n",
+        0,
+    );
 }
 
 #[test]
@@ -212,10 +295,19 @@ fn sed_address_back_reference() {
 
 #[test]
 fn sed_subst_back_reference() {
-    check(r#"echo 'aa bb cd' | sed -E 's/(.)\1/<&>/g'; echo abcabc | sed 's/\(abc\)\1/X\1/' "#, "<aa> <bb> cd\nXabc\n", 0);
+    check(
+        r#"echo 'aa bb cd' | sed -E 's/(.)\1/<&>/g'; echo abcabc | sed 's/\(abc\)\1/X\1/' "#,
+        "<aa> <bb> cd\nXabc\n",
+        0,
+    );
 }
 
 #[test]
 fn sed_invalid_back_reference() {
-    check_err(r#"echo xx | sed '/\(x\)\2/d'; echo $?"#, "1\n", "sed: -e expression #1, char 9: Invalid back reference\n", 0);
+    check_err(
+        r#"echo xx | sed '/\(x\)\2/d'; echo $?"#,
+        "1\n",
+        "sed: -e expression #1, char 9: Invalid back reference\n",
+        0,
+    );
 }

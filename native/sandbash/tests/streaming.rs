@@ -174,6 +174,16 @@ fn split_stdin_pieces() {
     check(r#"seq 10 | split -l 3 - s_; head s_*; printf 'abc' | split -b 1 -d - d; ls d*; printf 'a\nb\nc' | split -l 2 --verbose - v; cat vab; echo"#, "==> s_aa <==\n1\n2\n3\n\n==> s_ab <==\n4\n5\n6\n\n==> s_ac <==\n7\n8\n9\n\n==> s_ad <==\n10\nd00\nd01\nd02\ncreating file 'vaa'\ncreating file 'vab'\nc\n", 0);
 }
 
+#[test]
+fn iconv_big_file() {
+    check_err(
+        r#"seq 30000 | awk '{ printf "caf\303\251 na\303\257ve \342\202\254 %d\n", $1 }' > u8; iconv -f utf-8 -t latin1//TRANSLIT u8 | wc -c; iconv -f utf-8 -t utf-16 u8 | wc -c; iconv -f utf-8 -t utf-16 u8 | iconv -f utf-16 -t utf-8 | cmp - u8 && echo same; iconv -c -f utf-8 -t ascii u8 | tail -n 1; { seq 20000; printf 'x\377y\n'; } > bad; iconv -f utf-8 -t utf-8 bad | tail -n 1; echo " rc=${PIPESTATUS[0]}""#,
+        "618894\n1117790\nsame\ncaf nave  30000\nx rc=1\n",
+        "iconv: illegal input sequence at position 108895\n",
+        0,
+    );
+}
+
 // ----------------------------------------------------------------------
 // Small edge cases
 // ----------------------------------------------------------------------
@@ -190,6 +200,15 @@ fn tail_and_head_edges() {
 #[test]
 fn tail_lines_zero_terminated() {
     check(r#"printf 'a\0b\0c' | tail -z -n 2 | od -An -c"#, "   b  \\0   c\n", 0);
+}
+
+#[test]
+fn awk_octal_escapes_are_bytes() {
+    check(
+        r#"awk 'BEGIN { s = "\303\251"; print length(s), s; printf "\342\202\254\n" }'; awk -v 'v=\303\251' 'BEGIN { print length(v), v, "\x41\101" }' "#,
+        "1 é\n€\n1 é AA\n",
+        0,
+    );
 }
 
 #[test]

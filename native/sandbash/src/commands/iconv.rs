@@ -259,63 +259,101 @@ impl Command for Iconv {
             encode(to, '\u{feff}', &mut out);
         }
         for f in &files {
-            let data = match ctx.read_operand(f).await {
-                Ok(d) => d,
+            let input = match ctx.open_input(f).await {
+                Ok(i) => i,
                 Err(e) => {
                     ctx.err(format!("cannot open input file `{f}': {e}")).await?;
                     status = 1;
                     continue;
                 }
             };
+            // The input is converted a chunk at a time: `data` holds what is
+            // not converted yet (a character cut by a chunk's end waits for
+            // the next), `base` how many bytes came before it.
+            let mut data: Vec<u8> = Vec::new();
+            let (mut base, mut eof, mut bom_checked) = (0u64, false, false);
             let mut from = from;
             let mut i = 0;
-            // A BOM picks the byte order of UTF-16/UTF-32 input.
-            match from {
-                Enc::Utf16 { bom: true, .. } if data.starts_with(&[0xfe, 0xff]) => {
-                    (from, i) = (Enc::Utf16 { le: false, bom: true }, 2)
-                }
-                Enc::Utf16 { bom: true, .. } if data.starts_with(&[0xff, 0xfe]) => i = 2,
-                Enc::Utf32 { bom: true, .. } if data.starts_with(&[0, 0, 0xfe, 0xff]) => {
-                    (from, i) = (Enc::Utf32 { le: false, bom: true }, 4)
-                }
-                Enc::Utf32 { bom: true, .. } if data.starts_with(&[0xff, 0xfe, 0, 0]) => i = 4,
-                _ => {}
-            }
             let mut failed: Option<String> = None;
             let mut ignored = false;
-            while i < data.len() {
-                match decode(from, &data[i..]) {
-                    Ok((c, n)) => {
-                        if !encode(to, c, &mut out) {
-                            if translit_on {
-                                for t in translit(c).chars() {
-                                    encode(to, t, &mut out);
-                                }
-                            } else if skip || ignore {
-                                ignored = true;
-                            } else {
-                                failed = Some(format!("illegal input sequence at position {i}"));
-                                break;
-                            }
+            'input: loop {
+                if !eof {
+                    match input.read_chunk().await {
+                        Some(c) => {
+                            data.drain(..i);
+                            base += i as u64;
+                            i = 0;
+                            data.extend_from_slice(&c);
                         }
-                        i += n;
+                        None => eof = true,
                     }
-                    Err(DecErr::Illegal) if skip || ignore => {
-                        ignored = true;
-                        i += 1;
-                    }
-                    Err(DecErr::Illegal) => {
-                        failed = Some(format!("illegal input sequence at position {i}"));
-                        break;
-                    }
-                    Err(DecErr::Incomplete) => {
-                        failed = Some("incomplete character or shift sequence at end of buffer".into());
-                        break;
+                    // The BOM check wants the first four bytes (or all there are).
+                    if !bom_checked && data.len() < 4 && !eof {
+                        continue;
                     }
                 }
+                if !bom_checked {
+                    bom_checked = true;
+                    // A BOM picks the byte order of UTF-16/UTF-32 input.
+                    match from {
+                        Enc::Utf16 { bom: true, .. } if data.starts_with(&[0xfe, 0xff]) => {
+                            (from, i) = (Enc::Utf16 { le: false, bom: true }, 2)
+                        }
+                        Enc::Utf16 { bom: true, .. } if data.starts_with(&[0xff, 0xfe]) => i = 2,
+                        Enc::Utf32 { bom: true, .. } if data.starts_with(&[0, 0, 0xfe, 0xff]) => {
+                            (from, i) = (Enc::Utf32 { le: false, bom: true }, 4)
+                        }
+                        Enc::Utf32 { bom: true, .. } if data.starts_with(&[0xff, 0xfe, 0, 0]) => i = 4,
+                        _ => {}
+                    }
+                }
+                while i < data.len() {
+                    match decode(from, &data[i..]) {
+                        Ok((c, n)) => {
+                            if !encode(to, c, &mut out) {
+                                if translit_on {
+                                    for t in translit(c).chars() {
+                                        encode(to, t, &mut out);
+                                    }
+                                } else if skip || ignore {
+                                    ignored = true;
+                                } else {
+                                    failed = Some(format!("illegal input sequence at position {}", base + i as u64));
+                                    break 'input;
+                                }
+                            }
+                            i += n;
+                        }
+                        Err(DecErr::Illegal) if skip || ignore => {
+                            ignored = true;
+                            i += 1;
+                        }
+                        Err(DecErr::Illegal) => {
+                            failed = Some(format!("illegal input sequence at position {}", base + i as u64));
+                            break 'input;
+                        }
+                        // The rest of the character is in the next chunk.
+                        Err(DecErr::Incomplete) if !eof => break,
+                        Err(DecErr::Incomplete) => {
+                            failed = Some("incomplete character or shift sequence at end of buffer".into());
+                            break 'input;
+                        }
+                    }
+                }
+                if to_file.is_none() && !out.is_empty() {
+                    ctx.out(&out).await?;
+                    out.clear();
+                }
+                if eof {
+                    break;
+                }
+                if !ctx.still_running() {
+                    return Ok(1);
+                }
             }
+            let total = base + data.len() as u64;
             if failed.is_none() && ignored && ignore && !skip {
-                failed = Some(format!("illegal input sequence at position {}", data.len()));
+                failed = Some(format!("illegal input sequence at position {total}"));
             }
             if to_file.is_none() {
                 ctx.out(&out).await?;

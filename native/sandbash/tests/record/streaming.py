@@ -3,7 +3,7 @@
 what a stopping reader leaves on a shared stdin, and directories as operands."""
 
 tools("seq", "grep", "sed", "awk", "cut", "wc", "tail", "sort", "uniq", "od", "printf",
-      "paste", "nl", "rev", "fold", "comm", "strings", "jq", "cmp", "split", "ls")
+      "paste", "nl", "rev", "fold", "comm", "strings", "jq", "cmp", "split", "ls", "iconv")
 
 # 300,000 lines (about 1.9 MB, 29 chunks) with a last line lacking its newline.
 BIG = r'''seq 300000 > big; printf 'abc' >> big; '''
@@ -28,10 +28,12 @@ t("strings_runs_across_chunks", r'''{ seq 20000; printf '\001ab\002'; seq 30000;
 e("cmp_big_files", r'''seq 200000 > a; seq 200000 > b; cmp a b; echo $?; sed 's/^150000$/15000x/' a > c; cmp a c; echo $?; cmp -l a c; cmp -b a c; head -n 199999 a > d; cmp a d; echo $?; cmp -i 100 a c; cmp a c 7 7; echo $?; cat c | cmp -l a -; seq 200000 | cmp - a; echo $?''')
 e("split_big_file", r'''seq 200000 > in; split -l 30000 in; wc -l x* | tail -n 3; split -b 100000 in b_; ls b_* | wc -l; wc -c b_ak b_am; cat b_* | cmp - in; split -l 7 -a 1 in tiny; echo "status=$?"; ls tiny* | wc -l''')
 t("split_stdin_pieces", r'''seq 10 | split -l 3 - s_; head s_*; printf 'abc' | split -b 1 -d - d; ls d*; printf 'a\nb\nc' | split -l 2 --verbose - v; cat vab; echo''')
+e("iconv_big_file", r'''seq 30000 | awk '{ printf "caf\303\251 na\303\257ve \342\202\254 %d\n", $1 }' > u8; iconv -f utf-8 -t latin1//TRANSLIT u8 | wc -c; iconv -f utf-8 -t utf-16 u8 | wc -c; iconv -f utf-8 -t utf-16 u8 | iconv -f utf-16 -t utf-8 | cmp - u8 && echo same; iconv -c -f utf-8 -t ascii u8 | tail -n 1; { seq 20000; printf 'x\377y\n'; } > bad; iconv -f utf-8 -t utf-8 bad | tail -n 1; echo " rc=${PIPESTATUS[0]}"''')
 
 group("Small edge cases")
 t("tail_and_head_edges", r'''seq 5 | tail -n 0; printf 'a\nb' | tail -n 1; echo; printf 'x\ny\n' | tail -n +0; seq 3 | head -n -0; printf 'a\nb' | head -n -1''')
 t("tail_lines_zero_terminated", r'''printf 'a\0b\0c' | tail -z -n 2 | od -An -c''')
+t("awk_octal_escapes_are_bytes", r'''awk 'BEGIN { s = "\303\251"; print length(s), s; printf "\342\202\254\n" }'; awk -v 'v=\303\251' 'BEGIN { print length(v), v, "\x41\101" }' ''')
 t("cut_without_final_newline", r'''printf 'a:b\nc:d' | cut -d: -f2; printf '' | cut -c1; echo end''')
 
 group("A shared stdin")

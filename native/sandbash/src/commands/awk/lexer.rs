@@ -385,29 +385,31 @@ fn lex_string(
     warn: &mut Vec<(Pos, String)>,
 ) -> Result<(String, usize), SyntaxError> {
     let chars: Vec<(usize, char)> = text[start + 1..].char_indices().collect();
-    let mut out = String::new();
+    // Bytes: an octal or hex escape is one byte, as in gawk (`"\303\251"` is `é`).
+    let mut out: Vec<u8> = Vec::new();
+    let push = |out: &mut Vec<u8>, c: char| out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
     let mut k = 0;
     let unterminated = || SyntaxError::new(pos, "unterminated string");
     loop {
         let Some(&(off, c)) = chars.get(k) else { return Err(unterminated()) };
         k += 1;
         match c {
-            '"' => return Ok((out, start + 1 + off + 1)),
+            '"' => return Ok((super::bytes_to_string(out), start + 1 + off + 1)),
             '\n' => return Err(unterminated()),
             '\\' => {
                 let Some(&(_, e)) = chars.get(k) else { return Err(unterminated()) };
                 k += 1;
                 match e {
-                    'n' => out.push('\n'),
-                    't' => out.push('\t'),
-                    'r' => out.push('\r'),
-                    '\\' => out.push('\\'),
-                    '"' => out.push('"'),
-                    '/' => out.push('/'),
-                    'a' => out.push('\x07'),
-                    'b' => out.push('\x08'),
-                    'f' => out.push('\x0c'),
-                    'v' => out.push('\x0b'),
+                    'n' => push(&mut out, '\n'),
+                    't' => push(&mut out, '\t'),
+                    'r' => push(&mut out, '\r'),
+                    '\\' => push(&mut out, '\\'),
+                    '"' => push(&mut out, '"'),
+                    '/' => push(&mut out, '/'),
+                    'a' => push(&mut out, '\x07'),
+                    'b' => push(&mut out, '\x08'),
+                    'f' => push(&mut out, '\x0c'),
+                    'v' => push(&mut out, '\x0b'),
                     '\n' => {}
                     '0'..='7' => {
                         let mut v = e as u32 - '0' as u32;
@@ -420,7 +422,7 @@ fn lex_string(
                                 _ => break,
                             }
                         }
-                        out.push(char::from_u32(v & 0xff).unwrap_or('\0'));
+                        out.push((v & 0xff) as u8);
                     }
                     'x' if chars.get(k).is_some_and(|&(_, d)| d.is_ascii_hexdigit()) => {
                         let mut v = 0;
@@ -433,15 +435,15 @@ fn lex_string(
                                 _ => break,
                             }
                         }
-                        out.push(char::from_u32(v).unwrap_or('\0'));
+                        out.push(v as u8);
                     }
                     other => {
                         warn.push((pos, format!("escape sequence `\\{other}' treated as plain `{other}'")));
-                        out.push(other);
+                        push(&mut out, other);
                     }
                 }
             }
-            c => out.push(c),
+            c => push(&mut out, c),
         }
     }
 }

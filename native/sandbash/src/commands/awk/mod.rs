@@ -40,22 +40,23 @@ pub fn split_assignment(arg: &str) -> Option<(&str, &str)> {
 
 /// Escape sequences in `-v` values and assignment operands, as in strings.
 pub fn unescape(s: &str) -> String {
-    let mut out = String::new();
+    let mut out: Vec<u8> = Vec::new();
+    let push = |out: &mut Vec<u8>, c: char| out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
     let mut it = s.chars().peekable();
     while let Some(c) = it.next() {
         if c != '\\' {
-            out.push(c);
+            push(&mut out, c);
             continue;
         }
         match it.next() {
-            None => out.push('\\'),
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('a') => out.push('\x07'),
-            Some('b') => out.push('\x08'),
-            Some('f') => out.push('\x0c'),
-            Some('v') => out.push('\x0b'),
+            None => push(&mut out, '\\'),
+            Some('n') => push(&mut out, '\n'),
+            Some('t') => push(&mut out, '\t'),
+            Some('r') => push(&mut out, '\r'),
+            Some('a') => push(&mut out, '\x07'),
+            Some('b') => push(&mut out, '\x08'),
+            Some('f') => push(&mut out, '\x0c'),
+            Some('v') => push(&mut out, '\x0b'),
             Some(d @ '0'..='7') => {
                 let mut v = d as u32 - '0' as u32;
                 for _ in 0..2 {
@@ -67,12 +68,40 @@ pub fn unescape(s: &str) -> String {
                         _ => break,
                     }
                 }
-                out.push(char::from_u32(v).unwrap_or('\0'));
+                out.push(v as u8);
             }
-            Some(o) => out.push(o),
+            Some(o) => push(&mut out, o),
         }
     }
-    out
+    bytes_to_string(out)
+}
+
+/// Bytes as an awk string: UTF-8 where they form it; a stray byte (an
+/// escape like `\351` alone) stands for the Latin-1 character of its value.
+pub(crate) fn bytes_to_string(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let mut out = String::with_capacity(bytes.len());
+            let mut rest = &bytes[..];
+            while !rest.is_empty() {
+                match std::str::from_utf8(rest) {
+                    Ok(s) => {
+                        out.push_str(s);
+                        break;
+                    }
+                    Err(e) => {
+                        let good = e.valid_up_to();
+                        out.push_str(std::str::from_utf8(&rest[..good]).unwrap_or_default());
+                        out.push(char::from(rest[good]));
+                        rest = &rest[good + 1..];
+                    }
+                }
+            }
+            out
+        }
+    }
 }
 
 /// What the command line asked for.
