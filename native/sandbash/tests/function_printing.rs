@@ -244,7 +244,7 @@ fn print_type() {
 }
 
 #[test]
-fn print_command_V() {
+fn print_command_upper_v() {
     check(
         r#"f() { for i in 1 2; do echo $i; done; }; command -V f"#,
         "f is a function\nf () \n{ \n    for i in 1 2;\n    do\n        echo $i;\n    done\n}\n",
@@ -253,7 +253,7 @@ fn print_command_V() {
 }
 
 #[test]
-fn print_declare_F() {
+fn print_declare_upper_f() {
     check(r#"f() { :; }; g() { :; }; declare -F; declare -F f"#, "declare -f f\ndeclare -f g\nf\n", 0);
 }
 

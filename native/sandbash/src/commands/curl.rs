@@ -84,7 +84,7 @@ fn seconds(v: &str) -> Option<Duration> {
 }
 
 enum Parse {
-    Run(Opts),
+    Run(Box<Opts>),
     /// Print this on stdout, exit 0 (`--help`, `--version`).
     Print(String),
     /// `curl: msg` and the exit status.
@@ -167,7 +167,7 @@ async fn parse(ctx: &CommandContext<'_>, args: &[String]) -> Parse {
             }
         }
     }
-    Parse::Run(o)
+    Parse::Run(Box::new(o))
 }
 
 async fn set_value(ctx: &CommandContext<'_>, o: &mut Opts, name: &str, v: String) -> Result<(), (String, i32)> {
@@ -191,11 +191,12 @@ async fn set_value(ctx: &CommandContext<'_>, o: &mut Opts, name: &str, v: String
         "cookie" => o.headers.push(("Cookie".into(), v)),
         "max-time" => {
             o.max_time =
-                Some(seconds(&v).ok_or((format!("option --max-time: expected a proper numerical parameter"), 2))?)
+                Some(seconds(&v).ok_or(("option --max-time: expected a proper numerical parameter".to_string(), 2))?)
         }
         "connect-timeout" => {
             o.connect_timeout = Some(
-                seconds(&v).ok_or((format!("option --connect-timeout: expected a proper numerical parameter"), 2))?,
+                seconds(&v)
+                    .ok_or(("option --connect-timeout: expected a proper numerical parameter".to_string(), 2))?,
             )
         }
         "url" => o.urls.push(v),
@@ -208,7 +209,7 @@ async fn set_value(ctx: &CommandContext<'_>, o: &mut Opts, name: &str, v: String
 impl Command for Curl {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
         let o = match parse(ctx, ctx.args).await {
-            Parse::Run(o) => o,
+            Parse::Run(o) => *o,
             Parse::Print(text) => {
                 ctx.out(text.as_bytes()).await?;
                 return Ok(0);

@@ -279,7 +279,7 @@ impl Command for Cut {
                     ctx.out(&out).await?;
                     out.clear();
                 }
-                if n % 1024 == 0 && !ctx.still_running() {
+                if n.is_multiple_of(1024) && !ctx.still_running() {
                     break;
                 }
             }

@@ -30,6 +30,9 @@ pub enum RegexError {
     Invalid,
 }
 
+/// Where group n of a match lies (0: the whole match), for [`PosixRegex::each_capture`].
+pub type Group<'a> = dyn Fn(usize) -> Option<(usize, usize)> + 'a;
+
 impl PosixRegex {
     /// Compile translated source; `backrefs` picks the backtracking engine.
     pub fn new(source: &str, backrefs: bool, flags: Flags, size_limit: usize) -> Result<Self, RegexError> {
@@ -100,7 +103,7 @@ impl PosixRegex {
 
     /// Call `f(group)` for each match in turn until it returns false, where
     /// `group(n)` is where group n matched (0: the whole match).
-    pub fn each_capture(&self, hay: &[u8], f: &mut dyn FnMut(&dyn Fn(usize) -> Option<(usize, usize)>) -> bool) {
+    pub fn each_capture(&self, hay: &[u8], f: &mut dyn FnMut(&Group<'_>) -> bool) {
         match self {
             PosixRegex::Plain(r) => {
                 for caps in r.captures_iter(hay) {

@@ -331,6 +331,7 @@ async fn sample(
             }
         }
     }
+    // Every later line replaces a random one of the reservoir with chance k/n.
     while more {
         let j = rng.choose(n + 1).await?;
         let Some(l) = src.next_line(ctx).await else { break };
@@ -338,9 +339,7 @@ async fn sample(
             rsrv[j as usize] = strip(l);
         }
         n += 1;
-        if !ctx.still_running() {
-            break;
-        }
+        more = ctx.still_running();
     }
     // The reservoir is then permuted like any input.
     let h = rsrv.len() as u64;

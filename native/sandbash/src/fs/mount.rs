@@ -35,7 +35,7 @@ impl MountFs {
     /// `mounts` pairs normalized absolute mount points (not `/`) with their backends.
     pub fn new(root: Arc<dyn Fs>, mounts: Vec<(String, Arc<dyn Fs>)>, max_path_depth: usize) -> Self {
         let mut mounts: Vec<Mount> = mounts.into_iter().map(|(prefix, fs)| Mount { prefix, fs }).collect();
-        mounts.sort_by(|a, b| b.prefix.len().cmp(&a.prefix.len()));
+        mounts.sort_by_key(|m| std::cmp::Reverse(m.prefix.len()));
         MountFs { root, mounts, max_path_depth }
     }
 

@@ -145,7 +145,7 @@ impl AssocMap {
 /// by one at the head (so reversed).
 fn bucket_order<'a>(group: Vec<(&'a String, &'a Item)>, epoch: u32) -> Vec<(&'a String, &'a Item)> {
     let (mut newer, older): (Vec<_>, Vec<_>) = group.into_iter().partition(|(_, i)| i.epoch >= epoch);
-    newer.sort_by(|a, b| b.1.seq.cmp(&a.1.seq));
+    newer.sort_by_key(|e| std::cmp::Reverse(e.1.seq));
     if !older.is_empty() {
         let mut before = bucket_order(older, epoch.saturating_sub(1));
         before.reverse();

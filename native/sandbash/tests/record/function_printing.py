@@ -66,8 +66,8 @@ declare -f f''')
 
 group("Where functions are printed")
 t("print_type", r'''f() { echo hi; }; type f''')
-t("print_command_V", r'''f() { for i in 1 2; do echo $i; done; }; command -V f''')
-t("print_declare_F", r'''f() { :; }; g() { :; }; declare -F; declare -F f''')
+t("print_command_upper_v", r'''f() { for i in 1 2; do echo $i; done; }; command -V f''')
+t("print_declare_upper_f", r'''f() { :; }; g() { :; }; declare -F; declare -F f''')
 
 group("Printed text evaluates to the same function")
 t("print_eval_round_trip", r'''f() { if a; then b; elif c; then d; fi; for ((i=0;i<2;i++)); do echo "$i"; done | cat; case $x in a|b) :;; esac; }
