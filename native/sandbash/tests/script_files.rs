@@ -38,6 +38,28 @@ fn eval_inside_script_and_function() {
     check_err(r#"printf 'eval "fi"\necho next\n' > e.sh; bash e.sh; f() { eval 'fi'; }; f"#, "next\n", "e.sh: eval: line 1: syntax error near unexpected token `fi'\ne.sh: eval: line 1: `fi'\nenvironment: eval: line 1: syntax error near unexpected token `fi'\nenvironment: eval: line 1: `fi'\n", 2);
 }
 
+#[test]
+fn errors_inside_eval_name_the_eval_line() {
+    check_err(r#"echo a
+eval "cd nope"
+for i in 1; do eval "cd nope2"; done
+f() {
+  eval "cd nope3"
+}
+f; eval 'echo $LINENO'
+"#, "a\n7\n", "bash: line 2: cd: nope: No such file or directory\nbash: line 3: cd: nope2: No such file or directory\nenvironment: line 5: cd: nope3: No such file or directory\n", 0);
+}
+
+#[test]
+fn printf_errors_in_a_script_file() {
+    check_err(
+        r#"printf 'printf "%%d\\n" x\n' > pf.sh; bash pf.sh; echo "rc=$?""#,
+        "0\nrc=1\n",
+        "pf.sh: line 1: printf: x: invalid number\n",
+        0,
+    );
+}
+
 // ----------------------------------------------------------------------
 // BASH_SOURCE
 // ----------------------------------------------------------------------

@@ -19,7 +19,9 @@ impl CommandContext<'_> {
 
     /// Print `bash: line N: name: msg` on stderr, as bash's own builtins do.
     pub async fn builtin_err(&self, msg: impl AsRef<str>) -> Result<(), IoError> {
-        let line = format!("bash: line {}: {}: {}\n", self.line, self.name, msg.as_ref());
+        // The shell's name for errors (the script file, else `$0`).
+        let who = self.shell.map_or_else(|| "bash".to_string(), |sh| sh.loc().who);
+        let line = format!("{who}: line {}: {}: {}\n", self.line, self.name, msg.as_ref());
         self.stderr.write(line.as_bytes()).await
     }
 

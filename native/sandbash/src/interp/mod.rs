@@ -637,7 +637,8 @@ pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -
             }
         },
     };
-    let source = if what == "eval" { rebase(source, sh.line) } else { source };
+    // Its first line is the line of the `eval` itself.
+    let source = if what == "eval" { rebase(source, sh.line.saturating_sub(1)) } else { source };
     let saved_src = std::mem::replace(&mut sh.src, source);
     let mut status = 0;
     let mut result = Ok(0);

@@ -11,6 +11,15 @@ e("sourced_file_and_its_functions", r'''printf 'nocmd\nf() { nocmd2; }\nf\n' > l
 e("dash_c_name_and_functions", r'''bash -c 'nocmd; f() { nocmd2; }; f' myname; bash -c 'nocmd' ''')
 e("syntax_errors_in_nested_shells", r'''printf 'echo ok\nif then\n' > p.sh; bash p.sh; echo "rc=$?"; bash -c 'fi'; echo "rc=$?"; bash -c 'fi' nm; source p.sh; echo "rc=$?"''')
 e("eval_inside_script_and_function", r'''printf 'eval "fi"\necho next\n' > e.sh; bash e.sh; f() { eval 'fi'; }; f''')
+e("errors_inside_eval_name_the_eval_line", '''echo a
+eval "cd nope"
+for i in 1; do eval "cd nope2"; done
+f() {
+  eval "cd nope3"
+}
+f; eval 'echo $LINENO'
+''')
+e("printf_errors_in_a_script_file", r'''printf 'printf "%%d\\n" x\n' > pf.sh; bash pf.sh; echo "rc=$?"''')
 
 group("BASH_SOURCE")
 t("bash_source_follows_function_definitions", r'''f() { echo "f:${BASH_SOURCE[*]}"; }; f; echo "top:${BASH_SOURCE[*]}:$0"; printf 'g() { echo "g:${BASH_SOURCE[*]}"; f; }\necho "in:${BASH_SOURCE[*]}"\n' > so.sh; source ./so.sh; g''')
