@@ -216,3 +216,22 @@ fn hexdump_format() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Usage errors
+// ----------------------------------------------------------------------
+
+#[test]
+fn awk_unknown_option_prints_usage_only() {
+    check_err(r#"awk --frob 1 2>&1 | head -n 2; awk -Z 1 >/dev/null 2>&1; echo "rc=$?""#, "Usage: awk [POSIX or GNU style options] -f progfile [--] file ...\nUsage: awk [POSIX or GNU style options] [--] 'program' file ...\nrc=1\n", "", 0);
+}
+
+#[test]
+fn tar_unknown_option_exits_64() {
+    check_err(r#"tar --frob; echo "rc=$?"; tar -xf; echo "rc=$?"; tar; echo "rc=$?""#, "rc=64\nrc=64\nrc=2\n", "tar: unrecognized option '--frob'\nTry 'tar --help' or 'tar --usage' for more information.\ntar: option requires an argument -- 'f'\nTry 'tar --help' or 'tar --usage' for more information.\ntar: You must specify one of the '-Acdtrux', '--delete' or '--test-label' options\nTry 'tar --help' or 'tar --usage' for more information.\n", 0);
+}
+
+#[test]
+fn printf_errors_come_before_its_output() {
+    check(r#"printf '%d|%d\n' 1 x 2>&1; echo "rc=$?""#, "bash: line 1: printf: x: invalid number\n1|0\nrc=1\n", 0);
+}

@@ -40,10 +40,12 @@ impl Command for Printf {
         if r.overflow {
             return Err(crate::io::IoError::OutputLimit(limits.max_output_bytes));
         }
-        ctx.out(&r.out).await?;
+        // bash reports each bad argument as it formats and writes the
+        // (buffered) output when done: errors come first.
         for e in &r.errors {
             ctx.builtin_err(e).await?;
         }
+        ctx.out(&r.out).await?;
         Ok(r.status)
     }
 }

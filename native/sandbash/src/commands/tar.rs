@@ -337,9 +337,10 @@ impl Command for Tar {
                 ctx.out(b"tar (GNU tar) 1.34\n").await?;
                 return Ok(0);
             }
+            // GNU tar exits with 64 (EX_USAGE) on an option it cannot parse.
             Err(e) => {
                 ctx.stderr.write(format!("tar: {e}\n{TRY}").as_bytes()).await?;
-                return Ok(2);
+                return Ok(64);
             }
         };
         let modes: Vec<&str> = p.opts.iter().map(|o| o.id).filter(|id| matches!(*id, "c" | "x" | "t")).collect();

@@ -4,7 +4,8 @@ shred, dc, arch/users/who/sync, ls quoting styles, od -t fL and hexdump -e."""
 
 tools("egrep", "fgrep", "grep", "b2sum", "basenc", "factor", "tsort", "dos2unix", "unix2dos",
       "envsubst", "link", "unlink", "nohup", "nice", "stdbuf", "getconf", "pathchk", "shred",
-      "dc", "arch", "users", "who", "sync", "ls", "od", "hexdump", "printf", "echo", "wc", "touch")
+      "dc", "arch", "users", "who", "sync", "ls", "od", "hexdump", "printf", "echo", "wc", "touch",
+      "awk", "tar")
 
 group("grep aliases and sums")
 t("egrep_fgrep", r'''printf 'abc\nxyz\nq\n' | egrep 'a|x'; printf 'a|x\nab\n' | fgrep 'a|x'; echo "status=$?"''')
@@ -38,3 +39,8 @@ t("machine_facts", r'''arch; users; who; sync; echo "status=$?"''')
 group("Dumps")
 t("od_long_double", r'''printf '\000\000\000\000\000\000\000\200\377\077\000\000\000\000\000\000' | od -t fL''')
 t("hexdump_format", r'''printf 'hello world\n' | hexdump -e '"%07.7_ax " 8/1 "%02x " "\n"'; printf 'abc' | hexdump -e '1/1 "%_p|"' ''')
+
+group("Usage errors")
+e("awk_unknown_option_prints_usage_only", r'''awk --frob 1 2>&1 | head -n 2; awk -Z 1 >/dev/null 2>&1; echo "rc=$?"''')
+e("tar_unknown_option_exits_64", r'''tar --frob; echo "rc=$?"; tar -xf; echo "rc=$?"; tar; echo "rc=$?"''')
+t("printf_errors_come_before_its_output", r'''printf '%d|%d\n' 1 x 2>&1; echo "rc=$?"''')

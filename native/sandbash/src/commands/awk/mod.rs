@@ -148,7 +148,8 @@ fn parse_args(args: &[String], name: &str) -> Result<Args, ArgsErr> {
                 )
                 .find(|n| n.starts_with(key) && !key.is_empty());
             let Some(&full) = full else {
-                return Err(usage_err(format!("{name}: unrecognized option '{arg}'\n")));
+                // gawk prints only its usage for an option it does not know.
+                return Err(usage_err(String::new()));
             };
             let val = if takes.contains(&full) {
                 match inline.or_else(|| {
