@@ -680,3 +680,31 @@ fn internal_names_not_commands() {
 fn internal_names_errors() {
     check_err(r#"type __select; command -V __syntax_error; builtin __select"#, "", "bash: line 1: type: __select: not found\nbash: line 1: command: __syntax_error: not found\nbash: line 1: builtin: __select: not a shell builtin\n", 1);
 }
+
+// ----------------------------------------------------------------------
+// A shell signalling itself
+// ----------------------------------------------------------------------
+
+#[test]
+fn kill_self_runs_the_trap() {
+    check(
+        r#"trap 'echo INT caught' INT; kill -INT $$; echo "after $?"; trap 'echo usr' USR1; kill -USR1 $$; trap '' TERM; kill $$; echo "ignored $?""#,
+        "INT caught\nafter 0\nusr\nignored 0\n",
+        0,
+    );
+}
+
+#[test]
+fn kill_self_default_action_ends_the_shell() {
+    check(r#"bash -c 'trap "echo bye" EXIT; kill $$; echo unreached'; echo "rc=$?""#, "bye\nrc=143\n", 0);
+}
+
+#[test]
+fn kill_self_hangup_in_a_function() {
+    check(r#"bash -c 'f() { kill -s HUP $$; echo unreached; }; f; echo unreached'; echo "rc=$?""#, "rc=129\n", 0);
+}
+
+#[test]
+fn kill_self_harmless_signals() {
+    check(r#"kill -0 $$; echo "alive $?"; kill -CHLD $$; kill -WINCH $$; echo "still $?""#, "alive 0\nstill 0\n", 0);
+}

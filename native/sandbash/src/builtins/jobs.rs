@@ -178,7 +178,13 @@ pub async fn kill(sh: &mut ShellState, argv: &[String], fds: &Fds) -> crate::int
         return Ok(2);
     }
     let mut status = 0;
+    let mut to_self = false;
     for a in args {
+        // `$$` (and BASHPID): the shell signals itself.
+        if a == SHELL_PID {
+            to_self = true;
+            continue;
+        }
         match sh.jobs.find(a).cloned() {
             // Background jobs of a non-interactive shell ignore SIGINT and SIGQUIT.
             Some(_) if sig == 2 || sig == 3 => {}
@@ -207,5 +213,30 @@ pub async fn kill(sh: &mut ShellState, argv: &[String], fds: &Fds) -> crate::int
             }
         }
     }
+    if to_self && sig != 0 {
+        signal_self(sh, fds, sig).await?;
+    }
     Ok(status)
+}
+
+/// `$$` and BASHPID inside the sandbox.
+const SHELL_PID: &str = "1";
+
+/// A signal the shell sent itself: its trap runs, an ignored one does
+/// nothing, and otherwise the default action applies (most signals end the
+/// shell with 128+N; CHLD, CONT, URG, WINCH and the stop signals do not).
+async fn signal_self(sh: &mut ShellState, fds: &Fds, sig: u32) -> Result<(), crate::interp::Flow> {
+    let action = super::trap::canonical(&sig.to_string()).and_then(|n| sh.traps.get(&n).cloned());
+    match action {
+        Some(a) if sig != 9 => {
+            if !a.is_empty() {
+                let saved = sh.last_status;
+                crate::interp::run_string(sh, &a, fds, "trap").await?;
+                sh.last_status = saved;
+            }
+            Ok(())
+        }
+        _ if matches!(sig, 17..=23 | 28) => Ok(()),
+        _ => Err(crate::interp::Flow::Exit(128 + sig as i32)),
+    }
 }

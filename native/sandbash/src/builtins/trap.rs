@@ -1,6 +1,7 @@
 //! `trap [-lp] [[action] condition...]`. EXIT runs when the (sub)shell ends,
-//! ERR after a failing command (see `interp`); signals are recorded and listed
-//! but never delivered, since nothing in the sandbox sends them.
+//! ERR after a failing command (see `interp`); a signal trap runs when the
+//! shell signals itself (`kill -USR1 $$`, see `jobs::kill`), the only sender
+//! there is in the sandbox.
 
 use super::fail;
 use crate::interp::Fds;
