@@ -212,6 +212,11 @@ impl Command for Strings {
                 scan.feed(&o, name, &chunk, &mut out);
                 ctx.out(&out).await?;
                 out.clear();
+                // A run held back by a huge `-n` is bounded like any string.
+                if scan.run.len() as u64 > ctx.budget.limits.max_string_bytes {
+                    ctx.budget.input_exceeded();
+                    break;
+                }
                 if !ctx.still_running() {
                     break;
                 }
