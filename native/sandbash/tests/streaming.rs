@@ -184,6 +184,16 @@ fn iconv_big_file() {
     );
 }
 
+#[test]
+fn join_big_files() {
+    check_err(
+        r#"seq 1 2 100000 | sort > a; seq 1 3 100000 | awk '{ print $1, "v" $1 }' | sort > b; join a b | wc -l; join a b | tail -n 2; join -v1 a b | wc -l; join -a2 -e X -o 0,1.1,2.2 a b | tail -n 1; seq 100000 > u; join u u | tail -n 1; echo "rc=${PIPESTATUS[0]}""#,
+        "16667\n99991 v99991\n99997 v99997\n33333\n99997 99997 v99997\n100000\nrc=0\n",
+        "",
+        0,
+    );
+}
+
 // ----------------------------------------------------------------------
 // Small edge cases
 // ----------------------------------------------------------------------

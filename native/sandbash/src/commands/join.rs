@@ -3,7 +3,7 @@
 //! `-z`, `--header` and GNU's order checking (a warning by default once an
 //! unpairable line was seen, an error with `--check-order`).
 
-use super::common::{quote, quote_locale, Arg, Spec};
+use super::common::{quote, quote_locale, Arg, LineSource, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -176,11 +176,46 @@ fn parse_format(s: &str) -> Result<Vec<Out>, String> {
 }
 
 /// Reads one file's lines, checking their order.
+/// One input, read a line at a time: a window of lines from the one before
+/// the current group (for the order check) to the last one looked at.
 struct Reader {
-    lines: Vec<Line>,
+    src: Option<LineSource>,
+    lines: std::collections::VecDeque<Line>,
+    /// The number of the window's first line.
+    base: usize,
     pos: usize,
     name: String,
     warned: bool,
+}
+
+impl Reader {
+    /// Read up to line `i`; false when the input ends before it.
+    async fn load(&mut self, ctx: &CommandContext<'_>, cfg: &Cfg, i: usize) -> bool {
+        while self.base + self.lines.len() <= i {
+            let Some(src) = self.src.as_mut() else { return false };
+            match src.next_line(ctx).await {
+                Some(l) => self.lines.push_back(cfg.split(&l)),
+                None => {
+                    self.src = None;
+                    return false;
+                }
+            }
+        }
+        i >= self.base
+    }
+
+    /// Line `i`, which `load` has read.
+    fn get(&self, i: usize) -> &Line {
+        &self.lines[i - self.base]
+    }
+
+    /// Drop the lines before `i`.
+    fn forget_before(&mut self, i: usize) {
+        while self.base < i && !self.lines.is_empty() {
+            self.lines.pop_front();
+            self.base += 1;
+        }
+    }
 }
 
 #[async_trait]
@@ -281,31 +316,33 @@ impl Command for Join {
                 return Ok(1);
             }
         }
+        // Both files are streamed and merged a line at a time.
         let mut readers = Vec::new();
         for f in &p.operands {
-            let data = match ctx.read_operand(f).await {
-                Ok(d) => d,
+            let src = match ctx.open_lines(f, cfg.delim).await {
+                Ok(s) => s,
                 Err(e) => {
                     ctx.err(format!("{}: {e}", super::common::quotef(f))).await?;
                     return Ok(1);
                 }
             };
-            let lines = data.split_inclusive(|&b| b == cfg.delim).map(|l| cfg.split(l)).collect();
-            readers.push(Reader { lines, pos: 0, name: f.clone(), warned: false });
+            let lines = std::collections::VecDeque::new();
+            readers.push(Reader { src: Some(src), lines, base: 0, pos: 0, name: f.clone(), warned: false });
         }
         let (mut r2, mut r1) = (readers.pop().unwrap_or_else(empty_reader), readers.pop().unwrap_or_else(empty_reader));
+        let has = [r1.load(ctx, &cfg, 0).await, r2.load(ctx, &cfg, 0).await];
         if cfg.auto {
-            let n = |r: &Reader| r.lines.first().map_or(0, |l| l.fields.len());
+            let n = |r: &Reader, has: bool| if has { r.get(0).fields.len() } else { 0 };
             let mut f = vec![Out::Key];
-            f.extend((0..n(&r1)).filter(|&i| i != cfg.keys[0]).map(|i| Out::Field(0, i)));
-            f.extend((0..n(&r2)).filter(|&i| i != cfg.keys[1]).map(|i| Out::Field(1, i)));
+            f.extend((0..n(&r1, has[0])).filter(|&i| i != cfg.keys[0]).map(|i| Out::Field(0, i)));
+            f.extend((0..n(&r2, has[1])).filter(|&i| i != cfg.keys[1]).map(|i| Out::Field(1, i)));
             cfg.format = Some(f);
         }
         let mut out = Vec::new();
-        if p.has("header") && (!r1.lines.is_empty() || !r2.lines.is_empty()) {
-            cfg.print(r1.lines.first(), r2.lines.first(), &mut out);
-            r1.pos = usize::from(!r1.lines.is_empty());
-            r2.pos = usize::from(!r2.lines.is_empty());
+        if p.has("header") && (has[0] || has[1]) {
+            cfg.print(has[0].then(|| r1.get(0)), has[1].then(|| r2.get(0)), &mut out);
+            r1.pos = usize::from(has[0]);
+            r2.pos = usize::from(has[1]);
         }
         let mut j = Joiner { cfg: &cfg, order, seen_unpairable: false };
         let status = j.run(ctx, &mut r1, &mut r2, &mut out).await?;
@@ -315,7 +352,7 @@ impl Command for Join {
 }
 
 fn empty_reader() -> Reader {
-    Reader { lines: Vec::new(), pos: 0, name: String::new(), warned: false }
+    Reader { src: None, lines: Default::default(), base: 0, pos: 0, name: String::new(), warned: false }
 }
 
 struct Joiner<'a> {
@@ -329,8 +366,8 @@ impl Joiner<'_> {
     async fn advance(&self, ctx: &CommandContext<'_>, r: &mut Reader, file: usize) -> Result<Result<(), ()>, IoError> {
         r.pos += 1;
         let checking = self.order == Order::Check || (self.order == Order::Default && self.seen_unpairable);
-        if checking && !r.warned && r.pos < r.lines.len() {
-            let (prev, cur) = (&r.lines[r.pos - 1], &r.lines[r.pos]);
+        if checking && !r.warned && r.load(ctx, self.cfg, r.pos).await {
+            let (prev, cur) = (r.get(r.pos - 1), r.get(r.pos));
             if self.cfg.cmp(prev, cur, file, file).is_gt() {
                 let text = String::from_utf8_lossy(&cur.text);
                 ctx.err(format!("{}:{}: is not sorted: {text}", r.name, r.pos + 1)).await?;
@@ -358,11 +395,14 @@ impl Joiner<'_> {
                 }
             };
         }
-        while r1.pos < r1.lines.len() && r2.pos < r2.lines.len() {
+        while r1.load(ctx, cfg, r1.pos).await & r2.load(ctx, cfg, r2.pos).await {
             if !ctx.still_running() {
                 return Ok(1);
             }
-            let (a, b) = (&r1.lines[r1.pos], &r2.lines[r2.pos]);
+            // Only the line before each current one is still needed.
+            r1.forget_before(r1.pos.saturating_sub(1));
+            r2.forget_before(r2.pos.saturating_sub(1));
+            let (a, b) = (r1.get(r1.pos), r2.get(r2.pos));
             match cfg.cmp(a, b, 0, 1) {
                 std::cmp::Ordering::Less => {
                     if cfg.unpaired[0] {
@@ -382,17 +422,17 @@ impl Joiner<'_> {
                     // The groups of equal keys on both sides.
                     let (s1, s2) = (r1.pos, r2.pos);
                     step!(r1, 0);
-                    while r1.pos < r1.lines.len() && cfg.cmp(&r1.lines[r1.pos], &r1.lines[s1], 0, 0).is_eq() {
+                    while r1.load(ctx, cfg, r1.pos).await && cfg.cmp(r1.get(r1.pos), r1.get(s1), 0, 0).is_eq() {
                         step!(r1, 0);
                     }
                     step!(r2, 1);
-                    while r2.pos < r2.lines.len() && cfg.cmp(&r2.lines[r2.pos], &r2.lines[s2], 1, 1).is_eq() {
+                    while r2.load(ctx, cfg, r2.pos).await && cfg.cmp(r2.get(r2.pos), r2.get(s2), 1, 1).is_eq() {
                         step!(r2, 1);
                     }
                     if cfg.paired {
-                        for a in &r1.lines[s1..r1.pos] {
-                            for b in &r2.lines[s2..r2.pos] {
-                                cfg.print(Some(a), Some(b), out);
+                        for i in s1..r1.pos {
+                            for j in s2..r2.pos {
+                                cfg.print(Some(r1.get(i)), Some(r2.get(j)), out);
                             }
                         }
                     }
@@ -405,12 +445,13 @@ impl Joiner<'_> {
         }
         // What is left of either file is unpairable.
         for (file, r) in [(0, &mut *r1), (1, &mut *r2)] {
-            if r.pos < r.lines.len() {
+            if r.load(ctx, cfg, r.pos).await {
                 self.seen_unpairable |= true;
             }
-            while r.pos < r.lines.len() {
+            while r.load(ctx, cfg, r.pos).await {
+                r.forget_before(r.pos.saturating_sub(1));
                 if cfg.unpaired[file] {
-                    let l = &r.lines[r.pos];
+                    let l = r.get(r.pos);
                     if file == 0 {
                         cfg.print(Some(l), None, out);
                     } else {

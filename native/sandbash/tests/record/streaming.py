@@ -3,7 +3,7 @@
 what a stopping reader leaves on a shared stdin, and directories as operands."""
 
 tools("seq", "grep", "sed", "awk", "cut", "wc", "tail", "sort", "uniq", "od", "printf",
-      "paste", "nl", "rev", "fold", "comm", "strings", "jq", "cmp", "split", "ls", "iconv")
+      "paste", "nl", "rev", "fold", "comm", "strings", "jq", "cmp", "split", "ls", "iconv", "join")
 
 # 300,000 lines (about 1.9 MB, 29 chunks) with a last line lacking its newline.
 BIG = r'''seq 300000 > big; printf 'abc' >> big; '''
@@ -29,6 +29,7 @@ e("cmp_big_files", r'''seq 200000 > a; seq 200000 > b; cmp a b; echo $?; sed 's/
 e("split_big_file", r'''seq 200000 > in; split -l 30000 in; wc -l x* | tail -n 3; split -b 100000 in b_; ls b_* | wc -l; wc -c b_ak b_am; cat b_* | cmp - in; split -l 7 -a 1 in tiny; echo "status=$?"; ls tiny* | wc -l''')
 t("split_stdin_pieces", r'''seq 10 | split -l 3 - s_; head s_*; printf 'abc' | split -b 1 -d - d; ls d*; printf 'a\nb\nc' | split -l 2 --verbose - v; cat vab; echo''')
 e("iconv_big_file", r'''seq 30000 | awk '{ printf "caf\303\251 na\303\257ve \342\202\254 %d\n", $1 }' > u8; iconv -f utf-8 -t latin1//TRANSLIT u8 | wc -c; iconv -f utf-8 -t utf-16 u8 | wc -c; iconv -f utf-8 -t utf-16 u8 | iconv -f utf-16 -t utf-8 | cmp - u8 && echo same; iconv -c -f utf-8 -t ascii u8 | tail -n 1; { seq 20000; printf 'x\377y\n'; } > bad; iconv -f utf-8 -t utf-8 bad | tail -n 1; echo " rc=${PIPESTATUS[0]}"''')
+e("join_big_files", r'''seq 1 2 100000 | sort > a; seq 1 3 100000 | awk '{ print $1, "v" $1 }' | sort > b; join a b | wc -l; join a b | tail -n 2; join -v1 a b | wc -l; join -a2 -e X -o 0,1.1,2.2 a b | tail -n 1; seq 100000 > u; join u u | tail -n 1; echo "rc=${PIPESTATUS[0]}"''')
 
 group("Small edge cases")
 t("tail_and_head_edges", r'''seq 5 | tail -n 0; printf 'a\nb' | tail -n 1; echo; printf 'x\ny\n' | tail -n +0; seq 3 | head -n -0; printf 'a\nb' | head -n -1''')
