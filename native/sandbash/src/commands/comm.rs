@@ -1,7 +1,7 @@
 //! `comm FILE1 FILE2`: lines only in one, only in the other, in both (sorted
 //! input, byte order). Unsorted input is diagnosed as GNU does by default.
 
-use super::common::{quote_locale, quotef, Arg, LineSource, Spec};
+use super::common::{quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::cmp::Ordering;
@@ -51,7 +51,7 @@ impl Command for Comm {
         }
         let mut cur: [Option<Vec<u8>>; 2] = [None, None];
         for k in 0..2 {
-            cur[k] = next_line(ctx, &mut srcs[k], eol).await;
+            cur[k] = srcs[k].next_text(ctx).await;
         }
         let mut prev: [Option<Vec<u8>>; 2] = [None, None];
         let (mut warned, mut unpairable, mut disorder) = ([false; 2], false, false);
@@ -93,7 +93,7 @@ impl Command for Comm {
             }
             for &k in advance {
                 prev[k] = cur[k].take();
-                cur[k] = next_line(ctx, &mut srcs[k], eol).await;
+                cur[k] = srcs[k].next_text(ctx).await;
             }
             if out.len() >= 64 * 1024 {
                 ctx.out(&out).await?;
@@ -113,15 +113,6 @@ impl Command for Comm {
         }
         Ok(0)
     }
-}
-
-/// The next line of one input, without its delimiter.
-async fn next_line(ctx: &CommandContext<'_>, src: &mut LineSource, eol: u8) -> Option<Vec<u8>> {
-    let mut line = src.next_line(ctx).await?;
-    if line.last() == Some(&eol) {
-        line.pop();
-    }
-    Some(line)
 }
 
 async fn usage(ctx: &CommandContext<'_>, msg: &str) -> CommandResult {

@@ -119,6 +119,21 @@ impl LineSource {
     }
 }
 
+impl LineSource {
+    /// The next line without its delimiter.
+    pub async fn next_text(&mut self, ctx: &CommandContext<'_>) -> Option<Vec<u8>> {
+        let delim = match self {
+            LineSource::File(r) => r.delim(),
+            LineSource::Stdin { delim, .. } => *delim,
+        };
+        let mut line = self.next_line(ctx).await?;
+        if line.last() == Some(&delim) {
+            line.pop();
+        }
+        Some(line)
+    }
+}
+
 impl CommandContext<'_> {
     /// Open `operand` (`-` is stdin) for reading lines ended by `delim`. The
     /// error is the C library wording (`No such file or directory`).
@@ -466,6 +481,20 @@ impl CommandContext<'_> {
     /// error, `--help`, `--version`) was printed and the command should return it.
     pub async fn parse_opts(&self, spec: &Spec) -> Result<Result<Parsed, i32>, IoError> {
         self.parse_args(self.args, spec).await
+    }
+
+    /// [`parse_opts`](Self::parse_opts) for a command that takes at most `max`
+    /// operands: one more is GNU's `extra operand 'x'` usage error.
+    pub async fn parse_at_most(&self, spec: &Spec, max: usize) -> Result<Result<Parsed, i32>, IoError> {
+        let p = match self.parse_opts(spec).await? {
+            Ok(p) => p,
+            Err(s) => return Ok(Err(s)),
+        };
+        if let Some(extra) = p.operands.get(max) {
+            self.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
+            return Ok(Err(spec.bad_status));
+        }
+        Ok(Ok(p))
     }
 
     /// Like [`parse_opts`](Self::parse_opts) on arguments the command rewrote first.

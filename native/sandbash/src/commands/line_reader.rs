@@ -24,6 +24,11 @@ impl LineReader {
         LineReader { input, buf: Vec::new(), pos: 0, delim, eof: false, max: max.max(1), too_long: false, found: None }
     }
 
+    /// The byte that ends a line.
+    pub fn delim(&self) -> u8 {
+        self.delim
+    }
+
     /// Whether the next line is already buffered, so `next_line` will not
     /// wait: a tool batching its output flushes it before it would wait, and
     /// a slow producer's lines still come out one by one.

@@ -1,6 +1,6 @@
 //! `logname`: the sandbox user (scripts run as if logged in).
 
-use super::common::{quote_locale, Spec};
+use super::common::Spec;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -11,13 +11,8 @@ const SPEC: Spec = Spec::new("", &[], "[OPTION]");
 #[async_trait]
 impl Command for Logname {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
-        if let Some(extra) = p.operands.first() {
-            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
-            return Ok(1);
+        if let Err(s) = ctx.parse_at_most(&SPEC, 0).await? {
+            return Ok(s);
         }
         ctx.out(format!("{}\n", ctx.sys.username).as_bytes()).await?;
         Ok(0)

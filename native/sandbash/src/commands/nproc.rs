@@ -15,14 +15,10 @@ const SPEC: Spec = Spec::new("", &[("all", Arg::No, "all"), ("ignore", Arg::Yes,
 #[async_trait]
 impl Command for Nproc {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
+        let p = match ctx.parse_at_most(&SPEC, 0).await? {
             Ok(p) => p,
             Err(s) => return Ok(s),
         };
-        if let Some(extra) = p.operands.first() {
-            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
-            return Ok(1);
-        }
         let mut ignore = 0;
         if let Some(v) = p.last("ignore") {
             match v.parse::<u64>() {

@@ -594,10 +594,7 @@ impl Command for Numfmt {
                 }
             };
             let mut n = 0usize;
-            while let Some(mut l) = src.next_line(ctx).await {
-                if l.last() == Some(&eol) {
-                    l.pop();
-                }
+            while let Some(l) = src.next_text(ctx).await {
                 n += 1;
                 if n <= header {
                     out.extend_from_slice(&l);

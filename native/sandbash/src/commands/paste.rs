@@ -1,7 +1,7 @@
 //! `paste`: join corresponding lines of files (`-d LIST`, `-s`, `-z`).
 //! Several `-` operands take turns reading lines from the one stdin.
 
-use super::common::{quotef, Arg, LineSource, Spec};
+use super::common::{quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -37,14 +37,6 @@ fn delimiters(s: &str) -> Result<Vec<Vec<u8>>, ()> {
 }
 
 /// A line without its terminator (`None` at end of input).
-async fn next(src: &mut LineSource, ctx: &CommandContext<'_>, delim: u8) -> Option<Vec<u8>> {
-    let mut l = src.next_line(ctx).await?;
-    if l.last() == Some(&delim) {
-        l.pop();
-    }
-    Some(l)
-}
-
 #[async_trait]
 impl Command for Paste {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
@@ -82,9 +74,9 @@ impl Command for Paste {
         if p.has("s") {
             for src in &mut srcs {
                 let mut i = 0;
-                if let Some(first) = next(src, ctx, eol).await {
+                if let Some(first) = src.next_text(ctx).await {
                     out.extend_from_slice(&first);
-                    while let Some(l) = next(src, ctx, eol).await {
+                    while let Some(l) = src.next_text(ctx).await {
                         out.extend_from_slice(delim_at(i));
                         out.extend_from_slice(&l);
                         i += 1;
@@ -103,7 +95,7 @@ impl Command for Paste {
             let mut any = false;
             let n = srcs.len();
             for (i, src) in srcs.iter_mut().enumerate() {
-                if let Some(l) = next(src, ctx, eol).await {
+                if let Some(l) = src.next_text(ctx).await {
                     any = true;
                     line.extend_from_slice(&l);
                 }

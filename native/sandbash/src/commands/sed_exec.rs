@@ -253,7 +253,7 @@ impl<'c, 'a> Runner<'c, 'a> {
             } else {
                 ctx.fs.open(&path).await.map(Err)
             };
-            match opened {
+            let input = match opened {
                 Ok(Ok(d)) => {
                     if let Some(sfx) = self.set.in_place.clone().filter(|s| !s.is_empty()) {
                         let backup = backup_name(&name, &sfx);
@@ -263,18 +263,9 @@ impl<'c, 'a> Runner<'c, 'a> {
                             return Ok(false);
                         }
                     }
-                    let input = crate::io::Input::from_bytes(d);
-                    self.src =
-                        Some(Src::File(super::line_reader::LineReader::new(input, self.set.delim, self.max_len)));
-                    self.names.push(name);
-                    return Ok(true);
+                    crate::io::Input::from_bytes(d)
                 }
-                Ok(Err(input)) => {
-                    self.src =
-                        Some(Src::File(super::line_reader::LineReader::new(input, self.set.delim, self.max_len)));
-                    self.names.push(name);
-                    return Ok(true);
-                }
+                Ok(Err(input)) => input,
                 Err(FsError::IsADirectory) => {
                     ctx.err(format!("read error on {name}: Is a directory")).await?;
                     self.fatal = Some(4);
@@ -283,8 +274,12 @@ impl<'c, 'a> Runner<'c, 'a> {
                 Err(e) => {
                     ctx.err(format!("can't read {name}: {e}")).await?;
                     self.status = 2;
+                    continue;
                 }
-            }
+            };
+            self.src = Some(Src::File(super::line_reader::LineReader::new(input, self.set.delim, self.max_len)));
+            self.names.push(name);
+            return Ok(true);
         }
         Ok(false)
     }

@@ -217,7 +217,7 @@ impl Command for Shuf {
                 }
             };
             if reservoir {
-                match sample(ctx, &mut src, eol, head, &mut rng).await {
+                match sample(ctx, &mut src, head, &mut rng).await {
                     Ok(l) => lines = l,
                     Err(Eof(name)) => {
                         ctx.err(format!("{}: end of file", quote(&name))).await?;
@@ -225,10 +225,7 @@ impl Command for Shuf {
                     }
                 }
             } else {
-                while let Some(mut l) = src.next_line(ctx).await {
-                    if l.last() == Some(&eol) {
-                        l.pop();
-                    }
+                while let Some(l) = src.next_text(ctx).await {
                     lines.push(l);
                     if !ctx.still_running() {
                         break;
@@ -306,23 +303,16 @@ impl Command for Shuf {
 async fn sample(
     ctx: &CommandContext<'_>,
     src: &mut super::common::LineSource,
-    eol: u8,
     k: u64,
     rng: &mut RandInt,
 ) -> Result<Vec<Vec<u8>>, Eof> {
-    let strip = |mut l: Vec<u8>| {
-        if l.last() == Some(&eol) {
-            l.pop();
-        }
-        l
-    };
     let mut rsrv: Vec<Vec<u8>> = Vec::new();
     let mut n: u64 = 0;
     let mut more = true;
     while n < k {
-        match src.next_line(ctx).await {
+        match src.next_text(ctx).await {
             Some(l) => {
-                rsrv.push(strip(l));
+                rsrv.push(l);
                 n += 1;
             }
             None => {
@@ -334,9 +324,9 @@ async fn sample(
     // Every later line replaces a random one of the reservoir with chance k/n.
     while more {
         let j = rng.choose(n + 1).await?;
-        let Some(l) = src.next_line(ctx).await else { break };
+        let Some(l) = src.next_text(ctx).await else { break };
         if j < k {
-            rsrv[j as usize] = strip(l);
+            rsrv[j as usize] = l;
         }
         n += 1;
         more = ctx.still_running();

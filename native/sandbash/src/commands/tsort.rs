@@ -3,7 +3,7 @@
 //! in byte order, successors taken newest first), and so does the loop
 //! report, so the output matches GNU's byte for byte.
 
-use super::common::{quote_locale, quotef, Spec};
+use super::common::{quotef, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::collections::BTreeMap;
@@ -98,14 +98,10 @@ impl Graph {
 #[async_trait]
 impl Command for Tsort {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
+        let p = match ctx.parse_at_most(&SPEC, 1).await? {
             Ok(p) => p,
             Err(s) => return Ok(s),
         };
-        if let Some(extra) = p.operands.get(1) {
-            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
-            return Ok(1);
-        }
         let file = p.operands.first().map_or("-", String::as_str);
         let data = match ctx.read_operand(file).await {
             Ok(d) => d,

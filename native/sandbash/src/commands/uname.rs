@@ -1,7 +1,7 @@
 //! `uname`: a fixed Linux machine named after the sandbox's hostname.
 //! Processor and platform are `unknown`, as on Debian (and left out of `-a`).
 
-use super::common::{quote_locale, Arg, Spec};
+use super::common::{Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -31,14 +31,10 @@ const SPEC: Spec = Spec::new(
 #[async_trait]
 impl Command for Uname {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
+        let p = match ctx.parse_at_most(&SPEC, 0).await? {
             Ok(p) => p,
             Err(s) => return Ok(s),
         };
-        if let Some(extra) = p.operands.first() {
-            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
-            return Ok(1);
-        }
         let all = p.has("a");
         let host = ctx.sys.hostname.as_str();
         let fields = [

@@ -1,7 +1,7 @@
 //! `users`: the sandbox keeps no login records, so the list is empty; an
 //! optional FILE operand (a utmp file) is accepted as GNU accepts it.
 
-use super::common::{quote_locale, Spec};
+use super::common::Spec;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -12,13 +12,8 @@ const SPEC: Spec = Spec::new("", &[], "[OPTION]... [FILE]");
 #[async_trait]
 impl Command for Users {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
-        if let Some(extra) = p.operands.get(1) {
-            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
-            return Ok(1);
+        if let Err(s) = ctx.parse_at_most(&SPEC, 1).await? {
+            return Ok(s);
         }
         Ok(0)
     }

@@ -2,7 +2,7 @@
 //! (`-H`) and the `-q` count are ever printed, laid out as GNU who.c lays
 //! them out for the options given.
 
-use super::common::{quote_locale, Arg, Spec};
+use super::common::{Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -61,15 +61,11 @@ fn heading(p: &super::common::Parsed) -> String {
 #[async_trait]
 impl Command for Who {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
+        // One operand names a utmp file, two (`am i`) mean -m.
+        let p = match ctx.parse_at_most(&SPEC, 2).await? {
             Ok(p) => p,
             Err(s) => return Ok(s),
         };
-        // One operand names a utmp file, two (`am i`) mean -m.
-        if let Some(extra) = p.operands.get(2) {
-            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
-            return Ok(1);
-        }
         if p.has("q") {
             ctx.out(b"\n# users=0\n").await?;
             return Ok(0);
