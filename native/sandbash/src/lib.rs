@@ -23,15 +23,16 @@ pub mod state;
 pub mod syntax;
 
 /// mimalloc for every allocation of the interpreter and its tools (they
-/// allocate per line and per JSON value; about 10-20% faster than glibc's).
+/// allocate per line and per JSON value; about 10-20% faster than glibc's),
+/// with each block charged to the session that made it (`max_memory_bytes`).
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: limits::memory::CountingAlloc = limits::memory::CountingAlloc;
 
 use commands::SysInfo;
 use fs::{Fs, MemoryFs};
 use futures_util::FutureExt;
 use io::{CaptureBuf, Input, Output, OutputCounter};
-use limits::{Budget, CancelToken, Stop};
+use limits::{Budget, CancelToken, MemAccount, Stop};
 use state::{ShellState, Variables};
 use std::sync::Arc;
 
@@ -196,6 +197,9 @@ impl BashBuilder {
 
     /// Build the session. `Err` when a seeded file cannot be written or the cwd is bad.
     pub fn build(self) -> Result<Bash, Error> {
+        let account = Arc::new(MemAccount::new(self.limits.max_memory_bytes));
+        // What the session starts with (its files, variables) is its own.
+        let _scope = limits::scope::enter_account(&account);
         let shared = self.shared.clone();
         let mem = match &shared {
             Some((m, _)) => m.clone(),
@@ -226,6 +230,12 @@ impl BashBuilder {
             Some(Ok(())) => {}
             Some(Err(e)) => return Err(Error::InvalidInput(e)),
             None => return Err(Error::InvalidInput("filesystem setup did not complete".into())),
+        }
+        if account.would_exceed(0) {
+            return Err(Error::InvalidInput(format!(
+                "the initial files take more than max_memory_bytes ({})",
+                account.limit()
+            )));
         }
         let mut vars = Variables::default();
         let defaults = [
@@ -302,7 +312,7 @@ impl BashBuilder {
             disabled: Default::default(),
             subst_depth: 0,
         };
-        Ok(Bash { state, mem, limits: self.limits })
+        Ok(Bash { state, mem, limits: self.limits, account })
     }
 }
 
@@ -327,6 +337,8 @@ pub struct Bash {
     state: ShellState,
     mem: Arc<MemoryFs>,
     limits: Limits,
+    /// Everything this session holds is charged here (`max_memory_bytes`).
+    account: Arc<MemAccount>,
 }
 
 impl Bash {
@@ -405,7 +417,7 @@ impl Bash {
             var.value = Some(state::Value::Scalar(v.clone()));
             var.exported = true;
         }
-        Ok(Bash { state, mem: self.mem.clone(), limits: self.limits.clone() })
+        Ok(Bash { state, mem: self.mem.clone(), limits: self.limits.clone(), account: self.account.clone() })
     }
 
     /// Run a script with stdin, a cancel token and an optional tighter timeout.
@@ -440,6 +452,7 @@ impl Bash {
         }
         let cancel = opts.cancel.clone();
         let budget = Budget::new(limits, opts.cancel);
+        budget.set_memory(self.account.clone());
         let counter = OutputCounter::new(self.limits.max_output_bytes);
         budget.watch_output(counter.clone());
         let out = CaptureBuf::new(counter.clone());
@@ -454,8 +467,12 @@ impl Bash {
         let outcome = {
             self.state.budget = budget;
             self.state.src = parsed.source;
-            let run = std::panic::AssertUnwindSafe(interp::run_program(&mut self.state, &parsed.program, &fds))
-                .catch_unwind();
+            let scope = self.state.budget.clone();
+            let run = limits::scope::Scoped::new(
+                scope,
+                std::panic::AssertUnwindSafe(interp::run_program(&mut self.state, &parsed.program, &fds))
+                    .catch_unwind(),
+            );
             // Every loop checks the budget; this backstop also ends a script that
             // waits on something that never comes, at the deadline or a cancel.
             let expire = async {
@@ -478,6 +495,8 @@ impl Bash {
         // A job stopped by a limit (a fork bomb) stops the exec, even after the script's end.
         let outcome = match (outcome, self.state.budget.job_stop()) {
             (Ok(Ok(_)), Some(stop)) => Ok(Err(stop)),
+            // What the script left behind must fit the budget too.
+            (Ok(Ok(_)), None) if self.account.would_exceed(0) => Ok(Err(self.state.budget.memory_exceeded())),
             (o, _) => o,
         };
         let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code };

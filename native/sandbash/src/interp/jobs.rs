@@ -142,7 +142,7 @@ pub async fn spawn_job(sh: &mut ShellState, list: &ast::AndOrList, bg_fds: Fds, 
     };
     let ender = match tokio::runtime::Handle::try_current() {
         Ok(rt) => {
-            let task = rt.spawn(job);
+            let task = rt.spawn(crate::limits::scope::Scoped::new(sh.budget.clone(), job));
             sh.budget.add_task(task.abort_handle());
             Some((job_tx, task.abort_handle()))
         }
@@ -188,7 +188,7 @@ pub fn spawn_reader(sh: &mut ShellState, cmd: &ast::SubshellCommand, input: Inpu
         }
     };
     if let Ok(rt) = tokio::runtime::Handle::try_current() {
-        let task = rt.spawn(job);
+        let task = rt.spawn(crate::limits::scope::Scoped::new(sh.budget.clone(), job));
         sh.budget.add_task(task.abort_handle());
     }
     Ok(())

@@ -1,6 +1,12 @@
 //! Budgets every exec runs under: command fuel, loop iterations, recursion depth,
 //! a wall-clock deadline and cancellation. Checks are counter bumps, not locks.
 
+pub mod memory;
+pub mod scope;
+
+pub use memory::MemAccount;
+pub use scope::{checkpoint, reserve, stack_low};
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -32,7 +38,14 @@ pub struct Limits {
     pub max_regex_bytes: u64,
     /// Bytes one HTTP response body may hold (curl, wget, http).
     pub max_response_bytes: u64,
+    /// Bytes a session may hold in all: variables, functions, files of the
+    /// in-memory filesystem, words being built, pipe buffers and the working
+    /// sets of utilities. Counted by the allocator (see [`memory`]).
+    pub max_memory_bytes: u64,
 }
+
+/// Default of [`Limits::max_memory_bytes`].
+pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 256 * 1024 * 1024;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -52,6 +65,7 @@ impl Default for Limits {
             max_pipeline_stages: 256,
             max_regex_bytes: 10 * 1024 * 1024,
             max_response_bytes: 10 * 1024 * 1024,
+            max_memory_bytes: DEFAULT_MAX_MEMORY_BYTES,
         }
     }
 }
@@ -129,6 +143,8 @@ pub struct Budget {
     /// A background job hit a limit: the exec stops with this reason.
     job_stop: parking_lot::Mutex<Option<Stop>>,
     job_stopped: AtomicBool,
+    /// The session's memory account, compared at every check.
+    memory: std::sync::OnceLock<Arc<MemAccount>>,
 }
 
 impl Budget {
@@ -145,6 +161,7 @@ impl Budget {
             tasks: Default::default(),
             job_stop: Default::default(),
             job_stopped: AtomicBool::new(false),
+            memory: std::sync::OnceLock::new(),
         })
     }
 
@@ -156,6 +173,30 @@ impl Budget {
     /// Watch the exec's output counter (see [`check`](Self::check)).
     pub fn watch_output(&self, counter: Arc<crate::io::OutputCounter>) {
         let _ = self.output.set(counter);
+    }
+
+    /// Charge this exec's allocations to `account` (see [`scope::enter`]).
+    pub fn set_memory(&self, account: Arc<MemAccount>) {
+        let _ = self.memory.set(account);
+    }
+
+    /// The session's memory account, if it has one.
+    pub fn memory(&self) -> Option<&MemAccount> {
+        self.memory.get().map(|a| &**a)
+    }
+
+    /// The error of a session past its memory budget.
+    pub fn memory_exceeded(&self) -> Stop {
+        let limit = self.memory().map_or(self.limits.max_memory_bytes, MemAccount::limit);
+        Stop::Limit(format!("memory limit exceeded (max_memory_bytes: {limit})"))
+    }
+
+    /// `Err` if `bytes` more would not fit in the memory budget.
+    pub fn reserve(&self, bytes: u64) -> Result<(), Stop> {
+        match self.memory() {
+            Some(m) if m.would_exceed(bytes) => Err(self.memory_exceeded()),
+            _ => Ok(()),
+        }
     }
 
     /// Track a background job's task (see [`end_jobs`](Self::end_jobs)).
@@ -213,7 +254,7 @@ impl Budget {
                 return Err(Budget::exceeded("max_output_bytes", c.limit(), "output"));
             }
         }
-        Ok(())
+        self.reserve(0)
     }
 
     /// Time left before the deadline.

@@ -1,0 +1,159 @@
+//! The exec a thread is working for, so code far from the interpreter (a
+//! pattern matcher, a utility's inner loop, an evaluator's recursion) can stop
+//! in time without a budget passed down to it:
+//!
+//! - [`checkpoint`]: cheap enough for every turn of an inner loop; every
+//!   [`CHECK_EVERY`] calls it looks at the deadline, cancellation and memory;
+//! - [`stack_low`]: true when a recursion must stop before it overflows the
+//!   native stack (which in a NIF would kill the whole node);
+//! - [`reserve`]: before allocating a size the script chose.
+//!
+//! The exec's future is wrapped in [`Scoped`], which installs its budget and
+//! memory account on whatever thread polls it; threads of their own (jq,
+//! python) call [`enter`] for their whole run.
+
+use super::memory::{self, MemAccount};
+use super::{Budget, Stop};
+use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+/// Inner-loop turns between two looks at the clock (a few microseconds of work).
+pub const CHECK_EVERY: u32 = 1024;
+
+/// Stack that must be left for a recursion to go one level deeper. Generous:
+/// the frames between two checks (regex compilation, a utility's evaluator)
+/// can be large.
+pub const STACK_RED_ZONE: usize = 256 * 1024;
+
+thread_local! {
+    static BUDGET: Cell<*const Budget> = const { Cell::new(std::ptr::null()) };
+    static TURNS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Restores the previous scope when dropped.
+pub struct ScopeGuard {
+    prev_budget: *const Budget,
+    prev_slot: u32,
+}
+
+impl Drop for ScopeGuard {
+    fn drop(&mut self) {
+        BUDGET.with(|b| b.set(self.prev_budget));
+        memory::switch_to(self.prev_slot);
+    }
+}
+
+/// Work on this thread is for `budget` (and its memory account) until the guard drops.
+/// The budget must outlive the guard.
+pub fn enter(budget: &Arc<Budget>) -> ScopeGuard {
+    let prev_budget = BUDGET.with(|b| b.replace(Arc::as_ptr(budget)));
+    let slot = budget.memory().map_or(0, MemAccount::slot);
+    ScopeGuard { prev_budget, prev_slot: memory::switch_to(slot) }
+}
+
+/// Allocations on this thread are charged to `account` until the guard drops
+/// (building a session: its initial files belong to it).
+pub fn enter_account(account: &MemAccount) -> ScopeGuard {
+    let prev_budget = BUDGET.with(Cell::get);
+    ScopeGuard { prev_budget, prev_slot: memory::switch_to(account.slot()) }
+}
+
+/// Runs `f` with the current budget, if this thread works for an exec.
+pub fn with_budget<R>(f: impl FnOnce(&Budget) -> R) -> Option<R> {
+    let p = BUDGET.with(Cell::get);
+    // SAFETY: the pointer is set only while a `ScopeGuard` borrowing a live
+    // `Arc<Budget>` exists on this thread, and cleared when it drops.
+    unsafe { p.as_ref() }.map(f)
+}
+
+/// One turn of an inner loop. `Err` when the exec must stop (deadline,
+/// cancel, memory or another limit); outside an exec always `Ok`.
+#[inline]
+pub fn checkpoint() -> Result<(), Stop> {
+    let n = TURNS.with(|t| {
+        let n = t.get().wrapping_add(1);
+        t.set(n);
+        n
+    });
+    if n % CHECK_EVERY != 0 {
+        return Ok(());
+    }
+    check_now()
+}
+
+/// Look at the budget now (see [`checkpoint`]).
+#[cold]
+pub fn check_now() -> Result<(), Stop> {
+    with_budget(Budget::check).unwrap_or(Ok(()))
+}
+
+/// Is the native stack nearly used up? A recursion checks this before going
+/// deeper and fails cleanly instead.
+#[inline]
+pub fn stack_low() -> bool {
+    stacker::remaining_stack().is_some_and(|r| r < STACK_RED_ZONE)
+}
+
+/// Before allocating `bytes` whose number the script chose: `Err` if the
+/// session's memory budget cannot hold them.
+pub fn reserve(bytes: u64) -> Result<(), Stop> {
+    with_budget(|b| b.reserve(bytes)).unwrap_or(Ok(()))
+}
+
+/// A future that runs under a budget's scope on every poll.
+pub struct Scoped<F> {
+    budget: Arc<Budget>,
+    fut: Pin<Box<F>>,
+}
+
+impl<F: Future> Scoped<F> {
+    pub fn new(budget: Arc<Budget>, fut: F) -> Self {
+        Scoped { budget, fut: Box::pin(fut) }
+    }
+}
+
+impl<F: Future> Future for Scoped<F> {
+    type Output = F::Output;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        let _g = enter(&this.budget);
+        this.fut.as_mut().poll(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::{CancelToken, Limits};
+
+    #[test]
+    fn checkpoint_sees_cancellation_within_a_bounded_number_of_turns() {
+        let cancel = CancelToken::default();
+        let budget = Budget::new(Limits::default(), cancel.clone());
+        let _g = enter(&budget);
+        assert!(checkpoint().is_ok());
+        cancel.cancel();
+        let stopped = (0..=CHECK_EVERY).find(|_| checkpoint().is_err());
+        assert!(stopped.is_some());
+        assert_eq!(check_now(), Err(Stop::Cancelled));
+    }
+
+    #[test]
+    fn outside_an_exec_nothing_stops() {
+        assert!(check_now().is_ok());
+        assert!(reserve(u64::MAX).is_ok());
+    }
+
+    #[test]
+    fn reserve_refuses_what_the_budget_cannot_hold() {
+        let budget = Budget::new(Limits { max_memory_bytes: 1 << 20, ..Limits::default() }, CancelToken::default());
+        budget.set_memory(Arc::new(MemAccount::new(1 << 20)));
+        let _g = enter(&budget);
+        assert!(reserve(1000).is_ok());
+        let e = reserve(2 << 20).unwrap_err();
+        assert_eq!(e.to_string(), "memory limit exceeded (max_memory_bytes: 1048576)");
+    }
+}
