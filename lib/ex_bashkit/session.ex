@@ -335,6 +335,14 @@ defmodule ExBashkit.Session do
     * `:max_pipeline_stages` - commands in one pipeline (default 256).
     * `:max_subshell_depth` - nesting of `$( )`, `( )` and pipelines (default 64).
     * `:max_parser_depth` - syntactic nesting of the script (default 200).
+    * `:max_memory_bytes` - bytes the session may hold in all (default 256 MiB):
+      variables, arrays, functions, history, the in-memory filesystem, words
+      being built, captured output, pipe buffers and the working sets of
+      utilities (awk arrays, jq values, sort, python). Every allocation the
+      interpreter makes is charged to the session that made it and credited
+      when freed, so what a session keeps between calls counts too. Past it,
+      `exec/2` returns `{:error, "memory limit exceeded (max_memory_bytes: N)"}`
+      and the session keeps its state from before the call.
 
   Counts are non-negative integers; a value past the platform maximum means
   unlimited; unknown keys raise `ArgumentError`. A script that exceeds a limit
@@ -378,6 +386,7 @@ defmodule ExBashkit.Session do
           | :max_pipeline_stages
           | :max_subshell_depth
           | :max_parser_depth
+          | :max_memory_bytes
 
   @type option ::
           {:env, %{optional(String.t() | atom()) => String.t()} | keyword()}

@@ -22,7 +22,8 @@ defmodule ExBashkit.Session.Options do
     :max_response_bytes,
     :max_pipeline_stages,
     :max_subshell_depth,
-    :max_parser_depth
+    :max_parser_depth,
+    :max_memory_bytes
   ]
 
   # Past this, a count means "unlimited" (the interpreter counts in u64).

@@ -109,29 +109,7 @@ fn limits(pairs: &[(String, u64)]) -> Result<(Limits, FsLimits), String> {
     let mut l = Limits::default();
     let mut f = FsLimits::default();
     for (k, v) in pairs {
-        let v = *v;
-        match k.as_str() {
-            "max_output_bytes" => l.max_output_bytes = v,
-            "max_string_bytes" => l.max_string_bytes = v,
-            "max_subshell_depth" => l.max_subshell_depth = v,
-            "max_parser_depth" => l.max_parser_depth = v,
-            "max_brace_items" => l.max_brace_items = v,
-            "max_glob_results" => l.max_glob_results = v,
-            "max_pipeline_stages" => l.max_pipeline_stages = v,
-            "max_regex_bytes" => l.max_regex_bytes = v,
-            "max_response_bytes" => l.max_response_bytes = v,
-            "max_file_bytes" => f.max_file_bytes = v,
-            "max_fs_bytes" => f.max_total_bytes = v,
-            "max_files" => f.max_files = v,
-            "max_path_depth" => f.max_path_depth = usize::try_from(v).unwrap_or(usize::MAX),
-            "max_commands" => l.max_commands = v,
-            "max_loop_iterations" => l.max_loop_iterations = v,
-            "max_total_loop_iterations" => l.max_total_loop_iterations = v,
-            "max_function_depth" => l.max_function_depth = v,
-            "max_input_bytes" => l.max_input_bytes = v,
-            "timeout_ms" => l.timeout_ms = v,
-            other => return Err(format!("unknown limit {other}")),
-        }
+        sandbash::limits::set_limit(&mut l, &mut f, k, *v)?;
     }
     Ok((l, f))
 }

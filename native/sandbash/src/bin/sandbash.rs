@@ -9,6 +9,9 @@
 //! No network unless `SANDBASH_ALLOW_NET` lists URL patterns (comma-separated) or
 //! says `all`; private addresses stay blocked unless `SANDBASH_ALLOW_PRIVATE_IPS=1`.
 //! `python`/`python3` (Monty) only with `SANDBASH_PYTHON=1`.
+//! Every limit can be set as `SANDBASH_<LIMIT>` in capitals, for example
+//! `SANDBASH_TIMEOUT_MS=600000` or `SANDBASH_MAX_MEMORY_BYTES=1073741824`
+//! (the names of the Elixir `:limits` option; see `sandbash::limits::LIMIT_NAMES`).
 
 use std::io::{IsTerminal, Read, Write};
 
@@ -19,6 +22,8 @@ fn main() {
         Err(m) => {
             eprintln!("sandbash: {m}");
             eprintln!("usage: sandbash -c SCRIPT [ARG0 [ARGS...]] | sandbash FILE [ARGS...] | sandbash < FILE");
+            eprintln!("limits from the environment: SANDBASH_<LIMIT>=N, LIMIT one of:");
+            eprintln!("  {}", sandbash::limits::LIMIT_NAMES.join(" ").to_uppercase());
             std::process::exit(2);
         }
     };
@@ -37,7 +42,15 @@ fn main() {
                 return 2;
             }
         };
-        let mut bash = match sandbash::Bash::builder().args(arg0, rest).network(policy).python(python_names()).build() {
+        let (limits, fs_limits) = match limits_from_env() {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("sandbash: {e}");
+                return 2;
+            }
+        };
+        let builder = sandbash::Bash::builder().limits(limits).fs_limits(fs_limits);
+        let mut bash = match builder.args(arg0, rest).network(policy).python(python_names()).build() {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("sandbash: {e}");
@@ -79,6 +92,20 @@ fn network_policy() -> Result<sandbash::net::Policy, String> {
         Err(_) => sandbash::net::Policy::none(),
     };
     Ok(policy.with_private_ips(private))
+}
+
+/// `SANDBASH_<LIMIT>` variables over the default limits.
+fn limits_from_env() -> Result<(sandbash::Limits, sandbash::FsLimits), String> {
+    let mut l = sandbash::Limits::default();
+    let mut f = sandbash::FsLimits::default();
+    for name in sandbash::limits::LIMIT_NAMES {
+        let var = format!("SANDBASH_{}", name.to_uppercase());
+        if let Ok(v) = std::env::var(&var) {
+            let n = v.trim().parse::<u64>().map_err(|_| format!("{var}: not a whole number: {v:?}"))?;
+            sandbash::limits::set_limit(&mut l, &mut f, name, n)?;
+        }
+    }
+    Ok((l, f))
 }
 
 type Parsed = (String, String, Vec<String>, Vec<u8>);

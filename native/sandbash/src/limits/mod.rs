@@ -70,6 +70,59 @@ impl Default for Limits {
     }
 }
 
+/// Set the interpreter's or the filesystem's limit called `name` (the names
+/// of the Elixir `:limits` option and of the CLI's `SANDBASH_<NAME>` variables).
+pub fn set_limit(l: &mut Limits, f: &mut crate::fs::memory::FsLimits, name: &str, v: u64) -> Result<(), String> {
+    match name {
+        "max_output_bytes" => l.max_output_bytes = v,
+        "max_string_bytes" => l.max_string_bytes = v,
+        "max_subshell_depth" => l.max_subshell_depth = v,
+        "max_parser_depth" => l.max_parser_depth = v,
+        "max_brace_items" => l.max_brace_items = v,
+        "max_glob_results" => l.max_glob_results = v,
+        "max_pipeline_stages" => l.max_pipeline_stages = v,
+        "max_regex_bytes" => l.max_regex_bytes = v,
+        "max_response_bytes" => l.max_response_bytes = v,
+        "max_memory_bytes" => l.max_memory_bytes = v,
+        "max_file_bytes" => f.max_file_bytes = v,
+        "max_fs_bytes" => f.max_total_bytes = v,
+        "max_files" => f.max_files = v,
+        "max_path_depth" => f.max_path_depth = usize::try_from(v).unwrap_or(usize::MAX),
+        "max_commands" => l.max_commands = v,
+        "max_loop_iterations" => l.max_loop_iterations = v,
+        "max_total_loop_iterations" => l.max_total_loop_iterations = v,
+        "max_function_depth" => l.max_function_depth = v,
+        "max_input_bytes" => l.max_input_bytes = v,
+        "timeout_ms" => l.timeout_ms = v,
+        other => return Err(format!("unknown limit {other}")),
+    }
+    Ok(())
+}
+
+/// Every name [`set_limit`] takes.
+pub const LIMIT_NAMES: [&str; 20] = [
+    "max_commands",
+    "max_loop_iterations",
+    "max_total_loop_iterations",
+    "max_function_depth",
+    "max_input_bytes",
+    "timeout_ms",
+    "max_output_bytes",
+    "max_string_bytes",
+    "max_subshell_depth",
+    "max_parser_depth",
+    "max_brace_items",
+    "max_glob_results",
+    "max_pipeline_stages",
+    "max_regex_bytes",
+    "max_response_bytes",
+    "max_memory_bytes",
+    "max_file_bytes",
+    "max_fs_bytes",
+    "max_files",
+    "max_path_depth",
+];
+
 /// Why an exec was stopped; turned into the exec's `Err`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {

@@ -1,0 +1,4 @@
+//! See tests/adversarial.rs.
+
+#[allow(unused_imports)]
+use super::harness::*;
