@@ -25,7 +25,10 @@ defmodule ExBashkit.LimitsTest do
     {[max_brace_items: 10], "echo {1..11}", "max_brace_items: 10"},
     {[max_pipeline_stages: 2], "echo a | cat | cat", "max_pipeline_stages: 2"},
     {[max_subshell_depth: 2], "(echo a; (echo b; (echo c)))", "max_subshell_depth: 2"},
-    {[max_parser_depth: 3], "{ { { { echo deep; }; }; }; }", "max_parser_depth: 3"}
+    {[max_parser_depth: 3], "{ { { { echo deep; }; }; }; }", "max_parser_depth: 3"},
+    {[max_memory_bytes: 8_000_000],
+     "x=$(head -c 1000000 /dev/zero | tr '\\0' a); a=(); while :; do a+=(\"$x\"); done",
+     "memory limit exceeded (max_memory_bytes: 8000000)"}
   ]
 
   for {{limits, script, needle}, i} <- Enum.with_index(@stops) do

@@ -387,6 +387,11 @@ impl Bash {
         &self.limits
     }
 
+    /// Bytes this session holds now (what `max_memory_bytes` bounds).
+    pub fn memory_used(&self) -> u64 {
+        self.account.used()
+    }
+
     /// Run a script; state changes persist.
     pub async fn exec(&mut self, script: &str) -> Result<ExecResult, Error> {
         self.exec_with(script, ExecOptions::default()).await
@@ -432,19 +437,25 @@ impl Bash {
                 partial: ExecResult::default(),
             });
         }
-        let hist = self.state.history.clone();
-        let hist_no = hist.as_ref().map(|h| h.lock().push(opts.history_line.as_deref().unwrap_or(script)));
-        let depth = self.limits.max_parser_depth as usize;
-        let parsed = match syntax::parse(script, depth) {
-            Ok(p) => p,
-            Err(m) => {
-                let shown = format!("bash: -c: {m}");
-                match syntax::with_runnable_prefix(script, &m, Some(&shown), depth) {
-                    // The commands before the error run first, as in bash.
-                    Some(p) => p,
-                    None => return Err(Error::Parse(shown)),
+        // The history line and the parsed program belong to the session's
+        // memory too (no await in this block: the scope is this thread's).
+        let (hist, hist_no, parsed) = {
+            let _scope = limits::scope::enter_account(&self.account);
+            let hist = self.state.history.clone();
+            let hist_no = hist.as_ref().map(|h| h.lock().push(opts.history_line.as_deref().unwrap_or(script)));
+            let depth = self.limits.max_parser_depth as usize;
+            let parsed = match syntax::parse(script, depth) {
+                Ok(p) => p,
+                Err(m) => {
+                    let shown = format!("bash: -c: {m}");
+                    match syntax::with_runnable_prefix(script, &m, Some(&shown), depth) {
+                        // The commands before the error run first, as in bash.
+                        Some(p) => p,
+                        None => return Err(Error::Parse(shown)),
+                    }
                 }
-            }
+            };
+            (hist, hist_no, parsed)
         };
         let mut limits = self.limits.clone();
         if let Some(t) = opts.timeout_ms {

@@ -31,6 +31,8 @@ fuzz_target!(|data: &[u8]| {
         max_glob_results: 1_000,
         max_pipeline_stages: 16,
         max_regex_bytes: 256 * 1024,
+        max_memory_bytes: 64 * 1024 * 1024,
+        ..Limits::default()
     };
     let fs = FsLimits { max_file_bytes: 64 * 1024, max_total_bytes: 256 * 1024, max_files: 200, max_path_depth: 16 };
     let Ok(mut bash) = Bash::builder().limits(limits).fs_limits(fs).file("/w/data.txt", "b\na\nc\n").cwd("/w").build()

@@ -12,6 +12,8 @@
 //! Every limit can be set as `SANDBASH_<LIMIT>` in capitals, for example
 //! `SANDBASH_TIMEOUT_MS=600000` or `SANDBASH_MAX_MEMORY_BYTES=1073741824`
 //! (the names of the Elixir `:limits` option; see `sandbash::limits::LIMIT_NAMES`).
+//! `SANDBASH_REPORT_PEAK_RSS=1` prints this process's peak resident memory to
+//! stderr at the end (`sandbash: peak rss N KiB`), for the memory benchmarks.
 
 use std::io::{IsTerminal, Read, Write};
 
@@ -81,7 +83,17 @@ fn main() {
         }
     });
     let _ = std::io::stdout().flush();
+    if std::env::var("SANDBASH_REPORT_PEAK_RSS").is_ok_and(|v| v == "1") {
+        eprintln!("sandbash: peak rss {} KiB", peak_rss_kib().unwrap_or(0));
+    }
     std::process::exit(code);
+}
+
+/// `VmHWM` of this process (Linux), in KiB.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn network_policy() -> Result<sandbash::net::Policy, String> {

@@ -539,6 +539,25 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
     }
     let limit = sh.budget.limits.max_string_bytes;
     match (a.index, a.value) {
+        // `x+=s` on a plain string grows it in place (a copy per append would
+        // make building a string in a loop quadratic).
+        (None, AssignedValue::Scalar(s))
+            if a.append && !integer && case.is_none() && scalar_len(sh, &a.name).is_some() =>
+        {
+            let len = scalar_len(sh, &a.name).unwrap_or(0);
+            if (len + s.len()) as u64 > limit {
+                return Err(format!("{LIMIT_MARK}{limit}"));
+            }
+            let allexport = sh.opts.allexport;
+            let var = sh.vars.entry(&a.name);
+            if let Some(Value::Scalar(cur)) = &mut var.value {
+                cur.push_str(&s);
+            }
+            if allexport {
+                var.exported = true;
+            }
+            Ok(())
+        }
         (None, AssignedValue::Scalar(s)) => {
             let s = if integer { crate::expand::arith::eval_str(sh, &s, 0)?.to_string() } else { s };
             let new = if a.append {
@@ -558,45 +577,61 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
             }
             sh.set_var(&a.name, new)
         }
+        // Elements are changed in place: copying the whole array for each
+        // element would make filling an array quadratic.
         (Some(idx), AssignedValue::Scalar(s)) => {
-            let var = sh.vars.get(&a.name).and_then(|v| v.value.clone());
-            match var {
-                Some(Value::Assoc(mut m)) => {
+            if is_assoc {
+                let var = sh.vars.entry(&a.name);
+                if let Some(Value::Assoc(m)) = &mut var.value {
                     let entry = m.value_mut(idx);
                     if a.append {
-                        entry.push_str(&s);
-                    } else {
-                        *entry = cased(s);
-                    }
-                    sh.vars.set_value(&a.name, Value::Assoc(m))
-                }
-                other => {
-                    let mut m = match other {
-                        Some(Value::Indexed(m)) => m,
-                        Some(Value::Scalar(v)) => BTreeMap::from([(0, v)]),
-                        _ => BTreeMap::new(),
-                    };
-                    let mut i = crate::expand::arith::eval_str(sh, &idx, 0)?;
-                    if i < 0 {
-                        let len = m.keys().next_back().map_or(0, |k| k + 1);
-                        i += len;
-                        if i < 0 {
-                            return Err(format!("{}[{idx}]: bad array subscript", a.name));
+                        if (entry.len() + s.len()) as u64 > limit {
+                            return Err(format!("{LIMIT_MARK}{limit}"));
                         }
-                    }
-                    let entry = m.entry(i).or_default();
-                    if a.append {
                         entry.push_str(&s);
                     } else {
                         *entry = cased(s);
                     }
-                    sh.vars.set_value(&a.name, Value::Indexed(m))
+                }
+                return Ok(());
+            }
+            // The subscript first: it may read this very array (`a[a[0]]=x`).
+            let mut i = crate::expand::arith::eval_str(sh, &idx, 0)?;
+            if i < 0 {
+                let len = match sh.vars.get(&a.name).and_then(|v| v.value.as_ref()) {
+                    Some(Value::Indexed(m)) => m.keys().next_back().map_or(0, |k| k + 1),
+                    Some(Value::Scalar(_)) => 1,
+                    _ => 0,
+                };
+                i += len;
+                if i < 0 {
+                    return Err(format!("{}[{idx}]: bad array subscript", a.name));
                 }
             }
+            let var = sh.vars.entry(&a.name);
+            let mut m = match var.value.take() {
+                Some(Value::Indexed(m)) => m,
+                Some(Value::Scalar(v)) => BTreeMap::from([(0, v)]),
+                _ => BTreeMap::new(),
+            };
+            let entry = m.entry(i).or_default();
+            let too_long = a.append && (entry.len() + s.len()) as u64 > limit;
+            if !too_long {
+                if a.append {
+                    entry.push_str(&s);
+                } else {
+                    *entry = cased(s);
+                }
+            }
+            var.value = Some(Value::Indexed(m));
+            if too_long {
+                return Err(format!("{LIMIT_MARK}{limit}"));
+            }
+            Ok(())
         }
         (_, AssignedValue::Array(items)) => {
             if is_assoc {
-                let mut m = match (a.append, sh.vars.get(&a.name).and_then(|v| v.value.clone())) {
+                let mut m = match (a.append, take_value(sh, &a.name, a.append)) {
                     (true, Some(Value::Assoc(m))) => m,
                     _ => crate::state::assoc::AssocMap::new(),
                 };
@@ -617,7 +652,14 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
                 }
                 sh.vars.set_value(&a.name, Value::Assoc(m))
             } else {
-                let mut m = match (a.append, sh.vars.get(&a.name).and_then(|v| v.value.clone())) {
+                // Taken rather than copied, unless a subscript in the list may read it.
+                let keyed = items.iter().any(|(k, _)| k.is_some());
+                let current = if keyed {
+                    sh.vars.get(&a.name).and_then(|v| v.value.clone())
+                } else {
+                    take_value(sh, &a.name, a.append)
+                };
+                let mut m = match (a.append, current) {
                     (true, Some(Value::Indexed(m))) => m,
                     (true, Some(Value::Scalar(s))) => BTreeMap::from([(0, s)]),
                     _ => BTreeMap::new(),
@@ -635,6 +677,23 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
             }
         }
     }
+}
+
+/// The length of `name` when it holds a plain string.
+fn scalar_len(sh: &ShellState, name: &str) -> Option<usize> {
+    match sh.vars.get(name)?.value.as_ref()? {
+        Value::Scalar(s) => Some(s.len()),
+        _ => None,
+    }
+}
+
+/// The value of `name`, moved out (to be changed and stored back) when
+/// `take`, else nothing: a whole assignment replaces it anyway.
+fn take_value(sh: &mut ShellState, name: &str, take: bool) -> Option<Value> {
+    if !take || sh.vars.get(name).is_none() {
+        return None;
+    }
+    sh.vars.entry(name).value.take()
 }
 
 /// Quote an argument the way `set -x` shows it.

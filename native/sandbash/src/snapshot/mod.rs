@@ -155,6 +155,15 @@ impl Bash {
     /// The filesystem is replaced in place: the same [`MemoryFs`](crate::fs::MemoryFs)
     /// (and every `Arc` to it) sees the restored contents.
     pub fn restore(&mut self, bytes: &[u8], key: Option<&[u8]>) -> Result<(), Error> {
+        // The restored state is the session's own memory (`max_memory_bytes`);
+        // a snapshot larger than the whole budget cannot fit.
+        if bytes.len() as u64 > self.account.limit() {
+            return Err(invalid(format!(
+                "the snapshot is larger than this session's memory budget (max_memory_bytes: {})",
+                self.account.limit()
+            )));
+        }
+        let _scope = crate::limits::scope::enter_account(&self.account);
         let opened = format::open(bytes, key)?;
         let (body, extra, history, disabled, exported) = match opened.version {
             1 => (

@@ -70,9 +70,9 @@ pub fn capture(sh: &ShellState, with_funcs: bool) -> StateM {
         .vars
         .scopes()
         .map(|scope| {
-            let mut names: Vec<&String> = scope.keys().collect();
-            names.sort();
-            names.into_iter().filter_map(|n| scope.get(n).map(|v| var_mirror(n, v))).collect()
+            let mut vars: Vec<(&String, &crate::state::Var)> = scope.collect();
+            vars.sort_by(|a, b| a.0.cmp(b.0));
+            vars.into_iter().map(|(n, v)| var_mirror(n, v)).collect()
         })
         .collect();
     let funcs = if with_funcs {

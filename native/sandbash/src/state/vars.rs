@@ -84,7 +84,10 @@ impl Var {
 /// Scoped variable storage. Scope 0 is global; each function call pushes one.
 #[derive(Clone, Debug)]
 pub struct Variables {
-    scopes: Vec<Arc<HashMap<String, Var>>>,
+    /// Each variable behind its own `Arc`: forking the state (a subshell, the
+    /// copy an exec keeps to roll back to) copies pointers, and a write copies
+    /// only the variable it changes.
+    scopes: Vec<Arc<HashMap<String, Arc<Var>>>>,
     /// Set once a nameref exists: until then no lookup has to check for one.
     has_refs: bool,
 }
@@ -115,12 +118,12 @@ impl Variables {
 
     /// The variable named `name` itself (a nameref is not followed).
     pub fn get_raw(&self, name: &str) -> Option<&Var> {
-        self.scopes.iter().rev().find_map(|s| s.get(name))
+        self.scopes.iter().rev().find_map(|s| s.get(name).map(|v| &**v))
     }
 
     /// Innermost variable `name` among the scopes below `bound`, with its scope.
     fn find(&self, name: &str, bound: usize) -> Option<(usize, &Var)> {
-        self.scopes[..bound].iter().enumerate().rev().find_map(|(i, s)| s.get(name).map(|v| (i, v)))
+        self.scopes[..bound].iter().enumerate().rev().find_map(|(i, s)| s.get(name).map(|v| (i, &**v)))
     }
 
     /// True once any nameref was declared (lookups then follow them).
@@ -211,7 +214,7 @@ impl Variables {
     fn entry_in(&mut self, name: &str, bound: usize) -> &mut Var {
         let idx = self.scope_index(name, bound);
         let scope = Arc::make_mut(&mut self.scopes[idx]);
-        scope.entry(name.to_string()).or_insert_with(Var::empty)
+        Arc::make_mut(scope.entry(name.to_string()).or_insert_with(|| Arc::new(Var::empty())))
     }
 
     /// Assign a scalar; `Err` is bash's message for a readonly name.
@@ -327,14 +330,14 @@ impl Variables {
             scope.remove(name);
         } else if let Some(v) = scope.get_mut(name) {
             // An unset local stays local (bash keeps the name shadowed in that scope).
-            v.value = None;
+            Arc::make_mut(v).value = None;
         }
         Ok(())
     }
 
     /// The scopes, global first (for snapshots).
-    pub fn scopes(&self) -> impl Iterator<Item = &HashMap<String, Var>> {
-        self.scopes.iter().map(|s| s.as_ref())
+    pub fn scopes(&self) -> impl Iterator<Item = impl Iterator<Item = (&String, &Var)>> {
+        self.scopes.iter().map(|s| s.iter().map(|(k, v)| (k, &**v)))
     }
 
     /// Variables made of these scopes, global first; `None` without any scope.
@@ -343,7 +346,8 @@ impl Variables {
             return None;
         }
         let has_refs = scopes.iter().any(|s| s.values().any(|v| v.nameref));
-        Some(Variables { scopes: scopes.into_iter().map(Arc::new).collect(), has_refs })
+        let scopes = scopes.into_iter().map(|s| Arc::new(s.into_iter().map(|(k, v)| (k, Arc::new(v))).collect()));
+        Some(Variables { scopes: scopes.collect(), has_refs })
     }
 
     /// Start a function scope.
@@ -367,7 +371,7 @@ impl Variables {
     pub fn declare_local(&mut self, name: &str) -> &mut Var {
         let last = self.scopes.len() - 1;
         let scope = Arc::make_mut(&mut self.scopes[last]);
-        scope.entry(name.to_string()).or_insert_with(Var::empty)
+        Arc::make_mut(scope.entry(name.to_string()).or_insert_with(|| Arc::new(Var::empty())))
     }
 
     /// Exported names with values, sorted.

@@ -78,14 +78,27 @@ pub struct CliOutcome {
 /// Run `script` through the `sandbash` CLI (its stdin empty), with
 /// `SANDBASH_TIMEOUT_MS` set to the suite's timeout.
 pub fn run_cli(script: &str) -> CliOutcome {
+    run_cli_with(script, &limits())
+}
+
+/// Run `script` through the CLI with `limits` (as `SANDBASH_<LIMIT>` variables).
+pub fn run_cli_with(script: &str, l: &Limits) -> CliOutcome {
     let start = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_sandbash"))
-        .arg("-c")
-        .arg(script)
-        .env("SANDBASH_TIMEOUT_MS", TIMEOUT_MS.to_string())
-        .stdin(Stdio::null())
-        .output()
-        .expect("run sandbash");
+    let named = [
+        ("TIMEOUT_MS", l.timeout_ms),
+        ("MAX_COMMANDS", l.max_commands),
+        ("MAX_LOOP_ITERATIONS", l.max_loop_iterations),
+        ("MAX_TOTAL_LOOP_ITERATIONS", l.max_total_loop_iterations),
+        ("MAX_FUNCTION_DEPTH", l.max_function_depth),
+        ("MAX_STRING_BYTES", l.max_string_bytes),
+        ("MAX_OUTPUT_BYTES", l.max_output_bytes),
+        ("MAX_MEMORY_BYTES", l.max_memory_bytes),
+    ];
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sandbash"));
+    for (k, v) in named {
+        cmd.env(format!("SANDBASH_{k}"), v.to_string());
+    }
+    let out = cmd.arg("-c").arg(script).stdin(Stdio::null()).output().expect("run sandbash");
     CliOutcome { status: out.status.code(), stdout: out.stdout, stderr: out.stderr, elapsed: start.elapsed() }
 }
 
@@ -99,10 +112,11 @@ pub fn survives(script: &str) -> Outcome {
 #[track_caller]
 pub fn survives_with(script: &str, limits: Limits) -> Outcome {
     let bound = Duration::from_millis(limits.timeout_ms) + SLACK;
+    let cli_limits = limits.clone();
     let o = run_in_process(script, limits);
     let shown = shorten(script);
     assert!(o.elapsed < bound, "{shown}: took {:?} in-process ({})", o.elapsed, o.describe());
-    let c = run_cli(script);
+    let c = run_cli_with(script, &cli_limits);
     assert!(
         c.status.is_some(),
         "{shown}: the CLI died of a signal; stderr: {}",
@@ -116,7 +130,12 @@ pub fn survives_with(script: &str, limits: Limits) -> Outcome {
 /// the CLI must say the same on stderr.
 #[track_caller]
 pub fn stops_with(script: &str, needle: &str) {
-    let o = survives(script);
+    stops_with_limits(script, needle, limits());
+}
+
+#[track_caller]
+pub fn stops_with_limits(script: &str, needle: &str, limits: Limits) {
+    let o = survives_with(script, limits);
     let shown = shorten(script);
     match &o.result {
         Err(e) => assert!(e.to_string().contains(needle), "{shown}: {e}"),
