@@ -13,6 +13,43 @@ defmodule ExBashkit.CallbacksTest do
 
   defp builtins(map, opts \\ []), do: Session.new([builtins: map] ++ opts)
 
+  # Two execs of one session at once (ephemeral copies with `cwd:`), each
+  # with a background job calling a builtin: every call must be served by the
+  # broker of the exec that made it, never by the other's.
+  test "each callback reaches the broker of the exec that made it" do
+    test_pid = self()
+
+    tag = fn %{args: [who]} ->
+      {:parent, broker} = Process.info(self(), :parent)
+      send(test_pid, {:served, who, broker})
+      {:ok, ""}
+    end
+
+    s = builtins(%{"tag" => tag})
+    script = fn who -> "for i in 1 2 3 4 5 6; do tag #{who}; sleep 0.03; done & tag #{who}; wait" end
+
+    tasks =
+      for who <- ["A", "B", "C"] do
+        Task.async(fn -> Session.exec(s, script.(who), cwd: "/") end)
+      end
+
+    for t <- tasks, do: assert({:ok, %Result{exit_code: 0, stderr: ""}} = Task.await(t, 60_000))
+
+    served =
+      for _ <- 1..21 do
+        receive do
+          {:served, who, broker} -> {who, broker}
+        after
+          10_000 -> flunk("a callback was not served")
+        end
+      end
+
+    by_exec = Enum.group_by(served, &elem(&1, 0), &elem(&1, 1))
+    brokers = for who <- ["A", "B", "C"], do: by_exec[who] |> Enum.uniq()
+    assert Enum.all?(brokers, &(length(&1) == 1)), inspect(by_exec)
+    assert brokers |> List.flatten() |> Enum.uniq() |> length() == 3
+  end
+
   describe "custom builtins run wherever a command runs" do
     setup do
       upper = fn

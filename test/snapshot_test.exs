@@ -64,6 +64,37 @@ defmodule ExBashkit.SnapshotTest do
     assert {:ok, %Result{stdout: "hello world\n"}} = Session.exec(s, "greet")
   end
 
+  # An attacker holding keyed bytes strips the HMAC and re-seals them with the
+  # public SHA-256 tag (clearing the keyed flag): a session built with a
+  # :snapshot_key refuses them, and so does any restore given the key.
+  test "keyed bytes re-sealed without the key are refused by a keyed session" do
+    key = "session-secret"
+    s = Session.new(snapshot_key: key)
+    {:ok, _} = Session.exec(s, "x=trusted")
+    {:ok, sealed} = Session.snapshot(s)
+
+    body_len = byte_size(sealed) - 7 - 32
+    <<"EXBK", version::binary-size(2), flags, body::binary-size(body_len), _hmac::binary-size(32)>> = sealed
+    unkeyed = <<"EXBK", version::binary, Bitwise.band(flags, 0xFE), body::binary>>
+    forged = unkeyed <> :crypto.hash(:sha256, unkeyed)
+
+    # The forgery is a valid plain snapshot: a session without a key takes it.
+    assert {:ok, _} = Session.restore(Session.new(), forged)
+
+    target = Session.new(snapshot_key: key)
+    {:ok, _} = Session.exec(target, "x=kept")
+    assert {:error, _} = Session.restore(target, forged)
+    assert {:ok, %Result{stdout: "kept\n"}} = Session.exec(target, "echo $x")
+
+    assert_raise ArgumentError, ~r/snapshot_key/, fn ->
+      Session.restore(target, sealed, key: "another")
+    end
+
+    assert {:ok, ^target} = Session.restore(target, sealed)
+    assert {:ok, %Result{stdout: "trusted\n"}} = Session.exec(target, "echo $x")
+    assert_raise ArgumentError, ~r/snapshot_key/, fn -> Session.new(snapshot_key: "") end
+  end
+
   test "a plain snapshot refuses a key" do
     {:ok, bytes} = Session.snapshot(Session.new())
     assert {:error, _} = Session.restore(Session.new(), bytes, key: "k")

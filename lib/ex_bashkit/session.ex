@@ -358,7 +358,11 @@ defmodule ExBashkit.Session do
   @u64_max 18_446_744_073_709_551_615
 
   @enforce_keys [:ref]
-  defstruct [:ref, callbacks: nil, config: %{max_jobs: 16, before_exec: nil, after_exec: nil}]
+  defstruct [
+    :ref,
+    callbacks: nil,
+    config: %{max_jobs: 16, before_exec: nil, after_exec: nil, snapshot_key: nil}
+  ]
 
   @opaque t :: %__MODULE__{ref: reference(), callbacks: map() | nil, config: map()}
 
@@ -405,6 +409,7 @@ defmodule ExBashkit.Session do
           | {:allow_net, [String.t()] | :all}
           | {:block_private_ips, boolean()}
           | {:python, boolean() | [name: String.t()] | [names: [String.t()]]}
+          | {:snapshot_key, binary()}
 
   @typedoc "Access mode for a host directory mount."
   @type mount_mode :: :read_only | :read_write | :overlay
@@ -854,7 +859,8 @@ defmodule ExBashkit.Session do
     * `:key` - a binary secret. Produces an HMAC-SHA256-sealed snapshot for
       crossing a trust boundary; restore must supply the same key, and a wrong
       key or tampered bytes are rejected. Without a key a SHA-256 tag detects
-      accidental corruption only. An empty key raises `ArgumentError`.
+      accidental corruption only. An empty key raises `ArgumentError`. A
+      session built with `:snapshot_key` seals with that key by default.
     * `:exclude_filesystem` - when `true`, capture shell state only. Default `false`.
     * `:exclude_functions` - when `true`, skip shell functions. Default `false`.
 
@@ -867,9 +873,11 @@ defmodule ExBashkit.Session do
       true
   """
   @spec snapshot(t(), keyword()) :: {:ok, binary()} | {:error, String.t()}
-  def snapshot(%__MODULE__{ref: ref}, opts \\ []) do
+  def snapshot(%__MODULE__{ref: ref} = session, opts \\ []) do
+    session_key = session_key(session)
+
     {key, exclude_fs, exclude_funcs} =
-      Enum.reduce(opts, {nil, false, false}, fn
+      Enum.reduce(opts, {session_key, false, false}, fn
         {:key, k}, {_, fs, fns} ->
           {key!(k), fs, fns}
 
@@ -890,6 +898,10 @@ defmodule ExBashkit.Session do
       end)
 
     tag = make_ref()
+
+    if session_key != nil and key != session_key do
+      raise ArgumentError, "this session seals snapshots with its :snapshot_key; no other :key applies"
+    end
 
     case Native.snapshot_start(ref, key, exclude_fs, exclude_funcs, self(), tag) do
       :ok -> receive(do: ({^tag, reply} -> reply))
@@ -913,7 +925,10 @@ defmodule ExBashkit.Session do
 
   ## Options
 
-    * `:key` - the binary secret the snapshot was taken with.
+    * `:key` - the binary secret the snapshot was taken with. A session built
+      with `:snapshot_key` uses that key and refuses any snapshot not sealed
+      with it (plain bytes included), so re-sealing keyed bytes with the
+      public tag cannot get them in.
 
   ## Examples
 
@@ -928,8 +943,10 @@ defmodule ExBashkit.Session do
   """
   @spec restore(t(), binary(), keyword()) :: {:ok, t()} | {:error, String.t()}
   def restore(%__MODULE__{ref: ref} = session, bytes, opts \\ []) when is_binary(bytes) do
+    session_key = session_key(session)
+
     key =
-      Enum.reduce(opts, nil, fn
+      Enum.reduce(opts, session_key, fn
         {:key, k}, _ ->
           key!(k)
 
@@ -939,6 +956,12 @@ defmodule ExBashkit.Session do
         other, _ ->
           raise ArgumentError, "options must be a keyword list, got: #{inspect(other)}"
       end)
+
+    # A session with its own key takes only snapshots sealed with it: bytes
+    # re-sealed with the public tag (or another key) are refused.
+    if session_key != nil and key != session_key do
+      raise ArgumentError, "this session restores only snapshots sealed with its :snapshot_key"
+    end
 
     tag = make_ref()
 
@@ -953,6 +976,8 @@ defmodule ExBashkit.Session do
         {:error, message}
     end
   end
+
+  defp session_key(%__MODULE__{config: config}), do: Map.get(config, :snapshot_key)
 
   defp key!(k) when is_binary(k) and byte_size(k) > 0, do: k
 

@@ -61,6 +61,7 @@ defmodule ExBashkit.Session.Options do
       max_jobs: 16,
       before_exec: nil,
       after_exec: nil,
+      snapshot_key: nil,
       history: true,
       workspace: nil,
       allowed_mounts: nil,
@@ -127,10 +128,11 @@ defmodule ExBashkit.Session.Options do
       max_jobs: acc.max_jobs,
       before_exec: acc.before_exec,
       after_exec: acc.after_exec,
-      hook_timeout: acc.builtin_timeout_ms
+      hook_timeout: acc.builtin_timeout_ms,
+      snapshot_key: acc.snapshot_key
     }
 
-    {Map.drop(native, [:max_jobs, :before_exec, :after_exec]), callbacks, config}
+    {Map.drop(native, [:max_jobs, :before_exec, :after_exec, :snapshot_key]), callbacks, config}
   end
 
   defp put(acc, :env, v), do: %{acc | env: env(v)}
@@ -171,6 +173,16 @@ defmodule ExBashkit.Session.Options do
       raise(
         ArgumentError,
         "option #{inspect(hook)} must be a 1-arity function, got: #{inspect(v)}"
+      )
+
+  defp put(acc, :snapshot_key, k) when is_binary(k) and byte_size(k) > 0,
+    do: %{acc | snapshot_key: k}
+
+  defp put(_acc, :snapshot_key, k),
+    do:
+      raise(
+        ArgumentError,
+        "option :snapshot_key must be a non-empty binary, got: #{inspect(k)}"
       )
 
   defp put(acc, :workspace, %ExBashkit.Session{} = ws), do: %{acc | workspace: ws}

@@ -94,7 +94,11 @@ impl Bridge {
         if !runtime::on_runtime_thread() {
             return Err("only available while a script runs".into());
         }
-        let Some(broker) = self.brokers.lock().last().map(|(_, pid)| *pid) else {
+        // The broker of the exec this call is made for (read before any await:
+        // the scope is the polling thread's), never another exec's.
+        let exec_id = sandbash::limits::scope::current_exec_id();
+        let broker = self.brokers.lock().iter().find(|(id, _)| *id == exec_id).map(|(_, pid)| *pid);
+        let Some(broker) = broker else {
             return Err("only available while a script runs".into());
         };
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);

@@ -144,6 +144,7 @@ fn job_start<'a>(
         cancel,
         timeout_ms: opts.timeout_ms,
         history_line: Some(format!("{original} &")),
+        exec_id: JOB_EXEC_BASE + id,
     };
     let (cwd, vars) = (opts.cwd.clone(), opts.env.clone());
     let broker: Option<LocalPid> = opts.broker;

@@ -135,20 +135,21 @@ fn exec_start<'a>(
     // Scripts are text to the parser; stray non-UTF-8 bytes in the source become U+FFFD.
     let script = String::from_utf8_lossy(script.as_slice()).into_owned();
     let cancel = CancelToken::default();
-    let exec_opts = ExecOptions {
-        stdin: opts.stdin.as_slice().to_vec(),
-        cancel: cancel.clone(),
-        timeout_ms: opts.timeout_ms,
-        history_line: None,
-    };
     let overrides = (opts.cwd.is_some() || !opts.env.is_empty()).then(|| (opts.cwd.clone(), opts.env.clone()));
     let id = {
         let monitor = session.monitor(Some(env), &pid);
         let mut running = session.running.lock();
         running.0 += 1;
         let id = running.0;
-        running.1.insert(id, Running { caller: pid, cancel, monitor });
+        running.1.insert(id, Running { caller: pid, cancel: cancel.clone(), monitor });
         id
+    };
+    let exec_opts = ExecOptions {
+        stdin: opts.stdin.as_slice().to_vec(),
+        cancel,
+        timeout_ms: opts.timeout_ms,
+        history_line: None,
+        exec_id: id,
     };
     if let (Some(bridge), Some(broker)) = (&session.bridge, opts.broker) {
         bridge.attach(id, broker);

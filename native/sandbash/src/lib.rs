@@ -330,6 +330,9 @@ pub struct ExecOptions {
     pub timeout_ms: Option<u64>,
     /// What the history records for this call, instead of the script itself.
     pub history_line: Option<String>,
+    /// The embedder's number for this exec, readable from anything it runs
+    /// (`limits::scope::current_exec_id`): callbacks find their exec's broker by it.
+    pub exec_id: u64,
 }
 
 /// A session: shell state plus its filesystem, kept across execs.
@@ -464,6 +467,7 @@ impl Bash {
         let cancel = opts.cancel.clone();
         let budget = Budget::new(limits, opts.cancel);
         budget.set_memory(self.account.clone());
+        budget.set_exec_id(opts.exec_id);
         let counter = OutputCounter::new(self.limits.max_output_bytes);
         budget.watch_output(counter.clone());
         let out = CaptureBuf::new(counter.clone());

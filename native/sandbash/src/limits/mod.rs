@@ -198,6 +198,10 @@ pub struct Budget {
     job_stopped: AtomicBool,
     /// The session's memory account, compared at every check.
     memory: std::sync::OnceLock<Arc<MemAccount>>,
+    /// Who started this exec, as the embedder numbers them (see
+    /// [`ExecOptions::exec_id`](crate::ExecOptions)): a callback made while it
+    /// runs (its background jobs included) goes to that exec's own broker.
+    exec_id: AtomicU64,
 }
 
 impl Budget {
@@ -215,6 +219,7 @@ impl Budget {
             job_stop: Default::default(),
             job_stopped: AtomicBool::new(false),
             memory: std::sync::OnceLock::new(),
+            exec_id: AtomicU64::new(0),
         })
     }
 
@@ -236,6 +241,15 @@ impl Budget {
     /// The session's memory account, if it has one.
     pub fn memory(&self) -> Option<&MemAccount> {
         self.memory.get().map(|a| &**a)
+    }
+
+    /// The embedder's number for this exec (0: none given).
+    pub fn exec_id(&self) -> u64 {
+        self.exec_id.load(Ordering::Relaxed)
+    }
+
+    pub fn set_exec_id(&self, id: u64) {
+        self.exec_id.store(id, Ordering::Relaxed);
     }
 
     /// The error of a session past its memory budget.

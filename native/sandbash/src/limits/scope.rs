@@ -69,6 +69,11 @@ pub fn with_budget<R>(f: impl FnOnce(&Budget) -> R) -> Option<R> {
     unsafe { p.as_ref() }.map(f)
 }
 
+/// The embedder's number of the exec this thread works for (0: none, or no exec).
+pub fn current_exec_id() -> u64 {
+    with_budget(Budget::exec_id).unwrap_or(0)
+}
+
 /// One turn of an inner loop. `Err` when the exec must stop (deadline,
 /// cancel, memory or another limit); outside an exec always `Ok`.
 #[inline]

@@ -147,6 +147,31 @@ mod tests {
     }
 
     #[test]
+    fn the_path_is_matched_as_the_server_will_see_it() {
+        let p = Policy::allow(&["http://h/allowed".into()]).unwrap();
+        for out in [
+            "http://h/allowed/../secret",
+            "http://h/allowed/%2e%2e/secret",
+            "http://h/allowed/%2E%2E/secret",
+            "http://h/allowed%2f..%2fsecret",
+            "http://h/allowed/..%2fsecret",
+            "http://h/allowed/..;/secret",
+            "http://h/allowed/..\\secret",
+            "http://h/allowed/x/../../secret",
+            "http://h//allowed/../secret",
+        ] {
+            assert!(!p.permits(&url(out)), "{out}");
+        }
+        for inside in ["http://h/allowed//x", "http://h/allowed/./x", "http://h/allowed/x/../y", "http://h//allowed/"] {
+            assert!(p.permits(&url(inside)), "{inside}");
+        }
+        // A pattern written with dots means its normalized form.
+        let p = Policy::allow(&["http://h/a/../b/".into()]).unwrap();
+        assert!(p.permits(&url("http://h/b/x")));
+        assert!(!p.permits(&url("http://h/a/x")));
+    }
+
+    #[test]
     fn patterns_need_a_scheme() {
         assert!(Policy::allow(&["api.example.com".into()]).is_err());
         assert!(Policy::allow(&["ftp://x.com".into()]).is_err());

@@ -63,7 +63,7 @@ impl Url {
             Some((p, q)) => (p, Some(q.to_string())),
             None => (tail, None),
         };
-        let path = if path.is_empty() { "/".to_string() } else { path.to_string() };
+        let path = normalize_path(path);
         if path.bytes().chain(query.iter().flat_map(|q| q.bytes())).any(|b| b.is_ascii_control() || b == b' ') {
             return Err("bad character in path".into());
         }
@@ -98,6 +98,58 @@ impl Url {
     }
 }
 
+/// The path a server will see, so the allowlist matches what is requested and
+/// the request carries exactly what was matched: percent-encoded dots and
+/// slashes decoded (`%2e`, `%2f`, and `%5c` or `\` as a slash, as some servers
+/// take it), `;parameters` dropped from each segment (`/a/..;/b` is `/b` to
+/// some servers), empty and `.` segments removed and `..` resolved (never above
+/// the root). A trailing slash is kept.
+pub fn normalize_path(raw: &str) -> String {
+    let mut decoded = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(i) = rest.find(['%', '\\']) {
+        decoded.push_str(&rest[..i]);
+        if rest[i..].starts_with('\\') {
+            decoded.push('/');
+            rest = &rest[i + 1..];
+            continue;
+        }
+        let code = rest.get(i + 1..i + 3).map(str::to_ascii_lowercase);
+        match code.as_deref() {
+            Some("2e") => decoded.push('.'),
+            Some("2f") | Some("5c") => decoded.push('/'),
+            _ => {
+                decoded.push('%');
+                rest = &rest[i + 1..];
+                continue;
+            }
+        }
+        rest = &rest[i + 3..];
+    }
+    decoded.push_str(rest);
+    let mut segments: Vec<&str> = Vec::new();
+    for seg in decoded.split('/') {
+        let seg = seg.split(';').next().unwrap_or("");
+        match seg {
+            "" | "." => {}
+            ".." => {
+                segments.pop();
+            }
+            s => segments.push(s),
+        }
+    }
+    let trailing = decoded.ends_with('/') || decoded.ends_with("/.") || decoded.ends_with("/..");
+    let mut out = String::with_capacity(decoded.len() + 1);
+    for s in &segments {
+        out.push('/');
+        out.push_str(s);
+    }
+    if out.is_empty() || (trailing && !segments.is_empty()) {
+        out.push('/');
+    }
+    out
+}
+
 impl fmt::Display for Url {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}://{}{}", self.scheme, self.host_header(), self.target())
@@ -119,6 +171,24 @@ mod tests {
         assert_eq!((u.host.as_str(), u.port, u.path.as_str()), ("::1", 8080, "/"));
         assert_eq!(u.host_header(), "[::1]:8080");
         assert_eq!(Url::parse("http://h?q").unwrap().target(), "/?q");
+        for (raw, sent) in [
+            ("/allowed/../secret", "/secret"),
+            ("/allowed/%2e%2e/secret", "/secret"),
+            ("/allowed/%2E%2e/secret", "/secret"),
+            ("/allowed%2f..%2fsecret", "/secret"),
+            ("/allowed/..;/secret", "/secret"),
+            ("/allowed/..\\secret", "/secret"),
+            ("/allowed//x/./y/", "/allowed/x/y/"),
+            ("/allowed;jsessionid=1/x", "/allowed/x"),
+            ("/../../etc/passwd", "/etc/passwd"),
+            ("/a/%41%2e", "/a/%41."),
+            ("/a/b/..", "/a/"),
+            ("", "/"),
+        ] {
+            let u = Url::parse(&format!("http://h{raw}")).unwrap();
+            assert_eq!(u.path, sent, "{raw}");
+            assert!(u.target().starts_with(sent), "{raw}");
+        }
         for bad in ["example.com", "ftp://x", "http://", "http://h:99999/", "http://a b/", "http://[::1/"] {
             assert!(Url::parse(bad).is_err(), "{bad}");
         }
