@@ -414,9 +414,10 @@ impl Command for Jq {
         // A big stack: jaq's evaluator recurses (the guard lets it use
         // `EVAL_STACK`), and dropping what a program built recurses too: a
         // chain of closures (`def f(x): f([x])`) takes about half its memory
-        // in stack to drop. Untouched stack costs no memory.
+        // in stack to drop in a release build, more in a debug one.
+        // Untouched stack costs no memory.
         let mem = usize::try_from(ctx.budget.limits.max_memory_bytes).unwrap_or(usize::MAX).min(4 << 30);
-        let stack = super::jq_val::EVAL_STACK + (16 << 20) + mem;
+        let stack = super::jq_val::EVAL_STACK + (16 << 20) + mem.saturating_mul(2);
         let spawned =
             std::thread::Builder::new().name("jq".into()).stack_size(stack).spawn(move || worker(job, tx, in_rx));
         if spawned.is_err() {
