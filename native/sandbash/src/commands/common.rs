@@ -72,9 +72,35 @@ impl CommandContext<'_> {
         usize::try_from(self.budget.limits.max_regex_bytes).unwrap_or(usize::MAX)
     }
 
-    /// Check the deadline and cancellation; long-running utilities call this in their loops.
+    /// Check the deadline, cancellation and memory; long-running utilities
+    /// call this in their loops.
     pub fn still_running(&self) -> bool {
-        self.budget.check().is_ok()
+        match self.budget.check() {
+            Ok(()) => true,
+            Err(stop) => {
+                stop_exec(self.budget, stop);
+                false
+            }
+        }
+    }
+}
+
+/// A utility's loop was stopped by the exec's budget: the exec ends with
+/// `stop` at its check after the command, even if what made it (memory held by
+/// the utility) is gone by then.
+pub fn stop_exec(budget: &crate::limits::Budget, stop: crate::limits::Stop) {
+    budget.stop_from_job(stop);
+}
+
+/// [`crate::limits::checkpoint`] for a utility's inner loop: false (and the
+/// exec ends, see [`stop_exec`]) when it must stop.
+pub fn checkpoint_ok(budget: &crate::limits::Budget) -> bool {
+    match crate::limits::checkpoint() {
+        Ok(()) => true,
+        Err(stop) => {
+            stop_exec(budget, stop);
+            false
+        }
     }
 }
 

@@ -406,13 +406,20 @@ impl Command for Jq {
                 cancel: ctx.budget.cancel_token().clone(),
                 stop: stop.clone(),
                 max_len,
+                budget: crate::limits::scope::current(),
             },
         };
         let (tx, mut rx) = tokio::sync::mpsc::channel::<Msg>(4);
         let (in_tx, in_rx) = std::sync::mpsc::channel::<InMsg>();
-        // A big stack: jaq's evaluator recurses; the guard keeps a margin.
+        // A big stack: jaq's evaluator recurses (the guard lets it use
+        // `EVAL_STACK`), and dropping what a program built recurses too: a
+        // chain of closures (`def f(x): f([x])`) takes about half its memory
+        // in stack to drop in a release build, more in a debug one.
+        // Untouched stack costs no memory.
+        let mem = usize::try_from(ctx.budget.limits.max_memory_bytes).unwrap_or(usize::MAX).min(4 << 30);
+        let stack = super::jq_val::EVAL_STACK + (16 << 20) + mem.saturating_mul(2);
         let spawned =
-            std::thread::Builder::new().name("jq".into()).stack_size(64 << 20).spawn(move || worker(job, tx, in_rx));
+            std::thread::Builder::new().name("jq".into()).stack_size(stack).spawn(move || worker(job, tx, in_rx));
         if spawned.is_err() {
             ctx.err("error: cannot start").await?;
             return Ok(2);

@@ -76,6 +76,9 @@ pub struct GuardSpec {
     pub cancel: crate::limits::CancelToken,
     pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     pub max_len: usize,
+    /// The exec's budget: the worker charges its allocations to it and stops
+    /// when the session is over its memory budget.
+    pub budget: Option<std::sync::Arc<crate::limits::Budget>>,
 }
 
 type Tx = tokio::sync::mpsc::Sender<Msg>;
@@ -290,10 +293,19 @@ impl Runtime {
 
 pub struct JqData;
 
-#[derive(Clone)]
 pub struct Data<'a> {
     lut: &'a jaq_core::Lut<JqData>,
     rt: &'a Runtime,
+}
+
+// jaq clones the data at every call of a `def` and asks for the LUT at every
+// step of its evaluator: the guard's tick there bounds recursions that build
+// no values (`def f: [f]; f`) by the stack, and their time by the deadline.
+impl Clone for Data<'_> {
+    fn clone(&self) -> Self {
+        jq_val::tick();
+        Data { lut: self.lut, rt: self.rt }
+    }
 }
 
 impl DataT for JqData {
@@ -303,6 +315,7 @@ impl DataT for JqData {
 
 impl<'a> jaq_core::data::HasLut<'a, JqData> for Data<'a> {
     fn lut(&self) -> &'a jaq_core::Lut<JqData> {
+        jq_val::tick();
         self.lut
     }
 }
@@ -624,21 +637,73 @@ fn expand_loc(code: &str) -> String {
     out
 }
 
-/// Deepest bracket nesting of a program, so jaq's recursive parser is not
-/// handed something that would exhaust the stack.
+/// Deepest nesting of a program: brackets, and `def`s inside `def`s (jaq's
+/// parser and compiler recurse on both, and compile time grows faster than
+/// linearly with nested definitions). A `def` ends at the `;` after its body
+/// at its own bracket level; strings and comments are skipped.
 fn nesting(code: &str) -> usize {
-    let (mut d, mut max) = (0usize, 0usize);
-    for b in code.bytes() {
-        match b {
-            b'(' | b'[' | b'{' => {
-                d += 1;
-                max = max.max(d);
+    let b = code.as_bytes();
+    let mut stack: Vec<u8> = Vec::new();
+    let mut max = 0usize;
+    let mut i = 0;
+    // Inside a string literal (an interpolation `\(...)` is code again).
+    let mut in_str = false;
+    while i < b.len() {
+        if in_str {
+            match b[i] {
+                b'\\' if b.get(i + 1) == Some(&b'(') => {
+                    stack.push(b'i');
+                    max = max.max(stack.len());
+                    in_str = false;
+                    i += 1;
+                }
+                b'\\' => i += 1,
+                b'"' => in_str = false,
+                _ => {}
             }
-            b')' | b']' | b'}' => d = d.saturating_sub(1),
+            i += 1;
+            continue;
+        }
+        match b[i] {
+            b'"' => in_str = true,
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                stack.push(b[i]);
+                max = max.max(stack.len());
+            }
+            b')' | b']' | b'}' => {
+                // Close the defs whose body the bracket ends, then the bracket.
+                while stack.last() == Some(&b'd') {
+                    stack.pop();
+                }
+                in_str = stack.pop() == Some(b'i');
+            }
+            b';' => {
+                if stack.last() == Some(&b'd') {
+                    stack.pop();
+                }
+            }
+            b'd' if b[i..].starts_with(b"def")
+                && (i == 0 || !is_word(b[i - 1]))
+                && b.get(i + 3).is_none_or(|&c| !is_word(c)) =>
+            {
+                stack.push(b'd');
+                max = max.max(stack.len());
+                i += 2;
+            }
             _ => {}
         }
+        i += 1;
     }
     max
+}
+
+fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'@'
 }
 
 fn compile(code: &str, globals: &[String]) -> Result<JFilter, String> {
@@ -719,6 +784,7 @@ fn tok(found: &str) -> String {
 /// Entry point of the worker thread.
 pub fn worker(job: Job, tx: Tx, rx: Rx) {
     let g = &job.guard;
+    let _scope = g.budget.as_ref().map(crate::limits::scope::enter);
     let cancel = g.cancel.clone();
     jq_val::install_guard(Some(Guard {
         deadline: g.deadline,
@@ -737,6 +803,14 @@ pub fn worker(job: Job, tx: Tx, rx: Rx) {
                 Some(Abort::Depth) => Some(format!("jq: error: value nesting exceeds {}\n", jq_val::MAX_DEPTH)),
                 Some(Abort::Stack) => Some("jq: error: program recursion too deep\n".to_string()),
                 Some(Abort::TooLarge(what)) => Some(format!("jq: error: {what} too large (max_string_bytes)\n")),
+                Some(Abort::Limit(m)) => {
+                    // The exec ends with this reason at its next check (the
+                    // memory is freed by then, so it would not see it again).
+                    if let Some(b) = &g.budget {
+                        b.stop_from_job(crate::limits::Stop::Limit(m.clone()));
+                    }
+                    Some(format!("jq: error: {m}\n"))
+                }
                 None => Some("jq: error: internal error\n".to_string()),
             };
             if let Some(m) = msg {

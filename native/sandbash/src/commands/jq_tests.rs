@@ -436,3 +436,25 @@ fn string_runs_and_positions() {
     let bad = "{\"a\":\"long plain text \\u00e9 \\\"q\\\" end\", \"b\": [1,\n\"x\" x]}";
     check(&["jq", "-c", "."], &[], bad, "", "jq: parse error: Invalid numeric literal at line 2, column 6\n", 5);
 }
+
+// Bounds of this implementation (no jq 1.7 output to compare: jq itself
+// crashes or runs out of memory on these).
+
+#[test]
+fn recursion_without_values_is_stopped_by_the_stack_guard() {
+    check(&["jq", "-n", "def f: [f]; f"], &[], "", "", "jq: error: program recursion too deep\n", 5);
+}
+
+#[test]
+fn nested_definitions_count_as_nesting() {
+    let n = 1500;
+    let prog = format!("{}1{}", "def f: ".repeat(n), ";1".repeat(n));
+    let got = crate::commands::testutil::run(&["jq", "-n", &prog], &[], "");
+    assert_eq!(got.status, 3, "{:?}", got.err.get(..200));
+    assert!(got.err.starts_with("jq: error: program nested too deeply"), "{:?}", got.err.get(..200));
+    // Many definitions side by side, strings with interpolations and
+    // brackets in comments are not nesting.
+    let flat = format!("{}\"\\(1)\\(2)\" # ((((\n", "def f: 1; ".repeat(1500));
+    check(&["jq", "-n", &flat], &[], "", "\"12\"\n", "", 0);
+    check(&["jq", "-nc", "def f(a; b): [a, b]; f(1; \"x)\\(2)\")"], &[], "", "[1,\"x)2\"]\n", "", 0);
+}

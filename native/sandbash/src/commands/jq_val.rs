@@ -63,6 +63,8 @@ pub enum Abort {
     Depth,
     Stack,
     TooLarge(&'static str),
+    /// The exec's budget said stop (memory, or another limit of the exec).
+    Limit(String),
 }
 
 pub struct Guard {
@@ -77,12 +79,24 @@ thread_local! {
     static GUARD: RefCell<Option<Guard>> = const { RefCell::new(None) };
     static STEPS: Cell<u32> = const { Cell::new(0) };
     static MAX_LEN: Cell<usize> = const { Cell::new(usize::MAX) };
+    /// Evaluation stops when less stack than this is left (see [`EVAL_STACK`]).
+    static STACK_FLOOR: Cell<usize> = const { Cell::new(RED_ZONE) };
 }
 
 /// Stack the worker keeps free below its current position.
 const RED_ZONE: usize = 512 * 1024;
 
+/// Stack the evaluator may use. The worker's stack is larger: the rest is for
+/// the recursive drops of what a program built (a chain of closures as long as
+/// the memory budget allows), which run while an abort unwinds.
+pub const EVAL_STACK: usize = 48 << 20;
+
 pub fn install_guard(g: Option<Guard>) {
+    let floor = match (&g, stacker::remaining_stack()) {
+        (Some(_), Some(left)) => left.saturating_sub(EVAL_STACK).max(RED_ZONE),
+        _ => RED_ZONE,
+    };
+    STACK_FLOOR.with(|f| f.set(floor));
     MAX_LEN.with(|m| m.set(g.as_ref().map_or(usize::MAX, |g| g.max_len)));
     GUARD.with(|c| *c.borrow_mut() = g);
 }
@@ -112,7 +126,7 @@ fn slow_check(full: bool) {
     if GUARD.with(|g| g.borrow().is_none()) {
         return;
     }
-    if stacker::remaining_stack().is_some_and(|r| r < RED_ZONE) {
+    if stacker::remaining_stack().is_some_and(|r| r < STACK_FLOOR.with(Cell::get)) {
         abort(Abort::Stack);
     }
     if !full {
@@ -130,7 +144,13 @@ fn slow_check(full: bool) {
         if g.deadline.is_some_and(|d| Instant::now() >= d) {
             return Some(Abort::Timeout);
         }
-        None
+        // The exec's own budget (the worker entered its scope): memory above all.
+        match crate::limits::scope::check_now() {
+            Ok(()) => None,
+            Err(crate::limits::Stop::Timeout(_)) => Some(Abort::Timeout),
+            Err(crate::limits::Stop::Cancelled) => Some(Abort::Cancelled),
+            Err(crate::limits::Stop::Limit(m)) => Some(Abort::Limit(m)),
+        }
     });
     if let Some(a) = why {
         abort(a);

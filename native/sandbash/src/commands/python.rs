@@ -174,6 +174,7 @@ async fn run_program(ctx: &mut CommandContext<'_>, code: String, script: String,
         argv,
         max_duration: ctx.budget.remaining(),
         max_memory: usize::try_from(limits.max_string_bytes.saturating_mul(16)).unwrap_or(usize::MAX),
+        budget: crate::limits::scope::current(),
     };
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Req>(16);
     let (done_tx, done_rx) = tokio::sync::oneshot::channel::<Outcome>();
@@ -225,7 +226,9 @@ async fn run_program(ctx: &mut CommandContext<'_>, code: String, script: String,
                 None => break done_rx.await.unwrap_or(Outcome::Gone),
             },
             _ = tick.tick() => {
-                if ctx.budget.check().is_err() {
+                // `still_running` records the reason, so the exec ends with
+                // it even once the program's memory is freed.
+                if !ctx.still_running() {
                     stop.store(true, Ordering::Relaxed);
                 }
             }

@@ -61,6 +61,9 @@ pub struct Job {
     pub argv: Vec<String>,
     pub max_duration: Option<Duration>,
     pub max_memory: usize,
+    /// The exec's budget: the VM thread charges its allocations to it and the
+    /// program stops when the session is over its memory budget.
+    pub budget: Option<Arc<crate::limits::Budget>>,
 }
 
 /// Buffers `print()` output and sends it on; `poll_flush` is also where a
@@ -110,6 +113,13 @@ impl PrintWriterCallback for Writer {
     }
     fn poll_flush(&mut self) -> Result<(), MontyException> {
         self.stopped()?;
+        // Every 255 instructions: the exec's deadline, cancel and memory. A
+        // stop is recorded for the exec (it ends with that reason) and
+        // interrupts the program.
+        if let Err(stop) = crate::limits::scope::check_now() {
+            crate::limits::scope::with_budget(|b| b.stop_from_job(stop));
+            return Err(interrupted());
+        }
         if !self.buf.is_empty() && self.last.elapsed() >= FLUSH_EVERY {
             self.flush()?;
         }
@@ -248,6 +258,7 @@ pub fn run(job: Job, tx: mpsc::Sender<Req>, stop: Arc<AtomicBool>) -> Outcome {
 }
 
 fn run_inner(job: Job, tx: mpsc::Sender<Req>, stop: Arc<AtomicBool>) -> Outcome {
+    let _scope = job.budget.as_ref().map(crate::limits::scope::enter);
     let runner = match MontyRun::new(job.code, &job.script, Vec::new(), CompileOptions::default()) {
         Ok(r) => r,
         Err(e) => return Outcome::Exc(e, None),

@@ -54,6 +54,22 @@ pub fn enter(budget: &Arc<Budget>) -> ScopeGuard {
     ScopeGuard { prev_budget, prev_slot: memory::switch_to(slot) }
 }
 
+/// The budget this thread works for, as an `Arc` a thread of its own (jq,
+/// python) can [`enter`] for its whole run, even past the command's future.
+pub fn current() -> Option<Arc<Budget>> {
+    let p = BUDGET.with(Cell::get);
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: every pointer stored in BUDGET comes from `Arc::as_ptr` of an
+    // `Arc<Budget>` that a live `ScopeGuard` borrows (see `enter`), so the
+    // allocation is alive; taking one more strong count keeps it so.
+    unsafe {
+        Arc::increment_strong_count(p);
+        Some(Arc::from_raw(p))
+    }
+}
+
 /// Allocations on this thread are charged to `account` until the guard drops
 /// (building a session: its initial files belong to it).
 pub fn enter_account(account: &MemAccount) -> ScopeGuard {

@@ -1,4 +1,102 @@
-//! See tests/adversarial.rs.
+//! See tests/adversarial.rs. Utilities: jq, awk, dc, printf, python.
 
 #[allow(unused_imports)]
 use super::harness::*;
+
+#[test]
+fn jq_recursion_that_builds_no_values_is_stopped() {
+    refused("jq -n 'def f: [f]; f'", &["program recursion too deep"]);
+}
+
+#[test]
+fn jq_closure_chains_stop_on_memory_or_time() {
+    refused("jq -n 'def f(x): f([x]); f(1)'", &["memory limit exceeded", "timed out", "nesting"]);
+    refused("jq -n 'def f(x): f(x+x); f(\"ab\")'", &["memory limit exceeded", "too large", "timed out"]);
+}
+
+#[test]
+fn jq_big_values_are_refused() {
+    refused("jq -n '[range(1e9)] | length'", &["too large", "memory limit exceeded", "timed out"]);
+    refused("jq -n '\"x\" * 1e9 | length'", &["too large", "memory limit exceeded"]);
+}
+
+#[test]
+fn jq_endless_output_stops_in_time() {
+    refused("jq -n 'def f: ., f; last(f)'", &["timed out", "recursion too deep"]);
+}
+
+#[test]
+fn jq_deeply_nested_programs_are_refused() {
+    for n in SIZES {
+        // Built at run time: the shell's own parser never sees the nesting.
+        let gen = |s: &str| format!("$(printf '%{n}s' '' | sed 's/ /{s}/g')");
+        let parens = format!("jq -n \"{}1{}\"", gen("("), gen(")"));
+        if n <= 1000 {
+            // Within jq's own nesting (the limit is 1000 levels).
+            assert_eq!(survives(&parens).stdout(), "1\n");
+            continue;
+        }
+        refused(&parens, &["nested too deeply"]);
+        let defs = format!("jq -n \"{}1{}\"", gen("def f: "), gen(";1"));
+        refused(&defs, &["nested too deeply"]);
+    }
+}
+
+#[test]
+fn jq_long_flat_programs_survive() {
+    for n in [1_000, 10_000] {
+        survives(&format!("jq -n '{}1'", rep("1 as $x | ", n)));
+    }
+}
+
+#[test]
+fn awk_runaway_recursion_and_arrays_stop() {
+    refused("awk 'function f(n){return f(n+1)} BEGIN{f(1)}'", &["function call nesting too deep"]);
+    refused("awk 'BEGIN{while(1) a[i++]=sprintf(\"%1000000d\",1)}'", &["memory limit exceeded", "timed out"]);
+    for n in SIZES {
+        let x = format!("$(printf '%{n}s' '' | tr ' ' '(')");
+        refused(&format!("awk \"BEGIN{{print {x}1}}\""), &["nested too deeply"]);
+    }
+}
+
+#[test]
+fn dc_self_calling_macro_stops() {
+    refused("echo '[dx]dx' | dc", &["max_total_loop_iterations", "max_function_depth", "timed out"]);
+}
+
+#[test]
+fn printf_huge_width_is_refused() {
+    refused("printf '%*d' 2000000000 1 | wc -c", &["output limit exceeded", "memory limit"]);
+}
+
+/// Python is off by default: an in-process run with it enabled.
+fn run_python(script: &str) -> Result<sandbash::ExecResult, sandbash::Error> {
+    let script = script.to_string();
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+            rt.block_on(async {
+                let mut bash =
+                    sandbash::Bash::builder().python(vec!["python3".into()]).limits(limits()).build().expect("build");
+                bash.exec_with(&script, sandbash::ExecOptions::default()).await
+            })
+        })
+        .expect("spawn")
+        .join()
+        .expect("the run panicked")
+}
+
+#[test]
+fn python_growing_list_stops_on_memory() {
+    let e = run_python("python3 -c 'l=[]\nwhile True: l.append(\"x\"*1000)'; echo after").unwrap_err();
+    assert!(e.to_string().contains("memory limit exceeded"), "{e}");
+    let e = run_python("python3 -c 'l=[0]\nwhile True: l=l+l' >/dev/null; echo after").unwrap_err();
+    assert!(e.to_string().contains("memory limit exceeded") || e.to_string().contains("timed out"), "{e}");
+}
+
+#[test]
+fn python_deep_recursion_is_a_recursion_error() {
+    let r = run_python("python3 -c 'def f(): f()\nf()' 2>&1 | tail -1").expect("runs");
+    assert_eq!(String::from_utf8_lossy(&r.stdout), "RecursionError: maximum recursion depth exceeded\n");
+}
