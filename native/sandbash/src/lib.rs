@@ -60,12 +60,15 @@ pub enum Error {
     InvalidInput(String),
     /// A bug in the interpreter (a caught panic); the session was rolled back.
     Internal(String),
+    /// Not admitted: too many execs waiting for a slot, or the wait for one
+    /// took `queue_timeout_ms` (see [`limits::admission`]). Nothing ran.
+    Overloaded(String),
 }
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::Parse(m) | Error::InvalidInput(m) => f.write_str(m),
+            Error::Parse(m) | Error::InvalidInput(m) | Error::Overloaded(m) => f.write_str(m),
             Error::Internal(m) => write!(f, "internal error: {m}"),
             Error::Stopped { reason, .. } => write!(f, "{reason}"),
         }
@@ -460,6 +463,24 @@ impl Bash {
             };
             (hist, hist_no, parsed)
         };
+        // Admission: the timeout counts from here, once a slot is held.
+        let admitted = tokio::select! {
+            a = limits::admission::global().admit() => a,
+            () = opts.cancel.cancelled() => {
+                return Err(Error::Stopped { reason: Stop::Cancelled, partial: ExecResult::default() })
+            }
+        };
+        let slot = match admitted {
+            Ok((slot, _waited)) => slot,
+            Err(limits::admission::Refused::QueueFull) => {
+                return Err(Error::Overloaded("overloaded: too many scripts waiting to run (max_queued)".into()))
+            }
+            Err(limits::admission::Refused::Waited(ms)) => {
+                return Err(Error::Overloaded(format!(
+                    "overloaded: no slot to run in after waiting {ms} ms (queue_timeout_ms)"
+                )))
+            }
+        };
         let mut limits = self.limits.clone();
         if let Some(t) = opts.timeout_ms {
             limits.timeout_ms = limits.timeout_ms.min(t.max(1));
@@ -468,6 +489,7 @@ impl Bash {
         let budget = Budget::new(limits, opts.cancel);
         budget.set_memory(self.account.clone());
         budget.set_exec_id(opts.exec_id);
+        budget.hold_slot(slot);
         let counter = OutputCounter::new(self.limits.max_output_bytes);
         budget.watch_output(counter.clone());
         let out = CaptureBuf::new(counter.clone());

@@ -57,20 +57,25 @@ impl Command for Sleep {
             return Ok(1);
         }
         let end = Duration::try_from_secs_f64(total).ok().and_then(|d| Instant::now().checked_add(d));
-        loop {
-            if !ctx.still_running() {
-                // The exec's deadline or cancellation: the interpreter reports it.
-                return Ok(1);
+        // Sleeping holds no admission slot: a runnable script may take it.
+        let budget = ctx.budget;
+        let wait = async {
+            loop {
+                if !ctx.still_running() {
+                    // The exec's deadline or cancellation: the interpreter reports it.
+                    return Ok(1);
+                }
+                let left = match end {
+                    Some(e) => e.saturating_duration_since(Instant::now()),
+                    None => SLICE,
+                };
+                if left.is_zero() {
+                    return Ok(0);
+                }
+                tokio::time::sleep(left.min(SLICE)).await;
             }
-            let left = match end {
-                Some(e) => e.saturating_duration_since(Instant::now()),
-                None => SLICE,
-            };
-            if left.is_zero() {
-                return Ok(0);
-            }
-            tokio::time::sleep(left.min(SLICE)).await;
-        }
+        };
+        budget.idle(wait).await
     }
 }
 

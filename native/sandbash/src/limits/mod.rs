@@ -1,6 +1,7 @@
 //! Budgets every exec runs under: command fuel, loop iterations, recursion depth,
 //! a wall-clock deadline and cancellation. Checks are counter bumps, not locks.
 
+pub mod admission;
 pub mod memory;
 pub mod scope;
 
@@ -175,8 +176,10 @@ impl CancelToken {
     }
 }
 
-/// Commands between two yields to the runtime.
+/// Commands between two yields to the runtime, at most.
 pub const YIELD_EVERY: u64 = 64;
+/// Work between two yields to the runtime, at most (checked at each command).
+pub const YIELD_AFTER: Duration = Duration::from_micros(500);
 
 /// The running counters of one exec (shared by its pipeline stages and subshells).
 pub struct Budget {
@@ -202,6 +205,11 @@ pub struct Budget {
     /// [`ExecOptions::exec_id`](crate::ExecOptions)): a callback made while it
     /// runs (its background jobs included) goes to that exec's own broker.
     exec_id: AtomicU64,
+    /// The admission slot this exec runs in (given back while it idles).
+    slot: parking_lot::Mutex<Option<admission::Slot>>,
+    /// When the exec started, and when it last let its runtime thread go.
+    started: Instant,
+    yielded_at_ns: AtomicU64,
 }
 
 impl Budget {
@@ -220,6 +228,9 @@ impl Budget {
             job_stopped: AtomicBool::new(false),
             memory: std::sync::OnceLock::new(),
             exec_id: AtomicU64::new(0),
+            slot: parking_lot::Mutex::new(None),
+            started: Instant::now(),
+            yielded_at_ns: AtomicU64::new(0),
         })
     }
 
@@ -241,6 +252,30 @@ impl Budget {
     /// The session's memory account, if it has one.
     pub fn memory(&self) -> Option<&MemAccount> {
         self.memory.get().map(|a| &**a)
+    }
+
+    /// The exec holds `slot` while it runs.
+    pub fn hold_slot(&self, slot: admission::Slot) {
+        *self.slot.lock() = Some(slot);
+    }
+
+    /// Wait for `f` without holding an admission slot (a sleep, an application
+    /// callback): a runnable exec may use it meanwhile. Afterwards the exec
+    /// queues for a slot again, behind those already waiting.
+    pub async fn idle<F: std::future::Future>(&self, f: F) -> F::Output {
+        let held = self.slot.lock().take();
+        let had = held.is_some();
+        drop(held);
+        let out = f.await;
+        if had {
+            if let Some(s) = admission::global().readmit().await {
+                let mut slot = self.slot.lock();
+                if slot.is_none() {
+                    *slot = Some(s);
+                }
+            }
+        }
+        out
     }
 
     /// The embedder's number for this exec (0: none given).
@@ -333,8 +368,10 @@ impl Budget {
         &self.cancel
     }
 
-    /// One more command. `Ok(true)` every [`YIELD_EVERY`] commands: time for
-    /// the caller to yield, so a busy script cannot hold a runtime thread.
+    /// One more command. `Ok(true)` once [`YIELD_AFTER`] of work has passed
+    /// since the last yield (or every [`YIELD_EVERY`] commands): time for the
+    /// caller to yield, so a busy script cannot hold a runtime thread and a
+    /// short exec of another session gets its turn quickly.
     pub fn tick_command(&self) -> Result<bool, Stop> {
         let n = self.commands.fetch_add(1, Ordering::Relaxed) + 1;
         if n > self.limits.max_commands {
@@ -344,7 +381,13 @@ impl Budget {
             )));
         }
         self.check()?;
-        Ok(n.is_multiple_of(YIELD_EVERY))
+        let now = self.started.elapsed().as_nanos() as u64;
+        let last = self.yielded_at_ns.load(Ordering::Relaxed);
+        if now.saturating_sub(last) >= YIELD_AFTER.as_nanos() as u64 || n.is_multiple_of(YIELD_EVERY) {
+            self.yielded_at_ns.store(now, Ordering::Relaxed);
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     /// One more turn of a loop that has run `this_loop` turns so far.
