@@ -456,6 +456,20 @@ mod tests {
     }
 
     #[test]
+    fn deep_nesting_is_refused() {
+        let n = super::MAX_NESTING + 1;
+        let mut args = vec!["("; n];
+        args.push("1");
+        args.extend(std::iter::repeat_n(")", n));
+        bad(&args, "expression nested too deeply");
+        let mut args = vec!["length"; n];
+        args.push("x");
+        bad(&args, "expression nested too deeply");
+        // (A test thread has a small stack: a modest depth.)
+        ok(&args[n - 100..], "1\n", 0);
+    }
+
+    #[test]
     fn syntax_errors() {
         bad(&["1", "+"], "syntax error: missing argument after '+'");
         bad(&["1", "2"], "syntax error: unexpected argument '2'");

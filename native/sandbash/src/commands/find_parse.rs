@@ -608,7 +608,39 @@ fn emacs_to_rust(src: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::emacs_to_rust;
+    use super::*;
+
+    fn parse_args(args: &[&str]) -> Result<Program, String> {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        parse(&args, SystemTime::UNIX_EPOCH, "u", &|_| Err("no".into()))
+    }
+
+    fn depth(e: &Expr) -> usize {
+        match e {
+            Expr::And(a, b) | Expr::Or(a, b) | Expr::Comma(a, b) => 1 + depth(a).max(depth(b)),
+            Expr::Not(a) => 1 + depth(a),
+            _ => 1,
+        }
+    }
+
+    #[test]
+    fn long_chains_are_shallow_and_deep_parentheses_refused() {
+        let mut args = vec!["!"; 100_001];
+        args.extend(["-name", "x"]);
+        for _ in 0..50_000 {
+            args.extend(["-o", "-name", "y", "-a", "-true", ",", "-false"]);
+        }
+        let p = parse_args(&args).map_err(|e| e.to_string());
+        assert!(p.as_ref().is_ok_and(|p| depth(&p.expr) < 64), "{:?}", p.map(|p| depth(&p.expr)));
+        let n = MAX_NESTING + 1;
+        let mut args = vec!["("; n];
+        args.push("-true");
+        args.extend(std::iter::repeat_n(")", n));
+        let e = parse_args(&args).err().unwrap_or_default();
+        assert!(e.contains("nested deeper"), "{e}");
+        // (A test thread has a small stack: a modest depth.)
+        assert!(parse_args(&args[n - 100..args.len() - (n - 100)]).is_ok());
+    }
 
     #[test]
     fn emacs() {

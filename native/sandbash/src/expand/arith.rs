@@ -30,7 +30,18 @@ pub async fn eval_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<i64
 /// Evaluate; `Ok(Err(message))` for an arithmetic error the caller reports.
 pub async fn eval_checked(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Result<i64, String>, Flow> {
     let expanded = expand_text(sh, fds, text).await?;
-    Ok(eval_str(sh, &expanded, 0))
+    eval_or_stop(sh, &expanded)
+}
+
+/// [`eval_str`] at the top, but a stop of the exec (deadline, cancel,
+/// memory) seen while evaluating ends the exec rather than being reported as
+/// an arithmetic error.
+pub fn eval_or_stop(sh: &mut ShellState, text: &str) -> Result<Result<i64, String>, Flow> {
+    let r = eval_str(sh, text, 0);
+    if r.is_err() {
+        crate::limits::scope::check_now()?;
+    }
+    Ok(r)
 }
 
 /// The text of an arithmetic expression after parameter, command and quote
@@ -240,7 +251,8 @@ struct Target {
 /// A subscript: its text (an associative array's key) and, unless the array
 /// was associative when parsed, the subscript as an expression.
 struct Sub {
-    raw: String,
+    /// Where its text is in the expression.
+    raw: std::ops::Range<usize>,
     expr: Option<Box<Ex>>,
 }
 
@@ -417,20 +429,34 @@ impl Parser<'_> {
         None
     }
 
-    /// Operators of `level` and above, left-associative; each level's run of
-    /// operators is one flat chain.
-    fn binary(&mut self, level: usize) -> Result<Ex, PErr> {
-        if level == LEVELS.len() {
-            return self.power();
-        }
-        let first = self.binary(level + 1)?;
-        let mut rest = Vec::new();
-        while let Some((len, op)) = self.level_op(level) {
+    /// The binary operator at the cursor (after `?:`), with its level.
+    fn any_op(&mut self) -> Option<(usize, B, usize)> {
+        (0..LEVELS.len()).find_map(|l| self.level_op(l).map(|(len, op)| (len, op, l)))
+    }
+
+    /// Operators of `min` and above, by precedence climbing: recursion only
+    /// where precedence rises (at most one frame per level), and a run of
+    /// one level's operators is one flat chain.
+    fn binary(&mut self, min: usize) -> Result<Ex, PErr> {
+        let mut lhs = self.power()?;
+        let mut lhs_level = usize::MAX;
+        while let Some((len, op, level)) = self.any_op() {
+            if level < min {
+                break;
+            }
             crate::limits::checkpoint()?;
             self.pos += len;
-            rest.push((op, self.binary(level + 1)?));
+            let rhs = self.binary(level + 1)?;
+            lhs = match lhs {
+                Ex::Chain(first, mut rest) if lhs_level == level => {
+                    rest.push((op, rhs));
+                    Ex::Chain(first, rest)
+                }
+                other => Ex::Chain(Box::new(other), vec![(op, rhs)]),
+            };
+            lhs_level = level;
         }
-        Ok(if rest.is_empty() { first } else { Ex::Chain(Box::new(first), rest) })
+        Ok(lhs)
     }
 
     /// unary (`**` power)?, right-associative.
@@ -535,45 +561,43 @@ impl Parser<'_> {
         if self.rest().first() != Some(&b'[') {
             return Ok(Target { name, pos: start, sub: None });
         }
-        // The matching `]`.
         let open = self.pos;
-        let mut depth = 0usize;
-        let mut close = None;
-        for (i, &ch) in self.b[open..self.end].iter().enumerate() {
-            match ch {
-                b'[' => depth += 1,
-                b']' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(open + i);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let close = close.ok_or(PErr::Syntax)?;
-        let raw = self.src[open + 1..close].to_string();
-        // An associative array's subscript is a string, not arithmetic.
+        // An associative array's subscript is a string, not arithmetic: up to
+        // the matching `]`, read once.
         let assoc = matches!(self.sh.vars.get_set(&name).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
-        let expr = if assoc {
-            None
-        } else {
-            let saved_end = self.end;
-            self.pos = open + 1;
-            self.end = close;
-            self.enter()?;
-            let e = self.comma()?;
-            self.skip_ws();
-            if self.pos != close {
-                return Err(PErr::Syntax);
+        if assoc {
+            let mut depth = 0usize;
+            let mut close = None;
+            for (i, &ch) in self.b[open..self.end].iter().enumerate() {
+                match ch {
+                    b'[' => depth += 1,
+                    b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            close = Some(open + i);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
             }
-            self.leave();
-            self.end = saved_end;
-            Some(Box::new(e))
-        };
-        self.pos = close + 1;
-        Ok(Target { name, pos: start, sub: Some(Sub { raw, expr }) })
+            let close = close.ok_or(PErr::Syntax)?;
+            self.pos = close + 1;
+            let raw = open + 1..close;
+            return Ok(Target { name, pos: start, sub: Some(Sub { raw, expr: None }) });
+        }
+        // An indexed one is an expression, parsed in place up to its `]`
+        // (no scan ahead: nested subscripts stay linear).
+        self.pos = open + 1;
+        self.enter()?;
+        let e = self.comma()?;
+        if !self.at("]") {
+            return Err(PErr::Syntax);
+        }
+        self.leave();
+        let raw = open + 1..self.pos;
+        self.pos += 1;
+        Ok(Target { name, pos: start, sub: Some(Sub { raw, expr: Some(Box::new(e)) }) })
     }
 }
 
@@ -652,7 +676,10 @@ impl Eval<'_> {
         match &sub.expr {
             Some(e) => self.eval(e),
             // Associative when parsed, no longer now.
-            None => self.value(&sub.raw, 0),
+            None => {
+                let raw = self.text.get(sub.raw.clone()).unwrap_or_default().to_string();
+                self.value(&raw, 0)
+            }
         }
     }
 
@@ -686,7 +713,7 @@ impl Eval<'_> {
     /// was associative at parse time), else the subscript's value as text.
     fn assoc_key(&mut self, sub: &Sub) -> Result<String, String> {
         match &sub.expr {
-            None => Ok(sub.raw.clone()),
+            None => Ok(self.text.get(sub.raw.clone()).unwrap_or_default().to_string()),
             Some(e) => match &**e {
                 Ex::Ref(Target { name, sub: None, .. }) => Ok(name.clone()),
                 e => Ok(self.eval(e)?.to_string()),

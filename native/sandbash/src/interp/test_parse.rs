@@ -219,3 +219,48 @@ impl<'a> Parser<'a> {
         Ok(TestExpr::Literal(a.to_string()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depth(e: &TestExpr) -> usize {
+        match e {
+            TestExpr::And(a, b) | TestExpr::Or(a, b) => 1 + depth(a).max(depth(b)),
+            TestExpr::Not(a) | TestExpr::Parenthesized(a) => 1 + depth(a),
+            _ => 1,
+        }
+    }
+
+    #[test]
+    fn bang_chains_fold_to_their_parity() {
+        let mut args = vec!["!"; 100_001];
+        args.push("x");
+        let e = parse(&args).unwrap_or(TestExpr::False);
+        assert!(matches!(e, TestExpr::Not(ref a) if matches!(**a, TestExpr::Literal(_))));
+        args.remove(0);
+        assert!(matches!(parse(&args), Ok(TestExpr::Literal(_))));
+    }
+
+    #[test]
+    fn long_and_or_chains_are_shallow() {
+        let mut args = vec!["1"];
+        for _ in 0..100_000 {
+            args.extend(["-a", "1", "-o", ""]);
+        }
+        let e = parse(&args).unwrap_or(TestExpr::False);
+        assert!(depth(&e) < 64, "{}", depth(&e));
+    }
+
+    #[test]
+    fn parentheses_past_the_limit_are_refused() {
+        let n = MAX_TEST_NESTING + 1;
+        let mut args = vec!["("; n];
+        args.push("1");
+        args.extend(std::iter::repeat_n(")", n));
+        assert_eq!(parse(&args).err().as_deref(), Some(TOO_DEEP));
+        // (A test thread has a small stack: a modest depth.)
+        let ok: Vec<&str> = args[n - 100..args.len() - (n - 100)].to_vec();
+        assert!(parse(&ok).is_ok());
+    }
+}
