@@ -291,6 +291,7 @@ impl BashBuilder {
             history: self.history.then(|| state::history::History::new(HISTORY_MAX)),
             line: 1,
             func_depth: 0,
+            eval_depth: 0,
             subshell_depth: 0,
             shell_base: 0,
             in_condition: false,

@@ -19,11 +19,31 @@ pub fn options() -> ParserOptions {
 
 /// A rough upper bound of the syntactic nesting of `src`: brackets of every
 /// kind plus compound keywords. Cheap and conservative (quotes are ignored).
+///
+/// Inside `[[ ]]` (up to its `]]` or the end of the line), every `&&`, `||`
+/// and `!` counts as a level too: the test's tree is as deep as its operators
+/// (`[[ a && a && ... ]]` is a chain), and it is evaluated and dropped recursively.
 pub fn nesting_depth(src: &str) -> usize {
     let (mut depth, mut max) = (0usize, 0usize);
     let bytes = src.as_bytes();
     let mut i = 0;
+    // Operators of the `[[ ]]` being read, if any.
+    let mut test_ops: Option<usize> = None;
     while i < bytes.len() {
+        let blank_before = i == 0 || bytes[i - 1].is_ascii_whitespace();
+        if bytes[i..].starts_with(b"[[") && blank_before {
+            test_ops = Some(0);
+        } else if bytes[i..].starts_with(b"]]") || bytes[i] == b'\n' {
+            test_ops = None;
+        } else if let Some(n) = test_ops.as_mut() {
+            let bang = bytes[i] == b'!' && blank_before && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace);
+            if bytes[i..].starts_with(b"&&") || bytes[i..].starts_with(b"||") || bang {
+                *n += 1;
+                max = max.max(depth + *n);
+                i += if bang { 1 } else { 2 };
+                continue;
+            }
+        }
         match bytes[i] {
             b'(' | b'{' | b'[' | b'`' => {
                 depth += 1;

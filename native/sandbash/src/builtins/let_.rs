@@ -11,7 +11,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32,
     }
     let mut last = 0;
     for a in &argv[1..] {
-        match arith::eval_str(sh, a, 0) {
+        match arith::eval_or_stop(sh, a)? {
             Ok(v) => last = v,
             Err(m) => {
                 fds.shell_err(sh.loc(), &format!("let: {m}")).await;

@@ -56,11 +56,17 @@ fn syntax(msg: String) -> Fail {
     Fail(format!("syntax error: {msg}"), 2)
 }
 
+/// Operands nested deeper than this (parentheses, `length length ...`) are
+/// refused: GNU expr recurses on its C stack without a limit.
+const MAX_NESTING: usize = 1024;
+
 struct Eval<'a> {
     args: &'a [String],
     pos: usize,
     utf8: bool,
     regex_limit: usize,
+    /// Operands being evaluated inside each other.
+    nest: usize,
 }
 
 impl Eval<'_> {
@@ -199,7 +205,20 @@ impl Eval<'_> {
         Ok(l)
     }
 
+    /// Every operand goes through here: one level deeper, and one turn of the
+    /// evaluation (a chain of a million operands checks the clock).
     fn unary(&mut self, ev: bool) -> Result<Val, Fail> {
+        crate::limits::checkpoint().map_err(|s| Fail(s.to_string(), 3))?;
+        self.nest += 1;
+        if self.nest > MAX_NESTING || crate::limits::stack_low() {
+            return Err(Fail("expression nested too deeply".into(), 2));
+        }
+        let r = self.unary_inner(ev);
+        self.nest -= 1;
+        r
+    }
+
+    fn unary_inner(&mut self, ev: bool) -> Result<Val, Fail> {
         if self.next_is("+") {
             if !self.more() {
                 return Err(syntax(format!("missing argument after {}", self.prev())));
@@ -333,7 +352,7 @@ impl Command for Expr {
             let l = l.to_ascii_lowercase();
             l.contains("utf-8") || l.contains("utf8")
         });
-        let mut ev = Eval { args, pos: 0, utf8, regex_limit: ctx.regex_limit() };
+        let mut ev = Eval { args, pos: 0, utf8, regex_limit: ctx.regex_limit(), nest: 0 };
         let res = ev.or(true).and_then(|v| {
             if ev.more() {
                 Err(syntax(format!("unexpected argument {}", quote_locale(&args[ev.pos]))))
@@ -434,6 +453,20 @@ mod tests {
         ok(&["+", "length"], "length\n", 0);
         bad(&["abc", ":", "\\("], "Unmatched ( or \\(");
         bad(&["a", ":", "a\\{1"], "Unmatched \\{");
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let n = super::MAX_NESTING + 1;
+        let mut args = vec!["("; n];
+        args.push("1");
+        args.extend(std::iter::repeat_n(")", n));
+        bad(&args, "expression nested too deeply");
+        let mut args = vec!["length"; n];
+        args.push("x");
+        bad(&args, "expression nested too deeply");
+        // (A test thread has a small stack: a modest depth.)
+        ok(&args[n - 100..], "1\n", 0);
     }
 
     #[test]

@@ -114,7 +114,14 @@ struct Parser<'a> {
     /// Resolves `-newer FILE` (it needs the filesystem): name -> mtime.
     newer: &'a dyn Fn(&str) -> Result<SystemTime, String>,
     user: &'a str,
+    /// Parentheses open at the cursor.
+    nest: usize,
 }
+
+/// Parentheses nested deeper than this are refused: the expression is
+/// evaluated recursively for every file (GNU find has no limit, and crashes
+/// somewhere past 100,000).
+const MAX_NESTING: usize = 256;
 
 const REGEX_TYPES: &str = "'findutils-default', 'ed', 'emacs', 'gnu-awk', 'grep', 'posix-awk', 'awk', 'posix-basic', 'posix-egrep', 'egrep', 'posix-extended', 'posix-minimal-basic', 'sed'";
 
@@ -133,7 +140,8 @@ pub fn parse(
         batches: 0,
         warnings: vec![],
     };
-    let mut p = Parser { args, pos: 0, prog, regex_type: RegexType::Emacs, has_action: false, now, newer, user };
+    let mut p =
+        Parser { args, pos: 0, prog, regex_type: RegexType::Emacs, has_action: false, now, newer, user, nest: 0 };
     let expr = if args.is_empty() { Expr::Const(true) } else { p.comma()? };
     if let Some(a) = p.args.get(p.pos) {
         return Err(if a == ")" {
@@ -147,8 +155,26 @@ pub fn parse(
     Ok(prog)
 }
 
-fn bin(a: Expr, b: Expr, f: fn(Box<Expr>, Box<Expr>) -> Expr) -> Expr {
-    f(Box::new(a), Box::new(b))
+/// `items` joined by `join` into a balanced tree, in order. `-a`, `-o` and
+/// `,` are associative (short-circuits included), so a long chain gets a tree
+/// of logarithmic depth, which evaluation (once per file) and drop recurse.
+fn balanced(mut items: Vec<Expr>, join: fn(Box<Expr>, Box<Expr>) -> Expr) -> Expr {
+    while items.len() > 1 {
+        let mut next = Vec::with_capacity(items.len().div_ceil(2));
+        let mut it = items.into_iter();
+        while let Some(a) = it.next() {
+            match it.next() {
+                Some(b) => next.push(join(Box::new(a), Box::new(b))),
+                None => next.push(a),
+            }
+        }
+        items = next;
+    }
+    items.pop().unwrap_or(Expr::Const(true))
+}
+
+fn step() -> Result<(), String> {
+    crate::limits::checkpoint().map_err(|s| s.to_string())
 }
 
 impl Parser<'_> {
@@ -157,24 +183,26 @@ impl Parser<'_> {
     }
 
     fn comma(&mut self) -> Result<Expr, String> {
-        let mut e = self.or()?;
+        let mut items = vec![self.or()?];
         while self.peek() == Some(",") {
+            step()?;
             self.pos += 1;
             self.need_operand(",")?;
-            e = bin(e, self.or()?, Expr::Comma);
+            items.push(self.or()?);
         }
-        Ok(e)
+        Ok(balanced(items, Expr::Comma))
     }
 
     fn or(&mut self) -> Result<Expr, String> {
-        let mut e = self.and()?;
+        let mut items = vec![self.and()?];
         while let Some(op @ ("-o" | "-or")) = self.peek() {
+            step()?;
             let op = op.to_string();
             self.pos += 1;
             self.need_operand(&op)?;
-            e = bin(e, self.and()?, Expr::Or);
+            items.push(self.and()?);
         }
-        Ok(e)
+        Ok(balanced(items, Expr::Or))
     }
 
     /// A binary operator must be followed by an expression.
@@ -188,33 +216,36 @@ impl Parser<'_> {
     }
 
     fn and(&mut self) -> Result<Expr, String> {
-        let mut e = self.not()?;
+        let mut items = vec![self.not()?];
         loop {
+            step()?;
             match self.peek() {
                 Some("-a" | "-and") => {
                     let op = self.args[self.pos].clone();
                     self.pos += 1;
                     self.need_operand(&op)?;
                 }
-                None | Some(")" | "-o" | "-or" | ",") => return Ok(e),
+                None | Some(")" | "-o" | "-or" | ",") => return Ok(balanced(items, Expr::And)),
                 _ => {}
             }
-            e = bin(e, self.not()?, Expr::And);
+            items.push(self.not()?);
         }
     }
 
+    /// `! ! ... primary`: counted in a loop, not recursion.
     fn not(&mut self) -> Result<Expr, String> {
-        if let Some(op @ ("!" | "-not")) = self.peek() {
+        let mut negate = false;
+        while let Some(op @ ("!" | "-not")) = self.peek() {
+            step()?;
             let op = op.to_string();
             self.pos += 1;
-            match self.peek() {
-                None | Some(")" | "-o" | "-or" | "-a" | "-and" | ",") => {
-                    return Err(format!("expected an expression after '{op}'"))
-                }
-                _ => return Ok(Expr::Not(Box::new(self.not()?))),
+            if let None | Some(")" | "-o" | "-or" | "-a" | "-and" | ",") = self.peek() {
+                return Err(format!("expected an expression after '{op}'"));
             }
+            negate = !negate;
         }
-        self.primary()
+        let e = self.primary()?;
+        Ok(if negate { Expr::Not(Box::new(e)) } else { e })
     }
 
     fn arg(&mut self, pred: &str) -> Result<String, String> {
@@ -234,6 +265,10 @@ impl Parser<'_> {
                 if matches!(self.peek(), None | Some(")")) {
                     return Err("invalid expression; empty parentheses are not allowed.".into());
                 }
+                self.nest += 1;
+                if self.nest > MAX_NESTING || crate::limits::stack_low() {
+                    return Err(format!("invalid expression; parentheses nested deeper than {MAX_NESTING} levels."));
+                }
                 let e = self.comma()?;
                 if self.peek() != Some(")") {
                     return Err(
@@ -241,6 +276,7 @@ impl Parser<'_> {
                     );
                 }
                 self.pos += 1;
+                self.nest -= 1;
                 e
             }
             "-a" | "-and" | "-o" | "-or" | "," => {
@@ -572,7 +608,39 @@ fn emacs_to_rust(src: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::emacs_to_rust;
+    use super::*;
+
+    fn parse_args(args: &[&str]) -> Result<Program, String> {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        parse(&args, SystemTime::UNIX_EPOCH, "u", &|_| Err("no".into()))
+    }
+
+    fn depth(e: &Expr) -> usize {
+        match e {
+            Expr::And(a, b) | Expr::Or(a, b) | Expr::Comma(a, b) => 1 + depth(a).max(depth(b)),
+            Expr::Not(a) => 1 + depth(a),
+            _ => 1,
+        }
+    }
+
+    #[test]
+    fn long_chains_are_shallow_and_deep_parentheses_refused() {
+        let mut args = vec!["!"; 100_001];
+        args.extend(["-name", "x"]);
+        for _ in 0..50_000 {
+            args.extend(["-o", "-name", "y", "-a", "-true", ",", "-false"]);
+        }
+        let p = parse_args(&args).map_err(|e| e.to_string());
+        assert!(p.as_ref().is_ok_and(|p| depth(&p.expr) < 64), "{:?}", p.map(|p| depth(&p.expr)));
+        let n = MAX_NESTING + 1;
+        let mut args = vec!["("; n];
+        args.push("-true");
+        args.extend(std::iter::repeat_n(")", n));
+        let e = parse_args(&args).err().unwrap_or_default();
+        assert!(e.contains("nested deeper"), "{e}");
+        // (A test thread has a small stack: a modest depth.)
+        assert!(parse_args(&args[n - 100..args.len() - (n - 100)]).is_ok());
+    }
 
     #[test]
     fn emacs() {

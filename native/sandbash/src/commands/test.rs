@@ -42,6 +42,10 @@ fn int(s: &str) -> Result<i64, String> {
 
 fn eval<'a>(ctx: &'a CommandContext<'_>, e: &'a TestExpr) -> BoxFuture<'a, Result<bool, String>> {
     Box::pin(async move {
+        // The parser bounds the depth; this guards what is left of the stack.
+        if crate::limits::stack_low() {
+            return Err(test_parse::TOO_DEEP.to_string());
+        }
         let full = |s: &str| path::resolve(ctx.cwd, s);
         Ok(match e {
             TestExpr::False => false,

@@ -530,17 +530,13 @@ pub async fn expand(
                 ParameterTransformOp::ToLowerCase => v.map(|s| s.to_lowercase()),
                 ParameterTransformOp::CapitalizeInitial => v.map(upper_first),
                 // `@P`: prompt escapes, then `$`, `$( )` and `$(( ))` in the result.
-                ParameterTransformOp::PromptExpand => match v {
-                    PV::Str(s) => PV::Str(super::expand_heredoc(sh, fds, &super::prompt::decode(sh, &s)).await?),
-                    PV::List(items, c) => {
-                        let mut out = Vec::with_capacity(items.len());
-                        for s in items {
-                            out.push(super::expand_heredoc(sh, fds, &super::prompt::decode(sh, &s)).await?);
-                        }
-                        PV::List(out, c)
-                    }
-                    PV::Unset => PV::Unset,
-                },
+                // A value can name itself (`x='${x@P}'`): each level counts as an eval.
+                ParameterTransformOp::PromptExpand => {
+                    crate::interp::enter_eval(sh)?;
+                    let r = prompt_expand(sh, fds, v).await;
+                    sh.eval_depth -= 1;
+                    r?
+                }
                 ParameterTransformOp::ToAssignmentLogic => {
                     let flags = attrs.clone().unwrap_or_default();
                     v.map(|s| {
@@ -851,4 +847,19 @@ pub fn quote_if_needed(s: &str) -> String {
     } else {
         quote(s)
     }
+}
+
+/// `${x@P}` of a value: prompt escapes, then expansions in the result.
+async fn prompt_expand(sh: &mut ShellState, fds: &Fds, v: PV) -> Result<PV, Flow> {
+    Ok(match v {
+        PV::Str(s) => PV::Str(super::expand_heredoc(sh, fds, &super::prompt::decode(sh, &s)).await?),
+        PV::List(items, c) => {
+            let mut out = Vec::with_capacity(items.len());
+            for s in items {
+                out.push(super::expand_heredoc(sh, fds, &super::prompt::decode(sh, &s)).await?);
+            }
+            PV::List(out, c)
+        }
+        PV::Unset => PV::Unset,
+    })
 }

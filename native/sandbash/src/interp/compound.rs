@@ -143,7 +143,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
 async fn arith(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<i64>, Flow> {
     let expanded = expand::arith::expand_text(sh, fds, text).await?;
     super::simple::xtrace(sh, fds, &format!("(( {expanded} ))")).await;
-    match expand::arith::eval_str(sh, &expanded, 0) {
+    match expand::arith::eval_or_stop(sh, &expanded)? {
         Ok(v) => Ok(Some(v)),
         Err(m) => {
             fds.shell_err(sh.loc(), &format!("((: {m}")).await;

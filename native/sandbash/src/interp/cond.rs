@@ -281,6 +281,10 @@ pub async fn test_builtin(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Re
 
 fn eval_test<'a>(sh: &'a ShellState, e: &'a TestExpr) -> BoxFuture<'a, Result<bool, String>> {
     Box::pin(async move {
+        // The parser bounds the depth; this guards what is left of the stack.
+        if crate::limits::stack_low() {
+            return Err(super::test_parse::TOO_DEEP.to_string());
+        }
         match e {
             TestExpr::False => Ok(false),
             TestExpr::Literal(s) => Ok(!s.is_empty()),

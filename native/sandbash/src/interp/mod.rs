@@ -621,6 +621,24 @@ fn rebase(source: Arc<Source>, base: usize) -> Arc<Source> {
 /// propagates to the caller. A parse error prints bash's message, status 2.
 /// `eval` text counts its lines after the line of the `eval` command.
 pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -> Res {
+    enter_eval(sh)?;
+    let r = run_string_inner(sh, src, fds, what).await;
+    sh.eval_depth -= 1;
+    r
+}
+
+/// One more string run inside another (see [`ShellState::eval_depth`]); the
+/// caller decrements `eval_depth` when done.
+pub fn enter_eval(sh: &mut ShellState) -> Result<(), Flow> {
+    let limit = sh.budget.limits.max_function_depth;
+    if sh.eval_depth >= limit {
+        return Err(Flow::Stop(Budget::exceeded("max_function_depth", limit, "eval nesting")));
+    }
+    sh.eval_depth += 1;
+    Ok(())
+}
+
+async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -> Res {
     let depth = sh.budget.limits.max_parser_depth as usize;
     // After a syntax error, the commands before it still run.
     let mut error_after = None;

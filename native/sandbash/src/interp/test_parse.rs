@@ -63,7 +63,7 @@ pub fn parse(args: &[&str]) -> Result<TestExpr, String> {
         4 if args[0] == "!" => Ok(not(three(&args[1..])?)),
         4 if args[0] == "(" && args[3] == ")" => two(&args[1..3]),
         _ => {
-            let mut p = Parser { args, pos: 0 };
+            let mut p = Parser { args, pos: 0, nest: 0 };
             let e = p.or()?;
             match p.args.get(p.pos) {
                 None => Ok(e),
@@ -112,9 +112,41 @@ fn three(a: &[&str]) -> Result<TestExpr, String> {
     Err(format!("{}: binary operator expected", a[1]))
 }
 
+/// Parentheses nested deeper than this are refused (bash recurses on its C
+/// stack without a limit and crashes somewhere past 100,000).
+pub const MAX_TEST_NESTING: usize = 1024;
+
+/// The error for parentheses nested past [`MAX_TEST_NESTING`] (or the stack).
+pub const TOO_DEEP: &str = "expression nested too deeply";
+
 struct Parser<'a> {
     args: &'a [&'a str],
     pos: usize,
+    /// Parentheses open at the cursor.
+    nest: usize,
+}
+
+/// `items` joined by `join` into a balanced tree, in order. `&&` and `||`
+/// are associative (short-circuit included), so a long `-a`/`-o` chain
+/// becomes a tree of logarithmic depth: its evaluation and its drop recurse
+/// that deep only.
+fn balanced(mut items: Vec<TestExpr>, join: fn(Box<TestExpr>, Box<TestExpr>) -> TestExpr) -> TestExpr {
+    while items.len() > 1 {
+        let mut next = Vec::with_capacity(items.len().div_ceil(2));
+        let mut it = items.into_iter();
+        while let Some(a) = it.next() {
+            match it.next() {
+                Some(b) => next.push(join(Box::new(a), Box::new(b))),
+                None => next.push(a),
+            }
+        }
+        items = next;
+    }
+    items.pop().unwrap_or(TestExpr::False)
+}
+
+fn step() -> Result<(), String> {
+    crate::limits::checkpoint().map_err(|s| s.to_string())
 }
 
 impl<'a> Parser<'a> {
@@ -123,31 +155,35 @@ impl<'a> Parser<'a> {
     }
 
     fn or(&mut self) -> Result<TestExpr, String> {
-        let mut e = self.and()?;
+        let mut items = vec![self.and()?];
         while self.peek() == Some("-o") {
+            step()?;
             self.pos += 1;
-            let r = self.and()?;
-            e = TestExpr::Or(Box::new(e), Box::new(r));
+            items.push(self.and()?);
         }
-        Ok(e)
+        Ok(balanced(items, TestExpr::Or))
     }
 
     fn and(&mut self) -> Result<TestExpr, String> {
-        let mut e = self.not()?;
+        let mut items = vec![self.not()?];
         while self.peek() == Some("-a") {
+            step()?;
             self.pos += 1;
-            let r = self.not()?;
-            e = TestExpr::And(Box::new(e), Box::new(r));
+            items.push(self.not()?);
         }
-        Ok(e)
+        Ok(balanced(items, TestExpr::And))
     }
 
+    /// `! ! ... primary`: counted in a loop, as bash does (no recursion).
     fn not(&mut self) -> Result<TestExpr, String> {
-        if self.peek() == Some("!") {
+        let mut negate = false;
+        while self.peek() == Some("!") {
+            step()?;
             self.pos += 1;
-            return Ok(not(self.not()?));
+            negate = !negate;
         }
-        self.primary()
+        let e = self.primary()?;
+        Ok(if negate { not(e) } else { e })
     }
 
     fn primary(&mut self) -> Result<TestExpr, String> {
@@ -156,11 +192,16 @@ impl<'a> Parser<'a> {
         };
         if a == "(" {
             self.pos += 1;
+            self.nest += 1;
+            if self.nest > MAX_TEST_NESTING || crate::limits::stack_low() {
+                return Err(TOO_DEEP.into());
+            }
             let e = self.or()?;
             if self.peek() != Some(")") {
                 return Err("`)' expected".into());
             }
             self.pos += 1;
+            self.nest -= 1;
             return Ok(e);
         }
         // A binary operator after this word makes it the left operand.
@@ -176,5 +217,50 @@ impl<'a> Parser<'a> {
         }
         self.pos += 1;
         Ok(TestExpr::Literal(a.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depth(e: &TestExpr) -> usize {
+        match e {
+            TestExpr::And(a, b) | TestExpr::Or(a, b) => 1 + depth(a).max(depth(b)),
+            TestExpr::Not(a) | TestExpr::Parenthesized(a) => 1 + depth(a),
+            _ => 1,
+        }
+    }
+
+    #[test]
+    fn bang_chains_fold_to_their_parity() {
+        let mut args = vec!["!"; 100_001];
+        args.push("x");
+        let e = parse(&args).unwrap_or(TestExpr::False);
+        assert!(matches!(e, TestExpr::Not(ref a) if matches!(**a, TestExpr::Literal(_))));
+        args.remove(0);
+        assert!(matches!(parse(&args), Ok(TestExpr::Literal(_))));
+    }
+
+    #[test]
+    fn long_and_or_chains_are_shallow() {
+        let mut args = vec!["1"];
+        for _ in 0..100_000 {
+            args.extend(["-a", "1", "-o", ""]);
+        }
+        let e = parse(&args).unwrap_or(TestExpr::False);
+        assert!(depth(&e) < 64, "{}", depth(&e));
+    }
+
+    #[test]
+    fn parentheses_past_the_limit_are_refused() {
+        let n = MAX_TEST_NESTING + 1;
+        let mut args = vec!["("; n];
+        args.push("1");
+        args.extend(std::iter::repeat_n(")", n));
+        assert_eq!(parse(&args).err().as_deref(), Some(TOO_DEEP));
+        // (A test thread has a small stack: a modest depth.)
+        let ok: Vec<&str> = args[n - 100..args.len() - (n - 100)].to_vec();
+        assert!(parse(&ok).is_ok());
     }
 }

@@ -62,6 +62,10 @@ pub struct ShellState {
     pub line: usize,
     /// Depth of function calls.
     pub func_depth: u64,
+    /// Depth of strings run inside each other (`eval`, `source`, trap actions,
+    /// `bash` scripts, `${x@P}`): bounded by `max_function_depth` too, as each
+    /// level recurses natively like a call.
+    pub eval_depth: u64,
     /// Depth of `( )`, `$( )` and pipeline forks.
     pub subshell_depth: u64,
     /// `subshell_depth` at this shell's top level (a child `bash` starts a new one).
