@@ -65,7 +65,11 @@ defmodule ExBashkit.AdversarialTest do
 
     test "nested extglob built at run time (#{n})" do
       s = session()
-      survives(s, "shopt -s extglob; p=#{repeat(@n, "@(")}a#{repeat(@n, ")")}; [[ a == $p ]]; echo $?")
+
+      survives(
+        s,
+        "shopt -s extglob; p=#{repeat(@n, "@(")}a#{repeat(@n, ")")}; [[ a == $p ]]; echo $?"
+      )
     end
   end
 

@@ -26,7 +26,10 @@ defmodule ExBashkit.CallbacksTest do
     end
 
     s = builtins(%{"tag" => tag})
-    script = fn who -> "for i in 1 2 3 4 5 6; do tag #{who}; sleep 0.03; done & tag #{who}; wait" end
+
+    script = fn who ->
+      "for i in 1 2 3 4 5 6; do tag #{who}; sleep 0.03; done & tag #{who}; wait"
+    end
 
     tasks =
       for who <- ["A", "B", "C"] do

@@ -74,7 +74,10 @@ defmodule ExBashkit.SnapshotTest do
     {:ok, sealed} = Session.snapshot(s)
 
     body_len = byte_size(sealed) - 7 - 32
-    <<"EXBK", version::binary-size(2), flags, body::binary-size(body_len), _hmac::binary-size(32)>> = sealed
+
+    <<"EXBK", version::binary-size(2), flags, body::binary-size(body_len),
+      _hmac::binary-size(32)>> = sealed
+
     unkeyed = <<"EXBK", version::binary, Bitwise.band(flags, 0xFE), body::binary>>
     forged = unkeyed <> :crypto.hash(:sha256, unkeyed)
 

@@ -473,7 +473,9 @@ defmodule ExBashkit.Session do
       "/tmp\\n"
   """
   @spec exec(t(), String.t(), keyword()) ::
-          {:ok, Result.t()} | {:error, String.t()} | {:error, String.t(), Result.t()}
+          {:ok, Result.t()}
+          | {:error, String.t() | :overloaded}
+          | {:error, String.t(), Result.t()}
   def exec(session, script, opts \\ [])
 
   def exec(%__MODULE__{ref: ref} = session, script, opts)
@@ -900,7 +902,8 @@ defmodule ExBashkit.Session do
     tag = make_ref()
 
     if session_key != nil and key != session_key do
-      raise ArgumentError, "this session seals snapshots with its :snapshot_key; no other :key applies"
+      raise ArgumentError,
+            "this session seals snapshots with its :snapshot_key; no other :key applies"
     end
 
     case Native.snapshot_start(ref, key, exclude_fs, exclude_funcs, self(), tag) do

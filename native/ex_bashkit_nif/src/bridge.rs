@@ -97,6 +97,7 @@ impl Bridge {
         // The broker of the exec this call is made for (read before any await:
         // the scope is the polling thread's), never another exec's.
         let exec_id = sandbash::limits::scope::current_exec_id();
+        let budget = sandbash::limits::scope::current();
         let broker = self.brokers.lock().iter().find(|(id, _)| *id == exec_id).map(|(_, pid)| *pid);
         let Some(broker) = broker else {
             return Err("only available while a script runs".into());
@@ -109,7 +110,13 @@ impl Bridge {
         if sent.is_err() {
             return Err("the callback broker is gone".into());
         }
-        match tokio::time::timeout(self.wait, rx).await {
+        // Waiting on the application holds no admission slot.
+        let wait = tokio::time::timeout(self.wait, rx);
+        let answer = match &budget {
+            Some(b) => b.idle(wait).await,
+            None => wait.await,
+        };
+        match answer {
             Ok(Ok(reply)) => Ok(reply),
             Ok(Err(_)) => Err("the callback broker is gone".into()),
             Err(_) => Err("the callback broker did not answer".into()),

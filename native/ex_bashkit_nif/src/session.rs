@@ -194,6 +194,8 @@ fn reply<'a>(e: Env<'a>, outcome: &Result<Result<ExecResult, Error>, String>) ->
         Ok(Err(Error::Stopped { reason, partial })) => {
             (terms::error(), reason.to_string(), terms::result(e, partial)).encode(e)
         }
+        // Not admitted (too many execs waiting, or the wait ran out): nothing ran.
+        Ok(Err(Error::Overloaded(_))) => (terms::error(), terms::overloaded(), none).encode(e),
         Ok(Err(other)) => (terms::error(), other.to_string(), none).encode(e),
         Err(m) => (terms::error(), m.as_str(), none).encode(e),
     }

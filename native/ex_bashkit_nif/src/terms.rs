@@ -7,6 +7,7 @@ use sandbash::ExecResult;
 rustler::atoms! {
     ok,
     error,
+    overloaded,
     file,
     dir,
     symlink,
