@@ -6,9 +6,10 @@ use crate::limits::Stop;
 use parking_lot::Mutex;
 use regex::{Regex, RegexBuilder};
 use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::hybrid::LazyStateID;
 use regex_automata::nfa::thompson;
 use regex_automata::util::{start, syntax};
-use regex_automata::Anchored;
+use regex_automata::{Anchored, MatchKind};
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, OnceLock};
 
@@ -232,7 +233,11 @@ fn build_dfa(src: &str, nocase: bool, reverse: bool) -> Option<DFA> {
                 .which_captures(thompson::WhichCaptures::None)
                 .nfa_size_limit(Some(MAX_REGEX_SIZE)),
         )
-        .configure(DFA::config().cache_capacity(DFA_CACHE_BYTES).skip_cache_capacity_check(true))
+        // Every match, not the leftmost-first one: `@(b|ab)c` must report
+        // both starts of "abc".
+        .configure(
+            DFA::config().match_kind(MatchKind::All).cache_capacity(DFA_CACHE_BYTES).skip_cache_capacity_check(true),
+        )
         .build(src)
         .ok()
 }
@@ -367,15 +372,7 @@ impl Scanner {
     /// Calls `f(i)` for each `i` (descending) where `s[i..]` matches, until
     /// `f` returns false. `false` when the reverse automaton cannot be built.
     pub fn starts(&mut self, s: &str, mut f: impl FnMut(usize) -> bool) -> Result<bool, Stop> {
-        if self.rev.is_none() {
-            let d = &self.dfas;
-            let Some(dfa) = d.rev.get_or_init(|| build_dfa(&d.src, d.nocase, true)).clone() else {
-                return Ok(false);
-            };
-            let cache = dfa.create_cache();
-            self.rev = Some((dfa, cache));
-        }
-        let Some((dfa, cache)) = self.rev.as_mut() else { return Ok(false) };
+        let Some((dfa, cache)) = self.rev_dfa() else { return Ok(false) };
         walk_rev(dfa, cache, s.as_bytes(), |i, m| !m || f(i))?;
         Ok(true)
     }
@@ -457,52 +454,145 @@ impl NegMatcher {
         let boundary = |p: usize| p == n || (bytes[p] as i8) >= -0x40;
         let k = self.negs.len();
         // rest[p]: s[p..] matches the parts and groups from the current one on.
-        let mut rest = Bits::new(n + 1);
+        let mut end = Bits::new(n + 1);
+        end.set(n);
         let Some(last) = self.parts.last_mut() else { return Ok(false) };
-        if !last.starts(s, |i| {
-            rest.set(i);
-            true
-        })? {
-            return Ok(false);
-        }
+        let Some(mut rest) = last.reach(s, &end, true)? else { return Ok(false) };
         for m in (0..k).rev() {
-            // after[p]: some position at or after p is in `rest`.
-            let after = suffix_any(&rest, n);
             // neg_ok[e]: some f >= e in `rest` with s[e..f] not matching the group.
-            let mut neg_ok = Bits::new(n + 1);
             let neg = &mut self.negs[m];
-            for e in (0..=n).filter(|&e| boundary(e) && after.get(e)) {
-                let mut ok = false;
-                let end = walk_fwd(&neg.dfas.fwd, &mut neg.fwd, bytes, e, |f, matched| {
-                    ok = !matched && rest.get(f);
-                    !ok
-                })?;
-                if let Walk::Died(d) = end {
-                    // The group matches nothing from d on.
-                    ok = after.get(d);
-                }
-                if ok {
-                    neg_ok.set(e);
-                }
-            }
+            let neg_ok = match neg.reach(s, &rest, false)? {
+                Some(b) => b,
+                None => neg_ok_by_walks(neg, s, &rest, &boundary)?,
+            };
             // The new rest: s[p..e] matches part m for some e in neg_ok.
-            let ok_after = suffix_any(&neg_ok, n);
-            let mut next = Bits::new(n + 1);
             let part = &mut self.parts[m];
-            for p in (0..=n).filter(|&p| boundary(p) && ok_after.get(p)) {
-                let mut hit = false;
-                part.ends(s, p, |e| {
-                    hit = neg_ok.get(e);
-                    !hit
-                })?;
-                if hit {
-                    next.set(p);
-                }
-            }
-            rest = next;
+            rest = match part.reach(s, &neg_ok, true)? {
+                Some(b) => b,
+                None => rest_by_walks(part, s, &neg_ok, &boundary)?,
+            };
         }
         Ok(rest.get(0))
     }
+}
+
+impl Scanner {
+    /// The reverse automaton and its cache, built on first use.
+    fn rev_dfa(&mut self) -> Option<(&DFA, &mut Cache)> {
+        if self.rev.is_none() {
+            let d = &self.dfas;
+            let dfa = d.rev.get_or_init(|| build_dfa(&d.src, d.nocase, true)).clone()?;
+            let cache = dfa.create_cache();
+            self.rev = Some((dfa, cache));
+        }
+        self.rev.as_mut().map(|(d, c)| (&*d, c))
+    }
+
+    /// For every char boundary `i`: is there an `f >= i` in `seeds` with
+    /// `s[i..f]` matching (`want_match`) or not matching (`!want_match`)?
+    /// One pass from the end, running a reverse DFA from every seed at once;
+    /// runs in the same state merge, so the work is the length times the
+    /// number of distinct states alive (small for ordinary patterns).
+    /// `Ok(None)`: the automaton is missing, or its cache was cleared during
+    /// the pass (which invalidates the states held): the caller falls back.
+    fn reach(&mut self, s: &str, seeds: &Bits, want_match: bool) -> Result<Option<Bits>, Stop> {
+        let n = s.len();
+        let bytes = s.as_bytes();
+        let Some((dfa, cache)) = self.rev_dfa() else { return Ok(None) };
+        let start = start::Config::new().anchored(Anchored::Yes);
+        let clears = cache.clear_count();
+        let mut out = Bits::new(n + 1);
+        let mut active: Vec<LazyStateID> = Vec::new();
+        let mut next_active: Vec<LazyStateID> = Vec::new();
+        // A thread that died matches nothing any more: every position to
+        // its left then has a non-matching piece.
+        let mut died = false;
+        for i in (0..=n).rev() {
+            crate::limits::checkpoint()?;
+            if seeds.get(i) {
+                let Ok(sid) = dfa.start_state(cache, &start) else { return Ok(None) };
+                if cache.clear_count() != clears {
+                    return Ok(None);
+                }
+                active.push(sid);
+            }
+            let (mut hit, mut miss) = (false, died);
+            next_active.clear();
+            for &sid in &active {
+                crate::limits::checkpoint()?;
+                // Reported one byte late: the state after s[i-1] says
+                // whether s[i..f] matches.
+                let next = match i.checked_sub(1) {
+                    Some(k) => dfa.next_state(cache, sid, bytes[k]),
+                    None => dfa.next_eoi_state(cache, sid),
+                };
+                let Ok(next) = next else { return Ok(None) };
+                if cache.clear_count() != clears {
+                    return Ok(None);
+                }
+                if next.is_match() {
+                    hit = true;
+                } else {
+                    miss = true;
+                }
+                if next.is_dead() {
+                    died = true;
+                } else {
+                    next_active.push(next);
+                }
+            }
+            let boundary = i == n || (bytes[i] as i8) >= -0x40;
+            if boundary && (if want_match { hit } else { miss }) {
+                out.set(i);
+            }
+            next_active.sort_unstable();
+            next_active.dedup();
+            std::mem::swap(&mut active, &mut next_active);
+        }
+        Ok(Some(out))
+    }
+}
+
+/// [`Scanner::reach`] for a group, by one forward walk per position (each
+/// stops at the first good end): quadratic at worst, for when the DFA's
+/// cache had to be cleared.
+fn neg_ok_by_walks(neg: &mut Scanner, s: &str, rest: &Bits, boundary: &dyn Fn(usize) -> bool) -> Result<Bits, Stop> {
+    let n = s.len();
+    let after = suffix_any(rest, n);
+    let mut neg_ok = Bits::new(n + 1);
+    for e in (0..=n).filter(|&e| boundary(e) && after.get(e)) {
+        let mut ok = false;
+        let end = walk_fwd(&neg.dfas.fwd, &mut neg.fwd, s.as_bytes(), e, |f, matched| {
+            ok = !matched && rest.get(f);
+            !ok
+        })?;
+        if let Walk::Died(d) = end {
+            // The group matches nothing from d on.
+            ok = after.get(d);
+        }
+        if ok {
+            neg_ok.set(e);
+        }
+    }
+    Ok(neg_ok)
+}
+
+/// [`Scanner::reach`] for a part, by forward walks (see [`neg_ok_by_walks`]).
+fn rest_by_walks(part: &mut Scanner, s: &str, ends: &Bits, boundary: &dyn Fn(usize) -> bool) -> Result<Bits, Stop> {
+    let n = s.len();
+    let ok_after = suffix_any(ends, n);
+    let mut next = Bits::new(n + 1);
+    for p in (0..=n).filter(|&p| boundary(p) && ok_after.get(p)) {
+        let mut hit = false;
+        part.ends(s, p, |e| {
+            hit = ends.get(e);
+            !hit
+        })?;
+        if hit {
+            next.set(p);
+        }
+    }
+    Ok(next)
 }
 
 /// `out[p]`: some position `>= p` is in `set`.
@@ -711,5 +801,156 @@ mod tests {
         let quoted = Pattern::from_parts(&[("*".into(), true), ("*".into(), false)]);
         assert!(quoted.matches("*abc", true));
         assert!(!quoted.matches("abc", true));
+    }
+
+    /// A fixed-seed generator (xorshift) for the property tests.
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+            from[self.below(from.len())]
+        }
+    }
+
+    const PIECES: &[&str] = &[
+        "a",
+        "b",
+        "*",
+        "?",
+        "[ab]",
+        "[!a]",
+        "@(a|b)",
+        "*(ab)",
+        "+(a|bb)",
+        "?(b)",
+        "\\*",
+        "é",
+        "*(é|a)",
+        "[[:alpha:]]",
+        "@(b|ab)",
+        "@(a|ab|abb)",
+        "*(a|ab)",
+    ];
+    const TEXT: &[&str] = &["a", "b", "*", "é", "c"];
+
+    fn gen(rng: &mut Rng, from: &[&str], max: usize) -> String {
+        (0..rng.below(max + 1)).map(|_| rng.pick(from)).collect()
+    }
+
+    fn bounds(s: &str) -> Vec<usize> {
+        s.char_indices().map(|(i, _)| i).chain([s.len()]).collect()
+    }
+
+    /// The scans agree with the brute-force definition (a full regex match
+    /// of every substring) on many small strings and patterns.
+    #[test]
+    fn scans_agree_with_brute_force() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..400 {
+            let p = Pattern::from_glob_text(&gen(&mut rng, PIECES, 4));
+            let re = p.compile(true, false).expect("compiles");
+            let mut sc = p.scanner(true).expect("scanner");
+            for _ in 0..6 {
+                let s = gen(&mut rng, TEXT, 7);
+                let b = bounds(&s);
+                for &from in &b {
+                    let mut got = Vec::new();
+                    sc.ends(&s, from, |j| {
+                        got.push(j);
+                        true
+                    })
+                    .unwrap();
+                    let want: Vec<usize> =
+                        b.iter().copied().filter(|&j| j >= from && re.is_match(&s[from..j])).collect();
+                    assert_eq!(got, want, "ends of {p:?} in {s:?} from {from}");
+                }
+                let mut got = Vec::new();
+                assert!(sc
+                    .starts(&s, |i| {
+                        got.push(i);
+                        true
+                    })
+                    .unwrap());
+                let want: Vec<usize> = b.iter().rev().copied().filter(|&i| re.is_match(&s[i..])).collect();
+                assert_eq!(got, want, "starts of {p:?} in {s:?}");
+                let marks = sc.match_starts(&s).unwrap().expect("builds");
+                for i in 0..=s.len() {
+                    let want = b.contains(&i) && b.iter().any(|&j| j >= i && re.is_match(&s[i..j]));
+                    assert_eq!(marks.get(i), want, "a match of {p:?} starts at {i} in {s:?}");
+                }
+                assert_eq!(sc.is_match(&s).unwrap(), re.is_match(&s), "{p:?} against {s:?}");
+            }
+        }
+    }
+
+    /// The old recursive definition of `P0 !(N1) P1 ...`, on full-match regexes.
+    fn neg_brute(parts: &[Regex], negs: &[Regex], s: &str, k: usize, at: usize) -> bool {
+        if k == negs.len() {
+            return parts[k].is_match(&s[at..]);
+        }
+        let b = bounds(s);
+        b.iter().filter(|&&e| e >= at && parts[k].is_match(&s[at..e])).any(|&e| {
+            b.iter().filter(|&&f| f >= e).any(|&f| !negs[k].is_match(&s[e..f]) && neg_brute(parts, negs, s, k + 1, f))
+        })
+    }
+
+    #[test]
+    fn negation_agrees_with_brute_force() {
+        const NEG: &[&str] = &["a", "b", "*", "?", "!(a)", "!(b*)", "!(ab|b)", "!(*a)", "@(a|b)", "!()"];
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for _ in 0..300 {
+            let mut src = gen(&mut rng, NEG, 3);
+            src.push_str("!(");
+            src.push_str(rng.pick(&["a", "b", "ab|ba", "*b", ""]));
+            src.push(')');
+            src.push_str(&gen(&mut rng, NEG, 2));
+            let p = Pattern::from_glob_text(&src);
+            let Some(Matcher::Neg(mut m)) = p.matcher(true, false) else { panic!("{src}: not a negation") };
+            let full = |sc: &Scanner| RegexBuilder::new(&format!("^(?:{})$", sc.dfas.src)).build().unwrap();
+            let parts: Vec<Regex> = m.parts.iter().map(full).collect();
+            let negs: Vec<Regex> = m.negs.iter().map(full).collect();
+            for _ in 0..8 {
+                let s = gen(&mut rng, TEXT, 6);
+                assert_eq!(m.is_match(&s).unwrap(), neg_brute(&parts, &negs, &s, 0, 0), "{src:?} against {s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn negation_is_not_capped_at_a_length() {
+        let s = "a".repeat(100_000) + ".txt";
+        assert!(m("!(*.c)", &s));
+        assert!(!m("!(*.txt)", &s));
+        assert!(m("*.!(c)", &s));
+    }
+
+    #[test]
+    fn deeply_nested_groups_match_nothing_without_overflowing() {
+        let depth = 100_000;
+        let p = "@(".repeat(depth) + "a" + &")".repeat(depth);
+        assert!(!m(&p, "a"));
+        assert!(Pattern::from_glob_text(&p).scanner(true).is_none());
+        // Within the bound, nesting works.
+        let p = "@(".repeat(50) + "a" + &")".repeat(50);
+        assert!(m(&p, "a"));
+    }
+
+    #[test]
+    fn a_long_match_stops_at_the_deadline() {
+        use crate::limits::{Budget, CancelToken, Limits};
+        let cancel = CancelToken::default();
+        let budget = Budget::new(Limits::default(), cancel.clone());
+        let _g = crate::limits::scope::enter(&budget);
+        cancel.cancel();
+        let s = "a".repeat(1 << 20);
+        let p = Pattern::from_glob_text("*b");
+        assert_eq!(p.try_matches_case(&s, true, false), Err(Stop::Cancelled));
+        let p = Pattern::from_glob_text("!(*b)c");
+        assert_eq!(p.try_matches_case(&s, true, false), Err(Stop::Cancelled));
     }
 }

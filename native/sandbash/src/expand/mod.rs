@@ -130,6 +130,9 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
     };
     let mut out = Vec::new();
     for alt in alternatives {
+        // Each alternative may add a word as large as `max_string_bytes`
+        // (`${x}{1..100000}`): the memory budget is looked at between them.
+        crate::limits::reserve(0).map_err(Flow::Stop)?;
         let fields = expand_to_segs(sh, fds, &alt).await?;
         let ifs = sh.get_var("IFS");
         for field in fields {
