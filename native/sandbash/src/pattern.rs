@@ -2,10 +2,16 @@
 //! regex. Used by pathname expansion, `case`, `[[ == ]]` and `${x#pat}`.
 //! Quoted characters match literally.
 
+use crate::limits::Stop;
 use parking_lot::Mutex;
 use regex::{Regex, RegexBuilder};
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::hybrid::LazyStateID;
+use regex_automata::nfa::thompson;
+use regex_automata::util::{start, syntax};
+use regex_automata::{Anchored, MatchKind};
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock, OnceLock};
 
 /// Compiled patterns kept for reuse (cleared when full).
 const CACHE_ENTRIES: usize = 256;
@@ -60,19 +66,21 @@ impl Pattern {
         out
     }
 
-    /// The regex source (unanchored) for this pattern.
-    pub fn regex_source(&self, extglob: bool) -> String {
+    /// The regex source (unanchored) for this pattern; `None` when its
+    /// extglob groups nest deeper than [`MAX_GROUP_DEPTH`] (the pattern then
+    /// matches nothing).
+    pub fn regex_source(&self, extglob: bool) -> Option<String> {
         let mut out = String::new();
         let mut i = 0;
         let c = &self.chars;
-        translate(c, &mut i, &mut out, extglob, false);
-        out
+        translate(c, &mut i, &mut out, extglob, false, 0).ok()?;
+        Some(out)
     }
 
     /// Compile as a full match (`^...$`). Compiled patterns are cached, since
     /// loops match the same `case` or `[[ == ]]` pattern over and over.
     pub fn compile(&self, extglob: bool, nocase: bool) -> Option<Regex> {
-        let src = format!("^(?:{})$", self.regex_source(extglob));
+        let src = format!("^(?:{})$", self.regex_source(extglob)?);
         let key = (src, nocase);
         if let Some(r) = CACHE.lock().get(&key) {
             return Some(r.clone());
@@ -83,11 +91,13 @@ impl Pattern {
             .size_limit(MAX_REGEX_SIZE)
             .build()
             .ok()?;
-        let mut cache = CACHE.lock();
-        if cache.len() >= CACHE_ENTRIES {
-            cache.clear();
+        if key.0.len() <= MAX_CACHED_SOURCE {
+            let mut cache = CACHE.lock();
+            if cache.len() >= CACHE_ENTRIES {
+                cache.clear();
+            }
+            cache.insert(key, re.clone());
         }
-        cache.insert(key, re.clone());
         Some(re)
     }
 
@@ -96,21 +106,48 @@ impl Pattern {
         self.matches_case(s, extglob, false)
     }
 
-    /// Does the whole of `s` match, optionally ignoring case?
+    /// Does the whole of `s` match, optionally ignoring case? A pattern that
+    /// cannot be compiled (too large, nested too deep) matches nothing. When
+    /// the exec must stop (deadline, cancel) the answer is `false` and the
+    /// interpreter stops at its next check; [`try_matches_case`](Self::try_matches_case)
+    /// says so instead.
     pub fn matches_case(&self, s: &str, extglob: bool, nocase: bool) -> bool {
+        self.try_matches_case(s, extglob, nocase).unwrap_or(false)
+    }
+
+    /// [`matches_case`](Self::matches_case), with the `Stop` of an exec that ran
+    /// out of time during the match.
+    pub fn try_matches_case(&self, s: &str, extglob: bool, nocase: bool) -> Result<bool, Stop> {
+        match self.matcher(extglob, nocase) {
+            Some(mut m) => m.is_match(s),
+            None => Ok(false),
+        }
+    }
+
+    /// A matcher for whole strings, compiled once for many matches (a glob
+    /// over a directory, `${x^^pat}` over each character). `None` when the
+    /// pattern cannot be compiled: it matches nothing.
+    pub fn matcher(&self, extglob: bool, nocase: bool) -> Option<Matcher> {
         if !self.has_meta(extglob) && !nocase {
-            return self.literal() == s;
+            return Some(Matcher::Literal(self.literal()));
         }
         if extglob {
             if let Some(neg) = self.negations(nocase) {
-                return neg.is_match(s);
+                return neg.map(Matcher::Neg);
             }
         }
-        self.compile(extglob, nocase).is_some_and(|r| r.is_match(s))
+        Some(Matcher::Plain(Scanner::new(dfas(&self.regex_source(extglob)?, nocase)?)))
     }
 
-    /// The pattern split at its top-level `!(...)` groups, when it has any.
-    fn negations(&self, nocase: bool) -> Option<NegMatcher> {
+    /// A scanner for the matches of this pattern inside a string (`${x#pat}`,
+    /// `${x/pat/rep}`). `!(...)` groups are approximated as `*` there.
+    pub fn scanner(&self, extglob: bool) -> Option<Scanner> {
+        Some(Scanner::new(dfas(&self.regex_source(extglob)?, false)?))
+    }
+
+    /// The pattern split at its top-level `!(...)` groups, when it has any:
+    /// `Some(None)` when it has some but cannot be compiled.
+    fn negations(&self, nocase: bool) -> Option<Option<NegMatcher>> {
         let c = &self.chars;
         let mut parts = Vec::new();
         let mut negs = Vec::new();
@@ -129,10 +166,18 @@ impl Pattern {
                 }
             }
             if !q && matches!(ch, '?' | '*' | '+' | '@' | '!') && c.get(i + 1) == Some(&('(', false)) {
-                let (alts, end) = extglob_group(c, i + 2, true)?;
+                let (alts, end) = match extglob_group(c, i + 2, true, 0) {
+                    Ok(Some(g)) => g,
+                    // Not a group after all: the characters are literal.
+                    Ok(None) => {
+                        i += 1;
+                        continue;
+                    }
+                    Err(TooDeep) => return Some(None),
+                };
                 if ch == '!' {
                     parts.push(Pattern { chars: c[start..i].to_vec() });
-                    negs.push(anchored(&alts.join("|"), nocase)?);
+                    negs.push(alts.join("|"));
                     start = end;
                 }
                 i = end;
@@ -144,74 +189,439 @@ impl Pattern {
             return None;
         }
         parts.push(Pattern { chars: c[start..].to_vec() });
-        let parts = parts.iter().map(|p| anchored(&p.regex_source(true), nocase)).collect::<Option<Vec<_>>>()?;
-        Some(NegMatcher { parts, negs })
+        let compile = |src: &str| dfas(src, nocase).map(Scanner::new);
+        let build = || {
+            let parts = parts.iter().map(|p| compile(&p.regex_source(true)?)).collect::<Option<Vec<_>>>()?;
+            let negs = negs.iter().map(|n| compile(n)).collect::<Option<Vec<_>>>()?;
+            Some(NegMatcher { parts, negs })
+        };
+        Some(build())
     }
 }
 
-fn anchored(src: &str, nocase: bool) -> Option<Regex> {
-    RegexBuilder::new(&format!("^(?:{src})$"))
-        .dot_matches_new_line(true)
-        .case_insensitive(nocase)
-        .size_limit(MAX_REGEX_SIZE)
-        .build()
+/// Deepest nesting of extglob groups translated. The regex parser refuses
+/// groups nested past 250 anyway; this bound keeps [`translate`]'s own
+/// recursion short whatever a pattern built at run time holds. A pattern
+/// nested deeper matches nothing (bash would try it, slowly).
+const MAX_GROUP_DEPTH: usize = 200;
+
+/// Regex sources longer than this are not kept in the caches (each entry
+/// holds its compiled automata).
+const MAX_CACHED_SOURCE: usize = 4096;
+
+/// Lazy DFA cache per automaton; the DFA clears it and goes on when full.
+const DFA_CACHE_BYTES: usize = 2 << 20;
+
+/// A pattern's regex, compiled to lazy DFAs: forward, reverse, and reverse
+/// for "some match starts here" (built on first use).
+pub struct Dfas {
+    src: String,
+    nocase: bool,
+    fwd: DFA,
+    rev: OnceLock<Option<DFA>>,
+    rev_any: OnceLock<Option<DFA>>,
+}
+
+static DFA_CACHE: LazyLock<Mutex<HashMap<(String, bool), Arc<Dfas>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+
+fn build_dfa(src: &str, nocase: bool, reverse: bool) -> Option<DFA> {
+    DFA::builder()
+        .syntax(syntax::Config::new().dot_matches_new_line(true).case_insensitive(nocase))
+        .thompson(
+            thompson::Config::new()
+                .reverse(reverse)
+                .which_captures(thompson::WhichCaptures::None)
+                .nfa_size_limit(Some(MAX_REGEX_SIZE)),
+        )
+        // Every match, not the leftmost-first one: `@(b|ab)c` must report
+        // both starts of "abc".
+        .configure(
+            DFA::config().match_kind(MatchKind::All).cache_capacity(DFA_CACHE_BYTES).skip_cache_capacity_check(true),
+        )
+        .build(src)
         .ok()
 }
 
-/// Longest text tried against a pattern with `!(...)` (the search is quadratic per group).
-const MAX_NEG_TEXT: usize = 4096;
+/// The automata of a regex source (unanchored, no look-around), cached.
+fn dfas(src: &str, nocase: bool) -> Option<Arc<Dfas>> {
+    let key = (src.to_string(), nocase);
+    if let Some(d) = DFA_CACHE.lock().get(&key) {
+        return Some(d.clone());
+    }
+    let fwd = build_dfa(src, nocase, false)?;
+    let d = Arc::new(Dfas { src: key.0.clone(), nocase, fwd, rev: OnceLock::new(), rev_any: OnceLock::new() });
+    if src.len() <= MAX_CACHED_SOURCE {
+        let mut cache = DFA_CACHE.lock();
+        if cache.len() >= CACHE_ENTRIES {
+            cache.clear();
+        }
+        cache.insert(key, d.clone());
+    }
+    Some(d)
+}
 
-/// `P0 !(N1) P1 !(N2) P2 ...`: each `Pk` and `Nk` a full-match regex. `!(N)`
-/// matches any text that `N` does not match, which a regex cannot express, so
-/// the splits are searched.
-struct NegMatcher {
-    parts: Vec<Regex>,
-    negs: Vec<Regex>,
+/// How a walk of a DFA over a string ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Walk {
+    /// It reached the end of the string.
+    Done,
+    /// The callback asked to stop.
+    Stopped,
+    /// No match ends (or starts) at this position or beyond it.
+    Died(usize),
+}
+
+/// Step `dfa` over `hay[from..]` (anchored at `from`), calling `f(j, m)` for
+/// each `j` in `from..=len` with `m` true when `hay[from..j]` matches. One
+/// checkpoint per byte: a step can build a DFA state, whose cost grows with
+/// the pattern.
+fn walk_fwd(
+    dfa: &DFA,
+    cache: &mut Cache,
+    hay: &[u8],
+    from: usize,
+    mut f: impl FnMut(usize, bool) -> bool,
+) -> Result<Walk, Stop> {
+    let start = start::Config::new().anchored(Anchored::Yes);
+    let Ok(mut sid) = dfa.start_state(cache, &start) else { return Ok(Walk::Died(from)) };
+    for j in from..=hay.len() {
+        crate::limits::checkpoint()?;
+        // Matches are reported one byte late: the state after byte j tells
+        // whether a match ends at j.
+        let next = match hay.get(j) {
+            Some(&b) => dfa.next_state(cache, sid, b),
+            None => dfa.next_eoi_state(cache, sid),
+        };
+        let Ok(next) = next else { return Ok(Walk::Died(j)) };
+        let m = next.is_match();
+        if !m && next.is_dead() {
+            return Ok(Walk::Died(j));
+        }
+        if !f(j, m) {
+            return Ok(Walk::Stopped);
+        }
+        sid = next;
+    }
+    Ok(Walk::Done)
+}
+
+/// Step a reverse `dfa` over `hay` from its end down to 0, calling `f(i, m)`
+/// for each `i` from `len` down to 0 with `m` true when `hay[i..]` matches.
+/// `Walk::Died(i)`: no match starts at `i` or before it.
+fn walk_rev(dfa: &DFA, cache: &mut Cache, hay: &[u8], mut f: impl FnMut(usize, bool) -> bool) -> Result<Walk, Stop> {
+    let start = start::Config::new().anchored(Anchored::Yes);
+    let Ok(mut sid) = dfa.start_state(cache, &start) else { return Ok(Walk::Died(hay.len())) };
+    let mut i = hay.len();
+    loop {
+        crate::limits::checkpoint()?;
+        let next = match i.checked_sub(1) {
+            Some(k) => dfa.next_state(cache, sid, hay[k]),
+            None => dfa.next_eoi_state(cache, sid),
+        };
+        let Ok(next) = next else { return Ok(Walk::Died(i)) };
+        let m = next.is_match();
+        if !m && next.is_dead() {
+            return Ok(Walk::Died(i));
+        }
+        if !f(i, m) {
+            return Ok(Walk::Stopped);
+        }
+        if i == 0 {
+            return Ok(Walk::Done);
+        }
+        sid = next;
+        i -= 1;
+    }
+}
+
+/// A compiled pattern with its DFA caches: scans a string for every end of
+/// a match from a given start, every start of a match running to the end,
+/// or every position where some match starts. Each scan is linear in the
+/// bytes it reads and checkpoints as it goes.
+pub struct Scanner {
+    dfas: Arc<Dfas>,
+    fwd: Cache,
+    rev: Option<(DFA, Cache)>,
+    rev_any: Option<(DFA, Cache)>,
+}
+
+impl Scanner {
+    fn new(dfas: Arc<Dfas>) -> Self {
+        let fwd = dfas.fwd.create_cache();
+        Scanner { dfas, fwd, rev: None, rev_any: None }
+    }
+
+    /// Calls `f(j)` for each `j >= from` (ascending) where `s[from..j]`
+    /// matches, until `f` returns false.
+    pub fn ends(&mut self, s: &str, from: usize, mut f: impl FnMut(usize) -> bool) -> Result<(), Stop> {
+        walk_fwd(&self.dfas.fwd, &mut self.fwd, s.as_bytes(), from, |j, m| !m || f(j))?;
+        Ok(())
+    }
+
+    /// Does the whole of `s` match?
+    pub fn is_match(&mut self, s: &str) -> Result<bool, Stop> {
+        let n = s.len();
+        let mut hit = false;
+        self.ends(s, 0, |j| {
+            hit = j == n;
+            true
+        })?;
+        Ok(hit)
+    }
+
+    /// Calls `f(i)` for each `i` (descending) where `s[i..]` matches, until
+    /// `f` returns false. `false` when the reverse automaton cannot be built.
+    pub fn starts(&mut self, s: &str, mut f: impl FnMut(usize) -> bool) -> Result<bool, Stop> {
+        let Some((dfa, cache)) = self.rev_dfa() else { return Ok(false) };
+        walk_rev(dfa, cache, s.as_bytes(), |i, m| !m || f(i))?;
+        Ok(true)
+    }
+
+    /// The positions where some match (possibly empty) starts. `None` when
+    /// the automaton cannot be built.
+    pub fn match_starts(&mut self, s: &str) -> Result<Option<Bits>, Stop> {
+        if self.rev_any.is_none() {
+            let d = &self.dfas;
+            let src = format!("(?:{})(?s:.*)", d.src);
+            let Some(dfa) = d.rev_any.get_or_init(|| build_dfa(&src, d.nocase, true)).clone() else {
+                return Ok(None);
+            };
+            let cache = dfa.create_cache();
+            self.rev_any = Some((dfa, cache));
+        }
+        let Some((dfa, cache)) = self.rev_any.as_mut() else { return Ok(None) };
+        let mut bits = Bits::new(s.len() + 1);
+        walk_rev(dfa, cache, s.as_bytes(), |i, m| {
+            if m {
+                bits.set(i);
+            }
+            true
+        })?;
+        Ok(Some(bits))
+    }
+}
+
+/// A set of string positions.
+pub struct Bits(Vec<u64>);
+
+impl Bits {
+    pub fn new(n: usize) -> Self {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+    pub fn get(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+    pub fn set(&mut self, i: usize) {
+        if let Some(w) = self.0.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+}
+
+/// A compiled whole-string matcher (see [`Pattern::matcher`]).
+pub enum Matcher {
+    Literal(String),
+    Plain(Scanner),
+    Neg(NegMatcher),
+}
+
+impl Matcher {
+    /// Does the whole of `s` match?
+    pub fn is_match(&mut self, s: &str) -> Result<bool, Stop> {
+        match self {
+            Matcher::Literal(l) => Ok(l == s),
+            Matcher::Plain(sc) => sc.is_match(s),
+            Matcher::Neg(n) => n.is_match(s),
+        }
+    }
+}
+
+/// `P0 !(N1) P1 !(N2) P2 ...`: `!(N)` matches any text that `N` does not
+/// match, which a regex cannot express, so the splits are found by a dynamic
+/// program over the parts, from the last backwards: the set of positions
+/// from which the rest of the pattern matches to the end. Each step is at
+/// worst quadratic in the length of the text (one forward scan per
+/// position, usually cut short), and checkpoints as it goes.
+pub struct NegMatcher {
+    parts: Vec<Scanner>,
+    negs: Vec<Scanner>,
 }
 
 impl NegMatcher {
-    fn is_match(&self, s: &str) -> bool {
-        if s.len() > MAX_NEG_TEXT {
-            return false;
+    fn is_match(&mut self, s: &str) -> Result<bool, Stop> {
+        let n = s.len();
+        let bytes = s.as_bytes();
+        let boundary = |p: usize| p == n || (bytes[p] as i8) >= -0x40;
+        let k = self.negs.len();
+        // rest[p]: s[p..] matches the parts and groups from the current one on.
+        let mut end = Bits::new(n + 1);
+        end.set(n);
+        let Some(last) = self.parts.last_mut() else { return Ok(false) };
+        let Some(mut rest) = last.reach(s, &end, true)? else { return Ok(false) };
+        for m in (0..k).rev() {
+            // neg_ok[e]: some f >= e in `rest` with s[e..f] not matching the group.
+            let neg = &mut self.negs[m];
+            let neg_ok = match neg.reach(s, &rest, false)? {
+                Some(b) => b,
+                None => neg_ok_by_walks(neg, s, &rest, &boundary)?,
+            };
+            // The new rest: s[p..e] matches part m for some e in neg_ok.
+            let part = &mut self.parts[m];
+            rest = match part.reach(s, &neg_ok, true)? {
+                Some(b) => b,
+                None => rest_by_walks(part, s, &neg_ok, &boundary)?,
+            };
         }
-        let bounds: Vec<usize> = s.char_indices().map(|(i, _)| i).chain([s.len()]).collect();
-        let mut failed = std::collections::HashSet::new();
-        self.from(s, &bounds, 0, 0, &mut failed)
-    }
-
-    /// Does `s[bounds[at]..]` match parts `k..`?
-    fn from(
-        &self,
-        s: &str,
-        bounds: &[usize],
-        k: usize,
-        at: usize,
-        failed: &mut std::collections::HashSet<(usize, usize)>,
-    ) -> bool {
-        if k == self.negs.len() {
-            return self.parts[k].is_match(&s[bounds[at]..]);
-        }
-        if failed.contains(&(k, at)) {
-            return false;
-        }
-        for e in at..bounds.len() {
-            if !self.parts[k].is_match(&s[bounds[at]..bounds[e]]) {
-                continue;
-            }
-            for f in e..bounds.len() {
-                if !self.negs[k].is_match(&s[bounds[e]..bounds[f]]) && self.from(s, bounds, k + 1, f, failed) {
-                    return true;
-                }
-            }
-        }
-        failed.insert((k, at));
-        false
+        Ok(rest.get(0))
     }
 }
 
+impl Scanner {
+    /// The reverse automaton and its cache, built on first use.
+    fn rev_dfa(&mut self) -> Option<(&DFA, &mut Cache)> {
+        if self.rev.is_none() {
+            let d = &self.dfas;
+            let dfa = d.rev.get_or_init(|| build_dfa(&d.src, d.nocase, true)).clone()?;
+            let cache = dfa.create_cache();
+            self.rev = Some((dfa, cache));
+        }
+        self.rev.as_mut().map(|(d, c)| (&*d, c))
+    }
+
+    /// For every char boundary `i`: is there an `f >= i` in `seeds` with
+    /// `s[i..f]` matching (`want_match`) or not matching (`!want_match`)?
+    /// One pass from the end, running a reverse DFA from every seed at once;
+    /// runs in the same state merge, so the work is the length times the
+    /// number of distinct states alive (small for ordinary patterns).
+    /// `Ok(None)`: the automaton is missing, or its cache was cleared during
+    /// the pass (which invalidates the states held): the caller falls back.
+    fn reach(&mut self, s: &str, seeds: &Bits, want_match: bool) -> Result<Option<Bits>, Stop> {
+        let n = s.len();
+        let bytes = s.as_bytes();
+        let Some((dfa, cache)) = self.rev_dfa() else { return Ok(None) };
+        let start = start::Config::new().anchored(Anchored::Yes);
+        let clears = cache.clear_count();
+        let mut out = Bits::new(n + 1);
+        let mut active: Vec<LazyStateID> = Vec::new();
+        let mut next_active: Vec<LazyStateID> = Vec::new();
+        // A thread that died matches nothing any more: every position to
+        // its left then has a non-matching piece.
+        let mut died = false;
+        for i in (0..=n).rev() {
+            crate::limits::checkpoint()?;
+            if seeds.get(i) {
+                let Ok(sid) = dfa.start_state(cache, &start) else { return Ok(None) };
+                if cache.clear_count() != clears {
+                    return Ok(None);
+                }
+                active.push(sid);
+            }
+            let (mut hit, mut miss) = (false, died);
+            next_active.clear();
+            for &sid in &active {
+                crate::limits::checkpoint()?;
+                // Reported one byte late: the state after s[i-1] says
+                // whether s[i..f] matches.
+                let next = match i.checked_sub(1) {
+                    Some(k) => dfa.next_state(cache, sid, bytes[k]),
+                    None => dfa.next_eoi_state(cache, sid),
+                };
+                let Ok(next) = next else { return Ok(None) };
+                if cache.clear_count() != clears {
+                    return Ok(None);
+                }
+                if next.is_match() {
+                    hit = true;
+                } else {
+                    miss = true;
+                }
+                if next.is_dead() {
+                    died = true;
+                } else {
+                    next_active.push(next);
+                }
+            }
+            let boundary = i == n || (bytes[i] as i8) >= -0x40;
+            if boundary && (if want_match { hit } else { miss }) {
+                out.set(i);
+            }
+            next_active.sort_unstable();
+            next_active.dedup();
+            std::mem::swap(&mut active, &mut next_active);
+        }
+        Ok(Some(out))
+    }
+}
+
+/// [`Scanner::reach`] for a group, by one forward walk per position (each
+/// stops at the first good end): quadratic at worst, for when the DFA's
+/// cache had to be cleared.
+fn neg_ok_by_walks(neg: &mut Scanner, s: &str, rest: &Bits, boundary: &dyn Fn(usize) -> bool) -> Result<Bits, Stop> {
+    let n = s.len();
+    let after = suffix_any(rest, n);
+    let mut neg_ok = Bits::new(n + 1);
+    for e in (0..=n).filter(|&e| boundary(e) && after.get(e)) {
+        let mut ok = false;
+        let end = walk_fwd(&neg.dfas.fwd, &mut neg.fwd, s.as_bytes(), e, |f, matched| {
+            ok = !matched && rest.get(f);
+            !ok
+        })?;
+        if let Walk::Died(d) = end {
+            // The group matches nothing from d on.
+            ok = after.get(d);
+        }
+        if ok {
+            neg_ok.set(e);
+        }
+    }
+    Ok(neg_ok)
+}
+
+/// [`Scanner::reach`] for a part, by forward walks (see [`neg_ok_by_walks`]).
+fn rest_by_walks(part: &mut Scanner, s: &str, ends: &Bits, boundary: &dyn Fn(usize) -> bool) -> Result<Bits, Stop> {
+    let n = s.len();
+    let ok_after = suffix_any(ends, n);
+    let mut next = Bits::new(n + 1);
+    for p in (0..=n).filter(|&p| boundary(p) && ok_after.get(p)) {
+        let mut hit = false;
+        part.ends(s, p, |e| {
+            hit = ends.get(e);
+            !hit
+        })?;
+        if hit {
+            next.set(p);
+        }
+    }
+    Ok(next)
+}
+
+/// `out[p]`: some position `>= p` is in `set`.
+fn suffix_any(set: &Bits, n: usize) -> Bits {
+    let mut out = Bits::new(n + 1);
+    let mut any = false;
+    for p in (0..=n).rev() {
+        any |= set.get(p);
+        if any {
+            out.set(p);
+        }
+    }
+    out
+}
+
+/// Too many nested extglob groups (see [`MAX_GROUP_DEPTH`]).
+#[derive(Debug)]
+struct TooDeep;
+
 /// Translate `chars[*i..]` into regex syntax, stopping at an unquoted `)` or `|`
-/// when `in_group` (extglob alternatives).
-fn translate(c: &[(char, bool)], i: &mut usize, out: &mut String, extglob: bool, in_group: bool) {
+/// when `in_group` (extglob alternatives). `depth` counts the enclosing groups.
+fn translate(
+    c: &[(char, bool)],
+    i: &mut usize,
+    out: &mut String,
+    extglob: bool,
+    in_group: bool,
+    depth: usize,
+) -> Result<(), TooDeep> {
     while *i < c.len() {
         let (ch, quoted) = c[*i];
         if quoted {
@@ -220,10 +630,10 @@ fn translate(c: &[(char, bool)], i: &mut usize, out: &mut String, extglob: bool,
             continue;
         }
         if in_group && (ch == ')' || ch == '|') {
-            return;
+            return Ok(());
         }
         if extglob && matches!(ch, '?' | '*' | '+' | '@' | '!') && c.get(*i + 1) == Some(&('(', false)) {
-            if let Some(group) = extglob_group(c, *i + 2, extglob) {
+            if let Some(group) = extglob_group(c, *i + 2, extglob, depth + 1)? {
                 let (alts, end) = group;
                 let body = alts.join("|");
                 match ch {
@@ -262,20 +672,32 @@ fn translate(c: &[(char, bool)], i: &mut usize, out: &mut String, extglob: bool,
         }
         *i += 1;
     }
+    Ok(())
 }
 
-/// Parse `(a|b)` alternatives starting after `(`; returns them and the index after `)`.
-fn extglob_group(c: &[(char, bool)], start: usize, extglob: bool) -> Option<(Vec<String>, usize)> {
+/// Parse `(a|b)` alternatives starting after `(`; returns them and the index
+/// after `)`, or `None` when the group is not closed. `depth` is this group's
+/// nesting; past [`MAX_GROUP_DEPTH`] (or with the stack nearly used) the
+/// whole pattern is refused.
+fn extglob_group(
+    c: &[(char, bool)],
+    start: usize,
+    extglob: bool,
+    depth: usize,
+) -> Result<Option<(Vec<String>, usize)>, TooDeep> {
+    if depth > MAX_GROUP_DEPTH || crate::limits::stack_low() {
+        return Err(TooDeep);
+    }
     let mut alts = Vec::new();
     let mut i = start;
     loop {
         let mut alt = String::new();
-        translate(c, &mut i, &mut alt, extglob, true);
+        translate(c, &mut i, &mut alt, extglob, true, depth)?;
         alts.push(alt);
         match c.get(i) {
             Some(&('|', false)) => i += 1,
-            Some(&(')', false)) => return Some((alts, i + 1)),
-            _ => return None,
+            Some(&(')', false)) => return Ok(Some((alts, i + 1))),
+            _ => return Ok(None),
         }
     }
 }
@@ -379,5 +801,156 @@ mod tests {
         let quoted = Pattern::from_parts(&[("*".into(), true), ("*".into(), false)]);
         assert!(quoted.matches("*abc", true));
         assert!(!quoted.matches("abc", true));
+    }
+
+    /// A fixed-seed generator (xorshift) for the property tests.
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+            from[self.below(from.len())]
+        }
+    }
+
+    const PIECES: &[&str] = &[
+        "a",
+        "b",
+        "*",
+        "?",
+        "[ab]",
+        "[!a]",
+        "@(a|b)",
+        "*(ab)",
+        "+(a|bb)",
+        "?(b)",
+        "\\*",
+        "é",
+        "*(é|a)",
+        "[[:alpha:]]",
+        "@(b|ab)",
+        "@(a|ab|abb)",
+        "*(a|ab)",
+    ];
+    const TEXT: &[&str] = &["a", "b", "*", "é", "c"];
+
+    fn gen(rng: &mut Rng, from: &[&str], max: usize) -> String {
+        (0..rng.below(max + 1)).map(|_| rng.pick(from)).collect()
+    }
+
+    fn bounds(s: &str) -> Vec<usize> {
+        s.char_indices().map(|(i, _)| i).chain([s.len()]).collect()
+    }
+
+    /// The scans agree with the brute-force definition (a full regex match
+    /// of every substring) on many small strings and patterns.
+    #[test]
+    fn scans_agree_with_brute_force() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..400 {
+            let p = Pattern::from_glob_text(&gen(&mut rng, PIECES, 4));
+            let re = p.compile(true, false).expect("compiles");
+            let mut sc = p.scanner(true).expect("scanner");
+            for _ in 0..6 {
+                let s = gen(&mut rng, TEXT, 7);
+                let b = bounds(&s);
+                for &from in &b {
+                    let mut got = Vec::new();
+                    sc.ends(&s, from, |j| {
+                        got.push(j);
+                        true
+                    })
+                    .unwrap();
+                    let want: Vec<usize> =
+                        b.iter().copied().filter(|&j| j >= from && re.is_match(&s[from..j])).collect();
+                    assert_eq!(got, want, "ends of {p:?} in {s:?} from {from}");
+                }
+                let mut got = Vec::new();
+                assert!(sc
+                    .starts(&s, |i| {
+                        got.push(i);
+                        true
+                    })
+                    .unwrap());
+                let want: Vec<usize> = b.iter().rev().copied().filter(|&i| re.is_match(&s[i..])).collect();
+                assert_eq!(got, want, "starts of {p:?} in {s:?}");
+                let marks = sc.match_starts(&s).unwrap().expect("builds");
+                for i in 0..=s.len() {
+                    let want = b.contains(&i) && b.iter().any(|&j| j >= i && re.is_match(&s[i..j]));
+                    assert_eq!(marks.get(i), want, "a match of {p:?} starts at {i} in {s:?}");
+                }
+                assert_eq!(sc.is_match(&s).unwrap(), re.is_match(&s), "{p:?} against {s:?}");
+            }
+        }
+    }
+
+    /// The old recursive definition of `P0 !(N1) P1 ...`, on full-match regexes.
+    fn neg_brute(parts: &[Regex], negs: &[Regex], s: &str, k: usize, at: usize) -> bool {
+        if k == negs.len() {
+            return parts[k].is_match(&s[at..]);
+        }
+        let b = bounds(s);
+        b.iter().filter(|&&e| e >= at && parts[k].is_match(&s[at..e])).any(|&e| {
+            b.iter().filter(|&&f| f >= e).any(|&f| !negs[k].is_match(&s[e..f]) && neg_brute(parts, negs, s, k + 1, f))
+        })
+    }
+
+    #[test]
+    fn negation_agrees_with_brute_force() {
+        const NEG: &[&str] = &["a", "b", "*", "?", "!(a)", "!(b*)", "!(ab|b)", "!(*a)", "@(a|b)", "!()"];
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for _ in 0..300 {
+            let mut src = gen(&mut rng, NEG, 3);
+            src.push_str("!(");
+            src.push_str(rng.pick(&["a", "b", "ab|ba", "*b", ""]));
+            src.push(')');
+            src.push_str(&gen(&mut rng, NEG, 2));
+            let p = Pattern::from_glob_text(&src);
+            let Some(Matcher::Neg(mut m)) = p.matcher(true, false) else { panic!("{src}: not a negation") };
+            let full = |sc: &Scanner| RegexBuilder::new(&format!("^(?:{})$", sc.dfas.src)).build().unwrap();
+            let parts: Vec<Regex> = m.parts.iter().map(full).collect();
+            let negs: Vec<Regex> = m.negs.iter().map(full).collect();
+            for _ in 0..8 {
+                let s = gen(&mut rng, TEXT, 6);
+                assert_eq!(m.is_match(&s).unwrap(), neg_brute(&parts, &negs, &s, 0, 0), "{src:?} against {s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn negation_is_not_capped_at_a_length() {
+        let s = "a".repeat(100_000) + ".txt";
+        assert!(m("!(*.c)", &s));
+        assert!(!m("!(*.txt)", &s));
+        assert!(m("*.!(c)", &s));
+    }
+
+    #[test]
+    fn deeply_nested_groups_match_nothing_without_overflowing() {
+        let depth = 100_000;
+        let p = "@(".repeat(depth) + "a" + &")".repeat(depth);
+        assert!(!m(&p, "a"));
+        assert!(Pattern::from_glob_text(&p).scanner(true).is_none());
+        // Within the bound, nesting works.
+        let p = "@(".repeat(50) + "a" + &")".repeat(50);
+        assert!(m(&p, "a"));
+    }
+
+    #[test]
+    fn a_long_match_stops_at_the_deadline() {
+        use crate::limits::{Budget, CancelToken, Limits};
+        let cancel = CancelToken::default();
+        let budget = Budget::new(Limits::default(), cancel.clone());
+        let _g = crate::limits::scope::enter(&budget);
+        cancel.cancel();
+        let s = "a".repeat(1 << 20);
+        let p = Pattern::from_glob_text("*b");
+        assert_eq!(p.try_matches_case(&s, true, false), Err(Stop::Cancelled));
+        let p = Pattern::from_glob_text("!(*b)c");
+        assert_eq!(p.try_matches_case(&s, true, false), Err(Stop::Cancelled));
     }
 }

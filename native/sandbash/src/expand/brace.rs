@@ -12,8 +12,21 @@ pub fn expand(word: &str, max_items: u64) -> Result<Vec<String>, Stop> {
     expand_inner(word, max_items, &mut count)
 }
 
+/// The error of a word whose groups nest (or follow each other) deeper than
+/// the native stack allows: bash would expand it, slowly.
+fn too_deep() -> Stop {
+    Stop::Limit("brace expansion nested too deeply (native stack)".into())
+}
+
+/// Recursive on the alternatives and on the rest of the word: each level
+/// checks the stack, so a word built at run time (`eval` of `{a,{a,...}}`)
+/// stops cleanly. Each scan checkpoints, and each word made is charged to
+/// the memory budget before it is built.
 fn expand_inner(word: &str, max: u64, count: &mut u64) -> Result<Vec<String>, Stop> {
-    let Some((start, end, alts)) = find_group(word, max) else {
+    if crate::limits::stack_low() {
+        return Err(too_deep());
+    }
+    let Some((start, end, alts)) = find_group(word, max)? else {
         return Ok(vec![word.to_string()]);
     };
     let prefix = &word[..start];
@@ -27,6 +40,11 @@ fn expand_inner(word: &str, max: u64, count: &mut u64) -> Result<Vec<String>, St
                 if *count > max {
                     return Err(Budget::exceeded("max_brace_items", max, "brace expansion size"));
                 }
+                crate::limits::checkpoint()?;
+                let len = prefix.len() + a.len() + r.len();
+                if len > 1 << 16 {
+                    crate::limits::reserve(len as u64)?;
+                }
                 out.push(format!("{prefix}{a}{r}"));
             }
         }
@@ -35,13 +53,26 @@ fn expand_inner(word: &str, max: u64, count: &mut u64) -> Result<Vec<String>, St
 }
 
 /// Index just past a quoted region or `$`-construct starting at `i`, if any.
+/// Recursive on quotes inside substitutions inside quotes; with the stack
+/// nearly used the rest of the word counts as quoted (no expansion there).
 fn skip_special(b: &[u8], i: usize) -> Option<usize> {
+    if crate::limits::stack_low() {
+        return Some(b.len());
+    }
     match b[i] {
         b'\\' => Some((i + 2).min(b.len())),
         b'\'' => Some(find_close(b, i + 1, b'\'').map_or(b.len(), |j| j + 1)),
         b'"' => {
+            // `"$(printf "}")"`: a substitution inside double quotes has
+            // quotes of its own.
             let mut j = i + 1;
             while j < b.len() && b[j] != b'"' {
+                if matches!(b[j], b'$' | b'`') {
+                    if let Some(n) = skip_special(b, j) {
+                        j = n;
+                        continue;
+                    }
+                }
                 j += if b[j] == b'\\' { 2 } else { 1 };
             }
             Some((j + 1).min(b.len()))
@@ -76,16 +107,19 @@ fn find_close(b: &[u8], from: usize, c: u8) -> Option<usize> {
 }
 
 /// The first brace group: (index of `{`, index of `}`, alternatives).
-fn find_group(word: &str, max: u64) -> Option<(usize, usize, Vec<String>)> {
+type Group = (usize, usize, Vec<String>);
+
+fn find_group(word: &str, max: u64) -> Result<Option<Group>, Stop> {
     let b = word.as_bytes();
     let mut i = 0;
     while i < b.len() {
+        crate::limits::checkpoint()?;
         if let Some(n) = skip_special(b, i) {
             i = n;
             continue;
         }
         if b[i] == b'{' {
-            if let Some((end, commas)) = match_brace(b, i) {
+            if let Some((end, commas)) = match_brace(b, i)? {
                 let inner = &word[i + 1..end];
                 if !commas.is_empty() {
                     let mut alts = Vec::new();
@@ -95,24 +129,26 @@ fn find_group(word: &str, max: u64) -> Option<(usize, usize, Vec<String>)> {
                         last = c + 1;
                     }
                     alts.push(word[last..end].to_string());
-                    return Some((i, end, alts));
+                    return Ok(Some((i, end, alts)));
                 }
                 if let Some(seq) = sequence(inner, max) {
-                    return Some((i, end, seq));
+                    return Ok(Some((i, end, seq)));
                 }
             }
         }
         i += 1;
     }
-    None
+    Ok(None)
 }
 
 /// The `}` matching the `{` at `open`, and the top-level commas between.
-fn match_brace(b: &[u8], open: usize) -> Option<(usize, Vec<usize>)> {
+/// Linear, but run from every unmatched `{`: it checkpoints.
+fn match_brace(b: &[u8], open: usize) -> Result<Option<(usize, Vec<usize>)>, Stop> {
     let mut depth = 0;
     let mut commas = Vec::new();
     let mut i = open;
     while i < b.len() {
+        crate::limits::checkpoint()?;
         if i > open {
             if let Some(n) = skip_special(b, i) {
                 i = n;
@@ -124,7 +160,7 @@ fn match_brace(b: &[u8], open: usize) -> Option<(usize, Vec<usize>)> {
             b'}' => {
                 depth -= 1;
                 if depth == 0 {
-                    return Some((i, commas));
+                    return Ok(Some((i, commas)));
                 }
             }
             b',' if depth == 1 => commas.push(i),
@@ -132,7 +168,7 @@ fn match_brace(b: &[u8], open: usize) -> Option<(usize, Vec<usize>)> {
         }
         i += 1;
     }
-    None
+    Ok(None)
 }
 
 /// `{x..y[..step]}` with integers or single letters.

@@ -91,6 +91,7 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
                         continue;
                     };
                     for e in entries {
+                        crate::limits::checkpoint()?;
                         if e.name.starts_with('.') && !sh.opts.dotglob {
                             continue;
                         }
@@ -129,9 +130,10 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
             current = next;
             continue;
         }
-        if pat.compile(sh.opts.extglob, sh.opts.nocaseglob).is_none() {
+        // Compiled once for every entry of every directory.
+        let Some(mut matcher) = pat.matcher(sh.opts.extglob, sh.opts.nocaseglob) else {
             return Ok(Vec::new());
-        }
+        };
         let explicit_dot = comp.first().is_some_and(|&(c, _)| c == '.');
         for (disp, real) in current {
             let Ok(entries) = sh.fs.read_dir(&real).await else {
@@ -141,7 +143,8 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
                 if e.name.starts_with('.') && !explicit_dot && !sh.opts.dotglob {
                     continue;
                 }
-                if !pat.matches_case(&e.name, sh.opts.extglob, sh.opts.nocaseglob) {
+                crate::limits::checkpoint()?;
+                if !matcher.is_match(&e.name)? {
                     continue;
                 }
                 let p = path::join(&real, &e.name);

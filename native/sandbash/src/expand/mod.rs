@@ -33,14 +33,43 @@ pub struct Fields {
     pub cur: Vec<Seg>,
     /// A list expansion (`"$@"`) happened: an empty result then means no field.
     pub saw_list: bool,
+    /// Bytes in `cur`, held within `max_string_bytes` as parts are added.
+    cur_bytes: u64,
+}
+
+/// The exec's `max_string_bytes` (unlimited outside an exec).
+pub(crate) fn string_limit() -> u64 {
+    crate::limits::scope::with_budget(|b| b.limits.max_string_bytes).unwrap_or(u64::MAX)
+}
+
+/// The error of a word or string grown past `max_string_bytes`.
+pub(crate) fn too_long(limit: u64) -> crate::limits::Stop {
+    crate::limits::Budget::exceeded("max_string_bytes", limit, "expansion size")
 }
 
 impl Fields {
-    fn push(&mut self, text: impl Into<String>, quoted: bool, split: bool) {
-        self.cur.push(Seg { text: text.into(), quoted, split });
+    /// Add a part to the current field. A field longer than
+    /// `max_string_bytes` stops the exec, before more parts pile up
+    /// (`"$x$x$x..."`); a part that is large looks at the session's memory.
+    fn push(&mut self, text: impl Into<String>, quoted: bool, split: bool) -> Result<(), crate::limits::Stop> {
+        let text = text.into();
+        let len = text.len() as u64;
+        self.cur_bytes = self.cur_bytes.saturating_add(len);
+        let limit = string_limit();
+        if self.cur_bytes > limit {
+            return Err(too_long(limit));
+        }
+        if len > 1 << 16 {
+            crate::limits::reserve(0)?;
+        } else {
+            crate::limits::checkpoint()?;
+        }
+        self.cur.push(Seg { text, quoted, split });
+        Ok(())
     }
     fn break_field(&mut self) {
         let f = std::mem::take(&mut self.cur);
+        self.cur_bytes = 0;
         self.done.push(f);
     }
     fn finish(mut self) -> Vec<Vec<Seg>> {
@@ -101,6 +130,9 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
     };
     let mut out = Vec::new();
     for alt in alternatives {
+        // Each alternative may add a word as large as `max_string_bytes`
+        // (`${x}{1..100000}`): the memory budget is looked at between them.
+        crate::limits::reserve(0).map_err(Flow::Stop)?;
         let fields = expand_to_segs(sh, fds, &alt).await?;
         let ifs = sh.get_var("IFS");
         for field in fields {
@@ -123,7 +155,7 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
 /// here-strings, `case` words): one string.
 pub async fn expand_string(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String, Flow> {
     let fields = expand_to_segs(sh, fds, raw).await?;
-    Ok(join_fields(fields))
+    join_fields(fields)
 }
 
 /// Expand an assignment value: like [`expand_string`], but `~` also expands
@@ -136,7 +168,7 @@ pub async fn expand_assignment_value(sh: &mut ShellState, fds: &Fds, raw: &str) 
     };
     let mut f = Fields::default();
     expand_pieces(sh, fds, &pieces, false, &mut f).await?;
-    Ok(join_fields(f.finish()))
+    join_fields(f.finish())
 }
 
 /// Expand as a pattern: `(text, quoted)` parts so quoted characters stay literal.
@@ -160,12 +192,18 @@ pub async fn expand_heredoc(sh: &mut ShellState, fds: &Fds, body: &str) -> Resul
     };
     let mut f = Fields::default();
     expand_pieces(sh, fds, &pieces, true, &mut f).await?;
-    Ok(join_fields(f.finish()))
+    join_fields(f.finish())
 }
 
 /// Join fields where no splitting happens: the breaks come only from `"$@"`
 /// style lists, which bash joins with a space there (`"$*"` is joined earlier).
-fn join_fields(fields: Vec<Vec<Seg>>) -> String {
+fn join_fields(fields: Vec<Vec<Seg>>) -> Result<String, Flow> {
+    // The joined size first: `"${a[@]}"` of a huge array is refused unbuilt.
+    let len = fields.iter().map(|f| f.iter().map(|s| s.text.len() as u64).sum::<u64>() + 1).sum::<u64>();
+    let limit = string_limit();
+    if len.saturating_sub(1) > limit {
+        return Err(Flow::Stop(too_long(limit)));
+    }
     let mut out = String::new();
     for (i, f) in fields.into_iter().enumerate() {
         if i > 0 {
@@ -175,7 +213,7 @@ fn join_fields(fields: Vec<Vec<Seg>>) -> String {
             out.push_str(&s.text);
         }
     }
-    out
+    Ok(out)
 }
 
 /// Expand one word (after brace expansion) into unsplit fields of segments.
@@ -219,10 +257,10 @@ pub fn expand_pieces<'a>(
                             }
                         }
                     }
-                    out.push(t.clone(), quoted, false)
+                    out.push(t.clone(), quoted, false)?
                 }
-                WordPiece::SingleQuotedText(t) => out.push(t.clone(), true, false),
-                WordPiece::AnsiCQuotedText(t) => out.push(ansi_c::decode(t), true, false),
+                WordPiece::SingleQuotedText(t) => out.push(t.clone(), true, false)?,
+                WordPiece::AnsiCQuotedText(t) => out.push(ansi_c::decode(t), true, false)?,
                 WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
                     // An empty "" still makes a (quoted, empty) field, but an
                     // empty "$@" makes none.
@@ -230,7 +268,7 @@ pub fn expand_pieces<'a>(
                     let saw = std::mem::replace(&mut out.saw_list, false);
                     expand_pieces(sh, fds, inner, true, out).await?;
                     if out.done.len() == done && out.cur.len() == cur && !out.saw_list {
-                        out.push("", true, false);
+                        out.push("", true, false)?;
                     }
                     out.saw_list |= saw;
                 }
@@ -247,25 +285,25 @@ pub fn expand_pieces<'a>(
                     } else {
                         e.chars().skip(1).collect()
                     };
-                    out.push(lit, true, false);
+                    out.push(lit, true, false)?;
                 }
                 WordPiece::TildeExpansion(t) => {
                     let s = param::tilde(sh, t);
-                    out.push(s, true, false);
+                    out.push(s, true, false)?;
                 }
                 WordPiece::ParameterExpansion(expr) => param::expand(sh, fds, expr, quoted, out).await?,
                 WordPiece::CommandSubstitution(src) => {
                     let s = crate::interp::command_substitution(sh, fds, src).await?;
-                    out.push(s, quoted, !quoted);
+                    out.push(s, quoted, !quoted)?;
                 }
                 WordPiece::BackquotedCommandSubstitution(src) => {
                     let src = unescape_backquoted(src);
                     let s = crate::interp::command_substitution(sh, fds, &src).await?;
-                    out.push(s, quoted, !quoted);
+                    out.push(s, quoted, !quoted)?;
                 }
                 WordPiece::ArithmeticExpression(e) => {
                     let v = arith::eval_text(sh, fds, &e.value).await?;
-                    out.push(v.to_string(), quoted, !quoted);
+                    out.push(v.to_string(), quoted, !quoted)?;
                 }
             }
         }

@@ -3,7 +3,8 @@
 
 use super::{abort, arith, expand_pattern, expand_pieces, expand_string, fatal, fatal_status, parse_word, Fields};
 use crate::interp::{Fds, Flow};
-use crate::pattern::Pattern;
+use crate::limits::{Budget, Stop};
+use crate::pattern::{Pattern, Scanner};
 use crate::state::{ShellState, Value};
 use brush_parser::word::{
     Parameter, ParameterExpr, ParameterTestType, ParameterTransformOp, SpecialParameter, SubstringMatchKind, TildeExpr,
@@ -35,6 +36,14 @@ impl PV {
             PV::Str(s) => PV::Str(f(&s)),
             PV::List(v, c) => PV::List(v.iter().map(|s| f(s)).collect(), c),
         }
+    }
+    /// [`map`](Self::map) with a function that can stop the exec.
+    fn try_map(self, mut f: impl FnMut(&str) -> Result<String, Stop>) -> Result<PV, Stop> {
+        Ok(match self {
+            PV::Unset => PV::Unset,
+            PV::Str(s) => PV::Str(f(&s)?),
+            PV::List(v, c) => PV::List(v.iter().map(|s| f(s)).collect::<Result<_, _>>()?, c),
+        })
     }
 }
 
@@ -270,24 +279,32 @@ async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, v: &PV) -> Res
 }
 
 /// Push a value into the fields being built.
-fn emit(sh: &ShellState, out: &mut Fields, v: PV, quoted: bool) {
+fn emit(sh: &ShellState, out: &mut Fields, v: PV, quoted: bool) -> Result<(), Flow> {
     match v {
         PV::Unset => {}
-        PV::Str(s) => out.push(s, quoted, !quoted),
+        PV::Str(s) => out.push(s, quoted, !quoted)?,
         PV::List(items, concat) => {
             if quoted && concat {
-                out.push(items.join(&ifs_sep(sh)), true, false);
-                return;
+                // `"$*"`: the joined size is checked before joining.
+                let sep = ifs_sep(sh);
+                let len = items.iter().map(|s| (s.len() + sep.len()) as u64).sum::<u64>();
+                let limit = super::string_limit();
+                if len.saturating_sub(sep.len() as u64) > limit {
+                    return Err(Flow::Stop(super::too_long(limit)));
+                }
+                out.push(items.join(&sep), true, false)?;
+                return Ok(());
             }
             out.saw_list = true;
             for (i, it) in items.into_iter().enumerate() {
                 if i > 0 {
                     out.break_field();
                 }
-                out.push(it, quoted, !quoted);
+                out.push(it, quoted, !quoted)?;
             }
         }
     }
+    Ok(())
 }
 
 /// Expand a `${...}` (or `$x`) into `out`.
@@ -303,14 +320,14 @@ pub async fn expand(
         P::Parameter { parameter, indirect } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, &v).await?;
-            emit(sh, out, v, quoted);
+            emit(sh, out, v, quoted)?;
         }
         P::UseDefaultValues { parameter, indirect, test_type, default_value } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             if v.is_unset_for(test_type) {
                 expand_raw_into(sh, fds, default_value.as_deref().unwrap_or(""), quoted, out).await?;
             } else {
-                emit(sh, out, v, quoted);
+                emit(sh, out, v, quoted)?;
             }
         }
         P::AssignDefaultValues { parameter, indirect, test_type, default_value } => {
@@ -338,9 +355,9 @@ pub async fn expand(
                         return Err(fatal(sh.loc(), fds, &msg, 1).await);
                     }
                 }
-                out.push(val, quoted, !quoted);
+                out.push(val, quoted, !quoted)?;
             } else {
-                emit(sh, out, v, quoted);
+                emit(sh, out, v, quoted)?;
             }
         }
         P::IndicateErrorIfNullOrUnset { parameter, indirect, test_type, error_message } => {
@@ -353,7 +370,7 @@ pub async fn expand(
                 };
                 return Err(fatal(sh.loc(), fds, &format!("{}: {msg}", param_name(parameter)), fatal_status(sh)).await);
             }
-            emit(sh, out, v, quoted);
+            emit(sh, out, v, quoted)?;
         }
         P::UseAlternativeValue { parameter, indirect, test_type, alternative_value } => {
             let v = get(sh, fds, parameter, *indirect).await?;
@@ -369,7 +386,7 @@ pub async fn expand(
                 PV::Str(s) => s.chars().count(),
                 PV::List(items, _) => items.len(),
             };
-            out.push(n.to_string(), quoted, !quoted);
+            out.push(n.to_string(), quoted, !quoted)?;
         }
         P::RemoveSmallestSuffixPattern { parameter, indirect, pattern }
         | P::RemoveLargestSuffixPattern { parameter, indirect, pattern }
@@ -386,8 +403,9 @@ pub async fn expand(
                 P::RemoveSmallestPrefixPattern { .. } => (false, false),
                 _ => (false, true),
             };
-            let v = v.map(|s| remove_affix(s, &pat, extglob, suffix, largest));
-            emit(sh, out, v, quoted);
+            let mut scanner = pat.scanner(extglob);
+            let v = v.try_map(|s| remove_affix(s, scanner.as_mut(), suffix, largest))?;
+            emit(sh, out, v, quoted)?;
         }
         P::Substring { parameter, indirect, offset, length } => {
             let v = get(sh, fds, parameter, *indirect).await?;
@@ -442,7 +460,7 @@ pub async fn expand(
                     }
                 }
             };
-            emit(sh, out, v, quoted);
+            emit(sh, out, v, quoted)?;
         }
         P::Transform { parameter, indirect, op } => {
             let v = get(sh, fds, parameter, *indirect).await?;
@@ -516,7 +534,7 @@ pub async fn expand(
                         _ => None,
                     };
                     if let Some(v) = v {
-                        emit(sh, out, v, quoted);
+                        emit(sh, out, v, quoted)?;
                         return Ok(());
                     }
                 }
@@ -550,7 +568,7 @@ pub async fn expand(
                 ParameterTransformOp::ToAttributeFlags => PV::Str(attrs.unwrap_or_default()),
                 ParameterTransformOp::PossiblyQuoteWithArraysExpanded { .. } => v.map(quote_reusable),
             };
-            emit(sh, out, v, quoted);
+            emit(sh, out, v, quoted)?;
         }
         P::UppercaseFirstChar { parameter, indirect, pattern }
         | P::UppercasePattern { parameter, indirect, pattern }
@@ -569,10 +587,25 @@ pub async fn expand(
                 _ => (false, true),
             };
             let extglob = sh.opts.extglob;
-            let v = v.map(|s| {
+            // Compiled once, then tried on each character.
+            let mut matcher = match &pat {
+                Some(p) => match p.matcher(extglob, false) {
+                    Some(m) => Some(m),
+                    // A pattern that cannot be compiled matches nothing.
+                    None => return emit(sh, out, v, quoted),
+                },
+                None => None,
+            };
+            let v = v.try_map(|s| {
                 let mut res = String::with_capacity(s.len());
+                let mut buf = [0u8; 4];
                 for (i, c) in s.chars().enumerate() {
-                    let applies = (all || i == 0) && pat.as_ref().is_none_or(|p| p.matches(&c.to_string(), extglob));
+                    crate::limits::checkpoint()?;
+                    let applies = (all || i == 0)
+                        && match matcher.as_mut() {
+                            Some(m) => m.is_match(c.encode_utf8(&mut buf))?,
+                            None => true,
+                        };
                     if applies && upper {
                         res.extend(c.to_uppercase());
                     } else if applies {
@@ -581,9 +614,9 @@ pub async fn expand(
                         res.push(c);
                     }
                 }
-                res
-            });
-            emit(sh, out, v, quoted);
+                Ok(res)
+            })?;
+            emit(sh, out, v, quoted)?;
         }
         P::ReplaceSubstring { parameter, indirect, pattern, replacement, match_kind } => {
             let v = get(sh, fds, parameter, *indirect).await?;
@@ -595,9 +628,10 @@ pub async fn expand(
                 Some(r) => Replacement::literal(expand_string(sh, fds, r).await?),
                 None => Replacement::literal(String::new()),
             };
-            let extglob = sh.opts.extglob;
-            let v = v.map(|s| replace(s, &pat, &rep, match_kind, extglob));
-            emit(sh, out, v, quoted);
+            let mut scanner = pat.scanner(sh.opts.extglob);
+            let limit = sh.budget.limits.max_string_bytes;
+            let v = v.try_map(|s| replace(s, scanner.as_mut(), &rep, match_kind, limit))?;
+            emit(sh, out, v, quoted)?;
         }
         P::VariableNames { prefix, concatenate } => {
             let names: Vec<String> = sh
@@ -606,7 +640,7 @@ pub async fn expand(
                 .into_iter()
                 .filter(|n| n.starts_with(prefix.as_str()) && sh.vars.get_set(n).is_some())
                 .collect();
-            emit(sh, out, PV::List(names, *concatenate), quoted);
+            emit(sh, out, PV::List(names, *concatenate), quoted)?;
         }
         P::MemberKeys { variable_name, concatenate } => {
             let keys = match array_value(sh, variable_name) {
@@ -615,7 +649,7 @@ pub async fn expand(
                 Some(Value::Scalar(_)) => vec!["0".to_string()],
                 None => Vec::new(),
             };
-            emit(sh, out, PV::List(keys, *concatenate), quoted);
+            emit(sh, out, PV::List(keys, *concatenate), quoted)?;
         }
     }
     Ok(())
@@ -672,29 +706,28 @@ fn slice_range(n: usize, off: i64, len: Option<i64>) -> Option<(usize, usize)> {
     Some((start as usize, end as usize))
 }
 
-/// Char boundaries of `s` (0 and len included).
-fn boundaries(s: &str) -> Vec<usize> {
-    let mut b: Vec<usize> = s.char_indices().map(|(i, _)| i).collect();
-    b.push(s.len());
-    b
-}
-
-fn remove_affix(s: &str, pat: &Pattern, extglob: bool, suffix: bool, largest: bool) -> String {
-    let Some(re) = pat.compile(extglob, false) else {
-        return s.to_string();
+/// `${x#pat}`, `${x##pat}`, `${x%pat}`, `${x%%pat}`: one scan gives every
+/// end of a prefix match (forward) or every start of a suffix match (reverse).
+/// `None`: a pattern that cannot be compiled, which matches nothing.
+fn remove_affix(s: &str, scanner: Option<&mut Scanner>, suffix: bool, largest: bool) -> Result<String, Stop> {
+    let Some(sc) = scanner else {
+        return Ok(s.to_string());
     };
-    let b = boundaries(s);
-    let cands: Vec<usize> = if suffix == largest { b.clone() } else { b.iter().rev().cloned().collect() };
-    for i in cands {
-        if suffix {
-            if re.is_match(&s[i..]) {
-                return s[..i].to_string();
-            }
-        } else if re.is_match(&s[..i]) {
-            return s[i..].to_string();
-        }
+    let mut cut = None;
+    if suffix {
+        // Starts come from the end: the first is the shortest suffix.
+        sc.starts(s, |i| {
+            cut = Some(i);
+            largest
+        })?;
+        Ok(cut.map_or(s, |i| &s[..i]).to_string())
+    } else {
+        sc.ends(s, 0, |j| {
+            cut = Some(j);
+            largest
+        })?;
+        Ok(cut.map_or(s, |j| &s[j..]).to_string())
     }
-    s.to_string()
 }
 
 /// The replacement of `${x/pat/rep}`: text, and where the match goes.
@@ -732,72 +765,109 @@ impl Replacement {
         pieces.push(RepPiece::Text(text));
         Replacement(pieces)
     }
+}
 
-    /// Append the replacement for one match.
-    fn push_to(&self, out: &mut String, matched: &str) {
+/// Append `text` to the result of a replacement, within `max_string_bytes`
+/// and the session's memory: checked before the bytes are allocated.
+fn push_checked(out: &mut String, text: &str, limit: u64) -> Result<(), Stop> {
+    let len = (out.len() + text.len()) as u64;
+    if len > limit {
+        return Err(Budget::exceeded("max_string_bytes", limit, "expansion size"));
+    }
+    if text.len() > 4096 {
+        crate::limits::reserve(text.len() as u64)?;
+    }
+    out.push_str(text);
+    Ok(())
+}
+
+impl Replacement {
+    /// Append the replacement for one match, within `limit`.
+    fn push_checked(&self, out: &mut String, matched: &str, limit: u64) -> Result<(), Stop> {
+        crate::limits::checkpoint()?;
         for p in &self.0 {
             match p {
-                RepPiece::Text(t) => out.push_str(t),
-                RepPiece::Match => out.push_str(matched),
+                RepPiece::Text(t) => push_checked(out, t, limit)?,
+                RepPiece::Match => push_checked(out, matched, limit)?,
             }
         }
+        Ok(())
     }
 }
 
-fn replace(s: &str, pat: &Pattern, rep: &Replacement, kind: &SubstringMatchKind, extglob: bool) -> String {
-    let Some(re) = pat.compile(extglob, false) else {
-        return s.to_string();
+/// `${x/pat/rep}` and its `//`, `/#`, `/%` forms. Matches are leftmost-longest
+/// (an empty match is replaced too, as in bash): one reverse scan marks the
+/// positions where a match starts, and from each marked position (not inside
+/// an earlier match) a forward scan finds the longest end.
+fn replace(
+    s: &str,
+    scanner: Option<&mut Scanner>,
+    rep: &Replacement,
+    kind: &SubstringMatchKind,
+    limit: u64,
+) -> Result<String, Stop> {
+    let Some(sc) = scanner else {
+        return Ok(s.to_string());
     };
-    let b = boundaries(s);
     match kind {
         SubstringMatchKind::Prefix => {
-            for &i in b.iter().rev() {
-                if re.is_match(&s[..i]) {
-                    let mut out = String::new();
-                    rep.push_to(&mut out, &s[..i]);
-                    return out + &s[i..];
-                }
-            }
-            s.to_string()
+            let mut end = None;
+            sc.ends(s, 0, |j| {
+                end = Some(j);
+                true
+            })?;
+            let Some(j) = end else { return Ok(s.to_string()) };
+            let mut out = String::new();
+            rep.push_checked(&mut out, &s[..j], limit)?;
+            push_checked(&mut out, &s[j..], limit)?;
+            Ok(out)
         }
         SubstringMatchKind::Suffix => {
-            for &i in &b {
-                if re.is_match(&s[i..]) {
-                    let mut out = s[..i].to_string();
-                    rep.push_to(&mut out, &s[i..]);
-                    return out;
-                }
-            }
-            s.to_string()
+            let mut start = None;
+            sc.starts(s, |i| {
+                start = Some(i);
+                true
+            })?;
+            let Some(i) = start else { return Ok(s.to_string()) };
+            let mut out = String::new();
+            push_checked(&mut out, &s[..i], limit)?;
+            rep.push_checked(&mut out, &s[i..], limit)?;
+            Ok(out)
         }
         SubstringMatchKind::FirstOccurrence | SubstringMatchKind::Anywhere => {
             let all = matches!(kind, SubstringMatchKind::Anywhere);
-            let mut out = String::new();
-            let mut bi = 0;
-            let mut replaced = false;
-            while bi < b.len() {
-                let start = b[bi];
-                let mut found = None;
-                if !replaced || all {
-                    // Longest non-empty match starting here.
-                    found = b[bi + 1..].iter().rev().find(|&&end| re.is_match(&s[start..end])).copied();
+            let Some(starts) = sc.match_starts(s)? else { return Ok(s.to_string()) };
+            // An empty value matches a pattern that matches the empty string.
+            if s.is_empty() {
+                let mut out = String::new();
+                if starts.get(0) {
+                    rep.push_checked(&mut out, "", limit)?;
                 }
-                match found {
-                    Some(end) => {
-                        rep.push_to(&mut out, &s[start..end]);
-                        replaced = true;
-                        bi = b.iter().position(|&x| x == end).unwrap_or(b.len());
-                    }
-                    _ => {
-                        if start < s.len() {
-                            let ch_end = b.get(bi + 1).copied().unwrap_or(s.len());
-                            out.push_str(&s[start..ch_end]);
-                        }
-                        bi += 1;
-                    }
+                return Ok(out);
+            }
+            let mut out = String::new();
+            // Copied up to here; no match may start before it.
+            let mut done = 0;
+            for i in 0..s.len() {
+                if i < done || !starts.get(i) {
+                    continue;
+                }
+                let mut longest = i;
+                sc.ends(s, i, |j| {
+                    longest = j;
+                    true
+                })?;
+                push_checked(&mut out, &s[done..i], limit)?;
+                rep.push_checked(&mut out, &s[i..longest], limit)?;
+                // As bash: after an empty match the next character is kept
+                // and matching goes on after it.
+                done = longest;
+                if !all {
+                    break;
                 }
             }
-            out
+            push_checked(&mut out, &s[done..], limit)?;
+            Ok(out)
         }
     }
 }
@@ -862,4 +932,329 @@ async fn prompt_expand(sh: &mut ShellState, fds: &Fds, v: PV) -> Result<PV, Flow
         }
         PV::Unset => PV::Unset,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(value, pattern, [${v#p}, ${v##p}, ${v%p}, ${v%%p}, ${v/p/-},
+    /// ${v//p/-}, ${v/#p/-}, ${v/%p/-}])` as bash 5.2 prints them (extglob on).
+    const BASH: &[(&str, &str, [&str; 8])] = &[
+        ("abcabc", "*b", ["cabc", "c", "abcabc", "abcabc", "-c", "-c", "-c", "abcabc"]),
+        ("abcabc", "a", ["bcabc", "bcabc", "abcabc", "abcabc", "-bcabc", "-bc-bc", "-bcabc", "abcabc"]),
+        ("abcabc", "?", ["bcabc", "bcabc", "abcab", "abcab", "-bcabc", "------", "-bcabc", "abcab-"]),
+        ("abcabc", "*", ["abcabc", "", "abcabc", "", "-", "-", "-", "-"]),
+        ("abcabc", "[ab]", ["bcabc", "bcabc", "abcabc", "abcabc", "-bcabc", "--c--c", "-bcabc", "abcabc"]),
+        ("abcabc", "+(a|b)", ["bcabc", "cabc", "abcabc", "abcabc", "-cabc", "-c-c", "-cabc", "abcabc"]),
+        ("abcabc", "*(x)", ["abcabc", "abcabc", "abcabc", "abcabc", "-abcabc", "-a-b-c-a-b-c", "-abcabc", "abcabc-"]),
+        ("abcabc", "@(b|ab)c", ["abc", "abc", "abca", "abc", "-abc", "--", "-abc", "abc-"]),
+        ("abcabc", "[!a]*", ["abcabc", "abcabc", "abcab", "a", "a-", "a-", "abcabc", "a-"]),
+        ("abcabc", "b*", ["abcabc", "abcabc", "abca", "a", "a-", "a-", "abcabc", "a-"]),
+        ("abcabc", "*(é|l)", ["abcabc", "abcabc", "abcabc", "abcabc", "-abcabc", "-a-b-c-a-b-c", "-abcabc", "abcabc-"]),
+        ("abcabc", "?(y)x", ["abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc"]),
+        ("abcabc", "\\*", ["abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc"]),
+        ("abcabc", ".*", ["abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc"]),
+        ("aaa", "*b", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+        ("aaa", "a", ["aa", "aa", "aa", "aa", "-aa", "---", "-aa", "aa-"]),
+        ("aaa", "?", ["aa", "aa", "aa", "aa", "-aa", "---", "-aa", "aa-"]),
+        ("aaa", "*", ["aaa", "", "aaa", "", "-", "-", "-", "-"]),
+        ("aaa", "[ab]", ["aa", "aa", "aa", "aa", "-aa", "---", "-aa", "aa-"]),
+        ("aaa", "+(a|b)", ["aa", "", "aa", "", "-", "-", "-", "-"]),
+        ("aaa", "*(x)", ["aaa", "aaa", "aaa", "aaa", "-aaa", "-a-a-a", "-aaa", "aaa-"]),
+        ("aaa", "@(b|ab)c", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+        ("aaa", "[!a]*", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+        ("aaa", "b*", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+        ("aaa", "*(é|l)", ["aaa", "aaa", "aaa", "aaa", "-aaa", "-a-a-a", "-aaa", "aaa-"]),
+        ("aaa", "?(y)x", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+        ("aaa", "\\*", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+        ("aaa", ".*", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+        ("", "*b", ["", "", "", "", "", "", "", ""]),
+        ("", "a", ["", "", "", "", "", "", "", ""]),
+        ("", "?", ["", "", "", "", "", "", "", ""]),
+        ("", "*", ["", "", "", "", "-", "-", "-", "-"]),
+        ("", "[ab]", ["", "", "", "", "", "", "", ""]),
+        ("", "+(a|b)", ["", "", "", "", "", "", "", ""]),
+        ("", "*(x)", ["", "", "", "", "-", "-", "-", "-"]),
+        ("", "@(b|ab)c", ["", "", "", "", "", "", "", ""]),
+        ("", "[!a]*", ["", "", "", "", "", "", "", ""]),
+        ("", "b*", ["", "", "", "", "", "", "", ""]),
+        ("", "*(é|l)", ["", "", "", "", "-", "-", "-", "-"]),
+        ("", "?(y)x", ["", "", "", "", "", "", "", ""]),
+        ("", "\\*", ["", "", "", "", "", "", "", ""]),
+        ("", ".*", ["", "", "", "", "", "", "", ""]),
+        (
+            "héllo wörld",
+            "*b",
+            [
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+            ],
+        ),
+        (
+            "héllo wörld",
+            "a",
+            [
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+            ],
+        ),
+        (
+            "héllo wörld",
+            "?",
+            [
+                "éllo wörld",
+                "éllo wörld",
+                "héllo wörl",
+                "héllo wörl",
+                "-éllo wörld",
+                "-----------",
+                "-éllo wörld",
+                "héllo wörl-",
+            ],
+        ),
+        ("héllo wörld", "*", ["héllo wörld", "", "héllo wörld", "", "-", "-", "-", "-"]),
+        (
+            "héllo wörld",
+            "[ab]",
+            [
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+            ],
+        ),
+        (
+            "héllo wörld",
+            "+(a|b)",
+            [
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+            ],
+        ),
+        (
+            "héllo wörld",
+            "*(x)",
+            [
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "-héllo wörld",
+                "-h-é-l-l-o- -w-ö-r-l-d",
+                "-héllo wörld",
+                "héllo wörld-",
+            ],
+        ),
+        (
+            "héllo wörld",
+            "@(b|ab)c",
+            [
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+            ],
+        ),
+        ("héllo wörld", "[!a]*", ["éllo wörld", "", "héllo wörl", "", "-", "-", "-", "-"]),
+        (
+            "héllo wörld",
+            "b*",
+            [
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+            ],
+        ),
+        (
+            "héllo wörld",
+            "*(é|l)",
+            [
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "-héllo wörld",
+                "-h--o- -w-ö-r--d",
+                "-héllo wörld",
+                "héllo wörld-",
+            ],
+        ),
+        (
+            "héllo wörld",
+            "?(y)x",
+            [
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+            ],
+        ),
+        (
+            "héllo wörld",
+            "\\*",
+            [
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+            ],
+        ),
+        (
+            "héllo wörld",
+            ".*",
+            [
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+                "héllo wörld",
+            ],
+        ),
+        ("a.b.c", "*b", [".c", ".c", "a.b.c", "a.b.c", "-.c", "-.c", "-.c", "a.b.c"]),
+        ("a.b.c", "a", [".b.c", ".b.c", "a.b.c", "a.b.c", "-.b.c", "-.b.c", "-.b.c", "a.b.c"]),
+        ("a.b.c", "?", [".b.c", ".b.c", "a.b.", "a.b.", "-.b.c", "-----", "-.b.c", "a.b.-"]),
+        ("a.b.c", "*", ["a.b.c", "", "a.b.c", "", "-", "-", "-", "-"]),
+        ("a.b.c", "[ab]", [".b.c", ".b.c", "a.b.c", "a.b.c", "-.b.c", "-.-.c", "-.b.c", "a.b.c"]),
+        ("a.b.c", "+(a|b)", [".b.c", ".b.c", "a.b.c", "a.b.c", "-.b.c", "-.-.c", "-.b.c", "a.b.c"]),
+        ("a.b.c", "*(x)", ["a.b.c", "a.b.c", "a.b.c", "a.b.c", "-a.b.c", "-a-.-b-.-c", "-a.b.c", "a.b.c-"]),
+        ("a.b.c", "@(b|ab)c", ["a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c"]),
+        ("a.b.c", "[!a]*", ["a.b.c", "a.b.c", "a.b.", "a", "a-", "a-", "a.b.c", "a-"]),
+        ("a.b.c", "b*", ["a.b.c", "a.b.c", "a.", "a.", "a.-", "a.-", "a.b.c", "a.-"]),
+        ("a.b.c", "*(é|l)", ["a.b.c", "a.b.c", "a.b.c", "a.b.c", "-a.b.c", "-a-.-b-.-c", "-a.b.c", "a.b.c-"]),
+        ("a.b.c", "?(y)x", ["a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c"]),
+        ("a.b.c", "\\*", ["a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c"]),
+        ("a.b.c", ".*", ["a.b.c", "a.b.c", "a.b", "a", "a-", "a-", "a.b.c", "a-"]),
+        ("xyxyx", "*b", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+        ("xyxyx", "a", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+        ("xyxyx", "?", ["yxyx", "yxyx", "xyxy", "xyxy", "-yxyx", "-----", "-yxyx", "xyxy-"]),
+        ("xyxyx", "*", ["xyxyx", "", "xyxyx", "", "-", "-", "-", "-"]),
+        ("xyxyx", "[ab]", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+        ("xyxyx", "+(a|b)", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+        ("xyxyx", "*(x)", ["xyxyx", "yxyx", "xyxyx", "xyxy", "-yxyx", "--y--y-", "-yxyx", "xyxy-"]),
+        ("xyxyx", "@(b|ab)c", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+        ("xyxyx", "[!a]*", ["yxyx", "", "xyxy", "", "-", "-", "-", "-"]),
+        ("xyxyx", "b*", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+        ("xyxyx", "*(é|l)", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "-xyxyx", "-x-y-x-y-x", "-xyxyx", "xyxyx-"]),
+        ("xyxyx", "?(y)x", ["yxyx", "yxyx", "xyxy", "xyx", "-yxyx", "---", "-yxyx", "xyx-"]),
+        ("xyxyx", "\\*", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+        ("xyxyx", ".*", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+        ("a b  c", "*b", ["  c", "  c", "a b  c", "a b  c", "-  c", "-  c", "-  c", "a b  c"]),
+        ("a b  c", "a", [" b  c", " b  c", "a b  c", "a b  c", "- b  c", "- b  c", "- b  c", "a b  c"]),
+        ("a b  c", "?", [" b  c", " b  c", "a b  ", "a b  ", "- b  c", "------", "- b  c", "a b  -"]),
+        ("a b  c", "*", ["a b  c", "", "a b  c", "", "-", "-", "-", "-"]),
+        ("a b  c", "[ab]", [" b  c", " b  c", "a b  c", "a b  c", "- b  c", "- -  c", "- b  c", "a b  c"]),
+        ("a b  c", "+(a|b)", [" b  c", " b  c", "a b  c", "a b  c", "- b  c", "- -  c", "- b  c", "a b  c"]),
+        ("a b  c", "*(x)", ["a b  c", "a b  c", "a b  c", "a b  c", "-a b  c", "-a- -b- - -c", "-a b  c", "a b  c-"]),
+        ("a b  c", "@(b|ab)c", ["a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c"]),
+        ("a b  c", "[!a]*", ["a b  c", "a b  c", "a b  ", "a", "a-", "a-", "a b  c", "a-"]),
+        ("a b  c", "b*", ["a b  c", "a b  c", "a ", "a ", "a -", "a -", "a b  c", "a -"]),
+        ("a b  c", "*(é|l)", ["a b  c", "a b  c", "a b  c", "a b  c", "-a b  c", "-a- -b- - -c", "-a b  c", "a b  c-"]),
+        ("a b  c", "?(y)x", ["a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c"]),
+        ("a b  c", "\\*", ["a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c"]),
+        ("a b  c", ".*", ["a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c"]),
+        ("aXbXc", "*b", ["Xc", "Xc", "aXbXc", "aXbXc", "-Xc", "-Xc", "-Xc", "aXbXc"]),
+        ("aXbXc", "a", ["XbXc", "XbXc", "aXbXc", "aXbXc", "-XbXc", "-XbXc", "-XbXc", "aXbXc"]),
+        ("aXbXc", "?", ["XbXc", "XbXc", "aXbX", "aXbX", "-XbXc", "-----", "-XbXc", "aXbX-"]),
+        ("aXbXc", "*", ["aXbXc", "", "aXbXc", "", "-", "-", "-", "-"]),
+        ("aXbXc", "[ab]", ["XbXc", "XbXc", "aXbXc", "aXbXc", "-XbXc", "-X-Xc", "-XbXc", "aXbXc"]),
+        ("aXbXc", "+(a|b)", ["XbXc", "XbXc", "aXbXc", "aXbXc", "-XbXc", "-X-Xc", "-XbXc", "aXbXc"]),
+        ("aXbXc", "*(x)", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "-aXbXc", "-a-X-b-X-c", "-aXbXc", "aXbXc-"]),
+        ("aXbXc", "@(b|ab)c", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc"]),
+        ("aXbXc", "[!a]*", ["aXbXc", "aXbXc", "aXbX", "a", "a-", "a-", "aXbXc", "a-"]),
+        ("aXbXc", "b*", ["aXbXc", "aXbXc", "aX", "aX", "aX-", "aX-", "aXbXc", "aX-"]),
+        ("aXbXc", "*(é|l)", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "-aXbXc", "-a-X-b-X-c", "-aXbXc", "aXbXc-"]),
+        ("aXbXc", "?(y)x", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc"]),
+        ("aXbXc", "\\*", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc"]),
+        ("aXbXc", ".*", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc"]),
+    ];
+
+    fn run(v: &str, p: &str) -> [String; 8] {
+        let pat = Pattern::from_glob_text(p);
+        let mut sc = pat.scanner(true);
+        let dash = Replacement::literal("-".into());
+        let affix = |sc: &mut Option<Scanner>, suffix, largest| remove_affix(v, sc.as_mut(), suffix, largest).unwrap();
+        let rep = |sc: &mut Option<Scanner>, k| replace(v, sc.as_mut(), &dash, &k, u64::MAX).unwrap();
+        [
+            affix(&mut sc, false, false),
+            affix(&mut sc, false, true),
+            affix(&mut sc, true, false),
+            affix(&mut sc, true, true),
+            rep(&mut sc, SubstringMatchKind::FirstOccurrence),
+            rep(&mut sc, SubstringMatchKind::Anywhere),
+            rep(&mut sc, SubstringMatchKind::Prefix),
+            rep(&mut sc, SubstringMatchKind::Suffix),
+        ]
+    }
+
+    #[test]
+    fn affixes_and_replacements_as_bash() {
+        for (v, p, want) in BASH {
+            assert_eq!(run(v, p), want.map(String::from), "value {v:?} pattern {p:?}");
+        }
+    }
+
+    #[test]
+    fn a_replacement_past_the_string_limit_stops_before_it_is_built() {
+        let big = "x".repeat(1000);
+        let pat = Pattern::from_glob_text("?");
+        let err = replace(
+            &big,
+            pat.scanner(false).as_mut(),
+            &Replacement::literal(big.clone()),
+            &SubstringMatchKind::Anywhere,
+            100_000,
+        );
+        assert_eq!(err, Err(Budget::exceeded("max_string_bytes", 100_000, "expansion size")));
+    }
+
+    #[test]
+    fn patsub_replacement_puts_the_match() {
+        let pat = Pattern::from_glob_text("b*");
+        let rep = Replacement::from_parts(&[("<&>".into(), false)]);
+        let out = replace("abcb", pat.scanner(false).as_mut(), &rep, &SubstringMatchKind::Anywhere, u64::MAX);
+        assert_eq!(out.unwrap(), "a<bcb>");
+    }
 }

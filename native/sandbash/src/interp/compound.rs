@@ -237,7 +237,7 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
         if !matched {
             for p in &item.patterns {
                 let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, p)).await?;
-                if Pattern::from_parts(&parts).matches_case(&value, sh.opts.extglob, sh.opts.nocasematch) {
+                if Pattern::from_parts(&parts).try_matches_case(&value, sh.opts.extglob, sh.opts.nocasematch)? {
                     matched = true;
                     break;
                 }

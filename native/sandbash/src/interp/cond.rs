@@ -62,7 +62,7 @@ async fn primary(sh: &mut ShellState, e: &X, fds: &Fds, neg: bool) -> Result<Res
                 BP::StringExactlyMatchesPattern | BP::StringDoesNotExactlyMatchPattern => {
                     let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, r)).await?;
                     trace_binary(sh, fds, neg, &left, p, &parts).await;
-                    let m = Pattern::from_parts(&parts).matches_case(&left, true, sh.opts.nocasematch);
+                    let m = Pattern::from_parts(&parts).try_matches_case(&left, true, sh.opts.nocasematch)?;
                     Ok(m == matches!(p, BP::StringExactlyMatchesPattern))
                 }
                 BP::StringMatchesRegex => {
