@@ -529,6 +529,7 @@ impl Bash {
         // by `exec` are closed first, so a `>(cmd)` reading them sees the end.
         self.state.exec_fds = None;
         self.state.budget.end_jobs().await;
+        self.state.budget.release_slot();
         self.state.jobs = Default::default();
         // A job stopped by a limit (a fork bomb) stops the exec, even after the script's end.
         let outcome = match (outcome, self.state.budget.job_stop()) {

@@ -259,6 +259,12 @@ impl Budget {
         *self.slot.lock() = Some(slot);
     }
 
+    /// The exec is over: give its slot back (the session keeps its last
+    /// budget until the next exec, but not the slot).
+    pub fn release_slot(&self) {
+        drop(self.slot.lock().take());
+    }
+
     /// Wait for `f` without holding an admission slot (a sleep, an application
     /// callback): a runnable exec may use it meanwhile. Afterwards the exec
     /// queues for a slot again, behind those already waiting.
