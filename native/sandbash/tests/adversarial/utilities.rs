@@ -100,3 +100,36 @@ fn python_deep_recursion_is_a_recursion_error() {
     let r = run_python("python3 -c 'def f(): f()\nf()' 2>&1 | tail -1").expect("runs");
     assert_eq!(String::from_utf8_lossy(&r.stdout), "RecursionError: maximum recursion depth exceeded\n");
 }
+
+/// Operator chains are built in the parsers' loops, not by recursion: the
+/// tree's depth is counted (a syntax error past 1000 levels), so evaluating
+/// and dropping it never overflows the stack.
+#[test]
+fn awk_and_bc_long_operator_chains_are_refused() {
+    // 999 operators: a tree of exactly 1000 levels, still run.
+    for n in std::iter::once(999).chain(SIZES) {
+        let chain = |s: &str| format!("$(printf '%{n}s' '' | sed 's/ /{s}/g')");
+        for (op, body) in [("+", "1+"), ("concat", "x "), ("&&", "1\\&\\&"), ("f()", "f()+")] {
+            let script = format!("awk \"function f(){{return 1}} BEGIN{{x=1; print {}1}}\"", chain(body));
+            if n < 1000 {
+                let o = survives(&script);
+                let want = if op == "concat" {
+                    "1".repeat(n + 1)
+                } else if op == "&&" {
+                    "1".into()
+                } else {
+                    (n + 1).to_string()
+                };
+                assert_eq!(o.stdout(), format!("{want}\n"), "{op} {n}");
+                continue;
+            }
+            refused(&script, &["nested too deeply"]);
+        }
+        let bc = format!("echo \"{}1\" | bc", chain("1+"));
+        if n < 1000 {
+            assert_eq!(survives(&bc).stdout(), format!("{}\n", n + 1));
+        } else {
+            refused(&bc, &["memory exhausted"]);
+        }
+    }
+}
