@@ -133,3 +133,27 @@ fn awk_and_bc_long_operator_chains_are_refused() {
         }
     }
 }
+
+/// Back-references need the backtracking engine: each search is bounded (a
+/// step limit that shrinks on long lines) and the budget is checked between
+/// searches, so long lines and many lines end in time; a search past the
+/// limit is reported (status 2 for grep, 4 for sed), never a silent no-match.
+#[test]
+fn grep_and_sed_back_references_stay_bounded() {
+    for n in SIZES {
+        let x = format!("x=$(head -c {n} /dev/zero | tr '\\0' a)");
+        let o = survives(&format!("{x}; echo \"$x\" | grep -cE '(a*)*\\1(a*)*\\2b'; echo rc=$?"));
+        assert!(o.stdout().ends_with("rc=2\n") || o.stdout().ends_with("rc=1\n"), "{n}: {}", o.stdout());
+        survives(&format!("{x}; echo \"$x\" | sed -E 's/(a*)*\\1b//' | wc -c"));
+        if n > 100_000 {
+            continue;
+        }
+        // A match that exists is found.
+        let o = survives(&format!("{x}; echo \"${{x}}b\" | grep -cE '(a)\\1b'"));
+        assert_eq!(o.stdout(), "1\n", "{n}: {}", o.describe());
+    }
+    for n in [1_000, 100_000] {
+        survives(&format!("yes aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa | head -n {n} | grep -cE '(a|aa)*\\1c'"));
+        survives(&format!("yes aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa | head -n {n} | sed -E 's/(a|aa)*\\1c//' | wc -l"));
+    }
+}
