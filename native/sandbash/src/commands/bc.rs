@@ -241,7 +241,16 @@ enum PErr {
     Quit,
     /// The line had errors already reported: do not run it.
     Skip,
+    /// The program nests deeper than the parser takes (GNU's bison stack:
+    /// `memory exhausted` on this line, and bc stops reading).
+    Exhausted(usize),
 }
+
+/// Deepest expression tree a program may have. Chains of binary operators
+/// (`1+1+...`) are built in loops, so the parser's nesting count never sees
+/// them; evaluating, sizing and dropping a tree recurses once per level, and
+/// this many levels fit in an 8 MiB stack even in a debug build.
+const MAX_TREE_DEPTH: usize = 1000;
 
 type PRes<T> = Result<T, PErr>;
 
@@ -255,6 +264,8 @@ struct Parser<'a> {
     pos: usize,
     depth: usize,
     max_depth: usize,
+    /// Tree depth of the expression the last expression function returned.
+    d: usize,
     /// Enclosing loops and whether inside a function (for `break`/`return`).
     loops: usize,
     in_func: bool,
@@ -304,9 +315,23 @@ impl Parser<'_> {
     }
     fn enter(&mut self) -> PRes<()> {
         self.depth += 1;
-        if self.depth > self.max_depth {
-            return self.err();
+        // The stack check: a small thread (or a debug build's frames) may
+        // hold fewer levels than max_parser_depth.
+        if self.depth > self.max_depth || crate::limits::stack_low() {
+            return self.exhausted();
         }
+        Ok(())
+    }
+    fn exhausted<X>(&self) -> PRes<X> {
+        let tok = &self.toks[self.pos.min(self.toks.len() - 1)];
+        Err(PErr::Exhausted(tok.line))
+    }
+    /// The depth of a node over children at most `d` deep (see [`MAX_TREE_DEPTH`]).
+    fn up(&mut self, d: usize) -> PRes<()> {
+        if d >= MAX_TREE_DEPTH {
+            return self.exhausted();
+        }
+        self.d = d + 1;
         Ok(())
     }
 
@@ -527,18 +552,28 @@ impl Parser<'_> {
 
     fn or(&mut self) -> PRes<Expr> {
         let mut l = self.and()?;
+        let mut d = self.d;
         while self.is_op("||") {
             self.bump();
-            l = Expr::Or(Box::new(l), Box::new(self.and()?));
+            let r = self.and()?;
+            self.up(d.max(self.d))?;
+            d = self.d;
+            l = Expr::Or(Box::new(l), Box::new(r));
         }
+        self.d = d;
         Ok(l)
     }
     fn and(&mut self) -> PRes<Expr> {
         let mut l = self.not()?;
+        let mut d = self.d;
         while self.is_op("&&") {
             self.bump();
-            l = Expr::And(Box::new(l), Box::new(self.not()?));
+            let r = self.not()?;
+            self.up(d.max(self.d))?;
+            d = self.d;
+            l = Expr::And(Box::new(l), Box::new(r));
         }
+        self.d = d;
         Ok(l)
     }
     fn not(&mut self) -> PRes<Expr> {
@@ -547,19 +582,28 @@ impl Parser<'_> {
             self.enter()?;
             let e = self.not();
             self.depth -= 1;
-            return Ok(Expr::Not(Box::new(e?)));
+            let e = e?;
+            self.up(self.d)?;
+            return Ok(Expr::Not(Box::new(e)));
         }
         self.rel()
     }
     fn rel(&mut self) -> PRes<Expr> {
         let mut l = self.assign()?;
+        let mut d = self.d;
         loop {
             let op = match self.peek() {
                 T::Op(o @ ("<" | "<=" | ">" | ">=" | "==" | "!=")) => *o,
-                _ => return Ok(l),
+                _ => {
+                    self.d = d;
+                    return Ok(l);
+                }
             };
             self.bump();
-            l = Expr::Bin(op, Box::new(l), Box::new(self.assign()?));
+            let r = self.assign()?;
+            self.up(d.max(self.d))?;
+            d = self.d;
+            l = Expr::Bin(op, Box::new(l), Box::new(r));
         }
     }
     fn assign(&mut self) -> PRes<Expr> {
@@ -570,43 +614,63 @@ impl Parser<'_> {
             _ => return Ok(l),
         };
         let Expr::Load(lv) = l else { return self.err() };
+        let dl = self.d;
         self.bump();
         self.enter()?;
         let r = self.assign();
         self.depth -= 1;
+        let r = r?;
+        self.up(dl.max(self.d))?;
         let op = op.map(|o| OPS.iter().copied().find(|x| *x == o).unwrap_or("+"));
-        Ok(Expr::Assign(lv, op, Box::new(r?)))
+        Ok(Expr::Assign(lv, op, Box::new(r)))
     }
     fn add(&mut self) -> PRes<Expr> {
         let mut l = self.mul()?;
+        let mut d = self.d;
         loop {
             let op = match self.peek() {
                 T::Op(o @ ("+" | "-")) => *o,
-                _ => return Ok(l),
+                _ => {
+                    self.d = d;
+                    return Ok(l);
+                }
             };
             self.bump();
-            l = Expr::Bin(op, Box::new(l), Box::new(self.mul()?));
+            let r = self.mul()?;
+            self.up(d.max(self.d))?;
+            d = self.d;
+            l = Expr::Bin(op, Box::new(l), Box::new(r));
         }
     }
     fn mul(&mut self) -> PRes<Expr> {
         let mut l = self.pow()?;
+        let mut d = self.d;
         loop {
             let op = match self.peek() {
                 T::Op(o @ ("*" | "/" | "%")) => *o,
-                _ => return Ok(l),
+                _ => {
+                    self.d = d;
+                    return Ok(l);
+                }
             };
             self.bump();
-            l = Expr::Bin(op, Box::new(l), Box::new(self.pow()?));
+            let r = self.pow()?;
+            self.up(d.max(self.d))?;
+            d = self.d;
+            l = Expr::Bin(op, Box::new(l), Box::new(r));
         }
     }
     fn pow(&mut self) -> PRes<Expr> {
         let l = self.unary()?;
         if self.is_op("^") {
+            let dl = self.d;
             self.bump();
             self.enter()?;
             let r = self.pow();
             self.depth -= 1;
-            return Ok(Expr::Bin("^", Box::new(l), Box::new(r?)));
+            let r = r?;
+            self.up(dl.max(self.d))?;
+            return Ok(Expr::Bin("^", Box::new(l), Box::new(r)));
         }
         Ok(l)
     }
@@ -616,7 +680,9 @@ impl Parser<'_> {
             self.enter()?;
             let e = self.unary();
             self.depth -= 1;
-            return Ok(Expr::Neg(Box::new(e?)));
+            let e = e?;
+            self.up(self.d)?;
+            return Ok(Expr::Neg(Box::new(e)));
         }
         if self.is_op("!") {
             return self.not();
@@ -628,6 +694,7 @@ impl Parser<'_> {
                 return self.err();
             }
             let Expr::Load(lv) = self.primary()? else { return self.err() };
+            self.up(self.d)?;
             return Ok(Expr::Pre(lv, inc));
         }
         let p = self.primary()?;
@@ -635,17 +702,21 @@ impl Parser<'_> {
             if self.is_op("++") || self.is_op("--") {
                 let inc = self.is_op("++");
                 self.bump();
+                self.up(self.d)?;
                 return Ok(Expr::Post(lv.clone(), inc));
             }
         }
         Ok(p)
     }
     fn primary(&mut self) -> PRes<Expr> {
+        // Leaves; a node over children sets its own depth below.
+        self.d = 1;
         match self.bump() {
             T::Num(s) => Ok(Expr::Const(s)),
             T::Op("(") => {
                 let e = self.expr()?;
                 self.expect(")")?;
+                self.up(self.d)?;
                 Ok(match e {
                     Expr::Assign(..) => Expr::Group(Box::new(e)),
                     e => e,
@@ -656,12 +727,14 @@ impl Parser<'_> {
                     self.bump();
                     let e = self.expr()?;
                     self.expect(")")?;
+                    self.up(self.d)?;
                     Ok(Expr::ScaleOf(Box::new(e)))
                 }
                 "length" | "sqrt" => {
                     self.expect("(")?;
                     let e = Box::new(self.expr()?);
                     self.expect(")")?;
+                    self.up(self.d)?;
                     Ok(if n == "length" { Expr::Length(e) } else { Expr::Sqrt(e) })
                 }
                 "read" => {
@@ -683,11 +756,13 @@ impl Parser<'_> {
                         self.bump();
                         let i = self.expr()?;
                         self.expect("]")?;
+                        self.up(self.d)?;
                         return Ok(Expr::Load(LVal::Elem(n, Box::new(i))));
                     }
                     if self.is_op("(") {
                         self.bump();
                         let mut args = Vec::new();
+                        let mut d = 0;
                         if !self.is_op(")") {
                             loop {
                                 let arr = matches!(self.peek(), T::Name(_))
@@ -700,6 +775,7 @@ impl Parser<'_> {
                                     args.push(CallArg::Array(a));
                                 } else {
                                     args.push(CallArg::Val(self.expr()?));
+                                    d = d.max(self.d);
                                 }
                                 if !self.is_op(",") {
                                     break;
@@ -708,6 +784,7 @@ impl Parser<'_> {
                             }
                         }
                         self.expect(")")?;
+                        self.up(d)?;
                         return Ok(Expr::Call(n, args));
                     }
                     Ok(Expr::Load(LVal::Var(n)))
@@ -1091,6 +1168,12 @@ impl Machine<'_, '_> {
     fn eval(&mut self, e: &Expr) -> XRes<Num> {
         if !self.ok() {
             return Err(Flow::Abort);
+        }
+        // Trees are at most MAX_TREE_DEPTH deep, but function calls nest
+        // evaluations (at most max_function_depth): when the stack runs low,
+        // go on on a fresh segment.
+        if crate::limits::stack_low() {
+            return stacker::grow(4 << 20, || self.eval(e));
         }
         match e {
             Expr::Const(s) => {
@@ -1476,7 +1559,7 @@ async fn run_source(m: &mut Machine<'_, '_>, src: &[u8], label: &str) -> Result<
     let (toks, illegal) = lex(src);
     let mut illegal = illegal.into_iter().peekable();
     let max_depth = usize::try_from(m.ctx.budget.limits.max_parser_depth).unwrap_or(200);
-    let mut p = Parser { toks: &toks, pos: 0, depth: 0, max_depth, loops: 0, in_func: false, soft: Vec::new() };
+    let mut p = Parser { toks: &toks, pos: 0, depth: 0, max_depth, d: 0, loops: 0, in_func: false, soft: Vec::new() };
     loop {
         if *p.peek() == T::Eof {
             return Ok(true);
@@ -1520,6 +1603,11 @@ async fn run_source(m: &mut Machine<'_, '_>, src: &[u8], label: &str) -> Result<
         match res {
             Err(PErr::Skip) => {}
             Err(PErr::Quit) => return Ok(false),
+            Err(PErr::Exhausted(n)) => {
+                m.note_err(format!("{label} {n}: memory exhausted\n").as_bytes());
+                m.flush().await?;
+                return Ok(false);
+            }
             Err(PErr::Syntax(n)) => {
                 m.note_err(format!("{label} {n}: syntax error\n").as_bytes());
                 // Skip to the end of the line.
@@ -1629,6 +1717,18 @@ mod tests {
 
     fn bc(script: &str, out: &str) {
         check(&["bc"], &[], script, out, "", 0);
+    }
+
+    /// A tree deeper than MAX_TREE_DEPTH (`1+1+...` is built in a loop) ends
+    /// bc as GNU's parser stack does: `memory exhausted`, nothing more read.
+    #[test]
+    fn long_operator_chains_are_bounded() {
+        let within = format!("{}1\n", "1+".repeat(super::MAX_TREE_DEPTH - 1));
+        bc(&within, &format!("{}\n", super::MAX_TREE_DEPTH));
+        for chain in ["1+", "1*", "1&&", "1<", "a=", "2^", "- ", "!", "("] {
+            let script = format!("{}1\n2+2\n", chain.repeat(100_000));
+            check(&["bc"], &[], &script, "", "(standard_in) 1: memory exhausted\n", 0);
+        }
     }
     fn bcl(script: &str, out: &str) {
         check(&["bc", "-l"], &[], script, out, "", 0);

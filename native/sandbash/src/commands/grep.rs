@@ -5,6 +5,7 @@
 use super::common::{Arg, OptError, Spec};
 use super::grep_re::translate;
 use super::grep_scan::{flush, scan, Lines, Matcher, Out, State};
+use super::posix_regex::Backtracker;
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::FileType;
 use crate::pattern::Pattern;
@@ -488,12 +489,8 @@ fn build(
     Ok((Some(re), scan, warnings))
 }
 
-/// Steps the backtracking engine may take for one match attempt (PCRE's own
-/// default match limit is 10,000,000).
-const BACKTRACK_LIMIT: usize = 1_000_000;
-
 /// `grep -P` with features only a backtracking engine has (lookaround,
-/// back-references, atomic groups), bounded by [`BACKTRACK_LIMIT`].
+/// back-references, atomic groups), bounded by a step limit (see [`Backtracker`]).
 fn build_backtracking(
     pats: &[String],
     icase: bool,
@@ -501,7 +498,7 @@ fn build_backtracking(
     line_x: bool,
     null_data: bool,
     size_limit: usize,
-) -> Result<fancy_regex::Regex, String> {
+) -> Result<Backtracker, String> {
     let alts: Vec<String> = pats.iter().map(|p| format!("(?:{p})")).collect();
     let mut src = alts.join("|");
     if line_x {
@@ -515,11 +512,7 @@ fn build_backtracking(
         (false, true) => "(?s)",
         (false, false) => "",
     };
-    fancy_regex::RegexBuilder::new(&format!("{flags}{src}"))
-        .backtrack_limit(BACKTRACK_LIMIT)
-        .delegate_size_limit(size_limit)
-        .build()
-        .map_err(|e| e.to_string())
+    Backtracker::new(&format!("{flags}{src}"), size_limit).map_err(|e| e.to_string())
 }
 
 /// PCRE features the `regex` crate lacks, named for the error message.
@@ -620,6 +613,11 @@ impl Run<'_> {
         let n = scan(ctx, self.o, self.m, st, name, lines).await?;
         if n > 0 {
             self.matched = true;
+        }
+        // A line that ran past the limit was taken as not matching: say so
+        // (GNU grep -P's message), and the status is 2.
+        if self.m.fancy.as_ref().is_some_and(Backtracker::take_exceeded) {
+            self.fail(ctx, st, format!("{name}: exceeded PCRE's backtracking limit")).await?;
         }
         Ok(n > 0)
     }
@@ -865,5 +863,15 @@ mod tests {
             "",
             0,
         );
+    }
+
+    /// A line whose search ran past the backtracking limit: GNU grep -P's
+    /// message, status 2 (its "no match" is not trusted).
+    #[test]
+    fn backtracking_limit_is_an_error() {
+        let line = format!("{}\n", "a".repeat(2_000));
+        let err = "grep: (standard input): exceeded PCRE's backtracking limit\n";
+        check(&["grep", "-cE", "(a*)*\\1(a*)*\\2c"], &[], &line, "0\n", err, 2);
+        check(&["grep", "-E", "(a)\\1c"], &[], "aac\n", "aac\n", "", 0);
     }
 }

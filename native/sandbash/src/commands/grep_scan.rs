@@ -2,6 +2,7 @@
 //! `--` separators), `-o`, `-c`, `-l/-L`, `-m`, binary files, and the
 //! `name:line:` prefixes (with GNU's default colors for `--color=always`).
 
+use super::posix_regex::Backtracker;
 use super::CommandContext;
 use crate::io::IoError;
 use regex::bytes::Regex;
@@ -49,26 +50,29 @@ pub struct Matcher {
     pub scan: Option<Regex>,
     /// `grep -P` with lookaround or back-references: a backtracking engine.
     /// It works on text, so a line that is not UTF-8 never matches it; a
-    /// match that runs past the backtracking limit counts as no match.
-    pub fancy: Option<fancy_regex::Regex>,
+    /// match that runs past the backtracking limit counts as no match, and
+    /// grep reports it.
+    pub fancy: Option<Backtracker>,
 }
 
 impl Matcher {
     fn is_match(&self, line: &[u8]) -> bool {
         if let Some(f) = &self.fancy {
-            return std::str::from_utf8(line).is_ok_and(|t| f.is_match(t).unwrap_or(false));
+            return std::str::from_utf8(line).is_ok_and(|t| f.is_match(t));
         }
         self.re.as_ref().is_some_and(|r| r.is_match(line))
     }
     fn spans(&self, line: &[u8]) -> Vec<(usize, usize)> {
         if let Some(f) = &self.fancy {
             let Ok(text) = std::str::from_utf8(line) else { return Vec::new() };
-            return f
-                .find_iter(text)
-                .map_while(Result::ok)
-                .filter(|m| m.start() < m.end())
-                .map(|m| (m.start(), m.end()))
-                .collect();
+            let mut v = Vec::new();
+            f.each_match(text, &mut |a, b| {
+                if a < b {
+                    v.push((a, b));
+                }
+                true
+            });
+            return v;
         }
         match &self.re {
             Some(r) => r.find_iter(line).filter(|m| m.start() < m.end()).map(|m| (m.start(), m.end())).collect(),

@@ -1,19 +1,110 @@
 //! A compiled POSIX regex (from `grep_re`'s translation) for sed and grep:
 //! the `regex` crate's linear-time engine, or, for a pattern with
 //! back-references (`\(a*\)\1`), which no finite automaton can match, a
-//! backtracking engine bounded by a step limit.
+//! backtracking engine bounded by a step limit ([`Backtracker`]).
 
 use regex::bytes::Regex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Steps the backtracking engine may take for one match attempt (PCRE's own
-/// default match limit is 10,000,000); past it the attempt counts as no match.
+/// Backtracking steps one search may take (PCRE's own default match limit
+/// is 10,000,000). The count runs over all the start positions one search
+/// tries, so it cannot shrink with the line's length; a step can cost as much
+/// as the line is long (a back-reference compared), so one search on a very
+/// long line can take a while: measured (release build) up to 330 ms for
+/// `(a*)\1\1...\1b` on a 10^5-byte line. Between searches the exec's
+/// budget is checked.
 pub const BACKTRACK_LIMIT: usize = 1_000_000;
+
+/// A backtracking regex (fancy-regex) with a step limit. Past the limit a
+/// search counts as no match and [`Backtracker::take_exceeded`] says so, for
+/// the tool to report (GNU grep -P: `exceeded PCRE's backtracking limit`,
+/// status 2); a search also reports no match once the exec must stop
+/// (deadline, cancel, memory), after recording why.
+#[derive(Debug)]
+pub struct Backtracker {
+    re: fancy_regex::Regex,
+    exceeded: AtomicBool,
+}
+
+impl Backtracker {
+    pub fn new(src: &str, size_limit: usize) -> Result<Self, fancy_regex::Error> {
+        let re = fancy_regex::RegexBuilder::new(src)
+            .backtrack_limit(BACKTRACK_LIMIT)
+            .delegate_size_limit(size_limit)
+            .build()?;
+        Ok(Backtracker { re, exceeded: AtomicBool::new(false) })
+    }
+
+    pub fn captures_len(&self) -> usize {
+        self.re.captures_len()
+    }
+
+    /// Whether a search past the step limit happened since the last call.
+    pub fn take_exceeded(&self) -> bool {
+        self.exceeded.swap(false, Ordering::Relaxed)
+    }
+
+    /// Before each search: false when the exec must stop (recorded for it).
+    fn may_search(&self) -> bool {
+        match crate::limits::scope::check_now() {
+            Ok(()) => true,
+            Err(stop) => {
+                crate::limits::scope::with_budget(|b| b.stop_from_job(stop));
+                false
+            }
+        }
+    }
+
+    fn failed(&self, e: &fancy_regex::Error) {
+        if matches!(e, fancy_regex::Error::RuntimeError(fancy_regex::RuntimeError::BacktrackLimitExceeded)) {
+            self.exceeded.store(true, Ordering::Relaxed);
+        }
+    }
+
+    pub fn is_match(&self, text: &str) -> bool {
+        let r = &self.re;
+        if !self.may_search() {
+            return false;
+        }
+        r.is_match(text).unwrap_or_else(|e| {
+            self.failed(&e);
+            false
+        })
+    }
+
+    /// `f(start, end)` for each match until it returns false. The budget is
+    /// checked before each search (the iterator searches once per item).
+    pub fn each_match(&self, text: &str, f: &mut dyn FnMut(usize, usize) -> bool) {
+        let r = &self.re;
+        let mut it = r.find_iter(text);
+        while self.may_search() {
+            match it.next() {
+                Some(Ok(m)) if f(m.start(), m.end()) => {}
+                Some(Err(e)) => return self.failed(&e),
+                _ => return,
+            }
+        }
+    }
+
+    /// `f(group)` for each match until it returns false.
+    pub fn each_capture(&self, text: &str, f: &mut dyn FnMut(&Group<'_>) -> bool) {
+        let r = &self.re;
+        let mut it = r.captures_iter(text);
+        while self.may_search() {
+            match it.next() {
+                Some(Ok(caps)) if f(&|g| caps.get(g).map(|m| (m.start(), m.end()))) => {}
+                Some(Err(e)) => return self.failed(&e),
+                _ => return,
+            }
+        }
+    }
+}
 
 #[derive(Debug)]
 pub enum PosixRegex {
     Plain(Regex),
     /// Works on text: input that is not UTF-8 never matches it.
-    Backref(fancy_regex::Regex),
+    Backref(Backtracker),
 }
 
 /// How to compile: the flags sed and grep set on their patterns.
@@ -44,12 +135,7 @@ impl PosixRegex {
                 }
             }
             let src = if prefix.is_empty() { source.to_string() } else { format!("(?{prefix}){source}") };
-            return fancy_regex::RegexBuilder::new(&src)
-                .backtrack_limit(BACKTRACK_LIMIT)
-                .delegate_size_limit(size_limit)
-                .build()
-                .map(PosixRegex::Backref)
-                .map_err(|_| RegexError::Invalid);
+            return Backtracker::new(&src, size_limit).map(PosixRegex::Backref).map_err(|_| RegexError::Invalid);
         }
         regex::bytes::RegexBuilder::new(source)
             .case_insensitive(flags.icase)
@@ -68,7 +154,16 @@ impl PosixRegex {
     pub fn is_match(&self, hay: &[u8]) -> bool {
         match self {
             PosixRegex::Plain(r) => r.is_match(hay),
-            PosixRegex::Backref(r) => std::str::from_utf8(hay).is_ok_and(|t| r.is_match(t).unwrap_or(false)),
+            PosixRegex::Backref(r) => std::str::from_utf8(hay).is_ok_and(|t| r.is_match(t)),
+        }
+    }
+
+    /// Whether a search ran past the backtracking limit since the last call
+    /// (its result, no match, is not to be trusted).
+    pub fn take_exceeded(&self) -> bool {
+        match self {
+            PosixRegex::Plain(_) => false,
+            PosixRegex::Backref(r) => r.take_exceeded(),
         }
     }
 
@@ -92,11 +187,7 @@ impl PosixRegex {
             }
             PosixRegex::Backref(r) => {
                 let Ok(text) = std::str::from_utf8(hay) else { return };
-                for m in r.find_iter(text).map_while(Result::ok) {
-                    if !f(m.start(), m.end()) {
-                        return;
-                    }
-                }
+                r.each_match(text, f);
             }
         }
     }
@@ -114,11 +205,7 @@ impl PosixRegex {
             }
             PosixRegex::Backref(r) => {
                 let Ok(text) = std::str::from_utf8(hay) else { return };
-                for caps in r.captures_iter(text).map_while(Result::ok) {
-                    if !f(&|g| caps.get(g).map(|m| (m.start(), m.end()))) {
-                        return;
-                    }
-                }
+                r.each_capture(text, f);
             }
         }
     }
@@ -151,5 +238,20 @@ mod tests {
     #[test]
     fn plain_patterns_keep_the_linear_engine() {
         assert!(matches!(compile("a\\(b\\)*c"), PosixRegex::Plain(_)));
+    }
+
+    /// Past the step limit a search is no match, and the regex says so.
+    #[test]
+    fn the_backtracking_limit_is_reported() {
+        let re = compile("\\(a*\\)*\\1\\(a*\\)*\\2c");
+        let line = "a".repeat(2_000);
+        assert!(!re.is_match(line.as_bytes()));
+        assert!(re.take_exceeded());
+        assert!(!re.take_exceeded());
+        let line = "a".repeat(100_000);
+        re.each_match(line.as_bytes(), &mut |_, _| true);
+        assert!(re.take_exceeded());
+        assert!(re.is_match(b"aac"));
+        assert!(!re.take_exceeded());
     }
 }

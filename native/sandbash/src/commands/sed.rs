@@ -657,4 +657,13 @@ mod tests {
             "f1\tx\\ny\\n\nf2\tp\\nq\\n\n",
         );
     }
+
+    /// A search past the backtracking limit stops sed (status 4) rather than
+    /// taking its "no match" as true.
+    #[test]
+    fn backtracking_limit_stops_sed() {
+        let line = format!("{}\n", "a".repeat(2_000));
+        check(&["sed", "-E", "s/(a*)*\\1(a*)*\\2c/x/"], &[], &line, "", "sed: regex backtracking limit exceeded\n", 4);
+        check(&["sed", "-E", "s/(a)\\1c/x/"], &[], "aac\n", "x\n", "", 0);
+    }
 }

@@ -96,6 +96,8 @@ pub struct Runner<'c, 'a> {
     hold: Vec<u8>,
     replaced: bool,
     last_re: Option<Arc<PosixRegex>>,
+    /// A regex search ran past the backtracking limit (sed stops, status 4).
+    exceeded: bool,
     /// Recycled line buffers: the pattern space a new line replaced, and the
     /// text a substitution replaced, so a cycle allocates nothing.
     spare: Vec<u8>,
@@ -132,6 +134,7 @@ impl<'c, 'a> Runner<'c, 'a> {
             hold: Vec::new(),
             replaced: false,
             last_re: None,
+            exceeded: false,
             spare: Vec::new(),
             scratch: Vec::new(),
             ranges: vec![Range::Inactive; n],
@@ -495,7 +498,14 @@ impl<'c, 'a> Runner<'c, 'a> {
             Addr::Line(n) => self.line_no == *n,
             Addr::Last => self.is_last().await?,
             Addr::Step(first, step) => self.line_no >= *first && (self.line_no - first).is_multiple_of(*step),
-            Addr::Re(r) => self.pick(r).is_some_and(|re| re.is_match(&self.ps)),
+            Addr::Re(r) => match self.pick(r) {
+                Some(re) => {
+                    let hit = re.is_match(&self.ps);
+                    self.exceeded |= re.take_exceeded();
+                    hit
+                }
+                None => false,
+            },
         })
     }
 
@@ -570,6 +580,13 @@ impl<'c, 'a> Runner<'c, 'a> {
             }
             if self.too_big() {
                 self.ctx.err("memory exhausted").await?;
+                self.fatal = Some(4);
+                return Ok(Flow::Quit(4, false));
+            }
+            if self.exceeded {
+                // A search ran past the backtracking limit: its "no match"
+                // is not to be trusted, so stop as on a runtime failure.
+                self.ctx.err("regex backtracking limit exceeded").await?;
                 self.fatal = Some(4);
                 return Ok(Flow::Quit(4, false));
             }
@@ -694,6 +711,11 @@ impl<'c, 'a> Runner<'c, 'a> {
             }
             pc += 1;
         }
+        if self.exceeded {
+            self.ctx.err("regex backtracking limit exceeded").await?;
+            self.fatal = Some(4);
+            return Ok(Flow::Quit(4, false));
+        }
         Ok(Flow::End { print: true })
     }
 
@@ -757,6 +779,7 @@ impl<'c, 'a> Runner<'c, 'a> {
                 one(start, end, &mut out, &whole)
             });
         }
+        self.exceeded |= re.take_exceeded();
         if did {
             out.extend_from_slice(&self.ps[last..]);
             self.scratch = std::mem::replace(&mut self.ps, out);

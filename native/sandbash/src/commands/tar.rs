@@ -554,6 +554,11 @@ async fn read(
     let mut found = vec![false; ops.len()];
     let mut ugswidth = 19;
     let mut dirs: Vec<(String, Member)> = Vec::new();
+    // Symlinks that could lead out of the directory (absolute, or with a
+    // `..`): an empty file holds their place until every other member is out,
+    // so no later member is written through them (GNU tar's delayed links;
+    // `link/file` then fails with "Not a directory").
+    let mut delayed: Vec<(String, String, Member)> = Vec::new();
     for m in &members {
         if !ctx.still_running() {
             return Ok(Some(()));
@@ -629,11 +634,33 @@ async fn read(
             continue;
         }
         let dest = path::resolve(&o.dir, &name);
+        if m.kind == FileType::Symlink && unsafe_link(&m.link) {
+            match placeholder(ctx, o, &dest).await {
+                Ok(()) => delayed.push((dest, name, m.clone())),
+                Err(e) => {
+                    tar_err(ctx, &format!("{name}: {e}")).await?;
+                    run.failed = true;
+                }
+            }
+            continue;
+        }
         if let Err(e) = extract_one(ctx, o, m, &dest, &members).await {
             tar_err(ctx, &format!("{name}: {e}")).await?;
             run.failed = true;
         } else if m.kind == FileType::Dir {
             dirs.push((dest, m.clone()));
+        }
+    }
+    for (dest, name, m) in &delayed {
+        // Only over the placeholder itself: a member that replaced it wins.
+        let still = ctx.fs.symlink_metadata(dest).await.is_ok_and(|md| md.is_file() && md.size == 0);
+        if !still {
+            continue;
+        }
+        let _ = ctx.fs.remove_file(dest).await;
+        if let Err(e) = ctx.fs.symlink(&m.link, dest).await {
+            tar_err(ctx, &format!("{name}: Cannot create symlink to {}: {e}", quote(&m.link))).await?;
+            run.failed = true;
         }
     }
     // Directory times last, as their contents changed them.
@@ -647,6 +674,27 @@ async fn read(
         }
     }
     Ok(None)
+}
+
+/// A symlink target that may point outside the extraction directory.
+fn unsafe_link(target: &str) -> bool {
+    target.starts_with('/') || target.split('/').any(|c| c == "..")
+}
+
+/// The empty file that holds a delayed symlink's place.
+async fn placeholder(ctx: &CommandContext<'_>, o: &Opts, dest: &str) -> Result<(), String> {
+    let _ = ctx.fs.mkdir(path::parent(dest), true).await;
+    let existing = ctx.fs.symlink_metadata(dest).await.ok();
+    if o.keep && existing.is_some() {
+        return Err("Cannot open: File exists".into());
+    }
+    if existing.as_ref().is_some_and(|e| e.is_dir()) {
+        return Err("Cannot open: Is a directory".into());
+    }
+    if existing.is_some() {
+        let _ = ctx.fs.remove_file(dest).await;
+    }
+    ctx.fs.write(dest, b"").await.map_err(|e| format!("Cannot open: {e}"))
 }
 
 /// Create one member at `dest`; the error is the message after `name: `.

@@ -100,3 +100,60 @@ fn python_deep_recursion_is_a_recursion_error() {
     let r = run_python("python3 -c 'def f(): f()\nf()' 2>&1 | tail -1").expect("runs");
     assert_eq!(String::from_utf8_lossy(&r.stdout), "RecursionError: maximum recursion depth exceeded\n");
 }
+
+/// Operator chains are built in the parsers' loops, not by recursion: the
+/// tree's depth is counted (a syntax error past 1000 levels), so evaluating
+/// and dropping it never overflows the stack.
+#[test]
+fn awk_and_bc_long_operator_chains_are_refused() {
+    // 999 operators: a tree of exactly 1000 levels, still run.
+    for n in std::iter::once(999).chain(SIZES) {
+        let chain = |s: &str| format!("$(printf '%{n}s' '' | sed 's/ /{s}/g')");
+        for (op, body) in [("+", "1+"), ("concat", "x "), ("&&", "1\\&\\&"), ("f()", "f()+")] {
+            let script = format!("awk \"function f(){{return 1}} BEGIN{{x=1; print {}1}}\"", chain(body));
+            if n < 1000 {
+                let o = survives(&script);
+                let want = if op == "concat" {
+                    "1".repeat(n + 1)
+                } else if op == "&&" {
+                    "1".into()
+                } else {
+                    (n + 1).to_string()
+                };
+                assert_eq!(o.stdout(), format!("{want}\n"), "{op} {n}");
+                continue;
+            }
+            refused(&script, &["nested too deeply"]);
+        }
+        let bc = format!("echo \"{}1\" | bc", chain("1+"));
+        if n < 1000 {
+            assert_eq!(survives(&bc).stdout(), format!("{}\n", n + 1));
+        } else {
+            refused(&bc, &["memory exhausted"]);
+        }
+    }
+}
+
+/// Back-references need the backtracking engine: each search is bounded (a
+/// step limit that shrinks on long lines) and the budget is checked between
+/// searches, so long lines and many lines end in time; a search past the
+/// limit is reported (status 2 for grep, 4 for sed), never a silent no-match.
+#[test]
+fn grep_and_sed_back_references_stay_bounded() {
+    for n in SIZES {
+        let x = format!("x=$(head -c {n} /dev/zero | tr '\\0' a)");
+        let o = survives(&format!("{x}; echo \"$x\" | grep -cE '(a*)*\\1(a*)*\\2b'; echo rc=$?"));
+        assert!(o.stdout().ends_with("rc=2\n") || o.stdout().ends_with("rc=1\n"), "{n}: {}", o.stdout());
+        survives(&format!("{x}; echo \"$x\" | sed -E 's/(a*)*\\1b//' | wc -c"));
+        if n > 100_000 {
+            continue;
+        }
+        // A match that exists is found.
+        let o = survives(&format!("{x}; echo \"${{x}}b\" | grep -cE '(a)\\1b'"));
+        assert_eq!(o.stdout(), "1\n", "{n}: {}", o.describe());
+    }
+    for n in [1_000, 100_000] {
+        survives(&format!("yes aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa | head -n {n} | grep -cE '(a|aa)*\\1c'"));
+        survives(&format!("yes aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa | head -n {n} | sed -E 's/(a|aa)*\\1c//' | wc -l"));
+    }
+}

@@ -7,10 +7,12 @@ use super::io::{Reader, RsMode};
 use super::parser::*;
 use super::value::{compare, num_to_str, str_to_num, Value};
 use crate::commands::CommandContext;
+use crate::interp::GrowStack;
 use crate::io::IoError;
 use futures_util::future::{BoxFuture, FutureExt};
 use regex::Regex;
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Arc;
 use sync_eval::is_sync;
 
@@ -1088,7 +1090,14 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         Ok(Value::Str(s))
     }
 
-    pub fn eval<'s>(&'s mut self, e: &'p Expr) -> BoxFuture<'s, R<Value>> {
+    /// Each level of a tree polls the next one: every poll makes sure of
+    /// enough stack first (a tree is at most `MAX_TREE_DEPTH` deep, so the
+    /// segments this may add stay bounded).
+    pub fn eval<'s>(&'s mut self, e: &'p Expr) -> GrowStack<dyn Future<Output = R<Value>> + Send + 's> {
+        GrowStack(self.eval_boxed(e))
+    }
+
+    fn eval_boxed<'s>(&'s mut self, e: &'p Expr) -> BoxFuture<'s, R<Value>> {
         async move {
             Ok(match e {
                 Expr::Num(n) => Value::Num(*n),

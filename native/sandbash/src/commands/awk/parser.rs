@@ -161,6 +161,13 @@ pub struct Program {
 
 type PResult<T> = Result<T, SyntaxError>;
 
+/// Deepest expression tree a program may have. Chains of binary operators
+/// (`1+1+...`) and concatenations are built in loops, so the parser's own
+/// nesting count never sees them; evaluating and dropping a tree recurses
+/// once per level, and this many levels fit in an 8 MiB stack even in a
+/// debug build (measured: about 5000 levels there).
+pub const MAX_TREE_DEPTH: usize = 1000;
+
 /// Argument counts of builtins, checked while parsing as gawk does.
 const ARITY: &[(&str, usize, usize)] = &[
     ("length", 0, 1),
@@ -207,6 +214,8 @@ pub struct Parser<'t> {
     locals: Option<Vec<String>>,
     depth: usize,
     max_depth: usize,
+    /// Tree depth of the expression the last expression function returned.
+    d: usize,
     /// In `print` arguments an unparenthesized `>` is a redirection.
     no_gt: bool,
     /// In a `for (init;...)` head `in` is not an operator.
@@ -225,6 +234,7 @@ pub fn parse(toks: &[Token], max_depth: usize) -> PResult<(Program, HashMap<usiz
         locals: None,
         depth: 0,
         max_depth,
+        d: 0,
         no_gt: false,
         no_in: false,
         call_pos: HashMap::new(),
@@ -295,10 +305,20 @@ impl Parser<'_> {
     }
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
-        if self.depth > self.max_depth {
+        // The stack check: a small thread (or a debug build's frames) may
+        // hold fewer levels than max_parser_depth.
+        if self.depth > self.max_depth || crate::limits::stack_low() {
             return Err(SyntaxError::new(self.pos(), "program nested too deeply"));
         }
         Ok(())
+    }
+
+    /// The depth of a node over children at most `d` deep (see [`MAX_TREE_DEPTH`]).
+    fn up(&self, d: usize) -> PResult<usize> {
+        if d >= MAX_TREE_DEPTH {
+            return Err(SyntaxError::new(self.pos(), "program nested too deeply"));
+        }
+        Ok(d + 1)
     }
 
     fn global(&mut self, name: &str) -> usize {
@@ -653,14 +673,19 @@ impl Parser<'_> {
     }
 
     /// Comma-separated expressions up to `close` (consumed).
+    /// Leaves in `self.d` the depth of the deepest one.
     fn expr_list(&mut self, close: Tok) -> PResult<Vec<Expr>> {
         let mut v = Vec::new();
+        let mut d = 0;
+        self.d = 0;
         self.opt_nl();
         if self.eat(&close) {
             return Ok(v);
         }
         loop {
             v.push(self.expr()?);
+            d = d.max(self.d);
+            self.d = d;
             self.opt_nl();
             if self.eat(&close) {
                 return Ok(v);
@@ -702,9 +727,11 @@ impl Parser<'_> {
             _ => return Ok(lhs),
         };
         let Expr::Lv(lv) = lhs else { return self.err() };
+        let dl = self.d;
         self.i += 1;
         self.opt_nl();
         let rhs = self.expr()?;
+        self.d = self.up(dl.max(self.d))?;
         Ok(Expr::Assign(lv, op, Box::new(rhs)))
     }
 
@@ -713,32 +740,41 @@ impl Parser<'_> {
         if !self.eat(&Tok::Question) {
             return Ok(c);
         }
+        let dc = self.d;
         self.opt_nl();
         let a = self.expr()?;
+        let da = self.d;
         self.opt_nl();
         self.expect(Tok::Colon)?;
         self.opt_nl();
         let b = self.expr()?;
+        self.d = self.up(dc.max(da).max(self.d))?;
         Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)))
     }
 
     fn or(&mut self) -> PResult<Expr> {
         let mut a = self.and()?;
+        let mut d = self.d;
         while self.eat(&Tok::Or) {
             self.opt_nl();
             let b = self.and()?;
+            d = self.up(d.max(self.d))?;
             a = Expr::Or(Box::new(a), Box::new(b));
         }
+        self.d = d;
         Ok(a)
     }
 
     fn and(&mut self) -> PResult<Expr> {
         let mut a = self.in_()?;
+        let mut d = self.d;
         while self.eat(&Tok::And) {
             self.opt_nl();
             let b = self.in_()?;
+            d = self.up(d.max(self.d))?;
             a = Expr::And(Box::new(a), Box::new(b));
         }
+        self.d = d;
         Ok(a)
     }
 
@@ -751,6 +787,7 @@ impl Parser<'_> {
                 return self.err();
             };
             let v = self.var(&n);
+            self.d = self.up(self.d)?;
             a = Expr::In(vec![a], v);
         }
         Ok(a)
@@ -758,20 +795,26 @@ impl Parser<'_> {
 
     fn matching(&mut self) -> PResult<Expr> {
         let mut a = self.comparison()?;
+        let mut d = self.d;
         loop {
             let neg = match self.peek() {
                 Tok::Tilde => false,
                 Tok::NoMatch => true,
-                _ => return Ok(a),
+                _ => {
+                    self.d = d;
+                    return Ok(a);
+                }
             };
             self.i += 1;
             let b = self.comparison()?;
+            d = self.up(d.max(self.d))?;
             a = Expr::Match(neg, Box::new(a), Box::new(b));
         }
     }
 
     fn comparison(&mut self) -> PResult<Expr> {
         let a = self.pipe_getline()?;
+        let da = self.d;
         let op = match self.peek() {
             Tok::Lt => CmpOp::Lt,
             Tok::Le => CmpOp::Le,
@@ -783,22 +826,28 @@ impl Parser<'_> {
         };
         self.i += 1;
         let b = self.pipe_getline()?;
+        self.d = self.up(da.max(self.d))?;
         Ok(Expr::Cmp(op, Box::new(a), Box::new(b)))
     }
 
     /// `cmd | getline [var]` binds looser than concatenation.
     fn pipe_getline(&mut self) -> PResult<Expr> {
         let mut a = self.concat()?;
+        let mut d = self.d;
         while *self.peek() == Tok::Pipe && *self.peek_at(1) == Tok::Getline {
             self.i += 2;
+            self.d = 0;
             let lv = self.opt_lvalue()?;
+            d = self.up(d.max(self.d))?;
             a = Expr::Getline(GetSrc::Cmd(Box::new(a)), lv);
         }
+        self.d = d;
         Ok(a)
     }
 
     fn concat(&mut self) -> PResult<Expr> {
         let mut a = self.additive()?;
+        let mut d = self.d;
         loop {
             let starts = match self.peek() {
                 Tok::Num(_)
@@ -819,35 +868,46 @@ impl Parser<'_> {
             };
             // `a -1` subtracts: unary signs never start a concatenated operand here.
             if !starts || matches!(self.peek(), Tok::Minus | Tok::Plus | Tok::Not) {
+                self.d = d;
                 return Ok(a);
             }
             let b = self.additive()?;
+            d = self.up(d.max(self.d))?;
             a = Expr::Concat(Box::new(a), Box::new(b));
         }
     }
 
     fn additive(&mut self) -> PResult<Expr> {
         let mut a = self.multiplicative()?;
+        let mut d = self.d;
         loop {
             let op = match self.peek() {
                 Tok::Plus => BinOp::Add,
                 Tok::Minus => BinOp::Sub,
-                _ => return Ok(a),
+                _ => {
+                    self.d = d;
+                    return Ok(a);
+                }
             };
             self.i += 1;
             let b = self.multiplicative()?;
+            d = self.up(d.max(self.d))?;
             a = Expr::Bin(op, Box::new(a), Box::new(b));
         }
     }
 
     fn multiplicative(&mut self) -> PResult<Expr> {
         let mut a = self.unary()?;
+        let mut d = self.d;
         loop {
             let op = match self.peek() {
                 Tok::Star => BinOp::Mul,
                 Tok::Slash => BinOp::Div,
                 Tok::Percent => BinOp::Mod,
-                _ => return Ok(a),
+                _ => {
+                    self.d = d;
+                    return Ok(a);
+                }
             };
             let pos = self.pos();
             self.i += 1;
@@ -863,6 +923,7 @@ impl Parser<'_> {
                     return Err(SyntaxError { pos, msg: msg.into(), plain: true, line_after: false });
                 }
             }
+            d = self.up(d.max(self.d))?;
             a = Expr::Bin(op, Box::new(a), Box::new(b));
         }
     }
@@ -872,15 +933,15 @@ impl Parser<'_> {
         let r = match self.peek() {
             Tok::Not => {
                 self.i += 1;
-                self.unary().map(|e| Expr::Not(Box::new(e)))
+                self.unary_over(Expr::Not)
             }
             Tok::Minus => {
                 self.i += 1;
-                self.unary().map(|e| Expr::Neg(Box::new(e)))
+                self.unary_over(Expr::Neg)
             }
             Tok::Plus => {
                 self.i += 1;
-                self.unary().map(|e| Expr::Plus(Box::new(e)))
+                self.unary_over(Expr::Plus)
             }
             _ => self.power(),
         };
@@ -888,16 +949,28 @@ impl Parser<'_> {
         r
     }
 
+    /// `op` over the next unary operand.
+    fn unary_over(&mut self, op: fn(Box<Expr>) -> Expr) -> PResult<Expr> {
+        let e = self.unary()?;
+        self.d = self.up(self.d)?;
+        Ok(op(Box::new(e)))
+    }
+
     fn power(&mut self) -> PResult<Expr> {
         let base = self.postfix()?;
         if !self.eat(&Tok::Caret) {
             return Ok(base);
         }
-        // Right associative, and `2^-1` is allowed.
+        let db = self.d;
+        // Right associative, and `2^-1` is allowed. `2^2^...` recurses here.
+        self.enter()?;
         let exp = match self.peek() {
-            Tok::Minus | Tok::Plus | Tok::Not => self.unary()?,
-            _ => self.power()?,
+            Tok::Minus | Tok::Plus | Tok::Not => self.unary(),
+            _ => self.power(),
         };
+        self.depth -= 1;
+        let exp = exp?;
+        self.d = self.up(db.max(self.d))?;
         Ok(Expr::Bin(BinOp::Pow, Box::new(base), Box::new(exp)))
     }
 
@@ -911,6 +984,7 @@ impl Parser<'_> {
                     _ => return Ok(Expr::Lv(lv)),
                 };
                 self.i += 1;
+                self.d = self.up(self.d)?;
                 Ok(Expr::IncDec(lv, false, d))
             }
             e => Ok(e),
@@ -936,6 +1010,8 @@ impl Parser<'_> {
 
     fn primary_inner(&mut self) -> PResult<Expr> {
         let pos = self.pos();
+        // Leaves; a node over children sets its own depth below.
+        self.d = 1;
         match self.next() {
             Tok::Num(n) => Ok(Expr::Num(n)),
             Tok::Str(s) => Ok(Expr::Str(s)),
@@ -948,27 +1024,32 @@ impl Parser<'_> {
                     Tok::Incr | Tok::Decr | Tok::Minus | Tok::Plus | Tok::Not => self.unary()?,
                     _ => self.primary()?,
                 };
+                self.d = self.up(self.d)?;
                 Ok(Expr::Lv(LValue::Field(Box::new(e))))
             }
             Tok::Incr | Tok::Decr => {
                 let d = if self.toks[self.i - 1].tok == Tok::Incr { 1.0 } else { -1.0 };
                 match self.primary()? {
-                    Expr::Lv(lv) => Ok(Expr::IncDec(lv, true, d)),
+                    Expr::Lv(lv) => {
+                        self.d = self.up(self.d)?;
+                        Ok(Expr::IncDec(lv, true, d))
+                    }
                     _ => {
                         self.i -= 1;
                         self.err()
                     }
                 }
             }
-            Tok::Not => Ok(Expr::Not(Box::new(self.unary()?))),
-            Tok::Minus => Ok(Expr::Neg(Box::new(self.unary()?))),
-            Tok::Plus => Ok(Expr::Plus(Box::new(self.unary()?))),
+            Tok::Not => self.unary_over(Expr::Not),
+            Tok::Minus => self.unary_over(Expr::Neg),
+            Tok::Plus => self.unary_over(Expr::Plus),
             Tok::LParen => {
                 let old = (self.no_gt, self.no_in);
                 (self.no_gt, self.no_in) = (false, false);
                 let list = self.expr_list(Tok::RParen);
                 (self.no_gt, self.no_in) = old;
                 let mut list = list?;
+                self.d = self.up(self.d)?;
                 if list.len() == 1 {
                     return Ok(Expr::Group(Box::new(list.remove(0))));
                 }
@@ -987,6 +1068,7 @@ impl Parser<'_> {
                 let v = self.var(&n);
                 if self.eat(&Tok::LBracket) {
                     let subs = self.subscripts()?;
+                    self.d = self.up(self.d)?;
                     Ok(Expr::Lv(LValue::Index(v, subs)))
                 } else {
                     Ok(Expr::Lv(LValue::Var(v)))
@@ -995,6 +1077,7 @@ impl Parser<'_> {
             Tok::FuncName(n) => {
                 self.expect(Tok::LParen)?;
                 let args = self.call_args()?;
+                self.d = self.up(self.d)?;
                 let f = self.func(&n);
                 self.call_pos.entry(f).or_insert(pos);
                 self.prog.calls.push((f, args.len(), pos));
@@ -1009,6 +1092,7 @@ impl Parser<'_> {
                 }
                 self.i += 1;
                 let args = self.call_args()?;
+                self.d = self.up(self.d)?;
                 if let Some(&(_, lo, hi)) = ARITY.iter().find(|a| a.0 == name) {
                     if args.len() < lo || args.len() > hi {
                         let close = self.toks[self.i - 1].pos;
@@ -1020,10 +1104,13 @@ impl Parser<'_> {
             }
             Tok::Getline => {
                 let lv = self.opt_lvalue()?;
+                let dl = self.d;
                 if self.eat(&Tok::Lt) {
                     let f = self.primary()?;
+                    self.d = self.up(dl.max(self.d))?;
                     return Ok(Expr::Getline(GetSrc::File(Box::new(f)), lv));
                 }
+                self.d = self.up(dl)?;
                 Ok(Expr::Getline(GetSrc::Main, lv))
             }
             _ => {

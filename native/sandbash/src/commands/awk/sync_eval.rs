@@ -38,6 +38,13 @@ fn truth(b: bool) -> Value {
 impl<'p> Interp<'p, '_, '_> {
     /// `eval` for an expression `is_sync` accepted.
     pub(super) fn eval_sync(&mut self, e: &'p Expr) -> R<Value> {
+        if crate::limits::stack_low() {
+            // Deep calls (whose bodies run on stacks `GrowStack` keeps only
+            // 256 KiB deep) or a deep tree in a debug build: go on on a
+            // fresh segment. Trees are at most MAX_TREE_DEPTH deep and calls
+            // max_function_depth, so the segments stay bounded.
+            return stacker::grow(4 << 20, || self.eval_sync(e));
+        }
         Ok(match e {
             Expr::Num(n) => Value::Num(*n),
             Expr::Str(s) => Value::Str(s.clone()),

@@ -81,3 +81,21 @@ fn recursion_is_bounded() {
     assert_eq!(got.status, 2);
     assert!(got.err.contains("fatal: function call nesting too deep"), "{}", got.err);
 }
+
+/// Chains built in the parser's loops (`1+1+...`, concatenations, `&&`)
+/// count towards the tree's depth: a program deeper than MAX_TREE_DEPTH is a
+/// syntax error, one just within it runs.
+#[test]
+fn long_operator_chains_are_bounded() {
+    use super::parser::MAX_TREE_DEPTH;
+    let fs = make_fs(&[]);
+    let within = format!("BEGIN {{ print {}1 }}", "1+".repeat(MAX_TREE_DEPTH - 1));
+    let got = run_full(&fs, &["awk", &within], b"", &[], Limits::default());
+    assert_eq!((got.out.as_str(), got.status), (format!("{MAX_TREE_DEPTH}\n").as_str(), 0), "{}", got.err);
+    for chain in ["1+", "x ", "1&&", "x~", "a=", "1?1:", "2^", "-"] {
+        let prog = format!("BEGIN {{ print {}1 }}", chain.repeat(100_000));
+        let got = run_full(&fs, &["awk", &prog], b"", &[], Limits::default());
+        assert_eq!(got.status, 1, "{chain}: {}", got.err);
+        assert!(got.err.contains("program nested too deeply"), "{chain}: {}", got.err);
+    }
+}
