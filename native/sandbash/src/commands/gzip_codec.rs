@@ -219,10 +219,10 @@ pub fn decompress(data: Vec<u8>, max: usize) -> Result<Vec<u8>, GzError> {
     let mut d = Decoder::new(data);
     let mut out = Vec::new();
     while let Some(c) = d.next_chunk()? {
-        if out.len() + c.len() > max {
+        // The session's memory budget bounds what a small bomb may inflate to.
+        if out.len() + c.len() > max || !crate::limits::scope::extend_within_budget(&mut out, &c) {
             return Err(GzError::Length);
         }
-        out.extend_from_slice(&c);
     }
     Ok(out)
 }

@@ -283,6 +283,9 @@ where
         match inf.next_chunk(64 * 1024) {
             Ok(Some(c)) => {
                 got += c.len() as u64;
+                if !crate::limits::scope::may_grow(c.len() as u64) {
+                    return Ok(Err(Bad::TooBig));
+                }
                 if got > limit {
                     return Ok(Err(if got > e.usize { Bad::Inflate } else { Bad::TooBig }));
                 }

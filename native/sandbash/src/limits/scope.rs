@@ -118,6 +118,43 @@ pub fn stack_low() -> bool {
     stacker::remaining_stack().is_some_and(|r| r < STACK_RED_ZONE)
 }
 
+/// Stop the exec this thread works for (at its next check) with `stop`: for
+/// sync code that cannot return a `Stop` through its callers.
+pub fn stop_exec(stop: Stop) {
+    with_budget(|b| b.stop_from_job(stop));
+}
+
+/// [`reserve`] and [`checkpoint`] for a sync loop that builds output: false
+/// (and the exec stops, see [`stop_exec`]) when it must end.
+pub fn may_grow(bytes: u64) -> bool {
+    match reserve(bytes).and_then(|()| checkpoint()) {
+        Ok(()) => true,
+        Err(stop) => {
+            stop_exec(stop);
+            false
+        }
+    }
+}
+
+/// `out.extend_from_slice(add)` within the memory budget: a growing `Vec`
+/// doubles its capacity, and while it moves, the old and the new buffer are
+/// both held, so the new capacity is reserved before it is allocated. False
+/// (nothing added, the exec stops) when the budget cannot hold it.
+pub fn extend_within_budget(out: &mut Vec<u8>, add: &[u8]) -> bool {
+    let need = out.len().saturating_add(add.len());
+    if need > out.capacity() {
+        let new_cap = need.max(out.capacity().saturating_mul(2));
+        if !may_grow(new_cap as u64) {
+            return false;
+        }
+        out.reserve_exact(new_cap - out.len());
+    } else if !may_grow(0) {
+        return false;
+    }
+    out.extend_from_slice(add);
+    true
+}
+
 /// Before allocating `bytes` whose number the script chose: `Err` if the
 /// session's memory budget cannot hold them.
 pub fn reserve(bytes: u64) -> Result<(), Stop> {
