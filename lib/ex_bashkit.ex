@@ -33,4 +33,56 @@ defmodule ExBashkit do
   @spec exec(String.t()) :: {:ok, Result.t()} | {:error, String.t()}
   def exec(script) when is_binary(script), do: Session.exec(Session.new(), script)
   def exec(script), do: raise(ArgumentError, "script must be a binary, got: #{inspect(script)}")
+
+  @doc """
+  Set node-wide admission control; returns the settings now in force.
+
+  Scripts of every session share the interpreter's runtime. At most
+  `:max_running` execs are runnable at once (default: the number of cores);
+  the others wait in the order they came, and an exec's `timeout_ms` counts
+  from when it starts running. A script that sleeps or waits on a callback
+  gives its slot back meanwhile. Past `:max_queued` waiting execs (default
+  10,000), or after waiting `:queue_timeout_ms` (default 60,000), `exec`
+  returns `{:error, :overloaded}` without running anything.
+
+      iex> %{max_running: n} = ExBashkit.configure_admission([])
+      iex> n >= 1
+      true
+  """
+  @spec configure_admission(keyword()) :: %{
+          max_running: pos_integer(),
+          max_queued: pos_integer(),
+          queue_timeout_ms: pos_integer(),
+          waiting: non_neg_integer()
+        }
+  def configure_admission(opts) when is_list(opts) do
+    get = fn key ->
+      case Keyword.get(opts, key, 0) do
+        v when is_integer(v) and v >= 0 and v <= 4_294_967_295 ->
+          v
+
+        v ->
+          raise ArgumentError,
+                "option #{inspect(key)} must be a positive integer, got: #{inspect(v)}"
+      end
+    end
+
+    for {k, _} <- opts, k not in [:max_running, :max_queued, :queue_timeout_ms] do
+      raise ArgumentError, "unknown option #{inspect(k)} for ExBashkit.configure_admission/1"
+    end
+
+    ExBashkit.Native.admission_configure(
+      get.(:max_running),
+      get.(:max_queued),
+      get.(:queue_timeout_ms)
+    )
+    |> admission_map()
+  end
+
+  @doc "The admission settings in force and how many execs wait now."
+  @spec admission() :: map()
+  def admission, do: ExBashkit.Native.admission_info() |> admission_map()
+
+  defp admission_map({r, q, t, w}),
+    do: %{max_running: r, max_queued: q, queue_timeout_ms: t, waiting: w}
 end

@@ -33,6 +33,7 @@ defmodule ExBashkit.AdversarialTest do
   # evaluator under test sees anything).
   defp repeat(var, n, unit) do
     len = n * String.length(unit)
+
     "#{var}=#{inspect_sh(unit)}; while ((${##{var}} < #{len})); do #{var}=$#{var}$#{var}; done; #{var}=${#{var}:0:#{len}}"
   end
 
@@ -79,6 +80,23 @@ defmodule ExBashkit.AdversarialTest do
         s,
         "shopt -s extglob; p=#{repeat(@n, "@(")}a#{repeat(@n, ")")}; [[ a == $p ]]; echo $?"
       )
+    end
+  end
+
+  for n <- @sizes do
+    @n n
+    test "awk, bc and jq with deep or long expressions built at run time (#{n})" do
+      s = session()
+      survives(s, "#{repeat("u", @n, "1+")}; awk \"BEGIN { print ${u}1 }\"")
+      survives(s, "#{repeat("u", @n, "1+")}; echo \"${u}1\" | bc")
+
+      survives(
+        s,
+        "#{repeat("o", @n, "(")}; #{repeat("c", @n, ")")}; awk \"BEGIN { print ${o}1$c }\""
+      )
+
+      survives(s, "#{repeat("o", @n, "[")}; #{repeat("c", @n, "]")}; jq -n \"${o}1$c\"")
+      survives(s, "#{repeat("u", @n, "a")}; echo \"$u\" | grep -E '(a*)*\\1b'")
     end
   end
 

@@ -33,4 +33,6 @@ defmodule ExBashkit.Native do
   def remove(_session, _path, _recursive), do: err()
   def rename(_session, _from, _to), do: err()
   def stat(_session, _path), do: err()
+  def admission_configure(_max_running, _max_queued, _queue_timeout_ms), do: err()
+  def admission_info(), do: err()
 end

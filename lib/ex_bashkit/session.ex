@@ -344,6 +344,18 @@ defmodule ExBashkit.Session do
       `exec/2` returns `{:error, "memory limit exceeded (max_memory_bytes: N)"}`
       and the session keeps its state from before the call.
 
+  Beyond these, input an attacker builds at run time is bounded too. Every
+  recursive evaluator stops at a depth limit and before the native stack runs
+  out (at least 256 KiB must remain): arithmetic at bash's 1,024 levels
+  ("expression recursion level exceeded"), `test`/`[` and `expr` parentheses at
+  1,024, `find` at 256, `[[ ]]` operators and script nesting at
+  `:max_parser_depth`, extglob groups at 200 (deeper patterns match nothing),
+  awk, bc and jq expressions at 1,000, and `eval`/`source`/traps/`${x@P}`
+  nesting at `:max_function_depth`. Pattern matching (`${x//p/r}`, `${x%%p}`,
+  `case`, `[[ == ]]`, globs, extglob) runs on automata, so its worst case is
+  quadratic, not exponential, and every inner loop looks at the deadline and
+  the memory budget.
+
   Counts are non-negative integers; a value past the platform maximum means
   unlimited; unknown keys raise `ArgumentError`. A script that exceeds a limit
   makes `exec/2` return `{:error, message}` naming the limit and its value; the

@@ -2,6 +2,7 @@
 //! crate holds no shell logic: it decodes options, owns the shared tokio runtime,
 //! wraps sessions in resources and turns results into terms.
 
+mod admission;
 mod bridge;
 mod callbacks;
 mod changes;

@@ -15,7 +15,7 @@
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
 use std::sync::LazyLock;
 
 /// Accounts that can be alive at once; more sessions than this run untracked
@@ -26,6 +26,9 @@ const FLUSH: i64 = 64 * 1024;
 
 /// Bytes held per account slot. Zeroed pages cost nothing until touched.
 static USED: [AtomicI64; SLOTS] = [const { AtomicI64::new(0) }; SLOTS];
+/// Each slot's generation, bumped when its account is dropped: a block that
+/// outlived its account (and names an older generation) credits nobody.
+static GEN: [AtomicU32; SLOTS] = [const { AtomicU32::new(0) }; SLOTS];
 
 struct SlotTable {
     free: Vec<u32>,
@@ -38,6 +41,8 @@ static TABLE: LazyLock<parking_lot::Mutex<SlotTable>> =
 thread_local! {
     /// The account charged for allocations made on this thread now (0: none).
     static CURRENT: Cell<u32> = const { Cell::new(0) };
+    /// Its generation.
+    static CURRENT_GEN: Cell<u32> = const { Cell::new(0) };
     /// Charges of `CURRENT` not yet added to its slot.
     static PENDING: Cell<i64> = const { Cell::new(0) };
 }
@@ -99,10 +104,12 @@ impl Drop for MemAccount {
         }
         if CURRENT.with(Cell::get) == self.slot {
             CURRENT.with(|c| c.set(0));
+            CURRENT_GEN.with(|g| g.set(0));
             PENDING.with(|p| p.set(0));
         }
-        // Blocks still alive that name this slot credit its next owner when
-        // freed; the count is clamped at zero where it is read.
+        // Blocks still alive that name this slot belong to a generation that
+        // ends here: when freed they credit nobody, not the slot's next owner.
+        GEN[self.slot as usize].fetch_add(1, Ordering::SeqCst);
         USED[self.slot as usize].store(0, Ordering::Relaxed);
         TABLE.lock().free.push(self.slot);
     }
@@ -114,6 +121,7 @@ pub(crate) fn switch_to(slot: u32) -> u32 {
     if prev != slot {
         publish();
         CURRENT.with(|c| c.set(slot));
+        CURRENT_GEN.with(|g| g.set(GEN[slot as usize].load(Ordering::Relaxed)));
     }
     prev
 }
@@ -128,8 +136,8 @@ pub(crate) fn publish() {
 }
 
 #[inline]
-fn charge(slot: u32, delta: i64) {
-    if slot == 0 {
+fn charge(slot: u32, gen: u32, delta: i64) {
+    if slot == 0 || GEN[slot as usize].load(Ordering::Relaxed) != gen {
         return;
     }
     if CURRENT.with(Cell::get) == slot {
@@ -151,7 +159,8 @@ fn charge(slot: u32, delta: i64) {
 pub struct CountingAlloc;
 
 /// Header bytes in front of a block of this alignment; the owner's slot is
-/// stored in the 4 bytes just before the pointer handed out.
+/// stored in the 4 bytes just before the pointer handed out, its generation
+/// in the 4 before those.
 #[inline]
 fn header(align: usize) -> usize {
     align.max(8)
@@ -180,7 +189,8 @@ unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         let h = header(layout.align());
         let slot = ptr.sub(4).cast::<u32>().read();
-        charge(slot, -(layout.size() as i64));
+        let gen = ptr.sub(8).cast::<u32>().read();
+        charge(slot, gen, -(layout.size() as i64));
         // SAFETY: the block was allocated by `alloc_with` with this base layout.
         let base = base_layout(layout).unwrap_or(layout);
         INNER.dealloc(ptr.sub(h), base);
@@ -193,11 +203,12 @@ unsafe impl GlobalAlloc for CountingAlloc {
             return std::ptr::null_mut();
         };
         let slot = ptr.sub(4).cast::<u32>().read();
+        let gen = ptr.sub(8).cast::<u32>().read();
         let p = INNER.realloc(ptr.sub(h), old_base, new_total);
         if p.is_null() {
             return p;
         }
-        charge(slot, new_size as i64 - layout.size() as i64);
+        charge(slot, gen, new_size as i64 - layout.size() as i64);
         p.add(h)
     }
 }
@@ -215,8 +226,10 @@ impl CountingAlloc {
         let h = header(layout.align());
         let user = p.add(h);
         let slot = CURRENT.with(Cell::get);
+        let gen = CURRENT_GEN.with(Cell::get);
         user.sub(4).cast::<u32>().write(slot);
-        charge(slot, layout.size() as i64);
+        user.sub(8).cast::<u32>().write(gen);
+        charge(slot, gen, layout.size() as i64);
         user
     }
 }
@@ -237,6 +250,25 @@ mod tests {
         // Freed outside the scope, on another thread: still credited.
         std::thread::spawn(move || drop(v)).join().expect("join");
         assert!(acc.used() < 100_000, "{}", acc.used());
+    }
+
+    #[test]
+    fn blocks_that_outlive_their_account_credit_nobody() {
+        let old = MemAccount::new(u64::MAX);
+        let slot = old.slot();
+        let prev = switch_to(slot);
+        let leftover: Vec<u8> = vec![1; 200_000];
+        switch_to(prev);
+        drop(old);
+        // The slot may be handed out again; the leftover must not credit the new owner.
+        let new = MemAccount::new(u64::MAX);
+        let prev = switch_to(new.slot());
+        let mine: Vec<u8> = vec![2; 100_000];
+        publish();
+        switch_to(prev);
+        drop(leftover);
+        assert!(new.used() >= 100_000, "{}", new.used());
+        drop(mine);
     }
 
     #[test]
