@@ -457,7 +457,9 @@ defmodule ExBashkit.Session do
   `{:error, message}` if the script could not be parsed (bash's wording, naming
   the token and line) or a limit stopped it. As with `bash -c`, commands that
   come before a syntax error run first; the call then returns `{:ok, result}`
-  with bash's message on stderr and exit code 2.
+  with bash's message on stderr and exit code 2. `{:error, :overloaded}` means
+  the node's admission control did not let the script run at all (see
+  `ExBashkit.configure_admission/1`); the session is untouched.
 
   Options:
 

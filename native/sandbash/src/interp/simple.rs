@@ -48,7 +48,7 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
 /// `{name}>file` / `{name}>&-`: a word `{name}` right before a redirection
 /// (no blank between) names the descriptor. Opening picks the lowest free
 /// descriptor from 10 and stores it in `name`; closing reads it from `name`.
-fn named_fds(sh: &mut ShellState, items: &[Item], fds: &Fds) -> Vec<Item> {
+fn named_fds<'i>(sh: &mut ShellState, items: &'i [Item], fds: &Fds) -> std::borrow::Cow<'i, [Item]> {
     let src = sh.src.clone();
     let is_named = |w: &ast::Word| {
         let v = &w.value;
@@ -60,8 +60,9 @@ fn named_fds(sh: &mut ShellState, items: &[Item], fds: &Fds) -> Vec<Item> {
                 .as_ref()
                 .is_some_and(|l| src.slice(l.end.index, l.end.index + 1).is_some_and(|c| c == ">" || c == "<"))
     };
+    // The usual case: nothing to rewrite, nothing copied.
     if !items.iter().any(|it| matches!(it, Item::Word(w) if is_named(w))) {
-        return items.to_vec();
+        return std::borrow::Cow::Borrowed(items);
     }
     let mut out = Vec::with_capacity(items.len());
     let mut taken: Vec<i32> = Vec::new();
@@ -95,7 +96,7 @@ fn named_fds(sh: &mut ShellState, items: &[Item], fds: &Fds) -> Vec<Item> {
         out.push(items[i].clone());
         i += 1;
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// `{name}` or `{name[N]}` (coprocesses keep their descriptors in an array).

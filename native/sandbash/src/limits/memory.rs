@@ -38,13 +38,29 @@ struct SlotTable {
 static TABLE: LazyLock<parking_lot::Mutex<SlotTable>> =
     LazyLock::new(|| parking_lot::Mutex::new(SlotTable { free: Vec::new(), next: 1 }));
 
-thread_local! {
-    /// The account charged for allocations made on this thread now (0: none).
-    static CURRENT: Cell<u32> = const { Cell::new(0) };
+/// What a thread charges now: one thread-local, read once per allocation.
+#[derive(Clone, Copy)]
+struct Current {
+    /// The account charged for allocations made on this thread (0: none).
+    slot: u32,
     /// Its generation.
-    static CURRENT_GEN: Cell<u32> = const { Cell::new(0) };
-    /// Charges of `CURRENT` not yet added to its slot.
-    static PENDING: Cell<i64> = const { Cell::new(0) };
+    gen: u32,
+    /// Charges not yet added to the slot.
+    pending: i64,
+}
+
+thread_local! {
+    static CURRENT: Cell<Current> = const { Cell::new(Current { slot: 0, gen: 0, pending: 0 }) };
+}
+
+#[inline]
+fn current() -> Current {
+    CURRENT.with(Cell::get)
+}
+
+#[inline]
+fn set_current(c: Current) {
+    CURRENT.with(|cell| cell.set(c));
 }
 
 /// One session's memory account. Dropping it frees its slot.
@@ -81,8 +97,9 @@ impl MemAccount {
             return 0;
         }
         let mut n = USED[self.slot as usize].load(Ordering::Relaxed);
-        if CURRENT.with(Cell::get) == self.slot {
-            n += PENDING.with(Cell::get);
+        let c = current();
+        if c.slot == self.slot {
+            n += c.pending;
         }
         n.max(0) as u64
     }
@@ -102,10 +119,8 @@ impl Drop for MemAccount {
         if self.slot == 0 {
             return;
         }
-        if CURRENT.with(Cell::get) == self.slot {
-            CURRENT.with(|c| c.set(0));
-            CURRENT_GEN.with(|g| g.set(0));
-            PENDING.with(|p| p.set(0));
+        if current().slot == self.slot {
+            set_current(Current { slot: 0, gen: 0, pending: 0 });
         }
         // Blocks still alive that name this slot belong to a generation that
         // ends here: when freed they credit nobody, not the slot's next owner.
@@ -117,40 +132,41 @@ impl Drop for MemAccount {
 
 /// Make `slot` the account charged on this thread; returns the previous one.
 pub(crate) fn switch_to(slot: u32) -> u32 {
-    let prev = CURRENT.with(Cell::get);
+    let prev = current().slot;
     if prev != slot {
         publish();
-        CURRENT.with(|c| c.set(slot));
-        CURRENT_GEN.with(|g| g.set(GEN[slot as usize].load(Ordering::Relaxed)));
+        set_current(Current { slot, gen: GEN[slot as usize].load(Ordering::Relaxed), pending: 0 });
     }
     prev
 }
 
 /// Add this thread's held-back charges to the current account.
 pub(crate) fn publish() {
-    let slot = CURRENT.with(Cell::get);
-    let p = PENDING.with(|p| p.replace(0));
-    if slot != 0 && p != 0 {
-        USED[slot as usize].fetch_add(p, Ordering::Relaxed);
+    let c = current();
+    if c.slot != 0 && c.pending != 0 {
+        USED[c.slot as usize].fetch_add(c.pending, Ordering::Relaxed);
+        set_current(Current { pending: 0, ..c });
     }
 }
 
+/// Charge `delta` bytes to the owner of a block (`slot`, `gen`). The current
+/// account's charges stay thread-local until they pass [`FLUSH`]; another
+/// account's go straight to its counter, if that account still lives.
 #[inline]
 fn charge(slot: u32, gen: u32, delta: i64) {
-    if slot == 0 || GEN[slot as usize].load(Ordering::Relaxed) != gen {
+    if slot == 0 {
         return;
     }
-    if CURRENT.with(Cell::get) == slot {
-        let p = PENDING.with(|c| {
-            let v = c.get() + delta;
-            c.set(v);
-            v
-        });
-        if !(-FLUSH..=FLUSH).contains(&p) {
-            PENDING.with(|c| c.set(0));
+    let c = current();
+    if c.slot == slot && c.gen == gen {
+        let p = c.pending + delta;
+        if (-FLUSH..=FLUSH).contains(&p) {
+            set_current(Current { pending: p, ..c });
+        } else {
             USED[slot as usize].fetch_add(p, Ordering::Relaxed);
+            set_current(Current { pending: 0, ..c });
         }
-    } else {
+    } else if GEN[slot as usize].load(Ordering::Relaxed) == gen {
         USED[slot as usize].fetch_add(delta, Ordering::Relaxed);
     }
 }
@@ -174,6 +190,10 @@ unsafe fn base_layout(layout: Layout) -> Option<Layout> {
 
 static INNER: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Blocks whose alignment mimalloc's plain entry points always give (their
+/// base size is at least 16 bytes, so it is 16-aligned).
+const PLAIN_ALIGN: usize = 8;
+
 unsafe impl GlobalAlloc for CountingAlloc {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
@@ -191,6 +211,10 @@ unsafe impl GlobalAlloc for CountingAlloc {
         let slot = ptr.sub(4).cast::<u32>().read();
         let gen = ptr.sub(8).cast::<u32>().read();
         charge(slot, gen, -(layout.size() as i64));
+        if layout.align() <= PLAIN_ALIGN {
+            libmimalloc_sys::mi_free(ptr.sub(h).cast());
+            return;
+        }
         // SAFETY: the block was allocated by `alloc_with` with this base layout.
         let base = base_layout(layout).unwrap_or(layout);
         INNER.dealloc(ptr.sub(h), base);
@@ -204,7 +228,11 @@ unsafe impl GlobalAlloc for CountingAlloc {
         };
         let slot = ptr.sub(4).cast::<u32>().read();
         let gen = ptr.sub(8).cast::<u32>().read();
-        let p = INNER.realloc(ptr.sub(h), old_base, new_total);
+        let p = if layout.align() <= PLAIN_ALIGN {
+            libmimalloc_sys::mi_realloc(ptr.sub(h).cast(), new_total).cast::<u8>()
+        } else {
+            INNER.realloc(ptr.sub(h), old_base, new_total)
+        };
         if p.is_null() {
             return p;
         }
@@ -219,17 +247,29 @@ impl CountingAlloc {
         let Some(base) = base_layout(layout) else {
             return std::ptr::null_mut();
         };
-        let p = if zeroed { INNER.alloc_zeroed(base) } else { INNER.alloc(base) };
+        let p = match (layout.align() <= PLAIN_ALIGN, zeroed) {
+            (true, false) => libmimalloc_sys::mi_malloc(base.size()).cast::<u8>(),
+            (true, true) => libmimalloc_sys::mi_zalloc(base.size()).cast::<u8>(),
+            (false, false) => INNER.alloc(base),
+            (false, true) => INNER.alloc_zeroed(base),
+        };
         if p.is_null() {
             return p;
         }
         let h = header(layout.align());
         let user = p.add(h);
-        let slot = CURRENT.with(Cell::get);
-        let gen = CURRENT_GEN.with(Cell::get);
-        user.sub(4).cast::<u32>().write(slot);
-        user.sub(8).cast::<u32>().write(gen);
-        charge(slot, gen, layout.size() as i64);
+        let c = current();
+        user.sub(4).cast::<u32>().write(c.slot);
+        user.sub(8).cast::<u32>().write(c.gen);
+        if c.slot != 0 {
+            let p = c.pending + layout.size() as i64;
+            if p <= FLUSH {
+                set_current(Current { pending: p, ..c });
+            } else {
+                USED[c.slot as usize].fetch_add(p, Ordering::Relaxed);
+                set_current(Current { pending: 0, ..c });
+            }
+        }
         user
     }
 }

@@ -341,6 +341,13 @@ impl Budget {
 
     /// Time and cancellation, checked at every command and loop turn.
     pub fn check(&self) -> Result<(), Stop> {
+        self.check_at().map(|_| ())
+    }
+
+    /// [`check`](Self::check), returning the nanoseconds since the exec began
+    /// (one clock read serves the deadline and the yield policy).
+    fn check_at(&self) -> Result<u64, Stop> {
+        let now = Instant::now();
         if self.cancel.is_cancelled() {
             return Err(Stop::Cancelled);
         }
@@ -350,7 +357,7 @@ impl Budget {
             }
         }
         if let Some(d) = self.deadline {
-            if Instant::now() >= d {
+            if now >= d {
                 return Err(Stop::Timeout(self.limits.timeout_ms));
             }
         }
@@ -362,7 +369,8 @@ impl Budget {
                 return Err(Budget::exceeded("max_output_bytes", c.limit(), "output"));
             }
         }
-        self.reserve(0)
+        self.reserve(0)?;
+        Ok(now.saturating_duration_since(self.started).as_nanos() as u64)
     }
 
     /// Time left before the deadline.
@@ -386,8 +394,7 @@ impl Budget {
                 self.limits.max_commands
             )));
         }
-        self.check()?;
-        let now = self.started.elapsed().as_nanos() as u64;
+        let now = self.check_at()?;
         let last = self.yielded_at_ns.load(Ordering::Relaxed);
         if now.saturating_sub(last) >= YIELD_AFTER.as_nanos() as u64 || n.is_multiple_of(YIELD_EVERY) {
             self.yielded_at_ns.store(now, Ordering::Relaxed);
