@@ -70,9 +70,27 @@ pub struct MemAccount {
     limit: u64,
 }
 
+extern "C" {
+    // mimalloc's own setter (the `extended` bindings are not enabled).
+    fn mi_option_set(option: i32, value: std::ffi::c_long);
+}
+
+/// mimalloc's `mi_option_purge_delay`.
+const MI_OPTION_PURGE_DELAY: i32 = 15;
+
+/// Freed memory goes back to the system at once rather than after mimalloc's
+/// default delay: a session stopped at its budget must not leave the process
+/// holding its pages (peak RSS stays near the budgets, not twice them).
+fn purge_promptly() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: a plain setter of an integer option, valid at any time.
+    ONCE.call_once(|| unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) });
+}
+
 impl MemAccount {
     /// A new account with `limit` bytes (`u64::MAX`: unlimited, still counted).
     pub fn new(limit: u64) -> Self {
+        purge_promptly();
         let slot = {
             let mut t = TABLE.lock();
             match t.free.pop() {
