@@ -338,13 +338,27 @@ impl Command for Sort {
         }
 
         let mut entries: Vec<Entry<'_>> = lines.iter().map(|l| order.entry(l)).collect();
+        // Comparisons look at the deadline; once the exec must stop, every pair
+        // compares equal and the sort finishes at once.
+        let mut stopped = false;
+        let mut cmp = |a: &Entry<'_>, b: &Entry<'_>| {
+            if stopped {
+                return Ordering::Equal;
+            }
+            if let Err(stop) = crate::limits::checkpoint() {
+                crate::limits::scope::stop_exec(stop);
+                stopped = true;
+                return Ordering::Equal;
+            }
+            order.compare_entries(a, b)
+        };
         if order.keys.is_empty() || !(order.unique || order.stable) {
             // The whole-line last resort leaves only identical lines equal.
-            entries.sort_unstable_by(|a, b| order.compare_entries(a, b));
+            entries.sort_unstable_by(&mut cmp);
         } else {
-            entries.sort_by(|a, b| order.compare_entries(a, b));
+            entries.sort_by(&mut cmp);
         }
-        if !ctx.still_running() {
+        if stopped || !ctx.still_running() {
             return Ok(2);
         }
         let lines = entries.into_iter().map(|e| e.line);
