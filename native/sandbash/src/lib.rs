@@ -506,6 +506,7 @@ impl Bash {
             self.state.budget = budget;
             self.state.src = parsed.source;
             let scope = self.state.budget.clone();
+            let watched = scope.clone();
             let run = limits::scope::Scoped::new(
                 scope,
                 std::panic::AssertUnwindSafe(interp::run_program(&mut self.state, &parsed.program, &fds))
@@ -513,10 +514,18 @@ impl Bash {
             );
             // Every loop checks the budget; this backstop also ends a script that
             // waits on something that never comes, at the deadline or a cancel.
-            let expire = async {
-                match deadline {
-                    Some(d) => tokio::time::sleep(d + std::time::Duration::from_millis(5)).await,
-                    None => std::future::pending::<()>().await,
+            // The deadline moves while the script waits for its turn in the
+            // admission queue: sleep to it again until it has really passed.
+            let expire = async move {
+                if deadline.is_none() {
+                    std::future::pending::<()>().await;
+                }
+                while let Some(d) = watched.deadline() {
+                    let now = std::time::Instant::now();
+                    if now >= d + std::time::Duration::from_millis(5) {
+                        break;
+                    }
+                    tokio::time::sleep(d + std::time::Duration::from_millis(5) - now).await;
                 }
             };
             tokio::select! {

@@ -164,7 +164,12 @@ async fn run_with(
         sh.line = sh.src.line_base + loc.start.line;
     }
     if sh.budget.tick_command()? {
-        // Give the runtime's other tasks (other sessions, a cancel) a turn.
+        // Give the runtime's other tasks (other sessions, a cancel) a turn,
+        // and after a quantum, the admission slot to a waiting exec.
+        if sh.budget.should_requeue() {
+            let budget = sh.budget.clone();
+            budget.requeue().await;
+        }
         tokio::task::yield_now().await;
     }
     // Functions do not inherit the DEBUG trap (no `set -T` here).

@@ -180,6 +180,10 @@ impl CancelToken {
 pub const YIELD_EVERY: u64 = 64;
 /// Work between two yields to the runtime, at most (checked at each command).
 pub const YIELD_AFTER: Duration = Duration::from_micros(500);
+/// How long an exec keeps its admission slot while others wait for one: a
+/// script shorter than this runs start to finish (a burst completes in
+/// order), a longer one takes turns with the waiting ones.
+pub const QUANTUM: Duration = Duration::from_millis(20);
 
 /// The running counters of one exec (shared by its pipeline stages and subshells).
 pub struct Budget {
@@ -210,6 +214,13 @@ pub struct Budget {
     /// When the exec started, and when it last let its runtime thread go.
     started: Instant,
     yielded_at_ns: AtomicU64,
+    /// When the exec last got its slot (ns since `started`).
+    slot_since_ns: AtomicU64,
+    /// Time spent queued for a slot after admission (taking turns, or after an
+    /// idle wait): it does not count against the timeout.
+    queued_ns: AtomicU64,
+    /// When the current wait for a slot began (ns since `started`, plus one; 0: none).
+    queued_since_ns: AtomicU64,
 }
 
 impl Budget {
@@ -231,6 +242,9 @@ impl Budget {
             slot: parking_lot::Mutex::new(None),
             started: Instant::now(),
             yielded_at_ns: AtomicU64::new(0),
+            slot_since_ns: AtomicU64::new(0),
+            queued_ns: AtomicU64::new(0),
+            queued_since_ns: AtomicU64::new(0),
         })
     }
 
@@ -257,6 +271,50 @@ impl Budget {
     /// The exec holds `slot` while it runs.
     pub fn hold_slot(&self, slot: admission::Slot) {
         *self.slot.lock() = Some(slot);
+        self.slot_since_ns.store(self.started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    }
+
+    /// Has this exec held its slot for a whole [`QUANTUM`] while others wait?
+    /// Then it should [`requeue`](Self::requeue) at its next yield.
+    pub fn should_requeue(&self) -> bool {
+        let held = self.started.elapsed().as_nanos() as u64 - self.slot_since_ns.load(Ordering::Relaxed);
+        held >= QUANTUM.as_nanos() as u64 && admission::global().waiting() > 0 && self.slot.lock().is_some()
+    }
+
+    /// Give the slot to the next waiter and queue for it again (round robin
+    /// among runnable execs: a long script cannot keep short ones out).
+    pub async fn requeue(&self) {
+        let held = self.slot.lock().take();
+        if held.is_none() {
+            return;
+        }
+        drop(held);
+        if let Some(s) = self.queued(admission::global().readmit()).await {
+            self.hold_slot(s);
+        }
+    }
+
+    /// Wait for a slot again: the time it takes is not the script's, so the
+    /// deadline moves with it (while it lasts, too: see [`deadline`](Self::deadline)).
+    async fn queued<F: std::future::Future>(&self, wait: F) -> F::Output {
+        let since = self.started.elapsed().as_nanos() as u64 + 1;
+        self.queued_since_ns.store(since, Ordering::Relaxed);
+        let out = wait.await;
+        let now = self.started.elapsed().as_nanos() as u64 + 1;
+        self.queued_ns.fetch_add(now.saturating_sub(since), Ordering::Relaxed);
+        self.queued_since_ns.store(0, Ordering::Relaxed);
+        out
+    }
+
+    /// The deadline now: moved by the time spent queued for a slot after
+    /// admission, including a wait still going on.
+    pub fn deadline(&self) -> Option<Instant> {
+        let mut q = self.queued_ns.load(Ordering::Relaxed);
+        let since = self.queued_since_ns.load(Ordering::Relaxed);
+        if since != 0 {
+            q += (self.started.elapsed().as_nanos() as u64 + 1).saturating_sub(since);
+        }
+        self.deadline.and_then(|d| d.checked_add(Duration::from_nanos(q)))
     }
 
     /// The exec is over: give its slot back (the session keeps its last
@@ -274,10 +332,12 @@ impl Budget {
         drop(held);
         let out = f.await;
         if had {
-            if let Some(s) = admission::global().readmit().await {
+            if let Some(s) = self.queued(admission::global().readmit()).await {
                 let mut slot = self.slot.lock();
                 if slot.is_none() {
                     *slot = Some(s);
+                    drop(slot);
+                    self.slot_since_ns.store(self.started.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 }
             }
         }
@@ -356,7 +416,7 @@ impl Budget {
                 return Err(s);
             }
         }
-        if let Some(d) = self.deadline {
+        if let Some(d) = self.deadline() {
             if now >= d {
                 return Err(Stop::Timeout(self.limits.timeout_ms));
             }
@@ -375,7 +435,7 @@ impl Budget {
 
     /// Time left before the deadline.
     pub fn remaining(&self) -> Option<Duration> {
-        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+        self.deadline().map(|d| d.saturating_duration_since(Instant::now()))
     }
 
     pub fn cancel_token(&self) -> &CancelToken {
