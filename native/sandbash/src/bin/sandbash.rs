@@ -18,7 +18,8 @@
 use std::io::{IsTerminal, Read, Write};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Arguments that are not UTF-8 are taken lossily (a script is text to the parser).
+    let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
     let (script, arg0, rest, stdin) = match parse_args(&args) {
         Ok(v) => v,
         Err(m) => {

@@ -170,7 +170,10 @@ fn syntax_error(t: &str) -> String {
         let start = i;
         if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
             if !want_operand {
-                return format!("{t}: syntax error in expression (error token is \"{}\")", &t[start..]);
+                return format!(
+                    "{t}: syntax error in expression (error token is \"{}\")",
+                    t.get(start..).unwrap_or("")
+                );
             }
             while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'#' | b'@' | b'$')) {
                 i += 1;
@@ -195,15 +198,23 @@ fn syntax_error(t: &str) -> String {
             let two = t.get(i..i + 2).unwrap_or("");
             let prefix = matches!(c, b'+' | b'-' | b'!' | b'~' | b'(');
             if want_operand && !prefix {
-                return format!("{t}: syntax error: operand expected (error token is \"{}\")", &t[start..]);
+                return format!(
+                    "{t}: syntax error: operand expected (error token is \"{}\")",
+                    t.get(start..).unwrap_or("")
+                );
             }
-            i += if ["**", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--"].contains(&two) { 2 } else { 1 };
+            i += if ["**", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--"].contains(&two) {
+                2
+            } else {
+                // A whole character: a non-ASCII one is several bytes.
+                t.get(i..).and_then(|r| r.chars().next()).map_or(1, char::len_utf8)
+            };
             // After `)` or a postfix `++`, an operator follows; otherwise an operand.
             want_operand = !(c == b')' || (!want_operand && (two == "++" || two == "--")));
         }
         last_start = start;
     }
-    format!("{t}: syntax error: operand expected (error token is \"{}\")", &t[last_start..])
+    format!("{t}: syntax error: operand expected (error token is \"{}\")", t.get(last_start..).unwrap_or(""))
 }
 
 /// bash's message when expressions nest deeper than it allows; `at` is where
