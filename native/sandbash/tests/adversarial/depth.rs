@@ -4,6 +4,7 @@
 
 #[allow(unused_imports)]
 use super::harness::*;
+use sandbash::Limits;
 
 /// Shell code setting `var` to `unit` repeated `n` times, built at run time
 /// by doubling (no brace expansion, no loop of `n` turns).
@@ -237,7 +238,9 @@ fn strings_run_inside_each_other_are_counted() {
         r#"trap 'kill -USR1 $$' USR1; kill -USR1 $$"#,
         r#"x='<${x@P}>'; echo "${x@P}""#,
     ] {
-        stops_with(s, "max_function_depth");
+        // A generous timeout: a hundred nested evals in a debug build on a
+        // busy machine must reach the depth limit first.
+        stops_with_limits(s, "max_function_depth", Limits { timeout_ms: 30_000, ..limits() });
     }
     stops_with("echo 'bash /tmp/b.sh' > /tmp/b.sh; bash /tmp/b.sh", "max_subshell_depth");
     stops_with("f(){ f; }; f", "max_function_depth");

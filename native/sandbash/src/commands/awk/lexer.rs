@@ -254,8 +254,9 @@ pub fn lex(
                 push(out, tok);
             }
             _ => {
-                let two = if i + 1 < b.len() { &text[i..i + 2] } else { "" };
-                let three = if i + 2 < b.len() { &text[i..i + 3] } else { "" };
+                // `get`: a non-ASCII character here must not be cut in two.
+                let two = text.get(i..i + 2).unwrap_or("");
+                let three = text.get(i..i + 3).unwrap_or("");
                 let (tok, n) = if three == "**=" {
                     (Tok::PowAssign, 3)
                 } else {

@@ -1,7 +1,7 @@
 //! awk tests: every expectation was printed by GNU awk 5.2.1 (run as `awk`,
 //! `LC_ALL=C.UTF-8 TZ=UTC`) in a directory holding the same files.
 
-use crate::commands::testutil::check;
+use crate::commands::testutil::{check, run};
 
 #[test]
 fn fields() {
@@ -588,6 +588,15 @@ fn syntax_error() {
         "awk: cmd. line:1: BEGIN { print 1 +* 2 }\nawk: cmd. line:1:                  ^ syntax error\n",
         1,
     );
+}
+
+/// A non-ASCII character where an operator could start is a syntax error, not
+/// a cut through the character (found by fuzzing).
+#[test]
+fn syntax_error_at_a_non_ascii_character() {
+    let o = run(&["awk", "BEGIN { x = 1 é= 2 }"], &[], "");
+    assert_eq!(o.status, 1);
+    assert!(o.err.contains("syntax error"), "{}", o.err);
 }
 
 #[test]
