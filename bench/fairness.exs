@@ -88,7 +88,9 @@ IO.puts(
   "   wall #{Fair.ms(wall)} (ideal #{Fair.ms(one_us * n / cores)}), errors #{timeouts}, overloaded #{overloaded}"
 )
 
-IO.puts("   completions out of spawn order: #{inversions} of #{n - 1} neighbours (processes race to exec)")
+IO.puts(
+  "   completions out of spawn order: #{inversions} of #{n - 1} neighbours (processes race to exec)"
+)
 
 for {_, _, _, {:error, m}} <- results |> Enum.uniq_by(fn {_, _, _, r} -> r end),
     do: IO.puts("   error: #{inspect(m)}")

@@ -23,8 +23,9 @@ defmodule ExBashkit do
   Returns `{:ok, %ExBashkit.Result{}}` (whatever the exit status) or
   `{:error, message}` when the script does not parse or a limit stopped it.
 
-      iex> ExBashkit.exec("echo out; echo err >&2; exit 3")
-      {:ok, %ExBashkit.Result{stdout: "out\\n", stderr: "err\\n", exit_code: 3}}
+      iex> {:ok, result} = ExBashkit.exec("echo out; echo err >&2; exit 3")
+      iex> {result.stdout, result.stderr, result.exit_code}
+      {"out\\n", "err\\n", 3}
 
       iex> {:error, message} = ExBashkit.exec("if true; then")
       iex> message =~ "syntax error"

@@ -41,7 +41,7 @@ defmodule ExBashkit.ExecOptionsTest do
       |> Enum.map(fn {{dir, t}, i} -> {dir, i, Task.await(t)} end)
 
     for {dir, i, r} <- results,
-        do: assert(r == {:ok, %Result{stdout: "#{dir} #{i}\n", stderr: "", exit_code: 0}})
+        do: assert({:ok, %Result{stdout: "#{dir} #{i}\n", stderr: "", exit_code: 0}} = r)
   end
 
   test "timeout_ms per call, with the partial output on request" do

@@ -653,11 +653,12 @@ defmodule ExBashkit.Session do
   # The script runs on the NIF's runtime; its outcome arrives as a message.
   defp await(tag, partial?) do
     receive do
-      {^tag, {:ok, {stdout, stderr, code}}} ->
-        {:ok, %Result{stdout: stdout, stderr: stderr, exit_code: code}}
+      {^tag, {:ok, {stdout, stderr, code, queued}}} ->
+        {:ok, %Result{stdout: stdout, stderr: stderr, exit_code: code, queued_ms: queued}}
 
-      {^tag, {:error, message, {stdout, stderr, code}}} when partial? ->
-        {:error, message, %Result{stdout: stdout, stderr: stderr, exit_code: code}}
+      {^tag, {:error, message, {stdout, stderr, code, queued}}} when partial? ->
+        {:error, message,
+         %Result{stdout: stdout, stderr: stderr, exit_code: code, queued_ms: queued}}
 
       {^tag, {:error, message, _}} ->
         {:error, message}

@@ -22,9 +22,9 @@ pub fn bin<'a>(env: Env<'a>, data: &[u8]) -> Term<'a> {
     Binary::from_owned(b, env).encode(env)
 }
 
-/// `{stdout, stderr, exit_code}`; Elixir wraps it in `%ExBashkit.Result{}`.
+/// `{stdout, stderr, exit_code, queued_ms}`; Elixir wraps it in `%ExBashkit.Result{}`.
 pub fn result<'a>(env: Env<'a>, r: &ExecResult) -> Term<'a> {
-    (bin(env, &r.stdout), bin(env, &r.stderr), r.exit_code).encode(env)
+    (bin(env, &r.stdout), bin(env, &r.stderr), r.exit_code, r.queued_ms).encode(env)
 }
 
 /// `{:error, message}`.

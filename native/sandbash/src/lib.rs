@@ -46,6 +46,9 @@ pub struct ExecResult {
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     pub exit_code: i32,
+    /// Milliseconds the exec waited for an admission slot, before it started
+    /// and while taking turns with others (not counted against its timeout).
+    pub queued_ms: u64,
 }
 
 /// Why an exec did not produce a normal result.
@@ -471,8 +474,8 @@ impl Bash {
                 return Err(Error::Stopped { reason: Stop::Cancelled, partial: ExecResult::default() })
             }
         };
-        let slot = match admitted {
-            Ok((slot, _waited)) => slot,
+        let (slot, waited) = match admitted {
+            Ok((slot, waited)) => (slot, waited),
             Err(limits::admission::Refused::QueueFull) => {
                 return Err(Error::Overloaded("overloaded: too many scripts waiting to run (max_queued)".into()))
             }
@@ -547,7 +550,8 @@ impl Bash {
             (Ok(Ok(_)), None) if self.account.would_exceed(0) => Ok(Err(self.state.budget.memory_exceeded())),
             (o, _) => o,
         };
-        let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code };
+        let queued_ms = (waited + self.state.budget.queued_time()).as_millis() as u64;
+        let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code, queued_ms };
         if let (Some(h), Some(n), Ok(Ok(code))) = (&hist, hist_no, &outcome) {
             h.lock().set_status(n, *code);
         }

@@ -306,6 +306,11 @@ impl Budget {
         out
     }
 
+    /// Time spent queued for a slot after admission (taking turns, after idling).
+    pub fn queued_time(&self) -> Duration {
+        Duration::from_nanos(self.queued_ns.load(Ordering::Relaxed))
+    }
+
     /// The deadline now: moved by the time spent queued for a slot after
     /// admission, including a wait still going on.
     pub fn deadline(&self) -> Option<Instant> {
