@@ -26,9 +26,11 @@ defmodule ExBashkit.AdmissionTest do
     :ok
   end
 
+  # One command that never ends by itself: a utility's own loop keeps its slot
+  # (turns are taken between commands), so the queue stays as the test set it.
   defp busy_until_cancelled do
     s = Session.new(limits: @busy)
-    task = Task.async(fn -> Session.exec(s, "while :; do :; done") end)
+    task = Task.async(fn -> Session.exec(s, "awk 'BEGIN { while (1) ; }'") end)
     {s, task}
   end
 

@@ -40,8 +40,10 @@ defmodule ExBashkit.ExecOptionsTest do
       |> Enum.with_index(1)
       |> Enum.map(fn {{dir, t}, i} -> {dir, i, Task.await(t)} end)
 
-    for {dir, i, r} <- results,
-        do: assert({:ok, %Result{stdout: "#{dir} #{i}\n", stderr: "", exit_code: 0}} = r)
+    for {dir, i, r} <- results do
+      expected = "#{dir} #{i}\n"
+      assert {:ok, %Result{stdout: ^expected, stderr: "", exit_code: 0}} = r
+    end
   end
 
   test "timeout_ms per call, with the partial output on request" do

@@ -285,7 +285,13 @@ fn parse_text(src: &str, max_depth: usize) -> Result<ast::Program, String> {
         return Err(format!("script nesting too deep: {depth} levels (max_parser_depth: {max_depth})"));
     }
     let result = if depth <= INLINE_DEPTH {
-        Parser::new(src.as_bytes(), &options()).parse_program()
+        // brush-parser unwraps some conversions (a file descriptor number past
+        // i32, found by fuzzing): a panic there is this script's error, not ours.
+        let parse = std::panic::AssertUnwindSafe(|| Parser::new(src.as_bytes(), &options()).parse_program());
+        match std::panic::catch_unwind(parse) {
+            Ok(r) => r,
+            Err(_) => return Err("syntax error: the parser could not read this script".into()),
+        }
     } else {
         let owned = src.to_owned();
         let handle = std::thread::Builder::new()
