@@ -158,19 +158,8 @@ pub fn parse(
 /// `items` joined by `join` into a balanced tree, in order. `-a`, `-o` and
 /// `,` are associative (short-circuits included), so a long chain gets a tree
 /// of logarithmic depth, which evaluation (once per file) and drop recurse.
-fn balanced(mut items: Vec<Expr>, join: fn(Box<Expr>, Box<Expr>) -> Expr) -> Expr {
-    while items.len() > 1 {
-        let mut next = Vec::with_capacity(items.len().div_ceil(2));
-        let mut it = items.into_iter();
-        while let Some(a) = it.next() {
-            match it.next() {
-                Some(b) => next.push(join(Box::new(a), Box::new(b))),
-                None => next.push(a),
-            }
-        }
-        items = next;
-    }
-    items.pop().unwrap_or(Expr::Const(true))
+fn balanced(items: Vec<Expr>, join: fn(Box<Expr>, Box<Expr>) -> Expr) -> Expr {
+    crate::interp::test_parse::balanced_tree(items, join).unwrap_or(Expr::Const(true))
 }
 
 fn step() -> Result<(), String> {

@@ -134,18 +134,7 @@ fn bad_number(t: &str) -> Option<(usize, usize)> {
             None if tok.starts_with('0') => (8, tok),
             None => (10, tok),
         };
-        let ok = digits.chars().all(|d| {
-            let v = match d {
-                '0'..='9' => d as u32 - '0' as u32,
-                'a'..='z' => d as u32 - 'a' as u32 + 10,
-                'A'..='Z' if base <= 36 => d as u32 - 'A' as u32 + 10,
-                'A'..='Z' => d as u32 - 'A' as u32 + 36,
-                '@' => 62,
-                '_' => 63,
-                _ => u32::MAX,
-            };
-            v < base
-        });
+        let ok = digits.chars().all(|d| digit_value(d, base).is_some());
         if !ok {
             return Some((start, i));
         }
@@ -633,21 +622,25 @@ fn number(tok: &str) -> Option<i64> {
     }
     let mut v: i64 = 0;
     for d in digits.chars() {
-        let x = match d {
-            '0'..='9' => d as u32 - '0' as u32,
-            'a'..='z' => d as u32 - 'a' as u32 + 10,
-            'A'..='Z' if base <= 36 => d as u32 - 'A' as u32 + 10,
-            'A'..='Z' => d as u32 - 'A' as u32 + 36,
-            '@' => 62,
-            '_' => 63,
-            _ => return None,
-        };
-        if x >= base {
-            return None;
-        }
+        let x = digit_value(d, base)?;
         v = v.wrapping_mul(i64::from(base)).wrapping_add(i64::from(x));
     }
     Some(v)
+}
+
+/// A digit's value in `base` (bash: 0-9, a-z, A-Z, @, _; letters of either
+/// case are 10-35 up to base 36), or `None` when the base has no such digit.
+fn digit_value(d: char, base: u32) -> Option<u32> {
+    let v = match d {
+        '0'..='9' => d as u32 - '0' as u32,
+        'a'..='z' => d as u32 - 'a' as u32 + 10,
+        'A'..='Z' if base <= 36 => d as u32 - 'A' as u32 + 10,
+        'A'..='Z' => d as u32 - 'A' as u32 + 36,
+        '@' => 62,
+        '_' => 63,
+        _ => return None,
+    };
+    (v < base).then_some(v)
 }
 
 struct Eval<'a> {

@@ -130,7 +130,13 @@ struct Parser<'a> {
 /// are associative (short-circuit included), so a long `-a`/`-o` chain
 /// becomes a tree of logarithmic depth: its evaluation and its drop recurse
 /// that deep only.
-fn balanced(mut items: Vec<TestExpr>, join: fn(Box<TestExpr>, Box<TestExpr>) -> TestExpr) -> TestExpr {
+fn balanced(items: Vec<TestExpr>, join: fn(Box<TestExpr>, Box<TestExpr>) -> TestExpr) -> TestExpr {
+    balanced_tree(items, join).unwrap_or(TestExpr::False)
+}
+
+/// `items` joined pairwise, level by level, into a tree of logarithmic depth
+/// (in order); `None` for no items. Shared with `find`'s expressions.
+pub(crate) fn balanced_tree<T>(mut items: Vec<T>, join: fn(Box<T>, Box<T>) -> T) -> Option<T> {
     while items.len() > 1 {
         let mut next = Vec::with_capacity(items.len().div_ceil(2));
         let mut it = items.into_iter();
@@ -142,7 +148,7 @@ fn balanced(mut items: Vec<TestExpr>, join: fn(Box<TestExpr>, Box<TestExpr>) -> 
         }
         items = next;
     }
-    items.pop().unwrap_or(TestExpr::False)
+    items.pop()
 }
 
 fn step() -> Result<(), String> {
