@@ -417,7 +417,10 @@ impl Command for Jq {
         // in stack to drop in a release build, more in a debug one.
         // Untouched stack costs no memory.
         let mem = usize::try_from(ctx.budget.limits.max_memory_bytes).unwrap_or(usize::MAX).min(4 << 30);
-        let stack = super::jq_val::EVAL_STACK + (16 << 20) + mem.saturating_mul(2);
+        // Debug builds' frames are several times larger (measured: a 2x
+        // reserve overflowed dropping a closure chain at the budget).
+        let per_byte = if cfg!(debug_assertions) { 8 } else { 2 };
+        let stack = super::jq_val::EVAL_STACK + (16 << 20) + mem.saturating_mul(per_byte);
         let spawned =
             std::thread::Builder::new().name("jq".into()).stack_size(stack).spawn(move || worker(job, tx, in_rx));
         if spawned.is_err() {

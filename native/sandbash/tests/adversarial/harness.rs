@@ -13,7 +13,9 @@ pub const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 const STACK: usize = 8 * 1024 * 1024;
 
 /// The timeout given to each run. A run must end within it plus [`SLACK`].
-pub const TIMEOUT_MS: u64 = 2_000;
+/// Generous too: the 10^6 cases of a debug build on a busy machine take
+/// seconds, and must reach their own answer or limit, not this timeout.
+pub const TIMEOUT_MS: u64 = 10_000;
 /// Generous: a debug build on two busy cores.
 pub const SLACK: Duration = Duration::from_secs(15);
 
