@@ -79,6 +79,10 @@ fn eval_inner(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, Stri
     }
     // Messages show the text as written after its leading blanks.
     let shown = text.trim_start();
+    let cache = sh.arith_cache.clone();
+    if let Some(expr) = cache.get(t) {
+        return Eval { sh, text: shown, depth }.eval(&expr);
+    }
     let mut p = Parser { sh, src: t, b: t.as_bytes(), pos: 0, end: t.len(), nest: 0, last: 0 };
     let parsed = p.comma().and_then(|e| {
         p.skip_ws();
@@ -101,8 +105,39 @@ fn eval_inner(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, Stri
             });
         }
     };
+    let expr = cache.keep(t, expr);
     let mut ev = Eval { sh, text: shown, depth };
     ev.eval(&expr)
+}
+
+/// Parsed expressions by their text, per session: the `$((i+1))` of a loop
+/// is parsed once, not on every turn. Only texts without subscripts are kept
+/// (how `a[k]` parses depends on whether `a` is associative at the time).
+#[derive(Default)]
+pub struct ArithCache {
+    map: parking_lot::Mutex<std::collections::HashMap<Box<str>, std::sync::Arc<Ex>, foldhash::fast::RandomState>>,
+}
+
+/// Entries the cache holds before it starts over, and the longest text kept.
+const CACHE_ENTRIES: usize = 256;
+const CACHE_TEXT: usize = 256;
+
+impl ArithCache {
+    fn get(&self, text: &str) -> Option<std::sync::Arc<Ex>> {
+        self.map.lock().get(text).cloned()
+    }
+
+    fn keep(&self, text: &str, expr: Ex) -> std::sync::Arc<Ex> {
+        let expr = std::sync::Arc::new(expr);
+        if text.len() <= CACHE_TEXT && !text.contains('[') {
+            let mut map = self.map.lock();
+            if map.len() >= CACHE_ENTRIES {
+                map.clear();
+            }
+            map.insert(text.into(), expr.clone());
+        }
+        expr
+    }
 }
 
 /// Where the first numeric constant with a digit its base does not have

@@ -272,6 +272,7 @@ fn var_from(
         integer: attrs & ATTR_INTEGER != 0,
         case,
         nameref: attrs & ATTR_NAMEREF != 0,
+        ..Var::empty()
     })
 }
 
