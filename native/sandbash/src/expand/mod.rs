@@ -117,8 +117,21 @@ pub async fn expand_words(sh: &mut ShellState, fds: &Fds, words: &[&str]) -> Res
     Ok(out)
 }
 
+/// A word no expansion changes: no quoting, parameter, command, arithmetic,
+/// brace or tilde expansion, no glob or extglob character. Most words of a
+/// script (`echo`, `-lt`, `1000`) are; they skip the word parser.
+fn is_literal(raw: &str) -> bool {
+    !raw.is_empty()
+        && !raw
+            .bytes()
+            .any(|b| matches!(b, b'$' | b'`' | b'\\' | b'\'' | b'"' | b'*' | b'?' | b'[' | b'{' | b'~' | b'(' | b')'))
+}
+
 /// Expand one word into zero or more fields.
 pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<String>, Flow> {
+    if is_literal(raw) {
+        return Ok(vec![raw.to_string()]);
+    }
     let max_items = sh.budget.limits.max_brace_items;
     let alternatives = if !sh.opts.braceexpand {
         vec![raw.to_string()]
@@ -154,6 +167,9 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
 /// Expand without splitting or globbing (assignment values, redirect targets,
 /// here-strings, `case` words): one string.
 pub async fn expand_string(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String, Flow> {
+    if is_literal(raw) {
+        return Ok(raw.to_string());
+    }
     let fields = expand_to_segs(sh, fds, raw).await?;
     join_fields(fields)
 }
@@ -161,6 +177,9 @@ pub async fn expand_string(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<
 /// Expand an assignment value: like [`expand_string`], but `~` also expands
 /// after `:` (`PATH=~/bin:~/sbin`).
 pub async fn expand_assignment_value(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String, Flow> {
+    if is_literal(raw) {
+        return Ok(raw.to_string());
+    }
     let opts = brush_parser::ParserOptions { tilde_expansion_after_colon: true, ..crate::syntax::options() };
     let pieces = match word::parse(raw, &opts) {
         Ok(p) => p,

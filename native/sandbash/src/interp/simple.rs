@@ -154,14 +154,26 @@ async fn debug_trap(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) ->
     }
 }
 
+/// The line a command starts on, as `cmd.location()` gives it, without
+/// building the whole span (that clones several positions per command).
+fn start_line(cmd: &ast::SimpleCommand) -> Option<usize> {
+    use ast::CommandPrefixOrSuffixItem as Item;
+    match cmd.prefix.as_ref().and_then(|p| p.0.first()) {
+        Some(Item::Word(w)) => w.loc.as_ref().map(|l| l.start.line),
+        Some(Item::AssignmentWord(a, _)) => Some(a.loc.start.line),
+        Some(other) => other.location().map(|l| l.start.line),
+        None => cmd.word_or_name.as_ref()?.loc.as_ref().map(|l| l.start.line),
+    }
+}
+
 async fn run_with(
     sh: &mut ShellState,
     cmd: &ast::SimpleCommand,
     fds: &Fds,
     subs: &mut super::procsub::ProcSubs,
 ) -> Res {
-    if let Some(loc) = cmd.location() {
-        sh.line = sh.src.line_base + loc.start.line;
+    if let Some(line) = start_line(cmd) {
+        sh.line = sh.src.line_base + line;
     }
     if sh.budget.tick_command()? {
         // Give the runtime's other tasks (other sessions, a cancel) a turn,
