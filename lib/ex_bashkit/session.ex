@@ -64,7 +64,10 @@ defmodule ExBashkit.Session do
       `python` and `python3`, `[name: "py"]` or `[names: ["python", "py"]]`
       for other names. Off by default (`python` is then `command not found`).
 
-  A malformed option raises `ArgumentError` naming it.
+  A malformed option raises `ArgumentError` naming it. Defaults for every
+  session, and ceilings no session may exceed, come from the application's
+  config (`config :ex_bashkit, limits: [...], max_timeout_ms: ...`; see
+  `ExBashkit.Config`).
 
   ## Python
 
