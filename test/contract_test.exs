@@ -112,4 +112,26 @@ defmodule ExBashkit.ContractTest do
       end
     end
   end
+
+  test "the option type names every option new/1 takes" do
+    {:ok, types} = Code.Typespec.fetch_types(Session)
+
+    {:type, {:option, {:type, _, :union, alts}, []}} =
+      Enum.find(types, &match?({:type, {:option, _, _}}, &1))
+
+    in_type = for {:type, _, :tuple, [{:atom, _, key}, _]} <- alts, do: key
+    assert Enum.sort(in_type) == Enum.sort(ExBashkit.Session.Options.keys())
+  end
+
+  test "the functions of every concept are reachable from ExBashkit.Session" do
+    s = Session.new()
+    assert :ok = Session.write_file(s, "/a", "1")
+    assert {:ok, "1"} = Session.read_file(s, "/a")
+    assert {:ok, "1"} = ExBashkit.Session.Files.read_file(s, "/a")
+    assert is_integer(Session.mark(s))
+    assert [] = Session.jobs(s)
+    assert [] = Session.history(s)
+    assert {:ok, bytes} = Session.snapshot(s)
+    assert {:ok, _} = Session.restore(Session.new(), bytes)
+  end
 end

@@ -618,4 +618,72 @@ defmodule ExBashkit.Session.Options do
 
   defp stringify(opt, v),
     do: raise(ArgumentError, "option #{inspect(opt)}: cannot use #{inspect(v)} as text")
+
+  @doc false
+  # `exec/3` options: {native options, partial?, nil | :default | job name}.
+  def exec_opts(opts) do
+    base = %{stdin: "", timeout_ms: nil, cwd: nil, env: [], broker: nil}
+    background = opts[:background] == true
+    name = opts[:name]
+
+    cond do
+      not is_boolean(Keyword.get(opts, :background, false)) ->
+        raise ArgumentError,
+              "option :background must be a boolean, got: #{inspect(opts[:background])}"
+
+      name != nil and not background ->
+        raise ArgumentError, "option :name only applies with background: true"
+
+      name != nil and not is_binary(name) ->
+        raise ArgumentError, "option :name must be a string, got: #{inspect(name)}"
+
+      true ->
+        :ok
+    end
+
+    opts = Keyword.drop(opts, [:background, :name])
+
+    {native, partial?} = native_exec_opts(opts, base)
+    {native, partial?, if(background, do: name || :default)}
+  end
+
+  defp native_exec_opts(opts, base) do
+    Enum.reduce(opts, {base, false}, fn
+      {:stdin, data}, {acc, p} ->
+        {%{acc | stdin: iodata!(:stdin, data)}, p}
+
+      {:timeout_ms, t}, {acc, p} when is_integer(t) and t >= 1 ->
+        {%{acc | timeout_ms: min(t, @u64_max)}, p}
+
+      {:timeout_ms, t}, _ ->
+        raise ArgumentError, "option :timeout_ms must be a positive integer, got: #{inspect(t)}"
+
+      {:cwd, dir}, {acc, p} ->
+        {%{acc | cwd: path(:cwd, dir)}, p}
+
+      {:env, env}, {acc, p} ->
+        {%{acc | env: env(env)}, p}
+
+      {:partial, b}, {acc, _} when is_boolean(b) ->
+        {acc, b}
+
+      {:partial, b}, _ ->
+        raise ArgumentError, "option :partial must be a boolean, got: #{inspect(b)}"
+
+      {key, _}, _ ->
+        raise ArgumentError, "unknown option #{inspect(key)} for ExBashkit.Session.exec/3"
+
+      other, _ ->
+        raise ArgumentError, "exec options must be a keyword list, got: #{inspect(other)}"
+    end)
+  end
+
+  defp iodata!(key, data) do
+    IO.iodata_to_binary(data)
+  rescue
+    ArgumentError ->
+      reraise ArgumentError,
+              "option #{inspect(key)} must be iodata, got: #{inspect(data)}",
+              __STACKTRACE__
+  end
 end
