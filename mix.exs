@@ -14,7 +14,7 @@ defmodule ExBashkit.MixProject do
     ]
   end
 
-  def application, do: [extra_applications: [:logger]]
+  def application, do: [mod: {ExBashkit.Application, []}, extra_applications: [:logger, :crypto]]
 end
 
 defmodule Mix.Tasks.Compile.ExBashkitCargo do

@@ -428,7 +428,9 @@ defmodule ExBashkit.Session do
       it printed before it was stopped (`exit_code` is 1), instead of
       `{:error, message}`.
 
-  If the calling process dies, its running exec is cancelled.
+  If the calling process dies, its running exec is cancelled. Each call
+  sends `[:ex_bashkit, :exec, ...]` telemetry events when the application has
+  `:telemetry` loaded (see `ExBashkit.Telemetry`).
 
   ## Examples
 
@@ -446,25 +448,36 @@ defmodule ExBashkit.Session do
 
   def exec(%__MODULE__{ref: ref} = session, script, opts)
       when is_binary(script) and is_list(opts) do
-    {native_opts, partial?, background} = Options.exec_opts(opts)
+    meta = %{
+      session: session,
+      script_bytes: byte_size(script),
+      background: opts[:background] == true
+    }
 
-    cond do
-      Runner.serving?(ref) ->
-        {:error,
-         "exec called from a callback of the same session: the session is busy running " <>
-           "the script that made the call (use another session)"}
+    ExBashkit.Telemetry.span(meta, fn ->
+      {native_opts, partial?, background} = Options.exec_opts(opts)
 
-      true ->
-        with {:ok, script} <- Hooks.before_exec(session.config, script) do
-          case background do
-            nil ->
-              Hooks.after_exec(session.config, Runner.run(session, script, native_opts, partial?))
+      cond do
+        Runner.serving?(ref) ->
+          {:error,
+           "exec called from a callback of the same session: the session is busy running " <>
+             "the script that made the call (use another session)"}
 
-            name ->
-              Jobs.start(session, script, native_opts, name)
+        true ->
+          with {:ok, script} <- Hooks.before_exec(session.config, script) do
+            case background do
+              nil ->
+                Hooks.after_exec(
+                  session.config,
+                  Runner.run(session, script, native_opts, partial?)
+                )
+
+              name ->
+                Jobs.start(session, script, native_opts, name)
+            end
           end
-        end
-    end
+      end
+    end)
   end
 
   def exec(%__MODULE__{}, script, opts) when is_list(opts),
