@@ -228,13 +228,19 @@ defmodule ExBashkit.Server do
   def whereis(name) do
     case Registry.lookup(@registry, name) do
       [{pid, _}] ->
-        pid
+        if Process.alive?(pid), do: pid, else: remote(name)
 
       [] ->
-        case :pg.get_members(@scope, {__MODULE__, name}) do
-          [] -> nil
-          pids -> Enum.min_by(pids, &(node(&1) != node()))
-        end
+        remote(name)
+    end
+  end
+
+  defp remote(name) do
+    live = fn pid -> node(pid) != node() or Process.alive?(pid) end
+
+    case Enum.filter(:pg.get_members(@scope, {__MODULE__, name}), live) do
+      [] -> nil
+      pids -> Enum.min_by(pids, &(node(&1) != node()))
     end
   end
 
@@ -256,7 +262,13 @@ defmodule ExBashkit.Server do
 
       pid ->
         safe_call(pid, {:api, fun, args}, fn ->
-          if attempts > 1, do: call(name, {fun, args}, attempts - 1), else: {:error, :unavailable}
+          if attempts > 1 do
+            # The server was stopping (hibernating, moving): let its name go.
+            Process.sleep(20 * (5 - attempts))
+            call(name, {fun, args}, attempts - 1)
+          else
+            {:error, :unavailable}
+          end
         end)
     end
     |> case do
@@ -407,8 +419,12 @@ defmodule ExBashkit.Server do
   def handle_call(:hibernate, from, st) do
     if st.workers == %{} do
       case seal(st) do
-        :ok -> {:stop, :normal, :ok, st}
-        error -> {:reply, error, idle(st)}
+        :ok ->
+          leave(st)
+          {:stop, :normal, :ok, st}
+
+        error ->
+          {:reply, error, idle(st)}
       end
     else
       # Once the calls in flight are done.
@@ -417,8 +433,7 @@ defmodule ExBashkit.Server do
   end
 
   def handle_call({:migrate, node}, from, st) do
-    st = %{st | migrating: {node, from}}
-    {:noreply, maybe_move(st)}
+    maybe_move(%{st | migrating: {node, from}})
   end
 
   @impl true
