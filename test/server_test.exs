@@ -70,6 +70,15 @@ defmodule ExBashkit.ServerTest do
     assert {:error, :not_found} = Server.exec(name, "true")
   end
 
+  test "bad options: ArgumentError at start, or the session's refusal as an error" do
+    assert_raise ArgumentError, ~r/unknown option/, fn -> Server.start(uniq("bad"), nope: 1) end
+
+    assert {:error, {:bad_options, msg}} =
+             Server.start(uniq("bad"), mounts: [{"/d", "/etc", :read_only}])
+
+    assert msg =~ "refused"
+  end
+
   test "cancel reaches a running exec" do
     name = uniq("cancel")
     {:ok, _} = Server.start(name, hibernate_after_ms: :infinity)

@@ -160,8 +160,9 @@ defmodule ExBashkit.Server do
     if Keyword.has_key?(session, :workspace),
       do: raise(ArgumentError, "option :workspace cannot be used with ExBashkit.Server")
 
-    # Validate here, where the caller gets the ArgumentError.
-    _ = Session.new(session)
+    # Validate here, where the caller gets the ArgumentError (the NIF's own
+    # checks, such as a mount's host path, surface as {:error, _} from init).
+    _ = ExBashkit.Session.Options.normalize(session)
 
     case whereis(name) || wake(name) do
       pid when is_pid(pid) ->
@@ -337,8 +338,15 @@ defmodule ExBashkit.Server do
   # --- server -------------------------------------------------------------
 
   @impl true
-  def init(%{name: name, options: options, server: server} = record) do
-    session = Session.new(options)
+  def init(%{options: options} = record) do
+    Session.new(options)
+  rescue
+    e in ArgumentError -> {:stop, {:bad_options, Exception.message(e)}}
+  else
+    session -> init_with(session, record)
+  end
+
+  defp init_with(session, %{name: name, options: options, server: server} = record) do
     key = snapshot_key(options)
 
     restored =
