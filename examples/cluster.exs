@@ -35,7 +35,10 @@ say = fn label, value -> IO.puts(String.pad_trailing(label, 44) <> inspect(value
 {:ok, pid} = Server.start("agent-1", node: b, checkpoint_after_ms: 100)
 say.("started on", node(pid))
 {:ok, _} = Server.exec("agent-1", "echo 'step 1' > /notes; count=1")
-{:ok, r} = :erpc.call(c, Server, :exec, ["agent-1", "count=$((count+1)); cat /notes; echo $count"])
+
+{:ok, r} =
+  :erpc.call(c, Server, :exec, ["agent-1", "count=$((count+1)); cat /notes; echo $count"])
+
 say.("called from c, ran on b:", r.stdout)
 
 # 2. Hibernate (idle sessions do it after :hibernate_after_ms); the next call wakes it.
