@@ -1,0 +1,25 @@
+"""Behaviours the differential tester (tools/difftest) found mismatching, by class:
+the operand of `${x:-word}` and friends inside double quotes, case toggling
+`${x~}`/`${x~~}`, operators on `$#` (`${##pat}`), and their neighbours."""
+
+group("Operands of ${x:-word} inside double quotes")
+t("dq_default_single_quotes_literal", r'''x=; printf '<%s>' "${x:-'a b'}" "${u-'a'}" "${x:+'n'}"; echo''')
+t("dq_alternative_single_quotes_literal", r'''x=abc; printf '<%s>' "${x:+'it'}" "${x:+'a b' c}" ${x:+'a b'}; echo''')
+t("dq_assign_default_keeps_quotes", r'''unset y; printf '<%s>' "${y:='a b'}"; echo "[$y]"; unset y; printf '<%s>' ${y:='a b'}; echo "[$y]"''')
+t("dq_default_escapes", r'''x=; printf '<%s>' "${x:-\'}" "${x:-\a\$\"\}}" "${x:-\\}"; echo''')
+t("dq_default_tilde_not_expanded", r'''x=; unset y; printf '<%s>' "${x:-~}" "${x:-~/d}" "${y:=~}" ${x:-~}; echo "[$y]"''')
+t("dq_default_ansi_c_still_decoded", r'''x=; printf '<%s>' "${x:-$'a\tb'}" "${x:-"q r"}" "${x:-a"*"b}" "${x:-*}"; echo''')
+t("dq_default_nested_expansions", r'''x=; a=A; printf '<%s>' "${x:-'$a'}" "${x:-$(echo "'s'")}" "${x:-${a:+'q'}}" "${x:-`echo "'b'"`}"; echo''')
+t("dq_pattern_operators_still_quote", r'''x=abc; printf '<%s>' "${x#'a'}" "${x/'b'/'B'}" "${x%"c"}" "${x/b/'q'}" "${x/b/\'}"; echo''')
+t("dq_default_array_at", r'''arr=(); printf '<%s>' "${arr[@]:-'a'}" "${@:-'p'}"; echo''')
+e("dq_error_message_quotes_removed", r'''x=; echo "${x:?'m s'}"''')
+
+group("Case toggle ${x~} and ${x~~}")
+t("toggle_first_and_all", r'''x=aBc; printf '<%s>' "${x~}" "${x~~}" ${x~~[ab]} "${x~[a]}"; echo''')
+t("toggle_split_and_lists", r'''y="ab cd"; printf '<%s>' ${y~} ${y~~}; arr=(ab Cd); printf '<%s>' "${arr[@]~}" "${arr[*]~~}" "${arr[1]~~}"; set -- xY z; printf '<%s>' "${@~}" "${*~~}"; echo''')
+t("toggle_inside_words", r'''x=aBc; echo "pre${x~}post ${x~~}" a${x~~}b$x; echo ${x~~}${x~}''')
+t("toggle_unset_and_multibyte", r'''unset n; printf '<%s>' "${n~~}" ${n~}; u='éÀb'; printf '<%s>' "${u~~}"; echo''')
+
+group("Operators on $#")
+t("nargs_operators", r'''set -- a b; printf '<%s>' "${##a}" "${###}" "${#%2}" "${#:-x}" "${#-x}" "${##}" "${#}" ${#/2/X} "${#:0:1}" "${#@Q}"; echo''')
+t("nargs_remove_prefix_in_cmdsub", r'''printf '<%s>' "$(echo ${###a})" ${##0}; echo''')
