@@ -127,3 +127,71 @@ fn nargs_operators() {
 fn nargs_remove_prefix_in_cmdsub() {
     check(r#"printf '<%s>' "$(echo ${###a})" ${##0}; echo"#, "<0>\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Line numbers of arithmetic commands
+// ----------------------------------------------------------------------
+
+#[test]
+fn arith_command_error_names_its_line() {
+    check_err(r#"x=1
+(( 1e3 ))
+echo a; (( 2/0 )) && echo
+(( x/0 )); echo b"#, "a\nb\n", "bash: line 2: ((: 1e3: value too great for base (error token is \"1e3\")\nbash: line 3: ((: 2/0 : division by 0 (error token is \"0 \")\nbash: line 4: ((: x/0 : division by 0 (error token is \"0 \")\n", 0);
+}
+
+#[test]
+fn arith_command_multiline_names_its_last_line() {
+    check_err(
+        r#"x=1
+((
+x+
+2/0 ))
+echo $LINENO"#,
+        "5\n",
+        "bash: line 4: ((: \nx+\n2/0 : division by 0 (error token is \"0 \")\n",
+        0,
+    );
+}
+
+#[test]
+fn arith_for_errors_name_the_for_line() {
+    check_err(
+        r#"echo
+for ((i=0; i<2; i+=1/i)); do
+echo $i
+done"#,
+        "\n0\n",
+        "bash: line 2: ((: i+=1/i: division by 0 (error token is \"i\")\n",
+        1,
+    );
+}
+
+#[test]
+fn arith_lineno_inside_commands() {
+    check(
+        r#"echo $LINENO; (( x = LINENO )); echo $x
+(( y =
+LINENO )); echo $y
+for ((i=0;i<2;i++)); do
+:
+echo $LINENO
+done; echo $LINENO"#,
+        "1\n1\n3\n6\n6\n7\n",
+        0,
+    );
+}
+
+#[test]
+fn arith_command_in_function_line() {
+    check_err(
+        r#"f() {
+:
+(( 1/0 ))
+}
+f"#,
+        "",
+        "environment: line 3: ((: 1/0 : division by 0 (error token is \"0 \")\n",
+        1,
+    );
+}

@@ -67,18 +67,19 @@ pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, St
 }
 
 fn eval_inner(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, String> {
-    let t = text.trim();
-    if t.is_empty() {
+    if text.trim().is_empty() {
         return Ok(0);
     }
+    // Messages show the text as written after its leading blanks (spaces and
+    // tabs, not newlines), and the parser reads the same text.
+    let shown = text.trim_start_matches([' ', '\t']);
+    let t = shown.trim_end();
     // Plain decimal fast path (a leading 0 means octal, left to the parser).
     if !t.starts_with('0') || t.len() == 1 {
         if let Ok(v) = t.parse::<i64>() {
             return Ok(v);
         }
     }
-    // Messages show the text as written after its leading blanks.
-    let shown = text.trim_start();
     let mut p = Parser { sh, src: t, b: t.as_bytes(), pos: 0, end: t.len(), nest: 0, last: 0 };
     let parsed = p.comma().and_then(|e| {
         p.skip_ws();

@@ -23,3 +23,30 @@ t("toggle_unset_and_multibyte", r'''unset n; printf '<%s>' "${n~~}" ${n~}; u='é
 group("Operators on $#")
 t("nargs_operators", r'''set -- a b; printf '<%s>' "${##a}" "${###}" "${#%2}" "${#:-x}" "${#-x}" "${##}" "${#}" ${#/2/X} "${#:0:1}" "${#@Q}"; echo''')
 t("nargs_remove_prefix_in_cmdsub", r'''printf '<%s>' "$(echo ${###a})" ${##0}; echo''')
+
+group("Line numbers of arithmetic commands")
+e("arith_command_error_names_its_line", """x=1
+(( 1e3 ))
+echo a; (( 2/0 )) && echo
+(( x/0 )); echo b""")
+e("arith_command_multiline_names_its_last_line", """x=1
+((
+x+
+2/0 ))
+echo $LINENO""")
+e("arith_for_errors_name_the_for_line", """echo
+for ((i=0; i<2; i+=1/i)); do
+echo $i
+done""")
+t("arith_lineno_inside_commands", """echo $LINENO; (( x = LINENO )); echo $x
+(( y =
+LINENO )); echo $y
+for ((i=0;i<2;i++)); do
+:
+echo $LINENO
+done; echo $LINENO""")
+e("arith_command_in_function_line", """f() {
+:
+(( 1/0 ))
+}
+f""")
