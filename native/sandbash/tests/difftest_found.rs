@@ -195,3 +195,79 @@ f"#,
         1,
     );
 }
+
+#[test]
+fn case_word_error_names_case_line() {
+    check_err(
+        r#"echo
+case ${b:?x} in
+*) ;;
+esac"#,
+        "\n",
+        "bash: line 2: b: x\n",
+        127,
+    );
+}
+
+#[test]
+fn for_word_error_names_for_line() {
+    check_err(
+        r#"v=
+for w in a ${!v}; do
+:
+done"#,
+        "",
+        "bash: line 2: : invalid variable name\n",
+        1,
+    );
+}
+
+// ----------------------------------------------------------------------
+// Unused alternatives of quoted lists make no word
+// ----------------------------------------------------------------------
+
+#[test]
+fn quoted_at_alternative_unused() {
+    check(
+        r#"set --; printf '<%s>' "${@:+x}" "${*:+x}" "${@-x}" "${@:-x}" "${@+x}"; echo; set -- a; printf '<%s>' "${@:+x}" "${@:+}"; echo"#,
+        "<><x><x>\n<x><>\n",
+        0,
+    );
+}
+
+#[test]
+fn quoted_array_alternative_unused() {
+    check(
+        r#"arr=(); printf '<%s>' "${arr[@]+x}" "${arr[*]+x}" "${arr[@]:+x}"; unset arr; printf '<%s>' "${arr[@]+x}" "a${arr[@]+x}"; echo; set -- "${arr[@]:+y}"; echo $#"#,
+        "<><a>\n0\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// Indirect expansion of unset positional parameters
+// ----------------------------------------------------------------------
+
+#[test]
+fn indirect_unset_positional_is_empty() {
+    check(r#"set --; echo "<${!1}>" "${!3:-d}" ${!2+x}; set -- "" ; echo "<${!2}>""#, "<> d\n<>\n", 0);
+}
+
+#[test]
+fn indirect_unset_name_still_errors() {
+    check_err(r#"unset v; echo "<${!v}>""#, "", "bash: line 1: v: invalid indirect expansion\n", 1);
+}
+
+// ----------------------------------------------------------------------
+// Arithmetic: characters no operator starts with
+// ----------------------------------------------------------------------
+
+#[test]
+fn arith_invalid_operator() {
+    check_err(r#"(( 1.5 )); (( a.b )); (( 1 @ 2 )); (( 1 ] 2 )); echo $?"#, "1\n", "bash: line 1: ((: 1.5 : syntax error: invalid arithmetic operator (error token is \".5 \")\nbash: line 1: ((: a.b : syntax error: invalid arithmetic operator (error token is \".b \")\nbash: line 1: ((: 1 @ 2 : syntax error: invalid arithmetic operator (error token is \"@ 2 \")\nbash: line 1: ((: 1 ] 2 : syntax error: invalid arithmetic operator (error token is \"] 2 \")\n", 0);
+}
+
+#[test]
+fn arith_invalid_operator_vs_operand_expected() {
+    check_err(r#"(( . )); (( 1 + @ )); (( (.) )); x=file.tar.gz; (( ++x )); echo $(( 2 + 1.5 ))"#, "", "bash: line 1: ((: . : syntax error: operand expected (error token is \". \")\nbash: line 1: ((: 1 + @ : syntax error: operand expected (error token is \"@ \")\nbash: line 1: ((: (.) : syntax error: operand expected (error token is \".) \")\nbash: line 1: ((: file.tar.gz: syntax error: invalid arithmetic operator (error token is \".tar.gz\")\nbash: line 1: 2 + 1.5 : syntax error: invalid arithmetic operator (error token is \".5 \")\n", 1);
+}

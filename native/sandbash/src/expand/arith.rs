@@ -187,6 +187,13 @@ fn syntax_error(t: &str) -> String {
         } else {
             let two = t.get(i..i + 2).unwrap_or("");
             let prefix = matches!(c, b'+' | b'-' | b'!' | b'~' | b'(');
+            if !want_operand && !b"+-*/%<>=!~&|^?:,()[".contains(&c) {
+                // `1.5`, `a.b`, `1 @ 2`: no operator starts with this character.
+                return format!(
+                    "{t}: syntax error: invalid arithmetic operator (error token is \"{}\")",
+                    t.get(start..).unwrap_or("")
+                );
+            }
             if want_operand && !prefix {
                 return format!(
                     "{t}: syntax error: operand expected (error token is \"{}\")",

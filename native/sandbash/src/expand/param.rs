@@ -247,6 +247,8 @@ async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Resul
     }
     let target = match lookup(sh, fds, p).await? {
         PV::Str(s) => s,
+        // An unset positional parameter refers to nothing (`${!1}` is empty).
+        PV::Unset if matches!(p, Parameter::Positional(_)) => return Ok(PV::Unset),
         _ => return Err(abort(sh.loc(), fds, &format!("{}: invalid indirect expansion", param_name(p))).await),
     };
     match brush_parser::word::parse_parameter(&target, &crate::syntax::options()) {
@@ -383,6 +385,9 @@ pub async fn expand(
             let v = get(sh, fds, parameter, *indirect).await?;
             if !v.is_unset_for(test_type) {
                 expand_raw_into(sh, fds, alternative_value.as_deref().unwrap_or(""), quoted, out).await?;
+            } else if is_at_list(parameter) {
+                // Like an empty "$@", an unused "${@+x}" or "${a[@]:+x}" makes no word.
+                out.saw_list = true;
             }
         }
         P::ParameterLength { parameter, indirect } => {
@@ -624,6 +629,15 @@ pub async fn expand(
         }
     }
     Ok(())
+}
+
+/// `$@` or `${name[@]}`: a list that expands to separate words even when quoted.
+fn is_at_list(p: &Parameter) -> bool {
+    matches!(
+        p,
+        Parameter::Special(SpecialParameter::AllPositionalParameters { concatenate: false })
+            | Parameter::NamedWithAllIndices { concatenate: false, .. }
+    )
 }
 
 /// `${x^}`, `${x^^pat}`, `${x,}`, `${x,,pat}` and bash's undocumented

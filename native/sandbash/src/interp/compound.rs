@@ -41,6 +41,8 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
         C::WhileClause(w) => while_loop(sh, &w.0, &w.1.list, fds, false).await,
         C::UntilClause(w) => while_loop(sh, &w.0, &w.1.list, fds, true).await,
         C::ForClause(f) => {
+            // Errors in its words name the line of `for`.
+            sh.line = sh.src.line_base + f.loc.start.line;
             if !crate::builtins::valid_name(&f.variable_name) {
                 fds.shell_err(sh.loc(), &format!("`{}': not a valid identifier", f.variable_name)).await;
                 sh.last_status = 1;
@@ -232,6 +234,8 @@ async fn while_loop(
 }
 
 async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Res {
+    // Errors in its word name the line of `case`.
+    sh.line = sh.src.line_base + cc.loc.start.line;
     let raw = super::raw_word(sh, &cc.value);
     super::simple::xtrace(sh, fds, &format!("case {raw} in")).await;
     let value = expand::expand_string(sh, fds, &raw).await?;

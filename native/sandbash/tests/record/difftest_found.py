@@ -50,3 +50,23 @@ e("arith_command_in_function_line", """f() {
 (( 1/0 ))
 }
 f""")
+e("case_word_error_names_case_line", """echo
+case ${b:?x} in
+*) ;;
+esac""")
+e("for_word_error_names_for_line", """v=
+for w in a ${!v}; do
+:
+done""")
+
+group("Unused alternatives of quoted lists make no word")
+t("quoted_at_alternative_unused", r'''set --; printf '<%s>' "${@:+x}" "${*:+x}" "${@-x}" "${@:-x}" "${@+x}"; echo; set -- a; printf '<%s>' "${@:+x}" "${@:+}"; echo''')
+t("quoted_array_alternative_unused", r'''arr=(); printf '<%s>' "${arr[@]+x}" "${arr[*]+x}" "${arr[@]:+x}"; unset arr; printf '<%s>' "${arr[@]+x}" "a${arr[@]+x}"; echo; set -- "${arr[@]:+y}"; echo $#''')
+
+group("Indirect expansion of unset positional parameters")
+t("indirect_unset_positional_is_empty", r'''set --; echo "<${!1}>" "${!3:-d}" ${!2+x}; set -- "" ; echo "<${!2}>"''')
+e("indirect_unset_name_still_errors", r'''unset v; echo "<${!v}>"''')
+
+group("Arithmetic: characters no operator starts with")
+e("arith_invalid_operator", r'''(( 1.5 )); (( a.b )); (( 1 @ 2 )); (( 1 ] 2 )); echo $?''')
+e("arith_invalid_operator_vs_operand_expected", r'''(( . )); (( 1 + @ )); (( (.) )); x=file.tar.gz; (( ++x )); echo $(( 2 + 1.5 ))''')
