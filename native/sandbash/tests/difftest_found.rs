@@ -271,3 +271,16 @@ fn arith_invalid_operator() {
 fn arith_invalid_operator_vs_operand_expected() {
     check_err(r#"(( . )); (( 1 + @ )); (( (.) )); x=file.tar.gz; (( ++x )); echo $(( 2 + 1.5 ))"#, "", "bash: line 1: ((: . : syntax error: operand expected (error token is \". \")\nbash: line 1: ((: 1 + @ : syntax error: operand expected (error token is \"@ \")\nbash: line 1: ((: (.) : syntax error: operand expected (error token is \".) \")\nbash: line 1: ((: file.tar.gz: syntax error: invalid arithmetic operator (error token is \".tar.gz\")\nbash: line 1: 2 + 1.5 : syntax error: invalid arithmetic operator (error token is \".5 \")\n", 1);
 }
+
+// ----------------------------------------------------------------------
+// printf -v stops at a NUL
+// ----------------------------------------------------------------------
+
+#[test]
+fn printf_v_value_ends_at_nul() {
+    check(
+        r#"printf -v b 'a\0b|'; echo "${#b} ${b@Q}"; printf -v c '%3c|' ''; echo "${c@Q}"; printf -v d '%b' 'x\0y'; echo "$d""#,
+        "1 'a'\n'  '\nx\n",
+        0,
+    );
+}

@@ -70,3 +70,6 @@ e("indirect_unset_name_still_errors", r'''unset v; echo "<${!v}>"''')
 group("Arithmetic: characters no operator starts with")
 e("arith_invalid_operator", r'''(( 1.5 )); (( a.b )); (( 1 @ 2 )); (( 1 ] 2 )); echo $?''')
 e("arith_invalid_operator_vs_operand_expected", r'''(( . )); (( 1 + @ )); (( (.) )); x=file.tar.gz; (( ++x )); echo $(( 2 + 1.5 ))''')
+
+group("printf -v stops at a NUL")
+t("printf_v_value_ends_at_nul", r'''printf -v b 'a\0b|'; echo "${#b} ${b@Q}"; printf -v c '%3c|' ''; echo "${c@Q}"; printf -v d '%b' 'x\0y'; echo "$d"''')
