@@ -284,3 +284,17 @@ fn printf_v_value_ends_at_nul() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Arithmetic: a `$` left in the text
+// ----------------------------------------------------------------------
+
+#[test]
+fn arith_dollar_left_unexpanded() {
+    check_err(
+        r#"let '$n & 1 & 1' '(1 | $n)' '${n} ^ 1' '1 $ 2'; echo $?"#,
+        "1\n",
+        "bash: line 1: let: $n & 1 & 1: syntax error: operand expected (error token is \"$n & 1 & 1\")\n",
+        0,
+    );
+}

@@ -158,7 +158,7 @@ fn syntax_error(t: &str) -> String {
             continue;
         }
         let start = i;
-        if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
+        if c.is_ascii_alphanumeric() || c == b'_' {
             if !want_operand {
                 return format!(
                     "{t}: syntax error in expression (error token is \"{}\")",

@@ -73,3 +73,6 @@ e("arith_invalid_operator_vs_operand_expected", r'''(( . )); (( 1 + @ )); (( (.)
 
 group("printf -v stops at a NUL")
 t("printf_v_value_ends_at_nul", r'''printf -v b 'a\0b|'; echo "${#b} ${b@Q}"; printf -v c '%3c|' ''; echo "${c@Q}"; printf -v d '%b' 'x\0y'; echo "$d"''')
+
+group("Arithmetic: a `$` left in the text")
+e("arith_dollar_left_unexpanded", r'''let '$n & 1 & 1' '(1 | $n)' '${n} ^ 1' '1 $ 2'; echo $?''')
