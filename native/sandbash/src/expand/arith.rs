@@ -67,18 +67,19 @@ pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, St
 }
 
 fn eval_inner(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, String> {
-    let t = text.trim();
-    if t.is_empty() {
+    if text.trim().is_empty() {
         return Ok(0);
     }
+    // Messages show the text as written after its leading blanks (spaces and
+    // tabs, not newlines), and the parser reads the same text.
+    let shown = text.trim_start_matches([' ', '\t']);
+    let t = shown.trim_end();
     // Plain decimal fast path (a leading 0 means octal, left to the parser).
     if !t.starts_with('0') || t.len() == 1 {
         if let Ok(v) = t.parse::<i64>() {
             return Ok(v);
         }
     }
-    // Messages show the text as written after its leading blanks.
-    let shown = text.trim_start();
     let cache = sh.arith_cache.clone();
     if let Some(expr) = cache.get(t) {
         return Eval { sh, text: shown, depth }.eval(&expr);
@@ -192,7 +193,7 @@ fn syntax_error(t: &str) -> String {
             continue;
         }
         let start = i;
-        if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
+        if c.is_ascii_alphanumeric() || c == b'_' {
             if !want_operand {
                 return format!(
                     "{t}: syntax error in expression (error token is \"{}\")",
@@ -221,6 +222,13 @@ fn syntax_error(t: &str) -> String {
         } else {
             let two = t.get(i..i + 2).unwrap_or("");
             let prefix = matches!(c, b'+' | b'-' | b'!' | b'~' | b'(');
+            if !want_operand && !b"+-*/%<>=!~&|^?:,()[".contains(&c) {
+                // `1.5`, `a.b`, `1 @ 2`: no operator starts with this character.
+                return format!(
+                    "{t}: syntax error: invalid arithmetic operator (error token is \"{}\")",
+                    t.get(start..).unwrap_or("")
+                );
+            }
             if want_operand && !prefix {
                 return format!(
                     "{t}: syntax error: operand expected (error token is \"{}\")",
