@@ -255,7 +255,9 @@ async fn run_with(
                 // Assigning to a readonly variable abandons the current
                 // top-level command (the script goes on with its next line);
                 // any other failed assignment ends a non-interactive shell.
-                let readonly = matches!(&e, StoreError::Msg(m) if m.ends_with(": readonly variable"));
+                let readonly = matches!(&e, StoreError::Msg(m) if m.ends_with(": readonly variable")
+                    || m.ends_with(": bad array subscript")
+                    || m.ends_with(": circular name reference"));
                 e.report(sh, fds, "").await?;
                 return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
             }
