@@ -232,6 +232,10 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
             }
         }
     }
+    // An array attribute wins over `-n` (`declare -na r=x` makes an array).
+    if f.has(bit::A | bit::AA) {
+        f.on &= !bit::N;
+    }
     // Two case attributes at once cancel out (`declare -lu`: neither).
     if (f.on & bit::CASE).count_ones() > 1 {
         f.off |= f.on & bit::CASE;
