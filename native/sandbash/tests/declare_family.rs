@@ -365,6 +365,11 @@ fn last_argument_of_declaration() {
 }
 
 #[test]
+fn empty_subscripts() {
+    check_err(r#"declare 'b[]'; echo "s=$?"; declare 'c[]=x'; echo "s=$?"; declare d[]=y; echo "s=$?""#, "s=1\ns=1\ns=1\n", "bash: line 1: declare: `b[]': not a valid identifier\nbash: line 1: c[]: bad array subscript\nbash: line 1: d[]: bad array subscript\n", 0);
+}
+
+#[test]
 fn subscripts_refused_by_export() {
     check_err(r#"export 'e[0]=1'; echo "s=$?"; readonly 'r[1]=2'; echo "s=$?""#, "s=1\ns=1\n", "bash: line 1: export: `e[0]': not a valid identifier\nbash: line 1: readonly: `r[1]': not a valid identifier\n", 0);
 }

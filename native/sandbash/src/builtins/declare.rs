@@ -310,7 +310,11 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
                 append: a.append,
             },
         };
-        if !valid_name(&op.name) {
+        if valid_name(&op.name) && op.index.as_deref() == Some("") && op.value.is_some() {
+            status = fail(sh.loc(), fds, &format!("{}[]: bad array subscript", op.name), 1).await;
+            continue;
+        }
+        if !valid_name(&op.name) || op.index.as_deref() == Some("") {
             status = fail(sh.loc(), fds, &format!("{name}: `{}': not a valid identifier", op.shown), 1).await;
             continue;
         }

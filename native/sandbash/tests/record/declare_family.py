@@ -59,6 +59,7 @@ t("global_g_sets_global_not_local", r'''x=1; f() { local x=2; declare -g x=3; ec
 t("command_and_builtin_prefixes", r'''v=world; command export w=$v; declare -p w; builtin declare -i n=2+3; declare -p n; command local l=1 2>&1; echo $?''')
 t("function_shadowing_declaration", r'''declare() { echo "[$*] $#"; }; declare x=1 "y=a b" z[1]=q; unset -f declare; local() { echo "L[$*]"; }; local q=1; unset -f local''')
 t("last_argument_of_declaration", r'''v=world; declare d=$v; echo "$_"; export e=1 f=2; echo "$_"; declare -a a=(1 2); echo "$_"''')
+e("empty_subscripts", r'''declare 'b[]'; echo "s=$?"; declare 'c[]=x'; echo "s=$?"; declare d[]=y; echo "s=$?"''')
 e("subscripts_refused_by_export", r'''export 'e[0]=1'; echo "s=$?"; readonly 'r[1]=2'; echo "s=$?"''')
 
 group("Integer arrays")
