@@ -1038,6 +1038,10 @@ fn upper_first(s: &str) -> String {
 
 /// Quote for reuse as shell input (`${x@Q}`, `declare -p`): single quotes.
 pub fn quote(s: &str) -> String {
+    // bash's sh_single_quote: a lone quote is `\'`.
+    if s == "'" {
+        return "\\'".to_string();
+    }
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 

@@ -225,7 +225,16 @@ async fn run_with(
         match it {
             Item::AssignmentWord(a, w) if declaring => {
                 let _ = w;
-                decl.push(DeclArg::Assign(expand_assignment(sh, fds, a).await?));
+                let v = expand_assignment(sh, fds, a).await?;
+                // A function of that name gets the word as text (and `$_` is it).
+                argv.push(match &v.value {
+                    AssignedValue::Scalar(s) => {
+                        let sub = v.index.as_ref().map(|i| format!("[{i}]")).unwrap_or_default();
+                        format!("{}{sub}{}{s}", v.name, if v.append { "+=" } else { "=" })
+                    }
+                    AssignedValue::Array(_) => v.name.clone(),
+                });
+                decl.push(DeclArg::Assign(v));
             }
             Item::Word(w) | Item::AssignmentWord(_, w) => {
                 let src = sh.src.clone();
@@ -258,7 +267,9 @@ async fn run_with(
                 // Assigning to a readonly variable abandons the current
                 // top-level command (the script goes on with its next line);
                 // any other failed assignment ends a non-interactive shell.
-                let readonly = matches!(&e, StoreError::Msg(m) if m.ends_with(": readonly variable"));
+                let readonly = matches!(&e, StoreError::Msg(m) if m.ends_with(": readonly variable")
+                    || m.ends_with(": bad array subscript")
+                    || m.ends_with(": circular name reference"));
                 e.report(sh, fds, "").await?;
                 return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
             }
@@ -598,6 +609,15 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
         // Elements are changed in place: copying the whole array for each
         // element would make filling an array quadratic.
         (Some(idx), AssignedValue::Scalar(s)) => {
+            // An integer array evaluates each element (`a[1]+=2` adds).
+            let s = if integer {
+                let n = crate::expand::arith::eval_str(sh, &s, 0)?;
+                let cur = if a.append { element_number(sh, &a.name, &idx, is_assoc)? } else { 0 };
+                a.append = false;
+                (cur + n).to_string()
+            } else {
+                s
+            };
             if is_assoc {
                 let var = sh.vars.entry(&a.name);
                 if let Some(Value::Assoc(m)) = &mut var.value {
@@ -648,6 +668,17 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
             Ok(())
         }
         (_, AssignedValue::Array(items)) => {
+            let items = if integer {
+                let mut out = Vec::with_capacity(items.len());
+                for (k, v) in items {
+                    // An associative list without keys pairs its words: only values count.
+                    let n = crate::expand::arith::eval_str(sh, &v, 0)?;
+                    out.push((k, n.to_string()));
+                }
+                out
+            } else {
+                items
+            };
             if is_assoc {
                 let mut m = match (a.append, take_value(sh, &a.name, a.append)) {
                     (true, Some(Value::Assoc(m))) => m,
@@ -695,6 +726,18 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
             }
         }
     }
+}
+
+/// The number in element `idx` of `name` (0 when unset or not a number).
+fn element_number(sh: &mut ShellState, name: &str, idx: &str, assoc: bool) -> Result<i64, String> {
+    let i = if assoc { 0 } else { crate::expand::arith::eval_str(sh, idx, 0)? };
+    let cur = match sh.vars.get(name).and_then(|v| v.value.as_ref()) {
+        Some(Value::Assoc(m)) if assoc => m.get(idx).cloned(),
+        Some(Value::Indexed(m)) if !assoc => m.get(&i).cloned(),
+        Some(Value::Scalar(s)) if !assoc && i == 0 => Some(s.clone()),
+        _ => None,
+    };
+    Ok(cur.and_then(|c| c.trim().parse().ok()).unwrap_or(0))
 }
 
 /// The length of `name` when it holds a plain string.

@@ -54,6 +54,8 @@ pub struct Var {
     pub case: Option<Case>,
     /// `declare -n`: the value is the name of another variable.
     pub nameref: bool,
+    /// `declare -t` (shown by `declare -p`; functions' trace attribute is separate).
+    pub trace: bool,
     /// The exec whose rollback journal already holds this variable's value
     /// from before it (see [`Variables::begin_journal`]).
     pub(crate) epoch: u32,
@@ -64,6 +66,8 @@ pub struct Var {
 pub enum Case {
     Lower,
     Upper,
+    /// `declare -c`: the first character upper case, the rest lower.
+    Capital,
 }
 
 impl Case {
@@ -71,6 +75,13 @@ impl Case {
         match self {
             Case::Lower => s.to_lowercase(),
             Case::Upper => s.to_uppercase(),
+            Case::Capital => {
+                let mut c = s.chars();
+                match c.next() {
+                    Some(f) => f.to_uppercase().chain(c.as_str().to_lowercase().chars()).collect(),
+                    None => s,
+                }
+            }
         }
     }
 }
@@ -78,7 +89,16 @@ impl Case {
 impl Var {
     /// A declared name without value or attributes.
     pub fn empty() -> Self {
-        Var { value: None, exported: false, readonly: false, integer: false, case: None, nameref: false, epoch: 0 }
+        Var {
+            value: None,
+            exported: false,
+            readonly: false,
+            integer: false,
+            case: None,
+            nameref: false,
+            trace: false,
+            epoch: 0,
+        }
     }
     pub fn scalar(s: String) -> Self {
         Var { value: Some(Value::Scalar(s)), ..Var::empty() }
@@ -126,6 +146,9 @@ impl Default for Variables {
 /// One scope's variables. foldhash: several times faster than SipHash on
 /// short names, and randomly seeded per process.
 type Scope = hashbrown::HashMap<String, Arc<Var>, foldhash::fast::RandomState>;
+
+/// Function scopes set aside by [`Variables::hide_locals`].
+pub struct HiddenScopes(Vec<Arc<Scope>>);
 
 /// Split `a[1]` into `a` and `1`.
 pub fn split_subscript(s: &str) -> Option<(&str, &str)> {
@@ -418,12 +441,16 @@ impl Variables {
                 }
             }
         }
+        let top = self.scopes.len() - 1;
         let scope = Arc::make_mut(&mut self.scopes[idx]);
-        if idx == 0 {
+        if idx == 0 || idx < top {
+            // A global, or a local of a calling function: gone, so the
+            // variable of the scope around it shows again (bash's dynamic unset).
             scope.remove(name);
         } else if let Some(v) = scope.get_mut(name) {
-            // An unset local stays local (bash keeps the name shadowed in that scope).
-            Arc::make_mut(v).value = None;
+            // A local of the running function stays local, without value or
+            // attributes (bash keeps the name shadowed in that scope).
+            *Arc::make_mut(v) = Var::empty();
         }
         Ok(())
     }
@@ -453,6 +480,26 @@ impl Variables {
         if self.scopes.len() > 1 {
             self.scopes.pop();
         }
+    }
+
+    /// Set the function scopes aside (`declare -g` works on the globals
+    /// alone); [`Variables::restore_locals`] puts them back.
+    pub fn hide_locals(&mut self) -> HiddenScopes {
+        HiddenScopes(self.scopes.split_off(1))
+    }
+
+    pub fn restore_locals(&mut self, h: HiddenScopes) {
+        self.scopes.extend(h.0);
+    }
+
+    /// The names declared in the innermost function scope, sorted (`local`).
+    pub fn local_names(&self) -> Vec<String> {
+        if self.scopes.len() < 2 {
+            return Vec::new();
+        }
+        let mut names: Vec<String> = self.scopes[self.scopes.len() - 1].keys().cloned().collect();
+        names.sort();
+        names
     }
 
     /// True inside a function.
