@@ -567,6 +567,7 @@ impl Bash {
             (Ok(Ok(_)), None) if self.account.would_exceed(0) => Ok(Err(self.state.budget.memory_exceeded())),
             (o, _) => o,
         };
+        self.account.exec_ended();
         let queued_ms = (waited + self.state.budget.queued_time()).as_millis() as u64;
         let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code, queued_ms };
         if let (Some(h), Some(n), Ok(Ok(code))) = (&hist, hist_no, &outcome) {

@@ -107,11 +107,33 @@ const PURGE_DELAY_MS: std::ffi::c_long = 10;
 /// the process holding its pages (peak RSS stays near the budgets, not twice
 /// them). Not at once either: the next exec reuses the pages of the last one
 /// (purging at once made sort/cut/uniq on 10 MB 10-20% slower, all in the
-/// kernel zeroing the same pages again).
+/// kernel zeroing the same pages again) -- except while some session holds
+/// more than half its budget ([`press`]): then what it frees as it grows must
+/// not linger (that kept 40-60 MB more resident under the memory bombs).
 fn purge_promptly() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     // SAFETY: a plain setter of an integer option, valid at any time.
     ONCE.call_once(|| unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) });
+}
+
+/// Set while purging is immediate (see [`purge_promptly`]).
+static PRESSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A session is near its budget: freed pages go back at once.
+fn press() {
+    if !PRESSED.swap(true, Ordering::Relaxed) {
+        // SAFETY: a plain setter of an integer option, valid at any time.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+    }
+}
+
+/// An exec ended well below its budget: back to the short delay (another
+/// session near its own presses again at its next check).
+pub(crate) fn relax() {
+    if PRESSED.swap(false, Ordering::Relaxed) {
+        // SAFETY: as in `press`.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
+    }
 }
 
 impl MemAccount {
@@ -155,7 +177,22 @@ impl MemAccount {
 
     /// Would holding `more` bytes on top of what is held pass the limit?
     pub fn would_exceed(&self, more: u64) -> bool {
-        self.limit != u64::MAX && self.used().saturating_add(more) > self.limit
+        if self.limit == u64::MAX {
+            return false;
+        }
+        let used = self.used();
+        if used > self.limit / 2 {
+            press();
+        }
+        used.saturating_add(more) > self.limit
+    }
+
+    /// Called when an exec ends: purging goes back to its short delay if
+    /// this session holds less than half its budget.
+    pub fn exec_ended(&self) {
+        if self.limit == u64::MAX || self.used() <= self.limit / 2 {
+            relax();
+        }
     }
 
     pub(crate) fn slot(&self) -> u32 {
