@@ -58,12 +58,10 @@ pub async fn expand_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<S
 /// Parse and evaluate already-expanded text. `depth` counts the evaluations
 /// this one is nested in (0 at the top).
 pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, String> {
-    if depth == 0 {
-        // The evaluator recurses on the native stack (bounded by the nesting
-        // limits and `stack_low`): give it a fresh segment when little is left.
-        return stacker::maybe_grow(EVAL_RED_ZONE, EVAL_SEGMENT, || eval_inner(sh, text, depth));
-    }
-    eval_inner(sh, text, depth)
+    // The evaluator recurses on the native stack (bounded by the nesting
+    // limits and `stack_low`): give it a fresh segment when little is left,
+    // at any depth, so bash's limit of 1,024 is reached whatever a frame costs.
+    stacker::maybe_grow(EVAL_RED_ZONE, EVAL_SEGMENT, || eval_inner(sh, text, depth))
 }
 
 fn eval_inner(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, String> {
