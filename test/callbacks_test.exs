@@ -299,7 +299,7 @@ defmodule ExBashkit.CallbacksTest do
       # A tree kept in an Agent: %{path => binary | :dir}.
 
       @impl true
-      def read(p, agent) do
+      def read(agent, p) do
         case Agent.get(agent, &Map.get(&1, p)) do
           nil -> {:error, :enoent}
           :dir -> {:error, :eisdir}
@@ -308,28 +308,40 @@ defmodule ExBashkit.CallbacksTest do
       end
 
       @impl true
-      def write(p, data, agent), do: Agent.update(agent, &Map.put(&1, p, data))
+      def write(agent, p, data), do: Agent.update(agent, &Map.put(&1, p, data))
 
       @impl true
-      def append(p, data, agent),
+      def append(agent, p, data),
         do: Agent.update(agent, &Map.update(&1, p, data, fn old -> old <> data end))
 
       @impl true
-      def mkdir(p, agent) do
+      def mkdir(agent, p, false) do
         Agent.get_and_update(agent, fn m ->
           if Map.has_key?(m, p), do: {{:error, :eexist}, m}, else: {:ok, Map.put(m, p, :dir)}
         end)
       end
 
+      # Recursive: left to the session, which then creates one level at a time.
+      def mkdir(_agent, _p, true), do: {:error, "Operation not supported"}
+
       @impl true
-      def remove(p, agent) do
+      def remove(agent, p, recursive) do
         Agent.get_and_update(agent, fn m ->
-          if Map.has_key?(m, p), do: {:ok, Map.delete(m, p)}, else: {{:error, :enoent}, m}
+          cond do
+            not Map.has_key?(m, p) ->
+              {{:error, "ENOENT"}, m}
+
+            recursive ->
+              {:ok, Map.reject(m, fn {k, _} -> k == p or String.starts_with?(k, p <> "/") end)}
+
+            true ->
+              {:ok, Map.delete(m, p)}
+          end
         end)
       end
 
       @impl true
-      def list(dir, agent) do
+      def list(agent, dir) do
         prefix = if dir == "/", do: "/", else: dir <> "/"
 
         Agent.get(agent, fn m ->
@@ -344,7 +356,7 @@ defmodule ExBashkit.CallbacksTest do
       end
 
       @impl true
-      def stat(p, agent) do
+      def stat(agent, p) do
         case Agent.get(agent, &Map.get(&1, p)) do
           nil -> {:error, :enoent}
           :dir -> {:ok, %{type: :dir}}
@@ -374,6 +386,49 @@ defmodule ExBashkit.CallbacksTest do
                {"alpha\na.txt\nb.txt\nd\nstore\n8\na.txt b.txt\na.txt\nd\ntypes-ok\n", "", 0}
 
       assert Agent.get(agent, &Map.get(&1, "/d/x")) == "x\n"
+    end
+
+    test "mkdir -p and rm -r work through non-recursive calls", %{s: s, agent: agent} do
+      assert run(
+               s,
+               "mkdir -p /mnt/store/p/q/r && echo x > /mnt/store/p/q/r/f; rm -r /mnt/store/p; ls /mnt/store"
+             ) ==
+               {"a.txt\n", "", 0}
+
+      assert Agent.get(agent, &Map.keys/1) |> Enum.sort() == ["/", "/a.txt"]
+    end
+
+    test "a dispatch function gets :recursive, and errors may be text" do
+      parent = self()
+
+      fs = fn
+        %{op: :mkdir, path: p, recursive: r} ->
+          send(parent, {:mkdir, p, r})
+          :ok
+
+        %{op: :remove, path: p, recursive: r} ->
+          send(parent, {:remove, p, r})
+          {:error, "Directory not empty"}
+
+        %{op: :stat, path: p} when p in ["/", "/a"] ->
+          {:ok, %{type: :dir}}
+
+        %{op: :stat} ->
+          {:error, :enoent}
+
+        %{op: :read} ->
+          {:error, "backend offline"}
+      end
+
+      s = Session.new(virtual_fs: %{"/v" => fs}, python: true)
+      # pathlib's mkdir(parents=True) asks for the whole path at once.
+      py = "import pathlib; pathlib.Path('/v/a/b').mkdir(parents=True)"
+      {_, err, _} = run(s, "mkdir /v/c; python3 -c \"#{py}\"; rmdir /v/a; cat /v/f")
+      assert_received {:mkdir, "/c", false}
+      assert_received {:mkdir, "/a/b", true}
+      assert_received {:remove, "/a", false}
+      assert err =~ "Directory not empty"
+      assert err =~ "cat: /v/f: Input/output error"
     end
 
     test "errno atoms become the usual messages", %{s: s} do

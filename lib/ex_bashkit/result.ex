@@ -4,6 +4,8 @@ defmodule ExBashkit.Result do
   raw binaries (not necessarily UTF-8) and its exit status.
 
   A non-zero `exit_code` is still a result, as in a real shell: `{:ok, result}`.
+  Every field has a default (`""`, `""`, `0`), so a custom builtin may return a
+  partial result such as `%ExBashkit.Result{stdout: "x"}`.
 
   `queued_ms` is how long the script waited for a slot of the node's admission
   control (see `ExBashkit.configure_admission/1`), before it started and while
@@ -11,7 +13,6 @@ defmodule ExBashkit.Result do
   timeout. It is left out of `inspect/1`, which shows what the script produced.
   """
 
-  @enforce_keys [:stdout, :stderr, :exit_code]
   @derive {Inspect, except: [:queued_ms]}
   defstruct stdout: "", stderr: "", exit_code: 0, queued_ms: 0
 

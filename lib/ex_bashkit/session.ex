@@ -60,51 +60,24 @@ defmodule ExBashkit.Session do
     * `:block_private_ips` - whether requests resolving to private or reserved
       addresses are blocked (default `true`).
 
-    * `:python` - enable a `python` command (see "Python" below): `true` for
+    * `:python` - enable a `python` command (see `ExBashkit.Python`): `true` for
       `python` and `python3`, `[name: "py"]` or `[names: ["python", "py"]]`
       for other names. Off by default (`python` is then `command not found`).
 
-  A malformed option raises `ArgumentError` naming it.
+    * `:max_jobs` - background jobs that may run at once (default 16; see
+      `ExBashkit.Session.Jobs`).
+    * `:before_exec`, `:after_exec` - hooks around every `exec/3` (see "Hooks").
+    * `:history` - keep the command history (default `true`).
+    * `:snapshot_key` - seal every snapshot with this key and restore only
+      snapshots sealed with it (see `ExBashkit.Session.Snapshot`).
+    * `:workspace`, `:allowed_mounts` - share another session's filesystem,
+      restricted to some of its mounts (see "Shared workspaces").
 
-  ## Python
+  A malformed option raises `ArgumentError` naming it. Defaults for every
+  session, and ceilings no session may exceed, come from the application's
+  config (`config :ex_bashkit, limits: [...], max_timeout_ms: ...`; see
+  `ExBashkit.Config`).
 
-  With `:python`, scripts can run Python programs: `python -c CODE [args]`,
-  `python FILE [args]` (a file of the sandbox) or a program on stdin
-  (`python - <<EOF`). They run on [Monty](https://github.com/pydantic/monty),
-  a Python interpreter written in Rust that runs in-process; there is no
-  CPython and no way out to the host:
-
-      iex> session = ExBashkit.Session.new(python: true)
-      iex> py = "import sys; a, b = open(sys.argv[1]).read().split(); print(int(a) * int(b))"
-      iex> {:ok, r} = ExBashkit.Session.exec(session, "echo '3 4' > /tmp/nums; python3 -c '\#{py}' /tmp/nums")
-      iex> r.stdout
-      "12\\n"
-
-  What works: the language core (functions, closures, decorators, plain
-  classes, comprehensions, f-strings, `try`/`with`, `async`), the modules
-  `json`, `re`, `math`, `datetime`, `collections`, `itertools` (partly),
-  `functools`, `dataclasses`, `base64`, `typing`, `pathlib` and `os` (environ,
-  getenv, listdir, file operations). `sys.argv`, `sys.exit(n)`,
-  `sys.stdin`/`sys.stdout`/`sys.stderr` (`read`, `readline`, `readlines`,
-  `write`), `input()` and `print()` use the command's arguments and pipes;
-  `os.environ` holds the shell's exported variables; `open()` and `pathlib`
-  read and write the session's filesystem, relative to the shell's directory.
-  An uncaught exception prints a traceback on stderr and exits with status 1,
-  as does a syntax error.
-
-  What does not (Monty 0.0.23): class inheritance (so no custom exception
-  classes), `property`/`staticmethod`/`classmethod`, generators (`yield`),
-  `match`, `del`, `print(file=...)`, `"%" % args` formatting, `eval`/`exec`,
-  `bytearray`, `callable`, `globals`, iterating a file or `sys.stdin` line by
-  line (use `readlines()`), `EOFError` (`input()` at end of input raises
-  `Exception`), `collections.OrderedDict`, `itertools.product`/`permutations`,
-  and the modules Monty lacks (`random`, `time`, `string`, `io`, `csv`,
-  `hashlib`, `argparse`, `textwrap`, `subprocess`, `socket`, ...: they raise
-  `ModuleNotFoundError`). Tracebacks follow CPython's layout but show the
-  source line with `~` markers, and some messages are worded differently. Programs are bounded by the exec's `timeout_ms` and
-  `cancel/1`, a recursion depth of 1000, and single allocations larger than
-  16 x `max_string_bytes` are refused with `MemoryError`; memory grown step by
-  step is bounded only by the time limit.
 
   ## Network access
 
@@ -247,24 +220,8 @@ defmodule ExBashkit.Session do
 
   ## Background jobs
 
-  `exec(session, script, background: true)` starts the script as a job and
-  returns `{:ok, job_id}` at once. The job runs in a copy of the session (its
-  variable and `cd` changes stay its own, as in `( script ) &`), shares the
-  filesystem, keeps running across later calls, and writes its stdout and
-  stderr to `/tmp/jobs/ID.out` and `/tmp/jobs/ID.err`, which scripts can
-  `tail` or `grep` while it runs. `jobs/1` lists the jobs with their status,
-  exit code, start time and output paths; `terminate_job/2` stops one (exit
-  code 143, as for SIGTERM); `await_job/3` waits for one. Jobs obey the
-  session's limits (including `:timeout_ms`), at most `:max_jobs` (default 16)
-  run at once, and they end when the session is garbage-collected.
-
-      iex> s = ExBashkit.Session.new()
-      iex> {:ok, id} = ExBashkit.Session.exec(s, "echo working; exit 3", background: true)
-      iex> {:ok, job} = ExBashkit.Session.await_job(s, id)
-      iex> {job.status, job.exit_code}
-      {:exited, 3}
-      iex> ExBashkit.Session.read_file(s, job.stdout_path)
-      {:ok, "working\\n"}
+  `exec(session, script, background: true)` starts the script as a job; see
+  `ExBashkit.Session.Jobs`.
 
   ## Hooks
 
@@ -298,16 +255,8 @@ defmodule ExBashkit.Session do
 
   ## Virtual filesystem
 
-  A session's in-memory filesystem is shared between scripts and the host. Use
-  `write_file/3` to place files (e.g. inputs) and `read_file/2` to pull files
-  back out (e.g. results a script produced) without going through a script:
-
-      iex> session = ExBashkit.Session.new(files: %{"/in.txt" => "data\\n"})
-      iex> {:ok, _} = ExBashkit.Session.exec(session, "wc -l < /in.txt > /out.txt")
-      iex> ExBashkit.Session.read_file(session, "/out.txt")
-      {:ok, "1\\n"}
-
-  File contents are bytes: non-UTF-8 data round-trips unchanged.
+  The in-memory filesystem is shared between scripts and the host: see
+  `ExBashkit.Session.Files`.
 
   ## Resource limits
 
@@ -362,12 +311,8 @@ defmodule ExBashkit.Session do
   session keeps the state it had before that call and stays usable.
   """
 
-  import Bitwise, only: [<<<: 2]
-
   alias ExBashkit.{Native, Result}
-  alias ExBashkit.Session.{Broker, Hooks, Options}
-
-  @u64_max 18_446_744_073_709_551_615
+  alias ExBashkit.Session.{Changes, Files, History, Hooks, Jobs, Options, Runner, Snapshot}
 
   @enforce_keys [:ref]
   defstruct [
@@ -379,7 +324,7 @@ defmodule ExBashkit.Session do
   @opaque t :: %__MODULE__{ref: reference(), callbacks: map() | nil, config: map()}
 
   @typedoc "A filesystem entry's kind, as reported by `stat/2` and `list_dir/2`."
-  @type fs_type :: :file | :dir | :symlink
+  @type fs_type :: Files.fs_type()
 
   @typedoc "A resource-limit key accepted by the `:limits` option."
   @type limit_key ::
@@ -404,6 +349,7 @@ defmodule ExBashkit.Session do
           | :max_parser_depth
           | :max_memory_bytes
 
+  @typedoc "An option of `new/1` (each is described in the module doc)."
   @type option ::
           {:env, %{optional(String.t() | atom()) => String.t()} | keyword()}
           | {:cwd, Path.t()}
@@ -422,6 +368,12 @@ defmodule ExBashkit.Session do
           | {:block_private_ips, boolean()}
           | {:python, boolean() | [name: String.t()] | [names: [String.t()]]}
           | {:snapshot_key, binary()}
+          | {:max_jobs, non_neg_integer()}
+          | {:before_exec, (String.t() -> :ok | {:ok, String.t()} | {:error, term()})}
+          | {:after_exec, (term() -> :ok | term())}
+          | {:history, boolean()}
+          | {:workspace, t()}
+          | {:allowed_mounts, [Path.t()]}
 
   @typedoc "Access mode for a host directory mount."
   @type mount_mode :: :read_only | :read_write | :overlay
@@ -476,7 +428,9 @@ defmodule ExBashkit.Session do
       it printed before it was stopped (`exit_code` is 1), instead of
       `{:error, message}`.
 
-  If the calling process dies, its running exec is cancelled.
+  If the calling process dies, its running exec is cancelled. Each call
+  sends `[:ex_bashkit, :exec, ...]` telemetry events when the application has
+  `:telemetry` loaded (see `ExBashkit.Telemetry`).
 
   ## Examples
 
@@ -494,22 +448,36 @@ defmodule ExBashkit.Session do
 
   def exec(%__MODULE__{ref: ref} = session, script, opts)
       when is_binary(script) and is_list(opts) do
-    {native_opts, partial?, background} = exec_opts(opts)
+    meta = %{
+      session: session,
+      script_bytes: byte_size(script),
+      background: opts[:background] == true
+    }
 
-    cond do
-      serving?(ref) ->
-        {:error,
-         "exec called from a callback of the same session: the session is busy running " <>
-           "the script that made the call (use another session)"}
+    ExBashkit.Telemetry.span(meta, fn ->
+      {native_opts, partial?, background} = Options.exec_opts(opts)
 
-      true ->
-        with {:ok, script} <- Hooks.before_exec(session.config, script) do
-          case background do
-            nil -> Hooks.after_exec(session.config, run(session, script, native_opts, partial?))
-            name -> start_job(session, script, native_opts, name)
+      cond do
+        Runner.serving?(ref) ->
+          {:error,
+           "exec called from a callback of the same session: the session is busy running " <>
+             "the script that made the call (use another session)"}
+
+        true ->
+          with {:ok, script} <- Hooks.before_exec(session.config, script) do
+            case background do
+              nil ->
+                Hooks.after_exec(
+                  session.config,
+                  Runner.run(session, script, native_opts, partial?)
+                )
+
+              name ->
+                Jobs.start(session, script, native_opts, name)
+            end
           end
-        end
-    end
+      end
+    end)
   end
 
   def exec(%__MODULE__{}, script, opts) when is_list(opts),
@@ -517,153 +485,6 @@ defmodule ExBashkit.Session do
 
   def exec(session, _script, _opts),
     do: raise(ArgumentError, "not a session: #{inspect(session)}")
-
-  defp exec_opts(opts) do
-    base = %{stdin: "", timeout_ms: nil, cwd: nil, env: [], broker: nil}
-    background = opts[:background] == true
-    name = opts[:name]
-
-    cond do
-      not is_boolean(Keyword.get(opts, :background, false)) ->
-        raise ArgumentError,
-              "option :background must be a boolean, got: #{inspect(opts[:background])}"
-
-      name != nil and not background ->
-        raise ArgumentError, "option :name only applies with background: true"
-
-      name != nil and not is_binary(name) ->
-        raise ArgumentError, "option :name must be a string, got: #{inspect(name)}"
-
-      true ->
-        :ok
-    end
-
-    opts = Keyword.drop(opts, [:background, :name])
-
-    {native, partial?} = native_exec_opts(opts, base)
-    {native, partial?, if(background, do: name || :default)}
-  end
-
-  defp native_exec_opts(opts, base) do
-    Enum.reduce(opts, {base, false}, fn
-      {:stdin, data}, {acc, p} ->
-        {%{acc | stdin: iodata!(:stdin, data)}, p}
-
-      {:timeout_ms, t}, {acc, p} when is_integer(t) and t >= 1 ->
-        {%{acc | timeout_ms: min(t, @u64_max)}, p}
-
-      {:timeout_ms, t}, _ ->
-        raise ArgumentError, "option :timeout_ms must be a positive integer, got: #{inspect(t)}"
-
-      {:cwd, dir}, {acc, p} ->
-        {%{acc | cwd: Options.text!(:cwd, dir)}, p}
-
-      {:env, env}, {acc, p} ->
-        {%{acc | env: Options.env!(env)}, p}
-
-      {:partial, b}, {acc, _} when is_boolean(b) ->
-        {acc, b}
-
-      {:partial, b}, _ ->
-        raise ArgumentError, "option :partial must be a boolean, got: #{inspect(b)}"
-
-      {key, _}, _ ->
-        raise ArgumentError, "unknown option #{inspect(key)} for ExBashkit.Session.exec/3"
-
-      other, _ ->
-        raise ArgumentError, "exec options must be a keyword list, got: #{inspect(other)}"
-    end)
-  end
-
-  # A background job: a broker of its own serves its callbacks until the job
-  # ends (the interpreter stops it then), whoever started it.
-  defp start_job(%__MODULE__{ref: ref} = session, script, native_opts, name) do
-    name = if name == :default, do: default_job_name(script), else: name
-
-    broker = if session.callbacks, do: Broker.start(ref, session.callbacks, owner: nil)
-
-    case Native.job_start(
-           ref,
-           script,
-           %{native_opts | broker: broker},
-           name,
-           session.config.max_jobs
-         ) do
-      {:ok, id} ->
-        {:ok, id}
-
-      {:error, message} ->
-        if broker, do: Broker.stop(broker)
-        {:error, message}
-    end
-  end
-
-  defp default_job_name(script) do
-    line = script |> String.split("\n", parts: 2) |> hd() |> String.trim()
-    if byte_size(line) > 60, do: binary_part(line, 0, 57) <> "...", else: line
-  end
-
-  defp run(%__MODULE__{ref: ref, callbacks: nil}, script, native_opts, partial?) do
-    tag = make_ref()
-
-    case Native.exec_start(ref, script, native_opts, self(), tag) do
-      :ok -> await(tag, partial?)
-      {:error, message} -> {:error, message}
-    end
-  end
-
-  # With callbacks, a broker serves them for the length of this call.
-  defp run(%__MODULE__{ref: ref, callbacks: cfg}, script, native_opts, partial?) do
-    broker = Broker.start(ref, cfg)
-    tag = make_ref()
-
-    try do
-      case Native.exec_start(ref, script, %{native_opts | broker: broker}, self(), tag) do
-        :ok -> await(tag, partial?)
-        {:error, message} -> {:error, message}
-      end
-    after
-      Broker.stop(broker)
-    end
-  end
-
-  # Whether this process (or the process that started it, for a Task) is a
-  # callback worker of the session `ref`.
-  defp serving?(ref) do
-    key = Broker.serving_key()
-
-    Process.get(key) == ref or
-      Enum.any?(Process.get(:"$callers", []), fn pid ->
-        case is_pid(pid) and Process.info(pid, :dictionary) do
-          {:dictionary, dict} -> List.keyfind(dict, key, 0) == {key, ref}
-          _ -> false
-        end
-      end)
-  end
-
-  defp iodata!(key, data) do
-    IO.iodata_to_binary(data)
-  rescue
-    ArgumentError ->
-      reraise ArgumentError,
-              "option #{inspect(key)} must be iodata, got: #{inspect(data)}",
-              __STACKTRACE__
-  end
-
-  # The script runs on the NIF's runtime; its outcome arrives as a message.
-  defp await(tag, partial?) do
-    receive do
-      {^tag, {:ok, {stdout, stderr, code, queued}}} ->
-        {:ok, %Result{stdout: stdout, stderr: stderr, exit_code: code, queued_ms: queued}}
-
-      {^tag, {:error, message, {stdout, stderr, code, queued}}} when partial? ->
-        {:error, message,
-         %Result{stdout: stdout, stderr: stderr, exit_code: code, queued_ms: queued}}
-
-      {^tag, {:error, message, _}} ->
-        {:error, message}
-    end
-  end
 
   @doc """
   Cancel the session's running exec (and any queued behind it).
@@ -675,479 +496,50 @@ defmodule ExBashkit.Session do
   @spec cancel(t()) :: non_neg_integer()
   def cancel(%__MODULE__{ref: ref}), do: Native.cancel(ref)
 
-  @typedoc "One entry of the command history."
-  @type history_entry :: %{number: pos_integer(), command: String.t(), exit_code: integer() | nil}
-
-  @doc """
-  The session's command history: every script given to `exec/3` (a background
-  job's with a trailing ` &`), oldest first, with its exit code (`nil` when a
-  limit, the timeout or a cancel stopped it). It is what the `history`
-  builtin lists. Empty when the session was created with `history: false`.
-
-  Options: `:prefix` and `:contains` keep the entries whose command starts
-  with / contains the string; `:limit` keeps the newest N of those.
-
-      iex> s = ExBashkit.Session.new()
-      iex> {:ok, _} = ExBashkit.Session.exec(s, "echo one")
-      iex> {:ok, _} = ExBashkit.Session.exec(s, "ls /nope")
-      iex> ExBashkit.Session.history(s, contains: "nope")
-      [%{number: 2, command: "ls /nope", exit_code: 2}]
-  """
-  @spec history(t(), keyword()) :: [history_entry()]
-  def history(%__MODULE__{ref: ref}, opts \\ []) do
-    prefix = Keyword.get(opts, :prefix)
-    contains = Keyword.get(opts, :contains)
-
-    entries =
-      for {n, line, code} <- Native.history_list(ref),
-          prefix == nil or String.starts_with?(line, prefix),
-          contains == nil or String.contains?(line, contains),
-          do: %{number: n, command: line, exit_code: code}
-
-    case Keyword.get(opts, :limit) do
-      nil ->
-        entries
-
-      n when is_integer(n) and n >= 0 ->
-        Enum.take(entries, -n)
-
-      bad ->
-        raise ArgumentError, "option :limit must be a non-negative integer, got: #{inspect(bad)}"
-    end
-  end
-
-  @doc "Forget the command history (as `history -c`)."
-  @spec clear_history(t()) :: :ok
-  def clear_history(%__MODULE__{ref: ref}), do: Native.history_clear(ref)
-
-  @doc """
-  The session's aliases, as `%{name => value}`. Aliases apply to later
-  scripts (`shopt -s expand_aliases` is on in sessions, as in an interactive shell).
-  """
-  @spec aliases(t()) :: %{String.t() => String.t()}
-  def aliases(%__MODULE__{ref: ref}), do: Map.new(Native.aliases_list(ref))
-
-  @doc """
-  Define or replace alias `name`, as `alias name='value'` would.
-
-      iex> s = ExBashkit.Session.new()
-      iex> :ok = ExBashkit.Session.put_alias(s, "ll", "ls -l")
-      iex> ExBashkit.Session.aliases(s)
-      %{"ll" => "ls -l"}
-  """
-  @spec put_alias(t(), String.t(), String.t()) :: :ok | {:error, String.t()}
-  def put_alias(%__MODULE__{ref: ref}, name, value) when is_binary(name) and is_binary(value),
-    do: Native.alias_set(ref, name, value)
-
-  @doc "Remove alias `name` (nothing happens if there is none)."
-  @spec delete_alias(t(), String.t()) :: :ok | {:error, String.t()}
-  def delete_alias(%__MODULE__{ref: ref}, name) when is_binary(name),
-    do: Native.alias_set(ref, name, nil)
-
-  @typedoc "A file `changes/2` reports: its path, size and lowercase hex SHA-256."
-  @type changed_file :: %{path: String.t(), size: non_neg_integer(), sha256: String.t()}
-
-  @doc """
-  Remember the in-memory filesystem as it is now, for `changes(session, since: marker)`.
-  The last 32 markers are kept.
-  """
-  @spec mark(t()) :: pos_integer()
-  def mark(%__MODULE__{ref: ref}), do: Native.fs_mark(ref)
-
-  @doc """
-  The regular files created, modified and deleted in the session's in-memory
-  filesystem since `:since` (a `mark/1` marker), or, without it, since the
-  previous `changes/2` call without one (or since the session began); that
-  call then becomes the new baseline. Created and modified files carry their
-  size and SHA-256, so an application can sync the sandbox to its own store by
-  copying only those. `:path` keeps the changes at or under a path.
-
-  A file rewritten with the same bytes is not a change. Host mounts and
-  virtual filesystems are not tracked (their data lives elsewhere already).
-
-      iex> s = ExBashkit.Session.new(files: %{"/work/a.txt" => "a"})
-      iex> {:ok, _} = ExBashkit.Session.changes(s)
-      iex> {:ok, _} = ExBashkit.Session.exec(s, "echo abc > /work/b.txt; rm /work/a.txt; echo x > /tmp/x")
-      iex> {:ok, c} = ExBashkit.Session.changes(s, path: "/work")
-      iex> c.created
-      [%{path: "/work/b.txt", size: 4, sha256: "edeaaff3f1774ad2888673770c6d64097e391bc362d7d6fb34982ddf0efd18cb"}]
-      iex> {c.modified, c.deleted}
-      {[], ["/work/a.txt"]}
-  """
-  @spec changes(t(), keyword()) ::
-          {:ok, %{created: [changed_file()], modified: [changed_file()], deleted: [String.t()]}}
-          | {:error, String.t()}
-  def changes(%__MODULE__{ref: ref}, opts \\ []) do
-    since = Keyword.get(opts, :since)
-    path = Keyword.get(opts, :path)
-
-    unless since == nil or (is_integer(since) and since > 0),
-      do:
-        raise(ArgumentError, "option :since must be a marker from mark/1, got: #{inspect(since)}")
-
-    unless path == nil or is_binary(path),
-      do: raise(ArgumentError, "option :path must be a string, got: #{inspect(path)}")
-
-    Native.fs_changes(ref, since, path && fs_path(path))
-  end
-
-  @typedoc "A background job, as `jobs/1` lists it."
-  @type job :: %{
-          id: pos_integer(),
-          name: String.t(),
-          status: :running | :exited | :terminated | :failed,
-          exit_code: integer() | nil,
-          started_at: DateTime.t(),
-          stdout_path: String.t(),
-          stderr_path: String.t(),
-          error: String.t() | nil
-        }
-
-  @doc """
-  The session's background jobs (see "Background jobs" in the module doc),
-  oldest first. A finished job keeps its status and exit code.
-  """
-  @spec jobs(t()) :: [job()]
-  def jobs(%__MODULE__{ref: ref}) do
-    for j <- Native.jobs_list(ref) do
-      %{j | started_at: DateTime.from_unix!(round(j.started_at * 1_000_000), :microsecond)}
-    end
-  end
-
-  @doc """
-  Stop background job `id` and everything it started. Its status becomes
-  `:terminated` with exit code 143, as bash records a job killed by SIGTERM.
-  """
-  @spec terminate_job(t(), pos_integer()) :: :ok | {:error, :not_found | :not_running}
-  def terminate_job(%__MODULE__{ref: ref}, id) when is_integer(id) do
-    case Native.job_terminate(ref, id) do
-      :ok -> :ok
-      other -> {:error, other}
-    end
-  end
-
-  @doc """
-  Wait until background job `id` is no longer running, at most `timeout` ms.
-  """
-  @spec await_job(t(), pos_integer(), timeout()) :: {:ok, job()} | {:error, :timeout | :not_found}
-  def await_job(%__MODULE__{} = session, id, timeout \\ 5_000) do
-    deadline =
-      System.monotonic_time(:millisecond) + if(timeout == :infinity, do: 1 <<< 62, else: timeout)
-
-    poll_job(session, id, deadline, 1)
-  end
-
-  defp poll_job(session, id, deadline, pause) do
-    case Enum.find(jobs(session), &(&1.id == id)) do
-      nil ->
-        {:error, :not_found}
-
-      %{status: :running} ->
-        if System.monotonic_time(:millisecond) >= deadline do
-          {:error, :timeout}
-        else
-          Process.sleep(pause)
-          poll_job(session, id, deadline, min(pause * 2, 50))
-        end
-
-      job ->
-        {:ok, job}
-    end
-  end
-
-  @doc """
-  Capture the session's interpreter state as a binary you can persist and later
-  reload with `restore/3`.
-
-  The snapshot carries shell state (variables of every kind with their
-  attributes, exported or not, cwd, positional parameters, options, traps and,
-  unless excluded, functions as source text) and the in-memory filesystem
-  contents (files, directories, symlinks, modes, mtimes). It is taken at a
-  command boundary: it waits for a running `exec/3` to finish.
-
-  It does not carry session configuration (limits, username, hostname): to
-  resume, build a session with the same options and `restore/3` the bytes into
-  it.
-
-  Returns `{:ok, binary}` or `{:error, message}`.
-
-  ## Options
-
-    * `:key` - a binary secret. Produces an HMAC-SHA256-sealed snapshot for
-      crossing a trust boundary; restore must supply the same key, and a wrong
-      key or tampered bytes are rejected. Without a key a SHA-256 tag detects
-      accidental corruption only. An empty key raises `ArgumentError`. A
-      session built with `:snapshot_key` seals with that key by default.
-    * `:exclude_filesystem` - when `true`, capture shell state only. Default `false`.
-    * `:exclude_functions` - when `true`, skip shell functions. Default `false`.
-
-  ## Examples
-
-      iex> session = ExBashkit.Session.new()
-      iex> {:ok, %ExBashkit.Result{}} = ExBashkit.Session.exec(session, "x=42")
-      iex> {:ok, bytes} = ExBashkit.Session.snapshot(session)
-      iex> is_binary(bytes)
-      true
-  """
-  @spec snapshot(t(), keyword()) :: {:ok, binary()} | {:error, String.t()}
-  def snapshot(%__MODULE__{ref: ref} = session, opts \\ []) do
-    session_key = session_key(session)
-
-    {key, exclude_fs, exclude_funcs} =
-      Enum.reduce(opts, {session_key, false, false}, fn
-        {:key, k}, {_, fs, fns} ->
-          {key!(k), fs, fns}
-
-        {:exclude_filesystem, b}, {k, _, fns} when is_boolean(b) ->
-          {k, b, fns}
-
-        {:exclude_functions, b}, {k, fs, _} when is_boolean(b) ->
-          {k, fs, b}
-
-        {opt, v}, _ when opt in [:exclude_filesystem, :exclude_functions] ->
-          raise ArgumentError, "option #{inspect(opt)} must be a boolean, got: #{inspect(v)}"
-
-        {opt, _}, _ ->
-          raise ArgumentError, "unknown option #{inspect(opt)} for ExBashkit.Session.snapshot/2"
-
-        other, _ ->
-          raise ArgumentError, "options must be a keyword list, got: #{inspect(other)}"
-      end)
-
-    tag = make_ref()
-
-    if session_key != nil and key != session_key do
-      raise ArgumentError,
-            "this session seals snapshots with its :snapshot_key; no other :key applies"
-    end
-
-    case Native.snapshot_start(ref, key, exclude_fs, exclude_funcs, self(), tag) do
-      :ok -> receive(do: ({^tag, reply} -> reply))
-      {:error, message} -> {:error, message}
-    end
-  end
-
-  @doc """
-  Restore previously captured state (from `snapshot/2`) into this session,
-  returning `{:ok, session}` or `{:error, message}`.
-
-  Restore overwrites the session's shell state and in-memory filesystem
-  contents (unless the snapshot excluded the filesystem) while keeping the
-  configuration the session was built with (limits, username, hostname).
-
-  The whole snapshot is validated (tag, version, structure, every function's
-  source, sizes against this session's limits) before anything changes, so a
-  malformed, truncated, tampered, oversized or wrong-key snapshot returns
-  `{:error, _}` and leaves the session untouched and usable. Keyed and plain
-  snapshots each refuse the other.
-
-  ## Options
-
-    * `:key` - the binary secret the snapshot was taken with. A session built
-      with `:snapshot_key` uses that key and refuses any snapshot not sealed
-      with it (plain bytes included), so re-sealing keyed bytes with the
-      public tag cannot get them in.
-
-  ## Examples
-
-      iex> session = ExBashkit.Session.new()
-      iex> {:ok, %ExBashkit.Result{}} = ExBashkit.Session.exec(session, "x=42")
-      iex> {:ok, bytes} = ExBashkit.Session.snapshot(session)
-      iex> fresh = ExBashkit.Session.new()
-      iex> {:ok, fresh} = ExBashkit.Session.restore(fresh, bytes)
-      iex> {:ok, result} = ExBashkit.Session.exec(fresh, "echo $x")
-      iex> result.stdout
-      "42\\n"
-  """
-  @spec restore(t(), binary(), keyword()) :: {:ok, t()} | {:error, String.t()}
-  def restore(%__MODULE__{ref: ref} = session, bytes, opts \\ []) when is_binary(bytes) do
-    session_key = session_key(session)
-
-    key =
-      Enum.reduce(opts, session_key, fn
-        {:key, k}, _ ->
-          key!(k)
-
-        {opt, _}, _ ->
-          raise ArgumentError, "unknown option #{inspect(opt)} for ExBashkit.Session.restore/3"
-
-        other, _ ->
-          raise ArgumentError, "options must be a keyword list, got: #{inspect(other)}"
-      end)
-
-    # A session with its own key takes only snapshots sealed with it: bytes
-    # re-sealed with the public tag (or another key) are refused.
-    if session_key != nil and key != session_key do
-      raise ArgumentError, "this session restores only snapshots sealed with its :snapshot_key"
-    end
-
-    tag = make_ref()
-
-    case Native.restore_start(ref, bytes, key, self(), tag) do
-      :ok ->
-        receive do
-          {^tag, :ok} -> {:ok, session}
-          {^tag, {:error, message}} -> {:error, message}
-        end
-
-      {:error, message} ->
-        {:error, message}
-    end
-  end
-
-  defp session_key(%__MODULE__{config: config}), do: Map.get(config, :snapshot_key)
-
-  defp key!(k) when is_binary(k) and byte_size(k) > 0, do: k
-
-  defp key!(k),
-    do: raise(ArgumentError, "option :key must be a non-empty binary, got: #{inspect(k)}")
-
-  @doc """
-  Read the contents of `path` from the session's virtual filesystem.
-
-  Returns `{:ok, binary}`, including for files a script wrote, or
-  `{:error, message}` if the file does not exist or cannot be read. The result
-  is a raw binary, so it round-trips arbitrary (including non-UTF-8) content.
-  `path` is resolved from the filesystem root, independent of the session's
-  working directory.
-
-  ## Examples
-
-      iex> session = ExBashkit.Session.new()
-      iex> {:ok, _} = ExBashkit.Session.exec(session, "echo result > /out.txt")
-      iex> ExBashkit.Session.read_file(session, "/out.txt")
-      {:ok, "result\\n"}
-  """
-  @spec read_file(t(), Path.t()) :: {:ok, binary()} | {:error, String.t()}
-  def read_file(%__MODULE__{ref: ref}, path), do: Native.read_file(ref, fs_path(path))
-
-  @doc """
-  Write `content` (any `t:iodata/0`) to `path` in the session's virtual
-  filesystem, creating parent directories as needed.
-
-  Returns `:ok`, or `{:error, message}` if the write was rejected. The file is
-  immediately visible to subsequent `exec/2` calls and to `read_file/2`. A
-  relative path like `"out.txt"` is treated as `"/out.txt"`.
-
-  ## Examples
-
-      iex> session = ExBashkit.Session.new()
-      iex> ExBashkit.Session.write_file(session, "/etc/motd", "welcome\\n")
-      :ok
-      iex> {:ok, result} = ExBashkit.Session.exec(session, "cat /etc/motd")
-      iex> result.stdout
-      "welcome\\n"
-  """
-  @spec write_file(t(), Path.t(), iodata()) :: :ok | {:error, String.t()}
-  def write_file(%__MODULE__{ref: ref}, path, content) do
-    data =
-      try do
-        IO.iodata_to_binary(content)
-      rescue
-        ArgumentError -> raise ArgumentError, "content must be iodata, got: #{inspect(content)}"
-      end
-
-    Native.write_file(ref, fs_path(path), data)
-  end
-
-  @doc """
-  List the entries of directory `path` in the session's filesystem.
-
-  `{:ok, [{name, :file | :dir | :symlink}]}` sorted by name (names are the
-  immediate children, not full paths), or `{:error, message}` if `path` is not
-  a readable directory.
-
-  ## Examples
-
-      iex> session = ExBashkit.Session.new()
-      iex> {:ok, _} = ExBashkit.Session.exec(session, "mkdir /d; echo x > /d/a.txt")
-      iex> ExBashkit.Session.list_dir(session, "/d")
-      {:ok, [{"a.txt", :file}]}
-  """
-  @spec list_dir(t(), Path.t()) :: {:ok, [{String.t(), fs_type()}]} | {:error, String.t()}
-  def list_dir(%__MODULE__{ref: ref}, path), do: Native.list_dir(ref, fs_path(path))
-
-  @doc """
-  Create directory `path` in the session's filesystem.
-
-  Returns `:ok` or `{:error, message}`. With `parents: true` it creates any
-  missing parent directories (like `mkdir -p`) and succeeds if the directory
-  already exists; without it, a missing parent is an error.
-
-  ## Options
-
-    * `:parents` - create missing parents (default `false`).
-  """
-  @spec mkdir(t(), Path.t(), keyword()) :: :ok | {:error, String.t()}
-  def mkdir(%__MODULE__{ref: ref}, path, opts \\ []) do
-    Native.mkdir(ref, fs_path(path), flag(opts, :parents, "mkdir/3"))
-  end
-
-  @doc """
-  Remove `path` from the session's filesystem.
-
-  Returns `:ok` or `{:error, message}`. Removing a non-empty directory requires
-  `recursive: true`.
-
-  ## Options
-
-    * `:recursive` - remove a directory and its contents (default `false`).
-  """
-  @spec remove(t(), Path.t(), keyword()) :: :ok | {:error, String.t()}
-  def remove(%__MODULE__{ref: ref}, path, opts \\ []) do
-    Native.remove(ref, fs_path(path), flag(opts, :recursive, "remove/3"))
-  end
-
-  @doc """
-  Rename/move `from` to `to` within the session's filesystem.
-
-  Returns `:ok` or `{:error, message}`.
-  """
-  @spec rename(t(), Path.t(), Path.t()) :: :ok | {:error, String.t()}
-  def rename(%__MODULE__{ref: ref}, from, to), do: Native.rename(ref, fs_path(from), fs_path(to))
-
-  @doc """
-  Return metadata for `path` in the session's filesystem.
-
-  `{:ok, %{type: :file | :dir | :symlink, size: non_neg_integer()}}`, or
-  `{:error, message}` if the path does not exist. It does not wait for a
-  running script.
-
-  ## Examples
-
-      iex> session = ExBashkit.Session.new()
-      iex> {:ok, _} = ExBashkit.Session.exec(session, "printf 12345 > /f")
-      iex> ExBashkit.Session.stat(session, "/f")
-      {:ok, %{type: :file, size: 5}}
-  """
-  @spec stat(t(), Path.t()) ::
-          {:ok, %{type: fs_type(), size: non_neg_integer()}} | {:error, String.t()}
-  def stat(%__MODULE__{ref: ref}, path), do: Native.stat(ref, fs_path(path))
-
-  defp fs_path(path) when is_binary(path) do
-    if String.valid?(path) and not String.contains?(path, "\0"),
-      do: path,
-      else: raise(ArgumentError, "path must be UTF-8 text without NUL, got: #{inspect(path)}")
-  end
-
-  defp fs_path(path) when is_list(path), do: fs_path(List.to_string(path))
-  defp fs_path(path), do: raise(ArgumentError, "path must be a string, got: #{inspect(path)}")
-
-  defp flag(opts, key, fun) do
-    Enum.reduce(opts, false, fn
-      {^key, v}, _ when is_boolean(v) ->
-        v
-
-      {^key, v}, _ ->
-        raise ArgumentError, "option #{inspect(key)} must be a boolean, got: #{inspect(v)}"
-
-      {k, _}, _ ->
-        raise ArgumentError, "unknown option #{inspect(k)} for ExBashkit.Session.#{fun}"
-
-      other, _ ->
-        raise ArgumentError, "options must be a keyword list, got: #{inspect(other)}"
-    end)
-  end
+  # The rest of the API lives in a module per concept; these names keep working.
+
+  @doc "See `ExBashkit.Session.Files.read_file/2`."
+  defdelegate read_file(session, path), to: Files
+  @doc "See `ExBashkit.Session.Files.write_file/3`."
+  defdelegate write_file(session, path, content), to: Files
+  @doc "See `ExBashkit.Session.Files.list_dir/2`."
+  defdelegate list_dir(session, path), to: Files
+  @doc "See `ExBashkit.Session.Files.mkdir/3`."
+  defdelegate mkdir(session, path, opts \\ []), to: Files
+  @doc "See `ExBashkit.Session.Files.remove/3`."
+  defdelegate remove(session, path, opts \\ []), to: Files
+  @doc "See `ExBashkit.Session.Files.rename/3`."
+  defdelegate rename(session, from, to), to: Files
+  @doc "See `ExBashkit.Session.Files.stat/2`."
+  defdelegate stat(session, path), to: Files
+
+  @doc "See `ExBashkit.Session.Jobs.jobs/1`."
+  defdelegate jobs(session), to: Jobs
+  @doc "See `ExBashkit.Session.Jobs.terminate_job/2`."
+  defdelegate terminate_job(session, id), to: Jobs
+  @doc "See `ExBashkit.Session.Jobs.await_job/3`."
+  defdelegate await_job(session, id, timeout \\ 5_000), to: Jobs
+
+  @doc "See `ExBashkit.Session.History.history/2`."
+  defdelegate history(session, opts \\ []), to: History
+  @doc "See `ExBashkit.Session.History.clear_history/1`."
+  defdelegate clear_history(session), to: History
+  @doc "See `ExBashkit.Session.History.aliases/1`."
+  defdelegate aliases(session), to: History
+  @doc "See `ExBashkit.Session.History.put_alias/3`."
+  defdelegate put_alias(session, name, value), to: History
+  @doc "See `ExBashkit.Session.History.delete_alias/2`."
+  defdelegate delete_alias(session, name), to: History
+
+  @doc "See `ExBashkit.Session.Changes.mark/1`."
+  defdelegate mark(session), to: Changes
+  @doc "See `ExBashkit.Session.Changes.changes/2`."
+  defdelegate changes(session, opts \\ []), to: Changes
+
+  @doc "See `ExBashkit.Session.Snapshot.snapshot/2`."
+  defdelegate snapshot(session, opts \\ []), to: Snapshot
+  @doc "See `ExBashkit.Session.Snapshot.restore/3`."
+  defdelegate restore(session, bytes, opts \\ []), to: Snapshot
 
   defimpl Inspect do
     def inspect(_session, _opts), do: "#ExBashkit.Session<>"

@@ -109,6 +109,7 @@ defmodule ExBashkit.Session.Callback do
     request =
       case op do
         op when op in [:write, :append] -> %{op: op, path: path, data: extra}
+        op when op in [:mkdir, :remove] -> %{op: op, path: path, recursive: extra == true}
         :rename -> %{op: op, path: path, to: extra}
         _ -> %{op: op, path: path}
       end
@@ -131,18 +132,58 @@ defmodule ExBashkit.Session.Callback do
   defp dispatch(mod, op, path, extra) when is_atom(mod),
     do: call_module(mod, op, path, extra, nil)
 
+  # The behaviour's callbacks take the backend's `arg` first.
   defp call_module(mod, op, path, extra, arg) do
-    args = if op in [:write, :append, :rename], do: [path, extra, arg], else: [path, arg]
+    args =
+      case op do
+        op when op in [:write, :append, :rename] -> [arg, path, extra]
+        op when op in [:mkdir, :remove] -> [arg, path, extra == true]
+        _ -> [arg, path]
+      end
 
     if function_exported?(mod, op, length(args)),
       do: apply(mod, op, args),
       else: {:error, :enotsup}
   end
 
+  @errnos ~w(enoent eacces eperm enotdir eisdir eexist enotempty enotsup erofs einval enospc)a
+  @messages %{
+    "no such file or directory" => :enoent,
+    "permission denied" => :eacces,
+    "operation not permitted" => :eperm,
+    "not a directory" => :enotdir,
+    "is a directory" => :eisdir,
+    "file exists" => :eexist,
+    "directory not empty" => :enotempty,
+    "operation not supported" => :enotsup,
+    "read-only file system" => :erofs,
+    "invalid argument" => :einval,
+    "no space left on device" => :enospc
+  }
+
+  # An error given as text: an errno's name or its C library message, else I/O.
+  defp errno_of_text(text) do
+    t = text |> String.trim() |> String.downcase()
+
+    case Enum.find(@errnos, &(Atom.to_string(&1) == t)) do
+      nil ->
+        case Map.fetch(@messages, t) do
+          {:ok, errno} -> {:errno, errno}
+          :error -> {:failed, clip(text)}
+        end
+
+      errno ->
+        {:errno, errno}
+    end
+  end
+
   defp fs_reply(op, result, max) do
     case {op, result} do
       {_, {:error, errno}} when is_atom(errno) ->
         {:errno, errno}
+
+      {_, {:error, text}} when is_binary(text) ->
+        errno_of_text(text)
 
       {:read, {:ok, data}} ->
         size = iodata_length!(data)

@@ -38,40 +38,140 @@ defmodule ExBashkit.Session.Options do
 
   def limit_keys, do: @limit_keys
 
+  # Every option `Session.new/1` takes, with its default: the one list that
+  # `normalize/1` starts from and checks keys against (`put/3` validates each).
+  @options [
+    env: [],
+    cwd: "/",
+    username: "sandbox",
+    hostname: "bashkit-sandbox",
+    files: [],
+    limits: [],
+    builtins: %{},
+    virtual_fs: [],
+    builtin_timeout_ms: 30_000,
+    max_reply_bytes: 16 * 1024 * 1024,
+    mounts: [],
+    allowed_mount_paths: nil,
+    allow_net: nil,
+    block_private_ips: true,
+    python: false,
+    max_jobs: 16,
+    before_exec: nil,
+    after_exec: nil,
+    snapshot_key: nil,
+    history: true,
+    workspace: nil,
+    allowed_mounts: nil
+  ]
+
+  # Options an application may default in `config :ex_bashkit, ...`.
+  @configurable [
+    :limits,
+    :builtin_timeout_ms,
+    :max_reply_bytes,
+    :max_jobs,
+    :history,
+    :block_private_ips,
+    :allow_net,
+    :username,
+    :hostname,
+    :python,
+    :snapshot_key
+  ]
+
+  # The interpreter's defaults, for applying an operator's ceiling to a limit
+  # a session leaves unset.
+  @limit_defaults %{
+    max_commands: 10_000,
+    max_loop_iterations: 10_000,
+    max_total_loop_iterations: 1_000_000,
+    max_function_depth: 100,
+    max_input_bytes: 10_000_000,
+    timeout_ms: 30_000,
+    max_output_bytes: 10 * 1024 * 1024,
+    max_string_bytes: 10 * 1024 * 1024,
+    max_file_bytes: 100 * 1024 * 1024,
+    max_fs_bytes: 500 * 1024 * 1024,
+    max_files: 100_000,
+    max_path_depth: 128,
+    max_brace_items: 100_000,
+    max_glob_results: 100_000,
+    max_regex_bytes: 10 * 1024 * 1024,
+    max_response_bytes: 10 * 1024 * 1024,
+    max_pipeline_stages: 256,
+    max_subshell_depth: 64,
+    max_parser_depth: 200,
+    max_memory_bytes: 256 * 1024 * 1024
+  }
+
+  @doc false
+  def keys, do: Keyword.keys(@options)
+
+  @doc false
+  def configurable, do: @configurable
+
+  @doc false
+  def limit_defaults, do: @limit_defaults
+
   @doc false
   def normalize(opts) do
     opts = to_keyword(opts, "options")
+    %{defaults: defaults, ceilings: ceilings} = ExBashkit.Config.get()
 
-    base = %{
-      env: [],
-      cwd: "/",
-      username: "sandbox",
-      hostname: "bashkit-sandbox",
-      files: [],
-      limits: [],
-      builtins: %{},
-      virtual_fs: [],
-      builtin_timeout_ms: 30_000,
-      max_reply_bytes: 16 * 1024 * 1024,
-      mounts: [],
-      allowed_mount_paths: nil,
-      allow_net: nil,
-      allow_net_all: false,
-      block_private_ips: true,
-      max_jobs: 16,
-      before_exec: nil,
-      after_exec: nil,
-      snapshot_key: nil,
-      history: true,
-      workspace: nil,
-      allowed_mounts: nil,
-      python: []
-    }
+    base = Enum.reduce(defaults, base(), fn {k, v}, acc -> put(acc, k, v) end)
+
+    config_limits = base.limits
 
     Enum.reduce(opts, base, fn {key, value}, acc -> put(acc, key, value) end)
+    |> merge_limits(config_limits)
+    |> apply_ceilings(ceilings)
     |> check_mount_points()
     |> split_callbacks()
     |> share_workspace(opts)
+  end
+
+  defp default(:python, false), do: []
+  defp default(_, v), do: v
+
+  # What the NIF decodes beyond the options: `allow_net: :all` becomes a flag.
+  defp base,
+    do: Map.new(@options, fn {k, v} -> {k, default(k, v)} end) |> Map.put(:allow_net_all, false)
+
+  @doc false
+  # Validate one option's value alone (for application config); raises as new/1 would.
+  def check!(key, value) do
+    put(base(), key, value)
+    :ok
+  end
+
+  # Limits from the application config are defaults per key: a session's
+  # `:limits` overrides the keys it names and keeps the others.
+  defp merge_limits(acc, config_limits) do
+    own = Map.new(acc.limits)
+
+    %{
+      acc
+      | limits: Enum.reject(config_limits, fn {k, _} -> Map.has_key?(own, k) end) ++ acc.limits
+    }
+  end
+
+  # An operator's ceilings: no session gets more, whatever it asks for (or
+  # leaves at the interpreter's default).
+  defp apply_ceilings(acc, ceilings) do
+    limits =
+      Enum.reduce(ceilings.limits, Map.new(acc.limits), fn {k, cap}, m ->
+        key = Atom.to_string(k)
+        Map.put(m, key, min(Map.get(m, key, Map.fetch!(@limit_defaults, k)), cap))
+      end)
+
+    bt =
+      case ceilings.builtin_timeout_ms do
+        nil -> acc.builtin_timeout_ms
+        cap -> min(acc.builtin_timeout_ms, cap)
+      end
+
+    %{acc | limits: Enum.sort(limits), builtin_timeout_ms: bt}
   end
 
   # A workspace session shares its source's filesystem, mounts and callbacks;
@@ -218,8 +318,15 @@ defmodule ExBashkit.Session.Options do
         "option :allowed_mount_paths must be a list of host paths, got: #{inspect(v)}"
       )
 
-  defp put(acc, :builtin_timeout_ms, v) when is_integer(v) and v >= 1,
-    do: %{acc | builtin_timeout_ms: min(v, @max_timer_ms)}
+  defp put(acc, :builtin_timeout_ms, v) when is_integer(v) and v >= 1 and v <= @max_timer_ms,
+    do: %{acc | builtin_timeout_ms: v}
+
+  defp put(_acc, :builtin_timeout_ms, v) when is_integer(v) and v > @max_timer_ms,
+    do:
+      raise(
+        ArgumentError,
+        "option :builtin_timeout_ms must be at most #{@max_timer_ms} (the longest `receive ... after` timeout), got: #{v}"
+      )
 
   defp put(_acc, :builtin_timeout_ms, v),
     do:
@@ -344,6 +451,11 @@ defmodule ExBashkit.Session.Options do
 
   defp builtins(v) do
     for {k, fun} <- to_keyword(v, "option :builtins"), into: %{} do
+      unless is_binary(k) do
+        raise ArgumentError,
+              "option :builtins: a builtin's name must be a string, got: #{inspect(k)}"
+      end
+
       name = stringify(:builtins, k)
 
       cond do
@@ -506,4 +618,72 @@ defmodule ExBashkit.Session.Options do
 
   defp stringify(opt, v),
     do: raise(ArgumentError, "option #{inspect(opt)}: cannot use #{inspect(v)} as text")
+
+  @doc false
+  # `exec/3` options: {native options, partial?, nil | :default | job name}.
+  def exec_opts(opts) do
+    base = %{stdin: "", timeout_ms: nil, cwd: nil, env: [], broker: nil}
+    background = opts[:background] == true
+    name = opts[:name]
+
+    cond do
+      not is_boolean(Keyword.get(opts, :background, false)) ->
+        raise ArgumentError,
+              "option :background must be a boolean, got: #{inspect(opts[:background])}"
+
+      name != nil and not background ->
+        raise ArgumentError, "option :name only applies with background: true"
+
+      name != nil and not is_binary(name) ->
+        raise ArgumentError, "option :name must be a string, got: #{inspect(name)}"
+
+      true ->
+        :ok
+    end
+
+    opts = Keyword.drop(opts, [:background, :name])
+
+    {native, partial?} = native_exec_opts(opts, base)
+    {native, partial?, if(background, do: name || :default)}
+  end
+
+  defp native_exec_opts(opts, base) do
+    Enum.reduce(opts, {base, false}, fn
+      {:stdin, data}, {acc, p} ->
+        {%{acc | stdin: iodata!(:stdin, data)}, p}
+
+      {:timeout_ms, t}, {acc, p} when is_integer(t) and t >= 1 ->
+        {%{acc | timeout_ms: min(t, @u64_max)}, p}
+
+      {:timeout_ms, t}, _ ->
+        raise ArgumentError, "option :timeout_ms must be a positive integer, got: #{inspect(t)}"
+
+      {:cwd, dir}, {acc, p} ->
+        {%{acc | cwd: path(:cwd, dir)}, p}
+
+      {:env, env}, {acc, p} ->
+        {%{acc | env: env(env)}, p}
+
+      {:partial, b}, {acc, _} when is_boolean(b) ->
+        {acc, b}
+
+      {:partial, b}, _ ->
+        raise ArgumentError, "option :partial must be a boolean, got: #{inspect(b)}"
+
+      {key, _}, _ ->
+        raise ArgumentError, "unknown option #{inspect(key)} for ExBashkit.Session.exec/3"
+
+      other, _ ->
+        raise ArgumentError, "exec options must be a keyword list, got: #{inspect(other)}"
+    end)
+  end
+
+  defp iodata!(key, data) do
+    IO.iodata_to_binary(data)
+  rescue
+    ArgumentError ->
+      reraise ArgumentError,
+              "option #{inspect(key)} must be iodata, got: #{inspect(data)}",
+              __STACKTRACE__
+  end
 end

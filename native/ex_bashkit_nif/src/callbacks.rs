@@ -70,6 +70,8 @@ enum Extra<'d> {
     None,
     Data(&'d [u8]),
     Path(&'d str),
+    /// `recursive` of `mkdir -p` / `rm -r`.
+    Flag(bool),
 }
 
 impl BridgeFs {
@@ -80,6 +82,7 @@ impl BridgeFs {
                 Extra::None => nil().encode(e),
                 Extra::Data(d) => bin(e, d),
                 Extra::Path(p) => p.encode(e),
+                Extra::Flag(b) => b.encode(e),
             };
             (fs(), mount, op, path, extra).encode(e)
         });
@@ -142,12 +145,12 @@ impl BridgeFs {
                 if e.file_type == FileType::Dir {
                     order.push(child);
                 } else {
-                    self.done(remove(), &child, Extra::None).await?;
+                    self.done(remove(), &child, Extra::Flag(false)).await?;
                 }
             }
         }
         for dir in order.iter().rev() {
-            self.done(remove(), dir, Extra::None).await?;
+            self.done(remove(), dir, Extra::Flag(false)).await?;
         }
         Ok(())
     }
@@ -181,14 +184,19 @@ impl Fs for BridgeFs {
             return if parents { Ok(()) } else { Err(FsError::AlreadyExists) };
         }
         if !parents {
-            return self.done(mkdir(), path, Extra::None).await;
+            return self.done(mkdir(), path, Extra::Flag(false)).await;
         }
-        // `mkdir -p`: each missing ancestor inside the mount, an existing directory is fine.
+        // `mkdir -p` goes to the backend as one recursive call; one that does
+        // not support it gets each missing ancestor, an existing directory being fine.
+        match self.done(mkdir(), path, Extra::Flag(true)).await {
+            Err(FsError::NotSupported) => {}
+            r => return r,
+        }
         let mut at = String::new();
         for part in path.split('/').filter(|p| !p.is_empty()) {
             at.push('/');
             at.push_str(part);
-            match self.done(mkdir(), &at, Extra::None).await {
+            match self.done(mkdir(), &at, Extra::Flag(false)).await {
                 Ok(()) => {}
                 Err(FsError::AlreadyExists) if self.stat(&at).await?.is_dir() => {}
                 Err(e) => return Err(e),
@@ -197,13 +205,17 @@ impl Fs for BridgeFs {
         Ok(())
     }
     async fn remove_file(&self, path: &str) -> FsResult<()> {
-        self.done(remove(), path, Extra::None).await
+        self.done(remove(), path, Extra::Flag(false)).await
     }
     async fn remove_dir(&self, path: &str, recursive: bool) -> FsResult<()> {
         if recursive {
-            return self.remove_tree(path).await;
+            // One recursive call; a backend without it gets the tree walked.
+            return match self.done(remove(), path, Extra::Flag(true)).await {
+                Err(FsError::NotSupported) => self.remove_tree(path).await,
+                r => r,
+            };
         }
-        self.done(remove(), path, Extra::None).await
+        self.done(remove(), path, Extra::Flag(false)).await
     }
     async fn rename(&self, from: &str, to: &str) -> FsResult<()> {
         self.done(rename(), from, Extra::Path(to)).await

@@ -207,16 +207,22 @@ impl BashBuilder {
         // What the session starts with (its files, variables) is its own.
         let _scope = limits::scope::enter_account(&account);
         let shared = self.shared.clone();
-        let mem = match &shared {
-            Some((m, _)) => m.clone(),
-            None => Arc::new(MemoryFs::new(self.fs_limits.clone())),
-        };
         let home = format!("/home/{}", self.username);
         let cwd = fs::path::normalize(&self.cwd);
+        let dirs = ["/tmp", "/home", home.as_str(), "/bin", "/usr/bin", "/dev", cwd.as_str()];
+        let mem = match &shared {
+            Some((m, _)) => m.clone(),
+            None => {
+                let dirs: Vec<String> = dirs.iter().map(|d| fs::path::normalize(d)).collect();
+                Arc::new(MemoryFs::with_dirs(self.fs_limits.clone(), &dirs))
+            }
+        };
         // The memory fs never suspends, so its futures complete on first poll.
         let setup = async {
-            for d in ["/tmp", "/home", home.as_str(), "/bin", "/usr/bin", "/dev", cwd.as_str()] {
-                mem.mkdir(d, true).await.map_err(|e| format!("cannot create {d}: {e}"))?;
+            if shared.is_some() {
+                for d in dirs {
+                    mem.mkdir(d, true).await.map_err(|e| format!("cannot create {d}: {e}"))?;
+                }
             }
             for (p, _) in &self.mounts {
                 if fs::path::normalize(p) != *p || p == "/" {
@@ -224,7 +230,9 @@ impl BashBuilder {
                 }
                 mem.mkdir(p, true).await.map_err(|e| format!("cannot create mount point {p}: {e}"))?;
             }
-            mem.add_devices();
+            if shared.is_some() {
+                mem.add_devices();
+            }
             for (p, data) in &self.files {
                 let p = fs::path::normalize(&format!("/{p}"));
                 mem.mkdir(fs::path::parent(&p), true).await.map_err(|e| format!("cannot write {p}: {e}"))?;
@@ -315,6 +323,7 @@ impl BashBuilder {
             getopts_pos: (0, 0),
             select_menu: None,
             select_eof: false,
+            arith_cache: Default::default(),
             aliases: Default::default(),
             dirstack: Default::default(),
             jobs: Default::default(),
@@ -500,18 +509,23 @@ impl Bash {
         let budget = Budget::new(limits, opts.cancel);
         budget.set_memory(self.account.clone());
         budget.set_exec_id(opts.exec_id);
-        budget.hold_slot(slot);
+        budget.hold_first_slot(slot);
         let counter = OutputCounter::new(self.limits.max_output_bytes);
         budget.watch_output(counter.clone());
         let out = CaptureBuf::new(counter.clone());
         let err = CaptureBuf::new(counter.clone());
         let stdin = if opts.stdin.is_empty() { Input::null() } else { Input::from_bytes(opts.stdin) };
         let fds = interp::Fds::new(stdin, Output::Capture(out.clone()), Output::Capture(err.clone()));
+        // The state to roll back to on a stop; the variables keep a journal
+        // of what the exec changes instead of a copy of every one.
+        let vars = std::mem::take(&mut self.state.vars);
         let saved = self.state.clone();
+        self.state.vars = vars;
+        self.state.vars.begin_journal();
         // Descriptors set by `exec` belong to one exec (its capture buffers end with it).
         self.state.exec_fds = None;
         let timeout_ms = budget.limits.timeout_ms;
-        let deadline = budget.remaining();
+        let deadline = budget.deadline();
         let outcome = {
             self.state.budget = budget;
             self.state.src = parsed.source;
@@ -539,6 +553,9 @@ impl Bash {
                 }
             };
             tokio::select! {
+                // The script first: one that ends at its first poll never
+                // sets a timer (most execs are that short).
+                biased;
                 r = run => r,
                 () = expire => Ok(Err(Stop::Timeout(timeout_ms))),
                 () = cancel.cancelled() => Ok(Err(Stop::Cancelled)),
@@ -557,24 +574,43 @@ impl Bash {
             (Ok(Ok(_)), None) if self.account.would_exceed(0) => Ok(Err(self.state.budget.memory_exceeded())),
             (o, _) => o,
         };
+        self.account.exec_ended();
         let queued_ms = (waited + self.state.budget.queued_time()).as_millis() as u64;
         let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code, queued_ms };
         if let (Some(h), Some(n), Ok(Ok(code))) = (&hist, hist_no, &outcome) {
             h.lock().set_status(n, *code);
         }
         match outcome {
-            Ok(Ok(code)) => Ok(partial(code)),
+            Ok(Ok(code)) => {
+                // The snapshot is freed in the session's own scope: its
+                // credits are a thread-local sum, not one atomic per block.
+                let _scope = limits::scope::enter_account(&self.account);
+                drop(saved);
+                self.state.vars.end_journal();
+                Ok(partial(code))
+            }
             Err(panic) => {
                 // A bug must not leave the session half-updated.
-                self.state = saved;
+                self.roll_back(saved);
                 Err(Error::Internal(panic_text(panic.as_ref())))
             }
             Ok(Err(reason)) => {
                 // A stopped script leaves the session as it was before this exec.
-                self.state = saved;
+                self.roll_back(saved);
                 Err(Error::Stopped { reason, partial: partial(1) })
             }
         }
+    }
+}
+
+impl Bash {
+    /// Put the session back as it was before an exec: `saved` holds all but
+    /// the variables, which undo their journal.
+    fn roll_back(&mut self, saved: ShellState) {
+        let mut vars = std::mem::take(&mut self.state.vars);
+        vars.roll_back();
+        self.state = saved;
+        self.state.vars = vars;
     }
 }
 
@@ -611,6 +647,25 @@ mod tests {
         assert!(err.to_string().contains("max_loop_iterations: 5"), "{err}");
         let r = bash.exec("echo $x; pwd").await.expect("exec");
         assert_eq!(r.stdout, b"1\n/tmp\n");
+    }
+
+    #[tokio::test]
+    async fn a_stop_rolls_back_every_kind_of_variable_change() {
+        let mut bash =
+            Bash::builder().limits(Limits { max_loop_iterations: 5, ..Limits::default() }).build().expect("build");
+        bash.exec("a=1; b=(x y); declare -A m=([k]=v); gone=here; declare -i n=3").await.expect("exec");
+        let stop = "a=2; b+=(z); b[0]=w; m[k]=changed; unset gone; new=1; n+=4; declare -r a; \
+                    f() { local a=9; g=1; while :; do :; done; }; f";
+        let err = bash.exec(stop).await.unwrap_err();
+        assert!(err.to_string().contains("max_loop_iterations"), "{err}");
+        let r =
+            bash.exec("echo $a ${b[@]} ${m[k]} $gone ${new-unset} ${g-unset} $n; a=5; echo $a").await.expect("exec");
+        assert_eq!(String::from_utf8_lossy(&r.stdout), "1 x y v here unset unset 3\n5\n");
+        // Changes of an exec that ends well stay, and a later stop keeps them.
+        bash.exec("a=7; unset b").await.expect("exec");
+        bash.exec("a=8; b=1; while :; do :; done").await.unwrap_err();
+        let r = bash.exec("echo $a ${b-unset}").await.expect("exec");
+        assert_eq!(r.stdout, b"7 unset\n");
     }
 
     #[tokio::test]

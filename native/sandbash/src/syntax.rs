@@ -152,9 +152,125 @@ pub fn with_runnable_prefix(src: &str, err: &str, shown: Option<&str>, max_depth
 /// brush cannot parse) becomes a `while` over the `__select` builtin, and
 /// `for ((;;))` (whose `;;` brush reads as a case terminator) is split.
 fn prepare(src: &str) -> Cow<'_, str> {
-    match rewrite_select(src) {
-        Cow::Borrowed(_) => rewrite_arith_for(src),
-        Cow::Owned(s) => Cow::Owned(rewrite_arith_for(&s).into_owned()),
+    let src = match rewrite_subscript_blanks(src) {
+        Cow::Borrowed(_) => Cow::Borrowed(src),
+        Cow::Owned(s) => Cow::Owned(s),
+    };
+    let r = match rewrite_select(&src) {
+        Cow::Borrowed(_) => rewrite_arith_for(&src).into_owned(),
+        Cow::Owned(s) => rewrite_arith_for(&s).into_owned(),
+    };
+    if r == *src {
+        src
+    } else {
+        Cow::Owned(r)
+    }
+}
+
+/// bash reads `a[1 + 1]=x` (an assignment at the start of a command) and
+/// `([k 1]=v)` (a key in a compound assignment) as one word: the blanks
+/// inside the subscript are escaped here so the parser keeps the word whole.
+fn rewrite_subscript_blanks(src: &str) -> Cow<'_, str> {
+    if !src.contains("]=") && !src.contains("]+=") {
+        return Cow::Borrowed(src);
+    }
+    let b = src.as_bytes();
+    let mask = quoted_mask(src);
+    let mut out: Option<String> = None;
+    let mut last = 0;
+    // Depth of `=(` lists being read (keys of compound assignments).
+    let mut compound: Vec<usize> = Vec::new();
+    let mut parens = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        if mask[i] {
+            i += 1;
+            continue;
+        }
+        match b[i] {
+            b'(' => {
+                parens += 1;
+                if i > 0 && b[i - 1] == b'=' {
+                    compound.push(parens);
+                }
+            }
+            b')' => {
+                if compound.last() == Some(&parens) {
+                    compound.pop();
+                }
+                parens = parens.saturating_sub(1);
+            }
+            b'[' => {
+                // The word's start: a name before `[` (or nothing, in a list).
+                let mut s = i;
+                while s > 0 && (b[s - 1].is_ascii_alphanumeric() || b[s - 1] == b'_') {
+                    s -= 1;
+                }
+                let named = s < i && !b[s].is_ascii_digit();
+                let before = src[..s].trim_end_matches([' ', '\t']);
+                let at_command = before.is_empty()
+                    || before.ends_with([';', '&', '|', '(', '{', '\n'])
+                    || ["do", "then", "else", "elif", "!"].iter().any(|k| {
+                        before.ends_with(k)
+                            && before[..before.len() - k.len()]
+                                .chars()
+                                .last()
+                                .is_none_or(|c| c.is_whitespace() || c == ';')
+                    });
+                let in_list =
+                    !compound.is_empty() && s == i && (before.ends_with('(') || src[..s].ends_with([' ', '\t', '\n']));
+                if (named && at_command && compound.is_empty()) || in_list {
+                    // Find the matching `]` on this line.
+                    let mut depth = 0usize;
+                    let mut j = i;
+                    let mut blank = false;
+                    let mut end = None;
+                    while j < b.len() && b[j] != b'\n' {
+                        if !mask[j] {
+                            match b[j] {
+                                b'[' => depth += 1,
+                                b']' => {
+                                    depth -= 1;
+                                    if depth == 0 {
+                                        end = Some(j);
+                                        break;
+                                    }
+                                }
+                                b' ' | b'\t' => blank = true,
+                                b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')' => break,
+                                _ => {}
+                            }
+                        }
+                        j += 1;
+                    }
+                    if let Some(e) = end {
+                        let rest = &src[e + 1..];
+                        if blank && (rest.starts_with('=') || rest.starts_with("+=")) {
+                            let o = out.get_or_insert_with(String::new);
+                            o.push_str(&src[last..i]);
+                            for (k, c) in src[i..e].char_indices() {
+                                if (c == ' ' || c == '\t') && !mask[i + k] {
+                                    o.push('\\');
+                                }
+                                o.push(c);
+                            }
+                            last = e;
+                            i = e;
+                            continue;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    match out {
+        Some(mut o) => {
+            o.push_str(&src[last..]);
+            Cow::Owned(o)
+        }
+        None => Cow::Borrowed(src),
     }
 }
 

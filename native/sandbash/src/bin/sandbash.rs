@@ -12,6 +12,8 @@
 //! Every limit can be set as `SANDBASH_<LIMIT>` in capitals, for example
 //! `SANDBASH_TIMEOUT_MS=600000` or `SANDBASH_MAX_MEMORY_BYTES=1073741824`
 //! (the names of the Elixir `:limits` option; see `sandbash::limits::LIMIT_NAMES`).
+//! `SANDBASH_CWD=/dir` starts the script in that (new, empty) directory of the sandbox
+//! instead of `/` (the differential tester runs bash in an empty directory).
 //! `SANDBASH_REPORT_PEAK_RSS=1` prints this process's peak resident memory to
 //! stderr at the end (`sandbash: peak rss N KiB`), for the memory benchmarks.
 
@@ -52,7 +54,10 @@ fn main() {
                 return 2;
             }
         };
-        let builder = sandbash::Bash::builder().limits(limits).fs_limits(fs_limits);
+        let mut builder = sandbash::Bash::builder().limits(limits).fs_limits(fs_limits);
+        if let Ok(dir) = std::env::var("SANDBASH_CWD") {
+            builder = builder.cwd(dir);
+        }
         let mut bash = match builder.args(arg0, rest).network(policy).python(python_names()).build() {
             Ok(b) => b,
             Err(e) => {

@@ -3,30 +3,143 @@
 use super::{fail, valid_name, DeclArg};
 use crate::interp::simple::{store, Assigned, AssignedValue};
 use crate::interp::{Fds, Flow};
-use crate::state::{ShellState, Value, Var};
+use crate::state::{Case, ShellState, Value, Var};
 use std::collections::BTreeMap;
+
+/// Attribute bits of `declare -aAilnrtuxc`.
+mod bit {
+    pub const A: u16 = 1; // -a
+    pub const AA: u16 = 2; // -A
+    pub const I: u16 = 4;
+    pub const X: u16 = 8;
+    pub const R: u16 = 16;
+    pub const N: u16 = 32;
+    pub const L: u16 = 64;
+    pub const U: u16 = 128;
+    pub const C: u16 = 256;
+    pub const T: u16 = 512;
+    pub const CASE: u16 = L | U | C;
+}
 
 #[derive(Default)]
 struct Flags {
-    indexed: bool,
-    assoc: bool,
-    integer: bool,
-    export: Option<bool>,
-    readonly: bool,
+    /// Attributes to give (`-x`) and to take away (`+x`).
+    on: u16,
+    off: u16,
     global: bool,
     print: bool,
     functions: bool,
     function_names: bool,
-    case: Option<crate::state::Case>,
-    /// `-n` / `+n`
-    nameref: Option<bool>,
+}
+
+impl Flags {
+    fn has(&self, b: u16) -> bool {
+        self.on & b != 0
+    }
+}
+
+/// A variable's attributes as bits.
+fn var_bits(v: &Var) -> u16 {
+    let mut b = 0;
+    match &v.value {
+        Some(Value::Indexed(_)) => b |= bit::A,
+        Some(Value::Assoc(_)) => b |= bit::AA,
+        _ => {}
+    }
+    for (on, x) in
+        [(v.integer, bit::I), (v.exported, bit::X), (v.readonly, bit::R), (v.nameref, bit::N), (v.trace, bit::T)]
+    {
+        if on {
+            b |= x;
+        }
+    }
+    match v.case {
+        Some(Case::Lower) => b |= bit::L,
+        Some(Case::Upper) => b |= bit::U,
+        Some(Case::Capital) => b |= bit::C,
+        None => {}
+    }
+    b
+}
+
+/// One operand after parsing: `name`, `name[sub]`, with `=value` / `+=value`.
+struct Operand {
+    /// What error messages show.
+    shown: String,
+    name: String,
+    index: Option<String>,
+    value: Option<AssignedValue>,
+    append: bool,
+    /// The value came as text that may be `(...)` (re-read as a list for arrays).
+    text_value: bool,
+}
+
+/// Split `name[sub]=value` / `name+=value` (a word given to `declare`
+/// as text: quoted, or made by an expansion). `None` without `=`.
+fn split_assignment(s: &str) -> (String, Option<String>, bool, Option<String>) {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    let mut depth = 0usize;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' => depth += 1,
+            b']' => depth = depth.saturating_sub(1),
+            b'=' if depth == 0 => {
+                let (name, append) = match s[..i].strip_suffix('+') {
+                    Some(n) => (n, true),
+                    None => (&s[..i], false),
+                };
+                let (base, sub) = match crate::state::vars::split_subscript(name) {
+                    Some((b, sub)) if name.ends_with(']') => (b.to_string(), Some(sub.to_string())),
+                    _ => (name.to_string(), None),
+                };
+                return (base, sub, append, Some(s[i + 1..].to_string()));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    match crate::state::vars::split_subscript(s) {
+        Some((b, sub)) if s.ends_with(']') => (b.to_string(), Some(sub.to_string()), false, None),
+        _ => (s.to_string(), None, false, None),
+    }
+}
+
+/// `(a b [k]=v)` given as text: the list, its words expanded as in an
+/// assignment written so. `None` when it does not read as one.
+async fn compound_from_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<AssignedValue>, Flow> {
+    if !(text.starts_with('(') && text.ends_with(')')) {
+        return Ok(None);
+    }
+    let script = format!("__v={text}");
+    let depth = sh.budget.limits.max_parser_depth as usize;
+    let Ok(parsed) = crate::syntax::parse(&script, depth) else { return Ok(None) };
+    let assignment = parsed.program.complete_commands.first().and_then(|c| c.0.first()).and_then(|item| {
+        match item.0.first.seq.first() {
+            Some(brush_parser::ast::Command::Simple(sc)) if sc.word_or_name.is_none() => {
+                match sc.prefix.as_ref().map(|p| p.0.as_slice()) {
+                    Some([brush_parser::ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _)]) => Some(a.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    });
+    let Some(a) = assignment else { return Ok(None) };
+    if !matches!(a.value, brush_parser::ast::AssignmentValue::Array(_)) {
+        return Ok(None);
+    }
+    let saved = std::mem::replace(&mut sh.src, parsed.source);
+    let r = crate::interp::simple::expand_assignment(sh, fds, &a).await;
+    sh.src = saved;
+    Ok(Some(r?.value))
 }
 
 pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds) -> Result<i32, Flow> {
     let mut f = Flags::default();
     match name {
-        "export" => f.export = Some(true),
-        "readonly" => f.readonly = true,
+        "export" => f.on |= bit::X,
+        "readonly" => f.on |= bit::R,
         _ => {}
     }
     if name == "local" && !sh.vars.in_function() {
@@ -69,25 +182,47 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
                 }
                 let on = s.starts_with('-');
                 for c in s[1..].chars() {
-                    match c {
-                        'a' => f.indexed = on,
-                        'A' => f.assoc = on,
-                        'i' => f.integer = on,
-                        'x' => f.export = Some(on),
-                        'r' => f.readonly = on,
-                        'g' => f.global = on,
-                        'p' => f.print = true,
-                        'f' => f.functions = true,
-                        'F' => f.function_names = true,
-                        'n' if name == "export" => f.export = Some(false),
-                        'n' => f.nameref = Some(on),
-                        'l' if on => f.case = Some(crate::state::Case::Lower),
-                        'u' if on => f.case = Some(crate::state::Case::Upper),
-                        'l' | 'u' | 't' => {}
+                    let b = match c {
+                        'a' => bit::A,
+                        'A' => bit::AA,
+                        'i' => bit::I,
+                        'x' => bit::X,
+                        'r' => bit::R,
+                        'n' if name == "export" => {
+                            f.off |= bit::X;
+                            f.on &= !bit::X;
+                            continue;
+                        }
+                        'n' => bit::N,
+                        'l' => bit::L,
+                        'u' => bit::U,
+                        'c' => bit::C,
+                        't' => bit::T,
+                        'g' => {
+                            f.global = on;
+                            continue;
+                        }
+                        'p' => {
+                            f.print = true;
+                            continue;
+                        }
+                        'f' => {
+                            f.functions = true;
+                            continue;
+                        }
+                        'F' => {
+                            f.function_names = true;
+                            continue;
+                        }
                         _ => {
                             let usage = format!("{name}: -{c}: invalid option");
                             return Ok(fail(sh.loc(), fds, &usage, 2).await);
                         }
+                    };
+                    if on {
+                        f.on |= b;
+                    } else {
+                        f.off |= b;
                     }
                 }
             }
@@ -97,13 +232,32 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
             }
         }
     }
+    // An array attribute wins over `-n` (`declare -na r=x` makes an array).
+    if f.has(bit::A | bit::AA) {
+        f.on &= !bit::N;
+    }
+    // Two case attributes at once cancel out (`declare -lu`: neither).
+    if (f.on & bit::CASE).count_ones() > 1 {
+        f.off |= f.on & bit::CASE;
+        f.on &= !bit::CASE;
+    }
 
     if f.functions || f.function_names {
-        if let (Some(on), false) = (f.export, operands.is_empty()) {
+        let export = if f.has(bit::X) {
+            Some(true)
+        } else if f.off & bit::X != 0 {
+            Some(false)
+        } else {
+            None
+        };
+        if let (Some(on), false) = (export, operands.is_empty()) {
             return Ok(export_functions(sh, name, &operands, on, fds).await);
         }
-        let only_exported = f.export == Some(true);
-        return Ok(print_functions(sh, &operands, f.function_names, only_exported, fds).await);
+        if name == "readonly" && !operands.is_empty() {
+            return Ok(readonly_functions(sh, &operands, fds).await);
+        }
+        let only_exported = export == Some(true) && name != "readonly";
+        return Ok(print_functions(sh, &operands, f.function_names, f.print, only_exported, fds).await);
     }
     if operands.is_empty() {
         print_vars(sh, name, &f, fds).await;
@@ -114,14 +268,14 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
         for op in &operands {
             let n = match op {
                 DeclArg::Plain(s) => s.clone(),
-                DeclArg::Assign(a) => a.name.clone(),
+                DeclArg::Assign(a) => assigned_text(a),
             };
             match sh.vars.get_raw(&n) {
-                Some(v) => {
+                Some(v) if valid_name(&n) => {
                     let line = describe(&n, v);
                     let _ = fds.stdout.write(format!("{line}\n").as_bytes()).await;
                 }
-                None => {
+                _ => {
                     status = fail(sh.loc(), fds, &format!("{name}: {n}: not found"), 1).await;
                 }
             }
@@ -132,82 +286,198 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
     let local = (name == "local" || ((name == "declare" || name == "typeset") && sh.vars.in_function())) && !f.global;
     let mut status = 0;
     for op in operands {
-        let shown = match &op {
-            DeclArg::Plain(s) => s.clone(),
-            DeclArg::Assign(a) => match &a.value {
-                AssignedValue::Scalar(v) => format!("{}={v}", a.name),
-                AssignedValue::Array(_) => a.name.clone(),
+        let op = match op {
+            DeclArg::Plain(s) => {
+                let (n, sub, append, value) = split_assignment(&s);
+                Operand {
+                    shown: s.clone(),
+                    name: n,
+                    index: sub,
+                    append,
+                    text_value: value.is_some(),
+                    value: value.map(AssignedValue::Scalar),
+                }
+            }
+            DeclArg::Assign(a) => Operand {
+                shown: match &a.value {
+                    AssignedValue::Scalar(_) => assigned_text(&a),
+                    AssignedValue::Array(_) => a.name.clone(),
+                },
+                text_value: matches!(a.value, AssignedValue::Scalar(_)),
+                name: a.name,
+                index: a.index,
+                value: Some(a.value),
+                append: a.append,
             },
         };
-        let (var_name, assigned) = match op {
-            DeclArg::Plain(s) => {
-                let n = s.split_once('=').map_or(s.as_str(), |(n, _)| n).to_string();
-                let value = s.split_once('=').map(|(_, v)| v.to_string());
-                let a = value.map(|v| Assigned {
-                    name: n.clone(),
-                    index: None,
-                    value: AssignedValue::Scalar(v),
-                    append: false,
-                });
-                (n, a)
-            }
-            DeclArg::Assign(a) => (a.name.clone(), Some(a)),
-        };
-        if !valid_name(&var_name) {
-            status = fail(sh.loc(), fds, &format!("{name}: `{shown}': not a valid identifier"), 1).await;
+        if valid_name(&op.name) && op.index.as_deref() == Some("") && op.value.is_some() {
+            status = fail(sh.loc(), fds, &format!("{}[]: bad array subscript", op.name), 1).await;
             continue;
         }
-        if f.nameref == Some(true) {
-            match declare_nameref(sh, name, &var_name, assigned, local, &f, fds).await {
-                Ok(s) => status = status.max(s),
-                Err(e) => return Err(e),
-            }
+        if !valid_name(&op.name) || op.index.as_deref() == Some("") {
+            status = fail(sh.loc(), fds, &format!("{name}: `{}': not a valid identifier", op.shown), 1).await;
             continue;
         }
-        if f.nameref == Some(false) && sh.vars.is_nameref(&var_name) {
-            sh.vars.entry_raw(&var_name).nameref = false;
+        // `export`/`readonly` take no subscript.
+        if op.index.is_some() && (name == "export" || name == "readonly") {
+            let bad = format!("{}[{}]", op.name, op.index.as_deref().unwrap_or(""));
+            status = fail(sh.loc(), fds, &format!("{name}: `{bad}': not a valid identifier"), 1).await;
+            continue;
         }
-        if local {
-            sh.vars.declare_local(&var_name);
-        } else {
-            sh.vars.entry(&var_name);
+        if f.has(bit::N) {
+            let assigned = op.value.map(|value| Assigned { name: op.name.clone(), index: None, value, append: false });
+            status = status.max(declare_nameref(sh, name, &op.name, assigned, local, &f, fds).await?);
+            continue;
         }
-        {
-            let v = sh.vars.entry(&var_name);
-            if f.assoc && !matches!(v.value, Some(Value::Assoc(_))) {
-                v.value = Some(Value::Assoc(crate::state::assoc::AssocMap::new()));
-            } else if f.indexed && !matches!(v.value, Some(Value::Indexed(_))) {
-                let old = v.value.take();
-                let mut m = BTreeMap::new();
-                if let Some(Value::Scalar(s)) = old {
-                    m.insert(0, s);
-                }
-                v.value = Some(Value::Indexed(m));
-            }
-            if f.integer {
-                v.integer = true;
-            }
-            if let Some(c) = f.case {
-                v.case = Some(c);
-                if let Some(Value::Scalar(s)) = v.value.take() {
-                    v.value = Some(Value::Scalar(c.apply(s)));
-                }
+        let hidden = if f.global && sh.vars.in_function() { Some(sh.vars.hide_locals()) } else { None };
+        let r = declare_one(sh, name, op, local, &f, fds).await;
+        if let Some(h) = hidden {
+            sh.vars.restore_locals(h);
+        }
+        status = status.max(r?);
+    }
+    Ok(status)
+}
+
+/// `name=value` as the word showed it (expanded).
+fn assigned_text(a: &Assigned) -> String {
+    let sub = a.index.as_ref().map(|i| format!("[{i}]")).unwrap_or_default();
+    let op = if a.append { "+=" } else { "=" };
+    match &a.value {
+        AssignedValue::Scalar(v) => format!("{}{sub}{op}{v}", a.name),
+        AssignedValue::Array(_) => a.name.clone(),
+    }
+}
+
+/// Attributes and value of one operand. The status (1 after an error).
+async fn declare_one(
+    sh: &mut ShellState,
+    cmd: &str,
+    op: Operand,
+    local: bool,
+    f: &Flags,
+    fds: &Fds,
+) -> Result<i32, Flow> {
+    let var_name = op.name.clone();
+    if f.off & bit::N != 0 && sh.vars.is_nameref(&var_name) {
+        sh.vars.entry_raw(&var_name).nameref = false;
+    }
+    let existing = if local {
+        sh.vars.local_names().contains(&var_name).then(|| sh.vars.get_raw(&var_name)).flatten()
+    } else {
+        sh.vars.get(&var_name)
+    };
+    let old_bits = existing.map_or(0, var_bits);
+    let was_array = old_bits & (bit::A | bit::AA) != 0;
+    // `+a`/`+A` never make an array a scalar.
+    if f.off & (bit::A | bit::AA) != 0 && was_array {
+        let msg = format!("{cmd}: {var_name}: cannot destroy array variables in this way");
+        return Ok(fail(sh.loc(), fds, &msg, 1).await);
+    }
+    if f.has(bit::A) && !f.has(bit::AA) && old_bits & bit::AA != 0 {
+        let msg = format!("{cmd}: {var_name}: cannot convert associative to indexed array");
+        return Ok(fail(sh.loc(), fds, &msg, 1).await);
+    }
+    if f.has(bit::AA) && old_bits & bit::A != 0 {
+        let msg = format!("{cmd}: {var_name}: cannot convert indexed to associative array");
+        return Ok(fail(sh.loc(), fds, &msg, 1).await);
+    }
+    if f.off & bit::R != 0 && old_bits & bit::R != 0 {
+        return Ok(fail(sh.loc(), fds, &format!("{cmd}: {var_name}: readonly variable"), 1).await);
+    }
+    // A value given as text reads as a list when the variable is (or becomes) an array.
+    let mut value = op.value;
+    let mut index = op.index;
+    let wants_array = f.has(bit::A | bit::AA) || was_array;
+    if op.text_value && wants_array {
+        if let Some(AssignedValue::Scalar(t)) = &value {
+            if let Some(list) = compound_from_text(sh, fds, &t.clone()).await? {
+                value = Some(list);
+                // `declare -a 'n[0]=(9 8)'` assigns the whole array.
+                index = None;
             }
         }
-        if let Some(a) = assigned {
-            if let Err(e) = store(sh, a) {
-                e.report(sh, fds, &format!("{name}: ")).await?;
-                status = 1;
-                continue;
-            }
-        }
+    }
+    if local {
+        sh.vars.declare_local(&var_name);
+    } else {
+        sh.vars.entry(&var_name);
+    }
+    {
         let v = sh.vars.entry(&var_name);
-        if let Some(x) = f.export {
-            v.exported = x;
+        if f.has(bit::AA) && !matches!(v.value, Some(Value::Assoc(_))) {
+            let old = v.value.take();
+            let mut m = crate::state::assoc::AssocMap::new();
+            if let Some(Value::Scalar(s)) = old {
+                m.insert("0".to_string(), s);
+            }
+            v.value = Some(Value::Assoc(m));
+        } else if f.has(bit::A) && !matches!(v.value, Some(Value::Indexed(_) | Value::Assoc(_))) {
+            let old = v.value.take();
+            let mut m = BTreeMap::new();
+            if let Some(Value::Scalar(s)) = old {
+                m.insert(0, s);
+            }
+            v.value = Some(Value::Indexed(m));
         }
-        if f.readonly {
-            v.readonly = true;
+        if f.has(bit::I) {
+            v.integer = true;
+        } else if f.off & bit::I != 0 {
+            v.integer = false;
         }
+        if f.has(bit::T) {
+            v.trace = true;
+        } else if f.off & bit::T != 0 {
+            v.trace = false;
+        }
+        if f.has(bit::L) {
+            v.case = Some(Case::Lower);
+        } else if f.has(bit::U) {
+            v.case = Some(Case::Upper);
+        } else if f.has(bit::C) {
+            v.case = Some(Case::Capital);
+        } else if f.off & bit::CASE != 0 {
+            v.case = None;
+        }
+        if f.has(bit::X) {
+            v.exported = true;
+        } else if f.off & bit::X != 0 {
+            v.exported = false;
+        }
+    }
+    let mut status = 0;
+    if let Some(value) = value {
+        // The subscript of `declare 'a[$i]=v'` is expanded here (once).
+        let index = match index {
+            Some(i) if op.text_value || matches!(value, AssignedValue::Scalar(_)) && !i.is_empty() => {
+                Some(crate::expand::expand_string(sh, fds, &i).await?)
+            }
+            other => other,
+        };
+        let a = Assigned { name: var_name.clone(), index, value, append: op.append };
+        if let Err(e) = store(sh, a) {
+            e.report(sh, fds, &format!("{cmd}: ")).await?;
+            return Ok(1);
+        }
+    } else if let Some(i) = index {
+        // `declare a[5]` makes `a` an array, without elements.
+        let _ = i;
+        let v = sh.vars.entry(&var_name);
+        if !matches!(v.value, Some(Value::Indexed(_) | Value::Assoc(_))) {
+            let old = v.value.take();
+            let mut m = BTreeMap::new();
+            if let Some(Value::Scalar(s)) = old {
+                m.insert(0, s);
+            }
+            v.value = Some(Value::Indexed(m));
+        }
+    }
+    if f.has(bit::R) {
+        sh.vars.entry(&var_name).readonly = true;
+    }
+    if f.has(bit::A) && f.has(bit::AA) {
+        let msg = format!("{cmd}: {var_name}: cannot convert associative to indexed array");
+        status = fail(sh.loc(), fds, &msg, 1).await;
     }
     Ok(status)
 }
@@ -259,54 +529,106 @@ async fn declare_nameref(
             }
         }
     }
-    if let Some(x) = f.export {
-        v.exported = x;
+    if f.has(bit::X) {
+        v.exported = true;
+    } else if f.off & bit::X != 0 {
+        v.exported = false;
     }
-    if f.readonly {
+    if f.has(bit::R) {
         v.readonly = true;
     }
     Ok(0)
 }
 
-/// `declare -p NAME` text for one variable.
-pub fn describe(name: &str, v: &Var) -> String {
+/// The attribute letters of `declare -p`, in bash's order.
+fn attr_letters(v: &Var) -> String {
+    let b = var_bits(v);
     let mut flags = String::new();
-    match &v.value {
-        Some(Value::Indexed(_)) => flags.push('a'),
-        Some(Value::Assoc(_)) => flags.push('A'),
-        _ => {}
-    }
-    if v.integer {
-        flags.push('i');
-    }
-    if v.nameref {
-        flags.push('n');
-    }
-    if v.readonly {
-        flags.push('r');
-    }
-    if v.exported {
-        flags.push('x');
-    }
-    match v.case {
-        Some(crate::state::Case::Lower) => flags.push('l'),
-        Some(crate::state::Case::Upper) => flags.push('u'),
-        None => {}
+    for (x, c) in [
+        (bit::A, 'a'),
+        (bit::AA, 'A'),
+        (bit::I, 'i'),
+        (bit::N, 'n'),
+        (bit::R, 'r'),
+        (bit::T, 't'),
+        (bit::X, 'x'),
+        (bit::C, 'c'),
+        (bit::L, 'l'),
+        (bit::U, 'u'),
+    ] {
+        if b & x != 0 {
+            flags.push(c);
+        }
     }
     if flags.is_empty() {
         flags.push('-');
     }
+    flags
+}
+
+/// `declare -p NAME` text for one variable.
+pub fn describe(name: &str, v: &Var) -> String {
+    let flags = attr_letters(v);
     match &v.value {
         None => format!("declare -{flags} {name}"),
         Some(Value::Scalar(s)) => format!("declare -{flags} {name}={}", dquote(s)),
-        Some(Value::Indexed(m)) => {
+        Some(other) => format!("declare -{flags} {name}={}", array_text(other)),
+    }
+}
+
+/// `([0]="a" [1]="b")` / `([k]="v" )`: an array's value as `declare -p` and `set` show it.
+pub fn array_text(v: &Value) -> String {
+    match v {
+        Value::Indexed(m) => {
             let items: Vec<String> = m.iter().map(|(k, v)| format!("[{k}]={}", dquote(v))).collect();
-            format!("declare -{flags} {name}=({})", items.join(" "))
+            format!("({})", items.join(" "))
         }
-        Some(Value::Assoc(m)) => {
-            let items: String = m.iter().map(|(k, v)| format!("[{k}]={} ", dquote(v))).collect();
-            format!("declare -{flags} {name}=({items})")
+        Value::Assoc(m) => {
+            let items: String = m.iter().map(|(k, v)| format!("[{}]={} ", key_quote(k), dquote(v))).collect();
+            format!("({items})")
         }
+        Value::Scalar(s) => dquote(s),
+    }
+}
+
+/// An associative key as bash shows it: bare, double-quoted when it holds
+/// a shell metacharacter, `$'...'` with control characters.
+fn key_quote(k: &str) -> String {
+    if k.chars().any(|c| c.is_control()) {
+        return crate::expand::param::quote_if_needed(k);
+    }
+    let meta = k.char_indices().any(|(i, c)| {
+        matches!(
+            c,
+            ' ' | '\t'
+                | '\n'
+                | '\''
+                | '"'
+                | '\\'
+                | '|'
+                | '&'
+                | ';'
+                | '('
+                | ')'
+                | '<'
+                | '>'
+                | '!'
+                | '{'
+                | '}'
+                | '*'
+                | '['
+                | '?'
+                | ']'
+                | '^'
+                | '$'
+                | '`'
+        ) || (c == '~' && (i == 0 || k[..i].ends_with(['=', ':'])))
+            || (c == '#' && i == 0)
+    });
+    if meta {
+        dquote(k)
+    } else {
+        k.to_string()
     }
 }
 
@@ -326,40 +648,62 @@ pub(crate) fn dquote(s: &str) -> String {
     out
 }
 
+/// One line of the bare `declare`/`set` listing: `name=value` (arrays as lists).
+pub fn set_style(name: &str, v: &Var) -> Option<String> {
+    match v.value.as_ref()? {
+        Value::Scalar(s) => Some(format!("{name}={}", crate::expand::param::quote_if_needed(s))),
+        other => Some(format!("{name}={}", array_text(other))),
+    }
+}
+
 async fn print_vars(sh: &ShellState, name: &str, f: &Flags, fds: &Fds) {
     let mut out = String::new();
-    for n in sh.vars.names() {
+    // `local` lists the running function's own variables.
+    let names = if name == "local" { sh.vars.local_names() } else { sh.vars.names() };
+    let filter = f.on;
+    let declaring = matches!(name, "declare" | "typeset" | "local");
+    for n in names {
         let Some(v) = sh.vars.get_raw(&n) else { continue };
-        let show = match name {
-            "export" => v.exported,
-            "readonly" => v.readonly,
-            _ => {
-                (!f.export.unwrap_or(false) || v.exported)
-                    && (!f.readonly || v.readonly)
-                    && (f.nameref != Some(true) || v.nameref)
-            }
-        };
-        if !show {
+        let bits = var_bits(v);
+        if filter != 0 && bits & filter == 0 {
             continue;
         }
-        if name == "declare" || name == "typeset" || name == "local" {
-            if f.print || f.export.is_some() || f.readonly || f.nameref.is_some() {
-                out.push_str(&describe(&n, v));
-            } else {
-                match &v.value {
-                    Some(Value::Scalar(s)) => {
-                        out.push_str(&format!("{n}={}", crate::expand::param::quote_if_needed(s)))
-                    }
-                    None => continue,
-                    _ => out.push_str(&describe(&n, v)),
-                }
+        if declaring && filter == 0 && !f.print && name != "local" {
+            // The bare listing: as `set` shows them; declared-only names are left out.
+            if let Some(line) = set_style(&n, v) {
+                out.push_str(&line);
+                out.push('\n');
             }
-        } else {
-            out.push_str(&describe(&n, v));
+            continue;
         }
+        out.push_str(&describe(&n, v));
         out.push('\n');
     }
+    if declaring && filter == 0 && !f.print && name != "local" {
+        // Then the functions, as `declare -f` prints them.
+        let mut names: Vec<&String> = sh.funcs.keys().collect();
+        names.sort();
+        for func in names.into_iter().filter_map(|n| sh.funcs.get(n)) {
+            out.push_str(&func.printed());
+            out.push('\n');
+        }
+    }
     let _ = fds.stdout.write(out.as_bytes()).await;
+}
+
+/// `readonly -f NAME`: each must be a function.
+async fn readonly_functions(sh: &mut ShellState, operands: &[DeclArg], fds: &Fds) -> i32 {
+    let mut status = 0;
+    for o in operands {
+        let n = match o {
+            DeclArg::Plain(s) => s.as_str(),
+            DeclArg::Assign(a) => a.name.as_str(),
+        };
+        if !sh.funcs.contains_key(n) {
+            status = fail(sh.loc(), fds, &format!("readonly: {n}: not a function"), 1).await;
+        }
+    }
+    status
 }
 
 /// `export -f NAME` / `declare -fx NAME` (`-n`/`+x`: no longer exported).
@@ -386,6 +730,7 @@ async fn print_functions(
     sh: &ShellState,
     operands: &[DeclArg],
     names_only: bool,
+    print: bool,
     only_exported: bool,
     fds: &Fds,
 ) -> i32 {
@@ -414,7 +759,7 @@ async fn print_functions(
             continue;
         }
         let attrs = if exported { "-fx" } else { "-f" };
-        if names_only && !wanted.is_empty() {
+        if names_only && !wanted.is_empty() && !print {
             // `declare -F NAME` shows just the name; the bare listing is declarative.
             out.push_str(&format!("{n}\n"));
         } else if names_only {

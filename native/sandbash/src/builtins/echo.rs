@@ -87,7 +87,13 @@ pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     let mut args = vec![argv[0].clone()];
     args.extend(argv[rest..].iter().cloned());
     let status = run_utility(sh, cmd.as_ref(), &args, &sub).await?;
-    let value = String::from_utf8_lossy(&buf.take()).into_owned();
+    let mut bytes = buf.take();
+    // A variable's value is a C string in bash: it ends at the first NUL
+    // (`printf -v v 'a\0b'` or `%c` of an empty argument).
+    if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+        bytes.truncate(nul);
+    }
+    let value = String::from_utf8_lossy(&bytes).into_owned();
     let (name, index) = match var.split_once('[') {
         Some((n, i)) => (n.to_string(), Some(i.trim_end_matches(']').to_string())),
         None => (var.clone(), None),

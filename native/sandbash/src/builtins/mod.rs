@@ -161,7 +161,12 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "printf" => return echo::printf(sh, argv, fds).await,
         "cd" => cd::cd(sh, argv, fds).await,
         "pwd" => cd::pwd(sh, argv, fds).await,
-        "export" | "local" | "declare" | "typeset" | "readonly" => declare::run(sh, name, decl, fds).await?,
+        "export" | "local" | "declare" | "typeset" | "readonly" => {
+            // Reached through `command`/`builtin` (or made by an expansion):
+            // the words themselves, as text.
+            let decl = if decl.is_empty() { argv[1..].iter().cloned().map(DeclArg::Plain).collect() } else { decl };
+            declare::run(sh, name, decl, fds).await?
+        }
         "unset" => unset::unset(sh, argv, fds).await,
         "set" => set::set(sh, argv, fds).await,
         "shopt" => set::shopt(sh, argv, fds).await,

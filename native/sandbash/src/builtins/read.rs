@@ -5,6 +5,8 @@ use crate::interp::simple::{store, Assigned, AssignedValue};
 use crate::interp::{Fds, Flow};
 use crate::state::ShellState;
 
+const USAGE: &str = "read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n";
+
 pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32, Flow> {
     let mut raw = false;
     let mut array: Option<String> = None;
@@ -13,6 +15,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
     let mut exact = false;
     let mut names: Vec<String> = Vec::new();
     let mut input = fds.stdin.clone();
+    let mut timeout_zero = false;
     let mut i = 1;
     while i < argv.len() {
         let a = &argv[i];
@@ -38,7 +41,9 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                     match argv.get(i) {
                         Some(v) => v.clone(),
                         None => {
-                            return Ok(fail(sh.loc(), fds, &format!("read: -{c}: option requires an argument"), 2).await)
+                            fail(sh.loc(), fds, &format!("read: -{c}: option requires an argument"), 2).await;
+                            let _ = fds.stderr.write(USAGE.as_bytes()).await;
+                            return Ok(2);
                         }
                     }
                 } else {
@@ -60,9 +65,8 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                     }
                     Err(_) => return Ok(fail(sh.loc(), fds, &format!("read: {value}: invalid number"), 1).await),
                 },
-                'p' => {
-                    let _ = fds.stderr.write(value.as_bytes()).await;
-                }
+                // The prompt shows only when the input is a terminal: never here.
+                'p' => {}
                 'u' => match super::mapfile::input_fd(fds, &value) {
                     Some(inp) => input = inp,
                     None => {
@@ -70,8 +74,19 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                         return Ok(fail(sh.loc(), fds, &msg, 1).await);
                     }
                 },
-                't' | 'i' => {}
-                _ => return Ok(fail(sh.loc(), fds, &format!("read: -{c}: invalid option"), 2).await),
+                't' => match value.parse::<f64>() {
+                    Ok(t) if t >= 0.0 && !value.starts_with(['+', '-']) => timeout_zero = t == 0.0,
+                    _ => {
+                        let msg = format!("read: {value}: invalid timeout specification");
+                        return Ok(fail(sh.loc(), fds, &msg, 1).await);
+                    }
+                },
+                'i' => {}
+                _ => {
+                    fail(sh.loc(), fds, &format!("read: -{c}: invalid option"), 2).await;
+                    let _ = fds.stderr.write(USAGE.as_bytes()).await;
+                    return Ok(2);
+                }
             }
         }
         i += 1;
@@ -81,62 +96,111 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
             return Ok(fail(sh.loc(), fds, &format!("read: `{n}': not a valid identifier"), 1).await);
         }
     }
+    if timeout_zero {
+        // `-t 0`: is there input to read? Nothing is read.
+        return Ok(0);
+    }
     let max = sh.budget.limits.max_string_bytes as usize;
 
-    // Read the input.
-    let mut line: Vec<u8> = Vec::new();
+    // Read the input: characters, each marked when a backslash escaped it.
+    let mut chars: Vec<(char, bool)> = Vec::new();
     let mut hit_delim = false;
-    loop {
-        let chunk = match nchars {
-            Some(n) if exact => input.read_exact_upto(n).await,
-            Some(n) => {
-                let mut got = Vec::new();
-                while got.len() < n {
-                    let b = input.read_exact_upto(1).await;
-                    if b.is_empty() {
-                        break;
+    match nchars {
+        Some(0) => hit_delim = true,
+        Some(n) => {
+            let mut pass_next = false;
+            let mut count = 0;
+            loop {
+                crate::limits::checkpoint().map_err(Flow::Stop)?;
+                let b = input.read_exact_upto(1).await;
+                let Some(&first) = b.first() else { break };
+                // The rest of a multibyte character.
+                let more = match first {
+                    0xC0..=0xDF => 1,
+                    0xE0..=0xEF => 2,
+                    0xF0..=0xF7 => 3,
+                    _ => 0,
+                };
+                let mut bytes = b;
+                if more > 0 {
+                    bytes.extend(input.read_exact_upto(more).await);
+                }
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                for c in text.chars() {
+                    if pass_next {
+                        pass_next = false;
+                        if c == '\n' {
+                            continue;
+                        }
+                        chars.push((c, true));
+                        count += 1;
+                        continue;
                     }
-                    if b[0] == delim {
+                    if c == '\\' && !raw {
+                        pass_next = true;
+                        continue;
+                    }
+                    if !exact && c as u32 == u32::from(delim) {
                         hit_delim = true;
                         break;
                     }
-                    got.extend(b);
+                    chars.push((c, false));
+                    count += 1;
                 }
-                if got.len() == n {
+                if hit_delim || count >= n {
                     hit_delim = true;
+                    break;
                 }
-                got
+                if chars.len() > max {
+                    break;
+                }
             }
-            None => match input.read_until(delim, max).await {
-                Some(mut l) => {
-                    if l.last() == Some(&delim) {
-                        l.pop();
-                        hit_delim = true;
+        }
+        None => loop {
+            crate::limits::checkpoint().map_err(Flow::Stop)?;
+            let Some(mut l) = input.read_until(delim, max).await else { break };
+            let ended = l.last() == Some(&delim);
+            if ended {
+                l.pop();
+            }
+            let text = String::from_utf8_lossy(&l).into_owned();
+            let mut it = text.chars();
+            let mut dangling = false;
+            while let Some(c) = it.next() {
+                if c == '\\' && !raw {
+                    match it.next() {
+                        Some('\n') => {}
+                        Some(n) => chars.push((n, true)),
+                        None => dangling = true,
                     }
-                    l
+                } else {
+                    chars.push((c, false));
                 }
-                None => Vec::new(),
-            },
-        };
-        if exact {
-            hit_delim = chunk.len() == nchars.unwrap_or(0);
-        }
-        line.extend(chunk);
-        // Without -r, a trailing backslash continues the line.
-        if !raw && hit_delim && delim == b'\n' && nchars.is_none() && ends_with_odd_backslash(&line) {
-            line.pop();
-            hit_delim = false;
-            continue;
-        }
-        break;
+            }
+            if !ended {
+                break;
+            }
+            if dangling {
+                // A backslash before the delimiter: a newline continues the
+                // line; another delimiter is a plain character.
+                if delim != b'\n' {
+                    chars.push((char::from(delim), true));
+                }
+                if chars.len() > max {
+                    break;
+                }
+                continue;
+            }
+            hit_delim = true;
+            break;
+        },
     }
-    let text = String::from_utf8_lossy(&line).into_owned();
-    let text = if raw { text } else { unescape(&text) };
-
-    let ifs = sh.get_var("IFS").unwrap_or_else(|| " \t\n".into());
     let status = i32::from(!hit_delim);
+    let ifs = sh.get_var("IFS").unwrap_or_else(|| " \t\n".into());
+    let plain = |cs: &[(char, bool)]| cs.iter().map(|&(c, _)| c).collect::<String>();
+
     if let Some(arr) = array {
-        let fields = split_all(&text, &ifs);
+        let fields = if exact { vec![plain(&chars)] } else { split_all(&chars, &ifs) };
         let items = fields.into_iter().map(|f| (None, f)).collect();
         let _ = sh.vars.unset(&arr);
         if let Err(e) =
@@ -148,62 +212,73 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
         return Ok(status);
     }
     if names.is_empty() {
-        set(sh, "REPLY", text, fds).await;
-        return Ok(status);
+        return Ok(if set(sh, "REPLY", plain(&chars), fds).await { status } else { 1 });
     }
-    let mut rest = text.as_str();
+    if exact {
+        // `-N`: no splitting; the first name gets it all.
+        let mut ok = set(sh, &names[0], plain(&chars), fds).await;
+        for n in &names[1..] {
+            ok &= set(sh, n, String::new(), fds).await;
+        }
+        return Ok(if ok { status } else { 1 });
+    }
+    let mut rest: &[(char, bool)] = &chars;
     for (k, name) in names.iter().enumerate() {
-        if k + 1 == names.len() {
-            let v = trim_last(rest, &ifs);
-            set(sh, name, v, fds).await;
+        let v = if k + 1 == names.len() {
+            trim_last(rest, &ifs)
         } else {
             let (field, after) = next_field(rest, &ifs);
-            set(sh, name, field, fds).await;
             rest = after;
+            field
+        };
+        if !set(sh, name, v, fds).await {
+            return Ok(1);
         }
     }
     Ok(status)
 }
 
-async fn set(sh: &mut ShellState, name: &str, v: String, fds: &Fds) {
-    if let Err(m) = sh.set_var(name, v) {
-        fds.shell_err(sh.loc(), &format!("read: {m}")).await;
-    }
-}
-
-fn ends_with_odd_backslash(b: &[u8]) -> bool {
-    b.iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 1
-}
-
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars();
-    while let Some(c) = it.next() {
-        if c == '\\' {
-            if let Some(n) = it.next() {
-                out.push(n);
-            }
-        } else {
-            out.push(c);
+/// Assign one name; false (after bash's message) when it cannot be.
+async fn set(sh: &mut ShellState, name: &str, v: String, fds: &Fds) -> bool {
+    match sh.set_var(name, v) {
+        Ok(()) => true,
+        Err(m) => {
+            let m = if m.ends_with("readonly variable") { m } else { format!("read: {m}") };
+            fds.shell_err(sh.loc(), &m).await;
+            false
         }
     }
-    out
 }
 
-fn is_ws(c: char, ifs: &str) -> bool {
-    matches!(c, ' ' | '\t' | '\n') && ifs.contains(c)
+/// An IFS character (a separator unless escaped).
+fn is_ifs(c: (char, bool), ifs: &str) -> bool {
+    !c.1 && ifs.contains(c.0)
+}
+
+/// IFS whitespace (space, tab, newline that IFS holds), unescaped.
+fn is_ws(c: (char, bool), ifs: &str) -> bool {
+    !c.1 && matches!(c.0, ' ' | '\t' | '\n') && ifs.contains(c.0)
+}
+
+fn skip_ws<'a>(s: &'a [(char, bool)], ifs: &str) -> &'a [(char, bool)] {
+    let n = s.iter().take_while(|&&c| is_ws(c, ifs)).count();
+    &s[n..]
+}
+
+fn text(s: &[(char, bool)]) -> String {
+    s.iter().map(|&(c, _)| c).collect()
 }
 
 /// Take one field: skip leading IFS whitespace, read to an IFS character, then
 /// consume the delimiter (whitespace around at most one non-whitespace char).
-fn next_field<'a>(s: &'a str, ifs: &str) -> (String, &'a str) {
-    let s = s.trim_start_matches(|c| is_ws(c, ifs));
-    let end = s.find(|c| ifs.contains(c)).unwrap_or(s.len());
-    let field = s[..end].to_string();
-    let mut rest = s[end..].trim_start_matches(|c| is_ws(c, ifs));
-    if let Some(c) = rest.chars().next() {
-        if ifs.contains(c) && !is_ws(c, ifs) {
-            rest = rest[c.len_utf8()..].trim_start_matches(|c| is_ws(c, ifs));
+fn next_field<'a>(s: &'a [(char, bool)], ifs: &str) -> (String, &'a [(char, bool)]) {
+    let s = skip_ws(s, ifs);
+    let end = s.iter().position(|&c| is_ifs(c, ifs)).unwrap_or(s.len());
+    let field = text(&s[..end]);
+    let mut rest = skip_ws(&s[end..], ifs);
+    if let Some(&c) = rest.first() {
+        if is_ifs(c, ifs) && !is_ws(c, ifs) {
+            rest = skip_ws(&rest[1..], ifs);
         }
     }
     (field, rest)
@@ -211,22 +286,28 @@ fn next_field<'a>(s: &'a str, ifs: &str) -> (String, &'a str) {
 
 /// The last name's value: leading/trailing IFS whitespace removed, and one
 /// trailing non-whitespace delimiter dropped when it ends a single field.
-fn trim_last(s: &str, ifs: &str) -> String {
-    let t = s.trim_start_matches(|c| is_ws(c, ifs)).trim_end_matches(|c| is_ws(c, ifs));
-    if let Some(c) = t.chars().last() {
-        if ifs.contains(c) && !is_ws(c, ifs) {
-            let body = &t[..t.len() - c.len_utf8()];
-            if !body.contains(|ch| ifs.contains(ch)) {
-                return body.to_string();
+fn trim_last(s: &[(char, bool)], ifs: &str) -> String {
+    let mut t = skip_ws(s, ifs);
+    while let Some(&c) = t.last() {
+        if !is_ws(c, ifs) {
+            break;
+        }
+        t = &t[..t.len() - 1];
+    }
+    if let Some(&c) = t.last() {
+        if is_ifs(c, ifs) && !is_ws(c, ifs) {
+            let body = &t[..t.len() - 1];
+            if !body.iter().any(|&ch| is_ifs(ch, ifs)) {
+                return text(body);
             }
         }
     }
-    t.to_string()
+    text(t)
 }
 
-fn split_all(s: &str, ifs: &str) -> Vec<String> {
+fn split_all(s: &[(char, bool)], ifs: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut rest = s.trim_start_matches(|c| is_ws(c, ifs));
+    let mut rest = skip_ws(s, ifs);
     while !rest.is_empty() {
         let (f, r) = next_field(rest, ifs);
         out.push(f);
@@ -239,11 +320,19 @@ fn split_all(s: &str, ifs: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn plain(s: &str) -> Vec<(char, bool)> {
+        s.chars().map(|c| (c, false)).collect()
+    }
+
     #[test]
     fn field_rules_match_bash() {
+        let trim_last = |s: &str, ifs: &str| super::trim_last(&plain(s), ifs);
+        let split_all = |s: &str, ifs: &str| super::split_all(&plain(s), ifs);
+        let p = plain("  a   b  c  ");
+        let (f, rest) = next_field(&p, " \t\n");
+        assert_eq!((f.as_str(), text(rest).as_str()), ("a", "b  c  "));
         assert_eq!(trim_last("b:", ":"), "b");
         assert_eq!(trim_last("b:c:", ":"), "b:c:");
-        assert_eq!(next_field("  a   b  c  ", " \t\n"), ("a".to_string(), "b  c  "));
         assert_eq!(trim_last("b  c  ", " \t\n"), "b  c");
         assert_eq!(split_all(" 1 2  3 ", " \t\n"), ["1", "2", "3"]);
         assert_eq!(split_all("a::b", ":"), ["a", "", "b"]);

@@ -27,9 +27,12 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             "--" => continue,
             _ => {}
         }
-        if raw && sh.vars.is_nameref(a) {
-            if let Err(m) = sh.vars.unset_raw(a) {
-                status = fail(sh.loc(), fds, &format!("unset: {m}"), 1).await;
+        if raw && !funcs_only {
+            // `unset -n`: only a nameref itself goes; any other variable stays.
+            if sh.vars.is_nameref(a) {
+                if let Err(m) = sh.vars.unset_raw(a) {
+                    status = fail(sh.loc(), fds, &format!("unset: {m}"), 1).await;
+                }
             }
             continue;
         }
@@ -49,9 +52,28 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             Arc::make_mut(&mut sh.funcs).remove(a);
             continue;
         }
-        if let Some((name, rest)) = a.split_once('[') {
-            let idx = rest.trim_end_matches(']');
+        if let Some((name, idx)) = crate::state::vars::split_subscript(a).filter(|(n, _)| super::valid_name(n)) {
+            if sh.vars.get(name).is_some_and(|v| v.readonly) {
+                status = fail(sh.loc(), fds, &format!("unset: {name}: cannot unset: readonly variable"), 1).await;
+                continue;
+            }
             let value = sh.vars.get(name).and_then(|v| v.value.clone());
+            if (idx == "@" || idx == "*") && !matches!(value, Some(Value::Assoc(_))) {
+                // Every element goes; the array stays, empty (an associative
+                // array's `@` and `*` are keys like any other).
+                let emptied = match value {
+                    Some(Value::Indexed(_)) => Some(Value::Indexed(Default::default())),
+                    Some(Value::Scalar(_)) => {
+                        let _ = sh.vars.unset(name);
+                        None
+                    }
+                    _ => None,
+                };
+                if let Some(v) = emptied {
+                    let _ = sh.vars.set_value(name, v);
+                }
+                continue;
+            }
             match value {
                 Some(Value::Indexed(mut m)) => {
                     let i = match crate::expand::arith::eval_str(sh, idx, 0) {
@@ -77,6 +99,11 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             continue;
         }
         if !super::valid_name(a) {
+            // Not a variable name: a function of that name may still go (`unset [`).
+            if !vars_only && sh.funcs.contains_key(a.as_str()) {
+                Arc::make_mut(&mut sh.funcs).remove(a.as_str());
+                continue;
+            }
             status = fail(sh.loc(), fds, &format!("unset: `{a}': not a valid identifier"), 1).await;
             continue;
         }

@@ -487,6 +487,10 @@ pub fn fmt_f64(f: f64) -> String {
 /// A number from its JSON or program text, keeping the literal when jq
 /// would print it differently from the double.
 pub fn num_from_text(s: &str) -> Option<Val> {
+    if plain_number(s) {
+        // Printed back exactly as written: no literal to keep.
+        return s.parse().ok().map(Val::Num);
+    }
     let canon = canonical_literal(s)?;
     let f: f64 = s.parse().ok()?;
     if fmt_f64(f) == canon {
@@ -494,6 +498,33 @@ pub fn num_from_text(s: &str) -> Option<Val> {
     } else {
         Some(Val::Lit(Rc::new((f, canon))))
     }
+}
+
+/// `0`, or an integer or decimal with a non-zero integer part, no trailing
+/// zero in its fraction and at most 15 digits: an f64 holds it exactly and
+/// prints it back as written, so the slow check of [`num_from_text`] (format
+/// and compare) would say so too. Most JSON numbers are like this.
+fn plain_number(s: &str) -> bool {
+    let b = s.strip_prefix('-').unwrap_or(s).as_bytes();
+    if b == b"0" {
+        return s.len() == 1;
+    }
+    let int_len = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if int_len == 0 || b[0] == b'0' {
+        return false;
+    }
+    let frac = match &b[int_len..] {
+        [] => &[][..],
+        [b'.', frac @ ..] => frac,
+        _ => return false,
+    };
+    if !frac.is_empty() && (!frac.iter().all(u8::is_ascii_digit) || frac.last() == Some(&b'0')) {
+        return false;
+    }
+    if int_len > 0 && b.len() - int_len == 1 {
+        return false; // `5.`: not JSON, left to the slow path
+    }
+    int_len + frac.len() <= 15
 }
 
 fn num_cmp(a: f64, b: f64) -> Ordering {
@@ -1055,5 +1086,48 @@ impl jaq_std::ValT for Val {
 
     fn from_utf8_bytes(b: impl AsRef<[u8]> + Send + 'static) -> Self {
         Val::string(String::from_utf8_lossy(b.as_ref()).into_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The slow path of [`num_from_text`], to hold the fast one to.
+    fn slow(s: &str) -> Option<Val> {
+        let canon = canonical_literal(s)?;
+        let f: f64 = s.parse().ok()?;
+        Some(if fmt_f64(f) == canon { Val::Num(f) } else { Val::Lit(Rc::new((f, canon))) })
+    }
+
+    #[test]
+    fn plain_numbers_read_as_the_slow_path_reads_them() {
+        let mut cases: Vec<String> = ["0", "-0", "1", "-1", "10", "100.5", "999999999999999", "1000000000000000"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let int = x % 10u64.pow((x >> 60) as u32 % 12 + 1);
+            let frac = (x >> 20) % 10_000;
+            let sign = if x & 1 == 0 { "" } else { "-" };
+            cases.push(format!("{sign}{int}"));
+            cases.push(format!("{sign}{int}.{frac}"));
+            cases.push(format!("{sign}{int}.{frac:04}"));
+        }
+        for s in &cases {
+            let fast = plain_number(s);
+            let (a, b) = (num_from_text(s), slow(s));
+            let same = match (&a, &b) {
+                (Some(Val::Num(p)), Some(Val::Num(q))) => p.to_bits() == q.to_bits(),
+                (Some(Val::Lit(p)), Some(Val::Lit(q))) => p.0.to_bits() == q.0.to_bits() && p.1 == q.1,
+                (None, None) => true,
+                _ => false,
+            };
+            assert!(same, "{s} (fast path: {fast})");
+        }
     }
 }

@@ -212,7 +212,8 @@ impl Command for Uniq {
             let group = group.unwrap_or(Sep::None);
             let mut prev: Option<Vec<u8>> = None;
             while let Some(line) = src.next_line(ctx).await {
-                if !ctx.still_running() {
+                // Per line: the cheap turn counter (a full check every 1,024 lines).
+                if !super::common::checkpoint_ok(ctx.budget) {
                     return Ok(1);
                 }
                 let line = fix(line);
@@ -251,7 +252,8 @@ impl Command for Uniq {
                 })
             };
             while let Some(line) = src.next_line(ctx).await {
-                if !ctx.still_running() {
+                // Per line: the cheap turn counter (a full check every 1,024 lines).
+                if !super::common::checkpoint_ok(ctx.budget) {
                     return Ok(1);
                 }
                 let line = fix(line);

@@ -67,18 +67,23 @@ pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, St
 }
 
 fn eval_inner(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, String> {
-    let t = text.trim();
-    if t.is_empty() {
+    if text.trim().is_empty() {
         return Ok(0);
     }
+    // Messages show the text as written after its leading blanks (spaces and
+    // tabs, not newlines), and the parser reads the same text.
+    let shown = text.trim_start_matches([' ', '\t']);
+    let t = shown.trim_end();
     // Plain decimal fast path (a leading 0 means octal, left to the parser).
     if !t.starts_with('0') || t.len() == 1 {
         if let Ok(v) = t.parse::<i64>() {
             return Ok(v);
         }
     }
-    // Messages show the text as written after its leading blanks.
-    let shown = text.trim_start();
+    let cache = sh.arith_cache.clone();
+    if let Some(expr) = cache.get(t) {
+        return Eval { sh, text: shown, depth }.eval(&expr);
+    }
     let mut p = Parser { sh, src: t, b: t.as_bytes(), pos: 0, end: t.len(), nest: 0, last: 0 };
     let parsed = p.comma().and_then(|e| {
         p.skip_ws();
@@ -101,8 +106,39 @@ fn eval_inner(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, Stri
             });
         }
     };
+    let expr = cache.keep(t, expr);
     let mut ev = Eval { sh, text: shown, depth };
     ev.eval(&expr)
+}
+
+/// Parsed expressions by their text, per session: the `$((i+1))` of a loop
+/// is parsed once, not on every turn. Only texts without subscripts are kept
+/// (how `a[k]` parses depends on whether `a` is associative at the time).
+#[derive(Default)]
+pub struct ArithCache {
+    map: parking_lot::Mutex<std::collections::HashMap<Box<str>, std::sync::Arc<Ex>, foldhash::fast::RandomState>>,
+}
+
+/// Entries the cache holds before it starts over, and the longest text kept.
+const CACHE_ENTRIES: usize = 256;
+const CACHE_TEXT: usize = 256;
+
+impl ArithCache {
+    fn get(&self, text: &str) -> Option<std::sync::Arc<Ex>> {
+        self.map.lock().get(text).cloned()
+    }
+
+    fn keep(&self, text: &str, expr: Ex) -> std::sync::Arc<Ex> {
+        let expr = std::sync::Arc::new(expr);
+        if text.len() <= CACHE_TEXT && !text.contains('[') {
+            let mut map = self.map.lock();
+            if map.len() >= CACHE_ENTRIES {
+                map.clear();
+            }
+            map.insert(text.into(), expr.clone());
+        }
+        expr
+    }
 }
 
 /// Where the first numeric constant with a digit its base does not have
@@ -157,7 +193,7 @@ fn syntax_error(t: &str) -> String {
             continue;
         }
         let start = i;
-        if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
+        if c.is_ascii_alphanumeric() || c == b'_' {
             if !want_operand {
                 return format!(
                     "{t}: syntax error in expression (error token is \"{}\")",
@@ -186,6 +222,13 @@ fn syntax_error(t: &str) -> String {
         } else {
             let two = t.get(i..i + 2).unwrap_or("");
             let prefix = matches!(c, b'+' | b'-' | b'!' | b'~' | b'(');
+            if !want_operand && !b"+-*/%<>=!~&|^?:,()[".contains(&c) {
+                // `1.5`, `a.b`, `1 @ 2`: no operator starts with this character.
+                return format!(
+                    "{t}: syntax error: invalid arithmetic operator (error token is \"{}\")",
+                    t.get(start..).unwrap_or("")
+                );
+            }
             if want_operand && !prefix {
                 return format!(
                     "{t}: syntax error: operand expected (error token is \"{}\")",

@@ -117,8 +117,21 @@ pub async fn expand_words(sh: &mut ShellState, fds: &Fds, words: &[&str]) -> Res
     Ok(out)
 }
 
+/// A word no expansion changes: no quoting, parameter, command, arithmetic,
+/// brace or tilde expansion, no glob or extglob character. Most words of a
+/// script (`echo`, `-lt`, `1000`) are; they skip the word parser.
+fn is_literal(raw: &str) -> bool {
+    !raw.is_empty()
+        && !raw
+            .bytes()
+            .any(|b| matches!(b, b'$' | b'`' | b'\\' | b'\'' | b'"' | b'*' | b'?' | b'[' | b'{' | b'~' | b'(' | b')'))
+}
+
 /// Expand one word into zero or more fields.
 pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<String>, Flow> {
+    if is_literal(raw) {
+        return Ok(vec![raw.to_string()]);
+    }
     let max_items = sh.budget.limits.max_brace_items;
     let alternatives = if !sh.opts.braceexpand {
         vec![raw.to_string()]
@@ -154,6 +167,9 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
 /// Expand without splitting or globbing (assignment values, redirect targets,
 /// here-strings, `case` words): one string.
 pub async fn expand_string(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String, Flow> {
+    if is_literal(raw) {
+        return Ok(raw.to_string());
+    }
     let fields = expand_to_segs(sh, fds, raw).await?;
     join_fields(fields)
 }
@@ -161,6 +177,9 @@ pub async fn expand_string(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<
 /// Expand an assignment value: like [`expand_string`], but `~` also expands
 /// after `:` (`PATH=~/bin:~/sbin`).
 pub async fn expand_assignment_value(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String, Flow> {
+    if is_literal(raw) {
+        return Ok(raw.to_string());
+    }
     let opts = brush_parser::ParserOptions { tilde_expansion_after_colon: true, ..crate::syntax::options() };
     let pieces = match word::parse(raw, &opts) {
         Ok(p) => p,
@@ -197,7 +216,7 @@ pub async fn expand_heredoc(sh: &mut ShellState, fds: &Fds, body: &str) -> Resul
 
 /// Join fields where no splitting happens: the breaks come only from `"$@"`
 /// style lists, which bash joins with a space there (`"$*"` is joined earlier).
-fn join_fields(fields: Vec<Vec<Seg>>) -> Result<String, Flow> {
+pub(crate) fn join_fields(fields: Vec<Vec<Seg>>) -> Result<String, Flow> {
     // The joined size first: `"${a[@]}"` of a huge array is refused unbuilt.
     let len = fields.iter().map(|f| f.iter().map(|s| s.text.len() as u64).sum::<u64>() + 1).sum::<u64>();
     let limit = string_limit();
@@ -237,14 +256,24 @@ pub fn expand_pieces<'a>(
     out: &'a mut Fields,
 ) -> BoxFuture<'a, Result<(), Flow>> {
     Box::pin(crate::interp::GrowStack(Box::pin(async move {
+        // Bytes of the next text piece already consumed by an expansion that
+        // brush-parser left as text (see `unparsed_expansion`).
+        let mut skip = 0usize;
         for (idx, p) in pieces.iter().enumerate() {
             match &p.piece {
                 WordPiece::Text(t) => {
+                    let t = &t[std::mem::take(&mut skip).min(t.len())..];
                     // brush-parser leaves a `${...}` it cannot read as the texts "$" and "{...".
                     if t.ends_with('$') {
                         if let Some(WordPiece::Text(next)) = pieces.get(idx + 1).map(|p| &p.piece) {
                             if next.starts_with('{') {
                                 let body = next.find('}').map_or(next.as_str(), |j| &next[..=j]);
+                                if let Some(word) = unparsed_expansion(body) {
+                                    out.push(&t[..t.len() - 1], quoted, false)?;
+                                    expand_unparsed(sh, fds, &word, quoted, out).await?;
+                                    skip = body.len();
+                                    continue;
+                                }
                                 // An unknown `@` transformation ends the shell (127 for
                                 // `-c`); other text bash cannot read abandons the line.
                                 let msg = format!("${body}: bad substitution");
@@ -257,7 +286,7 @@ pub fn expand_pieces<'a>(
                             }
                         }
                     }
-                    out.push(t.clone(), quoted, false)?
+                    out.push(t, quoted, false)?
                 }
                 WordPiece::SingleQuotedText(t) => out.push(t.clone(), true, false)?,
                 WordPiece::AnsiCQuotedText(t) => out.push(ansi_c::decode(t), true, false)?,
@@ -309,6 +338,79 @@ pub fn expand_pieces<'a>(
         }
         Ok(())
     })))
+}
+
+/// Name of the temporary variable that stands for `$#` in `${##pat}`.
+const NARGS: &str = "__sandbash_nargs__";
+
+/// A `${...}` that brush-parser cannot read but bash can, rewritten as one it
+/// reads: `${x~}`/`${x~~pat}` (case toggle) as `${x^}`/`${x^^pat}` (expanded
+/// by `expand_unparsed` with toggling), and `${##pat}`, `${#@Q}` (operators on
+/// `$#`) on a temporary variable. `body` is `{...}`.
+fn unparsed_expansion(body: &str) -> Option<String> {
+    let inner = body.strip_prefix('{')?.strip_suffix('}')?;
+    if let Some(rest) = inner.strip_prefix('#') {
+        if (rest.starts_with('#') || rest.starts_with('@')) && rest.len() > 1 {
+            return Some(format!("${{{NARGS}{rest}}}"));
+        }
+        return None;
+    }
+    // The parameter: a name (with a subscript), a number, or a special one.
+    let name_end = if inner.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        let n = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(inner.len());
+        if inner[n..].starts_with('[') {
+            n + inner[n..].find(']')? + 1
+        } else {
+            n
+        }
+    } else if inner.starts_with(|c: char| c.is_ascii_digit()) {
+        inner.find(|c: char| !c.is_ascii_digit()).unwrap_or(inner.len())
+    } else if inner.starts_with(['@', '*', '#', '?', '-', '$', '!', '0']) {
+        1
+    } else {
+        return None;
+    };
+    let (param, op) = inner.split_at(name_end);
+    if let Some(pat) = op.strip_prefix("~~") {
+        Some(format!("${{{param}^^{pat}}}\u{1}"))
+    } else {
+        op.strip_prefix('~').map(|pat| format!("${{{param}^{pat}}}\u{1}"))
+    }
+}
+
+/// Expand a word from `unparsed_expansion`: a trailing `\u{1}` asks for the
+/// case toggle; `$#` is bound to its temporary name around the expansion.
+async fn expand_unparsed(
+    sh: &mut ShellState,
+    fds: &Fds,
+    word: &str,
+    quoted: bool,
+    out: &mut Fields,
+) -> Result<(), Flow> {
+    let (word, toggle) = match word.strip_suffix('\u{1}') {
+        Some(w) => (w, true),
+        None => (word, false),
+    };
+    let pieces = parse_word(word).map_err(|_| Flow::Abort(1))?;
+    let nargs = word.contains(NARGS);
+    if nargs {
+        let n = sh.positional.len().to_string();
+        let _ = sh.set_var(NARGS, n);
+    }
+    let res = match pieces.first().map(|p| &p.piece) {
+        Some(WordPiece::ParameterExpansion(
+            brush_parser::word::ParameterExpr::UppercasePattern { parameter, indirect, pattern }
+            | brush_parser::word::ParameterExpr::UppercaseFirstChar { parameter, indirect, pattern },
+        )) if toggle && pieces.len() == 1 => {
+            let all = word.contains("^^");
+            param::case_modify(sh, fds, parameter, *indirect, pattern, None, all, quoted, out).await
+        }
+        _ => expand_pieces(sh, fds, &pieces, quoted, out).await,
+    };
+    if nargs {
+        let _ = sh.vars.unset(NARGS);
+    }
+    res
 }
 
 /// Whether `{name@op}` (or `{name[sub]@op}`) names a transformation.

@@ -251,6 +251,8 @@ async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Resul
     }
     let target = match lookup(sh, fds, p).await? {
         PV::Str(s) => s,
+        // An unset positional parameter refers to nothing (`${!1}` is empty).
+        PV::Unset if matches!(p, Parameter::Positional(_)) => return Ok(PV::Unset),
         _ => return Err(abort(sh.loc(), fds, &format!("{}: invalid indirect expansion", param_name(p))).await),
     };
     match brush_parser::word::parse_parameter(&target, &crate::syntax::options()) {
@@ -337,7 +339,14 @@ pub async fn expand(
         P::AssignDefaultValues { parameter, indirect, test_type, default_value } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             if v.is_unset_for(test_type) {
-                let val = expand_string(sh, fds, default_value.as_deref().unwrap_or("")).await?;
+                let raw = default_value.as_deref().unwrap_or("");
+                let val = if quoted {
+                    let mut f = Fields::default();
+                    expand_raw_into(sh, fds, raw, true, &mut f).await?;
+                    super::join_fields(f.finish())?
+                } else {
+                    expand_string(sh, fds, raw).await?
+                };
                 match parameter {
                     Parameter::Named(n) => {
                         if let Err(m) = sh.set_var(n, val.clone()) {
@@ -380,6 +389,9 @@ pub async fn expand(
             let v = get(sh, fds, parameter, *indirect).await?;
             if !v.is_unset_for(test_type) {
                 expand_raw_into(sh, fds, alternative_value.as_deref().unwrap_or(""), quoted, out).await?;
+            } else if is_at_list(parameter) {
+                // Like an empty "$@", an unused "${@+x}" or "${a[@]:+x}" makes no word.
+                out.saw_list = true;
             }
         }
         P::ParameterLength { parameter, indirect } => {
@@ -578,49 +590,13 @@ pub async fn expand(
         | P::UppercasePattern { parameter, indirect, pattern }
         | P::LowercaseFirstChar { parameter, indirect, pattern }
         | P::LowercasePattern { parameter, indirect, pattern } => {
-            let v = get(sh, fds, parameter, *indirect).await?;
-            check_nounset(sh, fds, parameter, &v).await?;
-            let pat = match pattern.as_deref() {
-                Some(p) if !p.is_empty() => Some(Pattern::from_parts(&expand_pattern(sh, fds, p).await?)),
-                _ => None,
-            };
             let (upper, all) = match expr {
                 P::UppercaseFirstChar { .. } => (true, false),
                 P::UppercasePattern { .. } => (true, true),
                 P::LowercaseFirstChar { .. } => (false, false),
                 _ => (false, true),
             };
-            let extglob = sh.opts.extglob;
-            // Compiled once, then tried on each character.
-            let mut matcher = match &pat {
-                Some(p) => match p.matcher(extglob, false) {
-                    Some(m) => Some(m),
-                    // A pattern that cannot be compiled matches nothing.
-                    None => return emit(sh, out, v, quoted),
-                },
-                None => None,
-            };
-            let v = v.try_map(|s| {
-                let mut res = String::with_capacity(s.len());
-                let mut buf = [0u8; 4];
-                for (i, c) in s.chars().enumerate() {
-                    crate::limits::checkpoint()?;
-                    let applies = (all || i == 0)
-                        && match matcher.as_mut() {
-                            Some(m) => m.is_match(c.encode_utf8(&mut buf))?,
-                            None => true,
-                        };
-                    if applies && upper {
-                        res.extend(c.to_uppercase());
-                    } else if applies {
-                        res.extend(c.to_lowercase());
-                    } else {
-                        res.push(c);
-                    }
-                }
-                Ok(res)
-            })?;
-            emit(sh, out, v, quoted)?;
+            case_modify(sh, fds, parameter, *indirect, pattern, Some(upper), all, quoted, out).await?;
         }
         P::ReplaceSubstring { parameter, indirect, pattern, replacement, match_kind } => {
             let v = get(sh, fds, parameter, *indirect).await?;
@@ -659,6 +635,73 @@ pub async fn expand(
     Ok(())
 }
 
+/// `$@` or `${name[@]}`: a list that expands to separate words even when quoted.
+fn is_at_list(p: &Parameter) -> bool {
+    matches!(
+        p,
+        Parameter::Special(SpecialParameter::AllPositionalParameters { concatenate: false })
+            | Parameter::NamedWithAllIndices { concatenate: false, .. }
+    )
+}
+
+/// `${x^}`, `${x^^pat}`, `${x,}`, `${x,,pat}` and bash's undocumented
+/// `${x~}`/`${x~~pat}`: change the case of the first (or every) character
+/// that matches `pat` (any character without one). `upper` is `None` to
+/// toggle.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn case_modify(
+    sh: &mut ShellState,
+    fds: &Fds,
+    parameter: &Parameter,
+    indirect: bool,
+    pattern: &Option<String>,
+    upper: Option<bool>,
+    all: bool,
+    quoted: bool,
+    out: &mut Fields,
+) -> Result<(), Flow> {
+    let v = get(sh, fds, parameter, indirect).await?;
+    check_nounset(sh, fds, parameter, &v).await?;
+    let pat = match pattern.as_deref() {
+        Some(p) if !p.is_empty() => Some(Pattern::from_parts(&expand_pattern(sh, fds, p).await?)),
+        _ => None,
+    };
+    let extglob = sh.opts.extglob;
+    // Compiled once, then tried on each character.
+    let mut matcher = match &pat {
+        Some(p) => match p.matcher(extglob, false) {
+            Some(m) => Some(m),
+            // A pattern that cannot be compiled matches nothing.
+            None => return emit(sh, out, v, quoted).map_err(Into::into),
+        },
+        None => None,
+    };
+    let v = v.try_map(|s| {
+        let mut res = String::with_capacity(s.len());
+        let mut buf = [0u8; 4];
+        for (i, c) in s.chars().enumerate() {
+            crate::limits::checkpoint()?;
+            let applies = (all || i == 0)
+                && match matcher.as_mut() {
+                    Some(m) => m.is_match(c.encode_utf8(&mut buf))?,
+                    None => true,
+                };
+            // `~` (toggle) flips each character's case.
+            let up = upper.unwrap_or(!c.is_uppercase());
+            if applies && up {
+                res.extend(c.to_uppercase());
+            } else if applies {
+                res.extend(c.to_lowercase());
+            } else {
+                res.push(c);
+            }
+        }
+        Ok(res)
+    })?;
+    emit(sh, out, v, quoted)?;
+    Ok(())
+}
+
 /// Expand raw word text (a default/alternative value) into `out` in the same
 /// quoting context, so `${x:-"a b"}` keeps its quotes.
 async fn expand_raw_into(
@@ -668,6 +711,13 @@ async fn expand_raw_into(
     quoted: bool,
     out: &mut Fields,
 ) -> Result<(), Flow> {
+    let dq;
+    let raw = if quoted {
+        dq = dq_operand(raw);
+        dq.as_str()
+    } else {
+        raw
+    };
     let pieces = match parse_word(raw) {
         Ok(p) => p,
         Err(m) => return Err(fatal(sh.loc(), fds, &m, fatal_status(sh)).await),
@@ -690,6 +740,112 @@ async fn expand_raw_into(
         }
     }
     Ok(())
+}
+
+/// The operand of `${x:-word}`, `${x:+word}`, `${x:=word}` or `${x:?word}`
+/// inside double quotes, rewritten as the same word outside them: there bash
+/// keeps single quotes literally (`"${x:-'a b'}"` is `'a b'`), a leading `~`
+/// is not expanded and `\}` is a `}`; double quotes, `$'...'` and nested
+/// expansions keep their meaning. The result is expanded as quoted text.
+pub(crate) fn dq_operand(raw: &str) -> String {
+    let b: Vec<char> = raw.chars().collect();
+    let mut out = String::with_capacity(raw.len() + 8);
+    let mut i = 0;
+    // Copy a balanced `$(...)`/`${...}`/`$((...))` starting at `b[i]` (the `$`).
+    fn balanced(b: &[char], mut i: usize, out: &mut String) -> usize {
+        let (open, close) = if b[i + 1] == '(' { ('(', ')') } else { ('{', '}') };
+        let mut depth = 0usize;
+        while i < b.len() {
+            let c = b[i];
+            out.push(c);
+            match c {
+                '\\' if i + 1 < b.len() => {
+                    out.push(b[i + 1]);
+                    i += 1;
+                }
+                '\'' if open == '(' => {
+                    i += 1;
+                    while i < b.len() && b[i] != '\'' {
+                        out.push(b[i]);
+                        i += 1;
+                    }
+                    if i < b.len() {
+                        out.push('\'');
+                    }
+                }
+                c if c == open => depth += 1,
+                c if c == close => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return i + 1;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        i
+    }
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            '\\' if i + 1 < b.len() => {
+                if b[i + 1] == '}' {
+                    out.push('}');
+                } else {
+                    out.push('\\');
+                    out.push(b[i + 1]);
+                }
+                i += 2;
+            }
+            '\'' => {
+                out.push_str("\"'\"");
+                i += 1;
+            }
+            '~' if i == 0 => {
+                out.push_str("\"~\"");
+                i += 1;
+            }
+            '"' | '`' => {
+                out.push(c);
+                i += 1;
+                while i < b.len() && b[i] != c {
+                    if b[i] == '\\' && i + 1 < b.len() {
+                        out.push(b[i]);
+                        i += 1;
+                    }
+                    out.push(b[i]);
+                    i += 1;
+                }
+                if i < b.len() {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+            '$' if i + 1 < b.len() && b[i + 1] == '\'' => {
+                out.push_str("$'");
+                i += 2;
+                while i < b.len() && b[i] != '\'' {
+                    if b[i] == '\\' && i + 1 < b.len() {
+                        out.push(b[i]);
+                        i += 1;
+                    }
+                    out.push(b[i]);
+                    i += 1;
+                }
+                if i < b.len() {
+                    out.push('\'');
+                    i += 1;
+                }
+            }
+            '$' if i + 1 < b.len() && matches!(b[i + 1], '(' | '{') => i = balanced(&b, i, &mut out),
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// Char range for `${x:off:len}`; `None` when out of range.
@@ -886,6 +1042,10 @@ fn upper_first(s: &str) -> String {
 
 /// Quote for reuse as shell input (`${x@Q}`, `declare -p`): single quotes.
 pub fn quote(s: &str) -> String {
+    // bash's sh_single_quote: a lone quote is `\'`.
+    if s == "'" {
+        return "\\'".to_string();
+    }
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 

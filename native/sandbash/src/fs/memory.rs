@@ -102,6 +102,34 @@ impl MemoryFs {
         MemoryFs { inner: RwLock::new(Inner { nodes, total_bytes: 0 }), limits }
     }
 
+    /// A new filesystem holding these directories (absolute, normalized
+    /// paths; their parents too) and the [`DEVICES`] under `/dev` when it is
+    /// one of them: what a session starts with, built without path lookups
+    /// and with one clock read.
+    pub fn with_dirs(limits: FsLimits, dirs: &[String]) -> Self {
+        let now = SystemTime::now();
+        let mut nodes = BTreeMap::new();
+        let dir = || Node { kind: Kind::Dir, mode: 0o755, mtime: now };
+        nodes.insert("/".to_string(), dir());
+        for d in dirs {
+            let ends = d.match_indices('/').map(|(i, _)| i).filter(|&i| i > 0).chain([d.len()]);
+            for i in ends {
+                if i > 1 && !nodes.contains_key(&d[..i]) {
+                    nodes.insert(d[..i].to_string(), dir());
+                }
+            }
+        }
+        if nodes.contains_key("/dev") {
+            for dev in DEVICES {
+                nodes.insert(
+                    (*dev).to_string(),
+                    Node { kind: Kind::File(Arc::new(Vec::new())), mode: 0o666, mtime: now },
+                );
+            }
+        }
+        MemoryFs { inner: RwLock::new(Inner { nodes, total_bytes: 0 }), limits }
+    }
+
     /// Bytes currently stored in files.
     /// Create the [`DEVICES`] (empty, mode 0666) under an existing `/dev`.
     pub fn add_devices(&self) {

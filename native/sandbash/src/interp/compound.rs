@@ -52,6 +52,8 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
         C::WhileClause(w) => while_loop(sh, &w.0, &w.1.list, fds, false).await,
         C::UntilClause(w) => while_loop(sh, &w.0, &w.1.list, fds, true).await,
         C::ForClause(f) => {
+            // Errors in its words name the line of `for`.
+            sh.line = sh.src.line_base + f.loc.start.line;
             if !crate::builtins::valid_name(&f.variable_name) {
                 fds.shell_err(sh.loc(), &format!("`{}': not a valid identifier", f.variable_name)).await;
                 sh.last_status = 1;
@@ -101,6 +103,9 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
                 }
             };
             let (init, cond, upd) = (part(&f.initializer), part(&f.condition), part(&f.updater));
+            // Errors in its three parts name the line of `for` (the body moves `sh.line`).
+            let for_line = sh.src.line_base + f.loc.start.line;
+            sh.line = for_line;
             {
                 before(sh, fds, |_| format!("(({init}))")).await?;
                 if arith(sh, fds, &init).await?.is_none() {
@@ -110,6 +115,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             let mut status = 0;
             let mut i = 0u64;
             loop {
+                sh.line = for_line;
                 before(sh, fds, |_| format!("(({cond}))")).await?;
                 match arith(sh, fds, &cond).await? {
                     None => return Ok(1),
@@ -126,6 +132,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
                     }
                 }
                 {
+                    sh.line = for_line;
                     before(sh, fds, |_| format!("(({upd}))")).await?;
                     if arith(sh, fds, &upd).await?.is_none() {
                         return Ok(1);
@@ -137,6 +144,8 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
         }
         C::CaseClause(cc) => case(sh, cc, fds).await,
         C::Arithmetic(a) => {
+            // Its errors name its own line, the one it ends on (`$LINENO` too).
+            sh.line = sh.src.line_base + a.loc.end.line;
             // The text between `((` and `))` as written: `set -x` shows its blanks.
             let src = sh.src.slice(a.loc.start.index, a.loc.end.index);
             let inner = src.and_then(|t| t.strip_prefix("((")?.strip_suffix("))")).map(str::to_string);
@@ -245,6 +254,8 @@ async fn while_loop(
 }
 
 async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Res {
+    // Errors in its word name the line of `case`.
+    sh.line = sh.src.line_base + cc.loc.start.line;
     let raw = super::raw_word(sh, &cc.value);
     if before(sh, fds, |_| format!("case {raw} in ")).await? {
         return Ok(sh.last_status);

@@ -67,7 +67,14 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
             let n = fd.unwrap_or(default_fd);
             match target {
                 T::Filename(w) => {
-                    let name = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
+                    // Split and globbed as a word: it must give exactly one.
+                    let raw = super::raw_word(sh, w);
+                    let mut fields = expand::expand_word(sh, fds, &raw).await?;
+                    if fields.len() != 1 {
+                        fds.shell_err(sh.loc(), &format!("{raw}: ambiguous redirect")).await;
+                        return Ok(false);
+                    }
+                    let name = fields.pop().unwrap_or_default();
                     match open(sh, fds, &name, kind).await {
                         Some(f) => set(fds, n, f),
                         None => return Ok(false),

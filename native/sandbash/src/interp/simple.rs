@@ -196,14 +196,26 @@ pub async fn debug_trap(sh: &mut ShellState, fds: &Fds, text: String) -> Result<
     Ok(false)
 }
 
+/// The line a command starts on, as `cmd.location()` gives it, without
+/// building the whole span (that clones several positions per command).
+fn start_line(cmd: &ast::SimpleCommand) -> Option<usize> {
+    use ast::CommandPrefixOrSuffixItem as Item;
+    match cmd.prefix.as_ref().and_then(|p| p.0.first()) {
+        Some(Item::Word(w)) => w.loc.as_ref().map(|l| l.start.line),
+        Some(Item::AssignmentWord(a, _)) => Some(a.loc.start.line),
+        Some(other) => other.location().map(|l| l.start.line),
+        None => cmd.word_or_name.as_ref()?.loc.as_ref().map(|l| l.start.line),
+    }
+}
+
 async fn run_with(
     sh: &mut ShellState,
     cmd: &ast::SimpleCommand,
     fds: &Fds,
     subs: &mut super::procsub::ProcSubs,
 ) -> Res {
-    if let Some(loc) = cmd.location() {
-        sh.line = sh.src.line_base + loc.start.line;
+    if let Some(line) = start_line(cmd) {
+        sh.line = sh.src.line_base + line;
     }
     if sh.budget.tick_command()? {
         // Give the runtime's other tasks (other sessions, a cancel) a turn,
@@ -269,7 +281,16 @@ async fn run_with(
         match it {
             Item::AssignmentWord(a, w) if declaring => {
                 let _ = w;
-                decl.push(DeclArg::Assign(expand_assignment(sh, fds, a).await?));
+                let v = expand_assignment(sh, fds, a).await?;
+                // A function of that name gets the word as text (and `$_` is it).
+                argv.push(match &v.value {
+                    AssignedValue::Scalar(s) => {
+                        let sub = v.index.as_ref().map(|i| format!("[{i}]")).unwrap_or_default();
+                        format!("{}{sub}{}{s}", v.name, if v.append { "+=" } else { "=" })
+                    }
+                    AssignedValue::Array(_) => v.name.clone(),
+                });
+                decl.push(DeclArg::Assign(v));
             }
             Item::Word(w) | Item::AssignmentWord(_, w) => {
                 let src = sh.src.clone();
@@ -302,7 +323,9 @@ async fn run_with(
                 // Assigning to a readonly variable abandons the current
                 // top-level command (the script goes on with its next line);
                 // any other failed assignment ends a non-interactive shell.
-                let readonly = matches!(&e, StoreError::Msg(m) if m.ends_with(": readonly variable"));
+                let readonly = matches!(&e, StoreError::Msg(m) if m.ends_with(": readonly variable")
+                    || m.ends_with(": bad array subscript")
+                    || m.ends_with(": circular name reference"));
                 e.report(sh, fds, "").await?;
                 return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
             }
@@ -644,6 +667,15 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
         // Elements are changed in place: copying the whole array for each
         // element would make filling an array quadratic.
         (Some(idx), AssignedValue::Scalar(s)) => {
+            // An integer array evaluates each element (`a[1]+=2` adds).
+            let s = if integer {
+                let n = crate::expand::arith::eval_str(sh, &s, 0)?;
+                let cur = if a.append { element_number(sh, &a.name, &idx, is_assoc)? } else { 0 };
+                a.append = false;
+                (cur + n).to_string()
+            } else {
+                s
+            };
             if is_assoc {
                 let var = sh.vars.entry(&a.name);
                 if let Some(Value::Assoc(m)) = &mut var.value {
@@ -694,6 +726,17 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
             Ok(())
         }
         (_, AssignedValue::Array(items)) => {
+            let items = if integer {
+                let mut out = Vec::with_capacity(items.len());
+                for (k, v) in items {
+                    // An associative list without keys pairs its words: only values count.
+                    let n = crate::expand::arith::eval_str(sh, &v, 0)?;
+                    out.push((k, n.to_string()));
+                }
+                out
+            } else {
+                items
+            };
             if is_assoc {
                 let mut m = match (a.append, take_value(sh, &a.name, a.append)) {
                     (true, Some(Value::Assoc(m))) => m,
@@ -741,6 +784,18 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
             }
         }
     }
+}
+
+/// The number in element `idx` of `name` (0 when unset or not a number).
+fn element_number(sh: &mut ShellState, name: &str, idx: &str, assoc: bool) -> Result<i64, String> {
+    let i = if assoc { 0 } else { crate::expand::arith::eval_str(sh, idx, 0)? };
+    let cur = match sh.vars.get(name).and_then(|v| v.value.as_ref()) {
+        Some(Value::Assoc(m)) if assoc => m.get(idx).cloned(),
+        Some(Value::Indexed(m)) if !assoc => m.get(&i).cloned(),
+        Some(Value::Scalar(s)) if !assoc && i == 0 => Some(s.clone()),
+        _ => None,
+    };
+    Ok(cur.and_then(|c| c.trim().parse().ok()).unwrap_or(0))
 }
 
 /// The length of `name` when it holds a plain string.

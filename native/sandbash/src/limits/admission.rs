@@ -120,10 +120,10 @@ impl Admission {
 
     /// Wait for a slot (FIFO), within the queue bounds.
     pub async fn admit(&'static self) -> Result<(Slot, Duration), Refused> {
-        let start = Instant::now();
         if let Ok(p) = self.slots.try_acquire() {
             return Ok((Slot { permit: Some(p), owner: self }, Duration::ZERO));
         }
+        let start = Instant::now();
         if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.max_queued.load(Ordering::Relaxed) {
             self.waiting.fetch_sub(1, Ordering::SeqCst);
             return Err(Refused::QueueFull);

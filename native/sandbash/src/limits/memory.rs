@@ -23,6 +23,8 @@ use std::sync::LazyLock;
 const SLOTS: usize = 1 << 20;
 /// Bytes a thread may charge to its current account before publishing them.
 const FLUSH: i64 = 64 * 1024;
+/// Blocks at least this big are charged to a foreign account at once.
+const BIG: i64 = 4096;
 
 /// Bytes held per account slot. Zeroed pages cost nothing until touched.
 static USED: [AtomicI64; SLOTS] = [const { AtomicI64::new(0) }; SLOTS];
@@ -49,8 +51,29 @@ struct Current {
     pending: i64,
 }
 
+/// Credits (and reallocs) of blocks owned by an account that is not this
+/// thread's current one, held back like [`Current::pending`]: freeing a
+/// session's results or state outside its scope is common (the caller drops
+/// the output, the snapshot of an exec is dropped after it), and an atomic
+/// add per free costed more than the rest of the free.
+#[derive(Clone, Copy)]
+struct Other {
+    slot: u32,
+    gen: u32,
+    pending: i64,
+}
+
 thread_local! {
     static CURRENT: Cell<Current> = const { Cell::new(Current { slot: 0, gen: 0, pending: 0 }) };
+    static OTHER: Cell<Other> = const { Cell::new(Other { slot: 0, gen: 0, pending: 0 }) };
+}
+
+/// Publish the held-back charges of a foreign account, if it still lives.
+#[inline]
+fn flush_other(o: Other) {
+    if o.slot != 0 && o.pending != 0 && GEN[o.slot as usize].load(Ordering::Relaxed) == o.gen {
+        USED[o.slot as usize].fetch_add(o.pending, Ordering::Relaxed);
+    }
 }
 
 #[inline]
@@ -77,14 +100,40 @@ extern "C" {
 
 /// mimalloc's `mi_option_purge_delay`.
 const MI_OPTION_PURGE_DELAY: i32 = 15;
+const PURGE_DELAY_MS: std::ffi::c_long = 10;
 
-/// Freed memory goes back to the system at once rather than after mimalloc's
-/// default delay: a session stopped at its budget must not leave the process
-/// holding its pages (peak RSS stays near the budgets, not twice them).
+/// Freed memory goes back to the system after [`PURGE_DELAY_MS`] rather than
+/// mimalloc's default second: a session stopped at its budget must not leave
+/// the process holding its pages (peak RSS stays near the budgets, not twice
+/// them). Not at once either: the next exec reuses the pages of the last one
+/// (purging at once made sort/cut/uniq on 10 MB 10-20% slower, all in the
+/// kernel zeroing the same pages again) -- except while some session holds
+/// more than half its budget ([`press`]): then what it frees as it grows must
+/// not linger (that kept 40-60 MB more resident under the memory bombs).
 fn purge_promptly() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     // SAFETY: a plain setter of an integer option, valid at any time.
-    ONCE.call_once(|| unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) });
+    ONCE.call_once(|| unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) });
+}
+
+/// Set while purging is immediate (see [`purge_promptly`]).
+static PRESSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A session is near its budget: freed pages go back at once.
+fn press() {
+    if !PRESSED.swap(true, Ordering::Relaxed) {
+        // SAFETY: a plain setter of an integer option, valid at any time.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+    }
+}
+
+/// An exec ended well below its budget: back to the short delay (another
+/// session near its own presses again at its next check).
+pub(crate) fn relax() {
+    if PRESSED.swap(false, Ordering::Relaxed) {
+        // SAFETY: as in `press`.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
+    }
 }
 
 impl MemAccount {
@@ -119,12 +168,31 @@ impl MemAccount {
         if c.slot == self.slot {
             n += c.pending;
         }
+        let o = OTHER.with(Cell::get);
+        if o.slot == self.slot && GEN[o.slot as usize].load(Ordering::Relaxed) == o.gen {
+            n += o.pending;
+        }
         n.max(0) as u64
     }
 
     /// Would holding `more` bytes on top of what is held pass the limit?
     pub fn would_exceed(&self, more: u64) -> bool {
-        self.limit != u64::MAX && self.used().saturating_add(more) > self.limit
+        if self.limit == u64::MAX {
+            return false;
+        }
+        let used = self.used();
+        if used > self.limit / 2 {
+            press();
+        }
+        used.saturating_add(more) > self.limit
+    }
+
+    /// Called when an exec ends: purging goes back to its short delay if
+    /// this session holds less than half its budget.
+    pub fn exec_ended(&self) {
+        if self.limit == u64::MAX || self.used() <= self.limit / 2 {
+            relax();
+        }
     }
 
     pub(crate) fn slot(&self) -> u32 {
@@ -165,18 +233,23 @@ pub(crate) fn publish() {
         USED[c.slot as usize].fetch_add(c.pending, Ordering::Relaxed);
         set_current(Current { pending: 0, ..c });
     }
+    let o = OTHER.with(Cell::get);
+    if o.pending != 0 {
+        flush_other(o);
+        OTHER.with(|cell| cell.set(Other { pending: 0, ..o }));
+    }
 }
 
 /// Charge `delta` bytes to the owner of a block (`slot`, `gen`). The current
 /// account's charges stay thread-local until they pass [`FLUSH`]; another
 /// account's go straight to its counter, if that account still lives.
-#[inline]
+#[inline(always)]
 fn charge(slot: u32, gen: u32, delta: i64) {
     if slot == 0 {
         return;
     }
     let c = current();
-    if c.slot == slot && c.gen == gen {
+    if owner_key(c.slot, c.gen) == owner_key(slot, gen) {
         let p = c.pending + delta;
         if (-FLUSH..=FLUSH).contains(&p) {
             set_current(Current { pending: p, ..c });
@@ -184,17 +257,48 @@ fn charge(slot: u32, gen: u32, delta: i64) {
             USED[slot as usize].fetch_add(p, Ordering::Relaxed);
             set_current(Current { pending: 0, ..c });
         }
-    } else if GEN[slot as usize].load(Ordering::Relaxed) == gen {
-        USED[slot as usize].fetch_add(delta, Ordering::Relaxed);
+    } else {
+        charge_other(slot, gen, delta);
     }
+}
+
+/// Slot and generation as one word (one compare, one header store).
+#[inline(always)]
+fn owner_key(slot: u32, gen: u32) -> u64 {
+    u64::from(slot) | (u64::from(gen) << 32)
+}
+
+/// [`charge`] for a block of another account than the current one.
+#[inline(never)]
+fn charge_other(slot: u32, gen: u32, delta: i64) {
+    // A big block goes straight to its account: the atomic is cheap beside
+    // the free, and a thread that ends holds back only small change.
+    if !(-BIG..=BIG).contains(&delta) {
+        flush_other(Other { slot, gen, pending: delta });
+        return;
+    }
+    OTHER.with(|cell| {
+        let o = cell.get();
+        if o.slot == slot && o.gen == gen {
+            let p = o.pending + delta;
+            if (-FLUSH..=FLUSH).contains(&p) {
+                cell.set(Other { pending: p, ..o });
+                return;
+            }
+            flush_other(Other { pending: p, ..o });
+            cell.set(Other { pending: 0, ..o });
+        } else {
+            flush_other(o);
+            cell.set(Other { slot, gen, pending: delta });
+        }
+    });
 }
 
 /// mimalloc with an owner header on every block (see the module docs).
 pub struct CountingAlloc;
 
-/// Header bytes in front of a block of this alignment; the owner's slot is
-/// stored in the 4 bytes just before the pointer handed out, its generation
-/// in the 4 before those.
+/// Header bytes in front of a block of this alignment; the owner's slot and
+/// generation ([`owner_key`]) are the 8 bytes just before the pointer handed out.
 #[inline]
 fn header(align: usize) -> usize {
     align.max(8)
@@ -226,9 +330,8 @@ unsafe impl GlobalAlloc for CountingAlloc {
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         let h = header(layout.align());
-        let slot = ptr.sub(4).cast::<u32>().read();
-        let gen = ptr.sub(8).cast::<u32>().read();
-        charge(slot, gen, -(layout.size() as i64));
+        let key = ptr.sub(8).cast::<u64>().read();
+        charge(key as u32, (key >> 32) as u32, -(layout.size() as i64));
         if layout.align() <= PLAIN_ALIGN {
             libmimalloc_sys::mi_free(ptr.sub(h).cast());
             return;
@@ -244,8 +347,8 @@ unsafe impl GlobalAlloc for CountingAlloc {
         let (Some(old_base), Some(new_total)) = (base_layout(layout), new_size.checked_add(h)) else {
             return std::ptr::null_mut();
         };
-        let slot = ptr.sub(4).cast::<u32>().read();
-        let gen = ptr.sub(8).cast::<u32>().read();
+        let key = ptr.sub(8).cast::<u64>().read();
+        let (slot, gen) = (key as u32, (key >> 32) as u32);
         let p = if layout.align() <= PLAIN_ALIGN {
             libmimalloc_sys::mi_realloc(ptr.sub(h).cast(), new_total).cast::<u8>()
         } else {
@@ -260,16 +363,27 @@ unsafe impl GlobalAlloc for CountingAlloc {
 }
 
 impl CountingAlloc {
-    #[inline]
+    #[inline(always)]
     unsafe fn alloc_with(&self, layout: Layout, zeroed: bool) -> *mut u8 {
-        let Some(base) = base_layout(layout) else {
-            return std::ptr::null_mut();
-        };
-        let p = match (layout.align() <= PLAIN_ALIGN, zeroed) {
-            (true, false) => libmimalloc_sys::mi_malloc(base.size()).cast::<u8>(),
-            (true, true) => libmimalloc_sys::mi_zalloc(base.size()).cast::<u8>(),
-            (false, false) => INNER.alloc(base),
-            (false, true) => INNER.alloc_zeroed(base),
+        let p = if layout.align() <= PLAIN_ALIGN {
+            // The common case, without building a Layout.
+            let Some(total) = layout.size().checked_add(8) else {
+                return std::ptr::null_mut();
+            };
+            if zeroed {
+                libmimalloc_sys::mi_zalloc(total).cast::<u8>()
+            } else {
+                libmimalloc_sys::mi_malloc(total).cast::<u8>()
+            }
+        } else {
+            let Some(base) = base_layout(layout) else {
+                return std::ptr::null_mut();
+            };
+            if zeroed {
+                INNER.alloc_zeroed(base)
+            } else {
+                INNER.alloc(base)
+            }
         };
         if p.is_null() {
             return p;
@@ -277,8 +391,7 @@ impl CountingAlloc {
         let h = header(layout.align());
         let user = p.add(h);
         let c = current();
-        user.sub(4).cast::<u32>().write(c.slot);
-        user.sub(8).cast::<u32>().write(c.gen);
+        user.sub(8).cast::<u64>().write(owner_key(c.slot, c.gen));
         if c.slot != 0 {
             let p = c.pending + layout.size() as i64;
             if p <= FLUSH {

@@ -225,7 +225,8 @@ pub struct Budget {
 
 impl Budget {
     pub fn new(limits: Limits, cancel: CancelToken) -> Arc<Self> {
-        let deadline = Instant::now().checked_add(Duration::from_millis(limits.timeout_ms));
+        let started = Instant::now();
+        let deadline = started.checked_add(Duration::from_millis(limits.timeout_ms));
         Arc::new(Budget {
             limits,
             commands: AtomicU64::new(0),
@@ -240,7 +241,7 @@ impl Budget {
             memory: std::sync::OnceLock::new(),
             exec_id: AtomicU64::new(0),
             slot: parking_lot::Mutex::new(None),
-            started: Instant::now(),
+            started,
             yielded_at_ns: AtomicU64::new(0),
             slot_since_ns: AtomicU64::new(0),
             queued_ns: AtomicU64::new(0),
@@ -269,6 +270,12 @@ impl Budget {
     }
 
     /// The exec holds `slot` while it runs.
+    /// The slot the exec was admitted with, held from its start (the clock
+    /// read of [`Budget::new`] serves as the time it was taken).
+    pub fn hold_first_slot(&self, slot: admission::Slot) {
+        *self.slot.lock() = Some(slot);
+    }
+
     pub fn hold_slot(&self, slot: admission::Slot) {
         *self.slot.lock() = Some(slot);
         self.slot_since_ns.store(self.started.elapsed().as_nanos() as u64, Ordering::Relaxed);

@@ -164,12 +164,22 @@ pub fn reserve(bytes: u64) -> Result<(), Stop> {
 /// A future that runs under a budget's scope on every poll.
 pub struct Scoped<F> {
     budget: Arc<Budget>,
-    fut: Pin<Box<F>>,
+    fut: std::mem::ManuallyDrop<Pin<Box<F>>>,
 }
 
 impl<F: Future> Scoped<F> {
     pub fn new(budget: Arc<Budget>, fut: F) -> Self {
-        Scoped { budget, fut: Box::pin(fut) }
+        Scoped { budget, fut: std::mem::ManuallyDrop::new(Box::pin(fut)) }
+    }
+}
+
+impl<F> Drop for Scoped<F> {
+    fn drop(&mut self) {
+        // What the future frees as it is dropped is credited in its own
+        // scope (a thread-local sum), not one foreign credit per block.
+        let _g = enter(&self.budget);
+        // SAFETY: dropped once, here; `fut` is not used after.
+        unsafe { std::mem::ManuallyDrop::drop(&mut self.fut) }
     }
 }
 

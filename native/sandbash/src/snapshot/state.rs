@@ -40,7 +40,9 @@ pub const ATTR_INTEGER: u8 = 4;
 pub const ATTR_LOWER: u8 = 8;
 pub const ATTR_UPPER: u8 = 16;
 pub const ATTR_NAMEREF: u8 = 32;
-const KNOWN_ATTRS: u8 = 63;
+/// `declare -t`.
+pub const ATTR_TRACE: u8 = 64;
+const KNOWN_ATTRS: u8 = 127;
 
 #[derive(Encode, Decode, Debug, PartialEq)]
 pub enum ValueM {
@@ -99,9 +101,13 @@ pub fn capture(sh: &ShellState, with_funcs: bool) -> StateM {
 
 fn var_mirror(name: &str, v: &Var) -> VarM {
     let mut attrs = 0;
-    for (on, bit) in
-        [(v.exported, ATTR_EXPORTED), (v.readonly, ATTR_READONLY), (v.integer, ATTR_INTEGER), (v.nameref, ATTR_NAMEREF)]
-    {
+    for (on, bit) in [
+        (v.exported, ATTR_EXPORTED),
+        (v.readonly, ATTR_READONLY),
+        (v.integer, ATTR_INTEGER),
+        (v.nameref, ATTR_NAMEREF),
+        (v.trace, ATTR_TRACE),
+    ] {
         if on {
             attrs |= bit;
         }
@@ -109,6 +115,8 @@ fn var_mirror(name: &str, v: &Var) -> VarM {
     match v.case {
         Some(Case::Lower) => attrs |= ATTR_LOWER,
         Some(Case::Upper) => attrs |= ATTR_UPPER,
+        // `declare -c`: both bits.
+        Some(Case::Capital) => attrs |= ATTR_LOWER | ATTR_UPPER,
         None => {}
     }
     let value = match &v.value {
@@ -231,7 +239,7 @@ fn var_from(
         return Err(format!("variable {name}: unknown attributes {attrs:#04x}"));
     }
     let case = match (attrs & ATTR_LOWER != 0, attrs & ATTR_UPPER != 0) {
-        (true, true) => return Err(format!("variable {name}: both lower and upper case")),
+        (true, true) => Some(Case::Capital),
         (true, false) => Some(Case::Lower),
         (false, true) => Some(Case::Upper),
         (false, false) => None,
@@ -272,6 +280,8 @@ fn var_from(
         integer: attrs & ATTR_INTEGER != 0,
         case,
         nameref: attrs & ATTR_NAMEREF != 0,
+        trace: attrs & ATTR_TRACE != 0,
+        ..Var::empty()
     })
 }
 

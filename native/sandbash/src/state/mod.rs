@@ -119,6 +119,8 @@ pub struct ShellState {
     pub select_menu: Option<(usize, usize)>,
     /// The last `__select` met end of input (the loop then ends with status 1).
     pub select_eof: bool,
+    /// Parsed arithmetic by text (shared with subshells: parsing is pure).
+    pub arith_cache: Arc<crate::expand::arith::ArithCache>,
 }
 
 /// Where an error happened, for bash's message prefix.

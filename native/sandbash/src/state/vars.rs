@@ -3,6 +3,7 @@
 //! name wins).
 
 use super::assoc::AssocMap;
+use hashbrown::hash_map::EntryRef;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -53,6 +54,11 @@ pub struct Var {
     pub case: Option<Case>,
     /// `declare -n`: the value is the name of another variable.
     pub nameref: bool,
+    /// `declare -t` (shown by `declare -p`; functions' trace attribute is separate).
+    pub trace: bool,
+    /// The exec whose rollback journal already holds this variable's value
+    /// from before it (see [`Variables::begin_journal`]).
+    pub(crate) epoch: u32,
 }
 
 /// A case attribute.
@@ -60,6 +66,8 @@ pub struct Var {
 pub enum Case {
     Lower,
     Upper,
+    /// `declare -c`: the first character upper case, the rest lower.
+    Capital,
 }
 
 impl Case {
@@ -67,6 +75,13 @@ impl Case {
         match self {
             Case::Lower => s.to_lowercase(),
             Case::Upper => s.to_uppercase(),
+            Case::Capital => {
+                let mut c = s.chars();
+                match c.next() {
+                    Some(f) => f.to_uppercase().chain(c.as_str().to_lowercase().chars()).collect(),
+                    None => s,
+                }
+            }
         }
     }
 }
@@ -74,7 +89,16 @@ impl Case {
 impl Var {
     /// A declared name without value or attributes.
     pub fn empty() -> Self {
-        Var { value: None, exported: false, readonly: false, integer: false, case: None, nameref: false }
+        Var {
+            value: None,
+            exported: false,
+            readonly: false,
+            integer: false,
+            case: None,
+            nameref: false,
+            trace: false,
+            epoch: 0,
+        }
     }
     pub fn scalar(s: String) -> Self {
         Var { value: Some(Value::Scalar(s)), ..Var::empty() }
@@ -82,25 +106,49 @@ impl Var {
 }
 
 /// Scoped variable storage. Scope 0 is global; each function call pushes one.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Variables {
-    /// Each variable behind its own `Arc`: forking the state (a subshell, the
-    /// copy an exec keeps to roll back to) copies pointers, and a write copies
-    /// only the variable it changes.
+    /// Each variable behind its own `Arc`: forking the state (a subshell)
+    /// copies pointers, and a write copies only the variable it changes.
     scopes: Vec<Arc<Scope>>,
     /// Set once a nameref exists: until then no lookup has to check for one.
     has_refs: bool,
+    /// While an exec runs: what its global writes replaced, to roll back to.
+    journal: Option<Box<Journal>>,
+    /// The last journal's number.
+    epoch: u32,
+}
+
+/// An exec's rollback journal of the global scope: each global name's
+/// variable from before the exec's first change to it (`None`: it did not
+/// exist). Cheaper than keeping a copy of the whole scope, which made every
+/// exec that set one variable (even `$_`) copy the whole table.
+#[derive(Debug)]
+struct Journal {
+    epoch: u32,
+    before: Vec<(String, Option<Arc<Var>>)>,
+    has_refs: bool,
+}
+
+impl Clone for Variables {
+    /// A fork (a subshell) has no journal: its changes are its own.
+    fn clone(&self) -> Self {
+        Variables { scopes: self.scopes.clone(), has_refs: self.has_refs, journal: None, epoch: self.epoch }
+    }
 }
 
 impl Default for Variables {
     fn default() -> Self {
-        Variables { scopes: vec![Arc::new(Scope::default())], has_refs: false }
+        Variables { scopes: vec![Arc::new(Scope::default())], has_refs: false, journal: None, epoch: 0 }
     }
 }
 
 /// One scope's variables. foldhash: several times faster than SipHash on
 /// short names, and randomly seeded per process.
-type Scope = HashMap<String, Arc<Var>, foldhash::fast::RandomState>;
+type Scope = hashbrown::HashMap<String, Arc<Var>, foldhash::fast::RandomState>;
+
+/// Function scopes set aside by [`Variables::hide_locals`].
+pub struct HiddenScopes(Vec<Arc<Scope>>);
 
 /// Split `a[1]` into `a` and `1`.
 pub fn split_subscript(s: &str) -> Option<(&str, &str)> {
@@ -217,8 +265,64 @@ impl Variables {
 
     fn entry_in(&mut self, name: &str, bound: usize) -> &mut Var {
         let idx = self.scope_index(name, bound);
+        self.entry_at(idx, name)
+    }
+
+    /// The variable `name` of scope `idx`, created if missing; a global's
+    /// value from before this exec goes to the journal first.
+    fn entry_at(&mut self, idx: usize, name: &str) -> &mut Var {
+        let journal = if idx == 0 { self.journal.as_deref_mut() } else { None };
         let scope = Arc::make_mut(&mut self.scopes[idx]);
-        Arc::make_mut(scope.entry(name.to_string()).or_insert_with(|| Arc::new(Var::empty())))
+        let Some(journal) = journal else {
+            return Arc::make_mut(scope.entry_ref(name).or_insert_with(|| Arc::new(Var::empty())));
+        };
+        let slot = match scope.entry_ref(name) {
+            EntryRef::Occupied(o) => {
+                let v = o.into_mut();
+                if v.epoch != journal.epoch {
+                    journal.before.push((name.to_string(), Some(v.clone())));
+                }
+                v
+            }
+            EntryRef::Vacant(e) => {
+                journal.before.push((name.to_string(), None));
+                e.insert(Arc::new(Var::empty()))
+            }
+        };
+        let v = Arc::make_mut(slot);
+        v.epoch = journal.epoch;
+        v
+    }
+
+    /// Start journaling global writes (an exec begins): a stop rolls them
+    /// back with [`Self::roll_back`].
+    pub fn begin_journal(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1).max(1);
+        self.journal = Some(Box::new(Journal { epoch: self.epoch, before: Vec::new(), has_refs: self.has_refs }));
+    }
+
+    /// Keep the exec's changes (it ended well).
+    pub fn end_journal(&mut self) {
+        self.journal = None;
+    }
+
+    /// Undo the exec's changes: function scopes it left open go, and each
+    /// global it changed gets its value from before.
+    pub fn roll_back(&mut self) {
+        let Some(journal) = self.journal.take() else { return };
+        self.scopes.truncate(1);
+        let scope = Arc::make_mut(&mut self.scopes[0]);
+        for (name, before) in journal.before.into_iter().rev() {
+            match before {
+                Some(v) => {
+                    scope.insert(name, v);
+                }
+                None => {
+                    scope.remove(&name);
+                }
+            }
+        }
+        self.has_refs = journal.has_refs;
     }
 
     /// Assign a scalar; `Err` is bash's message for a readonly name.
@@ -329,12 +433,24 @@ impl Variables {
         if self.scopes[idx].get(name).is_some_and(|v| v.readonly) {
             return Err(format!("{name}: cannot unset: readonly variable"));
         }
-        let scope = Arc::make_mut(&mut self.scopes[idx]);
         if idx == 0 {
+            if let Some(journal) = self.journal.as_deref_mut() {
+                let v = self.scopes[0].get(name).filter(|v| v.epoch != journal.epoch);
+                if let Some(v) = v {
+                    journal.before.push((name.to_string(), Some(v.clone())));
+                }
+            }
+        }
+        let top = self.scopes.len() - 1;
+        let scope = Arc::make_mut(&mut self.scopes[idx]);
+        if idx == 0 || idx < top {
+            // A global, or a local of a calling function: gone, so the
+            // variable of the scope around it shows again (bash's dynamic unset).
             scope.remove(name);
         } else if let Some(v) = scope.get_mut(name) {
-            // An unset local stays local (bash keeps the name shadowed in that scope).
-            Arc::make_mut(v).value = None;
+            // A local of the running function stays local, without value or
+            // attributes (bash keeps the name shadowed in that scope).
+            *Arc::make_mut(v) = Var::empty();
         }
         Ok(())
     }
@@ -351,7 +467,7 @@ impl Variables {
         }
         let has_refs = scopes.iter().any(|s| s.values().any(|v| v.nameref));
         let scopes = scopes.into_iter().map(|s| Arc::new(s.into_iter().map(|(k, v)| (k, Arc::new(v))).collect()));
-        Some(Variables { scopes: scopes.collect(), has_refs })
+        Some(Variables { scopes: scopes.collect(), has_refs, journal: None, epoch: 0 })
     }
 
     /// Start a function scope.
@@ -366,6 +482,26 @@ impl Variables {
         }
     }
 
+    /// Set the function scopes aside (`declare -g` works on the globals
+    /// alone); [`Variables::restore_locals`] puts them back.
+    pub fn hide_locals(&mut self) -> HiddenScopes {
+        HiddenScopes(self.scopes.split_off(1))
+    }
+
+    pub fn restore_locals(&mut self, h: HiddenScopes) {
+        self.scopes.extend(h.0);
+    }
+
+    /// The names declared in the innermost function scope, sorted (`local`).
+    pub fn local_names(&self) -> Vec<String> {
+        if self.scopes.len() < 2 {
+            return Vec::new();
+        }
+        let mut names: Vec<String> = self.scopes[self.scopes.len() - 1].keys().cloned().collect();
+        names.sort();
+        names
+    }
+
     /// True inside a function.
     pub fn in_function(&self) -> bool {
         self.scopes.len() > 1
@@ -373,9 +509,7 @@ impl Variables {
 
     /// `local name`: declare in the innermost scope (keeps an existing local).
     pub fn declare_local(&mut self, name: &str) -> &mut Var {
-        let last = self.scopes.len() - 1;
-        let scope = Arc::make_mut(&mut self.scopes[last]);
-        Arc::make_mut(scope.entry(name.to_string()).or_insert_with(|| Arc::new(Var::empty())))
+        self.entry_at(self.scopes.len() - 1, name)
     }
 
     /// Exported names with values, sorted.

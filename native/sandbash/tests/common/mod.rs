@@ -35,7 +35,10 @@ pub fn run_with_stdin(script: &str, stdin: &[u8]) -> Result<ExecResult, Error> {
         .spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().expect("runtime");
             let res = rt.block_on(async {
-                let mut bash = Bash::builder().cwd(CWD).build().expect("build sandbox");
+                // The exec's own timeout well above a debug build's pace on a
+                // loaded machine (the watchdog is there for hangs).
+                let limits = sandbash::Limits { timeout_ms: 240_000, ..Default::default() };
+                let mut bash = Bash::builder().cwd(CWD).limits(limits).build().expect("build sandbox");
                 bash.exec_with(&script_owned, ExecOptions { stdin, ..Default::default() }).await
             });
             let _ = tx.send(res);

@@ -1,0 +1,78 @@
+"""Behaviours the differential tester (tools/difftest) found mismatching, by class:
+the operand of `${x:-word}` and friends inside double quotes, case toggling
+`${x~}`/`${x~~}`, operators on `$#` (`${##pat}`), and their neighbours."""
+
+group("Operands of ${x:-word} inside double quotes")
+t("dq_default_single_quotes_literal", r'''x=; printf '<%s>' "${x:-'a b'}" "${u-'a'}" "${x:+'n'}"; echo''')
+t("dq_alternative_single_quotes_literal", r'''x=abc; printf '<%s>' "${x:+'it'}" "${x:+'a b' c}" ${x:+'a b'}; echo''')
+t("dq_assign_default_keeps_quotes", r'''unset y; printf '<%s>' "${y:='a b'}"; echo "[$y]"; unset y; printf '<%s>' ${y:='a b'}; echo "[$y]"''')
+t("dq_default_escapes", r'''x=; printf '<%s>' "${x:-\'}" "${x:-\a\$\"\}}" "${x:-\\}"; echo''')
+t("dq_default_tilde_not_expanded", r'''x=; unset y; printf '<%s>' "${x:-~}" "${x:-~/d}" "${y:=~}" ${x:-~}; echo "[$y]"''')
+t("dq_default_ansi_c_still_decoded", r'''x=; printf '<%s>' "${x:-$'a\tb'}" "${x:-"q r"}" "${x:-a"*"b}" "${x:-*}"; echo''')
+t("dq_default_nested_expansions", r'''x=; a=A; printf '<%s>' "${x:-'$a'}" "${x:-$(echo "'s'")}" "${x:-${a:+'q'}}" "${x:-`echo "'b'"`}"; echo''')
+t("dq_pattern_operators_still_quote", r'''x=abc; printf '<%s>' "${x#'a'}" "${x/'b'/'B'}" "${x%"c"}" "${x/b/'q'}" "${x/b/\'}"; echo''')
+t("dq_default_array_at", r'''arr=(); printf '<%s>' "${arr[@]:-'a'}" "${@:-'p'}"; echo''')
+e("dq_error_message_quotes_removed", r'''x=; echo "${x:?'m s'}"''')
+
+group("Case toggle ${x~} and ${x~~}")
+t("toggle_first_and_all", r'''x=aBc; printf '<%s>' "${x~}" "${x~~}" ${x~~[ab]} "${x~[a]}"; echo''')
+t("toggle_split_and_lists", r'''y="ab cd"; printf '<%s>' ${y~} ${y~~}; arr=(ab Cd); printf '<%s>' "${arr[@]~}" "${arr[*]~~}" "${arr[1]~~}"; set -- xY z; printf '<%s>' "${@~}" "${*~~}"; echo''')
+t("toggle_inside_words", r'''x=aBc; echo "pre${x~}post ${x~~}" a${x~~}b$x; echo ${x~~}${x~}''')
+t("toggle_unset_and_multibyte", r'''unset n; printf '<%s>' "${n~~}" ${n~}; u='éÀb'; printf '<%s>' "${u~~}"; echo''')
+
+group("Operators on $#")
+t("nargs_operators", r'''set -- a b; printf '<%s>' "${##a}" "${###}" "${#%2}" "${#:-x}" "${#-x}" "${##}" "${#}" ${#/2/X} "${#:0:1}" "${#@Q}"; echo''')
+t("nargs_remove_prefix_in_cmdsub", r'''printf '<%s>' "$(echo ${###a})" ${##0}; echo''')
+
+group("Line numbers of arithmetic commands")
+e("arith_command_error_names_its_line", """x=1
+(( 1e3 ))
+echo a; (( 2/0 )) && echo
+(( x/0 )); echo b""")
+e("arith_command_multiline_names_its_last_line", """x=1
+((
+x+
+2/0 ))
+echo $LINENO""")
+e("arith_for_errors_name_the_for_line", """echo
+for ((i=0; i<2; i+=1/i)); do
+echo $i
+done""")
+t("arith_lineno_inside_commands", """echo $LINENO; (( x = LINENO )); echo $x
+(( y =
+LINENO )); echo $y
+for ((i=0;i<2;i++)); do
+:
+echo $LINENO
+done; echo $LINENO""")
+e("arith_command_in_function_line", """f() {
+:
+(( 1/0 ))
+}
+f""")
+e("case_word_error_names_case_line", """echo
+case ${b:?x} in
+*) ;;
+esac""")
+e("for_word_error_names_for_line", """v=
+for w in a ${!v}; do
+:
+done""")
+
+group("Unused alternatives of quoted lists make no word")
+t("quoted_at_alternative_unused", r'''set --; printf '<%s>' "${@:+x}" "${*:+x}" "${@-x}" "${@:-x}" "${@+x}"; echo; set -- a; printf '<%s>' "${@:+x}" "${@:+}"; echo''')
+t("quoted_array_alternative_unused", r'''arr=(); printf '<%s>' "${arr[@]+x}" "${arr[*]+x}" "${arr[@]:+x}"; unset arr; printf '<%s>' "${arr[@]+x}" "a${arr[@]+x}"; echo; set -- "${arr[@]:+y}"; echo $#''')
+
+group("Indirect expansion of unset positional parameters")
+t("indirect_unset_positional_is_empty", r'''set --; echo "<${!1}>" "${!3:-d}" ${!2+x}; set -- "" ; echo "<${!2}>"''')
+e("indirect_unset_name_still_errors", r'''unset v; echo "<${!v}>"''')
+
+group("Arithmetic: characters no operator starts with")
+e("arith_invalid_operator", r'''(( 1.5 )); (( a.b )); (( 1 @ 2 )); (( 1 ] 2 )); echo $?''')
+e("arith_invalid_operator_vs_operand_expected", r'''(( . )); (( 1 + @ )); (( (.) )); x=file.tar.gz; (( ++x )); echo $(( 2 + 1.5 ))''')
+
+group("printf -v stops at a NUL")
+t("printf_v_value_ends_at_nul", r'''printf -v b 'a\0b|'; echo "${#b} ${b@Q}"; printf -v c '%3c|' ''; echo "${c@Q}"; printf -v d '%b' 'x\0y'; echo "$d"''')
+
+group("Arithmetic: a `$` left in the text")
+e("arith_dollar_left_unexpanded", r'''let '$n & 1 & 1' '(1 | $n)' '${n} ^ 1' '1 $ 2'; echo $?''')
