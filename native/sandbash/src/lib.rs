@@ -271,8 +271,12 @@ impl BashBuilder {
             var.value = Some(state::Value::Scalar(v.clone()));
             var.exported = true;
         }
-        for (k, v) in [("IFS", " \t\n"), ("OPTIND", "1"), ("PS4", "+ ")] {
+        for (k, v) in [("IFS", " \t\n"), ("OPTERR", "1"), ("OPTIND", "1"), ("PS4", "+ ")] {
             vars.entry(k).value = Some(state::Value::Scalar(v.to_string()));
+        }
+        // bash starts with OLDPWD exported but without a value: the first `cd` exports it.
+        if vars.get("OLDPWD").is_none() {
+            vars.entry("OLDPWD").exported = true;
         }
         let mut opts = state::Options::default();
         opts.expand_aliases = self.expand_aliases;
@@ -324,10 +328,13 @@ impl BashBuilder {
             dirstack: Default::default(),
             jobs: Default::default(),
             call_lines: Vec::new(),
+            trace: Default::default(),
             umask: 0o022,
             disabled: Default::default(),
             subst_depth: 0,
         };
+        let mut state = state;
+        state.init_args();
         Ok(Bash { state, mem, limits: self.limits, account })
     }
 }

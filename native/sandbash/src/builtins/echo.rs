@@ -67,19 +67,25 @@ pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         fds.shell_err(sh.loc(), "printf: not available").await;
         return Ok(127);
     };
-    if argv.get(1).map(String::as_str) != Some("-v") {
-        return run_utility(sh, cmd.as_ref(), argv, fds).await;
-    }
-    let Some(var) = argv.get(2).cloned() else {
-        fds.shell_err(sh.loc(), "printf: -v: option requires an argument").await;
-        let _ = fds.stderr.write(b"printf: usage: printf [-v var] format [arguments]\n").await;
-        return Ok(2);
+    // `-v var` or `-vvar`, then an optional `--`.
+    let (var, rest) = match argv.get(1).map(String::as_str) {
+        Some("-v") => match argv.get(2) {
+            Some(v) => (v.clone(), 3),
+            None => {
+                fds.shell_err(sh.loc(), "printf: -v: option requires an argument").await;
+                let _ = fds.stderr.write(b"printf: usage: printf [-v var] format [arguments]\n").await;
+                return Ok(2);
+            }
+        },
+        Some(a) if a.starts_with("-v") => (a[2..].to_string(), 2),
+        _ => return run_utility(sh, cmd.as_ref(), argv, fds).await,
     };
+    let rest = if argv.get(rest).is_some_and(|a| a == "--") { rest + 1 } else { rest };
     let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
     let buf = CaptureBuf::new(counter);
     let sub = Fds { stdout: Output::Capture(buf.clone()), ..fds.clone() };
     let mut args = vec![argv[0].clone()];
-    args.extend(argv[3..].iter().cloned());
+    args.extend(argv[rest..].iter().cloned());
     let status = run_utility(sh, cmd.as_ref(), &args, &sub).await?;
     let mut bytes = buf.take();
     // A variable's value is a C string in bash: it ends at the first NUL

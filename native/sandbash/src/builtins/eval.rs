@@ -27,7 +27,28 @@ pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         if argv.len() > 2 { Some(std::mem::replace(&mut sh.positional, Arc::new(argv[2..].to_vec()))) } else { None };
     let was_source = std::mem::replace(&mut sh.in_source, true);
     sh.push_source(file);
+    // A frame named `source`; its BASH_ARGV entry is the file name, or the
+    // arguments under `extdebug`.
+    let args = if argv.len() > 2 { sh.opts.extdebug.then(|| argv[2..].to_vec()) } else { Some(vec![file.clone()]) };
+    sh.trace.args_init |= args.is_some();
+    sh.trace.args.push(args);
+    sh.push_frame("source");
     let r = run_string(sh, &src, fds, file).await;
+    // The RETURN trap runs when the file is done.
+    let r = match r {
+        Err(Flow::Stop(s)) => Err(Flow::Stop(s)),
+        Err(Flow::Exit(n)) => Err(Flow::Exit(n)),
+        other if sh.traps.get("RETURN").is_some_and(|a| !a.is_empty()) => {
+            let t = crate::interp::simple::run_trap(sh, "RETURN", fds).await;
+            t.map(|_| ()).and(other)
+        }
+        other => other,
+    };
+    sh.trace.args.pop();
+    // The caller goes on at the line of the call.
+    if let Some(l) = sh.pop_frame() {
+        sh.line = l;
+    }
     sh.pop_source();
     sh.in_source = was_source;
     if let Some(a) = saved_args {

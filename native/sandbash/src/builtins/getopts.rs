@@ -24,9 +24,13 @@ pub async fn getopts(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         Some(rest) => (true, rest),
         None => (false, spec.as_str()),
     };
-    let mut optind = sh.get_var("OPTIND").and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(1).max(1);
-    // A cluster position only counts while OPTIND still points at its argument.
-    let mut sub = if sh.getopts_pos.0 == optind { sh.getopts_pos.1 } else { 0 };
+    let raw = sh.get_var("OPTIND").and_then(|v| v.trim().parse::<i64>().ok()).unwrap_or(1);
+    let mut optind = raw.max(1) as usize;
+    // A cluster position only counts while OPTIND still points at its
+    // argument; OPTIND=0 starts over.
+    let mut sub = if sh.getopts_pos.0 == optind && raw > 0 { sh.getopts_pos.1 } else { 0 };
+    // Past the end: OPTIND comes back to one after the last argument.
+    optind = optind.min(args.len() + 1);
     let mut set = |sh: &mut ShellState, var: &str, val: Option<String>| match val {
         Some(v) => {
             let _ = sh.set_var(var, v);
@@ -96,6 +100,7 @@ fn finish(
     set: &mut impl FnMut(&mut ShellState, &str, Option<String>),
 ) -> i32 {
     set(sh, name, Some("?".into()));
+    set(sh, "OPTARG", None);
     set(sh, "OPTIND", Some(optind.to_string()));
     sh.getopts_pos = (0, 0);
     1

@@ -169,31 +169,35 @@ pub async fn hash(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     status
 }
 
-/// `caller [N]`: the line (and function) a function was called from.
+/// `caller [N]`: the line, function and file a frame was called from (bash's
+/// caller.def: `BASH_LINENO[N] FUNCNAME[N+1] BASH_SOURCE[N+1]`).
 pub async fn caller(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
-    let funcs: Vec<String> = match sh.vars.get("FUNCNAME").and_then(|v| v.value.clone()) {
+    let frames = sh.frames();
+    let sources: Vec<String> = match sh.vars.get("BASH_SOURCE").and_then(|v| v.value.clone()) {
         Some(Value::Indexed(m)) => m.into_values().collect(),
         _ => Vec::new(),
     };
-    if funcs.is_empty() {
+    if frames.is_empty() {
         return 1;
     }
-    let line_of = |frame: usize| sh.call_lines.len().checked_sub(frame + 1).map(|i| sh.call_lines[i]);
     match argv.get(1) {
         None => {
-            let Some(line) = line_of(0) else { return 1 };
-            let file = if funcs.len() > 1 { "environment" } else { "NULL" };
-            out(fds, &format!("{line} {file}\n")).await;
+            let file = sources.get(1).map_or("NULL", String::as_str);
+            out(fds, &format!("{} {file}\n", frames[0].1)).await;
             0
         }
         Some(n) => {
+            if n.len() > 1 && n.starts_with('-') && n != "--" {
+                return usage(sh, fds, &format!("caller: {n}: invalid option"), "caller: usage: caller [expr]", 2)
+                    .await;
+            }
             let Ok(frame) = n.parse::<usize>() else {
                 return usage(sh, fds, &format!("caller: {n}: invalid number"), "caller: usage: caller [expr]", 2)
                     .await;
             };
-            match (line_of(frame), funcs.get(frame + 1)) {
-                (Some(line), Some(f)) => {
-                    out(fds, &format!("{line} {f} environment\n")).await;
+            match (frames.get(frame), frames.get(frame + 1), sources.get(frame + 1)) {
+                (Some((_, line)), Some((f, _)), Some(file)) => {
+                    out(fds, &format!("{line} {f} {file}\n")).await;
                     0
                 }
                 _ => 1,

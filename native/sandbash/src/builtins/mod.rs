@@ -208,12 +208,66 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "exec" => {
             // Without a command the redirections stay for the rest of the shell;
             // with one, the command replaces the shell.
-            if argv.len() == 1 {
+            // `exec [-cl] [-a name] [command [argument ...]]`.
+            let mut i = 1;
+            let (mut clear, mut login, mut name) = (false, false, None::<String>);
+            while let Some(a) = argv.get(i).filter(|a| a.starts_with('-') && a.len() > 1) {
+                i += 1;
+                if a == "--" {
+                    break;
+                }
+                let mut chars = a[1..].chars();
+                while let Some(c) = chars.next() {
+                    match c {
+                        'c' => clear = true,
+                        'l' => login = true,
+                        'a' => {
+                            let rest: String = chars.by_ref().collect();
+                            if !rest.is_empty() {
+                                name = Some(rest);
+                            } else if let Some(n) = argv.get(i) {
+                                name = Some(n.clone());
+                                i += 1;
+                            } else {
+                                fds.shell_err(sh.loc(), "exec: -a: option requires an argument").await;
+                                let _ = fds.stderr.write(EXEC_USAGE.as_bytes()).await;
+                                return Ok(2);
+                            }
+                        }
+                        c => {
+                            fds.shell_err(sh.loc(), &format!("exec: -{c}: invalid option")).await;
+                            let _ = fds.stderr.write(EXEC_USAGE.as_bytes()).await;
+                            return Ok(2);
+                        }
+                    }
+                }
+            }
+            if i >= argv.len() {
                 sh.exec_fds = Some(std::sync::Arc::new(fds.clone()));
                 return Ok(0);
             }
-            let status =
-                Box::pin(crate::interp::simple::dispatch(sh, &argv[1], argv[1..].to_vec(), Vec::new(), fds)).await?;
+            let mut args = argv[i..].to_vec();
+            let cmd = args[0].clone();
+            // `-a NAME` (and `-l`'s dash) reach a nested bash as its `$0`.
+            let name = match name {
+                Some(n) if login => Some(format!("-{n}")),
+                Some(n) => Some(n),
+                None if login => Some(format!("-{cmd}")),
+                None => None,
+            };
+            let base = cmd.rsplit('/').next().unwrap_or(&cmd);
+            if let Some(n) = name.filter(|_| matches!(base, "bash" | "sh")) {
+                if args.len() == 3 && args[1] == "-c" {
+                    args.push(n);
+                }
+            }
+            // `-c`: the command gets an empty environment.
+            if clear {
+                for (k, _) in sh.vars.exported() {
+                    sh.vars.entry(&k).exported = false;
+                }
+            }
+            let status = Box::pin(crate::interp::simple::dispatch(sh, &cmd, args, Vec::new(), fds)).await?;
             return Err(crate::interp::Flow::Exit(status));
         }
         "builtin" => match argv.get(1) {
@@ -225,6 +279,8 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
     };
     Ok(status)
 }
+
+const EXEC_USAGE: &str = "exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]\n";
 
 /// Print `bash: line N: msg` (builtin errors) and return `status`.
 pub async fn fail(loc: crate::state::Loc, fds: &Fds, msg: &str, status: i32) -> i32 {

@@ -16,7 +16,8 @@ pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) 
         out.push(literal_text(&parts));
         return Ok(None);
     }
-    let matches = glob(sh, &parts).await?;
+    let mut matches = glob(sh, &parts).await?;
+    ignore_globbed(sh, &mut matches)?;
     if matches.is_empty() {
         if sh.opts.failglob {
             return Ok(Some(literal));
@@ -29,6 +30,39 @@ pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) 
         out.extend(matches);
     }
     Ok(None)
+}
+
+/// `GLOBIGNORE`: drop the matches that match one of its `:`-separated
+/// patterns (matched against the whole path, `*` crossing `/`), and `.` and `..`.
+fn ignore_globbed(sh: &ShellState, matches: &mut Vec<String>) -> Result<(), Stop> {
+    let Some(list) = sh.get_var("GLOBIGNORE").filter(|v| !v.is_empty()) else { return Ok(()) };
+    let pats: Vec<Pattern> = list.split(':').filter(|p| !p.is_empty()).map(Pattern::from_glob_text).collect();
+    let mut keep = Vec::with_capacity(matches.len());
+    for m in matches.drain(..) {
+        let base = m.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+        if base == "." || base == ".." {
+            continue;
+        }
+        let mut ignored = false;
+        for p in &pats {
+            crate::limits::checkpoint()?;
+            if p.matches_case(&m, sh.opts.extglob, sh.opts.nocaseglob) {
+                ignored = true;
+                break;
+            }
+        }
+        if !ignored {
+            keep.push(m);
+        }
+    }
+    *matches = keep;
+    Ok(())
+}
+
+/// Dot files match once GLOBIGNORE has been given a value (bash turns
+/// `dotglob` on then, and off only when GLOBIGNORE is unset).
+fn globignore_set(sh: &ShellState) -> bool {
+    sh.vars.get("GLOBIGNORE").is_some_and(|v| v.value.is_some())
 }
 
 /// The text of a field that is not globbed (quotes are already removed).
@@ -59,6 +93,8 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
         vec![if absolute { ("/".into(), "/".into()) } else { (String::new(), sh.cwd.clone()) }];
     let comps: Vec<_> = if absolute { comps[1..].to_vec() } else { comps };
     let n = comps.len();
+    // A GLOBIGNORE that is set and not empty turns `dotglob` on.
+    let dotglob = sh.opts.dotglob || globignore_set(sh);
     for (ci, comp) in comps.iter().enumerate() {
         let last = ci + 1 == n;
         let parts: Parts = comp.iter().map(|&(c, q)| (c.to_string(), q)).collect();
@@ -92,7 +128,7 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
                     };
                     for e in entries {
                         crate::limits::checkpoint()?;
-                        if e.name.starts_with('.') && !sh.opts.dotglob {
+                        if e.name.starts_with('.') && !dotglob {
                             continue;
                         }
                         let p = path::join(&r, &e.name);
@@ -140,7 +176,7 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
                 continue;
             };
             for e in entries {
-                if e.name.starts_with('.') && !explicit_dot && !sh.opts.dotglob {
+                if e.name.starts_with('.') && !explicit_dot && !dotglob {
                     continue;
                 }
                 crate::limits::checkpoint()?;

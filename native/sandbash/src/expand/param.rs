@@ -129,6 +129,10 @@ pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
         "SHLVL" => "1".into(),
         "BASH" => "/bin/bash".into(),
         "DIRSTACK" => sh.cwd.clone(),
+        "BASH_COMMAND" => sh.bash_command(),
+        "SHELLOPTS" => sh.opts.shellopts(),
+        "BASHOPTS" => sh.opts.bashopts(),
+        "BASH_SUBSHELL" => sh.subshell_depth.saturating_sub(sh.shell_base).to_string(),
         _ => return None,
     })
 }

@@ -1,5 +1,6 @@
 //! Compound commands: `{ }`, `( )`, if, while/until, for, `for ((;;))`, case, `(( ))`.
 
+use super::simple::before_command as before;
 use super::{enter_subshell, run_list, Fds, Flow, Res};
 use crate::expand;
 use crate::pattern::Pattern;
@@ -18,6 +19,16 @@ pub async fn run(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
 }
 
 async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
+    // Commands that are not lists run at their own line (`LINENO`, messages, traps).
+    if matches!(c, C::ForClause(_) | C::ArithmeticForClause(_) | C::CaseClause(_) | C::Arithmetic(_) | C::Subshell(_)) {
+        if let Some(l) = brush_parser::ast::SourceLocation::location(c) {
+            sh.line = sh.src.line_base + l.start.line;
+        }
+        if matches!(c, C::Subshell(_)) && sh.trace.in_trap == 0 && !sh.traps.is_empty() {
+            let cmd = ast::Command::Compound(c.clone(), None);
+            sh.trace.command = Some(super::print_cmd::one_command_text(&sh.src, &cmd));
+        }
+    }
     match c {
         C::BraceGroup(b) => run_list(sh, &b.list, fds).await,
         C::Subshell(s) => subshell(sh, &s.list, fds).await,
@@ -61,6 +72,9 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             let mut status = 0;
             for (i, v) in values.into_iter().enumerate() {
                 sh.budget.tick_loop(i as u64 + 1)?;
+                if before(sh, fds, |_| format!("for {} in {shown}", f.variable_name)).await? {
+                    continue;
+                }
                 super::simple::xtrace(sh, fds, &format!("for {} in {shown}", f.variable_name)).await;
                 if sh.vars.is_nameref(&f.variable_name) {
                     // A nameref loop variable refers to each word in turn.
@@ -93,6 +107,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             let for_line = sh.src.line_base + f.loc.start.line;
             sh.line = for_line;
             {
+                before(sh, fds, |_| format!("(({init}))")).await?;
                 if arith(sh, fds, &init).await?.is_none() {
                     return Ok(1);
                 }
@@ -101,6 +116,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             let mut i = 0u64;
             loop {
                 sh.line = for_line;
+                before(sh, fds, |_| format!("(({cond}))")).await?;
                 match arith(sh, fds, &cond).await? {
                     None => return Ok(1),
                     Some(0) => break,
@@ -117,6 +133,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
                 }
                 {
                     sh.line = for_line;
+                    before(sh, fds, |_| format!("(({upd}))")).await?;
                     if arith(sh, fds, &upd).await?.is_none() {
                         return Ok(1);
                     }
@@ -133,6 +150,9 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             let src = sh.src.slice(a.loc.start.index, a.loc.end.index);
             let inner = src.and_then(|t| t.strip_prefix("((")?.strip_suffix("))")).map(str::to_string);
             let text = inner.unwrap_or_else(|| a.expr.value.clone());
+            if before(sh, fds, |_| format!("(({text}))")).await? {
+                return Ok(sh.last_status);
+            }
             let status = match arith(sh, fds, &text).await? {
                 Some(v) => i32::from(v == 0),
                 None => 1,
@@ -237,6 +257,9 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
     // Errors in its word name the line of `case`.
     sh.line = sh.src.line_base + cc.loc.start.line;
     let raw = super::raw_word(sh, &cc.value);
+    if before(sh, fds, |_| format!("case {raw} in ")).await? {
+        return Ok(sh.last_status);
+    }
     super::simple::xtrace(sh, fds, &format!("case {raw} in")).await;
     let value = expand::expand_string(sh, fds, &raw).await?;
     let mut status = 0;

@@ -116,7 +116,10 @@ pub async fn run_exit_trap(sh: &mut ShellState, fds: &Fds, status: i32) -> Resul
         return Ok(status);
     };
     sh.last_status = status;
-    match run_string(sh, &action, fds, "trap").await {
+    sh.trace.in_trap += 1;
+    let r = run_string(sh, &action, fds, "trap").await;
+    sh.trace.in_trap -= 1;
+    match r {
         Ok(_) | Err(Flow::Break(_)) | Err(Flow::Continue(_)) | Err(Flow::Return(_)) | Err(Flow::Abort(_)) => Ok(status),
         Err(Flow::Exit(n)) => Ok(n),
         Err(Flow::Stop(s)) => Err(s),
@@ -133,7 +136,10 @@ pub fn fork(sh: &ShellState) -> ShellState {
         let mut shown = (*sub.shown_traps).clone();
         shown.extend(sub.traps.iter().filter(|(_, v)| !v.is_empty()).map(|(k, v)| (k.clone(), v.clone())));
         sub.shown_traps = Arc::new(shown);
-        Arc::make_mut(&mut sub.traps).retain(|_, v| v.is_empty());
+        // `set -E` keeps the ERR trap, `set -T` the DEBUG and RETURN traps.
+        let (err, func) = (sh.opts.errtrace, sh.opts.functrace);
+        Arc::make_mut(&mut sub.traps)
+            .retain(|k, v| v.is_empty() || (err && k == "ERR") || (func && (k == "DEBUG" || k == "RETURN")));
     }
     sub
 }
@@ -218,15 +224,13 @@ async fn check_errexit(sh: &mut ShellState, fds: &Fds, status: i32) -> Res {
     if status == 0 || sh.in_condition {
         return Ok(status);
     }
-    // Inside functions the ERR trap fires only under `set -E` (errtrace).
-    if sh.func_depth == 0 || sh.opts.errtrace {
-        if let Some(action) = sh.traps.get("ERR").filter(|a| !a.is_empty()).cloned() {
-            sh.in_condition = true;
-            let r = run_string(sh, &action, fds, "trap").await;
-            sh.in_condition = false;
-            sh.last_status = status;
-            r?;
-        }
+    // Functions run without it unless `set -E` (see `call_function`).
+    if sh.traps.get("ERR").is_some_and(|a| !a.is_empty()) {
+        sh.in_condition = true;
+        let r = simple::run_trap(sh, "ERR", fds).await;
+        sh.in_condition = false;
+        sh.last_status = status;
+        r?;
     }
     if sh.opts.errexit {
         return Err(Flow::Exit(status));
@@ -302,7 +306,32 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
     // `shopt -s lastpipe`: the last stage runs in this shell, not a fork.
     let lastpipe = sh.opts.lastpipe;
     let forks = if lastpipe { n - 1 } else { n };
-    let mut states: Vec<ShellState> = (0..forks).map(|_| fork(sh)).collect();
+    // bash runs the DEBUG trap for a simple command before forking it: in
+    // this shell, its output not in the pipe.
+    let debug = simple::debug_set(sh) && sh.trace.in_trap == 0;
+    if debug {
+        for cmd in p.seq.iter().take(forks) {
+            if let ast::Command::Simple(c) = cmd {
+                let text = print_cmd::simple_text(&sh.src, c);
+                if let Some(l) = c.location() {
+                    sh.line = sh.src.line_base + l.start.line;
+                }
+                simple::debug_trap(sh, fds, text).await?;
+            }
+        }
+    }
+    let mut states: Vec<ShellState> = p
+        .seq
+        .iter()
+        .take(forks)
+        .map(|cmd| {
+            let mut st = fork(sh);
+            if debug && matches!(cmd, ast::Command::Simple(_)) {
+                Arc::make_mut(&mut st.traps).remove("DEBUG");
+            }
+            st
+        })
+        .collect();
     sh.subshell_depth -= 1;
     let mut stage_fds = stage_fds;
     let last_fds = if lastpipe { stage_fds.pop() } else { None };
@@ -338,6 +367,17 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
         // `exit`, `return`, `break` in the last stage act on this shell.
         let s = r?;
         statuses.push(s);
+    }
+    // What the stages ran is what an ERR trap here sees: the last one's line and command.
+    if !sh.traps.is_empty() && !lastpipe {
+        if let Some(ast::Command::Simple(c)) = p.seq.last() {
+            if let Some(l) = c.location() {
+                sh.line = sh.src.line_base + l.start.line;
+            }
+            if sh.trace.in_trap == 0 {
+                sh.trace.command = Some(print_cmd::simple_text(&sh.src, c));
+            }
+        }
     }
     let status =
         if sh.opts.pipefail { statuses.iter().rev().find(|&&s| s != 0).copied().unwrap_or(0) } else { statuses[n - 1] };
@@ -386,6 +426,9 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
             ast::Command::ExtendedTest(t, redirs) => {
                 if let Some(loc) = t.location() {
                     sh.line = sh.src.line_base + loc.start.line;
+                }
+                if simple::before_command(sh, fds, |sh| print_cmd::one_command_text(&sh.src, cmd)).await? {
+                    return Ok(sh.last_status);
                 }
                 let fds = match redirs {
                     Some(r) => match redirect::apply(sh, &r.0, fds).await? {
@@ -440,32 +483,76 @@ pub fn function_source(src: &crate::state::source::Source, def: &ast::FunctionDe
 
 /// Call a shell function with arguments.
 pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
-    let saved_funcname = sh.vars.get("FUNCNAME").cloned();
-    let mut stack = match saved_funcname.as_ref().and_then(|v| v.value.clone()) {
-        Some(crate::state::Value::Indexed(m)) => m.into_values().collect::<Vec<_>>(),
-        _ => Vec::new(),
-    };
-    stack.insert(0, name.to_string());
-    let _ = sh.vars.set_value(
-        "FUNCNAME",
-        crate::state::Value::Indexed(stack.into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect()),
-    );
-    sh.call_lines.push(sh.line);
-    // BASH_LINENO: the line each function on the stack was called from, newest first.
-    let saved_lineno = sh.vars.get("BASH_LINENO").cloned();
-    let lines = sh.call_lines.iter().rev().enumerate().map(|(i, l)| (i as i64, l.to_string())).collect();
-    let _ = sh.vars.set_value("BASH_LINENO", crate::state::Value::Indexed(lines));
     // BASH_SOURCE: the file each function on the stack was defined in.
     let saved_source = sh.vars.get("BASH_SOURCE").cloned();
     sh.push_source(&func.file);
-    let r = call_function_inner(sh, func, args, fds).await;
-    sh.call_lines.pop();
-    for (name, saved) in [("FUNCNAME", saved_funcname), ("BASH_LINENO", saved_lineno), ("BASH_SOURCE", saved_source)] {
-        match saved {
-            Some(v) => *sh.vars.entry(name) = v,
-            None => {
-                let _ = sh.vars.unset(name);
+    sh.func_depth += 1;
+    // Arguments count in BASH_ARGV only under `extdebug`.
+    sh.trace.args.push(sh.opts.extdebug.then(|| args.clone()));
+    sh.trace.args_init |= sh.opts.extdebug;
+    sh.push_frame(name);
+    sh.func_depth -= 1;
+    // A function not traced (`set -T`) runs without the DEBUG and RETURN
+    // traps, and without ERR unless `set -E`; they come back when it returns,
+    // unless it set its own.
+    let traced = sh.opts.functrace;
+    let mut stashed: Vec<(&str, String)> = Vec::new();
+    if !sh.traps.is_empty() {
+        let untraced: &[&str] = match (traced, sh.opts.errtrace) {
+            (true, true) => &[],
+            (true, false) => &["ERR"],
+            (false, true) => &["DEBUG", "RETURN"],
+            (false, false) => &["DEBUG", "RETURN", "ERR"],
+        };
+        for t in untraced {
+            if sh.traps.get(*t).is_some_and(|a| !a.is_empty()) {
+                if let Some(a) = Arc::make_mut(&mut sh.traps).remove(*t) {
+                    stashed.push((t, a));
+                }
             }
+        }
+    }
+    // A traced function runs the DEBUG trap as it starts, at its own line.
+    let mut r = Ok(0);
+    let mut skip = false;
+    if traced && sh.trace.in_trap == 0 && simple::debug_set(sh) {
+        let line = sh.line;
+        if let Some(l) = func.def.location() {
+            sh.line = func.program.line_base + l.start.line;
+        }
+        sh.func_depth += 1;
+        let text = sh.bash_command();
+        match simple::debug_trap(sh, fds, text).await {
+            Ok(s) => skip = s,
+            Err(Flow::Return(n)) => {
+                skip = true;
+                r = Ok(n);
+            }
+            Err(e) => {
+                skip = true;
+                r = Err(e);
+            }
+        }
+        sh.func_depth -= 1;
+        sh.line = line;
+    }
+    if !skip {
+        r = call_function_inner(sh, func, args, fds).await;
+    }
+    for (t, a) in stashed {
+        if !sh.traps.contains_key(t) {
+            Arc::make_mut(&mut sh.traps).insert(t.to_string(), a);
+        }
+    }
+    sh.trace.args.pop();
+    // The caller goes on at the line of the call.
+    if let Some(l) = sh.pop_frame() {
+        sh.line = l;
+    }
+    match saved_source {
+        Some(v) => *sh.vars.entry("BASH_SOURCE") = v,
+        None => {
+            let _ = sh.vars.unset("BASH_SOURCE");
         }
     }
     r
@@ -502,6 +589,17 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
     let saved_loops = std::mem::replace(&mut sh.loop_depth, 0);
     let outer_local_opts = sh.local_opts.take();
     let r = compound::run(sh, &body.0, &fds).await;
+    // The RETURN trap runs as the function returns, still inside it.
+    let r = match r {
+        Err(Flow::Stop(s)) => Err(Flow::Stop(s)),
+        Err(Flow::Exit(n)) => Err(Flow::Exit(n)),
+        other if sh.traps.get("RETURN").is_some_and(|a| !a.is_empty()) => {
+            // `$?` there is the status before `return`.
+            let t = simple::run_trap(sh, "RETURN", &fds).await;
+            t.map(|_| ()).and(other)
+        }
+        other => other,
+    };
     if let Some(opts) = std::mem::replace(&mut sh.local_opts, outer_local_opts) {
         sh.opts = *opts;
     }
@@ -537,6 +635,7 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
         let p = crate::fs::path::resolve(&sh.cwd, &name);
         return match sh.fs.read(&p).await {
             Ok(mut bytes) => {
+                drop_nul_bytes(sh, fds, &mut bytes).await;
                 while bytes.last() == Some(&b'\n') {
                     bytes.pop();
                 }
@@ -575,10 +674,19 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
     sh.last_status = status;
     sh.subst_status = Some(status);
     let mut bytes = buf.take();
+    drop_nul_bytes(sh, fds, &mut bytes).await;
     while bytes.last() == Some(&b'\n') {
         bytes.pop();
     }
     Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// bash drops NUL bytes from a command substitution's output, with a warning.
+async fn drop_nul_bytes(sh: &ShellState, fds: &Fds, bytes: &mut Vec<u8>) {
+    if bytes.contains(&0) {
+        bytes.retain(|&b| b != 0);
+        fds.shell_err(sh.loc(), "warning: command substitution: ignored null byte in input").await;
+    }
 }
 
 /// The target word of a program that is only `< file`.
@@ -622,7 +730,16 @@ fn rebase(source: Arc<Source>, base: usize) -> Arc<Source> {
 /// `eval` text counts its lines after the line of the `eval` command.
 pub async fn run_string(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -> Res {
     enter_eval(sh)?;
-    let r = run_string_inner(sh, src, fds, what).await;
+    let r = run_string_inner(sh, src, fds, what, what == "eval").await;
+    sh.eval_depth -= 1;
+    r
+}
+
+/// [`run_string`] for a trap's action run before or after a command: its lines
+/// count from the current line, as `eval`'s do.
+pub async fn run_trap_string(sh: &mut ShellState, src: &str, fds: &Fds) -> Res {
+    enter_eval(sh)?;
+    let r = run_string_inner(sh, src, fds, "trap", true).await;
     sh.eval_depth -= 1;
     r
 }
@@ -638,7 +755,7 @@ pub fn enter_eval(sh: &mut ShellState) -> Result<(), Flow> {
     Ok(())
 }
 
-async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str) -> Res {
+async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str, relative: bool) -> Res {
     let depth = sh.budget.limits.max_parser_depth as usize;
     // After a syntax error, the commands before it still run.
     let mut error_after = None;
@@ -656,7 +773,7 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str)
         },
     };
     // Its first line is the line of the `eval` itself.
-    let source = if what == "eval" { rebase(source, sh.line.saturating_sub(1)) } else { source };
+    let source = if relative { rebase(source, sh.line.saturating_sub(1)) } else { source };
     let saved_src = std::mem::replace(&mut sh.src, source);
     let mut status = 0;
     let mut result = Ok(0);
@@ -721,7 +838,7 @@ pub async fn run_child_script(
         var.value = Some(crate::state::Value::Scalar(v));
         var.exported = true;
     }
-    for k in ["IFS", "PS4", "OPTIND"] {
+    for k in ["IFS", "PS4", "OPTIND", "OPTERR"] {
         if let Some(v) = sh.get_var(k) {
             let _ = child.set_var(k, v);
         }
@@ -749,6 +866,10 @@ pub async fn run_child_script(
     if let Some(f) = file {
         child.push_source(f);
     }
+    child.call_lines = Vec::new();
+    child.trace = Default::default();
+    child.trace.args = vec![Some(child.positional.to_vec())];
+    child.sync_call_vars();
     let status = match run_string(&mut child, src, fds, "bash").await {
         Ok(s) => s,
         Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => s,

@@ -45,6 +45,20 @@ pub fn command_text(src: &Source, list: &ast::AndOrList) -> String {
     p.out
 }
 
+/// One command on one line, as `BASH_COMMAND` shows it.
+pub fn one_command_text(src: &Source, cmd: &ast::Command) -> String {
+    let mut p = Printer::new(src);
+    p.make(Some(Node::Command(cmd)));
+    p.flush_deferred("");
+    p.out
+}
+
+/// A simple command as `BASH_COMMAND` shows it (words as written, one blank
+/// between them, `2> file` redirections).
+pub fn simple_text(src: &Source, cmd: &ast::SimpleCommand) -> String {
+    one_command_text(src, &ast::Command::Simple(cmd.clone()))
+}
+
 /// `coproc NAME COMMAND` as bash shows it.
 pub fn coproc_text(src: &Source, name: &str, body: &ast::Command) -> String {
     let mut p = Printer::new(src);

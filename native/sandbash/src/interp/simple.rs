@@ -132,26 +132,68 @@ fn set_fd_var(sh: &mut ShellState, name: &str, fd: i32) {
     let _ = sh.vars.set_value(base, crate::state::Value::Indexed(m));
 }
 
-/// Run the DEBUG trap before `cmd`, with `BASH_COMMAND` set and `$?` kept.
-async fn debug_trap(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Result<(), Flow> {
-    let Some(action) = sh.traps.get("DEBUG").cloned() else { return Ok(()) };
-    let text = cmd
-        .location()
-        .and_then(|l| sh.src.slice(l.start.index, l.end.index).map(|s| s.trim_end().to_string()))
-        .unwrap_or_default();
-    let _ = sh.set_var("BASH_COMMAND", text);
-    // Ignored while it runs, so its own commands do not trigger it.
-    Arc::make_mut(&mut sh.traps).insert("DEBUG".into(), String::new());
-    let status = sh.last_status;
-    let r = super::run_string(sh, &action, fds, "trap").await;
-    if sh.traps.get("DEBUG").is_some_and(String::is_empty) {
-        Arc::make_mut(&mut sh.traps).insert("DEBUG".into(), action);
+/// Whether a DEBUG trap is set (and not running).
+pub fn debug_set(sh: &ShellState) -> bool {
+    !sh.traps.is_empty() && sh.traps.get("DEBUG").is_some_and(|a| !a.is_empty())
+}
+
+/// Run the action of trap `name` (DEBUG, ERR, RETURN) in this shell: its
+/// lines count from the current one, `BASH_COMMAND` stays the trapped
+/// command, the trap does not fire for its own commands, and `$?` is kept.
+/// The result is the action's.
+pub async fn run_trap(sh: &mut ShellState, name: &str, fds: &Fds) -> Res {
+    let Some(action) = sh.traps.get(name).filter(|a| !a.is_empty()).cloned() else { return Ok(0) };
+    Arc::make_mut(&mut sh.traps).insert(name.into(), String::new());
+    sh.trace.in_trap += 1;
+    let (status, line) = (sh.last_status, sh.line);
+    let r = super::run_trap_string(sh, &action, fds).await;
+    sh.line = line;
+    sh.trace.in_trap -= 1;
+    if sh.traps.get(name).is_some_and(String::is_empty) {
+        Arc::make_mut(&mut sh.traps).insert(name.into(), action);
     }
     sh.last_status = status;
-    match r {
-        Ok(_) | Err(Flow::Return(_)) | Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(()),
-        Err(e) => Err(e),
+    r
+}
+
+/// Before a compound command's step (a `for` turn, `(( ))`, `[[ ]]`, `case`):
+/// it becomes `BASH_COMMAND` (computed by `text` only while traps are set) and
+/// the DEBUG trap runs. `Ok(true)`: skip it (see [`debug_trap`]).
+pub async fn before_command(
+    sh: &mut ShellState,
+    fds: &Fds,
+    text: impl FnOnce(&ShellState) -> String,
+) -> Result<bool, Flow> {
+    if sh.trace.in_trap > 0 || sh.traps.is_empty() {
+        return Ok(false);
     }
+    let t = text(sh);
+    if debug_set(sh) {
+        return debug_trap(sh, fds, t).await;
+    }
+    sh.trace.command = Some(t);
+    Ok(false)
+}
+
+/// Run the DEBUG trap before a command bash shows as `text` (its
+/// `BASH_COMMAND`). `Ok(true)`: skip the command (`extdebug`, and the trap
+/// failed); a status of 2 in a function or sourced file returns from it.
+pub async fn debug_trap(sh: &mut ShellState, fds: &Fds, text: String) -> Result<bool, Flow> {
+    if sh.trace.in_trap == 0 {
+        sh.trace.command = Some(text);
+    }
+    let status = match run_trap(sh, "DEBUG", fds).await {
+        Ok(s) | Err(Flow::Return(s)) => s,
+        Err(Flow::Break(_)) | Err(Flow::Continue(_)) => 0,
+        Err(e) => return Err(e),
+    };
+    if sh.opts.extdebug && status != 0 {
+        if status == 2 && (sh.func_depth > 0 || sh.in_source) {
+            return Err(Flow::Return(2));
+        }
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 /// The line a command starts on, as `cmd.location()` gives it, without
@@ -184,9 +226,23 @@ async fn run_with(
         }
         tokio::task::yield_now().await;
     }
-    // Functions do not inherit the DEBUG trap (no `set -T` here).
-    if sh.func_depth == 0 && sh.traps.get("DEBUG").is_some_and(|a| !a.is_empty()) {
-        debug_trap(sh, cmd, fds).await?;
+    // `BASH_COMMAND`: printed as bash prints it while a trap may read it.
+    if sh.trace.in_trap == 0 {
+        if sh.traps.is_empty() {
+            sh.trace.command = None;
+            if let Some(l) = cmd.location() {
+                sh.trace.span = (l.start.index, l.end.index);
+            }
+        } else {
+            let text = super::print_cmd::simple_text(&sh.src, cmd);
+            if debug_set(sh) {
+                if debug_trap(sh, fds, text).await? {
+                    return Ok(sh.last_status);
+                }
+            } else {
+                sh.trace.command = Some(text);
+            }
+        }
     }
     let mut assigns: Vec<&ast::Assignment> = Vec::new();
     let mut redirs: Vec<ast::IoRedirect> = Vec::new();
@@ -274,6 +330,8 @@ async fn run_with(
                 return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
             }
         }
+        // A command of assignments (or redirections) only leaves `$_` empty.
+        let _ = sh.set_var("_", String::new());
         if !redirs.is_empty() && redirect::apply(sh, &redirs, fds).await?.is_none() {
             return Ok(1);
         }

@@ -6,6 +6,7 @@ pub mod assoc;
 pub mod history;
 pub mod options;
 pub mod source;
+pub mod trace;
 pub mod vars;
 
 use crate::commands::{EnvView, SysInfo};
@@ -104,6 +105,8 @@ pub struct ShellState {
     pub dirstack: Arc<Vec<String>>,
     /// Lines the running functions were called from, innermost last (`caller`).
     pub call_lines: Vec<usize>,
+    /// The rest of the call stack and what traps see (see [`trace`]).
+    pub trace: trace::Trace,
     /// The file creation mask (`umask`).
     pub umask: u32,
     /// Nesting of `$( )` (for `set -x`'s repeated PS4 character).

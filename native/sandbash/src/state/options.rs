@@ -135,6 +135,8 @@ pub struct Options {
     pub errtrace: bool,
     /// `set -T`: functions inherit the DEBUG and RETURN traps
     pub functrace: bool,
+    /// `shopt -s extdebug`: the DEBUG trap can skip commands; sets -E and -T
+    pub extdebug: bool,
     /// `set -B` (on): brace expansion
     pub braceexpand: bool,
     /// `set -n`: read commands without running them
@@ -188,6 +190,7 @@ impl Default for Options {
             allexport: false,
             errtrace: false,
             functrace: false,
+            extdebug: false,
             braceexpand: true,
             noexec: false,
             nullglob: false,
@@ -243,6 +246,7 @@ option_fields! {
     "allexport" => allexport,
     "errtrace" => errtrace,
     "functrace" => functrace,
+    "extdebug" => extdebug,
     "braceexpand" => braceexpand,
     "noexec" => noexec,
     "nullglob" => nullglob,
@@ -295,6 +299,11 @@ impl Options {
     /// Set an option; `false` when bash has no such option of this kind.
     pub fn set(&mut self, name: &str, kind: Kind, on: bool) -> bool {
         let Some(name) = Self::known(name, kind) else { return false };
+        // As bash's debugging mode, `extdebug` turns function and error tracing with it.
+        if name == "extdebug" {
+            self.functrace = on;
+            self.errtrace = on;
+        }
         match self.field(name) {
             Some(v) => *v = on,
             None => {
@@ -342,6 +351,16 @@ impl Options {
     /// `set -o` listing pairs, in bash's order.
     pub fn named(&self) -> Vec<(&'static str, bool)> {
         SET_NAMES.iter().map(|(n, _)| (*n, self.get(n, Kind::Set).unwrap_or(false))).collect()
+    }
+
+    /// `$SHELLOPTS`: the `set -o` options that are on, `:`-separated.
+    pub fn shellopts(&self) -> String {
+        self.named().into_iter().filter(|(_, on)| *on).map(|(n, _)| n).collect::<Vec<_>>().join(":")
+    }
+
+    /// `$BASHOPTS`: the `shopt` options that are on, `:`-separated.
+    pub fn bashopts(&self) -> String {
+        self.shopts().into_iter().filter(|(_, on)| *on).map(|(n, _)| n).collect::<Vec<_>>().join(":")
     }
 
     /// `shopt` listing pairs, in bash's order.

@@ -1,0 +1,101 @@
+//! The call stack as bash shows it (`FUNCNAME`, `BASH_LINENO`, `caller`,
+//! `BASH_ARGV`/`BASH_ARGC`) and the command the traps see (`BASH_COMMAND`).
+//!
+//! A frame is pushed by each function call and by each `source`/`.` (bash
+//! names those frames `source`). `FUNCNAME` is only visible inside a function;
+//! a script file (`bash file`) has a bottom frame `main` called from line 0.
+
+use super::{ShellState, Value};
+
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// `FUNCNAME` of each frame (a function's name or `source`), innermost
+    /// last; parallel to [`ShellState::call_lines`].
+    pub names: Vec<String>,
+    /// `BASH_ARGV`/`BASH_ARGC` frames, innermost last: `None` for a frame that
+    /// pushed no arguments (a function called without `extdebug`).
+    pub args: Vec<Option<Vec<String>>>,
+    /// `extdebug` has been on: function frames count in `BASH_ARGV` since.
+    pub args_init: bool,
+    /// Depth of trap actions running: `BASH_COMMAND` keeps the trapped command.
+    pub in_trap: u32,
+    /// `BASH_COMMAND` as bash prints it, computed while traps are set.
+    pub command: Option<String>,
+    /// The running simple command's span in the current source (for
+    /// `BASH_COMMAND` when no trap is set).
+    pub span: (usize, usize),
+}
+
+impl ShellState {
+    /// Push a call frame (`name` called from the current line).
+    pub fn push_frame(&mut self, name: &str) {
+        self.call_lines.push(self.line);
+        self.trace.names.push(name.to_string());
+        self.sync_call_vars();
+    }
+
+    /// Pop the innermost frame; the line it was called from.
+    pub fn pop_frame(&mut self) -> Option<usize> {
+        let line = self.call_lines.pop();
+        self.trace.names.pop();
+        self.sync_call_vars();
+        line
+    }
+
+    /// Frames as `caller` sees them, innermost first: (FUNCNAME, BASH_LINENO).
+    pub fn frames(&self) -> Vec<(String, usize)> {
+        let mut out: Vec<(String, usize)> =
+            self.trace.names.iter().rev().cloned().zip(self.call_lines.iter().rev().copied()).collect();
+        if self.script_file {
+            out.push(("main".into(), 0));
+        }
+        out
+    }
+
+    /// Set `FUNCNAME` and `BASH_LINENO` from the frames.
+    pub fn sync_call_vars(&mut self) {
+        let frames = self.frames();
+        let names = frames.iter().enumerate().map(|(i, (n, _))| (i as i64, n.clone())).collect();
+        let lines = frames.iter().enumerate().map(|(i, (_, l))| (i as i64, l.to_string())).collect();
+        if self.func_depth > 0 {
+            let _ = self.vars.set_value("FUNCNAME", Value::Indexed(names));
+        } else {
+            let _ = self.vars.unset_raw("FUNCNAME");
+        }
+        let _ = self.vars.set_value("BASH_LINENO", Value::Indexed(lines));
+        self.sync_args();
+    }
+
+    /// Set `BASH_ARGV` (every frame's arguments, last first) and `BASH_ARGC`.
+    pub fn sync_args(&mut self) {
+        let mut argv = Vec::new();
+        let mut argc = Vec::new();
+        // Before `extdebug` was ever on, a function frame shows them empty.
+        let hidden =
+            !self.trace.args_init && self.func_depth > 0 && self.trace.args.last().is_some_and(Option::is_none);
+        if !hidden {
+            for frame in self.trace.args.iter().rev().flatten() {
+                argc.push(frame.len().to_string());
+                argv.extend(frame.iter().rev().cloned());
+            }
+        }
+        let idx = |v: Vec<String>| Value::Indexed(v.into_iter().enumerate().map(|(i, s)| (i as i64, s)).collect());
+        let _ = self.vars.set_value("BASH_ARGV", idx(argv));
+        let _ = self.vars.set_value("BASH_ARGC", idx(argc));
+    }
+
+    /// The shell's own arguments are the bottom `BASH_ARGV` frame.
+    pub fn init_args(&mut self) {
+        self.trace.args = vec![Some(self.positional.to_vec())];
+        self.sync_args();
+    }
+
+    /// `BASH_COMMAND`: the command running (or, in a trap, the one trapped).
+    pub fn bash_command(&self) -> String {
+        if let Some(c) = &self.trace.command {
+            return c.clone();
+        }
+        let (a, b) = self.trace.span;
+        self.src.slice(a, b).map(|s| s.trim_end().to_string()).unwrap_or_default()
+    }
+}

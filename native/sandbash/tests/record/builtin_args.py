@@ -1,0 +1,51 @@
+"""Builtins as bash checks and reports their arguments: `getopts` (silent
+mode, missing arguments, OPTERR, OPTIND past the end or reset, OPTARG after
+the last option), `exec` options (`-a`, `-c`, `--`, bad ones), `enable`
+listings, `cd` (-L/-P, `..` after a missing name, CDPATH, OLDPWD/PWD
+exported, bad options), `caller`, and `$_` after assignment-only commands."""
+
+group("getopts")
+t("getopts_loop_and_after", '''f() {
+  while getopts "ab:" o "$@"; do echo "o=$o OPTARG=${OPTARG-unset} OPTIND=$OPTIND OPTERR=$OPTERR"; done
+  echo "end o=$o OPTARG=${OPTARG-unset} OPTIND=$OPTIND rc=$?"
+}
+f -a -b val rest
+OPTIND=1; f -ab x -- -a''')
+e("getopts_errors_loud_and_silent", '''getopts "a:" o -a; echo "rc=$? o=$o OPTARG=${OPTARG-unset}"
+OPTIND=1; getopts ":a:" o -a; echo "rc=$? o=$o OPTARG=${OPTARG-unset}"
+OPTIND=1; getopts "a" o -z; echo "rc=$? o=$o OPTARG=${OPTARG-unset}"
+OPTIND=1; getopts ":a" o -z; echo "rc=$? o=$o OPTARG=${OPTARG-unset}"
+OPTIND=1; OPTERR=0; getopts "a" o -z; echo "rc=$? o=$o OPTARG=${OPTARG-unset}"''')
+t("getopts_optind_past_end", '''OPTIND=100; getopts "a:b:" v -a value; echo "rc=$? v=$v OPTARG=${OPTARG-UNSET} OPTIND=$OPTIND"''')
+t("getopts_optind_zero_resets_cluster", '''getopts "abc" v -abc; echo "first $v"; OPTIND=0; getopts "abc" v -abc; echo "again $v $OPTIND"''')
+t("getopts_cluster_with_argument", '''while getopts "ab:c" v -acbVAL -c; do echo "$v ${OPTARG-} $OPTIND"; done''')
+
+group("exec")
+t("exec_a_sets_argv0", '''exec -a shellname bash -c 'echo "0: $0"' ''')
+t("exec_c_clears_environment", '''export myvar=value; exec -c bash -c 'echo "myvar: [${myvar}]"' ''')
+t("exec_double_dash", '''exec -- cat <<< hi''')
+e("exec_bad_options", '''(exec -x); echo "rc=$?"; (exec -a); echo "rc=$?"''')
+t("exec_without_command_keeps_shell", '''exec --; echo still here''')
+
+group("enable")
+t("enable_special_builtins", '''enable -s''')
+t("enable_lists", '''enable | head -5; enable -n test; enable -n | head -3; enable -a | head -4''')
+
+group("cd and pwd")
+tools("ln", "env", "grep", "sed", "cut")
+e("cd_logical_and_physical", '''T=$PWD; mkdir -p real/sub; ln -s real lnk
+cd lnk/sub; pwd | sed "s|$T|T|"; pwd -P | sed "s|$T|T|"; cd -P ..; echo "${PWD#$T}"; cd ../lnk; cd ..; echo "[${PWD#$T}]"
+cd -P lnk/sub; echo "${PWD#$T}"; cd -L ..; echo "${PWD#$T}"''')
+e("cd_dotdot_after_missing_name", '''mkdir d; cd nonexist/..; echo "rc=$?"; cd d/../d; echo "rc=$? ${PWD##*/}"''')
+e("cd_options", '''cd -x; echo "rc=$?"; cd -- .; echo "rc=$?"; cd a b; echo "rc=$?"''')
+t("cd_cdpath", '''mkdir -p base/real here; cd here
+CDPATH=../base cd real | sed 's|.*/base|BASE|'; CDPATH=../base cd real >/dev/null; echo "rc=$? ${PWD##*/}"
+cd ..; CDPATH=:base cd real; echo "rc=$? ${PWD##*/}"
+cd ..; CDPATH=base cd ./real 2>/dev/null; echo "rc=$?"''')
+t("cd_exports_pwd_oldpwd", '''mkdir d; cd d; env | grep -c '^OLDPWD='; declare -p OLDPWD | cut -c1-11; cd - >/dev/null; echo "rc=$?"''')
+
+group("$_")
+t("underscore_after_assignments", '''echo seed; x=1; echo "[$_]"; echo a b; x=$(echo q) y=2; echo "[$_]"; echo c; >/dev/null; echo "[$_]"''')
+
+group("printf -v")
+t("printf_v_attached_and_double_dash", '''printf -vx "%s" hi; echo "$x"; printf -v z -- "%s-%s" q r; echo "$z"; printf -vvv 'value'; echo "$vv"; declare -a arr; printf -v 'arr[2]' %d 7; declare -p arr''')
