@@ -327,6 +327,60 @@ fn for_body_modifies_list_var() {
     check(r#"l="a b"; for x in $l; do l="c d"; echo $x; done"#, "a\nb\n", 0);
 }
 
+#[test]
+fn for_in_empty_list_runs_zero_times() {
+    check(r#"f() { for w in ; do echo "[$w]"; done; echo "end $?"; }; f a b"#, "end 0\n", 0);
+}
+
+#[test]
+fn for_in_newline_do_is_empty() {
+    check(
+        r#"set -- a b
+for w in
+do echo "[$w]"; done; echo end"#,
+        "end\n",
+        0,
+    );
+}
+
+#[test]
+fn for_without_in_takes_positionals() {
+    check(r#"set -- a b; for w; do echo "[$w]"; done; for v do echo "<$v>"; done"#, "[a]\n[b]\n<a>\n<b>\n", 0);
+}
+
+#[test]
+fn for_in_expanding_to_nothing() {
+    check(r#"set -- a b; e=; for w in $e; do echo "[$w]"; done; echo end"#, "end\n", 0);
+}
+
+// ----------------------------------------------------------------------
+// select
+// ----------------------------------------------------------------------
+
+#[test]
+fn select_reads_choices_until_break() {
+    check_err(
+        r#"printf '2\n\n9\n1\n' | select x in alpha beta; do echo "[$x] $REPLY"; [ "$REPLY" = 1 ] && break; done"#,
+        "[beta] 2\n[] 9\n[alpha] 1\n",
+        "1) alpha\n2) beta\n#? #? 1) alpha\n2) beta\n#? #? ",
+        0,
+    );
+}
+
+#[test]
+fn select_ends_with_status_1_at_eof() {
+    check(r#"echo 1 | select x in a b; do echo "$x"; done; echo "st=$?""#, "a\n\nst=1\n", 0);
+}
+
+#[test]
+fn select_without_in_uses_positional_parameters() {
+    check(
+        r#"set -- p q; echo 2 | select v; do echo "$v"; break; done 2>/dev/null; echo select x in y"#,
+        "q\nselect x in y\n",
+        0,
+    );
+}
+
 // ----------------------------------------------------------------------
 // case
 // ----------------------------------------------------------------------
@@ -668,28 +722,4 @@ fn nounset_plus_u_disables() {
 #[test]
 fn nounset_positional() {
     check_err(r#"set -u; set --; echo $1"#, "", "bash: line 1: $1: unbound variable\n", 127);
-}
-
-#[test]
-fn select_reads_choices_until_break() {
-    check_err(
-        r#"printf '2\n\n9\n1\n' | select x in alpha beta; do echo "[$x] $REPLY"; [ "$REPLY" = 1 ] && break; done"#,
-        "[beta] 2\n[] 9\n[alpha] 1\n",
-        "1) alpha\n2) beta\n#? #? 1) alpha\n2) beta\n#? #? ",
-        0,
-    );
-}
-
-#[test]
-fn select_ends_with_status_1_at_eof() {
-    check(r#"echo 1 | select x in a b; do echo "$x"; done; echo "st=$?""#, "a\n\nst=1\n", 0);
-}
-
-#[test]
-fn select_without_in_uses_positional_parameters() {
-    check(
-        r#"set -- p q; echo 2 | select v; do echo "$v"; break; done 2>/dev/null; echo select x in y"#,
-        "q\nselect x in y\n",
-        0,
-    );
 }

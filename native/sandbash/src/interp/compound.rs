@@ -67,6 +67,9 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
                     let raw: Vec<&str> = raw.iter().map(String::as_str).collect();
                     (expand::expand_words(sh, fds, &raw).await?, shown)
                 }
+                // `for w in ; do` (an empty list) reaches here as no list at
+                // all: the source tells them apart (bash runs it zero times).
+                None if empty_in_list(sh, f) => (Vec::new(), String::new()),
                 None => (sh.positional.to_vec(), "\"$@\"".to_string()),
             };
             let mut status = 0;
@@ -294,4 +297,13 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
     }
     sh.last_status = status;
     Ok(status)
+}
+
+/// Whether a `for` without words was written `for name in` (an empty list)
+/// rather than `for name` (the positional parameters).
+fn empty_in_list(sh: &ShellState, f: &ast::ForClauseCommand) -> bool {
+    let Some(header) = sh.src.slice(f.loc.start.index, f.body.loc.start.index) else { return false };
+    let mut words = header.split(|c: char| c.is_whitespace() || c == ';').filter(|w| !w.is_empty());
+    // `for`, the name, then `in` (or `do` / nothing).
+    words.nth(2) == Some("in")
 }

@@ -73,6 +73,16 @@ t("for_break_too_large_exits_all", r'''for i in 1 2; do for j in 1 2; do break 5
 t("for_status_after_loop", r'''for x in a; do false; done; echo $?''')
 t("for_body_modifies_list_var", r'''l="a b"; for x in $l; do l="c d"; echo $x; done''')
 
+t("for_in_empty_list_runs_zero_times", r'''f() { for w in ; do echo "[$w]"; done; echo "end $?"; }; f a b''')
+t("for_in_newline_do_is_empty", "set -- a b\nfor w in\ndo echo \"[$w]\"; done; echo end")
+t("for_without_in_takes_positionals", r'''set -- a b; for w; do echo "[$w]"; done; for v do echo "<$v>"; done''')
+t("for_in_expanding_to_nothing", r'''set -- a b; e=; for w in $e; do echo "[$w]"; done; echo end''')
+
+group("select")
+e("select_reads_choices_until_break", r'''printf '2\n\n9\n1\n' | select x in alpha beta; do echo "[$x] $REPLY"; [ "$REPLY" = 1 ] && break; done''')
+t("select_ends_with_status_1_at_eof", r'''echo 1 | select x in a b; do echo "$x"; done; echo "st=$?"''')
+t("select_without_in_uses_positional_parameters", r'''set -- p q; echo 2 | select v; do echo "$v"; break; done 2>/dev/null; echo select x in y''')
+
 group("case")
 t("case_basic", r'''case b in a) echo A;; b) echo B;; c) echo C;; esac''')
 t("case_glob_patterns", r'''for f in x.txt y.sh z; do case $f in *.txt) echo "$f text";; *.sh) echo "$f script";; *) echo "$f other";; esac; done''')
