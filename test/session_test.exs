@@ -10,6 +10,31 @@ defmodule ExBashkit.SessionTest do
     r
   end
 
+  describe "the release-built NIF" do
+    # A release build once compiled `select`'s menu to an illegal instruction
+    # (the allocator inlined into its callers): the whole VM died.
+    test "select reads its choice" do
+      r =
+        run(
+          Session.new(),
+          "echo 2 | select item in alpha beta gamma; do echo \"got: $item\"; break; done"
+        )
+
+      assert {r.stdout, r.stderr, r.exit_code} ==
+               {"got: beta\n", "1) alpha\n2) beta\n3) gamma\n#? ", 0}
+    end
+
+    test "every builtin answers --help without taking the VM down" do
+      s = Session.new()
+      names = s |> run("compgen -b") |> Map.fetch!(:stdout) |> String.split()
+      assert "select" not in names and "echo" in names
+
+      for name <- names do
+        assert {:ok, %Result{}} = Session.exec(s, "#{name} --help", timeout_ms: 5_000), name
+      end
+    end
+  end
+
   describe "state across calls" do
     test "variables, functions, cwd and files persist" do
       s = Session.new()

@@ -316,18 +316,23 @@ static INNER: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// base size is at least 16 bytes, so it is 16-aligned).
 const PLAIN_ALIGN: usize = 8;
 
+// Never inlined into their callers: the header lies before the pointer the
+// caller gets, and once the allocator's body is visible where the block is
+// used, LLVM may treat the access at `ptr - 8` as out of the allocated object
+// (undefined behaviour) -- inlining `alloc_with` everywhere made a release
+// build compile `select`'s menu to an illegal instruction.
 unsafe impl GlobalAlloc for CountingAlloc {
-    #[inline]
+    #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         self.alloc_with(layout, false)
     }
 
-    #[inline]
+    #[inline(never)]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         self.alloc_with(layout, true)
     }
 
-    #[inline]
+    #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         let h = header(layout.align());
         let key = ptr.sub(8).cast::<u64>().read();
@@ -341,7 +346,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
         INNER.dealloc(ptr.sub(h), base);
     }
 
-    #[inline]
+    #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let h = header(layout.align());
         let (Some(old_base), Some(new_total)) = (base_layout(layout), new_size.checked_add(h)) else {
