@@ -161,12 +161,12 @@ impl Cutter {
                 }
                 return;
             }
-            let od = self.out_delim.clone().unwrap_or_else(|| vec![self.delim]);
+            let od: &[u8] = self.out_delim.as_deref().unwrap_or(std::slice::from_ref(&self.delim));
             let mut first = true;
             for (i, f) in line.split(|&b| b == self.delim).enumerate() {
                 if self.selected(i as u64 + 1).is_some() {
                     if !first {
-                        out.extend_from_slice(&od);
+                        out.extend_from_slice(od);
                     }
                     first = false;
                     out.extend_from_slice(f);

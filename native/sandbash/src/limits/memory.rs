@@ -100,7 +100,7 @@ extern "C" {
 
 /// mimalloc's `mi_option_purge_delay`.
 const MI_OPTION_PURGE_DELAY: i32 = 15;
-const PURGE_DELAY_MS: std::ffi::c_long = 10;
+const PURGE_DELAY_MS: std::ffi::c_long = 100;
 
 /// Freed memory goes back to the system after [`PURGE_DELAY_MS`] rather than
 /// mimalloc's default second: a session stopped at its budget must not leave
