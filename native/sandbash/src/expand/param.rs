@@ -808,35 +808,11 @@ pub(crate) fn dq_operand(raw: &str) -> String {
             }
             '"' | '`' => {
                 out.push(c);
-                i += 1;
-                while i < b.len() && b[i] != c {
-                    if b[i] == '\\' && i + 1 < b.len() {
-                        out.push(b[i]);
-                        i += 1;
-                    }
-                    out.push(b[i]);
-                    i += 1;
-                }
-                if i < b.len() {
-                    out.push(c);
-                    i += 1;
-                }
+                i = copy_quoted(&b, i + 1, c, &mut out);
             }
             '$' if i + 1 < b.len() && b[i + 1] == '\'' => {
                 out.push_str("$'");
-                i += 2;
-                while i < b.len() && b[i] != '\'' {
-                    if b[i] == '\\' && i + 1 < b.len() {
-                        out.push(b[i]);
-                        i += 1;
-                    }
-                    out.push(b[i]);
-                    i += 1;
-                }
-                if i < b.len() {
-                    out.push('\'');
-                    i += 1;
-                }
+                i = copy_quoted(&b, i + 2, '\'', &mut out);
             }
             '$' if i + 1 < b.len() && matches!(b[i + 1], '(' | '{') => i = balanced(&b, i, &mut out),
             _ => {
@@ -846,6 +822,24 @@ pub(crate) fn dq_operand(raw: &str) -> String {
         }
     }
     out
+}
+
+/// Copy a quoted run from `i` to its closing `close` (included when there),
+/// backslash escapes kept as written; returns where the copy stopped.
+fn copy_quoted(b: &[char], mut i: usize, close: char, out: &mut String) -> usize {
+    while i < b.len() && b[i] != close {
+        if b[i] == '\\' && i + 1 < b.len() {
+            out.push(b[i]);
+            i += 1;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    if i < b.len() {
+        out.push(close);
+        i += 1;
+    }
+    i
 }
 
 /// Char range for `${x:off:len}`; `None` when out of range.
