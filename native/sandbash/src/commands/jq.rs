@@ -413,9 +413,10 @@ impl Command for Jq {
         let (in_tx, in_rx) = std::sync::mpsc::channel::<InMsg>();
         // A big stack: jaq's evaluator recurses (the guard lets it use
         // `EVAL_STACK`), and dropping what a program built recurses too: a
-        // chain of closures (`def f(x): f([x])`) takes about half its memory
-        // in stack to drop in a release build, more in a debug one.
-        // Untouched stack costs no memory.
+        // chain of closures (`def f(x): f([x])`) takes about its own size in
+        // stack to drop in a release build, more in a debug one (the guard
+        // stops a program at a share of the budget that leaves room for it,
+        // see `jq_val::heap_cap`). Untouched stack costs no memory.
         let mem = usize::try_from(ctx.budget.limits.max_memory_bytes).unwrap_or(usize::MAX).min(4 << 30);
         // Debug builds' frames are several times larger (measured: a 2x
         // reserve overflowed dropping a closure chain at the budget).

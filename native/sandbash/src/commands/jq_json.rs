@@ -305,6 +305,9 @@ impl Reader {
                 self.after_colon = true;
             }
             b',' => {
+                // Values built from input count as work: a big document's
+                // memory is checked while it is parsed, not after.
+                super::jq_val::tick();
                 let Some(next) = self.next.take() else {
                     return Err("Expected value before ','".into());
                 };
@@ -319,6 +322,7 @@ impl Reader {
                 }
             }
             b']' => {
+                super::jq_val::tick();
                 let Some(Frame::Arr(_)) = self.stack.last() else {
                     return Err("Unmatched ']'".into());
                 };
@@ -331,6 +335,7 @@ impl Reader {
                 self.next = Some(Val::arr(a));
             }
             b'}' => {
+                super::jq_val::tick();
                 if self.stack.is_empty() {
                     return Err("Unmatched '}'".into());
                 }

@@ -786,11 +786,18 @@ pub fn worker(job: Job, tx: Tx, rx: Rx) {
     let g = &job.guard;
     let _scope = g.budget.as_ref().map(crate::limits::scope::enter);
     let cancel = g.cancel.clone();
+    let heap_cap = g
+        .budget
+        .as_ref()
+        .and_then(|b| b.memory())
+        .filter(|m| m.limit() != u64::MAX)
+        .map(|m| jq_val::heap_cap(m.used(), m.limit()));
     jq_val::install_guard(Some(Guard {
         deadline: g.deadline,
         cancelled: Box::new(move || cancel.is_cancelled()),
         stop: g.stop.clone(),
         max_len: g.max_len,
+        heap_cap,
     }));
     let done_tx = tx.clone();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_job(&job, tx, rx)));

@@ -73,6 +73,23 @@ pub struct Guard {
     pub stop: Arc<AtomicBool>,
     /// Largest array/object length and string byte length a program may build.
     pub max_len: usize,
+    /// Bytes the session may hold while the program runs (see [`heap_cap`]).
+    pub heap_cap: Option<u64>,
+}
+
+/// The share of the session's free memory a jq program may fill. Dropping
+/// what it built recurses through jaq's own types (a chain of closures from
+/// `def f(x): f([x])`), and that stack is memory too, outside the allocator's
+/// count: measured about 1.1 times the heap in a release build, several times
+/// it in a debug one. Stopping the program at this share keeps heap plus drop
+/// stack near the budget (release: 279 MiB peak RSS at 256 MiB, as the other
+/// bombs of `benches/adversarial.rs`) while a document of a tenth of the
+/// budget still fits.
+pub fn heap_cap(used: u64, limit: u64) -> u64 {
+    let free = limit.saturating_sub(used);
+    // Debug builds' drop frames are larger still, but the worker's stack is
+    // sized for them (see `jq.rs`): only the peak differs, not safety.
+    used.saturating_add(free / 2)
 }
 
 thread_local! {
@@ -143,6 +160,15 @@ fn slow_check(full: bool) {
         }
         if g.deadline.is_some_and(|d| Instant::now() >= d) {
             return Some(Abort::Timeout);
+        }
+        if let Some(cap) = g.heap_cap {
+            let over = crate::limits::scope::with_budget(|b| match b.memory() {
+                Some(m) if m.used() > cap => Some(b.memory_exceeded()),
+                _ => None,
+            });
+            if let Some(Some(crate::limits::Stop::Limit(m))) = over {
+                return Some(Abort::Limit(m));
+            }
         }
         // The exec's own budget (the worker entered its scope): memory above all.
         match crate::limits::scope::check_now() {

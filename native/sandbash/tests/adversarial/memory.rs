@@ -139,3 +139,14 @@ fn the_budget_is_per_session() {
         b.exec("echo ok").await.expect("b alone");
     });
 }
+
+#[test]
+fn a_big_json_document_is_stopped_while_jq_parses_it() {
+    // A file of a sixth of the budget whose values take several times their
+    // text: it must be stopped while it is read, not once it is all built
+    // (`empty` does too little work after the parse to look at the budget;
+    // before the fix this finished, the process at 7 times the budget).
+    let n = BUDGET as usize / 6 / 14;
+    let script = format!("{{ echo '['; seq {n} | sed 's/.*/{{\"k\":&}},/'; echo '1]'; }} > /tmp/d; jq empty /tmp/d");
+    stops_with_limits(&script, NEEDLE, budget(BUDGET));
+}
