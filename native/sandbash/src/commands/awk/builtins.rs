@@ -307,7 +307,7 @@ impl<'p> Interp<'p, '_, '_> {
                     match a.get(2) {
                         Some(Expr::Lv(lv)) => self.assign(lv, Value::Str(out)).await?,
                         Some(_) => {}
-                        None => self.set_record(out),
+                        None => drop(self.set_record(out)),
                     }
                 }
                 Ok(num(count as f64))

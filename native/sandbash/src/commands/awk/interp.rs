@@ -389,10 +389,18 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
 
     // ----- records and fields ---------------------------------------------
 
-    pub fn set_record(&mut self, s: String) {
-        self.record = s;
+    /// Returns the record it replaces, whose buffer the main loop recycles.
+    pub fn set_record(&mut self, s: String) -> String {
         self.split_done = false;
         self.record_stale = false;
+        std::mem::replace(&mut self.record, s)
+    }
+
+    /// Hand a spent record's buffer back to the main input.
+    pub fn recycle_record(&mut self, s: String) {
+        if let Some(r) = self.main.reader.as_mut() {
+            r.recycle(s);
+        }
     }
 
     pub fn ensure_split(&mut self) {
@@ -492,7 +500,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
     pub fn set_field(&mut self, i: usize, v: Value) {
         if i == 0 {
             let s = v.str(&self.convfmt);
-            self.set_record(s);
+            let _ = self.set_record(s);
             return;
         }
         self.materialize();
@@ -1179,7 +1187,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                 let Some(rec) = self.next_main().await? else { return Ok(Value::Num(0.0)) };
                 match lv {
                     Some(lv) => self.assign(lv, Value::from_input(rec)).await?,
-                    None => self.set_record(rec),
+                    None => drop(self.set_record(rec)),
                 }
                 Ok(Value::Num(1.0))
             }
@@ -1192,7 +1200,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
                         match lv {
                             Some(lv) => self.assign(lv, Value::from_input(rec)).await?,
                             None => {
-                                self.set_record(rec);
+                                let _ = self.set_record(rec);
                                 self.bump(V_NR);
                             }
                         }

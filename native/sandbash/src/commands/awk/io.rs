@@ -21,11 +21,17 @@ pub struct Reader {
     pos: usize,
     eof: bool,
     input: crate::io::Input,
+    /// The last record's buffer, handed back to hold the next one (one
+    /// allocation less per record).
+    spare: String,
 }
+
+/// A recycled record buffer larger than this is dropped rather than kept.
+const SPARE_MAX: usize = 64 * 1024;
 
 impl Reader {
     pub fn stream(input: crate::io::Input) -> Reader {
-        Reader { buf: Vec::new(), pos: 0, eof: false, input }
+        Reader { buf: Vec::new(), pos: 0, eof: false, input, spare: String::new() }
     }
 
     /// Read more of the stream; false at end of input.
@@ -49,12 +55,24 @@ impl Reader {
         }
     }
 
+    /// Take back a record's buffer that is no longer needed.
+    pub fn recycle(&mut self, s: String) {
+        if s.capacity() <= SPARE_MAX {
+            self.spare = s;
+        }
+    }
+
     /// The record up to `end` and its terminator up to `next` (borrowed: it
     /// is mostly the same newline, which the caller need not copy again).
     fn take(&mut self, end: usize, next: usize) -> (String, &[u8]) {
         let bytes = self.buf.get(self.pos..end).unwrap_or_default();
         let rec = match std::str::from_utf8(bytes) {
-            Ok(s) => s.to_string(),
+            Ok(s) => {
+                let mut rec = std::mem::take(&mut self.spare);
+                rec.clear();
+                rec.push_str(s);
+                rec
+            }
             Err(_) => String::from_utf8_lossy(bytes).into_owned(),
         };
         let rt = self.buf.get(end..next).unwrap_or_default();

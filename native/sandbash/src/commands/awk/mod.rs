@@ -384,7 +384,8 @@ async fn run_program<'p>(it: &mut Interp<'p, '_, '_>, a: &Args, ctx: &CommandCon
     if !exiting && (!prog.rules.is_empty() || !prog.end.is_empty()) {
         'records: while let Some(rec) = it.next_main().await? {
             it.tick()?;
-            it.set_record(rec);
+            let spent = it.set_record(rec);
+            it.recycle_record(spent);
             for (ri, rule) in prog.rules.iter().enumerate() {
                 let hit = match &rule.pattern {
                     parser::Pattern::All => Ok(true),
