@@ -114,6 +114,9 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
     let mut read = 0usize;
     let mut total = 0u64;
     while count.is_none_or(|n| read < n) {
+        // Millions of short lines fit in the input limit: time and memory are
+        // looked at as the array grows.
+        crate::limits::checkpoint().map_err(Flow::Stop)?;
         let Some(mut line) = input.read_until(delim, max).await else { break };
         if line.is_empty() {
             break;

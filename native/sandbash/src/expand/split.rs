@@ -16,7 +16,9 @@ enum State {
 }
 
 /// Split one field. `ifs` is `$IFS` (`None`: unset, meaning space/tab/newline).
-pub fn split_field(field: Vec<Seg>, ifs: Option<&str>) -> Vec<Parts> {
+/// `None` once it makes more than `max` fields: a few megabytes of one-letter
+/// words would otherwise take a hundred bytes each before any limit looked.
+pub fn split_field(field: Vec<Seg>, ifs: Option<&str>, max: usize) -> Option<Vec<Parts>> {
     let ifs = ifs.unwrap_or(" \t\n");
     let mut out: Vec<Parts> = Vec::new();
     let mut cur: Parts = Vec::new();
@@ -40,6 +42,9 @@ pub fn split_field(field: Vec<Seg>, ifs: Option<&str>) -> Vec<Parts> {
             if !run.is_empty() {
                 cur.push((std::mem::take(&mut run), false));
             }
+            if out.len() > max {
+                return None;
+            }
             let white = matches!(c, ' ' | '\t' | '\n');
             if white {
                 if has_content {
@@ -62,7 +67,7 @@ pub fn split_field(field: Vec<Seg>, ifs: Option<&str>) -> Vec<Parts> {
     if has_content {
         out.push(cur);
     }
-    out
+    (out.len() <= max).then_some(out)
 }
 
 #[cfg(test)]
@@ -71,7 +76,8 @@ mod tests {
 
     fn split(text: &str, ifs: &str) -> Vec<String> {
         let seg = Seg { text: text.into(), quoted: false, split: true };
-        split_field(vec![seg], Some(ifs)).into_iter().map(|p| p.into_iter().map(|x| x.0).collect()).collect()
+        let fields = split_field(vec![seg], Some(ifs), usize::MAX).unwrap_or_default();
+        fields.into_iter().map(|p| p.into_iter().map(|x| x.0).collect()).collect()
     }
 
     #[test]
@@ -83,6 +89,9 @@ mod tests {
         assert_eq!(split("a: :b", " :"), ["a", "", "b"]);
         assert!(split("", " ").is_empty());
         let quoted_empty = vec![Seg { text: String::new(), quoted: true, split: false }];
-        assert_eq!(split_field(quoted_empty, None).len(), 1);
+        assert_eq!(split_field(quoted_empty, None, 10).map(|f| f.len()), Some(1));
+        let seg = Seg { text: "a b c d".into(), quoted: false, split: true };
+        assert!(split_field(vec![seg.clone()], None, 3).is_none());
+        assert_eq!(split_field(vec![seg], None, 4).map(|f| f.len()), Some(4));
     }
 }

@@ -149,7 +149,7 @@ fn concatenation_bomb_stops_at_the_string_limit() {
         "max_string_bytes",
     );
     // Many words each as large as allowed: the memory budget.
-    refused(&(a_times(5_000_000) + "echo ${x}{1..100} | wc -c\n"), &["max_memory_bytes", "max_string_bytes"]);
+    refused(&(a_times(2_000_000) + "echo ${x}{1..200} | wc -c\n"), &["max_memory_bytes", "max_string_bytes"]);
 }
 
 #[test]
