@@ -54,8 +54,9 @@ async fn classify_all(sh: &ShellState, name: &str, skip_functions: bool, all: bo
         kinds.push(match r {
             Resolved::Function(f) => Kind::Function(f.printed()),
             Resolved::SpecialBuiltin(_) | Resolved::Builtin(_) | Resolved::AppBuiltin => Kind::Builtin,
-            // A missing file, or one without the x bit, is not found by `type`.
-            Resolved::File(p) if !is_executable(sh, &p).await => continue,
+            // A name with a slash must be an executable file; a PATH search
+            // falls back to a file without the x bit, as bash's does.
+            Resolved::File(p) if name.contains('/') && !is_executable(sh, &p).await => continue,
             Resolved::Utility(_, p) | Resolved::File(p) => Kind::File(p),
             Resolved::NotFound | Resolved::NotAllowed => continue,
         });

@@ -70,7 +70,8 @@ pub async fn run(ctx: &CommandContext<'_>, e: Exec<'_>) -> Result<Ran, IoError> 
         // A script of the sandbox runs in a child shell; a missing file is not found.
         Resolved::File(p) => match ctx.shell {
             Some(shell) if ctx.fs.metadata(&ctx.resolve(&p)).await.is_ok_and(|m| m.is_file()) => {
-                return run_shell(ctx, shell, e, true).await
+                let argv: Vec<String> = std::iter::once(p).chain(args.iter().cloned()).collect();
+                return run_shell(ctx, shell, Exec { argv: &argv, ..e }, true).await;
             }
             _ => return Ok(Ran::NotFound),
         },
