@@ -26,6 +26,10 @@ struct Running {
     monitor: Option<Monitor>,
 }
 
+/// `await_job/3` callers waiting for a job's end: the last waiter id, and how
+/// to call off each wait.
+pub type Waiters = (u64, HashMap<u64, tokio::sync::oneshot::Sender<()>>);
+
 pub struct Session {
     pub bash: Arc<tokio::sync::Mutex<Bash>>,
     /// The session's filesystem, reachable without the lock (file API while a script runs).
@@ -45,7 +49,7 @@ pub struct Session {
     /// Background jobs; cancelled when the session is dropped.
     pub jobs: Arc<Jobs>,
     /// `await_job/3` callers waiting for a message, by waiter id.
-    pub waiters: Arc<parking_lot::Mutex<(u64, HashMap<u64, tokio::sync::oneshot::Sender<()>>)>>,
+    pub waiters: Arc<parking_lot::Mutex<Waiters>>,
     running: parking_lot::Mutex<(u64, HashMap<u64, Running>)>,
 }
 
