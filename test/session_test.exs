@@ -117,6 +117,74 @@ defmodule ExBashkit.SessionTest do
       assert_raise ArgumentError, ~r/keyword list or a map/, fn -> Session.new(:nope) end
     end
 
+    test "commands: only lets scripts run the programs named" do
+      s = Session.new(commands: [only: ["cat", "sort"]])
+      r = run(s, "printf 'b\\na\\n' | sort | cat; cd /tmp; echo $PWD; grep x /dev/null; echo $?")
+      assert r.stdout == "a\nb\n/tmp\n127\n"
+      assert r.stderr == "bash: line 1: grep: command not found\n"
+      # Hidden from type, command -v, compgen -c, which; and not run by env/xargs.
+      r =
+        run(
+          s,
+          "type grep; command -v grep; compgen -c | grep -x grep; which grep; env grep; echo $?"
+        )
+
+      assert r.stdout == "127\n"
+      assert r.stderr =~ "type: grep: not found"
+      assert run(s, "type -t sort cd; command -v cat").stdout == "file\nbuiltin\n/usr/bin/cat\n"
+    end
+
+    test "commands: except hides the names given, custom builtins and python included" do
+      s =
+        Session.new(
+          commands: [except: ["curl", "greet", "python3"]],
+          builtins: %{"greet" => fn _ -> {:ok, "hi\n"} end, "other" => fn _ -> {:ok, "o\n"} end},
+          python: true
+        )
+
+      r =
+        run(
+          s,
+          "greet; echo $?; /usr/bin/curl x; echo $?; python3 -c 1; echo $?; other; ls / >/dev/null; echo $?; env greet; echo $?"
+        )
+
+      assert r.stdout == "127\n127\n127\no\n0\n127\n"
+
+      assert r.stderr ==
+               "bash: line 1: greet: command not found\nbash: line 1: /usr/bin/curl: command not found\n" <>
+                 "bash: line 1: python3: command not found\nenv: 'greet': No such file or directory\n"
+
+      listed = run(s, "compgen -c").stdout |> String.split("\n")
+      assert "other" in listed and "python" in listed and "ls" in listed
+      refute Enum.any?(["greet", "curl", "python3"], &(&1 in listed))
+    end
+
+    test "bad commands options raise ArgumentError" do
+      assert_raise ArgumentError, ~r/option :commands must be/, fn ->
+        Session.new(commands: :all)
+      end
+
+      assert_raise ArgumentError, ~r/option :commands must be/, fn ->
+        Session.new(commands: [only: ["ls"], except: ["cat"]])
+      end
+
+      assert_raise ArgumentError, ~r/option :commands must be/, fn ->
+        Session.new(commands: [allow: ["ls"]])
+      end
+
+      assert_raise ArgumentError, ~r/option :commands must be/, fn ->
+        Session.new(commands: [only: "ls"])
+      end
+
+      assert_raise ArgumentError, ~r/"a\/b" is not a valid command name/, fn ->
+        Session.new(commands: [only: ["a/b"]])
+      end
+
+      assert_raise ArgumentError, ~r/cd is a shell builtin/, fn ->
+        Session.new(commands: [except: ["cd"]])
+      end
+    end
+
     test "a count past the platform maximum means unlimited" do
       s = Session.new(limits: [max_commands: 2 ** 80])
       assert run(s, "echo ok").stdout == "ok\n"

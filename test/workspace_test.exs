@@ -103,6 +103,30 @@ defmodule ExBashkit.WorkspaceTest do
       assert n1 == n2
     end
 
+    test "await_job is told by message, times out without leaving one behind" do
+      s = Session.new()
+      {:ok, id} = Session.exec(s, "sleep 0.3; exit 4", background: true)
+      assert Session.await_job(s, id, 20) == {:error, :timeout}
+      # The abandoned wait sends nothing later.
+      refute_receive _, 50
+      started = System.monotonic_time(:millisecond)
+      assert {:ok, %{status: :exited, exit_code: 4}} = Session.await_job(s, id, :infinity)
+      # Woken by the job's end, not by a polling interval.
+      assert System.monotonic_time(:millisecond) - started < 1_000
+      assert {:ok, %{exit_code: 4}} = Session.await_job(s, id, 0)
+      refute_receive _, 20
+      assert Session.await_job(s, 12_345) == {:error, :not_found}
+      assert Session.await_job(s, :nope) == {:error, :not_found}
+
+      # Several waiters of one job all hear of it.
+      {:ok, id} = Session.exec(s, "sleep 0.1", background: true)
+      parent = self()
+      for _ <- 1..3, do: spawn(fn -> send(parent, {:awaited, Session.await_job(s, id)}) end)
+
+      for _ <- 1..3,
+          do: assert_receive({:awaited, {:ok, %{status: :exited, exit_code: 0}}}, 2_000)
+    end
+
     test "bad options are refused" do
       s = Session.new()
 
@@ -159,6 +183,20 @@ defmodule ExBashkit.WorkspaceTest do
       :ok = Session.delete_alias(s, "greet")
       assert Session.aliases(s) == %{"ll" => "ls -l"}
       assert {:error, _} = Session.put_alias(s, "bad name", "x")
+    end
+
+    test "alias calls do not wait for a running exec" do
+      s = Session.new()
+      task = Task.async(fn -> Session.exec(s, "sleep 0.5; alias from_script='echo s'") end)
+      Process.sleep(50)
+      started = System.monotonic_time(:millisecond)
+      :ok = Session.put_alias(s, "during", "echo during")
+      assert Session.aliases(s) == %{"during" => "echo during"}
+      assert System.monotonic_time(:millisecond) - started < 200
+      {:ok, _} = Task.await(task)
+      # The script's own alias and the one set meanwhile are both there.
+      assert Session.aliases(s) == %{"during" => "echo during", "from_script" => "echo s"}
+      assert run(s, "during; from_script") == {"during\ns\n", "", 0}
     end
   end
 

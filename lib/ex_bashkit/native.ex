@@ -18,6 +18,8 @@ defmodule ExBashkit.Native do
   def job_start(_session, _script, _opts, _name, _max_jobs), do: err()
   def jobs_list(_session), do: err()
   def job_terminate(_session, _id), do: err()
+  def job_await(_session, _id, _pid, _tag), do: err()
+  def job_await_cancel(_session, _waiter), do: err()
   def history_list(_session), do: err()
   def fs_mark(_session), do: err()
   def fs_changes(_session, _marker, _prefix), do: err()

@@ -64,6 +64,10 @@ defmodule ExBashkit.Session do
       `python` and `python3`, `[name: "py"]` or `[names: ["python", "py"]]`
       for other names. Off by default (`python` is then `command not found`).
 
+    * `:commands` - which programs scripts may run: `[only: ["cat", "grep"]]`
+      or `[except: ["curl", "wget"]]` (default: all). See "Restricting
+      commands" below.
+
     * `:max_jobs` - background jobs that may run at once (default 16; see
       `ExBashkit.Session.Jobs`).
     * `:before_exec`, `:after_exec` - hooks around every `exec/3` (see "Hooks").
@@ -78,6 +82,32 @@ defmodule ExBashkit.Session do
   config (`config :ex_bashkit, limits: [...], max_timeout_ms: ...`; see
   `ExBashkit.Config`).
 
+
+  ## Restricting commands
+
+  `commands: [only: names]` lets scripts run only the programs named;
+  `commands: [except: names]` every program but those. Programs are the
+  utilities (`grep`, `curl`, ...), `python`, the custom builtins of
+  `:builtins`, `bash`/`sh` and scripts on `PATH`, matched by the name they are
+  run by (`/usr/bin/curl` counts as `curl`, and so do `env curl`, `xargs curl`,
+  `find -exec curl`). A restricted name behaves as a missing one: the script
+  gets bash's `bash: line 1: curl: command not found` and status 127, and
+  `type`, `command -v`, `hash`, `which` and `compgen -c` do not list it.
+
+  Shell builtins (`cd`, `echo`, `printf`, `read`, `test`, ...) cannot be
+  restricted: they only read and change the shell's own state, which every
+  script has anyway, and the special builtins (`exit`, `set`, `eval`,
+  `export`, ...) are part of the language. Naming one raises
+  `ArgumentError`, except for the builtins that are programs too (`echo`,
+  `printf`, `test`, `[`, `pwd`, `kill`, `true`, `false`: restricting them
+  affects `env echo`, `xargs echo` and the like). Functions are not
+  restricted either: each command in them is checked. A script run by path
+  (`./job.sh`) runs, and each command in it is checked.
+
+      iex> s = ExBashkit.Session.new(commands: [except: ["curl"]])
+      iex> {:ok, r} = ExBashkit.Session.exec(s, "curl -s https://example.com; echo $?; type curl")
+      iex> {r.stdout, r.stderr}
+      {"127\\n", "bash: line 1: curl: command not found\\nbash: line 1: type: curl: not found\\n"}
 
   ## Network access
 
@@ -374,6 +404,7 @@ defmodule ExBashkit.Session do
           | {:history, boolean()}
           | {:workspace, t()}
           | {:allowed_mounts, [Path.t()]}
+          | {:commands, [only: [String.t()]] | [except: [String.t()]]}
 
   @typedoc "Access mode for a host directory mount."
   @type mount_mode :: :read_only | :read_write | :overlay

@@ -59,7 +59,9 @@ defmodule ExBashkit.Session.History do
   def aliases(%Session{ref: ref}), do: Map.new(Native.aliases_list(ref))
 
   @doc """
-  Define or replace alias `name`, as `alias name='value'` would.
+  Define or replace alias `name`, as `alias name='value'` would. It never
+  waits for a running script: an alias set while one runs shows in
+  `aliases/1` at once and reaches the shell when its next exec starts.
 
       iex> s = ExBashkit.Session.new()
       iex> :ok = ExBashkit.Session.put_alias(s, "ll", "ls -l")

@@ -23,8 +23,6 @@ defmodule ExBashkit.Session.Jobs do
       {:ok, "working\\n"}
   """
 
-  import Bitwise, only: [<<<: 2]
-
   alias ExBashkit.{Native, Session}
   alias ExBashkit.Session.Broker
 
@@ -46,9 +44,7 @@ defmodule ExBashkit.Session.Jobs do
   """
   @spec jobs(Session.t()) :: [job()]
   def jobs(%Session{ref: ref}) do
-    for j <- Native.jobs_list(ref) do
-      %{j | started_at: DateTime.from_unix!(round(j.started_at * 1_000_000), :microsecond)}
-    end
+    Enum.map(Native.jobs_list(ref), &convert/1)
   end
 
   @doc """
@@ -65,33 +61,45 @@ defmodule ExBashkit.Session.Jobs do
 
   @doc """
   Wait until background job `id` is no longer running, at most `timeout` ms.
+  The interpreter sends a message when the job ends (no polling).
   """
   @spec await_job(Session.t(), pos_integer(), timeout()) ::
           {:ok, job()} | {:error, :timeout | :not_found}
-  def await_job(%Session{} = session, id, timeout \\ 5_000) do
-    deadline =
-      System.monotonic_time(:millisecond) + if(timeout == :infinity, do: 1 <<< 62, else: timeout)
+  def await_job(session, id, timeout \\ 5_000)
 
-    poll_job(session, id, deadline, 1)
-  end
+  def await_job(%Session{ref: ref}, id, timeout) when is_integer(id) and id > 0 do
+    tag = make_ref()
 
-  defp poll_job(session, id, deadline, pause) do
-    case Enum.find(jobs(session), &(&1.id == id)) do
-      nil ->
+    case Native.job_await(ref, id, self(), tag) do
+      :not_found ->
         {:error, :not_found}
 
-      %{status: :running} ->
-        if System.monotonic_time(:millisecond) >= deadline do
-          {:error, :timeout}
-        else
-          Process.sleep(pause)
-          poll_job(session, id, deadline, min(pause * 2, 50))
-        end
+      {:done, job} ->
+        {:ok, convert(job)}
 
-      job ->
-        {:ok, job}
+      {:waiting, waiter} ->
+        receive do
+          {^tag, job} -> {:ok, convert(job)}
+        after
+          timeout ->
+            case Native.job_await_cancel(ref, waiter) do
+              :ok ->
+                {:error, :timeout}
+
+              # The job ended as the time ran out: its message is on its way.
+              :sent ->
+                receive do
+                  {^tag, job} -> {:ok, convert(job)}
+                end
+            end
+        end
     end
   end
+
+  def await_job(%Session{}, _id, _timeout), do: {:error, :not_found}
+
+  defp convert(j),
+    do: %{j | started_at: DateTime.from_unix!(round(j.started_at * 1_000_000), :microsecond)}
 
   @doc false
   # A background job: a broker of its own serves its callbacks until the job

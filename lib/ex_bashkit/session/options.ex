@@ -62,7 +62,8 @@ defmodule ExBashkit.Session.Options do
     snapshot_key: nil,
     history: true,
     workspace: nil,
-    allowed_mounts: nil
+    allowed_mounts: nil,
+    commands: nil
   ]
 
   # Options an application may default in `config :ex_bashkit, ...`.
@@ -300,6 +301,8 @@ defmodule ExBashkit.Session.Options do
         "option :allowed_mounts must be a list of mount paths, got: #{inspect(v)}"
       )
 
+  defp put(acc, :commands, v), do: %{acc | commands: commands(v)}
+
   defp put(acc, :history, v) when is_boolean(v), do: %{acc | history: v}
 
   defp put(_acc, :history, v),
@@ -413,6 +416,34 @@ defmodule ExBashkit.Session.Options do
       {Atom.to_string(k), min(n, @u64_max)}
     end
   end
+
+  # `[only: names]` / `[except: names]` (or a map): {"only" | "except", names}.
+  defp commands(nil), do: nil
+  defp commands(v) when is_map(v), do: commands(Map.to_list(v))
+
+  defp commands([{kind, names}]) when kind in [:only, :except] and is_list(names) do
+    names =
+      for n <- names do
+        name =
+          if is_binary(n) or (is_atom(n) and not is_nil(n) and not is_boolean(n)),
+            do: stringify(:commands, n),
+            else: raise(ArgumentError, commands_error([{kind, names}]))
+
+        if name == "" or String.contains?(name, ["/", "=", " ", "\t", "\n"]) do
+          raise ArgumentError, "option :commands: #{inspect(name)} is not a valid command name"
+        end
+
+        name
+      end
+
+    {Atom.to_string(kind), Enum.uniq(names)}
+  end
+
+  defp commands(v), do: raise(ArgumentError, commands_error(v))
+
+  defp commands_error(v),
+    do:
+      "option :commands must be [only: [name, ...]] or [except: [name, ...]], got: #{inspect(v)}"
 
   # `true`: `python` and `python3`; `false`: off; `[name: n]` / `[names: [...]]`.
   defp python_names(true), do: ["python", "python3"]

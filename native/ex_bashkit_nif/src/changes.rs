@@ -1,14 +1,10 @@
-//! `Session.changes/2` and `mark/1`: what the scripts changed in the in-memory
-//! filesystem since a marker, or since the previous `changes/2` call. A marker
-//! is an export of the filesystem (paths and shared file data, no copies);
-//! the diff hashes only the files that changed.
+//! `Session.changes/2` and `mark/1`: the markers are
+//! `sandbash::session::markers`; here their results become terms.
 
 use crate::session::Session;
 use crate::terms::{self, err};
 use rustler::{Encoder, Env, ResourceArc, Term};
-use sandbash::fs::changes::{diff, Changed};
-use sandbash::fs::memory::MemoryTree;
-use std::collections::BTreeMap;
+use sandbash::fs::changes::Changed;
 
 rustler::atoms! {
     created,
@@ -19,34 +15,11 @@ rustler::atoms! {
     sha256,
 }
 
-/// Markers kept per session; the oldest is dropped past this.
-const MAX_MARKERS: usize = 32;
-
-pub struct Markers {
-    /// What the previous `changes/2` without a marker compared against.
-    pub last: MemoryTree,
-    next: u64,
-    saved: BTreeMap<u64, MemoryTree>,
-}
-
-impl Markers {
-    pub fn new(now: MemoryTree) -> parking_lot::Mutex<Self> {
-        parking_lot::Mutex::new(Markers { last: now, next: 1, saved: BTreeMap::new() })
-    }
-}
-
 /// Remember the filesystem as it is now; returns the marker's id.
 #[rustler::nif]
 fn fs_mark(session: ResourceArc<Session>) -> u64 {
     let now = session.mem.export();
-    let mut m = session.markers.lock();
-    let id = m.next;
-    m.next += 1;
-    m.saved.insert(id, now);
-    while m.saved.len() > MAX_MARKERS {
-        m.saved.pop_first();
-    }
-    id
+    session.markers.lock().mark(now)
 }
 
 fn changed<'a>(env: Env<'a>, list: &[Changed]) -> Term<'a> {
@@ -70,19 +43,9 @@ fn fs_changes<'a>(
     prefix: Option<String>,
 ) -> Term<'a> {
     let now = session.mem.export();
-    let c = {
-        let mut m = session.markers.lock();
-        match marker {
-            Some(id) => match m.saved.get(&id) {
-                Some(before) => diff(before, &now, prefix.as_deref()),
-                None => return err(env, &format!("unknown marker {id} (markers are kept for the last {MAX_MARKERS})")),
-            },
-            None => {
-                let c = diff(&m.last, &now, prefix.as_deref());
-                m.last = now;
-                c
-            }
-        }
+    let c = match session.markers.lock().changes(marker, now, prefix.as_deref()) {
+        Ok(c) => c,
+        Err(m) => return err(env, &m),
     };
     let keys = [created().encode(env), modified().encode(env), deleted().encode(env)];
     let values = [changed(env, &c.created), changed(env, &c.modified), c.deleted.encode(env)];

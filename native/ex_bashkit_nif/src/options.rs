@@ -10,7 +10,7 @@ use sandbash::fs::host::{check_policy, HostFs, HostMode};
 use sandbash::fs::overlay::OverlayFs;
 use sandbash::fs::{Fs, MemoryFs};
 use sandbash::net::Policy;
-use sandbash::{BashBuilder, FsLimits, Limits};
+use sandbash::{BashBuilder, CommandPolicy, FsLimits, Limits};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -44,6 +44,8 @@ pub struct NewOpts<'a> {
     pub allowed_mounts: Option<Vec<String>>,
     /// Command names of the Python interpreter; empty: off.
     pub python: Vec<String>,
+    /// `nil`: every command; `{"only" | "except", names}`: the restriction.
+    pub commands: Option<(String, Vec<String>)>,
 }
 
 /// The callback bridge, when the session has builtins or virtual-fs mounts.
@@ -80,6 +82,12 @@ pub fn builder(o: &NewOpts, bridge: Option<&Arc<Bridge>>) -> Result<BashBuilder,
     };
     b = b.network(policy.with_private_ips(!o.block_private_ips)).history(o.history).expand_aliases(true);
     b = b.python(o.python.clone());
+    b = b.commands(match &o.commands {
+        None => CommandPolicy::All,
+        Some((kind, names)) if kind == "only" => CommandPolicy::Only(names.iter().cloned().collect()),
+        Some((kind, names)) if kind == "except" => CommandPolicy::Except(names.iter().cloned().collect()),
+        Some((kind, _)) => return Err(format!("commands: unknown restriction {kind}")),
+    });
     let (limits, fs_limits) = limits(&o.limits)?;
     for (vfs, host, mode) in &o.mounts {
         b = b.mount(vfs.clone(), host_mount(o, host, mode, &fs_limits)?);

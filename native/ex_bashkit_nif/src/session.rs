@@ -13,6 +13,8 @@ use crate::terms::{self, err};
 use rustler::{Encoder, Env, LocalPid, Monitor, OwnedEnv, ResourceArc, Term};
 use sandbash::fs::Fs;
 use sandbash::limits::CancelToken;
+use sandbash::session::jobs::Jobs;
+use sandbash::session::markers::Markers;
 use sandbash::{Bash, Error, ExecOptions, ExecResult};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,6 +25,10 @@ struct Running {
     cancel: CancelToken,
     monitor: Option<Monitor>,
 }
+
+/// `await_job/3` callers waiting for a job's end: the last waiter id, and how
+/// to call off each wait.
+pub type Waiters = (u64, HashMap<u64, tokio::sync::oneshot::Sender<()>>);
 
 pub struct Session {
     pub bash: Arc<tokio::sync::Mutex<Bash>>,
@@ -35,11 +41,15 @@ pub struct Session {
     /// Every mount point of the tree this session sees (host and virtual).
     pub mount_points: Vec<String>,
     /// Baselines of `changes/2`.
-    pub markers: parking_lot::Mutex<crate::changes::Markers>,
+    pub markers: parking_lot::Mutex<Markers>,
     /// The command history, readable without the lock (`None` when off).
     pub history: Option<sandbash::state::history::HistoryHandle>,
+    /// The aliases, readable and changeable without the lock.
+    pub aliases: sandbash::session::AliasesHandle,
     /// Background jobs; cancelled when the session is dropped.
-    pub jobs: Arc<crate::jobs::Jobs>,
+    pub jobs: Arc<Jobs>,
+    /// `await_job/3` callers waiting for a message, by waiter id.
+    pub waiters: Arc<parking_lot::Mutex<Waiters>>,
     running: parking_lot::Mutex<(u64, HashMap<u64, Running>)>,
 }
 
@@ -98,12 +108,15 @@ fn session_new<'a>(env: Env<'a>, opts: NewOpts<'a>) -> Term<'a> {
             let fs = bash.fs();
             let history = bash.history();
             let mem = bash.memory_fs().clone();
-            let markers = crate::changes::Markers::new(mem.export());
+            let markers = parking_lot::Mutex::new(Markers::new(mem.export()));
+            let aliases = bash.aliases_handle();
             let res = ResourceArc::new(Session {
                 bash: Arc::new(tokio::sync::Mutex::new(bash)),
                 fs,
                 bridge,
-                jobs: crate::jobs::new_table(),
+                jobs: Jobs::new(),
+                waiters: Default::default(),
+                aliases,
                 history,
                 mem,
                 markers,
@@ -150,6 +163,7 @@ fn exec_start<'a>(
         timeout_ms: opts.timeout_ms,
         history_line: None,
         exec_id: id,
+        output_files: None,
     };
     if let (Some(bridge), Some(broker)) = (&session.bridge, opts.broker) {
         bridge.attach(id, broker);

@@ -1,7 +1,8 @@
 //! History and aliases from Elixir (`Session.history/2`, `aliases/1`,
-//! `put_alias/3`, `delete_alias/2`). History is read without the session's
-//! lock; aliases are part of the shell state, so those calls wait for a
-//! running exec to finish (on a dirty scheduler, never a normal one).
+//! `put_alias/3`, `delete_alias/2`). Both are read and changed through
+//! handles held outside the session's exec lock, so none of these calls waits
+//! for a running script: an alias set while one runs reaches the shell when
+//! its next exec starts (see `sandbash::session::AliasesHandle`).
 
 use crate::session::Session;
 use crate::terms::{self, err};
@@ -29,23 +30,16 @@ fn history_clear(session: ResourceArc<Session>) -> rustler::Atom {
     terms::ok()
 }
 
-#[rustler::nif(schedule = "DirtyIo")]
+#[rustler::nif]
 fn aliases_list(env: Env, session: ResourceArc<Session>) -> Term {
-    match crate::runtime::get() {
-        Ok(rt) => rt.block_on(session.bash.lock()).aliases().encode(env),
-        Err(m) => err(env, &m),
-    }
+    session.aliases.list().encode(env)
 }
 
 /// Define (`value` a string) or remove (`value` nil) an alias.
-#[rustler::nif(schedule = "DirtyIo")]
+#[rustler::nif]
 fn alias_set(env: Env, session: ResourceArc<Session>, name: String, value: Option<String>) -> Term {
-    let rt = match crate::runtime::get() {
-        Ok(rt) => rt,
-        Err(m) => return err(env, &m),
-    };
-    match rt.block_on(session.bash.lock()).set_alias(&name, value.as_deref()) {
+    match session.aliases.set(&name, value.as_deref()) {
         Ok(()) => terms::ok().encode(env),
-        Err(e) => err(env, &e.to_string()),
+        Err(m) => err(env, &m),
     }
 }

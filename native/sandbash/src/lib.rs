@@ -18,9 +18,11 @@ pub mod io;
 pub mod limits;
 pub mod net;
 pub mod pattern;
+pub mod session;
 pub mod snapshot;
 pub mod state;
 pub mod syntax;
+pub mod table;
 
 /// mimalloc for every allocation of the interpreter and its tools (they
 /// allocate per line and per JSON value; about 10-20% faster than glibc's),
@@ -39,6 +41,7 @@ use std::sync::Arc;
 pub use fs::memory::FsLimits;
 pub use limits::Limits;
 pub use snapshot::SnapshotOptions;
+pub use table::{CommandPolicy, CommandTable, Resolved};
 
 /// What a finished script produced.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -99,6 +102,7 @@ pub struct BashBuilder {
     expand_aliases: bool,
     shared: Option<(Arc<MemoryFs>, Arc<dyn Fs>)>,
     python: Vec<String>,
+    commands: table::CommandPolicy,
 }
 
 impl Default for BashBuilder {
@@ -120,6 +124,7 @@ impl Default for BashBuilder {
             expand_aliases: false,
             shared: None,
             python: Vec::new(),
+            commands: table::CommandPolicy::All,
         }
     }
 }
@@ -195,6 +200,13 @@ impl BashBuilder {
         self.python = names;
         self
     }
+    /// Which programs scripts may run (all by default); see [`table`] for what
+    /// the restriction covers. A name the policy cannot hold (a builtin, a
+    /// word with a slash) makes [`build`](Self::build) fail.
+    pub fn commands(mut self, policy: table::CommandPolicy) -> Self {
+        self.commands = policy;
+        self
+    }
     /// Mount `fs` at `path` (absolute, normalized, not `/`); its directory is created.
     pub fn mount(mut self, path: impl Into<String>, fs: Arc<dyn Fs>) -> Self {
         self.mounts.push((path.into(), fs));
@@ -203,6 +215,8 @@ impl BashBuilder {
 
     /// Build the session. `Err` when a seeded file cannot be written or the cwd is bad.
     pub fn build(self) -> Result<Bash, Error> {
+        let commands =
+            Arc::new(table::CommandTable::new(self.host.clone(), self.commands.clone()).map_err(Error::InvalidInput)?);
         let account = Arc::new(MemAccount::new(self.limits.max_memory_bytes));
         // What the session starts with (its files, variables) is its own.
         let _scope = limits::scope::enter_account(&account);
@@ -302,7 +316,7 @@ impl BashBuilder {
                 net: self.net,
                 python: self.python,
             }),
-            host: self.host.map(Arc::new),
+            commands,
             history: self.history.then(|| state::history::History::new(HISTORY_MAX)),
             line: 1,
             func_depth: 0,
@@ -335,7 +349,9 @@ impl BashBuilder {
         };
         let mut state = state;
         state.init_args();
-        Ok(Bash { state, mem, limits: self.limits, account })
+        let aliases = session::AliasesHandle::default();
+        aliases.publish(&state.aliases);
+        Ok(Bash { state, mem, limits: self.limits, account, aliases })
     }
 }
 
@@ -356,6 +372,9 @@ pub struct ExecOptions {
     /// The embedder's number for this exec, readable from anything it runs
     /// (`limits::scope::current_exec_id`): callbacks find their exec's broker by it.
     pub exec_id: u64,
+    /// Append stdout and stderr to these files of the sandbox instead of
+    /// returning them (a background job's output files).
+    pub output_files: Option<(String, String)>,
 }
 
 /// A session: shell state plus its filesystem, kept across execs.
@@ -365,6 +384,8 @@ pub struct Bash {
     limits: Limits,
     /// Everything this session holds is charged here (`max_memory_bytes`).
     account: Arc<MemAccount>,
+    /// The aliases as readers outside a running exec see them.
+    aliases: session::AliasesHandle,
 }
 
 impl Bash {
@@ -384,24 +405,26 @@ impl Bash {
 
     /// The aliases, by name.
     pub fn aliases(&self) -> Vec<(String, String)> {
-        self.state.aliases.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+        self.aliases.list()
+    }
+
+    /// The aliases, readable and changeable while a script runs (see
+    /// [`session::AliasesHandle`]): hold it outside the lock that serializes execs.
+    pub fn aliases_handle(&self) -> session::AliasesHandle {
+        self.aliases.clone()
     }
 
     /// Define (`Some`) or remove (`None`) an alias; `Err` for a name bash refuses.
     pub fn set_alias(&mut self, name: &str, value: Option<&str>) -> Result<(), Error> {
-        if name.is_empty() || name.contains(['=', '/', '$', '`', '\\', '\'', '"', ' ', '\t', '\n', '\0']) {
-            return Err(Error::InvalidInput(format!("`{name}': invalid alias name")));
-        }
-        let map = Arc::make_mut(&mut self.state.aliases);
-        match value {
-            Some(v) => {
-                map.insert(name.to_string(), v.to_string());
-            }
-            None => {
-                map.remove(name);
-            }
-        }
+        self.aliases.set(name, value).map_err(Error::InvalidInput)?;
+        self.aliases.take_pending(&mut self.state.aliases);
         Ok(())
+    }
+
+    /// The shell state (the tests of the command table look into it).
+    #[cfg(test)]
+    pub(crate) fn state(&self) -> &ShellState {
+        &self.state
     }
 
     /// The in-memory filesystem itself.
@@ -448,7 +471,12 @@ impl Bash {
             var.value = Some(state::Value::Scalar(v.clone()));
             var.exported = true;
         }
-        Ok(Bash { state, mem: self.mem.clone(), limits: self.limits.clone(), account: self.account.clone() })
+        // The copy starts from the aliases with every change made so far, and
+        // has a handle of its own (it never takes the session's pending changes).
+        state.aliases = self.aliases.view();
+        let aliases = session::AliasesHandle::default();
+        aliases.publish(&state.aliases);
+        Ok(Bash { state, mem: self.mem.clone(), limits: self.limits.clone(), account: self.account.clone(), aliases })
     }
 
     /// Run a script with stdin, a cancel token and an optional tighter timeout.
@@ -515,7 +543,18 @@ impl Bash {
         let out = CaptureBuf::new(counter.clone());
         let err = CaptureBuf::new(counter.clone());
         let stdin = if opts.stdin.is_empty() { Input::null() } else { Input::from_bytes(opts.stdin) };
-        let fds = interp::Fds::new(stdin, Output::Capture(out.clone()), Output::Capture(err.clone()));
+        let (stdout, stderr) = match &opts.output_files {
+            Some((o, e)) => {
+                let file = |path: &str| {
+                    Output::File(Arc::new(io::FileSink { fs: self.state.fs.clone(), path: path.to_string() }))
+                };
+                (file(o), file(e))
+            }
+            None => (Output::Capture(out.clone()), Output::Capture(err.clone())),
+        };
+        let fds = interp::Fds::new(stdin, stdout, stderr);
+        // Alias changes made from outside since the last exec reach the shell now.
+        self.aliases.take_pending(&mut self.state.aliases);
         // The state to roll back to on a stop; the variables keep a journal
         // of what the exec changes instead of a copy of every one.
         let vars = std::mem::take(&mut self.state.vars);
@@ -577,6 +616,7 @@ impl Bash {
         self.account.exec_ended();
         let queued_ms = (waited + self.state.budget.queued_time()).as_millis() as u64;
         let partial = |code| ExecResult { stdout: out.take(), stderr: err.take(), exit_code: code, queued_ms };
+        let aliases = self.aliases.clone();
         if let (Some(h), Some(n), Ok(Ok(code))) = (&hist, hist_no, &outcome) {
             h.lock().set_status(n, *code);
         }
@@ -587,6 +627,7 @@ impl Bash {
                 let _scope = limits::scope::enter_account(&self.account);
                 drop(saved);
                 self.state.vars.end_journal();
+                aliases.publish(&self.state.aliases);
                 Ok(partial(code))
             }
             Err(panic) => {
@@ -611,11 +652,12 @@ impl Bash {
         vars.roll_back();
         self.state = saved;
         self.state.vars = vars;
+        self.aliases.publish(&self.state.aliases);
     }
 }
 
 /// A panic payload as text.
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = p.downcast_ref::<String>() {

@@ -7,7 +7,8 @@ use crate::state::ShellState;
 
 /// `echo [-neE] args`: options only while every letter is one of n, e, E.
 /// `xpg_echo` turns escapes on by default.
-pub async fn echo(loc: crate::state::Loc, argv: &[String], fds: &Fds, xpg_echo: bool) -> i32 {
+pub async fn echo(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
+    let (loc, xpg_echo) = (sh.loc(), sh.opts.xpg_echo);
     let (mut newline, mut escapes) = (true, xpg_echo);
     let mut i = 1;
     while i < argv.len() {
@@ -45,17 +46,18 @@ pub async fn echo(loc: crate::state::Loc, argv: &[String], fds: &Fds, xpg_echo: 
     write(loc, fds, &out, newline).await
 }
 
-async fn write(loc: crate::state::Loc, fds: &Fds, out: &[u8], newline: bool) -> i32 {
+/// A closed pipe ends the stage, as SIGPIPE would (status 141).
+async fn write(loc: crate::state::Loc, fds: &Fds, out: &[u8], newline: bool) -> Res {
     let mut data = out.to_vec();
     if newline {
         data.push(b'\n');
     }
     match fds.stdout.write(&data).await {
-        Ok(()) => 0,
-        Err(crate::io::IoError::BrokenPipe) => super::SIGPIPE,
+        Ok(()) => Ok(0),
+        Err(crate::io::IoError::BrokenPipe) => Err(crate::interp::Flow::Exit(141)),
         Err(e) => {
             fds.shell_err(loc, &format!("echo: write error: {e}")).await;
-            1
+            Ok(1)
         }
     }
 }

@@ -1,9 +1,9 @@
 //! Small builtins: `umask`, `hash`, `help`, `caller`, `compgen`.
 
-use super::{fail, is_public_builtin, KEYWORDS, NAMES};
-use crate::commands::default_registry;
+use super::{fail, KEYWORDS};
 use crate::interp::Fds;
 use crate::state::{ShellState, Value};
+use crate::table::Resolved;
 
 async fn usage(sh: &ShellState, fds: &Fds, msg: &str, usage: &str, status: i32) -> i32 {
     fds.shell_err(sh.loc(), msg).await;
@@ -151,14 +151,20 @@ pub async fn hash(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             }
             name => {
                 names += 1;
-                let known = default_registry().get(name).is_some() || name.contains('/');
-                if is_public_builtin(name) || sh.funcs.contains_key(name) {
-                    continue;
-                }
-                if !known {
-                    status = fail(sh.loc(), fds, &format!("hash: {name}: not found"), 1).await;
-                } else if terse {
-                    out(fds, &format!("/usr/bin/{name}\n")).await;
+                match sh.commands.resolve(sh, name).await {
+                    // Functions and builtins are not remembered.
+                    Resolved::Function(_)
+                    | Resolved::SpecialBuiltin(_)
+                    | Resolved::Builtin(_)
+                    | Resolved::AppBuiltin => {}
+                    Resolved::Utility(_, p) | Resolved::File(p) => {
+                        if terse {
+                            out(fds, &format!("{p}\n")).await;
+                        }
+                    }
+                    Resolved::NotFound | Resolved::NotAllowed => {
+                        status = fail(sh.loc(), fds, &format!("hash: {name}: not found"), 1).await;
+                    }
                 }
             }
         }
@@ -391,15 +397,7 @@ pub async fn compgen(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     for act in &actions {
         let mut list: Vec<String> = match act.as_str() {
             "alias" => sh.aliases.keys().cloned().collect(),
-            "builtin" => {
-                let mut v: Vec<String> = NAMES
-                    .iter()
-                    .filter(|n| is_public_builtin(n) && !matches!(**n, "bash" | "sh"))
-                    .map(|s| s.to_string())
-                    .collect();
-                v.sort();
-                v
-            }
+            "builtin" => super::public_names().into_iter().map(str::to_string).collect(),
             "keyword" => KEYWORDS.iter().map(|s| s.to_string()).collect(),
             "function" => {
                 let mut v: Vec<String> = sh.funcs.keys().cloned().collect();
@@ -408,23 +406,11 @@ pub async fn compgen(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             }
             "variable" => sh.vars.names().into_iter().filter(|n| sh.vars.get(n).is_some()).collect(),
             "export" => sh.vars.exported().into_iter().map(|(k, _)| k).collect(),
+            // Aliases, keywords and what the command table can run (restricted names left out).
             "command" => {
                 let mut v: Vec<String> = sh.aliases.keys().cloned().collect();
-                v.extend(
-                    NAMES
-                        .iter()
-                        .filter(|n| is_public_builtin(n) && !matches!(**n, "bash" | "sh"))
-                        .map(|s| s.to_string()),
-                );
-                let mut f: Vec<String> = sh.funcs.keys().cloned().collect();
-                f.sort();
-                v.extend(f);
                 v.extend(KEYWORDS.iter().map(|s| s.to_string()));
-                let mut u: Vec<String> = default_registry().names().map(str::to_string).collect();
-                u.push("bash".into());
-                u.push("sh".into());
-                u.sort();
-                v.extend(u);
+                v.extend(sh.commands.names(sh).await);
                 v
             }
             "file" | "directory" => Vec::new(),

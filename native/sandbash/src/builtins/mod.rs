@@ -26,8 +26,9 @@ pub(crate) mod type_;
 mod unset;
 
 use crate::interp::simple::Assigned;
-use crate::interp::{Fds, Res};
+use crate::interp::{Fds, Flow, Res};
 use crate::state::ShellState;
+use futures_util::future::BoxFuture;
 
 pub use eval::run_script_file;
 pub(crate) use trap::canonical as trap_condition;
@@ -39,73 +40,153 @@ pub enum DeclArg {
     Assign(Assigned),
 }
 
-const NAMES: &[&str] = &[
-    ":",
-    "true",
-    "false",
-    "echo",
-    "printf",
-    "cd",
-    "pwd",
-    "export",
-    "unset",
-    "set",
-    "shift",
-    "local",
-    "declare",
-    "typeset",
-    "readonly",
-    "return",
-    "exit",
-    "break",
-    "continue",
-    "read",
-    "test",
-    "[",
-    "eval",
-    "source",
-    ".",
-    "shopt",
-    "let",
-    "type",
-    "command",
-    "bash",
-    "sh",
-    "trap",
-    "builtin",
-    "exec",
-    "getopts",
-    "alias",
-    "unalias",
-    "pushd",
-    "popd",
-    "dirs",
-    "mapfile",
-    "readarray",
-    "umask",
-    "hash",
-    "history",
-    "enable",
-    "help",
-    "caller",
-    "compgen",
-    "wait",
-    "jobs",
-    "kill",
-    "__select",
-    "__syntax_error",
-];
-
-/// The builtins a script sees (`enable` lists them): internal ones left out.
-pub fn public_names() -> Vec<&'static str> {
-    let mut v: Vec<&str> =
-        NAMES.iter().copied().filter(|n| !n.starts_with("__") && !matches!(*n, "bash" | "sh")).collect();
-    v.sort_unstable();
-    v
+/// How bash treats a builtin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A POSIX special builtin (`enable -s`): its prefix assignments persist,
+    /// and it is part of the language, so the `commands` restriction never
+    /// applies to it.
+    Special,
+    /// Any other builtin.
+    Regular,
+    /// `bash`/`sh`: run in-process but shown as the program `/usr/bin/bash`.
+    Program,
+    /// Helpers the parser's rewrites call (`__select`): no script sees them.
+    Internal,
 }
 
-/// Internal marker: a builtin's write hit a closed pipe (ends the stage like SIGPIPE).
-const SIGPIPE: i32 = -141;
+/// One call of a builtin: its words, the `name=value` arguments of a
+/// declaration builtin as assignments, and its descriptors.
+pub struct Call<'a> {
+    pub argv: &'a [String],
+    pub decl: Vec<DeclArg>,
+    pub fds: &'a Fds,
+}
+
+/// Every builtin has this signature: the exit status, or a [`Flow`] that
+/// leaves the command (`exit`, `return`, a closed pipe, a limit).
+pub type BuiltinFn = for<'a> fn(&'a mut ShellState, Call<'a>) -> BoxFuture<'a, Res>;
+
+/// An entry of the builtin table.
+pub struct Builtin {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub run: BuiltinFn,
+}
+
+impl std::fmt::Debug for Builtin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Builtin({}, {:?})", self.name, self.kind)
+    }
+}
+
+/// A table entry for a builtin `fn(sh, argv, fds)` returning a plain status
+/// (`status`) or a [`Res`] (`res`).
+macro_rules! entry {
+    ($name:literal, $kind:ident, status $f:path) => {
+        Builtin {
+            name: $name,
+            kind: Kind::$kind,
+            run: {
+                fn run<'a>(sh: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
+                    Box::pin(async move { Ok($f(sh, c.argv, c.fds).await) })
+                }
+                run
+            },
+        }
+    };
+    ($name:literal, $kind:ident, res $f:path) => {
+        Builtin {
+            name: $name,
+            kind: Kind::$kind,
+            run: {
+                fn run<'a>(sh: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
+                    Box::pin($f(sh, c.argv, c.fds))
+                }
+                run
+            },
+        }
+    };
+    ($name:literal, $kind:ident, call $f:path) => {
+        Builtin { name: $name, kind: Kind::$kind, run: $f }
+    };
+}
+
+/// The builtins, sorted by name (looked up by binary search).
+static TABLE: &[Builtin] = &[
+    entry!(".", Special, res eval::source),
+    entry!(":", Special, call ok),
+    entry!("[", Regular, res crate::interp::cond::test_builtin),
+    entry!("__select", Internal, res select::select),
+    entry!("__syntax_error", Internal, call syntax_error),
+    #[cfg(test)]
+    entry!("__test_panic", Internal, call test_panic),
+    entry!("alias", Regular, status alias::alias),
+    entry!("bash", Program, res bash::run),
+    entry!("break", Special, res control::run),
+    entry!("builtin", Regular, call builtin),
+    entry!("caller", Regular, status misc::caller),
+    entry!("cd", Regular, status cd::cd),
+    entry!("command", Regular, res type_::command),
+    entry!("compgen", Regular, status misc::compgen),
+    entry!("continue", Special, res control::run),
+    entry!("declare", Regular, call declaration),
+    entry!("dirs", Regular, status dirstack::dirs),
+    entry!("echo", Regular, res echo::echo),
+    entry!("enable", Regular, status enable::enable),
+    entry!("eval", Special, res eval::eval),
+    entry!("exec", Special, call exec),
+    entry!("exit", Special, res control::run),
+    entry!("export", Special, call declaration),
+    entry!("false", Regular, call fail_status),
+    entry!("getopts", Regular, status getopts::getopts),
+    entry!("hash", Regular, status misc::hash),
+    entry!("help", Regular, status misc::help),
+    entry!("history", Regular, status history::history),
+    entry!("jobs", Regular, status jobs::jobs),
+    entry!("kill", Regular, res jobs::kill),
+    entry!("let", Regular, res let_::run),
+    entry!("local", Regular, call declaration),
+    entry!("mapfile", Regular, res mapfile::mapfile),
+    entry!("popd", Regular, status dirstack::popd),
+    entry!("printf", Regular, res echo::printf),
+    entry!("pushd", Regular, status dirstack::pushd),
+    entry!("pwd", Regular, status cd::pwd),
+    entry!("read", Regular, res read::read),
+    entry!("readarray", Regular, res mapfile::mapfile),
+    entry!("readonly", Special, call declaration),
+    entry!("return", Special, res control::run),
+    entry!("set", Special, status set::set),
+    entry!("sh", Program, res bash::run),
+    entry!("shift", Special, status shift::shift),
+    entry!("shopt", Regular, status set::shopt),
+    entry!("source", Special, res eval::source),
+    entry!("test", Regular, res crate::interp::cond::test_builtin),
+    entry!("trap", Special, status trap::trap),
+    entry!("true", Regular, call ok),
+    entry!("type", Regular, status type_::type_),
+    entry!("typeset", Regular, call declaration),
+    entry!("umask", Regular, status misc::umask),
+    entry!("unalias", Regular, status alias::unalias),
+    entry!("unset", Special, status unset::unset),
+    entry!("wait", Regular, status jobs::wait),
+];
+
+/// The builtin `name` (internal ones included), enabled or not.
+pub fn lookup(name: &str) -> Option<&'static Builtin> {
+    TABLE.binary_search_by(|b| b.name.cmp(name)).ok().map(|i| &TABLE[i])
+}
+
+/// Every builtin of the table.
+pub fn all() -> &'static [Builtin] {
+    TABLE
+}
+
+/// The builtins a script sees (`enable` lists them): internal ones and the
+/// programs `bash`/`sh` left out.
+pub fn public_names() -> Vec<&'static str> {
+    TABLE.iter().filter(|b| matches!(b.kind, Kind::Special | Kind::Regular)).map(|b| b.name).collect()
+}
 
 /// Shell keywords (for `type`).
 pub const KEYWORDS: &[&str] = &[
@@ -118,166 +199,166 @@ pub async fn run_shell_program(sh: &mut ShellState, argv: &[String], fds: &Fds) 
     bash::run(sh, argv, fds).await
 }
 
+/// Whether `name` is a builtin, internal ones included (enabled or not).
 pub fn is_builtin(name: &str) -> bool {
-    NAMES.contains(&name) || (cfg!(test) && name == "__test_panic")
+    lookup(name).is_some()
 }
 
 /// A builtin a script can see (`type`, `command -v`, `builtin`, `compgen`):
 /// the internal `__select` and `__syntax_error` (the parser's rewrites call
 /// them) are not among them, as bash has no such names.
 pub fn is_public_builtin(name: &str) -> bool {
-    is_builtin(name) && !name.starts_with("__")
+    lookup(name).is_some_and(|b| b.kind != Kind::Internal)
 }
 
-/// Run builtin `argv[0]`.
-pub fn run<'a>(
+/// Whether `name` is a POSIX special builtin.
+pub fn is_special(name: &str) -> bool {
+    lookup(name).is_some_and(|b| b.kind == Kind::Special)
+}
+
+/// Run builtin `argv[0]` (127 when there is none).
+pub fn run<'a>(sh: &'a mut ShellState, argv: &'a [String], decl: Vec<DeclArg>, fds: &'a Fds) -> BoxFuture<'a, Res> {
+    match lookup(&argv[0]) {
+        Some(b) => run_builtin(sh, b, argv, decl, fds),
+        None => Box::pin(async { Ok(127) }),
+    }
+}
+
+/// Run builtin `b` with `argv` (`argv[0]` its name).
+pub fn run_builtin<'a>(
     sh: &'a mut ShellState,
+    b: &'static Builtin,
     argv: &'a [String],
     decl: Vec<DeclArg>,
     fds: &'a Fds,
-) -> futures_util::future::BoxFuture<'a, Res> {
-    Box::pin(run_inner(sh, argv, decl, fds))
+) -> BoxFuture<'a, Res> {
+    Box::pin(async move {
+        // Builtins that take options answer `--help`; these few treat it as an operand.
+        let takes_help =
+            b.kind != Kind::Program && !matches!(b.name, ":" | "true" | "false" | "echo" | "test" | "[" | "__select");
+        if takes_help && argv.get(1).map(String::as_str) == Some("--help") {
+            if let Some(status) = misc::dash_dash_help(b.name, fds).await {
+                return Ok(status);
+            }
+        }
+        (b.run)(sh, Call { argv, decl, fds }).await
+    })
 }
 
-async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds: &Fds) -> Res {
-    let name = argv[0].as_str();
-    // Builtins that take options answer `--help`; these few treat it as an operand.
-    let takes_help = !matches!(name, ":" | "true" | "false" | "echo" | "test" | "[" | "bash" | "sh" | "__select");
-    if takes_help && argv.get(1).map(String::as_str) == Some("--help") {
-        if let Some(status) = misc::dash_dash_help(name, fds).await {
-            return Ok(status);
+fn ok<'a>(_: &'a mut ShellState, _: Call<'a>) -> BoxFuture<'a, Res> {
+    Box::pin(async { Ok(0) })
+}
+
+fn fail_status<'a>(_: &'a mut ShellState, _: Call<'a>) -> BoxFuture<'a, Res> {
+    Box::pin(async { Ok(1) })
+}
+
+/// Lets the unit tests check that a panic stays inside `exec`.
+#[cfg(test)]
+fn test_panic<'a>(_: &'a mut ShellState, _: Call<'a>) -> BoxFuture<'a, Res> {
+    panic!("test panic")
+}
+
+/// The syntax error after the commands that ran (see `syntax::with_runnable_prefix`).
+fn syntax_error<'a>(_: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
+    Box::pin(async move {
+        let msg = c.argv.get(1).map_or("", String::as_str);
+        let _ = c.fds.stderr.write(format!("{msg}\n").as_bytes()).await;
+        Err(Flow::Exit(2))
+    })
+}
+
+/// `export`, `local`, `declare`, `typeset`, `readonly`.
+fn declaration<'a>(sh: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
+    Box::pin(async move {
+        // Reached through `command`/`builtin` (or made by an expansion):
+        // the words themselves, as text.
+        let decl = if c.decl.is_empty() { c.argv[1..].iter().cloned().map(DeclArg::Plain).collect() } else { c.decl };
+        declare::run(sh, &c.argv[0], decl, c.fds).await
+    })
+}
+
+/// `builtin [name [args]]`.
+fn builtin<'a>(sh: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
+    Box::pin(async move {
+        match c.argv.get(1) {
+            None => Ok(0),
+            Some(n) => match lookup(n).filter(|b| matches!(b.kind, Kind::Special | Kind::Regular)) {
+                Some(b) => run_builtin(sh, b, &c.argv[1..], Vec::new(), c.fds).await,
+                None => Ok(fail(sh.loc(), c.fds, &format!("builtin: {n}: not a shell builtin"), 1).await),
+            },
         }
-    }
-    let status = match name {
-        // Lets the unit tests check that a panic stays inside `exec`.
-        #[cfg(test)]
-        "__test_panic" => panic!("test panic"),
-        ":" | "true" => 0,
-        "false" => 1,
-        "echo" => match echo::echo(sh.loc(), argv, fds, sh.opts.xpg_echo).await {
-            SIGPIPE => return Err(crate::interp::Flow::Exit(141)),
-            s => s,
-        },
-        "printf" => return echo::printf(sh, argv, fds).await,
-        "cd" => cd::cd(sh, argv, fds).await,
-        "pwd" => cd::pwd(sh, argv, fds).await,
-        "export" | "local" | "declare" | "typeset" | "readonly" => {
-            // Reached through `command`/`builtin` (or made by an expansion):
-            // the words themselves, as text.
-            let decl = if decl.is_empty() { argv[1..].iter().cloned().map(DeclArg::Plain).collect() } else { decl };
-            declare::run(sh, name, decl, fds).await?
+    })
+}
+
+/// `exec [-cl] [-a name] [command [argument ...]]`: without a command the
+/// redirections stay for the rest of the shell; with one, the command
+/// replaces the shell.
+fn exec<'a>(sh: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
+    Box::pin(exec_inner(sh, c.argv, c.fds))
+}
+
+async fn exec_inner(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
+    let mut i = 1;
+    let (mut clear, mut login, mut name) = (false, false, None::<String>);
+    while let Some(a) = argv.get(i).filter(|a| a.starts_with('-') && a.len() > 1) {
+        i += 1;
+        if a == "--" {
+            break;
         }
-        "unset" => unset::unset(sh, argv, fds).await,
-        "set" => set::set(sh, argv, fds).await,
-        "shopt" => set::shopt(sh, argv, fds).await,
-        "shift" => shift::shift(sh, argv, fds).await,
-        "getopts" => getopts::getopts(sh, argv, fds).await,
-        "__select" => select::select(sh, argv, fds).await?,
-        "__syntax_error" => {
-            // The syntax error after the commands that ran (see `syntax::with_runnable_prefix`).
-            let msg = argv.get(1).map_or("", String::as_str);
-            let _ = fds.stderr.write(format!("{msg}\n").as_bytes()).await;
-            return Err(crate::interp::Flow::Exit(2));
-        }
-        "return" | "exit" | "break" | "continue" => return control::run(sh, argv, fds).await,
-        "read" => read::read(sh, argv, fds).await?,
-        "test" | "[" => crate::interp::cond::test_builtin(sh, argv, fds).await?,
-        "eval" => return eval::eval(sh, argv, fds).await,
-        "source" | "." => return eval::source(sh, argv, fds).await,
-        "let" => let_::run(sh, argv, fds).await?,
-        "type" => type_::type_(sh, argv, fds).await,
-        "command" => return type_::command(sh, argv, fds).await,
-        "bash" | "sh" => return bash::run(sh, argv, fds).await,
-        "trap" => trap::trap(sh, argv, fds).await,
-        "wait" => jobs::wait(sh, argv, fds).await,
-        "jobs" => jobs::jobs(sh, argv, fds).await,
-        "kill" => return jobs::kill(sh, argv, fds).await,
-        "alias" => alias::alias(sh, argv, fds).await,
-        "pushd" => dirstack::pushd(sh, argv, fds).await,
-        "umask" => misc::umask(sh, argv, fds).await,
-        "hash" => misc::hash(sh, argv, fds).await,
-        "history" => history::history(sh, argv, fds).await,
-        "enable" => enable::enable(sh, argv, fds).await,
-        "help" => misc::help(sh, argv, fds).await,
-        "caller" => misc::caller(sh, argv, fds).await,
-        "compgen" => misc::compgen(sh, argv, fds).await,
-        "mapfile" | "readarray" => mapfile::mapfile(sh, argv, fds).await?,
-        "popd" => dirstack::popd(sh, argv, fds).await,
-        "dirs" => dirstack::dirs(sh, argv, fds).await,
-        "unalias" => alias::unalias(sh, argv, fds).await,
-        "exec" => {
-            // Without a command the redirections stay for the rest of the shell;
-            // with one, the command replaces the shell.
-            // `exec [-cl] [-a name] [command [argument ...]]`.
-            let mut i = 1;
-            let (mut clear, mut login, mut name) = (false, false, None::<String>);
-            while let Some(a) = argv.get(i).filter(|a| a.starts_with('-') && a.len() > 1) {
-                i += 1;
-                if a == "--" {
-                    break;
-                }
-                let mut chars = a[1..].chars();
-                while let Some(c) = chars.next() {
-                    match c {
-                        'c' => clear = true,
-                        'l' => login = true,
-                        'a' => {
-                            let rest: String = chars.by_ref().collect();
-                            if !rest.is_empty() {
-                                name = Some(rest);
-                            } else if let Some(n) = argv.get(i) {
-                                name = Some(n.clone());
-                                i += 1;
-                            } else {
-                                fds.shell_err(sh.loc(), "exec: -a: option requires an argument").await;
-                                let _ = fds.stderr.write(EXEC_USAGE.as_bytes()).await;
-                                return Ok(2);
-                            }
-                        }
-                        c => {
-                            fds.shell_err(sh.loc(), &format!("exec: -{c}: invalid option")).await;
-                            let _ = fds.stderr.write(EXEC_USAGE.as_bytes()).await;
-                            return Ok(2);
-                        }
+        let mut chars = a[1..].chars();
+        while let Some(c) = chars.next() {
+            match c {
+                'c' => clear = true,
+                'l' => login = true,
+                'a' => {
+                    let rest: String = chars.by_ref().collect();
+                    if !rest.is_empty() {
+                        name = Some(rest);
+                    } else if let Some(n) = argv.get(i) {
+                        name = Some(n.clone());
+                        i += 1;
+                    } else {
+                        fds.shell_err(sh.loc(), "exec: -a: option requires an argument").await;
+                        let _ = fds.stderr.write(EXEC_USAGE.as_bytes()).await;
+                        return Ok(2);
                     }
                 }
-            }
-            if i >= argv.len() {
-                sh.exec_fds = Some(std::sync::Arc::new(fds.clone()));
-                return Ok(0);
-            }
-            let mut args = argv[i..].to_vec();
-            let cmd = args[0].clone();
-            // `-a NAME` (and `-l`'s dash) reach a nested bash as its `$0`.
-            let name = match name {
-                Some(n) if login => Some(format!("-{n}")),
-                Some(n) => Some(n),
-                None if login => Some(format!("-{cmd}")),
-                None => None,
-            };
-            let base = cmd.rsplit('/').next().unwrap_or(&cmd);
-            if let Some(n) = name.filter(|_| matches!(base, "bash" | "sh")) {
-                if args.len() == 3 && args[1] == "-c" {
-                    args.push(n);
+                c => {
+                    fds.shell_err(sh.loc(), &format!("exec: -{c}: invalid option")).await;
+                    let _ = fds.stderr.write(EXEC_USAGE.as_bytes()).await;
+                    return Ok(2);
                 }
             }
-            // `-c`: the command gets an empty environment.
-            if clear {
-                for (k, _) in sh.vars.exported() {
-                    sh.vars.entry(&k).exported = false;
-                }
-            }
-            let status = Box::pin(crate::interp::simple::dispatch(sh, &cmd, args, Vec::new(), fds)).await?;
-            return Err(crate::interp::Flow::Exit(status));
         }
-        "builtin" => match argv.get(1) {
-            None => 0,
-            Some(n) if is_public_builtin(n) => return run(sh, &argv[1..], Vec::new(), fds).await,
-            Some(n) => fail(sh.loc(), fds, &format!("builtin: {n}: not a shell builtin"), 1).await,
-        },
-        _ => 127,
+    }
+    if i >= argv.len() {
+        sh.exec_fds = Some(std::sync::Arc::new(fds.clone()));
+        return Ok(0);
+    }
+    let mut args = argv[i..].to_vec();
+    let cmd = args[0].clone();
+    // `-a NAME` (and `-l`'s dash) reach a nested bash as its `$0`.
+    let name = match name {
+        Some(n) if login => Some(format!("-{n}")),
+        Some(n) => Some(n),
+        None if login => Some(format!("-{cmd}")),
+        None => None,
     };
-    Ok(status)
+    let base = cmd.rsplit('/').next().unwrap_or(&cmd);
+    if let Some(n) = name.filter(|_| matches!(base, "bash" | "sh")) {
+        if args.len() == 3 && args[1] == "-c" {
+            args.push(n);
+        }
+    }
+    // `-c`: the command gets an empty environment.
+    if clear {
+        for (k, _) in sh.vars.exported() {
+            sh.vars.entry(&k).exported = false;
+        }
+    }
+    let status = Box::pin(crate::interp::simple::dispatch(sh, &cmd, args, Vec::new(), fds)).await?;
+    Err(Flow::Exit(status))
 }
 
 const EXEC_USAGE: &str = "exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]\n";

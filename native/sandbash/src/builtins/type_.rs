@@ -1,9 +1,9 @@
 //! `type` and `command`.
 
-use super::{is_public_builtin, KEYWORDS};
-use crate::commands::default_registry;
+use super::KEYWORDS;
 use crate::interp::{Fds, Res};
 use crate::state::ShellState;
+use crate::table::Resolved;
 
 enum Kind {
     Alias(String),
@@ -13,49 +13,18 @@ enum Kind {
     File(String),
 }
 
-/// Where `name` is found on PATH: executable files of the sandbox's
-/// filesystem, and the utilities, which live in `/usr/bin` and `/bin`.
-pub async fn path_hits(sh: &ShellState, name: &str, all: bool) -> Vec<String> {
-    let utility = default_registry().get(name).is_some()
-        || matches!(name, "bash" | "sh")
-        || crate::commands::python_command(&sh.sys, name).is_some();
-    let path = sh.get_var("PATH").unwrap_or_default();
-    let mut hits = Vec::new();
-    for dir in path.split(':') {
-        let dir = if dir.is_empty() { "." } else { dir };
-        let full = format!("{}/{name}", dir.trim_end_matches('/'));
-        let found = if utility && matches!(dir, "/usr/bin" | "/bin") {
-            true
-        } else {
-            let p = crate::fs::path::resolve(&sh.cwd, &full);
-            sh.fs.metadata(&p).await.is_ok_and(|m| m.is_file() && m.mode & 0o111 != 0)
-        };
-        if found {
-            hits.push(full);
-            if !all {
-                break;
-            }
-        }
+/// `type -P`: where a `PATH` search finds `name` (restricted names are not found).
+async fn path_hits(sh: &ShellState, name: &str, all: bool) -> Vec<String> {
+    if !sh.commands.allowed(name) {
+        return Vec::new();
     }
-    if hits.is_empty() && utility {
-        // A utility is always found, even when PATH leaves its directory out.
-        hits.push(format!("/usr/bin/{name}"));
-    }
-    hits
-}
-
-/// The first regular file named `name` on PATH, executable or not.
-pub async fn path_file(sh: &ShellState, name: &str) -> Option<String> {
-    let path = sh.get_var("PATH").unwrap_or_default();
-    for dir in path.split(':') {
-        let dir = if dir.is_empty() { "." } else { dir };
-        let full = format!("{}/{name}", dir.trim_end_matches('/'));
-        let p = crate::fs::path::resolve(&sh.cwd, &full);
-        if sh.fs.metadata(&p).await.is_ok_and(|m| m.is_file()) {
-            return Some(full);
-        }
-    }
-    None
+    let hits = sh.commands.path_search(sh, name, all).await;
+    hits.into_iter()
+        .filter_map(|r| match r {
+            Resolved::Utility(_, p) | Resolved::File(p) => Some(p),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Everything `name` could run, in bash's order of precedence (only the
@@ -70,23 +39,37 @@ async fn classify_all(sh: &ShellState, name: &str, skip_functions: bool, all: bo
     if KEYWORDS.contains(&name) {
         kinds.push(Kind::Keyword);
     }
-    if !skip_functions {
-        if let Some(f) = sh.funcs.get(name) {
-            kinds.push(Kind::Function(f.printed()));
+    let found = if all {
+        sh.commands.resolve_all(sh, name, skip_functions).await
+    } else if !kinds.is_empty() {
+        Vec::new()
+    } else {
+        match sh.commands.resolve_with(sh, name, skip_functions).await {
+            // The parser's internal helpers are no commands to a script.
+            Resolved::Builtin(b) if b.kind == super::Kind::Internal => Vec::new(),
+            r => vec![r],
         }
-    }
-    let host = sh.host.as_ref().is_some_and(|h| h.has(name));
-    let enabled = is_public_builtin(name) && !sh.disabled.contains(name);
-    if host || (enabled && !matches!(name, "bash" | "sh")) {
-        kinds.push(Kind::Builtin);
-    }
-    if all || kinds.is_empty() {
-        kinds.extend(path_hits(sh, name, all).await.into_iter().map(Kind::File));
+    };
+    for r in found {
+        kinds.push(match r {
+            Resolved::Function(f) => Kind::Function(f.printed()),
+            Resolved::SpecialBuiltin(_) | Resolved::Builtin(_) | Resolved::AppBuiltin => Kind::Builtin,
+            // A name with a slash must be an executable file; a PATH search
+            // falls back to a file without the x bit, as bash's does.
+            Resolved::File(p) if name.contains('/') && !is_executable(sh, &p).await => continue,
+            Resolved::Utility(_, p) | Resolved::File(p) => Kind::File(p),
+            Resolved::NotFound | Resolved::NotAllowed => continue,
+        });
     }
     if !all {
         kinds.truncate(1);
     }
     kinds
+}
+
+async fn is_executable(sh: &ShellState, p: &str) -> bool {
+    let p = crate::fs::path::resolve(&sh.cwd, p);
+    sh.fs.metadata(&p).await.is_ok_and(|m| m.is_file() && m.mode & 0o111 != 0)
 }
 
 async fn classify(sh: &ShellState, name: &str, skip_functions: bool) -> Option<Kind> {
@@ -209,12 +192,9 @@ pub async fn command(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     }
     // `command NAME args`: skip functions.
     let name = rest[0].as_str();
-    if is_public_builtin(name) {
-        return super::run(sh, rest, Vec::new(), fds).await;
-    }
-    if let Some(cmd) = default_registry().get(name).cloned() {
-        return crate::interp::simple::run_utility(sh, cmd.as_ref(), rest, fds).await;
-    }
-    fds.shell_err(sh.loc(), &format!("{name}: command not found")).await;
-    Ok(127)
+    let r = match sh.commands.resolve_with(sh, name, true).await {
+        Resolved::Builtin(b) if b.kind == super::Kind::Internal => Resolved::NotFound,
+        r => r,
+    };
+    Box::pin(crate::interp::simple::run_resolved(sh, name, r, rest.to_vec(), Vec::new(), fds)).await
 }

@@ -1,10 +1,12 @@
-//! Running another registered utility from inside one (env, xargs, find -exec,
-//! timeout). Utilities cannot call back into the shell, so only registered
-//! utilities can be run this way: shell builtins and functions are not
-//! programs, as with the real tools. `/usr/bin/sort` runs `sort`.
+//! Running another program from inside a utility (env, xargs, find -exec,
+//! timeout): registered utilities, the application's commands, `bash`/`sh` and
+//! script files of the sandbox, as the session's command table finds them.
+//! Shell builtins and functions are not programs, as with the real tools.
+//! `/usr/bin/sort` runs `sort`.
 
 use super::{default_registry, Command, CommandContext, EnvView};
 use crate::io::{Input, IoError, Output};
+use crate::table::{Program, Resolved};
 use std::sync::Arc;
 
 /// What to run and with which streams; built from the caller's context with
@@ -47,21 +49,34 @@ pub fn lookup(name: &str) -> Option<Arc<dyn Command>> {
     default_registry().get(base).cloned()
 }
 
-/// Run `e.argv` as a utility. Each run counts as a command against the exec's
-/// budget; past it, the run is refused with status 126 (the exec then stops).
+/// Run `e.argv` as a program, found as the session's command table finds
+/// programs (`crate::table::CommandTable::resolve_program`: the application's
+/// commands, utilities, scripts on PATH, restricted names not at all). Each
+/// run counts as a command against the exec's budget; past it, the run is
+/// refused with status 126 (the exec then stops).
 pub async fn run(ctx: &CommandContext<'_>, e: Exec<'_>) -> Result<Ran, IoError> {
     let Some((name, args)) = e.argv.split_first() else {
         return Ok(Ran::Status(0));
     };
-    let base = name.rsplit('/').next().unwrap_or(name);
-    if let (Some(shell), "bash" | "sh") = (ctx.shell, base) {
-        return run_shell(ctx, shell, e).await;
-    }
-    let host = ctx.shell.and_then(|s| s.host.clone()).filter(|h| h.has(name));
-    let cmd = lookup(name).or_else(|| super::python_command(ctx.sys, name.rsplit('/').next().unwrap_or(name)));
-    if host.is_none() && cmd.is_none() {
-        return Ok(Ran::NotFound);
-    }
+    let table = ctx.shell.map_or(crate::table::CommandTable::default_ref(), |s| &*s.commands);
+    let found = table.resolve_program(ctx.shell, ctx.sys, name).await;
+    let cmd = match found {
+        Resolved::Utility(Program::Command(c), _) => Some(c),
+        Resolved::AppBuiltin => None,
+        Resolved::Utility(Program::Shell(_), _) => match ctx.shell {
+            Some(shell) => return run_shell(ctx, shell, e, false).await,
+            None => return Ok(Ran::NotFound),
+        },
+        // A script of the sandbox runs in a child shell; a missing file is not found.
+        Resolved::File(p) => match ctx.shell {
+            Some(shell) if ctx.fs.metadata(&ctx.resolve(&p)).await.is_ok_and(|m| m.is_file()) => {
+                let argv: Vec<String> = std::iter::once(p).chain(args.iter().cloned()).collect();
+                return run_shell(ctx, shell, Exec { argv: &argv, ..e }, true).await;
+            }
+            _ => return Ok(Ran::NotFound),
+        },
+        _ => return Ok(Ran::NotFound),
+    };
     if ctx.budget.tick_command().is_err() {
         return Ok(Ran::Status(126));
     }
@@ -82,16 +97,22 @@ pub async fn run(ctx: &CommandContext<'_>, e: Exec<'_>) -> Result<Ran, IoError> 
     };
     // `Command::run` returns a boxed future, so utilities running utilities
     // (env xargs find ...) need no further boxing.
-    match (host, cmd) {
-        (Some(h), _) => Ok(Ran::Status(h.run(&mut sub).await?)),
-        (None, Some(c)) => Ok(Ran::Status(c.run(&mut sub).await?)),
+    match (cmd, table.app_builtins()) {
+        (Some(c), _) => Ok(Ran::Status(c.run(&mut sub).await?)),
+        (None, Some(h)) => Ok(Ran::Status(h.run(&mut sub).await?)),
         (None, None) => Ok(Ran::NotFound),
     }
 }
 
 /// `bash`/`sh` as a program: a child of the calling shell that sees the
 /// environment, directory and streams this run was given.
-async fn run_shell(ctx: &CommandContext<'_>, shell: &crate::state::ShellState, e: Exec<'_>) -> Result<Ran, IoError> {
+/// With `script`, `e.argv[0]` is a script file of the sandbox that the child runs.
+async fn run_shell(
+    ctx: &CommandContext<'_>,
+    shell: &crate::state::ShellState,
+    e: Exec<'_>,
+    script: bool,
+) -> Result<Ran, IoError> {
     if ctx.budget.tick_command().is_err() {
         return Ok(Ran::Status(126));
     }
@@ -109,7 +130,12 @@ async fn run_shell(ctx: &CommandContext<'_>, shell: &crate::state::ShellState, e
         var.exported = true;
     }
     let fds = crate::interp::Fds::new(e.stdin, e.stdout, e.stderr);
-    let status = match crate::builtins::run_shell_program(&mut child, e.argv, &fds).await {
+    let ran = if script {
+        crate::builtins::run_script_file(&mut child, e.argv, &fds).await
+    } else {
+        crate::builtins::run_shell_program(&mut child, e.argv, &fds).await
+    };
+    let status = match ran {
         Ok(s) => s,
         Err(crate::interp::Flow::Exit(s)) => s,
         // A limit or a stop: the shared budget makes the caller's next check end the exec.

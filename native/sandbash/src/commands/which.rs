@@ -2,7 +2,6 @@
 //! builtins that real systems also ship as programs (echo, test, ...) are
 //! registered too, so they are found; `cd` and friends are not.
 
-use super::run_util::lookup;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -36,12 +35,8 @@ impl Command for Which {
         }
         let mut status = 0;
         for n in names {
-            let found = if n.contains('/') {
-                let m = ctx.fs.metadata(&ctx.resolve(n)).await;
-                m.is_ok_and(|m| m.is_file() && m.mode & 0o111 != 0).then(|| n.clone())
-            } else {
-                lookup(n).or_else(|| super::python_command(ctx.sys, n)).map(|_| format!("/usr/bin/{n}"))
-            };
+            // A PATH search through the session's command table.
+            let found = crate::table::which(ctx, n).await;
             match found {
                 Some(p) => ctx.out(format!("{p}\n").as_bytes()).await?,
                 None => status = 1,

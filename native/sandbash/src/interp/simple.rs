@@ -3,10 +3,11 @@
 
 use super::{call_function, redirect, Fds, Flow, Res};
 use crate::builtins::{self, DeclArg};
-use crate::commands::{default_registry, CommandContext};
+use crate::commands::CommandContext;
 use crate::expand;
 use crate::io::IoError;
 use crate::state::{ShellState, Value, Var};
+use crate::table::{Program, Resolved};
 use brush_parser::ast::{self, AssignmentName, AssignmentValue, CommandPrefixOrSuffixItem as Item, SourceLocation};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -14,28 +15,6 @@ use std::sync::Arc;
 /// Builtins whose `name=value` arguments are assignments.
 fn is_declaration(name: &str) -> bool {
     matches!(name, "export" | "local" | "declare" | "typeset" | "readonly")
-}
-
-/// Special builtins: their prefix assignments persist (POSIX).
-fn is_special(name: &str) -> bool {
-    matches!(
-        name,
-        ":" | "."
-            | "source"
-            | "eval"
-            | "exec"
-            | "exit"
-            | "export"
-            | "readonly"
-            | "return"
-            | "set"
-            | "shift"
-            | "unset"
-            | "break"
-            | "continue"
-            | "trap"
-            | "times"
-    )
 }
 
 pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Res {
@@ -350,7 +329,8 @@ async fn run_with(
     }
 
     // Prefix assignments: temporary for the command, permanent for special builtins.
-    let persistent = is_special(&name) && !sh.funcs.contains_key(&name);
+    // Special builtins: their prefix assignments persist (POSIX).
+    let persistent = builtins::is_special(&name) && !sh.funcs.contains_key(&name);
     let mut saved: Vec<(String, Option<Var>)> = Vec::new();
     for a in &assigns {
         let v = expand_assignment(sh, &fds, a).await?;
@@ -386,41 +366,43 @@ fn restore(sh: &mut ShellState, saved: Vec<(String, Option<Var>)>) {
     }
 }
 
+/// Run `argv` as command `name` resolves (see [`crate::table`]).
 pub async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: Vec<DeclArg>, fds: &Fds) -> Res {
-    if let Some(f) = sh.funcs.get(name).cloned() {
-        return call_function(sh, name, f, argv[1..].to_vec(), fds).await;
+    let r = sh.commands.resolve(sh, name).await;
+    run_resolved(sh, name, r, argv, decl, fds).await
+}
+
+/// Run `argv` as what `name` resolved to.
+pub async fn run_resolved(
+    sh: &mut ShellState,
+    name: &str,
+    resolved: Resolved,
+    argv: Vec<String>,
+    decl: Vec<DeclArg>,
+    fds: &Fds,
+) -> Res {
+    match resolved {
+        Resolved::Function(f) => call_function(sh, name, f, argv[1..].to_vec(), fds).await,
+        Resolved::SpecialBuiltin(b) | Resolved::Builtin(b) | Resolved::Utility(Program::Shell(b), _) => {
+            builtins::run_builtin(sh, b, &argv, decl, fds).await
+        }
+        Resolved::AppBuiltin => match sh.commands.app_builtins().cloned() {
+            Some(host) => run_host(sh, &host, &argv, fds).await,
+            None => not_found(sh, name, fds).await,
+        },
+        Resolved::Utility(Program::Command(cmd), _) => run_utility(sh, cmd.as_ref(), &argv, fds).await,
+        Resolved::File(path) => {
+            let mut argv = argv;
+            argv[0] = path;
+            builtins::run_script_file(sh, &argv, fds).await
+        }
+        Resolved::NotFound | Resolved::NotAllowed => not_found(sh, name, fds).await,
     }
-    if let Some(host) = sh.host.clone().filter(|h| h.has(name)) {
-        return run_host(sh, &host, &argv, fds).await;
-    }
-    if builtins::is_builtin(name) && !sh.disabled.contains(name) {
-        return builtins::run(sh, &argv, decl, fds).await;
-    }
-    // `/bin/ls` and `/usr/bin/env` name the utility itself.
-    let base = match name.rsplit_once('/') {
-        Some(("/bin" | "/usr/bin" | "/usr/local/bin" | "/sbin" | "/usr/sbin", b)) => b,
-        _ => name,
-    };
-    if let Some(cmd) = default_registry().get(base) {
-        return run_utility(sh, cmd.as_ref(), &argv, fds).await;
-    }
-    if let Some(cmd) = crate::commands::python_command(&sh.sys, base) {
-        return run_utility(sh, cmd.as_ref(), &argv, fds).await;
-    }
-    if name.contains('/') {
-        return builtins::run_script_file(sh, &argv, fds).await;
-    }
-    // An executable file the script put on PATH (`/usr/local/bin/tool`).
-    // A file there without the x bit still answers (`Permission denied`, 126).
-    let found = match builtins::type_::path_hits(sh, name, false).await.into_iter().next() {
-        Some(f) => Some(f),
-        None => builtins::type_::path_file(sh, name).await,
-    };
-    if let Some(found) = found {
-        let mut argv = argv;
-        argv[0] = found;
-        return builtins::run_script_file(sh, &argv, fds).await;
-    }
+}
+
+/// `bash: line N: NAME: command not found`, status 127 (also for a name the
+/// session's policy restricts: to the script it does not exist).
+async fn not_found(sh: &ShellState, name: &str, fds: &Fds) -> Res {
     fds.shell_err(sh.loc(), &format!("{name}: command not found")).await;
     Ok(127)
 }

@@ -121,9 +121,7 @@ impl Bash {
             fs: (!opts.exclude_filesystem).then(|| fs::capture(&self.mem.export())),
         };
         let extra = Extra {
-            aliases: format::Seq(
-                self.state.aliases.iter().map(|(k, v)| (format::Text(k.clone()), format::Text(v.clone()))).collect(),
-            ),
+            aliases: format::Seq(self.aliases().into_iter().map(|(k, v)| (format::Text(k), format::Text(v))).collect()),
             dirstack: format::Seq(self.state.dirstack.iter().map(|d| format::Text(d.clone())).collect()),
         };
         let history = match &self.state.history {
@@ -247,6 +245,7 @@ impl Bash {
             self.mem.replace_contents(tree).map_err(|e| invalid(format!("filesystem: {e}")))?;
         }
         self.state = new_state;
+        self.aliases.reset(&self.state.aliases);
         if let Some(h) = &self.state.history {
             h.lock().replace(entries);
         }

@@ -57,8 +57,9 @@ pub struct ShellState {
     pub sys: Arc<SysInfo>,
     /// The command history (`None` when it is turned off).
     pub history: Option<history::HistoryHandle>,
-    /// Commands the embedding application answers (`:builtins`), if any.
-    pub host: Option<Arc<crate::commands::host::HostCommands>>,
+    /// Everything a name can run (the application's commands and the
+    /// session's restriction among it); see [`crate::table`].
+    pub commands: Arc<crate::table::CommandTable>,
     /// Current script line, for messages.
     pub line: usize,
     /// Depth of function calls.
