@@ -682,10 +682,8 @@ fn nesting(code: &str) -> usize {
                 }
                 in_str = stack.pop() == Some(b'i');
             }
-            b';' => {
-                if stack.last() == Some(&b'd') {
-                    stack.pop();
-                }
+            b';' if stack.last() == Some(&b'd') => {
+                stack.pop();
             }
             b'd' if b[i..].starts_with(b"def")
                 && (i == 0 || !is_word(b[i - 1]))

@@ -349,7 +349,7 @@ impl Command for Sort {
             // The turn counter every 64 comparisons (a full check every
             // 65,536): a comparison is a few nanoseconds.
             turns = turns.wrapping_add(1);
-            if turns % 64 == 0 {
+            if turns.is_multiple_of(64) {
                 if let Err(stop) = crate::limits::checkpoint() {
                     crate::limits::scope::stop_exec(stop);
                     stopped = true;

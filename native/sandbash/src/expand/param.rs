@@ -672,7 +672,7 @@ pub(crate) async fn case_modify(
         Some(p) => match p.matcher(extglob, false) {
             Some(m) => Some(m),
             // A pattern that cannot be compiled matches nothing.
-            None => return emit(sh, out, v, quoted).map_err(Into::into),
+            None => return emit(sh, out, v, quoted),
         },
         None => None,
     };
