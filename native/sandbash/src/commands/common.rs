@@ -305,87 +305,6 @@ impl std::fmt::Display for OptError {
     }
 }
 
-/// The "Written by" part of GNU coreutils 9.1 `--version`, per utility.
-const COREUTILS_AUTHORS: &[(&str, &str)] = &[
-    ("[", "Kevin Braunsdorf and Matthew Bradburn."),
-    ("arch", "David MacKenzie and Karel Zak."),
-    ("b2sum", "Padraig Brady and Samuel Neves."),
-    ("basenc", "Simon Josefsson and Assaf Gordon."),
-    ("factor", "Paul Rubin, Torbj\u{f6}rn Granlund, and Niels M\u{f6}ller."),
-    ("groups", "David MacKenzie and James Youngman."),
-    ("link", "Michael Stone."),
-    ("nice", "David MacKenzie."),
-    ("nohup", "Jim Meyering."),
-    ("pathchk", "Paul Eggert, David MacKenzie, and Jim Meyering."),
-    ("shred", "Colin Plumb."),
-    ("stdbuf", "Padraig Brady."),
-    ("sync", "Jim Meyering and Giuseppe Scrivano."),
-    ("tsort", "Mark Kettenis."),
-    ("unlink", "Michael Stone."),
-    ("users", "Joseph Arceneaux and David MacKenzie."),
-    ("who", "Joseph Arceneaux, David MacKenzie, and Michael Stone."),
-    ("basename", "David MacKenzie."),
-    ("cat", "Torbjorn Granlund and Richard M. Stallman."),
-    ("chgrp", "David MacKenzie and Jim Meyering."),
-    ("chmod", "David MacKenzie and Jim Meyering."),
-    ("chown", "David MacKenzie and Jim Meyering."),
-    ("comm", "Richard M. Stallman and David MacKenzie."),
-    ("cp", "Torbjorn Granlund, David MacKenzie, and Jim Meyering."),
-    ("cut", "David M. Ihnat, David MacKenzie, and Jim Meyering."),
-    ("csplit", "Stuart Kemp and David MacKenzie."),
-    ("date", "David MacKenzie."),
-    ("dd", "Paul Rubin, David MacKenzie, and Stuart Kemp."),
-    ("df", "Torbjorn Granlund, David MacKenzie, and Paul Eggert."),
-    ("dirname", "David MacKenzie and Jim Meyering."),
-    ("echo", "Brian Fox and Chet Ramey."),
-    ("du", "Torbjorn Granlund, David MacKenzie, Paul Eggert,\nand Jim Meyering."),
-    ("env", "Richard Mlynarik, David MacKenzie, and Assaf Gordon."),
-    ("expand", "David MacKenzie."),
-    ("fmt", "Ross Paterson."),
-    ("fold", "David MacKenzie."),
-    ("head", "David MacKenzie and Jim Meyering."),
-    ("id", "Arnold Robbins and David MacKenzie."),
-    ("install", "David MacKenzie."),
-    ("join", "Mike Haertel."),
-    ("ln", "Mike Parker and David MacKenzie."),
-    ("logname", "FIXME: unknown."),
-    ("ls", "Richard M. Stallman and David MacKenzie."),
-    ("mkdir", "David MacKenzie."),
-    ("mktemp", "Jim Meyering and Eric Blake."),
-    ("mv", "Mike Parker, David MacKenzie, and Jim Meyering."),
-    ("nl", "Scott Bartram and David MacKenzie."),
-    ("nproc", "Giuseppe Scrivano."),
-    ("paste", "David M. Ihnat and David MacKenzie."),
-    ("pr", "Pete TerMaat and Roland Huebner."),
-    ("printenv", "David MacKenzie and Richard Mlynarik."),
-    ("pwd", "Jim Meyering."),
-    ("readlink", "Dmitry V. Levin."),
-    ("realpath", "Padraig Brady."),
-    ("rm", "Paul Rubin, David MacKenzie, Richard M. Stallman,\nand Jim Meyering."),
-    ("rmdir", "David MacKenzie."),
-    ("seq", "Ulrich Drepper."),
-    ("sleep", "Jim Meyering and Paul Eggert."),
-    ("sort", "Mike Haertel and Paul Eggert."),
-    ("split", "Torbjorn Granlund and Richard M. Stallman."),
-    ("stat", "Michael Meskes."),
-    ("tac", "Jay Lepreau and David MacKenzie."),
-    ("tail", "Paul Rubin, David MacKenzie, Ian Lance Taylor,\nand Jim Meyering."),
-    ("tee", "Mike Parker, Richard M. Stallman, and David MacKenzie."),
-    ("timeout", "Padraig Brady."),
-    ("touch", "Paul Rubin, Arnold Robbins, Jim Kingdon,\nDavid MacKenzie, and Randy Smith."),
-    ("tr", "Jim Meyering."),
-    ("true", "Jim Meyering."),
-    ("false", "Jim Meyering."),
-    ("truncate", "Padraig Brady."),
-    ("tty", "David MacKenzie."),
-    ("uname", "David MacKenzie."),
-    ("unexpand", "David MacKenzie."),
-    ("uniq", "Richard M. Stallman and David MacKenzie."),
-    ("wc", "Paul Rubin and David MacKenzie."),
-    ("whoami", "Richard Mlynarik."),
-    ("yes", "David MacKenzie."),
-];
-
 /// The licence block GNU programs of 2022 print after their version line.
 pub const GNU_LICENSE_2022: &str = "Copyright (C) 2022 Free Software Foundation, Inc.\n\
 License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n\
@@ -397,7 +316,7 @@ pub fn coreutils_version(name: &str) -> String {
     // GNU prints its own name, not the path it was run by.
     let name = name.rsplit('/').next().unwrap_or(name);
     let mut text = format!("{name} (GNU coreutils) 9.1\n{GNU_LICENSE_2022}");
-    if let Some((_, who)) = COREUTILS_AUTHORS.iter().find(|(n, _)| *n == name) {
+    if let Some(who) = super::UTILITIES.iter().find(|u| u.name == name).and_then(|u| u.authors) {
         text.push_str(&format!("\nWritten by {who}\n"));
     }
     text
