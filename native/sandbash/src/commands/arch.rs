@@ -1,6 +1,6 @@
 //! `arch`: the machine name, as `uname -m` reports it.
 
-use super::common::Spec;
+use super::util::Spec;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -21,7 +21,7 @@ impl Command for Arch {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn arch() {

@@ -15,7 +15,7 @@ impl Command for Base32 {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn encodes_and_decodes() {

@@ -15,7 +15,7 @@ impl Command for Base64 {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, make_fs, run_raw};
+    use crate::commands::util::testutil::{check, make_fs, run_raw};
     use crate::limits::Limits;
 
     #[test]

@@ -1,6 +1,6 @@
 //! `basename NAME [SUFFIX]`, `basename -a|-s SUFFIX NAME...`: strip directory and suffix.
 
-use super::common::{quote_locale, Arg, Spec};
+use super::util::{quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -61,7 +61,7 @@ impl Command for Basename {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn names_and_suffixes() {

@@ -5,7 +5,7 @@
 //! outside the alphabet, and a bad group ends with the bytes decoded so far
 //! followed by `invalid input`.
 
-use super::common::{quote, Arg, Spec};
+use super::util::{quote, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -337,7 +337,7 @@ impl Command for Basenc {
 const Z85_BLOCK: usize = 30720;
 
 /// Encode or decode FILE (or stdin) as the parsed options say.
-async fn codec(ctx: &CommandContext<'_>, base: Base, p: &super::common::Parsed) -> CommandResult {
+async fn codec(ctx: &CommandContext<'_>, base: Base, p: &super::util::Parsed) -> CommandResult {
     let decode = p.has("d");
     let wrap = match p.last("w") {
         None => 76usize,
@@ -444,7 +444,7 @@ mod tests {
 
 #[cfg(test)]
 mod basenc_tests {
-    use crate::commands::testutil::{check, make_fs, run_raw};
+    use crate::commands::util::testutil::{check, make_fs, run_raw};
     use crate::limits::Limits;
 
     #[test]

@@ -5,9 +5,9 @@
 //! The calendar is proleptic Gregorian (util-linux switches to Julian
 //! before September 1752; dates that old are not special-cased here).
 
-use super::common::{quote, Arg, Spec};
-use super::date_parse::Zone;
-use super::file_time::{civil_from_days, days_from_civil, to_unix};
+use super::util::{quote, Arg, Spec};
+use super::date::parse::Zone;
+use super::util::file_time::{civil_from_days, days_from_civil, to_unix};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -169,7 +169,7 @@ impl Command for Cal {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     // util-linux cal is not installed on this machine: the layout follows
     // util-linux 2.38 (20-column months, six week rows, centered titles);
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn three_and_year() {
-        let o = super::super::testutil::run(&["cal", "-3", "1", "2024"], &[], "");
+        let o = super::super::util::testutil::run(&["cal", "-3", "1", "2024"], &[], "");
         let first: Vec<&str> = o.out.lines().take(3).collect();
         assert_eq!(
             first,
@@ -206,7 +206,7 @@ mod tests {
                 "                1  2      1  2  3  4  5  6               1  2  3",
             ]
         );
-        let o = super::super::testutil::run(&["cal", "2024"], &[], "");
+        let o = super::super::util::testutil::run(&["cal", "2024"], &[], "");
         let lines: Vec<&str> = o.out.lines().collect();
         assert_eq!(lines[0].trim(), "2024");
         assert_eq!(lines.len(), 1 + 4 * 8 + 3);

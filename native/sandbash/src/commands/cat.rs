@@ -3,7 +3,7 @@
 //! GNU's `^X`/`M-x` notation. Input is processed a chunk at a time, and the
 //! line state carries across files as in GNU cat.
 
-use super::common::{quotef, Arg, Spec};
+use super::util::{quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -171,7 +171,7 @@ impl Command for Cat {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     const F: &str = "a\tb\x01\x7f\n\n\n\nc\u{e9}\n";
     const G: &str = "\n\nx";

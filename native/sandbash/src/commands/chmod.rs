@@ -1,8 +1,8 @@
 //! `chmod`: change permission bits (octal and symbolic modes, `-R`, `-v`, `-c`,
 //! `-f`, `--reference`). Symlinks met during `-R` are skipped, as GNU does.
 
-use super::common::{quote, quote_locale, quotef, Arg, Spec};
-use super::file_mode::{mode_string, ModeChange};
+use super::util::{quote, quote_locale, quotef, Arg, Spec};
+use super::util::file_mode::{mode_string, ModeChange};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::{path, FileType};
 use crate::io::IoError;
@@ -139,7 +139,7 @@ impl Command for Chmod {
 /// `-v`/`-c` lines: `mode of 'a' changed from 0644 (rw-r--r--) to 0755 (rwxr-xr-x)`.
 async fn report(
     ctx: &CommandContext<'_>,
-    p: &super::common::Parsed,
+    p: &super::util::Parsed,
     name: &str,
     t: FileType,
     old: u32,
@@ -158,7 +158,7 @@ async fn report(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{block_on, check, make_fs, run_full};
+    use super::super::util::testutil::{block_on, check, make_fs, run_full};
 
     fn mode_after(files: &[(&str, &str)], argv: &[&str], p: &str) -> u32 {
         let fs = make_fs(files);

@@ -2,7 +2,7 @@
 //! owners accepted are that user/group (by name), numeric ids, and `root`
 //! (refused as for any unprivileged user). Nothing is recorded.
 
-use super::common::{quote, quote_locale, Arg, Spec};
+use super::util::{quote, quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -118,7 +118,7 @@ impl Command for Chgrp {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn owners() {

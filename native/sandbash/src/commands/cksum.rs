@@ -4,7 +4,7 @@
 //! print BSD-style tagged digests; `-c` verifies tagged lines (any digest
 //! algorithm, or untagged ones too with `-a`), as md5sum's `-c` does.
 
-use super::common::{bad_arg, quote, quotef, Arg, Spec};
+use super::util::{bad_arg, quote, quotef, Arg, Spec};
 use super::hashsum::{self, Algo};
 use super::sum::{Bsd, SysV};
 use super::{Command, CommandContext, CommandResult};
@@ -197,7 +197,7 @@ impl Command for Cksum {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn crc() {

@@ -3,7 +3,7 @@
 //! or on `-s` characters (each one splits), joined by `-o` (two spaces),
 //! `-R` right-aligning columns and `-N` naming them.
 
-use super::common::{quotef, Arg, Spec};
+use super::util::{quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -183,7 +183,7 @@ impl Command for Column {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     fn nums() -> String {
         (1..=30).map(|i| format!("{i}ab\n")).collect()

@@ -3,9 +3,9 @@
 //! `-t`, `-T`, `--parents`, `--remove-destination`. `-l` (hard link) copies,
 //! since the sandbox filesystem has no hard links.
 
-use super::common::{quote, quote_locale, quotef, Arg, Spec};
-use super::file_mode::UMASK;
-use super::file_util::ask;
+use super::util::{quote, quote_locale, quotef, Arg, Spec};
+use super::util::file_mode::UMASK;
+use super::util::file_util::ask;
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::{path, FsError, Metadata};
 use crate::io::IoError;
@@ -460,9 +460,9 @@ impl Run<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_time::{from_unix, to_unix};
-    use super::super::file_util::testing::{check_on, fs_with};
-    use super::super::testutil::{block_on, check, check_tree, make_fs, run_full};
+    use super::super::util::file_time::{from_unix, to_unix};
+    use super::super::util::file_util::testing::{check_on, fs_with};
+    use super::super::util::testutil::{block_on, check, check_tree, make_fs, run_full};
 
     #[test]
     fn files() {

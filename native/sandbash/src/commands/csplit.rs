@@ -5,8 +5,8 @@
 //! search starts after the last line already matched or split at, so `{*}`
 //! always moves forward and ends.
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::grep_re::translate;
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::util::regex_translate::translate;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use regex::bytes::{Regex, RegexBuilder};
@@ -376,7 +376,7 @@ async fn split(
 #[cfg(test)]
 mod tests {
     use super::format_suffix;
-    use crate::commands::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     fn seq20() -> String {
         (1..=20).map(|i| format!("{i}\n")).collect()

@@ -2,7 +2,7 @@
 //! split on -d, with GNU's list syntax (`1,3-5,-2,4-`), -s, --complement,
 //! --output-delimiter and -z. Stdin is processed a line at a time.
 
-use super::common::{quote, quote_locale, quotef, Arg, Spec};
+use super::util::{quote, quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -205,7 +205,7 @@ impl Command for Cut {
             Err(s) => return Ok(s),
         };
         // Errors GNU reports while reading the options, in their order.
-        let mut list: Option<&crate::commands::common::Opt> = None;
+        let mut list: Option<&crate::commands::util::Opt> = None;
         for o in &p.opts {
             let err = match o.id {
                 "b" | "c" | "f" if list.is_some() => "only one list may be specified",
@@ -295,7 +295,7 @@ impl Command for Cut {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     const F: (&str, &str) = ("f", "a:b:c:d\nno delim\n1:2\n");
 

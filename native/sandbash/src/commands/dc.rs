@@ -9,8 +9,8 @@
 //! replaces it, as GNU's tail calls do), bounded by `max_function_depth`;
 //! every macro run counts as a loop turn of the exec's budget.
 
-use super::bc_num::{to_base, Num};
-use super::common::{Arg, Spec};
+use super::bc::num::{to_base, Num};
+use super::util::{Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -721,7 +721,7 @@ impl Command for Dc {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     fn dc(expr: &str, out: &str, err: &str) {
         check(&["dc", "-e", expr], &[], "", out, err, 0);

@@ -6,7 +6,7 @@
 //! counts do not depend on timing); blocks are capped by the string limit, the
 //! output file by the filesystem's limits, and the copy stops with the deadline.
 
-use super::common::{coreutils_version, quote, quote_locale, quotef};
+use super::util::{coreutils_version, quote, quote_locale, quotef};
 use super::{Command, CommandContext, CommandResult};
 use crate::io::{Input, IoError};
 use async_trait::async_trait;
@@ -533,7 +533,7 @@ async fn summary(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::testutil::{check, check_tree, run};
+    use crate::commands::util::testutil::{check, check_tree, run};
 
     #[test]
     fn numbers_and_formats() {
@@ -677,7 +677,7 @@ mod tests {
     /// An endless input into a file stops at the limit instead of filling memory.
     #[test]
     fn endless_input_is_bounded() {
-        use crate::commands::testutil::{make_fs, run_full};
+        use crate::commands::util::testutil::{make_fs, run_full};
         let fs = make_fs(&[]);
         let limits = crate::limits::Limits { max_string_bytes: 1000, ..Default::default() };
         let o = run_full(&fs, &["dd", "if=/dev/zero", "of=f", "bs=1K", "status=noxfer"], b"", &[], limits);

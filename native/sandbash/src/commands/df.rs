@@ -2,7 +2,7 @@
 //! reported empty (the in-memory store's use is not exposed). Operands must
 //! exist; each shows the same line.
 
-use super::common::{human_size, quotef, Arg, Spec};
+use super::util::{human_size, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -125,7 +125,7 @@ impl Command for Df {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn df() {

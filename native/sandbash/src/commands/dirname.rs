@@ -1,6 +1,6 @@
 //! `dirname NAME...`: strip the last component of each name.
 
-use super::common::{Arg, Spec};
+use super::util::{Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -51,7 +51,7 @@ impl Command for Dirname {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn names() {

@@ -374,7 +374,7 @@ impl Command for Dos2unix {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree, make_fs, run_raw};
+    use crate::commands::util::testutil::{check, check_tree, make_fs, run_raw};
     use crate::limits::Limits;
 
     #[test]

@@ -3,8 +3,8 @@
 //! (real numbers depend on the host filesystem). Entries are visited in
 //! name order; a file reached twice is counted once.
 
-use super::common::{human_size, quote, quote_locale, Arg, Spec};
-use super::find_printf::blocks_k;
+use super::util::{human_size, quote, quote_locale, Arg, Spec};
+use super::find::printf::blocks_k;
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::path;
 use crate::io::IoError;
@@ -159,7 +159,7 @@ impl Command for Du {
                 "m" => o.unit = Some(1 << 20),
                 "b" => (o.apparent, o.unit) = (true, Some(1)),
                 "A" => o.apparent = true,
-                "B" => match super::common::parse_size(v).filter(|&n| n > 0) {
+                "B" => match super::util::parse_size(v).filter(|&n| n > 0) {
                     Some(n) => o.unit = Some(n),
                     None => {
                         ctx.err(format!("invalid --block-size argument {}", quote(v))).await?;
@@ -211,7 +211,7 @@ impl Command for Du {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const FILES: &[(&str, &str)] = &[("d/f", "hello\n"), ("d/e/big", "")];
 

@@ -3,7 +3,7 @@
 //! nothing); a SHELL-FORMAT restricts the replacement to the variables it
 //! names, and `-v` lists those. Stdin streams a line at a time.
 
-use super::common::{Arg, Spec};
+use super::util::{Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::collections::HashMap;
@@ -141,7 +141,7 @@ impl Command for Envsubst {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{make_fs, run_full};
+    use crate::commands::util::testutil::{make_fs, run_full};
     use crate::limits::Limits;
 
     fn run(argv: &[&str], stdin: &str) -> (String, String, i32) {

@@ -1,6 +1,6 @@
 //! `expand`: tabs to spaces (`-t N` or a list of stops, `-i` leading only).
 
-use super::common::{quotef, Arg, Spec};
+use super::util::{quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -30,7 +30,7 @@ fn parse_stops(specs: &[String]) -> Result<Stops, String> {
     for s in specs {
         for part in s.split([',', ' ']).filter(|p| !p.is_empty()) {
             let n: usize = part.parse().map_err(|_| {
-                format!("tab size contains invalid character(s): {}", super::common::quote_locale(part))
+                format!("tab size contains invalid character(s): {}", super::util::quote_locale(part))
             })?;
             if n == 0 {
                 return Err("tab size cannot be 0".into());
@@ -119,7 +119,7 @@ impl Command for Expand {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn expands() {

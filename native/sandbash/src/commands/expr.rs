@@ -4,9 +4,9 @@
 //! length), `match`, `substr`, `index`, `length`, `+ TOKEN` and parentheses.
 //! Exit status 0 (non-null result), 1 (null or 0), 2 (bad expression), 3.
 
-use super::bignum::BigInt;
-use super::common::quote_locale;
-use super::grep_re;
+use super::util::bignum::BigInt;
+use super::util::quote_locale;
+use super::util::regex_translate;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -289,7 +289,7 @@ impl Eval<'_> {
     fn docolon(&self, sv: &Val, pv: &Val) -> Result<Val, Fail> {
         let s = sv.text();
         let pat = pv.text();
-        let tr = grep_re::translate_sed(&pat, false).map_err(|e| Fail(e, 2))?;
+        let tr = regex_translate::translate_sed(&pat, false).map_err(|e| Fail(e, 2))?;
         let build = |src: String| {
             regex::RegexBuilder::new(&src)
                 .dot_matches_new_line(true)
@@ -375,7 +375,7 @@ impl Command for Expr {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     fn ok(args: &[&str], out: &str, status: i32) {
         let mut argv = vec!["expr"];

@@ -2,7 +2,7 @@
 //! 2^128 - 1 (GNU's limit without GMP), by trial division, Miller-Rabin
 //! and Pollard-Brent rho; the work is bounded by the exec's deadline.
 
-use super::common::{quote_locale, Spec};
+use super::util::{quote_locale, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -242,7 +242,7 @@ impl Command for Factor {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn factors() {

@@ -2,7 +2,7 @@
 //! scripts (`#!`), JSON, text (ASCII / UTF-8, CRLF, no line terminators,
 //! escape sequences), PNG, JPEG, GIF, PDF, gzip, zip, ELF — else `data`.
 
-use super::common::{Arg, Spec};
+use super::util::{Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::FileType;
 use async_trait::async_trait;
@@ -318,9 +318,9 @@ impl Command for File {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::file_util::testing::check_on;
-    use crate::commands::file_util::testing::fs_with;
-    use crate::commands::testutil::check;
+    use crate::commands::util::file_util::testing::check_on;
+    use crate::commands::util::file_util::testing::fs_with;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn kinds() {
@@ -338,7 +338,7 @@ mod tests {
             ("dir/", ""),
         ];
         let fs = fs_with(files, &[("link", "ascii"), ("broken", "nowhere")]);
-        let o = crate::commands::testutil::run_full(
+        let o = crate::commands::util::testutil::run_full(
             &fs,
             &["file", "ascii", "broken", "crlf", "dir", "empty", "esc", "j.json", "link", "nonl", "py", "sh", "utf"],
             b"",
@@ -360,7 +360,7 @@ mod tests {
              sh:     Bourne-Again shell script, ASCII text executable\n\
              utf:    Unicode text, UTF-8 text\n"
         );
-        let tree = crate::commands::testutil::tree(&fs);
+        let tree = crate::commands::util::testutil::tree(&fs);
         check_on(&fs, &["file", "-b", "ascii"], "", "ASCII text\n", "", 0, &tree);
         check_on(
             &fs,

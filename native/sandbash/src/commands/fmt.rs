@@ -4,7 +4,7 @@
 //! fit (same costs and bonuses), so the chosen breaks match byte for byte;
 //! columns count bytes, as 9.1 does.
 
-use super::common::{quote, quote_locale, Arg, Spec};
+use super::util::{quote, quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -558,7 +558,7 @@ impl Command for Fmt {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     const T: &str = "The quick brown fox jumps over the lazy dog.  It was a bright cold day in April, and the clocks were striking thirteen (as usual).\nShort line.\n\n    indented paragraph with quite a few words that should wrap around nicely at some point soon enough.\n    second line of the indented paragraph.\n\tTabbed start of text which is long enough to need a wrap somewhere around here, yes.\nfirst line\n  second line indented differently from the first one so crown and tagged differ.\n# comment line one is here\n# comment line two\nno newline at end";
 

@@ -3,7 +3,7 @@
 //! goes back one, carriage return resets. Characters (not bytes) are the unit
 //! unless `-b`, so UTF-8 is never split.
 
-use super::common::{quote_locale, quotef, Arg, Spec};
+use super::util::{quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -130,7 +130,7 @@ impl Command for Fold {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn wraps() {

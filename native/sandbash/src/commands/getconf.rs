@@ -177,8 +177,8 @@ Written by Roland McGrath.\n",
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
-    use crate::commands::testutil::run;
+    use crate::commands::util::testutil::check;
+    use crate::commands::util::testutil::run;
 
     const USAGE: &str = "Usage: getconf [-v specification] variable_name [pathname]\n       getconf -a [pathname]\n";
 

@@ -1,7 +1,7 @@
 //! `groups [USER]...`: the sandbox user belongs to its own group only; `root`
 //! exists too (see `id`).
 
-use super::common::{quote_locale, Spec};
+use super::util::{quote_locale, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -39,7 +39,7 @@ impl Command for Groups {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn groups() {

@@ -4,7 +4,7 @@
 //! `--ignore-missing`), with GNU's escaping of odd file names and its
 //! WARNING summary. Files stream through the hasher a chunk at a time.
 
-use super::common::{quote_locale, quotef, Arg, Spec};
+use super::util::{quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -537,7 +537,7 @@ impl Command for HashSum {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const MD5_ABC: &str = "900150983cd24fb0d6963f7d28e17f72";
 

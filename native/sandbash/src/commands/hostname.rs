@@ -1,6 +1,6 @@
 //! `hostname`: the sandbox's host name (`-s` short, `-f` full); it cannot be set.
 
-use super::common::{Arg, Spec};
+use super::util::{Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -32,7 +32,7 @@ impl Command for Hostname {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn name() {

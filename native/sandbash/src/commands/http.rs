@@ -4,7 +4,7 @@
 //! (`-f`: a form). Standard output is never a terminal here, so, as HTTPie
 //! does then, only the response body is printed (`--print`/`-h`/`-v` choose).
 
-use super::net_util;
+use super::util::net;
 use super::{Command, CommandContext, CommandResult};
 use crate::net::client::{self, NetError, Request};
 use crate::net::Url;
@@ -91,8 +91,8 @@ impl Command for Http {
             if let Some((k, v)) = item.split_once("==") {
                 query.push(format!(
                     "{}={}",
-                    net_util::percent_encode(k.as_bytes()),
-                    net_util::percent_encode(v.as_bytes())
+                    net::percent_encode(k.as_bytes()),
+                    net::percent_encode(v.as_bytes())
                 ));
             } else if let Some((k, v)) = item.split_once(":=") {
                 fields.push((k.to_string(), v.to_string()));
@@ -118,7 +118,7 @@ impl Command for Http {
             fields
                 .iter()
                 .map(|(k, v)| {
-                    format!("{}={}", net_util::percent_encode(k.as_bytes()), net_util::percent_encode(v.as_bytes()))
+                    format!("{}={}", net::percent_encode(k.as_bytes()), net::percent_encode(v.as_bytes()))
                 })
                 .collect::<Vec<_>>()
                 .join("&")
@@ -171,7 +171,7 @@ impl Command for Http {
         if print.contains('h') {
             let mut head = format!("{} {} {}\n", resp.version, resp.status, resp.reason);
             for (k, v) in &resp.headers {
-                head.push_str(&format!("{}: {}\n", net_util::title_case(k), String::from_utf8_lossy(v)));
+                head.push_str(&format!("{}: {}\n", net::title_case(k), String::from_utf8_lossy(v)));
             }
             head.push('\n');
             ctx.out(head.as_bytes()).await?;

@@ -3,7 +3,7 @@
 //! `//TRANSLIT` approximations, `//IGNORE` and `-c` skipping, `-l`. Output
 //! converted before an error is written, as glibc does.
 
-use super::common::{Arg, OptError, Spec};
+use super::util::{Arg, OptError, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -223,7 +223,7 @@ fn translit(c: char) -> &'static str {
 #[async_trait]
 impl Command for Iconv {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match super::common::parse(ctx.args, &SPEC) {
+        let p = match super::util::parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
                 ctx.out(b"Usage: iconv [OPTION...] [FILE...]\nConvert encoding of given files from one encoding to another.\n").await?;
@@ -377,7 +377,7 @@ impl Command for Iconv {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{block_on, make_fs, run_raw};
+    use super::super::util::testutil::{block_on, make_fs, run_raw};
     use crate::limits::Limits;
 
     const U: &[u8] = b"caf\xc3\xa9 \xe2\x82\xac x\n";

@@ -1,7 +1,7 @@
 //! `id`: the sandbox has one user and group (uid/gid 1000, named after the
 //! sandbox user) plus `root`, which exists but owns nothing.
 
-use super::common::{quote, Arg, Spec};
+use super::util::{quote, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -69,7 +69,7 @@ impl Command for Id {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn id() {

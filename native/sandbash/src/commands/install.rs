@@ -3,8 +3,8 @@
 //! `-t DIR` names the target directory. Ownership options are accepted and
 //! ignored (the sandbox has one user).
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::file_mode::ModeChange;
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::util::file_mode::ModeChange;
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::path;
 use async_trait::async_trait;
@@ -163,7 +163,7 @@ async fn copy_one(
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{block_on, check, check_tree, make_fs, run_full};
+    use crate::commands::util::testutil::{block_on, check, check_tree, make_fs, run_full};
 
     #[test]
     fn installs() {

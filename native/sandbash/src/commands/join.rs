@@ -3,7 +3,7 @@
 //! `-z`, `--header` and GNU's order checking (a warning by default once an
 //! unpairable line was seen, an error with `--check-order`).
 
-use super::common::{quote, quote_locale, Arg, LineSource, Spec};
+use super::util::{quote, quote_locale, Arg, LineSource, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -322,7 +322,7 @@ impl Command for Join {
             let src = match ctx.open_lines(f, cfg.delim).await {
                 Ok(s) => s,
                 Err(e) => {
-                    ctx.err(format!("{}: {e}", super::common::quotef(f))).await?;
+                    ctx.err(format!("{}: {e}", super::util::quotef(f))).await?;
                     return Ok(1);
                 }
             };
@@ -476,7 +476,7 @@ impl Joiner<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     const F1: &str = "a 1\nb 2\nc 3\ne 5\n";
     const F2: &str = "a x\nc y\nc z\nd w\n";

@@ -2,7 +2,7 @@
 //! links, so (as with `ln`) the new name gets a copy of the file; a symlink
 //! is linked as itself, as link(2) does.
 
-use super::common::{quote, quote_locale, Spec};
+use super::util::{quote, quote_locale, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::FsError;
 use async_trait::async_trait;
@@ -62,7 +62,7 @@ impl Command for Link {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     #[test]
     fn links() {

@@ -1,7 +1,7 @@
 //! `ln`: make links (`-s`, `-f`, `-n`, `-r`, `-v`, `-t`, `-T`). The sandbox
 //! filesystem has no hard links, so a hard link is a copy of the file.
 
-use super::common::{quote, Arg, Spec};
+use super::util::{quote, Arg, Spec};
 use super::cp::plan_targets;
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::{path, FsError};
@@ -71,7 +71,7 @@ fn relative(to: &str, link: &str) -> String {
 
 async fn link_one(
     ctx: &CommandContext<'_>,
-    p: &super::common::Parsed,
+    p: &super::util::Parsed,
     target: &str,
     link: &str,
 ) -> Result<Result<(), String>, IoError> {
@@ -132,8 +132,8 @@ async fn link_one(
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_util::testing::{check_on, fs_with};
-    use super::super::testutil::{check, check_tree};
+    use super::super::util::file_util::testing::{check_on, fs_with};
+    use super::super::util::testutil::{check, check_tree};
 
     #[test]
     fn symbolic() {

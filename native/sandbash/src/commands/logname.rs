@@ -1,6 +1,6 @@
 //! `logname`: the sandbox user (scripts run as if logged in).
 
-use super::common::Spec;
+use super::util::Spec;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -21,7 +21,7 @@ impl Command for Logname {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn logname() {

@@ -1,7 +1,7 @@
 //! `mkdir`: create directories (`-p` parents, `-v` verbose, `-m MODE`).
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::file_mode::ModeChange;
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::util::file_mode::ModeChange;
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::FsError;
 use async_trait::async_trait;
@@ -102,7 +102,7 @@ async fn make(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{check, check_tree, make_fs, run_full};
+    use super::super::util::testutil::{check, check_tree, make_fs, run_full};
     use crate::limits::Limits;
 
     #[test]
@@ -184,7 +184,7 @@ mod tests {
         assert_eq!(go(&["mkdir", "-pm", "700", "p1/p2"]), 0);
         assert_eq!(go(&["mkdir", "-m", "-w", "m7"]), 0);
         let mode =
-            |p: &str| super::super::testutil::block_on(fs.metadata(&format!("/w/{p}"))).map(|m| m.mode).unwrap_or(0);
+            |p: &str| super::super::util::testutil::block_on(fs.metadata(&format!("/w/{p}"))).map(|m| m.mode).unwrap_or(0);
         assert_eq!(
             [mode("m1"), mode("m2"), mode("m4"), mode("p1"), mode("p1/p2"), mode("m7")],
             [0o700, 0o747, 0o1777, 0o755, 0o700, 0o577]

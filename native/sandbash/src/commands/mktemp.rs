@@ -2,7 +2,7 @@
 //! Names come from a small PRNG seeded per call from the clock and a
 //! counter; a name that exists is retried.
 
-use super::common::{quote, quote_locale, Arg, Spec};
+use super::util::{quote, quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::FsError;
 use async_trait::async_trait;
@@ -134,7 +134,7 @@ impl Command for Mktemp {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, make_fs, run_full};
+    use crate::commands::util::testutil::{check, make_fs, run_full};
 
     #[test]
     fn creates() {
@@ -142,15 +142,15 @@ mod tests {
         let o = run_full(&fs, &["mktemp", "-p", "/w/tmp"], b"", &[], Default::default());
         assert!(o.out.starts_with("/w/tmp/tmp.") && o.out.len() == "/w/tmp/tmp.".len() + 11, "{o:?}");
         let name = o.out.trim_end();
-        let m = crate::commands::testutil::block_on(fs.metadata(name)).expect("created");
+        let m = crate::commands::util::testutil::block_on(fs.metadata(name)).expect("created");
         assert_eq!((m.is_file(), m.mode), (true, 0o600));
         let o = run_full(&fs, &["mktemp", "-d", "dXXXXXX"], b"", &[], Default::default());
-        let m = crate::commands::testutil::block_on(fs.metadata(&format!("/w/{}", o.out.trim_end()))).expect("dir");
+        let m = crate::commands::util::testutil::block_on(fs.metadata(&format!("/w/{}", o.out.trim_end()))).expect("dir");
         assert_eq!((m.is_dir(), m.mode, o.out.len()), (true, 0o700, 8));
         let o = run_full(&fs, &["mktemp", "--suffix=.txt", "aXXX"], b"", &[], Default::default());
         assert!(o.out.starts_with('a') && o.out.ends_with(".txt\n") && o.out.len() == 9, "{o:?}");
         let o = run_full(&fs, &["mktemp", "-u", "fooXXX"], b"", &[], Default::default());
-        assert!(crate::commands::testutil::block_on(fs.metadata(&format!("/w/{}", o.out.trim_end()))).is_err());
+        assert!(crate::commands::util::testutil::block_on(fs.metadata(&format!("/w/{}", o.out.trim_end()))).is_err());
         let o = run_full(&fs, &["mktemp", "-t", "xXXXX"], b"", &[("TMPDIR", "/w/tmp")], Default::default());
         assert!(o.out.starts_with("/w/tmp/x") && o.out.len() == 13, "{o:?}");
     }

@@ -2,48 +2,10 @@
 //! [`Command`] trait, plus the [`Registry`] that maps names to them. Builtins that
 //! change shell state (cd, export, read, ...) live in `crate::builtins` instead.
 
-pub mod common;
-pub mod line_reader;
-#[cfg(test)]
-pub(crate) mod testutil;
-
-mod bc_num;
-mod bignum;
-mod date_fmt;
-mod date_parse;
-mod diff_seq;
-mod file_mode;
-mod file_time;
-mod file_util;
-mod find_parse;
-mod find_printf;
-mod grep_re;
-mod grep_scan;
-mod gzip_codec;
-mod headtail;
-mod hexdump_fmt;
 pub mod host;
-mod jq_funs;
-mod jq_json;
-mod jq_regex;
-mod jq_run;
-mod jq_val;
-mod ldouble;
-mod ls_quote;
-mod net_util;
-mod patch_parse;
-mod posix_regex;
 mod python;
-mod python_os;
-#[cfg(test)]
-mod python_tests;
-mod python_vm;
 pub mod run_util;
-mod sed_exec;
-mod sed_parse;
-mod sort_cmp;
-pub(crate) mod timefmt;
-mod zip_format;
+pub mod util;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -215,8 +177,6 @@ utilities! {
                ("unix2mac", Dos2unix(Dir::UnixToMac))
     du         ("du", Du, "Torbjorn Granlund, David MacKenzie, Paul Eggert,\nand Jim Meyering.")
     echo       ("echo", Echo, "Brian Fox and Chet Ramey.")
-    egrep      ("egrep", GrepAs("-E"))
-               ("fgrep", GrepAs("-F"))
     env        ("env", Env, "Richard Mlynarik, David MacKenzie, and Assaf Gordon.")
     envsubst   ("envsubst", Envsubst)
     expand     ("expand", Expand, "David MacKenzie.")
@@ -228,10 +188,14 @@ utilities! {
     fold       ("fold", Fold, "David MacKenzie.")
     getconf    ("getconf", Getconf)
     grep       ("grep", Grep)
+               ("egrep", GrepAs("-E"))
+               ("fgrep", GrepAs("-F"))
     groups     ("groups", Groups, "David MacKenzie and James Youngman.")
     gzip       ("gzip", Gzip)
                ("gunzip", Gzip)
                ("zcat", Gzip)
+    headtail   ("head", Head, "David MacKenzie and Jim Meyering.")
+               ("tail", Tail, "Paul Rubin, David MacKenzie, Ian Lance Taylor,\nand Jim Meyering.")
     hashsum    ("md5sum", HashSum(Algo::Md5))
                ("sha1sum", HashSum(Algo::Sha1))
                ("sha224sum", HashSum(Algo::Sha224))
@@ -239,7 +203,6 @@ utilities! {
                ("sha384sum", HashSum(Algo::Sha384))
                ("sha512sum", HashSum(Algo::Sha512))
                ("b2sum", HashSum(Algo::Blake2b(64)), "Padraig Brady and Samuel Neves.")
-    head       ("head", Head, "David MacKenzie and Jim Meyering.")
     hexdump    ("hexdump", Hexdump)
     hostname   ("hostname", Hostname)
     http       ("http", Http)
@@ -290,7 +253,6 @@ utilities! {
     sum        ("sum", Sum)
     sync       ("sync", Sync, "Jim Meyering and Giuseppe Scrivano.")
     tac        ("tac", Tac, "Jay Lepreau and David MacKenzie.")
-    tail       ("tail", Tail, "Paul Rubin, David MacKenzie, Ian Lance Taylor,\nand Jim Meyering.")
     tar        ("tar", Tar)
     tee        ("tee", Tee, "Mike Parker, Richard M. Stallman, and David MacKenzie.")
     test       ("test", Test)
@@ -310,7 +272,6 @@ utilities! {
     unexpand   ("unexpand", Unexpand, "David MacKenzie.")
     uniq       ("uniq", Uniq, "Richard M. Stallman and David MacKenzie.")
     unlink     ("unlink", Unlink, "Michael Stone.")
-    unzip      ("unzip", Unzip)
     uptime     ("uptime", Uptime)
     users      ("users", Users, "Joseph Arceneaux and David MacKenzie.")
     watch      ("watch", Watch)
@@ -323,4 +284,5 @@ utilities! {
     xxd        ("xxd", Xxd)
     yes        ("yes", Yes, "David MacKenzie.")
     zip        ("zip", Zip)
+               ("unzip", Unzip)
 }

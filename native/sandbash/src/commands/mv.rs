@@ -1,9 +1,9 @@
 //! `mv`: rename or move files and directories (`-f`, `-i`, `-n`, `-u`, `-v`,
 //! `-b`, `-t`, `-T`). Everything lives on one filesystem, so a move is a rename.
 
-use super::common::{quote, Arg, Spec};
+use super::util::{quote, Arg, Spec};
 use super::cp::plan_targets;
-use super::file_util::{ask, is_dot_or_dotdot};
+use super::util::file_util::{ask, is_dot_or_dotdot};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::{path, FsError};
 use crate::io::IoError;
@@ -147,8 +147,8 @@ async fn move_one(ctx: &CommandContext<'_>, o: &Opts, src: &str, dst: &str) -> R
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_util::testing::{check_on, fs_with};
-    use super::super::testutil::{check, check_tree};
+    use super::super::util::file_util::testing::{check_on, fs_with};
+    use super::super::util::testutil::{check, check_tree};
 
     #[test]
     fn renames_and_moves() {

@@ -3,7 +3,7 @@
 //! is not root, so a negative adjustment fails with GNU's warning and the
 //! command runs at the current niceness.
 
-use super::common::{quote_locale, Arg, Spec};
+use super::util::{quote_locale, Arg, Spec};
 use super::run_util::{self, Exec, Ran};
 use super::{Command, CommandContext, CommandResult, EnvView};
 use async_trait::async_trait;
@@ -113,7 +113,7 @@ impl Command for Nice {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn niceness() {

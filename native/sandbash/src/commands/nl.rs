@@ -1,7 +1,7 @@
 //! `nl`: number lines (`-b a|t|n|pBRE`, `-n ln|rn|rz`, `-w`, `-s`, `-v`, `-i`).
 //! Page sections (`\:\:\:` delimiter lines) are not interpreted.
 
-use super::common::{quote_locale, quotef, Arg, Spec};
+use super::util::{quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use regex::bytes::Regex;
@@ -41,7 +41,7 @@ fn style(s: &str) -> Option<Style> {
         "n" => Style::None,
         _ => {
             let bre = s.strip_prefix('p')?;
-            let t = super::grep_re::translate(bre, false).ok()?;
+            let t = super::util::regex_translate::translate(bre, false).ok()?;
             Style::Matching(Regex::new(&t.source).ok()?)
         }
     })
@@ -135,7 +135,7 @@ impl Command for Nl {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn numbers() {

@@ -3,7 +3,7 @@
 //! terminal, so nothing is redirected to `nohup.out`, as GNU does for a
 //! command whose output is not a terminal.
 
-use super::common::{quote, Spec};
+use super::util::{quote, Spec};
 use super::run_util::{self, Exec, Ran};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
@@ -35,7 +35,7 @@ impl Command for Nohup {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn nohup() {

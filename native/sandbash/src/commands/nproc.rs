@@ -1,7 +1,7 @@
 //! `nproc`: the sandbox reports a fixed 4 processors (the host's count is
 //! not exposed); `--all` the same, `--ignore=N` subtracts (never below 1).
 
-use super::common::{quote_locale, Arg, Spec};
+use super::util::{quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -36,7 +36,7 @@ impl Command for Nproc {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn nproc() {

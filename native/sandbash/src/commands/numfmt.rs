@@ -4,7 +4,7 @@
 //! `-d`, `--header`, `--invalid`, `-z`; fields keep their width as GNU's
 //! auto-padding does. Values are doubles (GNU uses long doubles).
 
-use super::common::{bad_arg, parse_size, quote_locale, Arg, Spec};
+use super::util::{bad_arg, parse_size, quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -622,7 +622,7 @@ impl Command for Numfmt {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     fn n(args: &[&str], out: &str) {
         let mut argv = vec!["numfmt"];

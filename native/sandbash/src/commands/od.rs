@@ -4,7 +4,7 @@
 //! `-j` skip, `-N` limit, `-w` width, `--endian`, and `*` for repeated lines
 //! unless `-v`. Columns of several types line up as GNU pads them.
 
-use super::common::{parse_size, quote_locale, Arg, Spec};
+use super::util::{parse_size, quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -255,7 +255,7 @@ fn render(spec: &TypeSpec, chunk: &[u8], big: bool) -> String {
         }
         let mut x = [0u8; 10];
         x.copy_from_slice(&b[..10]);
-        return super::ldouble::shortest_g(super::ldouble::from_x87(&x));
+        return super::util::ldouble::shortest_g(super::util::ldouble::from_x87(&x));
     }
     let mut buf = [0u8; 8];
     buf[..chunk.len()].copy_from_slice(chunk);
@@ -471,7 +471,7 @@ impl Command for Od {
                     "big" => big = true,
                     "little" => big = false,
                     _ => {
-                        let m = super::common::bad_arg(v, "endian", &["'big'", "'little'"]);
+                        let m = super::util::bad_arg(v, "endian", &["'big'", "'little'"]);
                         ctx.usage_err(m).await?;
                         return Ok(1);
                     }
@@ -514,7 +514,7 @@ impl Command for Od {
             let input = match ctx.open_input(f).await {
                 Ok(i) => i,
                 Err(e) => {
-                    ctx.err(format!("{}: {e}", super::common::quotef(f))).await?;
+                    ctx.err(format!("{}: {e}", super::util::quotef(f))).await?;
                     status = 1;
                     continue;
                 }
@@ -583,7 +583,7 @@ impl Command for Od {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, make_fs, run_full};
+    use crate::commands::util::testutil::{check, make_fs, run_full};
     use crate::limits::Limits;
 
     /// `hello world\nthis\tis\0\x01\x7f\xc3\xa9 end` (28 bytes; é is the

@@ -50,7 +50,7 @@ impl Command for More {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn pagers() {

@@ -1,7 +1,7 @@
 //! `paste`: join corresponding lines of files (`-d LIST`, `-s`, `-z`).
 //! Several `-` operands take turns reading lines from the one stdin.
 
-use super::common::{quotef, Arg, Spec};
+use super::util::{quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -120,7 +120,7 @@ impl Command for Paste {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const F: &[(&str, &str)] = &[("a", "1\n2\n3\n"), ("b", "x\ny")];
 

@@ -4,7 +4,7 @@
 //! `-p`, portable to any POSIX system (14/256 limits, portable characters);
 //! `-P` rejects empty names and components starting with `-`.
 
-use super::common::{quote, quote_locale, Arg, Spec};
+use super::util::{quote, quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::FsError;
 use crate::io::IoError;
@@ -62,7 +62,7 @@ async fn validate(ctx: &CommandContext<'_>, name: &str, basic: bool, extra: bool
         match lstat(ctx, name).await {
             Ok(e) => exists = e,
             Err(e) => {
-                ctx.err(format!("{}: {e}", super::common::quotef(name))).await?;
+                ctx.err(format!("{}: {e}", super::util::quotef(name))).await?;
                 return Ok(false);
             }
         }
@@ -110,7 +110,7 @@ impl Command for Pathchk {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn system_limits() {

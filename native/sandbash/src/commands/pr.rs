@@ -3,10 +3,10 @@
 //! and a 5-line blank trailer, a form feed in the text starting a new page;
 //! `-h HEADER`, `-l LINES` and `-t` (no header or trailer) as the only options.
 
-use super::common::{quote_locale, Arg, Spec};
-use super::date_fmt::{format, When};
-use super::date_parse::Zone;
-use super::file_time::to_unix;
+use super::util::{quote_locale, Arg, Spec};
+use super::date::format::{format, When};
+use super::date::parse::Zone;
+use super::util::file_time::to_unix;
 use super::{Command, CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -162,7 +162,7 @@ impl Command for Pr {
 #[cfg(test)]
 mod tests {
     use super::header_line;
-    use crate::commands::testutil::{block_on, make_fs, run_full};
+    use crate::commands::util::testutil::{block_on, make_fs, run_full};
     use crate::limits::Limits;
 
     #[test]
@@ -181,7 +181,7 @@ mod tests {
     #[test]
     fn pages() {
         let fs = make_fs(&[("s", "1\n2\n3\n"), ("l", &(1..=60).map(|i| format!("{i}\n")).collect::<String>())]);
-        let t = crate::commands::file_time::from_unix(1_704_164_645, 0);
+        let t = crate::commands::util::file_time::from_unix(1_704_164_645, 0);
         block_on(async {
             fs.set_mtime("/w/s", t).await.unwrap();
             fs.set_mtime("/w/l", t).await.unwrap();

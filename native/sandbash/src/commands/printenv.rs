@@ -1,7 +1,7 @@
 //! `printenv`: print all exported variables, or the values of the named ones
 //! (status 1 when one is missing).
 
-use super::common::{Arg, Spec};
+use super::util::{Arg, Spec};
 use super::env::format_env;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
@@ -42,7 +42,7 @@ impl Command for Printenv {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{make_fs, run_full};
+    use crate::commands::util::testutil::{make_fs, run_full};
     use crate::limits::Limits;
 
     fn run(argv: &[&str]) -> (String, i32) {

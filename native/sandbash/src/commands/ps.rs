@@ -70,7 +70,7 @@ impl Command for Ps {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn the_shell_and_ps() {

@@ -1,7 +1,7 @@
 //! `pwd` as the coreutils binary: `-P` (the default, symlinks resolved) or
 //! `-L` (`$PWD` when it is absolute, free of `.`/`..` and names this directory).
 
-use super::common::{Arg, Spec};
+use super::util::{Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -37,8 +37,8 @@ impl Command for Pwd {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::file_util::testing::fs_with;
-    use crate::commands::testutil::{check, run_full};
+    use crate::commands::util::file_util::testing::fs_with;
+    use crate::commands::util::testutil::{check, run_full};
 
     #[test]
     fn pwd() {

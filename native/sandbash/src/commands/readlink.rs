@@ -2,7 +2,7 @@
 //! `-s`, `-q`, `-z`, `--relative-to`): symlink resolution walked component by
 //! component as gnulib's `canonicalize_filename_mode` does.
 
-use super::common::{quotef, Arg, Spec};
+use super::util::{quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::{path, FsError};
 use async_trait::async_trait;
@@ -221,7 +221,7 @@ impl Command for Realpath {
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_util::testing::{check_on, fs_with};
+    use super::super::util::file_util::testing::{check_on, fs_with};
 
     fn fixture() -> std::sync::Arc<dyn crate::fs::Fs> {
         fs_with(&[("d/e/", ""), ("f", "")], &[("ld", "d"), ("dang", "nowhere"), ("ll", "ld")])
@@ -230,7 +230,7 @@ mod tests {
     #[track_caller]
     fn ok(argv: &[&str], out: &str, err: &str, status: i32) {
         let fs = fixture();
-        let t = super::super::testutil::tree(&fs);
+        let t = super::super::util::testutil::tree(&fs);
         check_on(&fs, argv, "", out, err, status, &t);
     }
 

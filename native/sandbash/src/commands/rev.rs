@@ -1,7 +1,7 @@
 //! `rev` (util-linux): reverse the characters of each line. UTF-8 sequences
 //! stay whole; other bytes are reversed one by one.
 
-use super::common::Spec;
+use super::util::Spec;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -62,7 +62,7 @@ impl Command for Rev {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn reverses() {

@@ -1,8 +1,8 @@
 //! `rm`: remove files and directories (`-r`, `-f`, `-d`, `-v`, `-i`, `-I`,
 //! `--interactive`, `--[no-]preserve-root`). Prompts read answers from stdin.
 
-use super::common::{quote, Arg, Spec};
-use super::file_util::{ask, dir_part, is_dot_or_dotdot, type_name};
+use super::util::{quote, Arg, Spec};
+use super::util::file_util::{ask, dir_part, is_dot_or_dotdot, type_name};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::{path, FsError};
 use crate::io::IoError;
@@ -288,8 +288,8 @@ async fn open_dir(
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_util::testing::{check_on, fs_with};
-    use super::super::testutil::{check, check_tree};
+    use super::super::util::file_util::testing::{check_on, fs_with};
+    use super::super::util::testutil::{check, check_tree};
 
     #[test]
     fn files_and_dirs() {

@@ -1,6 +1,6 @@
 //! `rmdir`: remove empty directories (`-p` parents, `-v`, `--ignore-fail-on-non-empty`).
 
-use super::common::{quote, Arg, Spec};
+use super::util::{quote, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::FsError;
 use async_trait::async_trait;
@@ -73,7 +73,7 @@ async fn remove(ctx: &CommandContext<'_>, name: &str) -> Result<(), FsError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{check, check_tree};
+    use super::super::util::testutil::{check, check_tree};
 
     #[test]
     fn removes() {

@@ -3,8 +3,8 @@
 //! were written (`seq 0 0.5 2` prints `0.0 0.5 ...`), `-w` pads to equal width.
 //! Numbers are formatted by `printf`'s long double formatter.
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::ldouble::{self, LD};
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::util::ldouble::{self, LD};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -273,7 +273,7 @@ impl Command for Seq {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     fn ok(args: &[&str], out: &str) {
         let mut argv = vec!["seq"];

@@ -3,7 +3,7 @@
 //! blocks unless `-x`, then with `-u` rename them to shorter and shorter
 //! names of zeros and remove them, with GNU's `-v` messages.
 
-use super::common::{bad_arg, parse_size, quote_locale, quotef, Arg, Spec};
+use super::util::{bad_arg, parse_size, quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -243,7 +243,7 @@ impl Command for Shred {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree, make_fs, run_full, tree};
+    use crate::commands::util::testutil::{check, check_tree, make_fs, run_full, tree};
     use crate::limits::Limits;
 
     #[test]
@@ -251,7 +251,7 @@ mod tests {
         let fs = make_fs(&[("s1", "hello\n"), ("big", &"x".repeat(5000)), ("e0", ""), ("s3", "abc")]);
         let run = |argv: &[&str]| run_full(&fs, argv, b"", &[], Limits::default());
         assert_eq!(run(&["shred", "-n", "1", "s1", "big", "e0"]).status, 0);
-        let size = |name: &str| crate::commands::testutil::block_on(fs.metadata(&format!("/w/{name}"))).map(|m| m.size);
+        let size = |name: &str| crate::commands::util::testutil::block_on(fs.metadata(&format!("/w/{name}"))).map(|m| m.size);
         assert_eq!((size("s1"), size("big"), size("e0")), (Ok(4096), Ok(8192), Ok(0)));
         run(&["shred", "-s", "10", "s3"]);
         assert_eq!(size("s3"), Ok(10));

@@ -4,7 +4,7 @@
 //! the bytes come from the interpreter's generator (the one behind $RANDOM).
 //! Standard input with `-n` is sampled through a reservoir as GNU does.
 
-use super::common::{quote, quotef, Arg, Spec};
+use super::util::{quote, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::collections::HashMap;
@@ -302,7 +302,7 @@ impl Command for Shuf {
 /// plus one at end of input).
 async fn sample(
     ctx: &CommandContext<'_>,
-    src: &mut super::common::LineSource,
+    src: &mut super::util::LineSource,
     k: u64,
     rng: &mut RandInt,
 ) -> Result<Vec<Vec<u8>>, Eof> {
@@ -339,7 +339,7 @@ async fn sample(
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const RS: &str =
         "the quick brown fox jumps over the lazy dog 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -376,7 +376,7 @@ mod tests {
 
     #[test]
     fn unseeded_is_a_permutation() {
-        let got = crate::commands::testutil::run(&["shuf", "-i", "1-50"], &[], "");
+        let got = crate::commands::util::testutil::run(&["shuf", "-i", "1-50"], &[], "");
         let mut nums: Vec<u32> = got.out.lines().map(|l| l.parse().unwrap()).collect();
         nums.sort();
         assert_eq!(nums, (1..=50).collect::<Vec<_>>());

@@ -2,10 +2,10 @@
 //! sandbox keeps one time per node (mtime, also shown as access/change time),
 //! no inodes or devices (shown as 0), and one owner (uid 1000).
 
-use super::common::{quote, quotef, Arg, Spec};
-use super::file_mode::mode_string;
-use super::file_time::{full_date, to_unix};
-use super::file_util::type_name;
+use super::util::{quote, quotef, Arg, Spec};
+use super::util::file_mode::mode_string;
+use super::util::file_time::{full_date, to_unix};
+use super::util::file_util::type_name;
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::{FileType, Metadata};
 use async_trait::async_trait;
@@ -193,16 +193,16 @@ fn escape(rest: &[char]) -> (String, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_time::from_unix;
-    use super::super::file_util::testing::{check_on, fs_with};
-    use super::super::testutil::{block_on, check};
+    use super::super::util::file_time::from_unix;
+    use super::super::util::file_util::testing::{check_on, fs_with};
+    use super::super::util::testutil::{block_on, check};
 
     #[test]
     fn formats() {
         // GNU stat 9.1 on the same files (owner root shown as the sandbox user, uid 1000).
         let fs = fs_with(&[("f", "hi\n")], &[("l", "f")]);
         block_on(fs.set_mtime("/w/f", from_unix(1_000_000, 0))).expect("mtime");
-        let t = super::super::testutil::tree(&fs);
+        let t = super::super::util::testutil::tree(&fs);
         check_on(
             &fs,
             &["stat", "-c", "%n %s %F %a %A %U %Y %y %h %b %B %o %N %%", "f"],
@@ -225,7 +225,7 @@ mod tests {
         check_on(&fs, &["stat", "--printf=%n\\n", "f"], "", "f\n", "", 0, &t);
         check_on(&fs, &["stat", "-c", "[%5s|%-4n|%03a]", "f"], "", "[    3|f   |644]\n", "", 0, &t);
         check(&["stat", "-c", "%F %a %s", "d"], &[("d/", "")], "", "directory 755 4096\n", "", 0);
-        let o = super::super::testutil::run_full(&fs, &["stat", "f"], b"", &[], Default::default());
+        let o = super::super::util::testutil::run_full(&fs, &["stat", "f"], b"", &[], Default::default());
         let first: Vec<&str> = o.out.lines().take(2).collect();
         assert_eq!(first, ["  File: f", "  Size: 3         \tBlocks: 8          IO Block: 4096   regular file"]);
     }

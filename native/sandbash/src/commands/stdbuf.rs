@@ -2,7 +2,7 @@
 //! `run_util`). Sandbox streams have no stdio buffers to change, so the
 //! modes are only checked, with GNU's messages.
 
-use super::common::{parse_size, quote_locale, Arg, Spec};
+use super::util::{parse_size, quote_locale, Arg, Spec};
 use super::run_util::{self, Exec, Ran};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
@@ -56,7 +56,7 @@ impl Command for Stdbuf {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const TRY: &str = "Try 'stdbuf --help' for more information.\n";
 

@@ -3,7 +3,7 @@
 //! `-t d|o|x`/`-o` offsets, `-f` file names, `-w` all whitespace, `-e s|S`
 //! 7- or 8-bit characters and `-s` separators.
 
-use super::common::{Arg, OptError, Spec};
+use super::util::{Arg, OptError, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -108,7 +108,7 @@ impl Command for Strings {
             s.push_str(USAGE);
             s
         };
-        let p = match super::common::parse(ctx.args, &SPEC) {
+        let p = match super::util::parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
                 ctx.out(USAGE.as_bytes()).await?;
@@ -230,7 +230,7 @@ impl Command for Strings {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{block_on, make_fs, run_full};
+    use super::super::util::testutil::{block_on, make_fs, run_full};
     use crate::limits::Limits;
 
     const B: &[u8] = b"ab\x00hello world\x01\tline\x80\xc3\xa9more text here\nnext line\x00xyz";

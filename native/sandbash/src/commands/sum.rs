@@ -2,13 +2,13 @@
 //! 1K blocks (the default, `-r`) or the System V one with 512-byte blocks
 //! (`-s`). The checksums are shared with `cksum -a bsd|sysv`.
 
-use super::common::{quotef, Spec};
+use super::util::{quotef, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
 pub struct Sum;
 
-const SPEC: Spec = Spec::new("rs", &[("sysv", super::common::Arg::No, "s")], "[OPTION]... [FILE]...");
+const SPEC: Spec = Spec::new("rs", &[("sysv", super::util::Arg::No, "s")], "[OPTION]... [FILE]...");
 
 /// The BSD rotating checksum.
 #[derive(Default)]
@@ -98,7 +98,7 @@ impl Command for Sum {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn sums() {

@@ -1,7 +1,7 @@
 //! `sync [-d|-f] [FILE]...`: writes are never cached in the sandbox, so this
 //! only checks that each FILE can be opened, as GNU does.
 
-use super::common::{quote, Arg, Spec};
+use super::util::{quote, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -37,7 +37,7 @@ impl Command for Sync {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn sync() {

@@ -1,6 +1,6 @@
 //! `tac`: print records in reverse order (`-s SEP`, `-b` separator before).
 
-use super::common::{quote, quotef, Arg, Spec};
+use super::util::{quote, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -85,7 +85,7 @@ impl Command for Tac {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn reverses() {

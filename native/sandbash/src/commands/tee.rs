@@ -1,6 +1,6 @@
 //! `tee [-a] FILE...`: copy stdin to stdout and to each file, chunk by chunk.
 
-use super::common::{quotef, Arg, Spec};
+use super::util::{quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -56,7 +56,7 @@ impl Command for Tee {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check_tree;
+    use crate::commands::util::testutil::check_tree;
 
     #[test]
     fn copies() {

@@ -3,7 +3,7 @@
 //! `-s` and `-k` are checked and accepted; `--preserve-status` reports what
 //! the signal would have caused (128 + its number).
 
-use super::common::{parse_duration, quote, quote_locale, Arg, Spec};
+use super::util::{parse_duration, quote, quote_locale, Arg, Spec};
 use super::run_util::{self, Exec, Ran};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
@@ -109,7 +109,7 @@ fn sig_name(n: i32) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const TRY: &str = "Try 'timeout --help' for more information.\n";
 

@@ -2,8 +2,8 @@
 //! `-r`, `-m`, `-a`, `--time`). The sandbox keeps no access times, so `-a`
 //! alone only creates missing files.
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::file_time::{parse_date, parse_stamp};
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::util::file_time::{parse_date, parse_stamp};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::FsError;
 use async_trait::async_trait;
@@ -138,8 +138,8 @@ async fn touch_one(
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_time::to_unix;
-    use super::super::testutil::{block_on, check, check_tree, make_fs, run_full};
+    use super::super::util::file_time::to_unix;
+    use super::super::util::testutil::{block_on, check, check_tree, make_fs, run_full};
     use crate::limits::Limits;
 
     fn mtime_after(files: &[(&str, &str)], argv: &[&str], name: &str) -> i64 {

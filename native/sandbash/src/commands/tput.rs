@@ -47,7 +47,7 @@ impl Command for Clear {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn tput() {

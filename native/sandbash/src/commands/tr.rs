@@ -2,7 +2,7 @@
 //! `[c*n]` repeats, `[=c=]`, escapes, -c/-C complement and -t. Works on
 //! bytes (GNU tr has no multibyte support) and streams its input.
 
-use super::common::{quote, quote_locale, Arg, Spec};
+use super::util::{quote, quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -347,7 +347,7 @@ fn build(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     fn ok(args: &[&str], input: &str, out: &str) {
         let mut argv = vec!["tr"];

@@ -215,8 +215,8 @@ impl Command for Tree {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::file_util::testing::{check_on, fs_with};
-    use crate::commands::testutil::tree;
+    use crate::commands::util::file_util::testing::{check_on, fs_with};
+    use crate::commands::util::testutil::tree;
 
     #[test]
     fn trees() {

@@ -15,7 +15,7 @@ async fn run(ctx: &CommandContext<'_>, status: i32) -> CommandResult {
                 return Ok(status);
             }
             "--version" => {
-                ctx.out(super::common::coreutils_version(ctx.name).as_bytes()).await?;
+                ctx.out(super::util::coreutils_version(ctx.name).as_bytes()).await?;
                 return Ok(status);
             }
             _ => {}
@@ -40,7 +40,7 @@ impl Command for False {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn statuses() {

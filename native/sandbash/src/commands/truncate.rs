@@ -2,7 +2,7 @@
 //! pads with zero bytes; sizes are capped so a script cannot ask the
 //! in-memory filesystem for gigabytes.
 
-use super::common::{parse_size, quote, Arg, Spec};
+use super::util::{parse_size, quote, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -129,7 +129,7 @@ impl Command for Truncate {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     #[test]
     fn sizes() {

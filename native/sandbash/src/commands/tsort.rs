@@ -3,7 +3,7 @@
 //! in byte order, successors taken newest first), and so does the loop
 //! report, so the output matches GNU's byte for byte.
 
-use super::common::{quotef, Spec};
+use super::util::{quotef, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::collections::BTreeMap;
@@ -161,7 +161,7 @@ impl Command for Tsort {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn sorts() {

@@ -1,6 +1,6 @@
 //! `tty`: a script's stdin is never a terminal here.
 
-use super::common::{quote_locale, Arg, Spec};
+use super::util::{quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -28,7 +28,7 @@ impl Command for Tty {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn tty() {

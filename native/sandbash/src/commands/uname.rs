@@ -1,7 +1,7 @@
 //! `uname`: a fixed Linux machine named after the sandbox's hostname.
 //! Processor and platform are `unknown`, as on Debian (and left out of `-a`).
 
-use super::common::{Arg, Spec};
+use super::util::{Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -60,7 +60,7 @@ impl Command for Uname {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn uname() {

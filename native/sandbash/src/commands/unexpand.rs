@@ -1,7 +1,7 @@
 //! `unexpand`: blanks to tabs (leading blanks only, unless `-a` or `-t`),
 //! following GNU unexpand.c's pending-blank logic byte for byte.
 
-use super::common::{quotef, Arg, Spec, TabStops};
+use super::util::{quotef, Arg, Spec, TabStops};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -132,7 +132,7 @@ impl Command for Unexpand {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     const F: &str = "        a       b  c\n    x\n \ty\n                 z\n  \n";
 

@@ -1,7 +1,7 @@
 //! `uniq`: report or omit repeated adjacent lines (GNU coreutils 9.1). The
 //! two loops follow GNU's `check_file` so odd combinations (`-u -D`) match.
 
-use super::common::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
+use super::util::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -213,7 +213,7 @@ impl Command for Uniq {
             let mut prev: Option<Vec<u8>> = None;
             while let Some(line) = src.next_line(ctx).await {
                 // Per line: the cheap turn counter (a full check every 1,024 lines).
-                if !super::common::checkpoint_ok(ctx.budget) {
+                if !super::util::checkpoint_ok(ctx.budget) {
                     return Ok(1);
                 }
                 let line = fix(line);
@@ -253,7 +253,7 @@ impl Command for Uniq {
             };
             while let Some(line) = src.next_line(ctx).await {
                 // Per line: the cheap turn counter (a full check every 1,024 lines).
-                if !super::common::checkpoint_ok(ctx.budget) {
+                if !super::util::checkpoint_ok(ctx.budget) {
                     return Ok(1);
                 }
                 let line = fix(line);
@@ -297,7 +297,7 @@ impl Command for Uniq {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     const IN: &str = "a\na\nb\nc\nc\nc\nd";
 

@@ -1,6 +1,6 @@
 //! `unlink FILE`: the unlink(2) call (a file or a symlink, never a directory).
 
-use super::common::{quote, quote_locale, Spec};
+use super::util::{quote, quote_locale, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::fs::FsError;
 use async_trait::async_trait;
@@ -42,7 +42,7 @@ impl Command for Unlink {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     #[test]
     fn unlinks() {

@@ -1,8 +1,8 @@
 //! `uptime` (procps): the sandbox "booted" one hour, 23 minutes ago, has one
 //! user and no load. The clock is the real one (UTC).
 
-use super::file_time::to_unix;
-use super::timefmt::strftime;
+use super::util::file_time::to_unix;
+use super::util::strftime::strftime;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::time::SystemTime;
@@ -47,7 +47,7 @@ impl Command for Uptime {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::run;
+    use crate::commands::util::testutil::run;
 
     #[test]
     fn uptime() {

@@ -1,7 +1,7 @@
 //! `users`: the sandbox keeps no login records, so the list is empty; an
 //! optional FILE operand (a utmp file) is accepted as GNU accepts it.
 
-use super::common::Spec;
+use super::util::Spec;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -21,7 +21,7 @@ impl Command for Users {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn users() {

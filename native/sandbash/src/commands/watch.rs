@@ -52,7 +52,7 @@ impl Command for Watch {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     // Values from procps-ng watch 4.0.2 run without TERM.
     #[test]

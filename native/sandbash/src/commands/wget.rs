@@ -3,7 +3,7 @@
 //! Exit statuses as GNU Wget: 4 network failure, 8 server error, 1 generic,
 //! 2 usage. The log on stderr is Wget's, without the progress bar.
 
-use super::net_util::Sink;
+use super::util::net::Sink;
 use super::{Command, CommandContext, CommandResult};
 use crate::net::client::{self, NetError, Request};
 use crate::net::Url;

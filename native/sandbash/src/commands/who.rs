@@ -2,7 +2,7 @@
 //! (`-H`) and the `-q` count are ever printed, laid out as GNU who.c lays
 //! them out for the options given.
 
-use super::common::{Arg, Spec};
+use super::util::{Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -31,7 +31,7 @@ const SPEC: Spec = Spec::new(
 );
 
 /// GNU's print_heading: which columns show depends on the options.
-fn heading(p: &super::common::Parsed) -> String {
+fn heading(p: &super::util::Parsed) -> String {
     let (mut short, mut idle, mut mesg, mut exit) = (true, false, false, false);
     for o in &p.opts {
         match o.id {
@@ -79,7 +79,7 @@ impl Command for Who {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn who() {

@@ -1,6 +1,6 @@
 //! `whoami`: the sandbox's user name.
 
-use super::common::Spec;
+use super::util::Spec;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -21,7 +21,7 @@ impl Command for Whoami {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn user() {

@@ -635,7 +635,7 @@ async fn dump(ctx: &CommandContext<'_>, o: &Opts, input: Input, infile: Option<&
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, make_fs, run_raw};
+    use crate::commands::util::testutil::{check, make_fs, run_raw};
     use crate::limits::Limits;
 
     const DATA: &str = "hello world\nthis is a test of xxd output\0\x01\u{7f}";
@@ -840,7 +840,7 @@ mod tests {
         check(&["xxd", "nofile"], &[], "", "", "xxd: nofile: No such file or directory\n", 2);
         check(&["xxd", "d"], &[("d/", "")], "", "", "xxd: Is a directory\n", 2);
         check(&["xxd", "-c", "300"], &[], "", "", "xxd: invalid number of columns (max. 256).\n", 1);
-        let got = crate::commands::testutil::run(&["xxd", "-q"], &[], "");
+        let got = crate::commands::util::testutil::run(&["xxd", "-q"], &[], "");
         assert_eq!(got.status, 1);
         assert!(got.err.starts_with("Usage:\n       xxd [options] [infile [outfile]]\n"));
     }

@@ -1,7 +1,7 @@
 //! `yes`: print its arguments (or `y`) forever, until the reader goes away
 //! (broken pipe), the output limit is hit, or the exec's time runs out.
 
-use super::common::Spec;
+use super::util::Spec;
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -36,7 +36,7 @@ impl Command for Yes {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{block_on, check, TestEnv, CWD};
+    use super::super::util::testutil::{block_on, check, TestEnv, CWD};
     use super::super::{default_registry, CommandContext, SysInfo};
     use crate::io::{pipe, Input, Output};
     use crate::limits::{Budget, CancelToken, Limits};
@@ -44,7 +44,7 @@ mod tests {
     /// Run `yes ARGS` into a pipe, read `n` bytes, close the pipe: yes must
     /// end with a broken pipe.
     fn read_then_close(args: &[&str], n: usize) -> (Vec<u8>, bool) {
-        let fs = super::super::testutil::make_fs(&[]);
+        let fs = super::super::util::testutil::make_fs(&[]);
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         let env = TestEnv(Vec::new());
         let sys = SysInfo { username: "u".into(), hostname: "h".into(), net: Default::default(), python: Vec::new() };

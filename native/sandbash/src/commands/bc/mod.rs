@@ -5,9 +5,11 @@
 //! (70) with a backslash. Loops poll the exec's budget, calls are bounded by
 //! `max_function_depth`, and results bigger than `max_string_bytes` stop.
 
-use super::bc_num::{lib, to_base, Num};
-use super::common::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod num;
+
+use num::{lib, to_base, Num};
+use crate::commands::util::{Arg, Spec};
+use crate::commands::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -1713,7 +1715,7 @@ impl Command for Bc {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     fn bc(script: &str, out: &str) {
         check(&["bc"], &[], script, out, "", 0);
@@ -1802,7 +1804,7 @@ mod tests {
         check(&["bc"], &[], "1 +\n", "", "(standard_in) 2: syntax error\n", 0);
         check(&["bc"], &[], "if (0) 1\nelse 2\n", "", "(standard_in) 2: syntax error\n", 0);
         check(&["bc"], &[], "1/0\n", "", "Runtime error (func=(main), adr=3): Divide by zero\n", 0);
-        let got = crate::commands::testutil::run(&["bc"], &[], "sqrt(-1); 2\n3\n");
+        let got = crate::commands::util::testutil::run(&["bc"], &[], "sqrt(-1); 2\n3\n");
         assert_eq!(got.out, "3\n");
         assert!(got.err.ends_with("Square root of a negative number\n"));
     }
@@ -1831,9 +1833,9 @@ mod tests {
 
     #[test]
     fn loops_count_against_the_budget() {
-        let fs = crate::commands::testutil::make_fs(&[]);
+        let fs = crate::commands::util::testutil::make_fs(&[]);
         let limits = crate::limits::Limits { max_total_loop_iterations: 100, ..Default::default() };
-        let got = crate::commands::testutil::run_full(&fs, &["bc"], b"1\nwhile (1) {}\n2\n", &[], limits);
+        let got = crate::commands::util::testutil::run_full(&fs, &["bc"], b"1\nwhile (1) {}\n2\n", &[], limits);
         assert_eq!(got.out, "1\n");
         assert_eq!(got.err, "bc: maximum total loop iterations exceeded (max_total_loop_iterations: 100)\n");
         assert_eq!(got.status, 1);

@@ -4,7 +4,7 @@
 //! cut truncates. Also output in any `obase` and the `-l` math library,
 //! computed with the same series and working scales as GNU's libmath.b.
 
-use super::bignum::BigInt;
+use crate::commands::util::bignum::BigInt;
 use std::cmp::Ordering;
 
 #[derive(Clone, Debug, Default)]

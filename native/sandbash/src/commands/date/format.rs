@@ -2,7 +2,7 @@
 //! flags `_ - 0 + ^ #`, field widths, `E`/`O` modifiers, `%:z`-style offsets
 //! and `%N`. Malformed conversions are copied as written, padded to their width.
 
-use super::timefmt::Tm;
+use crate::commands::util::strftime::Tm;
 
 /// A moment as `date` shows it.
 pub struct When<'a> {

@@ -2,11 +2,14 @@
 //! in a format (`+FORMAT`, `-I`, `-R`, `--rfc-3339`), in `TZ` or UTC (`-u`).
 //! Setting the clock (`-s`, `MMDDhhmm` operands) is refused: the sandbox has none.
 
-use super::common::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
-use super::date_fmt::{format, When};
-use super::date_parse::{parse, Zone};
-use super::file_time::to_unix;
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod format;
+pub(crate) mod parse;
+
+use crate::commands::util::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
+use format::{format, When};
+use parse::{parse, Zone};
+use crate::commands::util::file_time::to_unix;
+use crate::commands::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
 pub struct Date;
@@ -206,7 +209,7 @@ impl Command for Date {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{block_on, check, make_fs, run_full};
+    use crate::commands::util::testutil::{block_on, check, make_fs, run_full};
     use crate::limits::Limits;
 
     const TRY: &str = "Try 'date --help' for more information.\n";
@@ -257,7 +260,7 @@ mod tests {
     fn reference_and_file() {
         let fs = make_fs(&[("f", "x"), ("df", "2024-01-01\nfoo\n@5\n")]);
         block_on(async {
-            let t = super::super::file_time::from_unix(1_714_979_289, 500_000_000);
+            let t = crate::commands::util::file_time::from_unix(1_714_979_289, 500_000_000);
             fs.set_mtime("/w/f", t).await.expect("set_mtime");
         });
         let o = run_full(&fs, &["date", "-r", "f", "+%F %T.%N"], b"", &[], Limits::default());

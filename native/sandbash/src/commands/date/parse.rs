@@ -3,7 +3,7 @@
 //! monday`, `tomorrow`, ...), and the time zones (`TZ`) they are read in.
 //! Like gnulib, items come in any order; a second date, time or zone is an error.
 
-use super::file_time::{civil_from_days, days_from_civil};
+use crate::commands::util::file_time::{civil_from_days, days_from_civil};
 use jiff::tz::TimeZone;
 
 /// A time zone from `TZ`: the bundled database, a POSIX rule, or (like glibc
@@ -732,8 +732,8 @@ mod tests {
 
     fn p(s: &str) -> Option<String> {
         let (secs, ns) = parse(s, NOW, &Zone::utc())?;
-        let w = super::super::date_fmt::When { secs, nanos: ns, offset: 0, abbr: "UTC" };
-        Some(String::from_utf8_lossy(&super::super::date_fmt::format(b"%F %T.%N", &w)).into_owned())
+        let w = super::super::format::When { secs, nanos: ns, offset: 0, abbr: "UTC" };
+        Some(String::from_utf8_lossy(&super::super::format::format(b"%F %T.%N", &w)).into_owned())
     }
 
     #[test]

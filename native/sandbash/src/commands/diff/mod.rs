@@ -2,10 +2,12 @@
 //! and context output, `-q`, `-r` over directories, and the whitespace/case
 //! options. Matching lines are found by `diff_seq` (GNU's algorithm).
 
-use super::common::{parse, quotef, Arg, OptError, Spec};
-use super::diff_seq::{diff, Change};
-use super::file_time::full_date;
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod seq;
+
+use crate::commands::util::{parse, quotef, Arg, OptError, Spec};
+use seq::{diff, Change};
+use crate::commands::util::file_time::full_date;
+use crate::commands::{Command, CommandContext, CommandResult};
 use crate::fs::{path, FileType};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -155,8 +157,8 @@ impl Command for Diff {
         if ops.len() != 2 {
             let msg = match ops.len() {
                 0 => "missing operand after 'diff'".to_string(),
-                1 => format!("missing operand after {}", super::common::quote_locale(&ops[0])),
-                _ => format!("extra operand {}", super::common::quote_locale(&ops[2])),
+                1 => format!("missing operand after {}", crate::commands::util::quote_locale(&ops[0])),
+                _ => format!("extra operand {}", crate::commands::util::quote_locale(&ops[2])),
             };
             ctx.err(msg).await?;
             ctx.err("Try 'diff --help' for more information.").await?;
@@ -270,8 +272,8 @@ impl Differ<'_, '_> {
             self.bump(1);
             return Ok(());
         }
-        let la: Vec<&[u8]> = super::common::lines(&sa.data).collect();
-        let lb: Vec<&[u8]> = super::common::lines(&sb.data).collect();
+        let la: Vec<&[u8]> = crate::commands::util::lines(&sa.data).collect();
+        let lb: Vec<&[u8]> = crate::commands::util::lines(&sb.data).collect();
         let mut ids: HashMap<Vec<u8>, usize> = HashMap::new();
         let mut id = |l: &[u8]| {
             let k = self.key(l);
@@ -561,8 +563,8 @@ fn context(out: &mut Vec<u8>, a: &[&[u8]], b: &[&[u8]], changes: &[Change], ctx:
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_time::from_unix;
-    use super::super::testutil::{block_on, make_fs, run_full, Out};
+    use crate::commands::util::file_time::from_unix;
+    use crate::commands::util::testutil::{block_on, make_fs, run_full, Out};
     use crate::limits::Limits;
 
     /// Like `check`, with every given file's mtime set to 2026-11-22 10:00:00

@@ -4,10 +4,13 @@
 //! sandbox has no on-disk order, and sorted output is reproducible.
 //! Warnings that GNU prints only when stdin is a terminal are not printed.
 
-use super::find_parse::{self, Cmp, ExecSpec, Expr, PermKind, Program};
-use super::find_printf::{ls_line, render, Info};
-use super::run_util::{self, Exec, Ran};
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod parse;
+pub(crate) mod printf;
+
+use parse::{Cmp, ExecSpec, Expr, PermKind, Program};
+use printf::{ls_line, render, Info};
+use crate::commands::run_util::{self, Exec, Ran};
+use crate::commands::{Command, CommandContext, CommandResult};
 use crate::fs::{path, FileType, Metadata};
 use crate::io::{Input, IoError};
 use async_trait::async_trait;
@@ -98,7 +101,7 @@ impl Command for Find {
             }
         }
         let lookup = |f: &str| times.get(f).copied().ok_or_else(|| format!("{}: No such file or directory", q(f)));
-        let prog = match find_parse::parse(expr_args, now, &ctx.sys.username, &lookup) {
+        let prog = match parse::parse(expr_args, now, &ctx.sys.username, &lookup) {
             Ok(p) => p,
             Err(m) => {
                 ctx.err(m).await?;
@@ -134,7 +137,7 @@ impl Command for Find {
 }
 
 fn q(s: &str) -> String {
-    super::common::quote_locale(s)
+    crate::commands::util::quote_locale(s)
 }
 
 /// The `-exec ... +` specs of an expression.
@@ -294,8 +297,8 @@ fn eval<'a>(
             }
             Expr::Size(cmp, num, unit) => cmp.test(m.size.div_ceil(*unit) as i64, *num),
             Expr::Age(cmp, num, unit) => {
-                let (now, _) = super::file_time::to_unix(st.now);
-                let (t, _) = super::file_time::to_unix(m.mtime);
+                let (now, _) = crate::commands::util::file_time::to_unix(st.now);
+                let (t, _) = crate::commands::util::file_time::to_unix(m.mtime);
                 let age = (now - t).div_euclid(*unit);
                 // GNU compares the exact age: `-mmin -1` is "less than 1 minute".
                 match cmp {
@@ -439,8 +442,8 @@ async fn flush(ctx: &CommandContext<'_>, st: &mut State, spec: &ExecSpec) -> Res
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::file_util::testing::{check_on, fs_with};
-    use crate::commands::testutil::{check, check_tree, run};
+    use crate::commands::util::file_util::testing::{check_on, fs_with};
+    use crate::commands::util::testutil::{check, check_tree, run};
 
     /// Expected outputs are GNU find 4.9's on the same tree, put in sorted
     /// visiting order (GNU follows the directory's on-disk order).

@@ -2,9 +2,9 @@
 //! [`Expr`] tree with GNU's precedence (`( )` > `!` > `-a` > `-o` > `,`) and
 //! GNU's error messages (returned as the text after `find: `).
 
-use super::file_mode::ModeChange;
-use super::find_printf::{parse_format, Piece};
-use super::grep_re;
+use crate::commands::util::file_mode::ModeChange;
+use super::printf::{parse_format, Piece};
+use crate::commands::util::regex_translate;
 use crate::fs::FileType;
 use crate::pattern::Pattern;
 use regex::{Regex, RegexBuilder};
@@ -375,7 +375,7 @@ impl Parser<'_> {
             }
             "-newermt" | "-neweramt" | "-newercmt" => {
                 let v = self.arg(t)?;
-                let when = super::file_time::parse_date(&v, self.now)
+                let when = crate::commands::util::file_time::parse_date(&v, self.now)
                     .ok_or_else(|| format!("I cannot figure out how to interpret {} as a date or time", q(&v)))?;
                 Expr::Newer(when)
             }
@@ -487,8 +487,8 @@ impl Parser<'_> {
     fn regex(&self, src: &str, nocase: bool) -> Result<Regex, String> {
         let body = match self.regex_type {
             RegexType::Emacs => emacs_to_rust(src),
-            RegexType::Basic => grep_re::translate(src, false)?.source,
-            RegexType::Extended => grep_re::translate(src, true)?.source,
+            RegexType::Basic => regex_translate::translate(src, false)?.source,
+            RegexType::Extended => regex_translate::translate(src, true)?.source,
         };
         RegexBuilder::new(&format!("^(?:{body})$"))
             .case_insensitive(nocase)
@@ -501,7 +501,7 @@ impl Parser<'_> {
 
 /// GNU quoting for messages (`'x'`).
 fn q(s: &str) -> String {
-    super::common::quote(s)
+    crate::commands::util::quote(s)
 }
 
 /// `+N`, `-N`, `N`.

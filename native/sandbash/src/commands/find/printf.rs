@@ -2,9 +2,9 @@
 //! sandbox, so `%a`/`%c` (and `%A`/`%C`) show it too; inodes are 0, the
 //! owner is the sandbox user.
 
-use super::file_mode::mode_string;
-use super::file_time::{ls_date, to_unix};
-use super::timefmt::strftime;
+use crate::commands::util::file_mode::mode_string;
+use crate::commands::util::file_time::{ls_date, to_unix};
+use crate::commands::util::strftime::strftime;
 use crate::fs::{FileType, Metadata};
 use std::time::SystemTime;
 

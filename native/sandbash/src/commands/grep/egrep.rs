@@ -2,8 +2,8 @@
 //! (and `-F`) scripts without the upstream "obsolescent" warning, so they
 //! run grep itself (messages say `grep:`, `--version` is grep's).
 
-use super::run_util::{self, Exec, Ran};
-use super::{Command, CommandContext, CommandResult};
+use crate::commands::run_util::{self, Exec, Ran};
+use crate::commands::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
 /// The grep option each name stands for: `-E` or `-F`.
@@ -25,7 +25,7 @@ impl Command for GrepAs {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn egrep_fgrep() {

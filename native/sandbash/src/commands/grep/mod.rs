@@ -2,11 +2,15 @@
 //! and (with `-r`) directory trees. Pattern syntax is translated in
 //! `grep_re`; scanning and output live in `grep_scan`.
 
-use super::common::{Arg, OptError, Spec};
-use super::grep_re::translate;
-use super::grep_scan::{flush, scan, Lines, Matcher, Out, State};
-use super::posix_regex::Backtracker;
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod scan;
+pub(crate) mod egrep;
+pub use egrep::GrepAs;
+
+use crate::commands::util::{Arg, OptError, Spec};
+use crate::commands::util::regex_translate::translate;
+use scan::{flush, scan, Lines, Matcher, Out, State};
+use crate::commands::util::posix_regex::Backtracker;
+use crate::commands::{Command, CommandContext, CommandResult};
 use crate::fs::FileType;
 use crate::pattern::Pattern;
 use async_trait::async_trait;
@@ -117,14 +121,14 @@ fn version() -> String {
     format!(
         "grep (GNU grep) 3.8\n{}\nWritten by Mike Haertel and others; see\n\
          <https://git.sv.gnu.org/cgit/grep.git/tree/AUTHORS>.\n",
-        super::common::GNU_LICENSE_2022
+        crate::commands::util::GNU_LICENSE_2022
     )
 }
 
 #[async_trait]
 impl Command for Grep {
     async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match super::common::parse(ctx.args, &SPEC) {
+        let p = match crate::commands::util::parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
                 ctx.out(format!("{USAGE}\n").as_bytes()).await?;
@@ -242,7 +246,7 @@ impl Command for Grep {
                     "skip" => walk.skip_dirs = true,
                     "recurse" => walk.recursive = true,
                     _ => {
-                        let m = super::common::bad_arg(val, "directories", &["'read'", "'recurse'", "'skip'"]);
+                        let m = crate::commands::util::bad_arg(val, "directories", &["'read'", "'recurse'", "'skip'"]);
                         ctx.usage_err(m).await?;
                         return Ok(2);
                     }
@@ -288,7 +292,7 @@ impl Command for Grep {
                         _ => {
                             let valid =
                                 ["'always', 'yes', 'force'", "'never', 'no', 'none'", "'auto', 'tty', 'if-tty'"];
-                            ctx.usage_err(super::common::bad_arg(val, "color", &valid)).await?;
+                            ctx.usage_err(crate::commands::util::bad_arg(val, "color", &valid)).await?;
                             return Ok(2);
                         }
                     }
@@ -709,7 +713,7 @@ impl Run<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const F: &[(&str, &str)] = &[("f", "foo\nbar\nfoobar\n")];
     const TREE: &[(&str, &str)] = &[("d/a.txt", "hit\n"), ("d/sub/b.log", "hit\n"), ("d/c.txt", "no\n")];

@@ -2,8 +2,8 @@
 //! `--` separators), `-o`, `-c`, `-l/-L`, `-m`, binary files, and the
 //! `name:line:` prefixes (with GNU's default colors for `--color=always`).
 
-use super::posix_regex::Backtracker;
-use super::CommandContext;
+use crate::commands::util::posix_regex::Backtracker;
+use crate::commands::CommandContext;
 use crate::io::IoError;
 use regex::bytes::Regex;
 use std::collections::VecDeque;

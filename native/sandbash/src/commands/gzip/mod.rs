@@ -4,12 +4,14 @@
 //! `gunzip`/`zcat` wrapper scripts do. The header holds the file's name and
 //! mtime (`-n`: neither) and OS byte 3, never anything from the host.
 
-use super::common::{parse, quote_locale, Arg, OptError, Spec};
-use super::date_fmt::{format, When};
-use super::date_parse::Zone;
-use super::file_time::to_unix;
-use super::gzip_codec::{header, Decoder, Encoder, GzError};
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod codec;
+
+use crate::commands::util::{parse, quote_locale, Arg, OptError, Spec};
+use crate::commands::date::format::{format, When};
+use crate::commands::date::parse::Zone;
+use crate::commands::util::file_time::to_unix;
+use codec::{header, Decoder, Encoder, GzError};
+use crate::commands::{Command, CommandContext, CommandResult};
 use crate::fs::path;
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -476,7 +478,7 @@ async fn list(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{block_on, make_fs, run_full, run_raw, tree, Out};
+    use crate::commands::util::testutil::{block_on, make_fs, run_full, run_raw, tree, Out};
     use crate::fs::Fs;
     use crate::limits::Limits;
     use std::sync::Arc;
@@ -496,7 +498,7 @@ mod tests {
                 fs.mkdir(crate::fs::path::parent(&p), true).await.expect("mkdir");
                 fs.write(&p, d).await.expect("write");
                 fs.set_mode(&p, 0o600).await.expect("mode");
-                fs.set_mtime(&p, super::super::file_time::from_unix(MTIME, 0)).await.expect("mtime");
+                fs.set_mtime(&p, crate::commands::util::file_time::from_unix(MTIME, 0)).await.expect("mtime");
             }
         });
         fs
@@ -516,7 +518,7 @@ mod tests {
 
     fn meta(fs: &Arc<dyn Fs>, p: &str) -> (u32, i64) {
         let m = block_on(fs.metadata(&format!("/w/{p}"))).expect("meta");
-        (m.mode, super::super::file_time::to_unix(m.mtime).0)
+        (m.mode, crate::commands::util::file_time::to_unix(m.mtime).0)
     }
 
     #[test]

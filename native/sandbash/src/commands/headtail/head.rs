@@ -2,9 +2,9 @@
 //! but the last N, `-c`, `-q`, `-v`, `-z`, and the obsolete `-5`, `-5c`).
 //! Stdin is read only as far as needed, so `yes | head -n 1` ends.
 
-use super::common::{Arg, Spec};
-use super::headtail::{self, Headers, Opened};
-use super::{Command, CommandContext, CommandResult};
+use crate::commands::util::{Arg, Spec};
+use super::{Headers, Opened};
+use crate::commands::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
 pub struct Head;
@@ -91,7 +91,7 @@ impl Command for Head {
                         None => (false, v),
                     };
                     mode.elide = elide;
-                    mode.count = match headtail::count(num, mode.lines) {
+                    mode.count = match super::count(num, mode.lines) {
                         Ok(n) => n,
                         Err(m) => {
                             ctx.err(m).await?;
@@ -104,7 +104,7 @@ impl Command for Head {
             }
         }
         let files: Vec<String> = if p.operands.is_empty() { vec!["-".into()] } else { p.operands.clone() };
-        let mut headers = Headers::new(headtail::verbosity(&p), files.len());
+        let mut headers = Headers::new(super::verbosity(&p), files.len());
         let mut status = 0;
         for f in &files {
             // Files, devices and stdin are all streamed: `head -c 10` of a
@@ -112,7 +112,7 @@ impl Command for Head {
             let input = if f == "-" {
                 ctx.stdin.clone()
             } else {
-                match headtail::open(ctx, f).await? {
+                match super::open(ctx, f).await? {
                     Opened::Stream(input) => input,
                     Opened::OpenFailed => {
                         status = 1;
@@ -120,7 +120,7 @@ impl Command for Head {
                     }
                     Opened::ReadFailed(e) => {
                         headers.show(ctx, f).await?;
-                        headtail::read_error(ctx, f, e).await?;
+                        super::read_error(ctx, f, e).await?;
                         status = 1;
                         continue;
                     }
@@ -129,8 +129,8 @@ impl Command for Head {
             headers.show(ctx, f).await?;
             if mode.elide {
                 // `-n -N`: all but the last N, printed as they fall out of the window.
-                let rest = headtail::read_keeping_last(ctx, &input, mode.lines, mode.count, mode.delim, true).await?;
-                let end = headtail::last_start(&rest, mode.lines, mode.count, mode.delim);
+                let rest = super::read_keeping_last(ctx, &input, mode.lines, mode.count, mode.delim, true).await?;
+                let end = super::last_start(&rest, mode.lines, mode.count, mode.delim);
                 ctx.out(&rest[..end]).await?;
             } else {
                 stream(ctx, &input, mode).await?;
@@ -166,7 +166,7 @@ async fn stream(ctx: &CommandContext<'_>, input: &crate::io::Input, mode: Mode) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const F: (&str, &str) = ("f", "1\n2\n3\n4\n5\n");
     const G: (&str, &str) = ("g", "a\nb");

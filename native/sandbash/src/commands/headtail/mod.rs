@@ -1,8 +1,13 @@
 //! What `head` and `tail` share: count parsing, `==> f <==` headers, and
 //! opening operands with their GNU error wording.
 
-use super::common::{parse_size_checked, quote, quote_locale};
-use super::CommandContext;
+pub(crate) mod head;
+pub(crate) mod tail;
+pub use head::Head;
+pub use tail::Tail;
+
+use crate::commands::util::{parse_size_checked, quote, quote_locale};
+use crate::commands::CommandContext;
 use crate::fs::FsError;
 use crate::io::{Input, IoError};
 
@@ -42,7 +47,7 @@ impl Headers {
 }
 
 /// The last of `-q`/`-v` given (`Some(true)` = always show headers).
-pub fn verbosity(p: &super::common::Parsed) -> Option<bool> {
+pub fn verbosity(p: &crate::commands::util::Parsed) -> Option<bool> {
     p.opts.iter().rev().find_map(|o| match o.id {
         "q" => Some(false),
         "v" => Some(true),

@@ -2,9 +2,9 @@
 //! N, `-c`, `-q`, `-v`, `-z`, the obsolete `-5`/`+5`). `-f`/`-F` are accepted
 //! but nothing is followed: the sandbox's files do not grow behind a script.
 
-use super::common::{Arg, Spec};
-use super::headtail::{self, Headers, Opened};
-use super::{Command, CommandContext, CommandResult};
+use crate::commands::util::{Arg, Spec};
+use super::{Headers, Opened};
+use crate::commands::{Command, CommandContext, CommandResult};
 use crate::io::{Input, IoError};
 use async_trait::async_trait;
 
@@ -90,7 +90,7 @@ impl Command for Tail {
                     mode.lines = o.id == "n";
                     mode.from_start = v.starts_with('+');
                     let num = v.strip_prefix(['+', '-']).unwrap_or(v);
-                    mode.count = match headtail::count(num, mode.lines) {
+                    mode.count = match super::count(num, mode.lines) {
                         Ok(n) => n,
                         Err(m) => {
                             ctx.err(m).await?;
@@ -103,7 +103,7 @@ impl Command for Tail {
             }
         }
         let files: Vec<String> = if p.operands.is_empty() { vec!["-".into()] } else { p.operands.clone() };
-        let mut headers = Headers::new(headtail::verbosity(&p), files.len());
+        let mut headers = Headers::new(super::verbosity(&p), files.len());
         let mut status = 0;
         for f in &files {
             if f == "-" {
@@ -111,7 +111,7 @@ impl Command for Tail {
                 tail(ctx, &ctx.stdin, mode).await?;
                 continue;
             }
-            match headtail::open(ctx, f).await? {
+            match super::open(ctx, f).await? {
                 Opened::Stream(input) => {
                     headers.show(ctx, f).await?;
                     tail(ctx, &input, mode).await?;
@@ -119,7 +119,7 @@ impl Command for Tail {
                 Opened::OpenFailed => status = 1,
                 Opened::ReadFailed(e) => {
                     headers.show(ctx, f).await?;
-                    headtail::read_error(ctx, f, e).await?;
+                    super::read_error(ctx, f, e).await?;
                     status = 1;
                 }
             }
@@ -132,8 +132,8 @@ impl Command for Tail {
 /// copies chunk by chunk; the last N lines or bytes hold only those.
 async fn tail(ctx: &CommandContext<'_>, input: &Input, mode: Mode) -> Result<(), IoError> {
     if !mode.from_start {
-        let rest = headtail::read_keeping_last(ctx, input, mode.lines, mode.count, mode.delim, false).await?;
-        let start = headtail::last_start(&rest, mode.lines, mode.count, mode.delim);
+        let rest = super::read_keeping_last(ctx, input, mode.lines, mode.count, mode.delim, false).await?;
+        let start = super::last_start(&rest, mode.lines, mode.count, mode.delim);
         return ctx.out(&rest[start..]).await;
     }
     // `+N`: from line (byte) N, so N-1 of them are skipped; `+0` is `+1`.
@@ -170,7 +170,7 @@ async fn tail(ctx: &CommandContext<'_>, input: &Input, mode: Mode) -> Result<(),
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const F: (&str, &str) = ("f", "1\n2\n3\n4\n5\n");
     const G: (&str, &str) = ("g", "a\nb");

@@ -297,7 +297,7 @@ impl Program {
 /// Format one integer or float with a printf spec (`%08x`), as C does.
 fn printf(spec: &str, conv: u8, arg: String) -> Vec<u8> {
     let fmt = format!("{spec}{}", conv as char);
-    super::printf::format(fmt.as_bytes(), &[arg], 0, 1 << 20).out
+    crate::commands::printf::format(fmt.as_bytes(), &[arg], 0, 1 << 20).out
 }
 
 fn conv(c: &Conv, data: &[u8], pos: usize, off: u64, out: &mut Vec<u8>) {

@@ -5,9 +5,11 @@
 //! laid out as util-linux does: no blank after a line's last unit, missing
 //! units at the end of input shown as blanks of the same width.
 
-use super::common::{parse_size, quotef, Spec};
-use super::hexdump_fmt::Program;
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod format;
+
+use crate::commands::util::{parse_size, quotef, Spec};
+use format::Program;
+use crate::commands::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
 pub struct Hexdump;
@@ -15,18 +17,18 @@ pub struct Hexdump;
 const SPEC: Spec = Spec::new(
     "bcCdoxn:s:ve:f:V",
     &[
-        ("length", super::common::Arg::Yes, "n"),
-        ("skip", super::common::Arg::Yes, "s"),
-        ("no-squeezing", super::common::Arg::No, "v"),
-        ("canonical", super::common::Arg::No, "C"),
-        ("one-byte-octal", super::common::Arg::No, "b"),
-        ("one-byte-char", super::common::Arg::No, "c"),
-        ("two-bytes-decimal", super::common::Arg::No, "d"),
-        ("two-bytes-octal", super::common::Arg::No, "o"),
-        ("two-bytes-hex", super::common::Arg::No, "x"),
-        ("format", super::common::Arg::Yes, "e"),
-        ("format-file", super::common::Arg::Yes, "f"),
-        ("version", super::common::Arg::No, "V"),
+        ("length", crate::commands::util::Arg::Yes, "n"),
+        ("skip", crate::commands::util::Arg::Yes, "s"),
+        ("no-squeezing", crate::commands::util::Arg::No, "v"),
+        ("canonical", crate::commands::util::Arg::No, "C"),
+        ("one-byte-octal", crate::commands::util::Arg::No, "b"),
+        ("one-byte-char", crate::commands::util::Arg::No, "c"),
+        ("two-bytes-decimal", crate::commands::util::Arg::No, "d"),
+        ("two-bytes-octal", crate::commands::util::Arg::No, "o"),
+        ("two-bytes-hex", crate::commands::util::Arg::No, "x"),
+        ("format", crate::commands::util::Arg::Yes, "e"),
+        ("format-file", crate::commands::util::Arg::Yes, "f"),
+        ("version", crate::commands::util::Arg::No, "V"),
     ],
     "[options] <file>...",
 );
@@ -286,7 +288,7 @@ impl Command for Hexdump {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const DATA: &str = "hello world\nthis\tis\0\x01\x7fé end";
 

@@ -2,8 +2,8 @@
 //! `keys`, `has`, `contains`, string offsets, JSON text, path deletion and
 //! the `@csv` `@tsv` `@sh` `@html` `@uri` `@base64` `@base32` formats.
 
-use super::jq_json;
-use super::jq_val::{self, Val};
+use super::json;
+use super::val::{self, Val};
 use jaq_core::{Error, ValT as _};
 use std::rc::Rc;
 
@@ -15,7 +15,7 @@ fn fail<T>(msg: impl Into<String>) -> Result<T, Error<Val>> {
 pub(super) fn to_text(v: &Val) -> String {
     match v {
         Val::Str(s) => s.to_string(),
-        v => jq_json::to_json(v),
+        v => json::to_json(v),
     }
 }
 
@@ -80,7 +80,7 @@ pub(super) fn strindices(s: &Val, n: &Val) -> ValR {
     let (h, nb) = (s.as_bytes(), n.as_bytes());
     let hits = (0..h.len().saturating_sub(nb.len() - 1)).filter(|&i| {
         // Quadratic in the worst case: let the guard see the time.
-        jq_val::tick();
+        val::tick();
         h[i..].starts_with(nb)
     });
     Ok(Val::arr(hits.map(Val::from).collect()))
@@ -90,13 +90,13 @@ pub(super) fn fromjson(v: &Val) -> ValR {
     let Val::Str(s) = v else {
         return fail(format!("{} cannot be parsed as JSON", v.describe()));
     };
-    jq_json::parse_one(s).or_else(|e| fail(format!("{e} (while parsing '{s}')")))
+    json::parse_one(s).or_else(|e| fail(format!("{e} (while parsing '{s}')")))
 }
 
 pub(super) fn tonumber(v: Val) -> ValR {
     match &v {
         n if n.is_num() => Ok(v),
-        Val::Str(s) => match jq_json::parse_one(s) {
+        Val::Str(s) => match json::parse_one(s) {
             Ok(n) if n.is_num() => Ok(n),
             Ok(_) => fail(format!("Cannot parse '{s}' as JSON")),
             Err(e) => fail(format!("{e} (while parsing '{s}')")),
@@ -174,7 +174,7 @@ pub(super) fn csv_tsv(v: &Val, csv: bool) -> ValR {
         match x {
             Val::Null => {}
             Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            n if n.is_num() => out.push_str(&jq_json::to_json(n)),
+            n if n.is_num() => out.push_str(&json::to_json(n)),
             Val::Str(s) if csv => {
                 out.push('"');
                 out.push_str(&s.replace('"', "\"\""));
@@ -193,7 +193,7 @@ pub(super) fn csv_tsv(v: &Val, csv: bool) -> ValR {
             }
             x => return fail(format!("{} is not valid in a {} row", x.describe(), if csv { "csv" } else { "tsv" })),
         }
-        jq_val::check_len(out.len(), "string");
+        val::check_len(out.len(), "string");
     }
     Ok(Val::string(out))
 }
@@ -203,7 +203,7 @@ pub(super) fn shell_quote(v: &Val) -> ValR {
         match x {
             Val::Str(s) => Ok(format!("'{}'", s.replace('\'', "'\\''"))),
             Val::Arr(_) | Val::Obj(_) => fail(format!("{} can not be escaped for shell", x.describe())),
-            x => Ok(jq_json::to_json(x)),
+            x => Ok(json::to_json(x)),
         }
     };
     match v {

@@ -3,7 +3,7 @@
 //! jq's own parser, so a stream of values can arrive in chunks and malformed
 //! input gets jq's messages (`Unfinished JSON term at EOF at line 2, column 0`).
 
-use super::jq_val::{fmt_f64, num_from_text, Map, Val};
+use super::val::{fmt_f64, num_from_text, Map, Val};
 use std::rc::Rc;
 
 /// Output layout.
@@ -193,7 +193,7 @@ impl Reader {
                     if ch == b'\\' {
                         self.st = St::StrEsc;
                     }
-                    super::jq_val::check_len(self.token.len() + 1, "string");
+                    super::val::check_len(self.token.len() + 1, "string");
                     self.token.push(ch);
                 }
             }
@@ -212,7 +212,7 @@ impl Reader {
                 } else if structural {
                     self.structural(ch)?;
                 } else if !ws {
-                    super::jq_val::check_len(self.token.len() + 1, "number");
+                    super::val::check_len(self.token.len() + 1, "number");
                     self.token.push(ch);
                 }
             }
@@ -233,7 +233,7 @@ impl Reader {
         }
         let n = memchr::memchr3(b'"', b'\\', b'\n', bytes).unwrap_or(bytes.len());
         if n > 0 {
-            super::jq_val::check_len(self.token.len() + n, "string");
+            super::val::check_len(self.token.len() + n, "string");
             self.token.extend_from_slice(&bytes[..n]);
             self.col += n;
         }
@@ -311,7 +311,7 @@ impl Reader {
                 match self.stack.last_mut() {
                     None => return Err("',' not as part of an object or array".into()),
                     Some(Frame::Arr(a)) => {
-                        super::jq_val::check_len(a.len() + 1, "array");
+                        super::val::check_len(a.len() + 1, "array");
                         a.push(next)
                     }
                     Some(Frame::Key(_)) => self.set_key(next),
@@ -358,7 +358,7 @@ impl Reader {
     fn set_key(&mut self, v: Val) {
         if let Some(Frame::Key(k)) = self.stack.pop() {
             if let Some(Frame::Obj(m)) = self.stack.last_mut() {
-                super::jq_val::check_len(m.len() + 1, "object");
+                super::val::check_len(m.len() + 1, "object");
                 m.insert(k, v);
             }
         }

@@ -3,9 +3,15 @@
 //! input as it needs it and hands back output, so `yes '{}' | jq . | head`
 //! streams and a runaway program is stopped by the exec's time limit.
 
-use super::jq_json::{self, Fmt};
-use super::jq_run::{worker, GuardSpec, InMsg, JVal, Job, Msg};
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod funs;
+pub(crate) mod json;
+pub(crate) mod regex;
+pub(crate) mod run;
+pub(crate) mod val;
+
+use json::{Fmt};
+use run::{worker, GuardSpec, InMsg, JVal, Job, Msg};
+use crate::commands::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -152,7 +158,7 @@ async fn parse_args(ctx: &CommandContext<'_>) -> Result<Opts, Early> {
                     ArgMode::Files => o.files.push(a.to_string()),
                     ArgMode::Strings => o.positional.push(JVal::Str(a.to_string())),
                     ArgMode::Json => {
-                        if jq_json::parse_one(a).is_err() {
+                        if json::parse_one(a).is_err() {
                             fail!(format!("Invalid JSON text passed to --jsonargs"));
                         }
                         o.positional.push(JVal::Json(a.to_string()))
@@ -219,14 +225,14 @@ async fn parse_args(ctx: &CommandContext<'_>) -> Result<Opts, Early> {
                     let v = match long {
                         "arg" => JVal::Str(val),
                         "argjson" => {
-                            if jq_json::parse_one(&val).is_err() {
+                            if json::parse_one(&val).is_err() {
                                 fail!(format!("invalid JSON text passed to --argjson"));
                             }
                             JVal::Json(val)
                         }
                         _ => match ctx.fs.read(&ctx.resolve(&val)).await {
                             Ok(data) if long == "rawfile" => JVal::Str(String::from_utf8_lossy(&data).into_owned()),
-                            Ok(data) => match jq_json::parse_all(&data).map(|_| ()) {
+                            Ok(data) => match json::parse_all(&data).map(|_| ()) {
                                 Ok(()) => JVal::JsonArr(data),
                                 Err(e) => {
                                     let m = format!("jq: Bad JSON in --{long} {name} {val}: {e}\n");
@@ -420,7 +426,7 @@ impl Command for Jq {
         // Debug builds' frames are several times larger (measured: a 2x
         // reserve overflowed dropping a closure chain at the budget).
         let per_byte = if cfg!(debug_assertions) { 8 } else { 2 };
-        let stack = super::jq_val::EVAL_STACK + (16 << 20) + mem.saturating_mul(per_byte);
+        let stack = val::EVAL_STACK + (16 << 20) + mem.saturating_mul(per_byte);
         let spawned =
             std::thread::Builder::new().name("jq".into()).stack_size(stack).spawn(move || worker(job, tx, in_rx));
         if spawned.is_err() {
@@ -457,5 +463,4 @@ impl Command for Jq {
 }
 
 #[cfg(test)]
-#[path = "jq_tests.rs"]
 mod tests;

@@ -4,7 +4,7 @@
 //! `{"offset":-1,"string":null,"length":0,"name":...}`). `test`, `match`,
 //! `capture`, `scan`, `split`, `sub` and `gsub` are defined on top of it.
 
-use super::jq_val::{Map, Val};
+use super::val::{Map, Val};
 use jaq_core::Error;
 
 type ValR = Result<Val, Error<Val>>;
@@ -76,7 +76,7 @@ pub fn match_impl(input: &Val, re: &Val, flags: &Val, test: bool) -> ValR {
     let names: Vec<Option<&str>> = rx.capture_names().collect();
     let mut out = Vec::new();
     for caps in rx.captures_iter(s) {
-        super::jq_val::tick();
+        super::val::tick();
         let Some(m) = caps.get(0) else { continue };
         if skip_empty && m.as_str().is_empty() {
             continue;

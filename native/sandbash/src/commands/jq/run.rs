@@ -3,9 +3,9 @@
 //! async side through channels. It runs on its own thread (jaq's values are
 //! not `Send`, and its evaluator recurses), under the guard of `jq_val`.
 
-use super::jq_funs::*;
-use super::jq_json::{self, Fmt, Reader};
-use super::jq_val::{self, Abort, Guard, Map, Val};
+use super::funs::*;
+use super::json::{self, Fmt, Reader};
+use super::val::{self, Abort, Guard, Map, Val};
 use jaq_core::box_iter::box_once;
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::native::{bome, run, v, Fun};
@@ -65,8 +65,8 @@ impl JVal {
     fn to_val(&self) -> Val {
         match self {
             JVal::Str(s) => Val::str(s),
-            JVal::Json(t) => jq_json::parse_one(t).unwrap_or(Val::Null),
-            JVal::JsonArr(t) => Val::arr(jq_json::parse_all(t).unwrap_or_default()),
+            JVal::Json(t) => json::parse_one(t).unwrap_or(Val::Null),
+            JVal::JsonArr(t) => Val::arr(json::parse_all(t).unwrap_or_default()),
         }
     }
 }
@@ -121,7 +121,7 @@ pub struct Runtime {
 impl Io {
     fn send(&mut self, m: Msg) {
         if self.tx.blocking_send(m).is_err() {
-            jq_val::abort(Abort::Stopped);
+            val::abort(Abort::Stopped);
         }
     }
 
@@ -160,7 +160,7 @@ impl Io {
                 self.started = true;
                 false
             }
-            Err(_) => jq_val::abort(Abort::Stopped),
+            Err(_) => val::abort(Abort::Stopped),
         }
     }
 
@@ -225,7 +225,7 @@ impl Io {
                     let line = std::mem::take(&mut self.raw_line);
                     return Some(Val::string(String::from_utf8_lossy(&line).into_owned()));
                 }
-                jq_val::check_len(self.raw_line.len() + 1, "string");
+                val::check_len(self.raw_line.len() + 1, "string");
                 self.raw_line.push(b);
             }
             if !self.refill() {
@@ -243,7 +243,7 @@ impl Io {
         let mut all = Vec::new();
         loop {
             all.extend(self.buf.drain(..));
-            jq_val::check_len(all.len(), "string");
+            val::check_len(all.len(), "string");
             if !self.refill() {
                 break;
             }
@@ -262,7 +262,7 @@ impl Io {
             while let Some(r) = self.next_input() {
                 match r {
                     Ok(v) => {
-                        jq_val::check_len(all.len() + 1, "array");
+                        val::check_len(all.len() + 1, "array");
                         all.push(v)
                     }
                     Err(e) => return Some(Err(e)),
@@ -303,7 +303,7 @@ pub struct Data<'a> {
 // no values (`def f: [f]; f`) by the stack, and their time by the deadline.
 impl Clone for Data<'_> {
     fn clone(&self) -> Self {
-        jq_val::tick();
+        val::tick();
         Data { lut: self.lut, rt: self.rt }
     }
 }
@@ -315,7 +315,7 @@ impl DataT for JqData {
 
 impl<'a> jaq_core::data::HasLut<'a, JqData> for Data<'a> {
     fn lut(&self) -> &'a jaq_core::Lut<JqData> {
-        jq_val::tick();
+        val::tick();
         self.lut
     }
 }
@@ -512,13 +512,13 @@ where
             let test = cv.0.pop_var();
             let flags = cv.0.pop_var();
             let re = cv.0.pop_var();
-            bome(super::jq_regex::match_impl(&cv.1, &re, &flags, test.as_bool()))
+            bome(super::regex::match_impl(&cv.1, &re, &flags, test.as_bool()))
         }),
         ("_nan", v(0), |_| bome(Ok(Val::Num(f64::NAN)))),
         ("_describe", v(0), |cv| bome(Ok(Val::string(cv.1.describe())))),
-        ("_trunc", v(0), |cv| bome(Ok(Val::string(jq_val::truncate_dump(&to_text(&cv.1)))))),
+        ("_trunc", v(0), |cv| bome(Ok(Val::string(val::truncate_dump(&to_text(&cv.1)))))),
         ("_infinite", v(0), |_| bome(Ok(Val::Num(f64::INFINITY)))),
-        ("tojson", v(0), |cv| bome(Ok(Val::string(jq_json::to_json(&cv.1))))),
+        ("tojson", v(0), |cv| bome(Ok(Val::string(json::to_json(&cv.1))))),
         ("fromjson", v(0), |cv| bome(fromjson(&cv.1))),
         ("tonumber", v(0), |cv| bome(tonumber(cv.1))),
         ("_type", v(0), |cv| bome(Ok(Val::str(cv.1.kind())))),
@@ -560,7 +560,7 @@ where
         }),
         ("_input_line_number", v(0), |cv| bome(Ok(Val::from(cv.0.data().rt().io.borrow().lines)))),
         ("debug_empty", v(0), |cv| {
-            let msg = format!("[\"DEBUG:\",{}]\n", jq_json::to_json(&cv.1));
+            let msg = format!("[\"DEBUG:\",{}]\n", json::to_json(&cv.1));
             cv.0.data().rt().stderr(msg.into_bytes());
             Box::new(std::iter::empty())
         }),
@@ -572,7 +572,7 @@ where
             let msg = match &cv.1 {
                 Val::Str(s) => s.to_string(),
                 Val::Null => String::new(),
-                v => format!("{}\n", jq_json::to_json(v)),
+                v => format!("{}\n", json::to_json(v)),
             };
             cv.0.data().rt().stderr(msg.into_bytes());
             Box::new(std::iter::empty())
@@ -712,7 +712,7 @@ fn compile(code: &str, globals: &[String]) -> Result<JFilter, String> {
     let code = expand_loc(code);
     let prelude =
         jaq_core::load::parse(DEFS, |p| p.defs()).ok_or_else(|| "jq: error: internal prelude\n".to_string())?;
-    let regex_defs = jaq_core::load::parse(super::jq_regex::DEFS, |p| p.defs())
+    let regex_defs = jaq_core::load::parse(super::regex::DEFS, |p| p.defs())
         .ok_or_else(|| "jq: error: internal prelude\n".to_string())?;
     let early = jaq_core::load::parse(EARLY, |p| p.defs()).unwrap_or_default();
     let std_defs = jaq_std::defs().filter(|d| d.name != "nan" && d.name != "infinite");
@@ -784,7 +784,7 @@ pub fn worker(job: Job, tx: Tx, rx: Rx) {
     let g = &job.guard;
     let _scope = g.budget.as_ref().map(crate::limits::scope::enter);
     let cancel = g.cancel.clone();
-    jq_val::install_guard(Some(Guard {
+    val::install_guard(Some(Guard {
         deadline: g.deadline,
         cancelled: Box::new(move || cancel.is_cancelled()),
         stop: g.stop.clone(),
@@ -798,7 +798,7 @@ pub fn worker(job: Job, tx: Tx, rx: Rx) {
             let msg = match payload.downcast_ref::<Abort>() {
                 Some(Abort::Stopped) | Some(Abort::Cancelled) => None,
                 Some(Abort::Timeout) => Some("jq: error: time limit exceeded (timeout_ms)\n".to_string()),
-                Some(Abort::Depth) => Some(format!("jq: error: value nesting exceeds {}\n", jq_val::MAX_DEPTH)),
+                Some(Abort::Depth) => Some(format!("jq: error: value nesting exceeds {}\n", val::MAX_DEPTH)),
                 Some(Abort::Stack) => Some("jq: error: program recursion too deep\n".to_string()),
                 Some(Abort::TooLarge(what)) => Some(format!("jq: error: {what} too large (max_string_bytes)\n")),
                 Some(Abort::Limit(m)) => {
@@ -817,7 +817,7 @@ pub fn worker(job: Job, tx: Tx, rx: Rx) {
             5
         }
     };
-    jq_val::install_guard(None);
+    val::install_guard(None);
     let _ = done_tx.blocking_send(Msg::Done(status));
 }
 
@@ -875,7 +875,7 @@ fn run_job(job: &Job, tx: Tx, rx: Rx) -> i32 {
             while let Some(r) = rt.next_input() {
                 match r {
                     Ok(v) => {
-                        jq_val::check_len(all.len() + 1, "array");
+                        val::check_len(all.len() + 1, "array");
                         all.push(v)
                     }
                     Err(_) => {
@@ -979,7 +979,7 @@ fn run_one(job: &Job, filter: &JFilter, ctx: &Ctx<JqData>, rt: &Runtime, input: 
                     let pos = io.position();
                     let msg = match err.into_val() {
                         Val::Str(s) => format!("jq: error (at {pos}): {s}\n"),
-                        v => format!("jq: error (at {pos}) (not a string): {}\n", jq_json::to_json(&v)),
+                        v => format!("jq: error (at {pos}) (not a string): {}\n", json::to_json(&v)),
                     };
                     io.err(msg);
                     st.status = 5;
@@ -1006,12 +1006,12 @@ fn run_one(job: &Job, filter: &JFilter, ctx: &Ctx<JqData>, rt: &Runtime, input: 
 fn emit(job: &Job, out: &mut Vec<u8>, v: &Val) {
     match v {
         Val::Str(s) if job.raw_out => out.extend_from_slice(s.as_bytes()),
-        v => jq_json::write(out, v, &job.fmt, 0),
+        v => json::write(out, v, &job.fmt, 0),
     }
     if job.nul_sep {
         out.push(0);
     } else if !job.join {
         out.push(b'\n');
     }
-    jq_val::check_len(out.len(), "output");
+    val::check_len(out.len(), "output");
 }

@@ -2,7 +2,7 @@
 //! tarball) run with an empty environment in a scratch directory holding the
 //! same files; none was written from what this implementation prints.
 
-use crate::commands::testutil::check;
+use crate::commands::util::testutil::check;
 
 #[test]
 fn pretty_and_compact() {
@@ -381,7 +381,7 @@ fn filters() {
 #[test]
 fn through_the_shell() {
     let run = |script: &str| -> (String, i32) {
-        crate::commands::testutil::block_on(async {
+        crate::commands::util::testutil::block_on(async {
             let mut bash = crate::Bash::builder().build().expect("sandbox");
             let r = bash.exec(script).await.expect("exec");
             (String::from_utf8_lossy(&r.stdout).into_owned(), r.exit_code)
@@ -401,7 +401,7 @@ fn through_the_shell() {
 /// the size of what they build, nesting, recursion.
 #[test]
 fn runaway_programs_are_stopped() {
-    use crate::commands::testutil::{make_fs, run_full};
+    use crate::commands::util::testutil::{make_fs, run_full};
     use crate::limits::Limits;
     let fs = make_fs(&[]);
     let limits = Limits { timeout_ms: 1500, max_string_bytes: 100_000, ..Limits::default() };
@@ -449,7 +449,7 @@ fn recursion_without_values_is_stopped_by_the_stack_guard() {
 fn nested_definitions_count_as_nesting() {
     let n = 1500;
     let prog = format!("{}1{}", "def f: ".repeat(n), ";1".repeat(n));
-    let got = crate::commands::testutil::run(&["jq", "-n", &prog], &[], "");
+    let got = crate::commands::util::testutil::run(&["jq", "-n", &prog], &[], "");
     assert_eq!(got.status, 3, "{:?}", got.err.get(..200));
     assert!(got.err.starts_with("jq: error: program nested too deeply"), "{:?}", got.err.get(..200));
     // Many definitions side by side, strings with interpolations and

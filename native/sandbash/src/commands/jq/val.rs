@@ -275,7 +275,7 @@ impl Val {
     }
 
     pub fn trunc_dump(&self) -> String {
-        let s = super::jq_json::to_json(self);
+        let s = super::json::to_json(self);
         truncate_dump(&s)
     }
 
@@ -600,7 +600,7 @@ impl Ord for Val {
 
 impl fmt::Display for Val {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(&super::jq_json::to_json(self))
+        f.write_str(&super::json::to_json(self))
     }
 }
 
@@ -1046,7 +1046,7 @@ impl jaq_core::ValT for Val {
         tick();
         match self {
             Val::Str(_) => self,
-            v => Val::string(super::jq_json::to_json(&v)),
+            v => Val::string(super::json::to_json(&v)),
         }
     }
 }

@@ -3,11 +3,13 @@
 //! Block counts assume ext4-like 4 KiB allocation (a host-dependent detail);
 //! owner and group are the sandbox user.
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::file_mode::mode_string;
-use super::file_time::{full_date, ls_date, tm, to_unix};
-use super::ls_quote::{Quoting, STYLES};
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod quote;
+
+use crate::commands::util::{quote, quote_locale, Arg, Spec};
+use crate::commands::util::file_mode::mode_string;
+use crate::commands::util::file_time::{full_date, ls_date, tm, to_unix};
+use quote::{Quoting, STYLES};
+use crate::commands::{Command, CommandContext, CommandResult};
 use crate::fs::{path, FileType, FsError, Metadata};
 use crate::io::IoError;
 use crate::pattern::Pattern;
@@ -192,7 +194,7 @@ impl Command for Ls {
     }
 }
 
-async fn options(ctx: &CommandContext<'_>, p: &super::common::Parsed) -> Result<Result<Opts, i32>, IoError> {
+async fn options(ctx: &CommandContext<'_>, p: &crate::commands::util::Parsed) -> Result<Result<Opts, i32>, IoError> {
     let mut o = Opts {
         hidden: Hidden::Skip,
         layout: Layout::OnePerLine,
@@ -746,9 +748,9 @@ fn columns(out: &mut String, names: &[String], vertical: bool, width: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_time::from_unix;
-    use super::super::file_util::testing::{check_on, fs_with};
-    use super::super::testutil::{block_on, check};
+    use crate::commands::util::file_time::from_unix;
+    use crate::commands::util::file_util::testing::{check_on, fs_with};
+    use crate::commands::util::testutil::{block_on, check};
     use crate::fs::Fs;
     use std::sync::Arc;
 
@@ -782,7 +784,7 @@ mod tests {
     #[track_caller]
     fn ls(args: &[&str], out: &str) {
         let fs = tree();
-        let before = super::super::testutil::tree(&fs);
+        let before = crate::commands::util::testutil::tree(&fs);
         let mut argv = vec!["ls"];
         argv.extend_from_slice(args);
         check_on(&fs, &argv, "", out, "", 0, &before);
@@ -813,7 +815,7 @@ mod tests {
         ls(&["-R"], ".:\nB\nZ\na_\nbig\nd\ne\n\n./d:\nf\nsub\n\n./d/sub:\n\n./e:\n");
         ls(&["-R", "d"], "d:\nf\nsub\n\nd/sub:\n");
         let fs = tree();
-        let o = super::super::testutil::run_full(&fs, &["ls", "nope", "big", "d"], b"", &[], Default::default());
+        let o = crate::commands::util::testutil::run_full(&fs, &["ls", "nope", "big", "d"], b"", &[], Default::default());
         assert_eq!(
             (o.out.as_str(), o.err.as_str(), o.status),
             ("big\n\nd:\nf\nsub\n", "ls: cannot access 'nope': No such file or directory\n", 2)
@@ -863,14 +865,14 @@ mod tests {
         for p in ["big", "d", "d/sub", "small"] {
             block_on(fs.set_mtime(&format!("/w/{p}"), from_unix(1_000_000, 0))).ok();
         }
-        let t = super::super::testutil::tree(&fs);
+        let t = crate::commands::util::testutil::tree(&fs);
         check_on(&fs, &["ls", "-F"], "", "big\nd/\ndang@\nld@\nlnk@\nsmall*\n", "", 0, &t);
         check_on(&fs, &["ls", "ld"], "", "sub\n", "", 0, &t);
         check_on(&fs, &["ls", "-F", "ld"], "", "ld@\n", "", 0, &t);
         check_on(&fs, &["ls", "-d", "ld"], "", "ld\n", "", 0, &t);
         // A link's own mtime is its creation time (the fs cannot change it): mask it.
         let masked = |argv: &[&str]| {
-            let o = super::super::testutil::run_full(&fs, argv, b"", &[], Default::default());
+            let o = crate::commands::util::testutil::run_full(&fs, argv, b"", &[], Default::default());
             let re = regex::Regex::new(r"[A-Z][a-z]{2} [ 0-9]{2} (\d\d:\d\d| \d{4})").expect("regex");
             (re.replace_all(&o.out, "DATE").into_owned(), o.err, o.status)
         };

@@ -76,7 +76,7 @@ impl Quoting {
                 }
             }
             Quoting::ShellEscape if !shell_special(name) => name.to_string(),
-            Quoting::ShellEscape | Quoting::ShellEscapeAlways => super::common::quote(name),
+            Quoting::ShellEscape | Quoting::ShellEscapeAlways => crate::commands::util::quote(name),
             Quoting::C => format!("\"{}\"", c_escape(name, false)),
             Quoting::CMaybe => {
                 if name.chars().any(|c| c.is_control() || c == '"') {
@@ -88,7 +88,7 @@ impl Quoting {
             Quoting::Escape => c_escape(name, true),
             Quoting::Locale => {
                 let body = c_escape(name, false).replace("\\\"", "\"");
-                if super::common::locale_is_utf8() {
+                if crate::commands::util::locale_is_utf8() {
                     format!("\u{2018}{body}\u{2019}")
                 } else {
                     format!("'{}'", body.replace('\'', "\\'"))
@@ -136,7 +136,7 @@ fn c_escape(name: &str, escape_style: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const FILES: [(&str, &str); 12] = [
         ("a b", ""),

@@ -5,9 +5,11 @@
 //! not apply exactly. There is no terminal in the sandbox, so every question
 //! GNU patch would ask takes its default answer, as it does without a tty.
 
-use super::common::{parse, Arg, OptError, Spec};
-use super::patch_parse::{FilePatch, Hunk, ParseError, Parser};
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod parse;
+
+use crate::commands::util::{parse, Arg, OptError, Spec};
+use parse::{FilePatch, Hunk, ParseError, Parser};
+use crate::commands::{Command, CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
 
@@ -547,7 +549,7 @@ async fn write(ctx: &CommandContext<'_>, name: &str, data: &[u8]) -> Result<(), 
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::run;
+    use crate::commands::util::testutil::run;
 
     /// Odd hunks and files never panic, whatever the status.
     #[test]

@@ -15,14 +15,19 @@
 //! Memory: without Monty's counting allocator only single large allocations
 //! are refused up front; step-by-step growth is bounded by the time limit.
 
-use super::python_vm::{self, Job, Outcome, Req};
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod os;
+#[cfg(test)]
+mod tests;
+pub(crate) mod vm;
+
+use crate::commands::{Command, CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
 use monty_types::ExcType;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+use vm::{Job, Outcome, Req};
 
 pub struct Python;
 
@@ -161,12 +166,12 @@ impl Command for Python {
 }
 
 fn python_os_errno(e: &crate::fs::FsError) -> i32 {
-    super::python_os::errno(e)
+    os::errno(e)
 }
 
 /// Run the program on a VM thread and serve its requests until it ends.
 async fn run_program(ctx: &mut CommandContext<'_>, code: String, script: String, argv: Vec<String>) -> CommandResult {
-    let code = python_vm::rewrite_sys_imports(&code);
+    let code = vm::rewrite_sys_imports(&code);
     let limits = &ctx.budget.limits;
     let job = Job {
         code,
@@ -182,7 +187,7 @@ async fn run_program(ctx: &mut CommandContext<'_>, code: String, script: String,
     let _guard = StopOnDrop(stop.clone());
     let thread_stop = stop.clone();
     let spawned = std::thread::Builder::new().name("sandbash-python".into()).stack_size(VM_STACK).spawn(move || {
-        let outcome = python_vm::run(job, tx, thread_stop);
+        let outcome = vm::run(job, tx, thread_stop);
         let _ = done_tx.send(outcome);
     });
     if spawned.is_err() {
@@ -205,7 +210,7 @@ async fn run_program(ctx: &mut CommandContext<'_>, code: String, script: String,
                     }
                 }
                 Some(Req::Os(call, reply)) => {
-                    let r = super::python_os::serve(ctx, &env, call).await;
+                    let r = os::serve(ctx, &env, call).await;
                     let _ = reply.send(r);
                 }
                 Some(Req::Stdin(how, reply)) => {

@@ -3,7 +3,7 @@
 //! paths resolve against the shell's cwd; errors are raised as the
 //! `OSError` subclasses CPython raises, with its `[Errno N] text: 'path'` wording.
 
-use super::CommandContext;
+use crate::commands::CommandContext;
 use crate::fs::{FileType, FsError};
 use monty_types::{
     dir_stat, file_stat, symlink_stat, DictPairs, ExcType, ExtFunctionResult, FileMode, MontyException,

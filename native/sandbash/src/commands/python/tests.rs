@@ -14,7 +14,7 @@ fn run(script: &str) -> ExecResult {
 }
 
 fn run_in(bash: &mut Bash, script: &str) -> ExecResult {
-    crate::commands::testutil::block_on(bash.exec(script)).expect("exec")
+    crate::commands::util::testutil::block_on(bash.exec(script)).expect("exec")
 }
 
 fn out(r: &ExecResult) -> String {
@@ -227,13 +227,14 @@ fn timeout_stops_a_busy_program() {
     let mut bash = session();
     let opts = ExecOptions { timeout_ms: Some(300), ..Default::default() };
     let t = std::time::Instant::now();
-    let e = crate::commands::testutil::block_on(bash.exec_with("python -c 'while True: pass'", opts)).unwrap_err();
+    let e =
+        crate::commands::util::testutil::block_on(bash.exec_with("python -c 'while True: pass'", opts)).unwrap_err();
     assert!(matches!(e, Error::Stopped { .. }), "{e:?}");
     assert!(t.elapsed() < std::time::Duration::from_secs(5));
     let limits = Limits { timeout_ms: 300, ..Limits::default() };
     let mut bash = Bash::builder().python(vec!["python".into()]).limits(limits).build().expect("build");
     let prog = "while True:\n    try:\n        x = 1\n    except BaseException:\n        pass";
-    let e = crate::commands::testutil::block_on(bash.exec(&format!("python -c '{prog}'"))).unwrap_err();
+    let e = crate::commands::util::testutil::block_on(bash.exec(&format!("python -c '{prog}'"))).unwrap_err();
     assert!(matches!(e, Error::Stopped { .. }), "{e:?}");
 }
 
@@ -260,7 +261,7 @@ fn cancel_and_output_limit_stop_the_program() {
     let cancel = crate::limits::CancelToken::default();
     let opts = ExecOptions { cancel: cancel.clone(), ..Default::default() };
     let t = std::time::Instant::now();
-    let e = crate::commands::testutil::block_on(async {
+    let e = crate::commands::util::testutil::block_on(async {
         let trigger = cancel.clone();
         tokio::spawn(async move {
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
@@ -279,6 +280,7 @@ fn cancel_and_output_limit_stop_the_program() {
 
     let limits = Limits { max_output_bytes: 1000, ..Limits::default() };
     let mut bash = Bash::builder().python(vec!["python".into()]).limits(limits).build().expect("build");
-    let e = crate::commands::testutil::block_on(bash.exec("python -c 'while True: print(\"x\" * 100)'")).unwrap_err();
+    let e =
+        crate::commands::util::testutil::block_on(bash.exec("python -c 'while True: print(\"x\" * 100)'")).unwrap_err();
     assert!(e.to_string().contains("max_output_bytes"), "{e}");
 }

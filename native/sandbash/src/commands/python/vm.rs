@@ -1,6 +1,6 @@
 //! The Monty side of `python`: runs the program on its own thread and turns
 //! every pause of the VM (file and stream operations, `input()`, `sys.exit`)
-//! into a request the async side ([`super::python`]) answers.
+//! into a request the async side ([`super`]) answers.
 //!
 //! Monty is synchronous and the sandbox's filesystem and pipes are async, so
 //! the VM runs on a dedicated thread (with a large stack: the parser, the

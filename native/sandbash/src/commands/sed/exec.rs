@@ -2,9 +2,9 @@
 //! program, auto-print, flush appended text) over a compiled [`Program`].
 //! Input is streamed a line at a time with one line of lookahead for `$`.
 
-use super::posix_regex::PosixRegex;
-use super::sed_parse::{Addr, Addr2, Cmd, Kind, Program, Re, Repl, Subst, WTarget};
-use super::{CommandContext, CommandResult};
+use crate::commands::util::posix_regex::PosixRegex;
+use super::parse::{Addr, Addr2, Cmd, Kind, Program, Re, Repl, Subst, WTarget};
+use crate::commands::{CommandContext, CommandResult};
 use crate::fs::FsError;
 use crate::io::IoError;
 use std::collections::HashMap;
@@ -30,7 +30,7 @@ impl Default for Settings {
 
 enum Src {
     /// A file, read a chunk at a time.
-    File(super::line_reader::LineReader),
+    File(crate::commands::util::lines::LineReader),
     /// Stdin, a line at a time: `sed 1q` leaves the rest to the next reader.
     Stdin,
 }
@@ -280,7 +280,7 @@ impl<'c, 'a> Runner<'c, 'a> {
                     continue;
                 }
             };
-            self.src = Some(Src::File(super::line_reader::LineReader::new(input, self.set.delim, self.max_len)));
+            self.src = Some(Src::File(crate::commands::util::lines::LineReader::new(input, self.set.delim, self.max_len)));
             self.names.push(name);
             return Ok(true);
         }

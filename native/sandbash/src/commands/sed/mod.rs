@@ -1,10 +1,13 @@
 //! `sed`: stream editor (GNU sed 4.9). Options and input/output plumbing live
 //! here; the script compiler is `sed_parse.rs`, the interpreter `sed_exec.rs`.
 
-use super::common::{parse, Arg, Spec};
-use super::sed_exec::{Runner, Settings};
-use super::sed_parse::{compile, Chunk};
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod exec;
+pub(crate) mod parse;
+
+use crate::commands::util::{parse, Arg, Spec};
+use exec::{Runner, Settings};
+use parse::{compile, Chunk};
+use crate::commands::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
 pub struct Sed;
@@ -240,7 +243,7 @@ impl Command for Sed {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     /// `s` with and without capture groups (two match paths), `N`th and `g`,
     /// the empty regex, case conversion; and the recycled line buffers

@@ -2,8 +2,8 @@
 //! flat program. Blocks become jumps, labels become indexes, and errors carry
 //! GNU's wording and position (`-e expression #1, char 3: ...`).
 
-use super::grep_re::translate_sed;
-use super::posix_regex::{Flags, PosixRegex, RegexError};
+use crate::commands::util::regex_translate::translate_sed;
+use crate::commands::util::posix_regex::{Flags, PosixRegex, RegexError};
 use std::sync::Arc;
 
 /// One script piece: `-e TEXT` / the script operand, or `-f FILE`.

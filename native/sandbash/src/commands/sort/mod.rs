@@ -2,9 +2,11 @@
 //! Keys and comparisons live in `sort_cmp`; this file parses options, reads
 //! the input, and writes, checks (`-c`/`-C`) or deduplicates (`-u`).
 
-use super::common::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
-use super::sort_cmp::{Key, NumKey};
-use super::{Command, CommandContext, CommandResult};
+pub(crate) mod cmp;
+
+use crate::commands::util::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
+use cmp::{Key, NumKey};
+use crate::commands::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::cmp::Ordering;
 
@@ -398,7 +400,7 @@ async fn fail(ctx: &CommandContext<'_>, msg: &str) -> CommandResult {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     const NUMS: &str = "10\n9\n-1\n2.5\nabc\n0\n";
 

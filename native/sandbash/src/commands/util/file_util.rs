@@ -1,7 +1,7 @@
 //! Helpers shared by rm, cp, mv and ls: interactive prompts and how a node's
 //! type is named in messages.
 
-use super::CommandContext;
+use crate::commands::CommandContext;
 use crate::fs::{FileType, Metadata};
 use crate::io::IoError;
 

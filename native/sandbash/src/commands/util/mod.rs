@@ -1,7 +1,20 @@
 //! Helpers shared by the utilities: error messages, path resolution, reading
 //! operands (files or stdin), and small option-parsing aids.
 
-use super::CommandContext;
+pub(crate) mod bignum;
+pub(crate) mod file_mode;
+pub(crate) mod file_time;
+pub(crate) mod file_util;
+pub(crate) mod ldouble;
+pub(crate) mod lines;
+pub(crate) mod net;
+pub(crate) mod posix_regex;
+pub(crate) mod regex_translate;
+pub(crate) mod strftime;
+#[cfg(test)]
+pub(crate) mod testutil;
+
+use crate::commands::CommandContext;
 use crate::fs::path;
 use crate::io::{Input, IoError};
 
@@ -109,7 +122,7 @@ pub fn checkpoint_ok(budget: &crate::limits::Budget) -> bool {
 /// chunk at a time; stdin a line at a time, since other readers share it
 /// (`paste - -` takes alternate lines).
 pub enum LineSource {
-    File(super::line_reader::LineReader),
+    File(lines::LineReader),
     Stdin { input: Input, delim: u8, done: bool },
 }
 
@@ -172,9 +185,9 @@ impl CommandContext<'_> {
     }
 
     /// A line reader over `input`, its lines capped at `max_string_bytes`.
-    pub fn line_reader(&self, input: Input, delim: u8) -> super::line_reader::LineReader {
+    pub fn line_reader(&self, input: Input, delim: u8) -> lines::LineReader {
         let max = usize::try_from(self.budget.limits.max_string_bytes).unwrap_or(usize::MAX);
-        super::line_reader::LineReader::new(input, delim, max)
+        lines::LineReader::new(input, delim, max)
     }
 }
 
@@ -316,7 +329,7 @@ pub fn coreutils_version(name: &str) -> String {
     // GNU prints its own name, not the path it was run by.
     let name = name.rsplit('/').next().unwrap_or(name);
     let mut text = format!("{name} (GNU coreutils) 9.1\n{GNU_LICENSE_2022}");
-    if let Some(who) = super::UTILITIES.iter().find(|u| u.name == name).and_then(|u| u.authors) {
+    if let Some(who) = crate::commands::UTILITIES.iter().find(|u| u.name == name).and_then(|u| u.authors) {
         text.push_str(&format!("\nWritten by {who}\n"));
     }
     text
@@ -551,7 +564,7 @@ tokio::task_local! {
 /// Run `fut` (a utility) with the quoting style of the locale `env` names:
 /// UTF-8 unless LC_ALL, LC_MESSAGES or LANG (the first one set) says
 /// otherwise, e.g. `C` or `POSIX`. The sandbox's default locale is C.UTF-8.
-pub async fn with_locale<F: std::future::Future>(env: &dyn super::EnvView, fut: F) -> F::Output {
+pub async fn with_locale<F: std::future::Future>(env: &dyn crate::commands::EnvView, fut: F) -> F::Output {
     let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].iter().find_map(|k| env.get(k).filter(|v| !v.is_empty()));
     let utf8 = match locale {
         None => true,

@@ -1,7 +1,7 @@
 //! Pieces curl, wget and http share: request bodies from arguments and files,
 //! URL encoding, Basic auth, where the response goes, and curl's `-w` format.
 
-use super::CommandContext;
+use crate::commands::CommandContext;
 use crate::io::IoError;
 use crate::net::client::Response;
 use crate::net::Url;

@@ -213,8 +213,8 @@ impl PosixRegex {
 
 #[cfg(test)]
 mod tests {
+    use super::super::regex_translate::translate_sed;
     use super::*;
-    use crate::commands::grep_re::translate_sed;
 
     fn compile(p: &str) -> PosixRegex {
         let t = translate_sed(p, false).unwrap_or_else(|e| panic!("{p}: {e}"));

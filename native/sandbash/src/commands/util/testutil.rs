@@ -5,7 +5,7 @@
 //! 9.1, grep 3.8, bash 5.2 for printf) run with `LC_ALL=C TZ=UTC` in an empty
 //! directory holding the same files, never copied from what our code prints.
 
-use super::{default_registry, CommandContext, EnvView, SysInfo};
+use crate::commands::{default_registry, CommandContext, EnvView, SysInfo};
 use crate::fs::{Fs, MemoryFs};
 use crate::io::{CaptureBuf, Input, Output, OutputCounter};
 use crate::limits::{Budget, CancelToken, Limits};

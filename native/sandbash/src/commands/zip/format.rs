@@ -4,7 +4,7 @@
 //! field), stored and deflated members, DOS dates. Every offset read from an
 //! archive is checked, so a corrupt one gives an error, never a panic.
 
-use super::file_time::{civil_from_days, days_from_civil};
+use crate::commands::util::file_time::{civil_from_days, days_from_civil};
 use flate2::{Compress, Compression, Crc, Decompress, FlushCompress, FlushDecompress, Status};
 
 pub const STORED: u16 = 0;

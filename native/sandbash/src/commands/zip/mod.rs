@@ -4,13 +4,17 @@
 //! whole archive in the sandbox filesystem. Info-ZIP prints its warnings and
 //! errors on stdout, and so do we.
 
-use super::date_parse::Zone;
-use super::file_time::to_unix;
-use super::zip_format::{
+pub(crate) mod unzip;
+pub(crate) mod format;
+pub use unzip::Unzip;
+
+use crate::commands::date::parse::Zone;
+use crate::commands::util::file_time::to_unix;
+use format::{
     crc32, deflate, dos_datetime, local_record, new_member_entry, percent, read_central, Entry, NewMember, Writer,
     DEFLATED, STORED,
 };
-use super::{Command, CommandContext, CommandResult};
+use crate::commands::{Command, CommandContext, CommandResult};
 use crate::fs::{path, FileType};
 use crate::io::IoError;
 use crate::pattern::Pattern;

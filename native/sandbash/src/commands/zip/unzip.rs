@@ -5,10 +5,10 @@
 //! they grow (a zip bomb stops early); `..` components and absolute names are
 //! stripped with Info-ZIP's warnings, so nothing lands outside the target.
 
-use super::date_parse::Zone;
-use super::file_time::from_unix;
-use super::zip_format::{dos_display, dos_to_local_secs, member_data, read_central, Entry, InflateError, Inflater};
-use super::{Command, CommandContext, CommandResult};
+use crate::commands::date::parse::Zone;
+use crate::commands::util::file_time::from_unix;
+use super::format::{dos_display, dos_to_local_secs, member_data, read_central, Entry, InflateError, Inflater};
+use crate::commands::{Command, CommandContext, CommandResult};
 use crate::fs::path;
 use crate::io::IoError;
 use crate::pattern::Pattern;
@@ -549,15 +549,15 @@ mod tests {
     //! 2024-01-02 03:04:05 UTC), Python's zipfile (evil.zip) and by flipping
     //! bytes of host.zip (corrupt.zip: one byte of b.txt's data; badcrc.zip:
     //! a.txt's CRC in both headers). Expected output is UnZip 6.00's, TZ=UTC.
-    use crate::commands::testutil::{block_on, make_fs, run_full, tree};
+    use crate::commands::util::testutil::{block_on, make_fs, run_full, tree};
     use crate::fs::Fs;
     use crate::limits::Limits;
     use std::sync::Arc;
 
-    const HOST: &[u8] = include_bytes!("../../tests/fixtures/zip/host.zip");
-    const EVIL: &[u8] = include_bytes!("../../tests/fixtures/zip/evil.zip");
-    const CORRUPT: &[u8] = include_bytes!("../../tests/fixtures/zip/corrupt.zip");
-    const BADCRC: &[u8] = include_bytes!("../../tests/fixtures/zip/badcrc.zip");
+    const HOST: &[u8] = include_bytes!("../../../tests/fixtures/zip/host.zip");
+    const EVIL: &[u8] = include_bytes!("../../../tests/fixtures/zip/evil.zip");
+    const CORRUPT: &[u8] = include_bytes!("../../../tests/fixtures/zip/corrupt.zip");
+    const BADCRC: &[u8] = include_bytes!("../../../tests/fixtures/zip/badcrc.zip");
 
     fn fs_with(name: &str, data: &[u8]) -> Arc<dyn Fs> {
         let fs = make_fs(&[]);
@@ -601,7 +601,7 @@ mod tests {
         assert_eq!(block_on(fs.read("/w/b.txt")).unwrap(), seq.as_bytes());
         let m = block_on(fs.metadata("/w/a.txt")).unwrap();
         // `-X` left no extended timestamp: the DOS time, rounded up to 03:04:06 as UnZip sets it.
-        assert_eq!(super::super::file_time::to_unix(m.mtime).0, 1_704_164_646);
+        assert_eq!(crate::commands::util::file_time::to_unix(m.mtime).0, 1_704_164_646);
         // Again: every file exists and stdin is empty, so UnZip's prompt gives up.
         check(
             &fs,
@@ -730,7 +730,7 @@ mod tests {
     /// A member that inflates far past the limits stops while inflating.
     #[test]
     fn zip_bombs_stop_early() {
-        use super::super::zip_format::{crc32, deflate, new_member_entry, NewMember, Writer, DEFLATED};
+        use super::super::format::{crc32, deflate, new_member_entry, NewMember, Writer, DEFLATED};
         let zeros = vec![0u8; 4 << 20];
         let packed = deflate(&zeros, 9);
         let mut w = Writer::default();
