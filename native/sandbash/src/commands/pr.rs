@@ -4,7 +4,7 @@
 //! `-h HEADER`, `-l LINES` and `-t` (no header or trailer) as the only options.
 
 use super::util::{quote_locale, Arg, Spec};
-use super::date::format::{format, When};
+use super::util::strftime::{format, When};
 use super::date::parse::Zone;
 use super::util::file_time::to_unix;
 use super::{Command, CommandContext, CommandResult};

@@ -5,7 +5,7 @@
 //! and read in GNU, ustar and pax form; gzip input is recognised by its magic.
 
 use super::util::{parse, quote, Arg, OptError, Spec};
-use super::date::format::{format, When};
+use super::util::strftime::{format, When};
 use super::date::parse::Zone;
 use super::util::file_mode::mode_string;
 use super::util::file_time::{from_unix, to_unix};

@@ -2,11 +2,10 @@
 //! in a format (`+FORMAT`, `-I`, `-R`, `--rfc-3339`), in `TZ` or UTC (`-u`).
 //! Setting the clock (`-s`, `MMDDhhmm` operands) is refused: the sandbox has none.
 
-pub(crate) mod format;
 pub(crate) mod parse;
 
 use crate::commands::util::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
-use format::{format, When};
+use crate::commands::util::strftime::{format, When};
 use parse::{parse, Zone};
 use crate::commands::util::file_time::to_unix;
 use crate::commands::{Command, CommandContext, CommandResult};

@@ -732,8 +732,8 @@ mod tests {
 
     fn p(s: &str) -> Option<String> {
         let (secs, ns) = parse(s, NOW, &Zone::utc())?;
-        let w = super::super::format::When { secs, nanos: ns, offset: 0, abbr: "UTC" };
-        Some(String::from_utf8_lossy(&super::super::format::format(b"%F %T.%N", &w)).into_owned())
+        let w = crate::commands::util::strftime::When { secs, nanos: ns, offset: 0, abbr: "UTC" };
+        Some(String::from_utf8_lossy(&crate::commands::util::strftime::format(b"%F %T.%N", &w)).into_owned())
     }
 
     #[test]

@@ -7,7 +7,7 @@
 pub(crate) mod codec;
 
 use crate::commands::util::{parse, quote_locale, Arg, OptError, Spec};
-use crate::commands::date::format::{format, When};
+use crate::commands::util::strftime::{format, When};
 use crate::commands::date::parse::Zone;
 use crate::commands::util::file_time::to_unix;
 use codec::{header, Decoder, Encoder, GzError};

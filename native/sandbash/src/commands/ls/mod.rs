@@ -5,7 +5,8 @@
 
 pub(crate) mod quote;
 
-use crate::commands::util::{quote, quote_locale, Arg, Spec};
+use crate::commands::util::quote::{quote, quote_locale};
+use crate::commands::util::{Arg, Spec};
 use crate::commands::util::file_mode::mode_string;
 use crate::commands::util::file_time::{full_date, ls_date, tm, to_unix};
 use quote::{Quoting, STYLES};

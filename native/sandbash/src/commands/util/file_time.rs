@@ -3,8 +3,6 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
 pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
@@ -95,14 +93,9 @@ fn from_tm(t: Tm) -> Option<i64> {
 pub fn ls_date(t: SystemTime, now: SystemTime) -> String {
     let (s, _) = to_unix(t);
     let (n, _) = to_unix(now);
-    let x = tm(s);
-    let mon = MONTHS[(x.mon - 1) as usize];
     // GNU: half of an average Gregorian year, and nothing in the future.
-    if s > n - 31_556_952 / 2 && s <= n {
-        format!("{mon} {:>2} {:02}:{:02}", x.day, x.hour, x.min)
-    } else {
-        format!("{mon} {:>2}  {}", x.day, x.year)
-    }
+    let fmt: &[u8] = if s > n - 31_556_952 / 2 && s <= n { b"%b %e %H:%M" } else { b"%b %e  %Y" };
+    String::from_utf8_lossy(&super::strftime::strftime(fmt, s)).into_owned()
 }
 
 /// `stat`'s `%y`: `2020-01-02 03:04:05.000000000 +0000`.

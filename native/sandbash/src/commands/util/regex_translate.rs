@@ -472,3 +472,8 @@ mod tests {
         assert_eq!(t("(a|b)\\1", true), "(a|b)\\1");
     }
 }
+
+/// Escape every regex metacharacter so `s` matches literally.
+pub fn regex_escape(s: &str) -> String {
+    regex::escape(s)
+}
