@@ -6,7 +6,7 @@
 pub(crate) mod quote;
 
 use crate::commands::util::quote::{quote, quote_locale};
-use crate::commands::util::{Arg, Spec};
+use crate::commands::util::{human_size as human, Arg, Spec};
 use crate::commands::util::file_mode::mode_string;
 use crate::commands::util::file_time::{full_date, ls_date, tm, to_unix};
 use quote::{Quoting, STYLES};
@@ -517,28 +517,6 @@ fn blocks_k(m: &Metadata) -> u64 {
         FileType::Symlink => 0,
         _ => m.size.div_ceil(4096) * 4,
     }
-}
-
-/// GNU's `-h`/`--si` sizes: rounded up, one decimal below 10.
-fn human(n: u64, base: u64) -> String {
-    let units = if base == 1024 { "KMGTPEZY" } else { "kMGTPEZY" };
-    if n < base {
-        return n.to_string();
-    }
-    let mut div = 1u128;
-    for (k, unit) in units.chars().enumerate() {
-        div *= u128::from(base);
-        let n = u128::from(n);
-        let tenths = (n * 10).div_ceil(div);
-        if tenths < 100 {
-            return format!("{}.{}{unit}", tenths / 10, tenths % 10);
-        }
-        let whole = n.div_ceil(div);
-        if whole < u128::from(base) || k == units.len() - 1 {
-            return format!("{whole}{unit}");
-        }
-    }
-    n.to_string()
 }
 
 fn indicator(o: &Opts, m: &Metadata) -> &'static str {

@@ -27,9 +27,14 @@ pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
 }
 
+/// A leap year of the proleptic Gregorian calendar.
+pub fn is_leap(y: i64) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
 fn days_in_month(y: i64, m: u32) -> u32 {
     match m {
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 if is_leap(y) => 29,
         2 => 28,
         4 | 6 | 9 | 11 => 30,
         _ => 31,

@@ -4,6 +4,8 @@
 //! width. [`strftime`] is the UTC shorthand that `printf '%(fmt)T'`, awk's
 //! `strftime`, `find -printf`, `ls -l`, `uptime` and the prompt's `\D{}` use.
 
+use super::file_time::is_leap;
+
 /// Broken-down UTC time.
 #[derive(Clone, Copy, Debug)]
 pub struct Tm {
@@ -15,10 +17,6 @@ pub struct Tm {
     pub sec: u32,
     pub wday: u32, // 0 = Sunday
     pub yday: u32, // 0-based
-}
-
-fn is_leap(y: i64) -> bool {
-    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
 }
 
 impl Tm {
