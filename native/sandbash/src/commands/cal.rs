@@ -8,7 +8,8 @@
 use super::util::{quote, Arg, Spec};
 use super::date::parse::Zone;
 use super::util::file_time::{civil_from_days, days_from_civil, to_unix};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Cal;
@@ -94,12 +95,9 @@ fn month_number(s: &str) -> Option<u32> {
 }
 
 #[async_trait]
-impl Command for Cal {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Cal {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let monday = p.opts.iter().rev().find(|o| o.id == "m" || o.id == "s").is_some_and(|o| o.id == "m");
         let three = p.opts.iter().rev().find(|o| o.id == "1" || o.id == "3").is_some_and(|o| o.id == "3");
         let zone = Zone::from_tz(ctx.env.get("TZ").as_deref());
@@ -112,25 +110,21 @@ impl Command for Cal {
             1 => match year_arg(&ops[0]) {
                 Some(y) => (y, None),
                 None => {
-                    ctx.err(format!("illegal year value: use 1-9999: {}", quote(&ops[0]))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("illegal year value: use 1-9999: {}", quote(&ops[0]))));
                 }
             },
             2 | 3 => {
                 let (m, y) = (&ops[ops.len() - 2], &ops[ops.len() - 1]);
                 let Some(m) = month_number(m) else {
-                    ctx.err(format!("illegal month value: use 1-12: {}", quote(m))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("illegal month value: use 1-12: {}", quote(m))));
                 };
                 let Some(y) = year_arg(y) else {
-                    ctx.err(format!("illegal year value: use 1-9999: {}", quote(y))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("illegal year value: use 1-9999: {}", quote(y))));
                 };
                 (y, Some(m))
             }
             _ => {
-                ctx.usage_err("bad usage").await?;
-                return Ok(1);
+                return Err(UError::usage(1, "bad usage"));
             }
         };
         let out = match month {

@@ -3,7 +3,8 @@
 //! (refused as for any unprivileged user). Nothing is recorded.
 
 use super::util::{quote, quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::{CommandContext, CommandResult};
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Chown;
@@ -103,16 +104,16 @@ async fn run(ctx: &CommandContext<'_>, group_only: bool) -> CommandResult {
 }
 
 #[async_trait]
-impl Command for Chown {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        run(ctx, false).await
+impl Utility for Chown {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        Ok(run(ctx, false).await?)
     }
 }
 
 #[async_trait]
-impl Command for Chgrp {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        run(ctx, true).await
+impl Utility for Chgrp {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        Ok(run(ctx, true).await?)
     }
 }
 

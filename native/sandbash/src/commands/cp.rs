@@ -6,7 +6,8 @@
 use super::util::{quote, quote_locale, quotef, Arg, Spec};
 use super::util::file_mode::UMASK;
 use super::util::file_util::ask;
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{path, FsError, Metadata};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -88,12 +89,9 @@ struct Run<'c, 'a> {
 type Step<'f> = Pin<Box<dyn Future<Output = Result<bool, IoError>> + Send + 'f>>;
 
 #[async_trait]
-impl Command for Cp {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Cp {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut o = Opts {
             recursive: false,
             deref: Deref::Always,
@@ -139,8 +137,7 @@ impl Command for Cp {
                                     opt.id
                                 ))
                                 .await?;
-                                ctx.usage_err("").await?;
-                                return Ok(1);
+                                return Err(UError::usage(1, ""));
                             }
                         }
                     }

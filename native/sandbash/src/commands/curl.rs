@@ -5,7 +5,8 @@
 //! `-k` is refused (certificates are always checked). No progress meter.
 
 use super::util::net::{self, Body};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::net::client::{self, NetError, Request};
 use crate::net::Url;
 use async_trait::async_trait;
@@ -206,8 +207,8 @@ async fn set_value(ctx: &CommandContext<'_>, o: &mut Opts, name: &str, v: String
 }
 
 #[async_trait]
-impl Command for Curl {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Curl {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let o = match parse(ctx, ctx.args).await {
             Parse::Run(o) => *o,
             Parse::Print(text) => {
@@ -224,8 +225,7 @@ impl Command for Curl {
         };
         if o.urls.is_empty() {
             ctx.err("no URL specified!").await?;
-            ctx.err("try 'curl --help' or 'curl --manual' for more information").await?;
-            return Ok(2);
+            return Err(UError::new(2, "try 'curl --help' or 'curl --manual' for more information"));
         }
         let mut status = 0;
         for raw in &o.urls {

@@ -11,7 +11,8 @@
 
 use super::bc::num::{to_base, Num};
 use super::util::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::io::IoError;
 use async_trait::async_trait;
 use std::collections::HashMap;
@@ -647,12 +648,9 @@ impl Machine<'_, '_> {
 }
 
 #[async_trait]
-impl Command for Dc {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Dc {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.has("h") {
             ctx.out(HELP.as_bytes()).await?;
             return Ok(0);

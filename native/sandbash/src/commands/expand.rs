@@ -1,7 +1,8 @@
 //! `expand`: tabs to spaces (`-t N` or a list of stops, `-i` leading only).
 
 use super::util::{quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Expand;
@@ -49,8 +50,8 @@ fn parse_stops(specs: &[String]) -> Result<Stops, String> {
 }
 
 #[async_trait]
-impl Command for Expand {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Expand {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         // `-4` and `-4,8` are `-t 4` / `-t 4,8`.
         let args: Vec<String> = ctx
             .args
@@ -63,16 +64,12 @@ impl Command for Expand {
                 }
             })
             .collect();
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         let specs: Vec<String> = p.all("t").map(String::from).collect();
         let stops = match parse_stops(&specs) {
             Ok(s) => s,
             Err(m) => {
-                ctx.err(m).await?;
-                return Ok(1);
+                return Err(UError::new(1, m));
             }
         };
         let initial = p.has("i");

@@ -7,7 +7,8 @@
 use super::util::bignum::BigInt;
 use super::util::quote_locale;
 use super::util::regex_translate;
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Expr;
@@ -328,8 +329,8 @@ impl Eval<'_> {
 }
 
 #[async_trait]
-impl Command for Expr {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Expr {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut args = ctx.args;
         match args.first().map(String::as_str) {
             Some("--help") => {
@@ -344,8 +345,7 @@ impl Command for Expr {
             _ => {}
         }
         if args.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(2);
+            return Err(UError::usage(2, "missing operand"));
         }
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].iter().find_map(|k| ctx.env.get(k).filter(|v| !v.is_empty()));
         let utf8 = locale.is_none_or(|l| {

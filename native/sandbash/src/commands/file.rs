@@ -3,7 +3,8 @@
 //! escape sequences), PNG, JPEG, GIF, PDF, gzip, zip, ELF — else `data`.
 
 use super::util::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::fs::FileType;
 use async_trait::async_trait;
 
@@ -246,12 +247,9 @@ fn charset(d: &[u8], mime: &str) -> &'static str {
 }
 
 #[async_trait]
-impl Command for File {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for File {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.operands.is_empty() {
             ctx.stderr.write(b"Usage: file [-bcdEhikLlNnprsSvzZ0] [--apple] [--extension] [--mime-encoding]\n            [--mime-type] [-e <testname>] [-F <separator>]  [-f <namefile>]\n            [-m <magicfiles>] [-P <parameter=value>] [--exclude-quiet]\n            <file> ...\n       file -C [-m <magicfiles>]\n       file [--help]\n").await?;
             return Ok(1);

@@ -3,7 +3,8 @@
 
 use super::util::{quote, Arg, Spec};
 use super::cp::plan_targets;
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::fs::{path, FsError};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -30,12 +31,9 @@ const SPEC: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Ln {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Ln {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut ops = p.operands.clone();
         // One operand links into the current directory (`./name`).
         if ops.len() == 1 && p.last("t").is_none() && !p.has("T") {

@@ -1,7 +1,8 @@
 //! `logname`: the sandbox user (scripts run as if logged in).
 
 use super::util::Spec;
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Logname;
@@ -9,8 +10,8 @@ pub struct Logname;
 const SPEC: Spec = Spec::new("", &[], "[OPTION]");
 
 #[async_trait]
-impl Command for Logname {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Logname {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         if let Err(s) = ctx.parse_at_most(&SPEC, 0).await? {
             return Ok(s);
         }

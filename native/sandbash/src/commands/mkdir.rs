@@ -2,7 +2,8 @@
 
 use super::util::{quote, quote_locale, Arg, Spec};
 use super::util::file_mode::ModeChange;
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::FsError;
 use async_trait::async_trait;
 
@@ -15,26 +16,21 @@ const SPEC: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Mkdir {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Mkdir {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let (parents, verbose) = (p.has("p"), p.has("v"));
         let mode = match p.last("m") {
             None => None,
             Some(m) => match ModeChange::parse(m) {
                 Some(c) => Some(c.apply(0o777, true)),
                 None => {
-                    ctx.err(format!("invalid mode {}", quote_locale(m))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid mode {}", quote_locale(m))));
                 }
             },
         };
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let mut status = 0;
         for op in &p.operands {

@@ -3,7 +3,8 @@
 //! counter; a name that exists is retried.
 
 use super::util::{quote, quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::FsError;
 use async_trait::async_trait;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -43,15 +44,11 @@ impl Rng {
 }
 
 #[async_trait]
-impl Command for Mktemp {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Mktemp {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.operands.len() > 1 {
-            ctx.usage_err("too many templates").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "too many templates"));
         }
         let (dir_mode, dry, quiet) = (p.has("d"), p.has("u"), p.has("q"));
         let tmpdir = ctx.env.get("TMPDIR").filter(|t| !t.is_empty()).unwrap_or_else(|| "/tmp".into());
@@ -66,13 +63,11 @@ impl Command for Mktemp {
             }
         }
         if suffix.contains('/') {
-            ctx.err(format!("invalid suffix {}, contains directory separator", quote_locale(&suffix))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("invalid suffix {}, contains directory separator", quote_locale(&suffix))));
         }
         let xs = template.len() - template.trim_end_matches('X').len();
         if xs < 3 {
-            ctx.err(format!("too few X's in template {}", quote(&format!("{template}{suffix}")))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("too few X's in template {}", quote(&format!("{template}{suffix}")))));
         }
         // Where the template lives: -p DIR, -t (TMPDIR or /tmp), or as given.
         let dir = match (p.opts.iter().rev().find(|o| o.id == "p"), p.has("t") || given.is_none()) {

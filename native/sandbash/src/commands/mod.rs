@@ -141,7 +141,7 @@ macro_rules! utilities {
 }
 
 // Adding a utility: write `commands/NAME.rs` (or `commands/NAME/mod.rs` for one of several
-// parts) with a unit struct implementing [`Command`], and give it a line here.
+// parts) with a unit struct implementing `util::Utility` (or [`Command`]), and give it a line here.
 #[rustfmt::skip]
 utilities! {
     arch       ("arch", Arch, "David MacKenzie and Karel Zak.")

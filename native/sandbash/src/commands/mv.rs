@@ -4,7 +4,8 @@
 use super::util::{quote, Arg, Spec};
 use super::cp::plan_targets;
 use super::util::file_util::{ask, is_dot_or_dotdot};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::fs::{path, FsError};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -44,12 +45,9 @@ struct Opts {
 }
 
 #[async_trait]
-impl Command for Mv {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Mv {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut o = Opts { clobber: Clobber::Yes, update: p.has("u"), verbose: p.has("v"), backup: None };
         for opt in &p.opts {
             match opt.id {

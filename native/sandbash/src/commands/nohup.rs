@@ -5,7 +5,8 @@
 
 use super::util::{quote, Spec};
 use super::run_util::{self, Exec, Ran};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Nohup;
@@ -13,15 +14,11 @@ pub struct Nohup;
 const SPEC: Spec = Spec::new("", &[], "COMMAND [ARG]...\n  or:  nohup OPTION").status(125).posix();
 
 #[async_trait]
-impl Command for Nohup {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Nohup {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let Some(name) = p.operands.first() else {
-            ctx.usage_err("missing operand").await?;
-            return Ok(125);
+            return Err(UError::usage(125, "missing operand"));
         };
         match run_util::run(ctx, Exec::from_ctx(ctx, &p.operands)).await? {
             Ran::Status(s) => Ok(s),

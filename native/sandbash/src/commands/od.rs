@@ -5,7 +5,8 @@
 //! unless `-v`. Columns of several types line up as GNU pads them.
 
 use super::util::{parse_size, quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Od;
@@ -388,15 +389,12 @@ fn parse_count(s: &str) -> Option<u64> {
 }
 
 #[async_trait]
-impl Command for Od {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Od {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         // A bare `-w` takes no value (getopt's optional argument).
         let args: Vec<String> =
             ctx.args.iter().map(|a| if a == "-w" { "--width".to_string() } else { a.clone() }).collect();
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         let mut specs = Vec::new();
         let mut radix = 'o';
         let (mut skip, mut limit) = (0u64, None);
@@ -429,8 +427,7 @@ impl Command for Od {
             match o.id {
                 "t" => {
                     if let Err(e) = parse_types(v, &mut specs) {
-                        ctx.err(e).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, e));
                     }
                 }
                 "A" => {
@@ -451,8 +448,7 @@ impl Command for Od {
                     Some(n) if o.id == "j" => skip = n,
                     Some(n) => limit = Some(n),
                     None => {
-                        ctx.err(format!("invalid -{} argument {}", o.id, quote_locale(v))).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("invalid -{} argument {}", o.id, quote_locale(v))));
                     }
                 },
                 "w" => {
@@ -461,8 +457,7 @@ impl Command for Od {
                         Some(w) => match parse_count(w) {
                             Some(n) if n > 0 => n as usize,
                             _ => {
-                                ctx.err(format!("invalid -w argument {}", quote_locale(w))).await?;
-                                return Ok(1);
+                                return Err(UError::new(1, format!("invalid -w argument {}", quote_locale(w))));
                             }
                         },
                     })
@@ -472,8 +467,7 @@ impl Command for Od {
                     "little" => big = false,
                     _ => {
                         let m = super::util::bad_arg(v, "endian", &["'big'", "'little'"]);
-                        ctx.usage_err(m).await?;
-                        return Ok(1);
+                        return Err(UError::usage(1, m));
                     }
                 },
                 _ => {}
@@ -563,8 +557,7 @@ impl Command for Od {
         }
         if to_skip > 0 {
             ctx.out(&out).await?;
-            ctx.err("cannot skip past end of combined input").await?;
-            return Ok(1);
+            return Err(UError::new(1, "cannot skip past end of combined input"));
         }
         if !block.is_empty() {
             let n = block.len();

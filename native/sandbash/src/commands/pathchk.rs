@@ -5,7 +5,8 @@
 //! `-P` rejects empty names and components starting with `-`.
 
 use super::util::{quote, quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::FsError;
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -87,15 +88,11 @@ async fn validate(ctx: &CommandContext<'_>, name: &str, basic: bool, extra: bool
 }
 
 #[async_trait]
-impl Command for Pathchk {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Pathchk {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let portability = p.has("portability");
         let basic = p.has("p") || portability;

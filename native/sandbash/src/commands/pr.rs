@@ -7,7 +7,8 @@ use super::util::{quote_locale, Arg, Spec};
 use super::util::strftime::{format, When};
 use super::date::parse::Zone;
 use super::util::file_time::to_unix;
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::IoError;
 use async_trait::async_trait;
 use std::time::SystemTime;
@@ -98,19 +99,15 @@ async fn paginate(ctx: &CommandContext<'_>, data: &[u8], date: &str, name: &str,
 }
 
 #[async_trait]
-impl Command for Pr {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Pr {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut length = 66usize;
         if let Some(v) = p.last("l") {
             match v.parse::<usize>() {
                 Ok(n) if n > 0 && n < 1 << 20 => length = n,
                 _ => {
-                    ctx.err(format!("'-l PAGE_LENGTH' invalid number of lines: {}", quote_locale(v))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("'-l PAGE_LENGTH' invalid number of lines: {}", quote_locale(v))));
                 }
             }
         }

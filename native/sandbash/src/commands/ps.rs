@@ -2,14 +2,15 @@
 //! running background jobs (pid `$!`) and `ps` itself, in procps' default
 //! layout (`-e`, `-A`, `-f`, `aux` change the columns, not the set).
 
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Ps;
 
 #[async_trait]
-impl Command for Ps {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Ps {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut full = false;
         for a in ctx.args {
             match a.as_str() {

@@ -2,7 +2,8 @@
 //! `-L` (`$PWD` when it is absolute, free of `.`/`..` and names this directory).
 
 use super::util::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Pwd;
@@ -10,12 +11,9 @@ pub struct Pwd;
 const SPEC: Spec = Spec::new("LP", &[("logical", Arg::No, "L"), ("physical", Arg::No, "P")], "[OPTION]...");
 
 #[async_trait]
-impl Command for Pwd {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Pwd {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if !p.operands.is_empty() {
             ctx.err("ignoring non-option arguments").await?;
         }

@@ -3,7 +3,8 @@
 //! component as gnulib's `canonicalize_filename_mode` does.
 
 use super::util::{quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{path, FsError};
 use async_trait::async_trait;
 
@@ -98,15 +99,11 @@ const READLINK: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Readlink {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&READLINK).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Readlink {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&READLINK).await?;
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let mut need = None;
         for o in &p.opts {
@@ -163,15 +160,11 @@ const REALPATH: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Realpath {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&REALPATH).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Realpath {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&REALPATH).await?;
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let mut need = Need::AllButLast;
         for o in &p.opts {
@@ -189,8 +182,7 @@ impl Command for Realpath {
                 match canonical(ctx, d, need, follow).await {
                     Ok(c) => rel = Some((c, base)),
                     Err(e) => {
-                        ctx.err(format!("{}: {e}", quotef(d))).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("{}: {e}", quotef(d))));
                     }
                 }
             }

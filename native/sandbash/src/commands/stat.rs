@@ -6,7 +6,8 @@ use super::util::{quote, quotef, Arg, Spec};
 use super::util::file_mode::mode_string;
 use super::util::file_time::{full_date, to_unix};
 use super::util::file_util::type_name;
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{FileType, Metadata};
 use async_trait::async_trait;
 
@@ -29,15 +30,11 @@ const DEFAULT: &str = "  File: %\u{1}\n  Size: %-10s\tBlocks: %-10b IO Block: %-
 const TERSE: &str = "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o\n";
 
 #[async_trait]
-impl Command for Stat {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Stat {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let (format, escapes) = match (p.last("printf"), p.last("c")) {
             (Some(f), _) => (f.to_string(), true),

@@ -4,7 +4,8 @@
 //! 7- or 8-bit characters and `-s` separators.
 
 use super::util::{Arg, OptError, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Strings;
@@ -101,8 +102,8 @@ impl Scan {
 }
 
 #[async_trait]
-impl Command for Strings {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Strings {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let usage = |_: &CommandContext<'_>, msg: Option<String>| {
             let mut s = msg.map(|m| format!("strings: {m}\n")).unwrap_or_default();
             s.push_str(USAGE);
@@ -169,13 +170,11 @@ impl Command for Strings {
         if let Some(d) = digits {
             match d.parse::<usize>() {
                 Ok(0) => {
-                    ctx.err("invalid minimum string length 0").await?;
-                    return Ok(1);
+                    return Err(UError::new(1, "invalid minimum string length 0"));
                 }
                 Ok(n) => o.min = n,
                 Err(_) => {
-                    ctx.err(format!("invalid integer argument {d}")).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid integer argument {d}")));
                 }
             }
         }

@@ -3,7 +3,8 @@
 //! (`-s`). The checksums are shared with `cksum -a bsd|sysv`.
 
 use super::util::{quotef, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Sum;
@@ -53,12 +54,9 @@ impl SysV {
 }
 
 #[async_trait]
-impl Command for Sum {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Sum {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         // The last of -r / -s wins.
         let sysv = p.opts.iter().rev().find(|o| o.id == "r" || o.id == "s").is_some_and(|o| o.id == "s");
         let named = !p.operands.is_empty();

@@ -10,7 +10,8 @@ use super::date::parse::Zone;
 use super::util::file_mode::mode_string;
 use super::util::file_time::{from_unix, to_unix};
 use super::gzip::codec::{compress, decompress};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::fs::{path, FileType};
 use crate::io::IoError;
 use crate::pattern::Pattern;
@@ -324,8 +325,8 @@ async fn tar_err(ctx: &CommandContext<'_>, msg: &str) -> Result<(), IoError> {
 }
 
 #[async_trait]
-impl Command for Tar {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Tar {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let args = old_style(ctx.args);
         let p = match parse(&args, &SPEC) {
             Ok(p) => p,

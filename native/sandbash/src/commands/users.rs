@@ -2,7 +2,8 @@
 //! optional FILE operand (a utmp file) is accepted as GNU accepts it.
 
 use super::util::Spec;
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Users;
@@ -10,8 +11,8 @@ pub struct Users;
 const SPEC: Spec = Spec::new("", &[], "[OPTION]... [FILE]");
 
 #[async_trait]
-impl Command for Users {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Users {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         if let Err(s) = ctx.parse_at_most(&SPEC, 1).await? {
             return Ok(s);
         }

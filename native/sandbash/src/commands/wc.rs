@@ -2,7 +2,8 @@
 //! with GNU's column width rule and a `total` line for several files.
 
 use super::util::{quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::fs::FileType;
 use async_trait::async_trait;
 
@@ -151,12 +152,9 @@ fn width(c: char) -> u64 {
 }
 
 #[async_trait]
-impl Command for Wc {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Wc {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut show = [p.has("l"), p.has("w"), p.has("m"), p.has("c"), p.has("L")];
         if !show.iter().any(|&b| b) {
             show = [true, true, false, true, false];

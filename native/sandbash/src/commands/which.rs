@@ -3,14 +3,15 @@
 //! registered too, so they are found; `cd` and friends are not.
 
 use super::run_util::lookup;
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Which;
 
 #[async_trait]
-impl Command for Which {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Which {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut names = Vec::new();
         let mut opts_done = false;
         for a in ctx.args {

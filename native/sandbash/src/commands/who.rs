@@ -3,7 +3,8 @@
 //! them out for the options given.
 
 use super::util::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Who;
@@ -59,13 +60,10 @@ fn heading(p: &super::util::Parsed) -> String {
 }
 
 #[async_trait]
-impl Command for Who {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Who {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         // One operand names a utmp file, two (`am i`) mean -m.
-        let p = match ctx.parse_at_most(&SPEC, 2).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_at_most(&SPEC, 2).await?;
         if p.has("q") {
             ctx.out(b"\n# users=0\n").await?;
             return Ok(0);

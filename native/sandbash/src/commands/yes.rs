@@ -2,7 +2,8 @@
 //! (broken pipe), the output limit is hit, or the exec's time runs out.
 
 use super::util::Spec;
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Yes;
@@ -13,12 +14,9 @@ const SPEC: Spec = Spec::new("", &[], "[STRING]...\n  or:  yes OPTION");
 const CHUNK: usize = 16 * 1024;
 
 #[async_trait]
-impl Command for Yes {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Yes {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut line = if p.operands.is_empty() { "y".to_string() } else { p.operands.join(" ") };
         line.push('\n');
         let mut buf = Vec::with_capacity(CHUNK + line.len());

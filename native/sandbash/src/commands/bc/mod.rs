@@ -16,7 +16,8 @@ pub(crate) mod num;
 
 use num::{lib, to_base, Num};
 use crate::commands::util::{Arg, Spec};
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -37,12 +38,9 @@ const SPEC: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Bc {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Bc {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.has("v") {
             ctx.out(b"bc 1.07.1\nCopyright 1991-1994, 1997, 1998, 2000, 2004, 2006, 2008, 2012-2017 Free Software Foundation, Inc.\n").await?;
             return Ok(0);

@@ -8,7 +8,8 @@ use crate::commands::util::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
 use crate::commands::util::strftime::{format, When};
 use parse::{parse, Zone};
 use crate::commands::util::file_time::to_unix;
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Date;
@@ -63,8 +64,8 @@ fn posix_time_ok(s: &str) -> bool {
 }
 
 #[async_trait]
-impl Command for Date {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Date {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         // `-I` takes an optional value glued to it, which short options here cannot.
         let args: Vec<String> = ctx
             .args
@@ -75,10 +76,7 @@ impl Command for Date {
                 _ => a.clone(),
             })
             .collect();
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         let mut fmt: Option<String> = None;
         for o in &p.opts {
             let (table, name): (&[(&str, &str)], &str) = match o.id {
@@ -91,36 +89,30 @@ impl Command for Date {
             let Some(f) = argmatch(v, table) else {
                 let valid: Vec<String> = table.iter().map(|e| format!("'{}'", e.0)).collect();
                 let valid: Vec<&str> = valid.iter().map(String::as_str).collect();
-                ctx.usage_err(bad_arg(v, name, &valid)).await?;
-                return Ok(1);
+                return Err(UError::usage(1, bad_arg(v, name, &valid)));
             };
             if fmt.is_some() {
-                ctx.err("multiple output formats specified").await?;
-                return Ok(1);
+                return Err(UError::new(1, "multiple output formats specified"));
             }
             fmt = Some(f.to_string());
         }
         let (datestr, file, reference, set) = (p.last("d"), p.last("f"), p.last("r"), p.last("s"));
         let given = usize::from(datestr.is_some()) + usize::from(file.is_some()) + usize::from(reference.is_some());
         if given > 1 {
-            ctx.usage_err("the options to specify dates for printing are mutually exclusive").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "the options to specify dates for printing are mutually exclusive"));
         }
         if set.is_some() && given > 0 {
-            ctx.usage_err("the options to print and set the time may not be used together").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "the options to print and set the time may not be used together"));
         }
         let mut set_str = set.map(str::to_string);
         let mut posix_set = false;
         if let Some(op) = p.operands.first() {
             if let Some(extra) = p.operands.get(1) {
-                ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
-                return Ok(1);
+                return Err(UError::usage(1, format!("extra operand {}", quote_locale(extra))));
             }
             if let Some(f) = op.strip_prefix('+') {
                 if fmt.is_some() {
-                    ctx.err("multiple output formats specified").await?;
-                    return Ok(1);
+                    return Err(UError::new(1, "multiple output formats specified"));
                 }
                 fmt = Some(f.to_string());
             } else if set.is_some() || given > 0 {
@@ -128,8 +120,7 @@ impl Command for Date {
                     "the argument {} lacks a leading '+';\nwhen using an option to specify date(s), any non-option\nargument must be a format string beginning with '+'",
                     quote(op)
                 );
-                ctx.usage_err(msg).await?;
-                return Ok(1);
+                return Err(UError::usage(1, msg));
             } else {
                 set_str = Some(op.clone());
                 posix_set = true;
@@ -148,8 +139,7 @@ impl Command for Date {
             // Parsed as GNU would, then refused: there is no clock to set.
             let when = if posix_set { posix_time_ok(&s).then_some(now) } else { parse(&s, now, &zone) };
             let Some(when) = when else {
-                ctx.err(format!("invalid date {}", quote_locale(&s))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("invalid date {}", quote_locale(&s))));
             };
             ctx.err("cannot set date: Operation not permitted").await?;
             ctx.out(&show(when)).await?;
@@ -171,8 +161,7 @@ impl Command for Date {
             let mut src = match ctx.open_lines(f, b'\n').await {
                 Ok(s) => s,
                 Err(e) => {
-                    ctx.err(format!("{}: {e}", quotef(f))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("{}: {e}", quotef(f))));
                 }
             };
             let mut status = 0;
@@ -195,8 +184,7 @@ impl Command for Date {
             Some(d) => match parse(d, now, &zone) {
                 Some(t) => t,
                 None => {
-                    ctx.err(format!("invalid date {}", quote_locale(d))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid date {}", quote_locale(d))));
                 }
             },
             None => now,

@@ -7,7 +7,8 @@ pub(crate) mod seq;
 use crate::commands::util::{parse, quotef, Arg, OptError, Spec};
 use seq::{diff, Change};
 use crate::commands::util::file_time::full_date;
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{path, FileType};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -78,8 +79,8 @@ struct Side {
 }
 
 #[async_trait]
-impl Command for Diff {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Diff {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let p = match parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
@@ -92,8 +93,7 @@ impl Command for Diff {
             }
             Err(e) => {
                 ctx.err(e.to_string()).await?;
-                ctx.err("Try 'diff --help' for more information.").await?;
-                return Ok(2);
+                return Err(UError::new(2, "Try 'diff --help' for more information."));
             }
         };
         let mut o = Opts {
@@ -132,8 +132,7 @@ impl Command for Diff {
                 Some(Ok(f)) => o.format = f,
                 Some(Err(m)) => {
                     ctx.err(m).await?;
-                    ctx.err("Try 'diff --help' for more information.").await?;
-                    return Ok(2);
+                    return Err(UError::new(2, "Try 'diff --help' for more information."));
                 }
                 None => {}
             }
@@ -161,8 +160,7 @@ impl Command for Diff {
                 _ => format!("extra operand {}", crate::commands::util::quote_locale(&ops[2])),
             };
             ctx.err(msg).await?;
-            ctx.err("Try 'diff --help' for more information.").await?;
-            return Ok(2);
+            return Err(UError::new(2, "Try 'diff --help' for more information."));
         }
         // The switches as given: every argument but the two operands.
         let mut args: Vec<&String> = ctx.args.iter().collect();

@@ -10,7 +10,8 @@ pub(crate) mod printf;
 use parse::{Cmp, ExecSpec, Expr, PermKind, Program};
 use printf::{ls_line, render, Info};
 use crate::commands::run_util::{self, Exec, Ran};
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{path, FileType, Metadata};
 use crate::io::{Input, IoError};
 use async_trait::async_trait;
@@ -58,8 +59,8 @@ fn is_expr_start(a: &str) -> bool {
 }
 
 #[async_trait]
-impl Command for Find {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Find {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let args = ctx.args;
         let mut follow = Follow::Never;
         let mut i = 0;
@@ -104,8 +105,7 @@ impl Command for Find {
         let prog = match parse::parse(expr_args, now, &ctx.sys.username, &lookup) {
             Ok(p) => p,
             Err(m) => {
-                ctx.err(m).await?;
-                return Ok(1);
+                return Err(UError::new(1, m));
             }
         };
         for w in &prog.warnings {

@@ -3,15 +3,16 @@
 //! run grep itself (messages say `grep:`, `--version` is grep's).
 
 use crate::commands::run_util::{self, Exec, Ran};
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 /// The grep option each name stands for: `-E` or `-F`.
 pub struct GrepAs(pub &'static str);
 
 #[async_trait]
-impl Command for GrepAs {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for GrepAs {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut argv = Vec::with_capacity(ctx.args.len() + 2);
         argv.push("grep".to_string());
         argv.push(self.0.to_string());

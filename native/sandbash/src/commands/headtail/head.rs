@@ -4,7 +4,8 @@
 
 use crate::commands::util::{Arg, Spec};
 use super::{Headers, Opened};
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Head;
@@ -63,23 +64,18 @@ fn obsolete(args: &[String]) -> Result<Vec<String>, char> {
 }
 
 #[async_trait]
-impl Command for Head {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Head {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let args = match obsolete(ctx.args) {
             Ok(a) => a,
             Err(c) => {
-                ctx.usage_err(format!("invalid trailing option -- {c}")).await?;
-                return Ok(1);
+                return Err(UError::usage(1, format!("invalid trailing option -- {c}")));
             }
         };
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         // Digits are options to getopt but only valid first (`-5`).
         if let Some(o) = p.opts.iter().find(|o| o.id.as_bytes()[0].is_ascii_digit()) {
-            ctx.usage_err(format!("invalid trailing option -- {}", o.id)).await?;
-            return Ok(1);
+            return Err(UError::usage(1, format!("invalid trailing option -- {}", o.id)));
         }
         let mut mode = Mode { lines: true, count: 10, elide: false, delim: b'\n' };
         for o in &p.opts {
@@ -94,8 +90,7 @@ impl Command for Head {
                     mode.count = match super::count(num, mode.lines) {
                         Ok(n) => n,
                         Err(m) => {
-                            ctx.err(m).await?;
-                            return Ok(1);
+                            return Err(UError::new(1, m));
                         }
                     };
                 }

@@ -4,7 +4,8 @@
 
 use crate::commands::util::{Arg, Spec};
 use super::{Headers, Opened};
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::{Input, IoError};
 use async_trait::async_trait;
 
@@ -71,17 +72,13 @@ fn obsolete(args: &[String]) -> Option<Vec<String>> {
 }
 
 #[async_trait]
-impl Command for Tail {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Tail {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let args = obsolete(ctx.args).unwrap_or_else(|| ctx.args.to_vec());
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         // Digits are options to getopt but only valid in the obsolete form.
         if let Some(o) = p.opts.iter().find(|o| o.id.as_bytes()[0].is_ascii_digit()) {
-            ctx.err(format!("option used in invalid context -- {}", o.id)).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("option used in invalid context -- {}", o.id)));
         }
         let mut mode = Mode { lines: true, count: 10, from_start: false, delim: b'\n' };
         for o in &p.opts {
@@ -93,8 +90,7 @@ impl Command for Tail {
                     mode.count = match super::count(num, mode.lines) {
                         Ok(n) => n,
                         Err(m) => {
-                            ctx.err(m).await?;
-                            return Ok(1);
+                            return Err(UError::new(1, m));
                         }
                     };
                 }

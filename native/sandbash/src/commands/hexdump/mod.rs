@@ -9,7 +9,8 @@ pub(crate) mod format;
 
 use crate::commands::util::{parse_size, quotef, Spec};
 use format::Program;
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Hexdump;
@@ -122,12 +123,9 @@ impl Fmt {
 }
 
 #[async_trait]
-impl Command for Hexdump {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Hexdump {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.has("V") {
             ctx.out(b"hexdump from util-linux 2.38.1\n").await?;
             return Ok(0);
@@ -149,8 +147,7 @@ impl Command for Hexdump {
                     Some(n) => skip = n,
                     None => {
                         let what = if o.id == "n" { "length" } else { "offset" };
-                        ctx.err(format!("failed to parse {what}: '{v}': Invalid argument")).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("failed to parse {what}: '{v}': Invalid argument")));
                     }
                 },
                 "e" | "f" => {
@@ -160,8 +157,7 @@ impl Command for Hexdump {
                         match ctx.read_operand(v).await {
                             Ok(d) => String::from_utf8_lossy(&d).into_owned(),
                             Err(e) => {
-                                ctx.err(format!("{}: {e}", quotef(v))).await?;
-                                return Ok(1);
+                                return Err(UError::new(1, format!("{}: {e}", quotef(v))));
                             }
                         }
                     };
@@ -171,8 +167,7 @@ impl Command for Hexdump {
                             continue;
                         }
                         if let Err(m) = program.add(line) {
-                            ctx.err(m).await?;
-                            return Ok(1);
+                            return Err(UError::new(1, m));
                         }
                     }
                 }
@@ -279,8 +274,7 @@ impl Command for Hexdump {
         }
         ctx.out(&out).await?;
         if opened == 0 && failed > 0 {
-            ctx.err("all input file arguments failed").await?;
-            return Ok(1);
+            return Err(UError::new(1, "all input file arguments failed"));
         }
         Ok(i32::from(failed > 0))
     }

@@ -11,7 +11,8 @@ pub(crate) mod val;
 
 use json::{Fmt};
 use run::{worker, GuardSpec, InMsg, JVal, Job, Msg};
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -367,8 +368,8 @@ impl Sources {
 }
 
 #[async_trait]
-impl Command for Jq {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Jq {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut o = match parse_args(ctx).await {
             Ok(o) => o,
             Err(Early::Status(s)) => return Ok(s),
@@ -382,8 +383,7 @@ impl Command for Jq {
                     String::from_utf8_lossy(&d).into_owned()
                 }
                 Err(e) => {
-                    ctx.err(format!("error: Could not open {filter}: {e}")).await?;
-                    return Ok(2);
+                    return Err(UError::new(2, format!("error: Could not open {filter}: {e}")));
                 }
             }
         } else {
@@ -430,8 +430,7 @@ impl Command for Jq {
         let spawned =
             std::thread::Builder::new().name("jq".into()).stack_size(stack).spawn(move || worker(job, tx, in_rx));
         if spawned.is_err() {
-            ctx.err("error: cannot start").await?;
-            return Ok(2);
+            return Err(UError::new(2, "error: cannot start"));
         }
         let mut src = Sources {
             stdin: o.files.is_empty(),

@@ -10,7 +10,8 @@ use crate::commands::util::{human_size as human, Arg, Spec};
 use crate::commands::util::file_mode::mode_string;
 use crate::commands::util::file_time::{full_date, ls_date, tm, to_unix};
 use quote::{Quoting, STYLES};
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::fs::{path, FileType, FsError, Metadata};
 use crate::io::IoError;
 use crate::pattern::Pattern;
@@ -131,12 +132,9 @@ struct Entry {
 }
 
 #[async_trait]
-impl Command for Ls {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Ls {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let o = match options(ctx, &p).await? {
             Ok(o) => o,
             Err(s) => return Ok(s),

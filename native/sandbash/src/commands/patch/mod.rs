@@ -9,7 +9,8 @@ pub(crate) mod parse;
 
 use crate::commands::util::{parse, Arg, OptError, Spec};
 use parse::{FilePatch, Hunk, ParseError, Parser};
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::{CommandContext, CommandResult};
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::IoError;
 use async_trait::async_trait;
 
@@ -88,8 +89,8 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 #[async_trait]
-impl Command for Patch {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Patch {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let p = match parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
@@ -102,8 +103,7 @@ impl Command for Patch {
             }
             Err(e) => {
                 ctx.err(e.to_string()).await?;
-                ctx.err("Try 'patch --help' for more information.").await?;
-                return Ok(2);
+                return Err(UError::new(2, "Try 'patch --help' for more information."));
             }
         };
         if p.has("v") {
@@ -127,8 +127,7 @@ impl Command for Patch {
             match n.parse() {
                 Ok(n) => o.strip = Some(n),
                 Err(_) => {
-                    ctx.err(format!("**** strip count {n} is not a number")).await?;
-                    return Ok(2);
+                    return Err(UError::new(2, format!("**** strip count {n} is not a number")));
                 }
             }
         }
@@ -136,14 +135,12 @@ impl Command for Patch {
             match f.parse() {
                 Ok(n) => o.max_fuzz = n,
                 Err(_) => {
-                    ctx.err(format!("**** fuzz factor {f} is not a number")).await?;
-                    return Ok(2);
+                    return Err(UError::new(2, format!("**** fuzz factor {f} is not a number")));
                 }
             }
         }
         if p.operands.len() > 2 {
-            ctx.err(format!("**** extra operand {}", p.operands[2])).await?;
-            return Ok(2);
+            return Err(UError::new(2, format!("**** extra operand {}", p.operands[2])));
         }
         let input = p.last("i").map(str::to_string).or_else(|| p.operands.get(1).cloned());
         let data = match &input {
@@ -153,8 +150,7 @@ impl Command for Patch {
         let data = match data {
             Ok(d) => d,
             Err((f, e)) => {
-                ctx.err(format!("**** Can't open patch file {f} : {e}")).await?;
-                return Ok(2);
+                return Err(UError::new(2, format!("**** Can't open patch file {f} : {e}")));
             }
         };
         let mut parser = Parser::new(&data);
@@ -167,8 +163,7 @@ impl Command for Patch {
                 Ok(Some(fp)) => status = status.max(apply_file(ctx, &o, &fp).await?),
                 Ok(None) => break,
                 Err((ParseError::Garbage, _)) => {
-                    ctx.err("**** Only garbage was found in the patch input.").await?;
-                    return Ok(2);
+                    return Err(UError::new(2, "**** Only garbage was found in the patch input."));
                 }
                 Err((ParseError::Malformed(n, line), partial)) => {
                     if let Some(fp) = partial {
@@ -179,8 +174,7 @@ impl Command for Patch {
                         }
                     }
                     let l = String::from_utf8_lossy(&line);
-                    ctx.err(format!("**** malformed patch at line {n}: {l}")).await?;
-                    return Ok(2);
+                    return Err(UError::new(2, format!("**** malformed patch at line {n}: {l}")));
                 }
             }
         }

@@ -20,7 +20,8 @@ pub(crate) mod os;
 mod tests;
 pub(crate) mod vm;
 
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::util::{UError, UResult, Utility};
+use crate::commands::{CommandContext, CommandResult};
 use crate::io::IoError;
 use async_trait::async_trait;
 use monty_types::ExcType;
@@ -58,8 +59,8 @@ enum Program {
 }
 
 #[async_trait]
-impl Command for Python {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Python {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let args = ctx.args;
         let mut i = 0;
         let mut program = None;
@@ -87,8 +88,7 @@ impl Command for Python {
                 "--" => break,
                 "-m" => {
                     let m = args.get(i).cloned().unwrap_or_default();
-                    ctx.err(format!("No module named {m}")).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("No module named {m}")));
                 }
                 _ if a.starts_with("-c") => {
                     let code = if a.len() > 2 {
@@ -136,8 +136,7 @@ impl Command for Python {
                 let path = ctx.resolve(&f);
                 match ctx.fs.metadata(&path).await {
                     Ok(m) if m.is_dir() => {
-                        ctx.err(format!("can't find '__main__' module in '{path}'")).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("can't find '__main__' module in '{path}'")));
                     }
                     _ => {}
                 }
@@ -145,8 +144,7 @@ impl Command for Python {
                     Ok(data) => (String::from_utf8_lossy(&data).into_owned(), f),
                     Err(e) => {
                         let errno = python_os_errno(&e);
-                        ctx.err(format!("can't open file '{path}': [Errno {errno}] {e}")).await?;
-                        return Ok(2);
+                        return Err(UError::new(2, format!("can't open file '{path}': [Errno {errno}] {e}")));
                     }
                 }
             }
@@ -155,13 +153,15 @@ impl Command for Python {
                 match ctx.stdin.read_to_end(max).await {
                     Ok(data) => (String::from_utf8_lossy(&data).into_owned(), "<stdin>".to_string()),
                     Err(_) => {
-                        ctx.err(format!("program on standard input too large (max_input_bytes: {max})")).await?;
-                        return Ok(1);
+                        return Err(UError::new(
+                            1,
+                            format!("program on standard input too large (max_input_bytes: {max})"),
+                        ));
                     }
                 }
             }
         };
-        run_program(ctx, code, script, argv).await
+        Ok(run_program(ctx, code, script, argv).await?)
     }
 }
 

@@ -7,7 +7,8 @@ pub(crate) mod parse;
 use crate::commands::util::{parse, Arg, Spec};
 use exec::{Runner, Settings};
 use parse::{compile, Chunk};
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Sed;
@@ -148,8 +149,8 @@ fn rewrite_in_place(args: &[String]) -> Vec<String> {
 }
 
 #[async_trait]
-impl Command for Sed {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Sed {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let args = rewrite_in_place(ctx.args);
         let p = match parse(&args, &SPEC) {
             Ok(p) => p,
@@ -169,8 +170,7 @@ impl Command for Sed {
             return Ok(0);
         }
         if p.has("debug") {
-            ctx.err("option '--debug' is not supported in this sandbox").await?;
-            return Ok(1);
+            return Err(UError::new(1, "option '--debug' is not supported in this sandbox"));
         }
         let mut set = Settings::default();
         let mut chunks = Vec::new();
@@ -204,8 +204,7 @@ impl Command for Sed {
                             chunks.push(Chunk { text: t, file: Some(v) });
                         }
                         Err(e) => {
-                            ctx.err(format!("couldn't open file {v}: {e}")).await?;
-                            return Ok(4);
+                            return Err(UError::new(4, format!("couldn't open file {v}: {e}")));
                         }
                     }
                 }
@@ -223,8 +222,7 @@ impl Command for Sed {
         let prog = match compile(&chunks, set.ere, ctx.regex_limit()) {
             Ok(p) => p,
             Err(e) => {
-                ctx.err(e.msg).await?;
-                return Ok(e.status);
+                return Err(UError::new(e.status, e.msg));
             }
         };
         if prog.quiet {
@@ -232,12 +230,11 @@ impl Command for Sed {
         }
         if files.is_empty() {
             if set.in_place.is_some() {
-                ctx.err("no input files").await?;
-                return Ok(4);
+                return Err(UError::new(4, "no input files"));
             }
             files.push("-".into());
         }
-        Runner::new(ctx, prog, set, files).run().await
+        Ok(Runner::new(ctx, prog, set, files).run().await?)
     }
 }
 

@@ -230,33 +230,17 @@ impl CommandContext<'_> {
     /// [`parse_opts`](Self::parse_opts) for a command that takes at most `max`
     /// operands: one more is GNU's `extra operand 'x'` usage error.
     pub async fn parse_at_most(&self, spec: &Spec, max: usize) -> Result<Result<Parsed, i32>, IoError> {
-        let p = match self.parse_opts(spec).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(Err(s)),
-        };
-        if let Some(extra) = p.operands.get(max) {
-            self.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
-            return Ok(Err(spec.bad_status));
+        match self.opts_at_most(spec, max).await {
+            Ok(p) => Ok(Ok(p)),
+            Err(e) => self.report(e).await.map(Err),
         }
-        Ok(Ok(p))
     }
 
     /// Like [`parse_opts`](Self::parse_opts) on arguments the command rewrote first.
     pub async fn parse_args(&self, args: &[String], spec: &Spec) -> Result<Result<Parsed, i32>, IoError> {
-        match parse(args, spec) {
+        match self.opts_of(args, spec).await {
             Ok(p) => Ok(Ok(p)),
-            Err(OptError::Help) => {
-                self.out(format!("Usage: {} {}\n", self.name, spec.usage).as_bytes()).await?;
-                Ok(Err(0))
-            }
-            Err(OptError::Version) => {
-                self.out(coreutils_version(self.name).as_bytes()).await?;
-                Ok(Err(0))
-            }
-            Err(e) => {
-                self.usage_err(e.to_string()).await?;
-                Ok(Err(spec.bad_status))
-            }
+            Err(e) => self.report(e).await.map(Err),
         }
     }
 

@@ -5,6 +5,7 @@
 
 pub(crate) mod args;
 pub(crate) mod bignum;
+pub(crate) mod error;
 pub(crate) mod file_mode;
 pub(crate) mod file_time;
 pub(crate) mod file_util;
@@ -23,6 +24,7 @@ pub(crate) mod units;
 pub(crate) mod version;
 
 pub use args::*;
+pub use error::{UError, UResult, Utility};
 pub use operands::*;
 pub use quote::*;
 pub use regex_translate::regex_escape;

@@ -14,7 +14,8 @@ use format::{
     crc32, deflate, dos_datetime, local_record, new_member_entry, percent, read_central, Entry, NewMember, Writer,
     DEFLATED, STORED,
 };
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::{CommandContext, CommandResult};
+use crate::commands::util::{UResult, Utility};
 use crate::fs::{path, FileType};
 use crate::io::IoError;
 use crate::pattern::Pattern;
@@ -173,8 +174,8 @@ async fn say(ctx: &CommandContext<'_>, s: &str) -> Result<(), IoError> {
 }
 
 #[async_trait]
-impl Command for Zip {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Zip {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         if ctx.args.is_empty() {
             say(ctx, HELP).await?;
             return Ok(0);
@@ -221,7 +222,7 @@ impl Command for Zip {
             _ => (Vec::new(), Vec::new()),
         };
         if o.delete {
-            return delete(ctx, &o, &archive, &full_archive, &old_data, old).await;
+            return Ok(delete(ctx, &o, &archive, &full_archive, &old_data, old).await?);
         }
         let items = gather(ctx, &o).await?;
         if items.is_empty() {
@@ -319,7 +320,7 @@ impl Command for Zip {
         for (rec, e) in appended {
             w.push(&rec, e);
         }
-        write_archive(ctx, &archive, &full_archive, w.finish()).await
+        Ok(write_archive(ctx, &archive, &full_archive, w.finish()).await?)
     }
 }
 

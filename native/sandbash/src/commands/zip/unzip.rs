@@ -8,7 +8,8 @@
 use crate::commands::date::parse::Zone;
 use crate::commands::util::file_time::from_unix;
 use super::format::{dos_display, dos_to_local_secs, member_data, read_central, Entry, InflateError, Inflater};
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::{CommandContext, CommandResult};
+use crate::commands::util::{UResult, Utility};
 use crate::fs::path;
 use crate::io::IoError;
 use crate::pattern::Pattern;
@@ -158,8 +159,8 @@ fn safe_name(name: &str) -> (String, Vec<(String, bool)>) {
 }
 
 #[async_trait]
-impl Command for Unzip {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Unzip {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let o = match parse_args(ctx.args) {
             Ok(Ok(o)) => o,
             Ok(Err(())) => {
