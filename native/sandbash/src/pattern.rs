@@ -222,7 +222,8 @@ pub struct Dfas {
     rev_any: OnceLock<Option<DFA>>,
 }
 
-static DFA_CACHE: LazyLock<Mutex<HashMap<(String, bool), Arc<Dfas>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+type DfaCache = HashMap<(String, bool), Arc<Dfas>>;
+static DFA_CACHE: LazyLock<Mutex<DfaCache>> = LazyLock::new(|| Mutex::new(HashMap::new()));
 
 fn build_dfa(src: &str, nocase: bool, reverse: bool) -> Option<DFA> {
     DFA::builder()
@@ -419,6 +420,7 @@ impl Bits {
 }
 
 /// A compiled whole-string matcher (see [`Pattern::matcher`]).
+#[allow(clippy::large_enum_variant)] // built once per match loop, never stored in bulk
 pub enum Matcher {
     Literal(String),
     Plain(Scanner),

@@ -937,14 +937,13 @@ fn assign_tilde_expanded() {
     check(r#"x=~; echo $x"#, "/home/sandbox\n", 0);
 }
 
+// ----------------------------------------------------------------------
+// getopts
+// ----------------------------------------------------------------------
+
 #[test]
 fn getopts_walks_clusters_values_and_errors() {
-    check_err(
-        r#"while getopts "ab:c" o -a -b val -x -cb; do echo "o=$o OPTARG=${OPTARG-unset} OPTIND=$OPTIND"; done; echo "end o=$o OPTIND=$OPTIND""#,
-        "o=a OPTARG=unset OPTIND=2\no=b OPTARG=val OPTIND=4\no=? OPTARG=unset OPTIND=5\no=c OPTARG=unset OPTIND=5\no=? OPTARG=unset OPTIND=6\nend o=? OPTIND=6\n",
-        "bash: illegal option -- x\nbash: option requires an argument -- b\n",
-        0,
-    );
+    check_err(r#"while getopts "ab:c" o -a -b val -x -cb; do echo "o=$o OPTARG=${OPTARG-unset} OPTIND=$OPTIND"; done; echo "end o=$o OPTIND=$OPTIND""#, "o=a OPTARG=unset OPTIND=2\no=b OPTARG=val OPTIND=4\no=? OPTARG=unset OPTIND=5\no=c OPTARG=unset OPTIND=5\no=? OPTARG=unset OPTIND=6\nend o=? OPTIND=6\n", "bash: illegal option -- x\nbash: option requires an argument -- b\n", 0);
 }
 
 #[test]

@@ -204,7 +204,7 @@ fn eof_statuses() {
 #[test]
 fn timeout_zero() {
     check(
-        r#"echo x | { read -t 0; echo "t0 $?"; read v; echo "[$v]"; }; read -t 0 < /dev/null; echo "null $?"; read -t 1 v <<< hi; echo "$v $?""#,
+        r#"echo x | { sleep 0.1; read -t 0; echo "t0 $?"; read v; echo "[$v]"; }; read -t 0 < /dev/null; echo "null $?"; read -t 1 v <<< hi; echo "$v $?""#,
         "t0 0\n[x]\nnull 0\nhi 0\n",
         0,
     );

@@ -533,6 +533,10 @@ fn bytes_printf_to_file() {
     check(r#"printf 'A\xffB' > f; cat f; echo"#, b"A\xffB\n", 0);
 }
 
+// ----------------------------------------------------------------------
+// devices and process substitution
+// ----------------------------------------------------------------------
+
 #[test]
 fn devices_stream_and_swallow() {
     check(

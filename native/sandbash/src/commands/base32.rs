@@ -1,21 +1,22 @@
 //! `base32 [-d] [-i] [-w COLS] [FILE]` (GNU coreutils); the codec is in `basenc`.
 
 use super::basenc::{self, Base};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Base32;
 
 #[async_trait]
-impl Command for Base32 {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        basenc::run(ctx, Base::B32).await
+impl Utility for Base32 {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        Ok(basenc::run(ctx, Base::B32).await?)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn encodes_and_decodes() {

@@ -1,21 +1,22 @@
 //! `base64 [-d] [-i] [-w COLS] [FILE]` (GNU coreutils); the codec is in `basenc`.
 
 use super::basenc::{self, Base};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Base64;
 
 #[async_trait]
-impl Command for Base64 {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        basenc::run(ctx, Base::B64).await
+impl Utility for Base64 {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        Ok(basenc::run(ctx, Base::B64).await?)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, make_fs, run_raw};
+    use crate::commands::util::testutil::{check, make_fs, run_raw};
     use crate::limits::Limits;
 
     #[test]

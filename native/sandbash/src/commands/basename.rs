@@ -1,7 +1,8 @@
 //! `basename NAME [SUFFIX]`, `basename -a|-s SUFFIX NAME...`: strip directory and suffix.
 
-use super::common::{quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote_locale, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Basename;
@@ -26,19 +27,15 @@ pub fn base_name(name: &str, suffix: Option<&str>) -> String {
 }
 
 #[async_trait]
-impl Command for Basename {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Basename {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let suffix = p.last("s").map(String::from);
         let multiple = p.has("a") || suffix.is_some();
         let end = if p.has("z") { '\0' } else { '\n' };
         let ops = &p.operands;
         if ops.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let mut out = String::new();
         if multiple {
@@ -48,8 +45,7 @@ impl Command for Basename {
             }
         } else {
             if let Some(extra) = ops.get(2) {
-                ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
-                return Ok(1);
+                return Err(UError::usage(1, format!("extra operand {}", quote_locale(extra))));
             }
             out.push_str(&base_name(&ops[0], ops.get(1).map(String::as_str)));
             out.push(end);
@@ -61,7 +57,7 @@ impl Command for Basename {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn names_and_suffixes() {

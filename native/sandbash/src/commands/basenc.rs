@@ -5,8 +5,9 @@
 //! outside the alphabet, and a bad group ends with the bytes decoded so far
 //! followed by `invalid input`.
 
-use super::common::{quote, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, Arg, Spec};
+use super::{CommandContext, CommandResult};
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 const SPEC: Spec = Spec::new(
@@ -307,12 +308,9 @@ const BASENC_SPEC: Spec = Spec::new(
 pub struct Basenc;
 
 #[async_trait]
-impl Command for Basenc {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&BASENC_SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Basenc {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&BASENC_SPEC).await?;
         // The last encoding named wins.
         let base = p.opts.iter().rev().find_map(|o| match o.id {
             "base64" => Some(Base::B64),
@@ -326,10 +324,9 @@ impl Command for Basenc {
             _ => None,
         });
         let Some(base) = base else {
-            ctx.usage_err("missing encoding type").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing encoding type"));
         };
-        codec(ctx, base, &p).await
+        Ok(codec(ctx, base, &p).await?)
     }
 }
 
@@ -337,7 +334,7 @@ impl Command for Basenc {
 const Z85_BLOCK: usize = 30720;
 
 /// Encode or decode FILE (or stdin) as the parsed options say.
-async fn codec(ctx: &CommandContext<'_>, base: Base, p: &super::common::Parsed) -> CommandResult {
+async fn codec(ctx: &CommandContext<'_>, base: Base, p: &super::util::Parsed) -> CommandResult {
     let decode = p.has("d");
     let wrap = match p.last("w") {
         None => 76usize,
@@ -444,7 +441,7 @@ mod tests {
 
 #[cfg(test)]
 mod basenc_tests {
-    use crate::commands::testutil::{check, make_fs, run_raw};
+    use crate::commands::util::testutil::{check, make_fs, run_raw};
     use crate::limits::Limits;
 
     #[test]

@@ -5,10 +5,11 @@
 //! The calendar is proleptic Gregorian (util-linux switches to Julian
 //! before September 1752; dates that old are not special-cased here).
 
-use super::common::{quote, Arg, Spec};
-use super::date_parse::Zone;
-use super::file_time::{civil_from_days, days_from_civil, to_unix};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, Arg, Spec};
+use super::date::parse::Zone;
+use super::util::file_time::{civil_from_days, days_from_civil, to_unix};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Cal;
@@ -94,12 +95,9 @@ fn month_number(s: &str) -> Option<u32> {
 }
 
 #[async_trait]
-impl Command for Cal {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Cal {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let monday = p.opts.iter().rev().find(|o| o.id == "m" || o.id == "s").is_some_and(|o| o.id == "m");
         let three = p.opts.iter().rev().find(|o| o.id == "1" || o.id == "3").is_some_and(|o| o.id == "3");
         let zone = Zone::from_tz(ctx.env.get("TZ").as_deref());
@@ -112,25 +110,21 @@ impl Command for Cal {
             1 => match year_arg(&ops[0]) {
                 Some(y) => (y, None),
                 None => {
-                    ctx.err(format!("illegal year value: use 1-9999: {}", quote(&ops[0]))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("illegal year value: use 1-9999: {}", quote(&ops[0]))));
                 }
             },
             2 | 3 => {
                 let (m, y) = (&ops[ops.len() - 2], &ops[ops.len() - 1]);
                 let Some(m) = month_number(m) else {
-                    ctx.err(format!("illegal month value: use 1-12: {}", quote(m))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("illegal month value: use 1-12: {}", quote(m))));
                 };
                 let Some(y) = year_arg(y) else {
-                    ctx.err(format!("illegal year value: use 1-9999: {}", quote(y))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("illegal year value: use 1-9999: {}", quote(y))));
                 };
                 (y, Some(m))
             }
             _ => {
-                ctx.usage_err("bad usage").await?;
-                return Ok(1);
+                return Err(UError::usage(1, "bad usage"));
             }
         };
         let out = match month {
@@ -169,7 +163,7 @@ impl Command for Cal {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     // util-linux cal is not installed on this machine: the layout follows
     // util-linux 2.38 (20-column months, six week rows, centered titles);
@@ -196,7 +190,7 @@ mod tests {
 
     #[test]
     fn three_and_year() {
-        let o = super::super::testutil::run(&["cal", "-3", "1", "2024"], &[], "");
+        let o = super::super::util::testutil::run(&["cal", "-3", "1", "2024"], &[], "");
         let first: Vec<&str> = o.out.lines().take(3).collect();
         assert_eq!(
             first,
@@ -206,7 +200,7 @@ mod tests {
                 "                1  2      1  2  3  4  5  6               1  2  3",
             ]
         );
-        let o = super::super::testutil::run(&["cal", "2024"], &[], "");
+        let o = super::super::util::testutil::run(&["cal", "2024"], &[], "");
         let lines: Vec<&str> = o.out.lines().collect();
         assert_eq!(lines[0].trim(), "2024");
         assert_eq!(lines.len(), 1 + 4 * 8 + 3);

@@ -3,8 +3,9 @@
 //! GNU's `^X`/`M-x` notation. Input is processed a chunk at a time, and the
 //! line state carries across files as in GNU cat.
 
-use super::common::{quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::io::IoError;
 use async_trait::async_trait;
 
@@ -112,12 +113,9 @@ async fn emit(ctx: &CommandContext<'_>, st: &mut State, data: &[u8]) -> Result<(
 }
 
 #[async_trait]
-impl Command for Cat {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Cat {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut st = State { at_start: true, ..State::default() };
         for o in &p.opts {
             match o.id {
@@ -171,7 +169,7 @@ impl Command for Cat {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     const F: &str = "a\tb\x01\x7f\n\n\n\nc\u{e9}\n";
     const G: &str = "\n\nx";

@@ -1,9 +1,10 @@
 //! `chmod`: change permission bits (octal and symbolic modes, `-R`, `-v`, `-c`,
 //! `-f`, `--reference`). Symlinks met during `-R` are skipped, as GNU does.
 
-use super::common::{quote, quote_locale, quotef, Arg, Spec};
-use super::file_mode::{mode_string, ModeChange};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, quotef, Arg, Spec};
+use super::util::file_mode::{mode_string, ModeChange};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{path, FileType};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -31,8 +32,8 @@ fn is_mode_arg(a: &str) -> bool {
 }
 
 #[async_trait]
-impl Command for Chmod {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Chmod {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         // Pull a dash-mode out before option parsing so getopt does not reject it.
         let mut args: Vec<String> = Vec::new();
         let mut dash_mode = None;
@@ -47,17 +48,13 @@ impl Command for Chmod {
                 args.push(a.clone());
             }
         }
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         let mut ops = p.operands.clone();
         let change = if let Some(r) = p.last("reference") {
             match ctx.fs.metadata(&ctx.resolve(r)).await {
                 Ok(m) => ModeChange::parse(&format!("{:o}", m.mode)),
                 Err(e) => {
-                    ctx.err(format!("failed to get attributes of {}: {e}", quote(r))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("failed to get attributes of {}: {e}", quote(r))));
                 }
             }
         } else {
@@ -67,25 +64,21 @@ impl Command for Chmod {
                 None => Some(ops.remove(0)),
             };
             let Some(mode) = mode else {
-                ctx.usage_err("missing operand").await?;
-                return Ok(1);
+                return Err(UError::usage(1, "missing operand"));
             };
             if ops.is_empty() {
-                ctx.usage_err(format!("missing operand after {}", quote_locale(&mode))).await?;
-                return Ok(1);
+                return Err(UError::usage(1, format!("missing operand after {}", quote_locale(&mode))));
             }
             match ModeChange::parse(&mode) {
                 Some(c) => Some(c),
                 None => {
-                    ctx.usage_err(format!("invalid mode: {}", quote_locale(&mode))).await?;
-                    return Ok(1);
+                    return Err(UError::usage(1, format!("invalid mode: {}", quote_locale(&mode))));
                 }
             }
         };
         let Some(change) = change else { return Ok(1) };
         if ops.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let mut status = 0;
         for op in &ops {
@@ -139,7 +132,7 @@ impl Command for Chmod {
 /// `-v`/`-c` lines: `mode of 'a' changed from 0644 (rw-r--r--) to 0755 (rwxr-xr-x)`.
 async fn report(
     ctx: &CommandContext<'_>,
-    p: &super::common::Parsed,
+    p: &super::util::Parsed,
     name: &str,
     t: FileType,
     old: u32,
@@ -158,7 +151,7 @@ async fn report(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{block_on, check, make_fs, run_full};
+    use super::super::util::testutil::{block_on, check, make_fs, run_full};
 
     fn mode_after(files: &[(&str, &str)], argv: &[&str], p: &str) -> u32 {
         let fs = make_fs(files);

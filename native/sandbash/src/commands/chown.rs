@@ -2,8 +2,9 @@
 //! owners accepted are that user/group (by name), numeric ids, and `root`
 //! (refused as for any unprivileged user). Nothing is recorded.
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::{CommandContext, CommandResult};
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Chown;
@@ -103,22 +104,22 @@ async fn run(ctx: &CommandContext<'_>, group_only: bool) -> CommandResult {
 }
 
 #[async_trait]
-impl Command for Chown {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        run(ctx, false).await
+impl Utility for Chown {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        Ok(run(ctx, false).await?)
     }
 }
 
 #[async_trait]
-impl Command for Chgrp {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        run(ctx, true).await
+impl Utility for Chgrp {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        Ok(run(ctx, true).await?)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn owners() {

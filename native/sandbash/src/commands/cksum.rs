@@ -4,10 +4,11 @@
 //! print BSD-style tagged digests; `-c` verifies tagged lines (any digest
 //! algorithm, or untagged ones too with `-a`), as md5sum's `-c` does.
 
-use super::common::{bad_arg, quote, quotef, Arg, Spec};
+use super::util::{bad_arg, quote, quotef, Arg, Spec};
 use super::hashsum::{self, Algo};
 use super::sum::{Bsd, SysV};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Cksum;
@@ -76,20 +77,16 @@ impl PosixCrc {
 const ALGOS: &[&str] = &["bsd", "sysv", "crc", "md5", "sha1", "sha224", "sha256", "sha384", "sha512"];
 
 #[async_trait]
-impl Command for Cksum {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Cksum {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let algo = p.last("a").unwrap_or("crc");
         let algo = match ALGOS.iter().filter(|a| a.starts_with(algo)).collect::<Vec<_>>().as_slice() {
             [one] if !algo.is_empty() => **one,
             _ => {
                 let valid: Vec<String> = ALGOS.iter().chain(["blake2b", "sm3"].iter()).map(|a| quote(a)).collect();
                 let valid: Vec<&str> = valid.iter().map(String::as_str).collect();
-                ctx.usage_err(bad_arg(algo, "algorithm", &valid)).await?;
-                return Ok(1);
+                return Err(UError::usage(1, bad_arg(algo, "algorithm", &valid)));
             }
         };
         let digest = match algo {
@@ -118,15 +115,13 @@ impl Command for Cksum {
                 (o.strict, "strict"),
             ] {
                 if set {
-                    ctx.usage_err(format!("the --{name} option is meaningful only when verifying checksums")).await?;
-                    return Ok(1);
+                    return Err(UError::usage(1, format!("the --{name} option is meaningful only when verifying checksums")));
                 }
             }
         }
         if check {
             if p.has("a") && digest.is_none() {
-                ctx.err("--check is not supported with --algorithm={bsd,sysv,crc}").await?;
-                return Ok(1);
+                return Err(UError::new(1, "--check is not supported with --algorithm={bsd,sysv,crc}"));
             }
             let files = if p.operands.is_empty() { vec!["-".to_string()] } else { p.operands.clone() };
             let kind = digest.map_or("CRC", |d| d.tag());
@@ -197,7 +192,7 @@ impl Command for Cksum {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn crc() {

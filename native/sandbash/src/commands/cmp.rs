@@ -1,6 +1,6 @@
 //! `cmp`: compare two files byte by byte (GNU diffutils 3.8).
 
-use super::common::{parse, parse_size, quote, Arg, OptError, Spec};
+use super::util::{parse, parse_size, quote, Arg, OptError, Spec};
 use super::{Command, CommandContext, CommandResult};
 use crate::io::Input;
 use async_trait::async_trait;
@@ -225,7 +225,7 @@ impl Command for Cmp {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     #[test]
     fn cmp_files() {

@@ -3,8 +3,9 @@
 //! or on `-s` characters (each one splits), joined by `-o` (two spaces),
 //! `-R` right-aligning columns and `-N` naming them.
 
-use super::common::{quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Column;
@@ -115,19 +116,15 @@ fn table(rows: &[Vec<String>], sep: &str, right: &[usize]) -> String {
 }
 
 #[async_trait]
-impl Command for Column {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Column {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let term = match p.last("c") {
             None => ctx.env.get("COLUMNS").and_then(|c| c.parse().ok()).unwrap_or(80),
             Some(v) => match v.parse::<usize>() {
                 Ok(n) => n,
                 Err(_) => {
-                    ctx.err(format!("invalid columns argument: '{v}'")).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid columns argument: '{v}'")));
                 }
             },
         };
@@ -142,8 +139,7 @@ impl Command for Column {
                     }
                 }
                 Err(e) => {
-                    ctx.err(format!("{}: {e}", quotef(f))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("{}: {e}", quotef(f))));
                 }
             }
         }
@@ -183,7 +179,7 @@ impl Command for Column {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     fn nums() -> String {
         (1..=30).map(|i| format!("{i}ab\n")).collect()

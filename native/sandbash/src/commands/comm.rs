@@ -1,7 +1,7 @@
 //! `comm FILE1 FILE2`: lines only in one, only in the other, in both (sorted
 //! input, byte order). Unsorted input is diagnosed as GNU does by default.
 
-use super::common::{quote_locale, quotef, Arg, Spec};
+use super::util::{quote_locale, quotef, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::cmp::Ordering;
@@ -122,7 +122,7 @@ async fn usage(ctx: &CommandContext<'_>, msg: &str) -> CommandResult {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const F: &[(&str, &str)] = &[("c1", "a\nc\nd\n"), ("c2", "b\nc\ne\n"), ("u", "b\na\n")];
 

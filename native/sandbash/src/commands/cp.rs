@@ -3,10 +3,11 @@
 //! `-t`, `-T`, `--parents`, `--remove-destination`. `-l` (hard link) copies,
 //! since the sandbox filesystem has no hard links.
 
-use super::common::{quote, quote_locale, quotef, Arg, Spec};
-use super::file_mode::UMASK;
-use super::file_util::ask;
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, quotef, Arg, Spec};
+use super::util::file_mode::UMASK;
+use super::util::file_util::ask;
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{path, FsError, Metadata};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -88,12 +89,9 @@ struct Run<'c, 'a> {
 type Step<'f> = Pin<Box<dyn Future<Output = Result<bool, IoError>> + Send + 'f>>;
 
 #[async_trait]
-impl Command for Cp {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Cp {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut o = Opts {
             recursive: false,
             deref: Deref::Always,
@@ -139,8 +137,7 @@ impl Command for Cp {
                                     opt.id
                                 ))
                                 .await?;
-                                ctx.usage_err("").await?;
-                                return Ok(1);
+                                return Err(UError::usage(1, ""));
                             }
                         }
                     }
@@ -460,9 +457,9 @@ impl Run<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_time::{from_unix, to_unix};
-    use super::super::file_util::testing::{check_on, fs_with};
-    use super::super::testutil::{block_on, check, check_tree, make_fs, run_full};
+    use super::super::util::file_time::{from_unix, to_unix};
+    use super::super::util::file_util::testing::{check_on, fs_with};
+    use super::super::util::testutil::{block_on, check, check_tree, make_fs, run_full};
 
     #[test]
     fn files() {

@@ -5,9 +5,10 @@
 //! search starts after the last line already matched or split at, so `{*}`
 //! always moves forward and ends.
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::grep_re::translate;
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::util::regex_translate::translate;
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 use regex::bytes::{Regex, RegexBuilder};
 
@@ -207,26 +208,20 @@ impl Splitter<'_> {
 }
 
 #[async_trait]
-impl Command for Csplit {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Csplit {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let Some((file, ops)) = p.operands.split_first() else {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         };
         if ops.is_empty() {
-            ctx.usage_err(format!("missing operand after {}", quote_locale(file))).await?;
-            return Ok(1);
+            return Err(UError::usage(1, format!("missing operand after {}", quote_locale(file))));
         }
         let digits: usize = match p.last("n") {
             Some(d) => match d.parse() {
                 Ok(n) if n <= 4096 => n,
                 _ => {
-                    ctx.err(format!("invalid number: {}", quote_locale(d))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid number: {}", quote_locale(d))));
                 }
             },
             None => 2,
@@ -234,8 +229,7 @@ impl Command for Csplit {
         let format = match p.last("b") {
             Some(f) => {
                 if let Err(m) = valid_format(f) {
-                    ctx.err(m).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, m));
                 }
                 f.to_string()
             }
@@ -244,8 +238,7 @@ impl Command for Csplit {
         let (pats, warnings) = match parse_patterns(ops, ctx.regex_limit()) {
             Ok(x) => x,
             Err(m) => {
-                ctx.err(m).await?;
-                return Ok(1);
+                return Err(UError::new(1, m));
             }
         };
         for w in warnings {
@@ -254,8 +247,7 @@ impl Command for Csplit {
         let data = match ctx.read_operand(file).await {
             Ok(d) => d,
             Err(e) => {
-                ctx.err(format!("cannot open {} for reading: {e}", quote(file))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("cannot open {} for reading: {e}", quote(file))));
             }
         };
         let mut s = Splitter {
@@ -376,7 +368,7 @@ async fn split(
 #[cfg(test)]
 mod tests {
     use super::format_suffix;
-    use crate::commands::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     fn seq20() -> String {
         (1..=20).map(|i| format!("{i}\n")).collect()

@@ -4,8 +4,9 @@
 //! exit codes and its `curl: (N) ...` messages. Redirects are never followed;
 //! `-k` is refused (certificates are always checked). No progress meter.
 
-use super::net_util::{self, Body};
-use super::{Command, CommandContext, CommandResult};
+use super::util::net::{self, Body};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::net::client::{self, NetError, Request};
 use crate::net::Url;
 use async_trait::async_trait;
@@ -178,10 +179,10 @@ async fn set_value(ctx: &CommandContext<'_>, o: &mut Opts, name: &str, v: String
                 o.headers.push((k.trim().to_string(), val.trim().to_string()));
             }
         }
-        "data" | "data-ascii" => o.data.push(net_util::data_arg(ctx, &v, true).await.map_err(|m| (m, 26))?),
-        "data-binary" => o.data.push(net_util::data_arg(ctx, &v, false).await.map_err(|m| (m, 26))?),
+        "data" | "data-ascii" => o.data.push(net::data_arg(ctx, &v, true).await.map_err(|m| (m, 26))?),
+        "data-binary" => o.data.push(net::data_arg(ctx, &v, false).await.map_err(|m| (m, 26))?),
         "data-raw" => o.data.push(v.into_bytes()),
-        "data-urlencode" => o.data.push(net_util::urlencode_arg(ctx, &v).await.map_err(|m| (m, 26))?),
+        "data-urlencode" => o.data.push(net::urlencode_arg(ctx, &v).await.map_err(|m| (m, 26))?),
         "form" => o.form.push(v),
         "output" => o.output = Some(v),
         "write-out" => o.write_out = Some(v),
@@ -206,8 +207,8 @@ async fn set_value(ctx: &CommandContext<'_>, o: &mut Opts, name: &str, v: String
 }
 
 #[async_trait]
-impl Command for Curl {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Curl {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let o = match parse(ctx, ctx.args).await {
             Parse::Run(o) => *o,
             Parse::Print(text) => {
@@ -224,8 +225,7 @@ impl Command for Curl {
         };
         if o.urls.is_empty() {
             ctx.err("no URL specified!").await?;
-            ctx.err("try 'curl --help' or 'curl --manual' for more information").await?;
-            return Ok(2);
+            return Err(UError::new(2, "try 'curl --help' or 'curl --manual' for more information"));
         }
         let mut status = 0;
         for raw in &o.urls {
@@ -273,7 +273,7 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
             content_type = Some("application/x-www-form-urlencoded".to_string());
         }
     } else if !o.form.is_empty() {
-        match net_util::multipart(ctx, &o.form).await {
+        match net::multipart(ctx, &o.form).await {
             Ok(Body { content_type: t, data }) => {
                 method = "POST".into();
                 content_type = Some(t);
@@ -291,10 +291,10 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
     // In curl's order: Authorization, User-Agent, Accept, the -H headers, then
     // Content-Length and Content-Type of a body.
     let mut headers: Vec<(String, String)> = Vec::new();
-    let userinfo = o.user.clone().or_else(|| url.userinfo.clone().map(|u| net_util::percent_decode(&u)));
+    let userinfo = o.user.clone().or_else(|| url.userinfo.clone().map(|u| net::percent_decode(&u)));
     if let Some(u) = userinfo {
         let u = if u.contains(':') { u } else { format!("{u}:") };
-        headers.push(("Authorization".into(), format!("Basic {}", net_util::base64(u.as_bytes()))));
+        headers.push(("Authorization".into(), format!("Basic {}", net::base64(u.as_bytes()))));
     }
     headers.push(("User-Agent".into(), "curl/7.88.1".into()));
     headers.push(("Accept".into(), "*/*".into()));
@@ -334,12 +334,12 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
     let exchange = async {
         let mut resp = client::send(policy, req).await?;
         let mut sink =
-            net_util::Sink::new(ctx, o.output.as_deref(), o.remote_name.then(|| url.file_name().unwrap_or("")));
+            net::Sink::new(ctx, o.output.as_deref(), o.remote_name.then(|| url.file_name().unwrap_or("")));
         let failed = o.fail && resp.status >= 400;
         if o.include || o.head {
             let mut head = format!("{} {} {}\r\n", resp.version, resp.status, resp.reason).into_bytes();
             for (k, v) in &resp.headers {
-                head.extend_from_slice(net_util::title_case(k).as_bytes());
+                head.extend_from_slice(net::title_case(k).as_bytes());
                 head.extend_from_slice(b": ");
                 head.extend_from_slice(v);
                 head.extend_from_slice(b"\r\n");
@@ -376,7 +376,7 @@ async fn fetch(ctx: &CommandContext<'_>, o: &Opts, raw: &str) -> Result<i32, cra
     match result {
         Ok((resp, size)) => {
             if let Some(w) = &o.write_out {
-                let text = net_util::write_out(w, &resp, &url, size, started.elapsed());
+                let text = net::write_out(w, &resp, &url, size, started.elapsed());
                 ctx.out(text.as_bytes()).await?;
             }
             if o.fail && resp.status >= 400 {

@@ -2,8 +2,9 @@
 //! split on -d, with GNU's list syntax (`1,3-5,-2,4-`), -s, --complement,
 //! --output-delimiter and -z. Stdin is processed a line at a time.
 
-use super::common::{quote, quote_locale, quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Cut;
@@ -198,14 +199,11 @@ impl Cutter {
 }
 
 #[async_trait]
-impl Command for Cut {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Cut {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         // Errors GNU reports while reading the options, in their order.
-        let mut list: Option<&crate::commands::common::Opt> = None;
+        let mut list: Option<&crate::commands::util::Opt> = None;
         for o in &p.opts {
             let err = match o.id {
                 "b" | "c" | "f" if list.is_some() => "only one list may be specified",
@@ -216,28 +214,23 @@ impl Command for Cut {
                 "d" if o.val.as_ref().is_some_and(|d| d.len() > 1) => "the delimiter must be a single character",
                 _ => continue,
             };
-            ctx.usage_err(err).await?;
-            return Ok(1);
+            return Err(UError::usage(1, err));
         }
         let Some(list) = list else {
-            ctx.usage_err("you must specify a list of bytes, characters, or fields").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "you must specify a list of bytes, characters, or fields"));
         };
         let fields = list.id == "f";
         let delim_opt = p.last("d");
         if delim_opt.is_some() && !fields {
-            ctx.usage_err("an input delimiter may be specified only when operating on fields").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "an input delimiter may be specified only when operating on fields"));
         }
         if p.has("s") && !fields {
-            ctx.usage_err("suppressing non-delimited lines makes sense\n\tonly when operating on fields").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "suppressing non-delimited lines makes sense\n\tonly when operating on fields"));
         }
         let mut ranges = match parse_list(list.val.as_deref().unwrap_or(""), fields) {
             Ok(r) => r,
             Err(m) => {
-                ctx.usage_err(m).await?;
-                return Ok(1);
+                return Err(UError::usage(1, m));
             }
         };
         if p.has("complement") {
@@ -295,7 +288,7 @@ impl Command for Cut {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     const F: (&str, &str) = ("f", "a:b:c:d\nno delim\n1:2\n");
 

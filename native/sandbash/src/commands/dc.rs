@@ -9,9 +9,10 @@
 //! replaces it, as GNU's tail calls do), bounded by `max_function_depth`;
 //! every macro run counts as a loop turn of the exec's budget.
 
-use super::bc_num::{to_base, Num};
-use super::common::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::bc::num::{to_base, Num};
+use super::util::{Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::io::IoError;
 use async_trait::async_trait;
 use std::collections::HashMap;
@@ -647,12 +648,9 @@ impl Machine<'_, '_> {
 }
 
 #[async_trait]
-impl Command for Dc {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Dc {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.has("h") {
             ctx.out(HELP.as_bytes()).await?;
             return Ok(0);
@@ -721,7 +719,7 @@ impl Command for Dc {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     fn dc(expr: &str, out: &str, err: &str) {
         check(&["dc", "-e", expr], &[], "", out, err, 0);

@@ -6,8 +6,9 @@
 //! counts do not depend on timing); blocks are capped by the string limit, the
 //! output file by the filesystem's limits, and the copy stops with the deadline.
 
-use super::common::{coreutils_version, quote, quote_locale, quotef};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{coreutils_version, quote, quote_locale, quotef};
+use super::{CommandContext, CommandResult};
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::{Input, IoError};
 use async_trait::async_trait;
 use std::time::Instant;
@@ -247,8 +248,8 @@ enum Sink {
 }
 
 #[async_trait]
-impl Command for Dd {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Dd {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         match ctx.args.first().map(String::as_str) {
             Some("--help") => {
                 ctx.out(b"Usage: dd [OPERAND]...\n  or:  dd OPTION\nCopy a file, converting and formatting according to the operands.\n").await?;
@@ -265,8 +266,7 @@ impl Command for Dd {
                 } else {
                     format!("invalid option -- '{}'", a.chars().nth(1).unwrap_or('-'))
                 };
-                ctx.usage_err(m).await?;
-                return Ok(1);
+                return Err(UError::usage(1, m));
             }
             _ => {}
         }
@@ -294,7 +294,7 @@ impl Command for Dd {
                 return Ok(1);
             }
         }
-        copy(ctx, &o).await
+        Ok(copy(ctx, &o).await?)
     }
 }
 
@@ -533,7 +533,7 @@ async fn summary(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::testutil::{check, check_tree, run};
+    use crate::commands::util::testutil::{check, check_tree, run};
 
     #[test]
     fn numbers_and_formats() {
@@ -677,7 +677,7 @@ mod tests {
     /// An endless input into a file stops at the limit instead of filling memory.
     #[test]
     fn endless_input_is_bounded() {
-        use crate::commands::testutil::{make_fs, run_full};
+        use crate::commands::util::testutil::{make_fs, run_full};
         let fs = make_fs(&[]);
         let limits = crate::limits::Limits { max_string_bytes: 1000, ..Default::default() };
         let o = run_full(&fs, &["dd", "if=/dev/zero", "of=f", "bs=1K", "status=noxfer"], b"", &[], limits);

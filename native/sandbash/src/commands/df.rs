@@ -2,8 +2,9 @@
 //! reported empty (the in-memory store's use is not exposed). Operands must
 //! exist; each shows the same line.
 
-use super::common::{human_size, quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{human_size, quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Df;
@@ -62,12 +63,9 @@ fn table(rows: &[Vec<String>]) -> String {
 }
 
 #[async_trait]
-impl Command for Df {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Df {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut status = 0;
         let mut lines = 0;
         for f in &p.operands {
@@ -125,7 +123,7 @@ impl Command for Df {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn df() {

@@ -1,7 +1,8 @@
 //! `dirname NAME...`: strip the last component of each name.
 
-use super::common::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Dirname;
@@ -28,15 +29,11 @@ pub fn dir_name(name: &str) -> String {
 }
 
 #[async_trait]
-impl Command for Dirname {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Dirname {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let end = if p.has("z") { '\0' } else { '\n' };
         let mut out = String::new();
@@ -51,7 +48,7 @@ impl Command for Dirname {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn names() {

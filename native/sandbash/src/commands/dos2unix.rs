@@ -4,7 +4,8 @@
 //! UTF-8 byte order mark, with its messages on stderr. Only the `ascii`
 //! conversion exists (code pages and UTF-16 are accepted and ignored).
 
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::IoError;
 use async_trait::async_trait;
 
@@ -255,8 +256,8 @@ async fn convert_file(
 }
 
 #[async_trait]
-impl Command for Dos2unix {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Dos2unix {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let name = ctx.name.rsplit('/').next().unwrap_or(ctx.name).to_string();
         let to_unix = matches!(self.0, Dir::DosToUnix | Dir::MacToUnix);
         let mut o = Opts {
@@ -308,12 +309,10 @@ impl Command for Dos2unix {
                         o.dir = if to_unix { Dir::MacToUnix } else { Dir::UnixToMac };
                     }
                     Some(m) => {
-                        ctx.err(format!("invalid {m} conversion mode specified")).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("invalid {m} conversion mode specified")));
                     }
                     None => {
-                        ctx.err(format!("option '{a}' requires an argument")).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("option '{a}' requires an argument")));
                     }
                 },
                 // Code pages, 7-bit, UTF-16 and ownership options change nothing here.
@@ -355,8 +354,7 @@ impl Command for Dos2unix {
             let (pair, f) = &files[i];
             let st = if *pair {
                 let Some((_, out)) = files.get(i + 1) else {
-                    ctx.err(format!("target of file {f} not specified in new-file mode")).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("target of file {f} not specified in new-file mode")));
                 };
                 i += 1;
                 convert_file(ctx, self, &o, f, Some(out)).await?
@@ -374,7 +372,7 @@ impl Command for Dos2unix {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree, make_fs, run_raw};
+    use crate::commands::util::testutil::{check, check_tree, make_fs, run_raw};
     use crate::limits::Limits;
 
     #[test]

@@ -3,9 +3,10 @@
 //! (real numbers depend on the host filesystem). Entries are visited in
 //! name order; a file reached twice is counted once.
 
-use super::common::{human_size, quote, quote_locale, Arg, Spec};
-use super::find_printf::blocks_k;
-use super::{Command, CommandContext, CommandResult};
+use super::util::{human_size, quote, quote_locale, Arg, Spec};
+use super::find::printf::blocks_k;
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::path;
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -131,12 +132,9 @@ fn walk<'a>(
 }
 
 #[async_trait]
-impl Command for Du {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Du {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut o = Opts {
             all: false,
             max_depth: None,
@@ -159,18 +157,16 @@ impl Command for Du {
                 "m" => o.unit = Some(1 << 20),
                 "b" => (o.apparent, o.unit) = (true, Some(1)),
                 "A" => o.apparent = true,
-                "B" => match super::common::parse_size(v).filter(|&n| n > 0) {
+                "B" => match super::util::parse_size(v).filter(|&n| n > 0) {
                     Some(n) => o.unit = Some(n),
                     None => {
-                        ctx.err(format!("invalid --block-size argument {}", quote(v))).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("invalid --block-size argument {}", quote(v))));
                     }
                 },
                 "d" => match v.parse::<usize>() {
                     Ok(n) => o.max_depth = Some(n),
                     Err(_) => {
-                        ctx.err(format!("invalid maximum depth {}", quote_locale(v))).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("invalid maximum depth {}", quote_locale(v))));
                     }
                 },
                 "0" => o.end = 0,
@@ -185,14 +181,12 @@ impl Command for Du {
         }
         if summarize {
             if o.all {
-                ctx.usage_err("cannot both summarize and show all entries").await?;
-                return Ok(1);
+                return Err(UError::usage(1, "cannot both summarize and show all entries"));
             }
             if o.max_depth.is_some_and(|d| d > 0) {
                 ctx.err(format!("warning: summarizing conflicts with --max-depth={}", o.max_depth.unwrap_or(0)))
                     .await?;
-                ctx.usage_err("").await?;
-                return Ok(1);
+                return Err(UError::usage(1, ""));
             }
             o.max_depth = Some(0);
         }
@@ -211,7 +205,7 @@ impl Command for Du {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const FILES: &[(&str, &str)] = &[("d/f", "hello\n"), ("d/e/big", "")];
 

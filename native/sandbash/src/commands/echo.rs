@@ -65,7 +65,7 @@ impl Command for Echo {
             return Ok(0);
         }
         if args.len() == 1 && args[0] == "--version" {
-            ctx.out(super::common::coreutils_version("echo").as_bytes()).await?;
+            ctx.out(super::util::coreutils_version("echo").as_bytes()).await?;
             return Ok(0);
         }
         let (mut newline, mut escapes, mut i) = (true, false, 0);
@@ -102,7 +102,7 @@ impl Command for Echo {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn echo() {

@@ -3,7 +3,7 @@
 //! can be run this way (see `run_util`): shell builtins and functions are not
 //! programs, as with the real `env`.
 
-use super::common::{quote, Arg, Spec};
+use super::util::{quote, Arg, Spec};
 use super::run_util::{self, Exec, Ran};
 use super::Command;
 use super::{CommandContext, CommandResult, EnvView};
@@ -138,7 +138,7 @@ async fn cannot_chdir(ctx: &CommandContext<'_>, d: &str, e: &str) -> CommandResu
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{make_fs, run_full};
+    use crate::commands::util::testutil::{make_fs, run_full};
     use crate::limits::Limits;
 
     fn run(argv: &[&str]) -> (String, i32) {

@@ -3,8 +3,9 @@
 //! nothing); a SHELL-FORMAT restricts the replacement to the variables it
 //! names, and `-v` lists those. Stdin streams a line at a time.
 
-use super::common::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 use std::collections::HashMap;
 
@@ -92,12 +93,9 @@ fn substitute(line: &[u8], env: &HashMap<String, String>, only: Option<&[String]
 }
 
 #[async_trait]
-impl Command for Envsubst {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Envsubst {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.has("h") {
             ctx.out(HELP.as_bytes()).await?;
             return Ok(0);
@@ -107,14 +105,12 @@ impl Command for Envsubst {
             return Ok(0);
         }
         if p.operands.len() > 1 {
-            ctx.err("too many arguments").await?;
-            return Ok(1);
+            return Err(UError::new(1, "too many arguments"));
         }
         let format = p.operands.first();
         if p.has("v") {
             let Some(f) = format else {
-                ctx.err("missing arguments").await?;
-                return Ok(1);
+                return Err(UError::new(1, "missing arguments"));
             };
             let mut out = Vec::new();
             for name in references(f.as_bytes()) {
@@ -141,7 +137,7 @@ impl Command for Envsubst {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{make_fs, run_full};
+    use crate::commands::util::testutil::{make_fs, run_full};
     use crate::limits::Limits;
 
     fn run(argv: &[&str], stdin: &str) -> (String, String, i32) {

@@ -1,7 +1,8 @@
 //! `expand`: tabs to spaces (`-t N` or a list of stops, `-i` leading only).
 
-use super::common::{quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Expand;
@@ -30,7 +31,7 @@ fn parse_stops(specs: &[String]) -> Result<Stops, String> {
     for s in specs {
         for part in s.split([',', ' ']).filter(|p| !p.is_empty()) {
             let n: usize = part.parse().map_err(|_| {
-                format!("tab size contains invalid character(s): {}", super::common::quote_locale(part))
+                format!("tab size contains invalid character(s): {}", super::util::quote_locale(part))
             })?;
             if n == 0 {
                 return Err("tab size cannot be 0".into());
@@ -49,8 +50,8 @@ fn parse_stops(specs: &[String]) -> Result<Stops, String> {
 }
 
 #[async_trait]
-impl Command for Expand {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Expand {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         // `-4` and `-4,8` are `-t 4` / `-t 4,8`.
         let args: Vec<String> = ctx
             .args
@@ -63,16 +64,12 @@ impl Command for Expand {
                 }
             })
             .collect();
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         let specs: Vec<String> = p.all("t").map(String::from).collect();
         let stops = match parse_stops(&specs) {
             Ok(s) => s,
             Err(m) => {
-                ctx.err(m).await?;
-                return Ok(1);
+                return Err(UError::new(1, m));
             }
         };
         let initial = p.has("i");
@@ -119,7 +116,7 @@ impl Command for Expand {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn expands() {

@@ -4,10 +4,11 @@
 //! length), `match`, `substr`, `index`, `length`, `+ TOKEN` and parentheses.
 //! Exit status 0 (non-null result), 1 (null or 0), 2 (bad expression), 3.
 
-use super::bignum::BigInt;
-use super::common::quote_locale;
-use super::grep_re;
-use super::{Command, CommandContext, CommandResult};
+use super::util::bignum::BigInt;
+use super::util::quote_locale;
+use super::util::regex_translate;
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Expr;
@@ -289,7 +290,7 @@ impl Eval<'_> {
     fn docolon(&self, sv: &Val, pv: &Val) -> Result<Val, Fail> {
         let s = sv.text();
         let pat = pv.text();
-        let tr = grep_re::translate_sed(&pat, false).map_err(|e| Fail(e, 2))?;
+        let tr = regex_translate::translate_sed(&pat, false).map_err(|e| Fail(e, 2))?;
         let build = |src: String| {
             regex::RegexBuilder::new(&src)
                 .dot_matches_new_line(true)
@@ -328,8 +329,8 @@ impl Eval<'_> {
 }
 
 #[async_trait]
-impl Command for Expr {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Expr {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut args = ctx.args;
         match args.first().map(String::as_str) {
             Some("--help") => {
@@ -344,8 +345,7 @@ impl Command for Expr {
             _ => {}
         }
         if args.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(2);
+            return Err(UError::usage(2, "missing operand"));
         }
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].iter().find_map(|k| ctx.env.get(k).filter(|v| !v.is_empty()));
         let utf8 = locale.is_none_or(|l| {
@@ -375,7 +375,7 @@ impl Command for Expr {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     fn ok(args: &[&str], out: &str, status: i32) {
         let mut argv = vec!["expr"];

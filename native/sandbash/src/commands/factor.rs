@@ -2,8 +2,9 @@
 //! 2^128 - 1 (GNU's limit without GMP), by trial division, Miller-Rabin
 //! and Pollard-Brent rho; the work is bounded by the exec's deadline.
 
-use super::common::{quote_locale, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote_locale, Spec};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Factor;
@@ -213,12 +214,9 @@ async fn factor_one(ctx: &CommandContext<'_>, tok: &str) -> Result<bool, crate::
 }
 
 #[async_trait]
-impl Command for Factor {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Factor {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut ok = true;
         if !p.operands.is_empty() {
             for tok in &p.operands {
@@ -242,7 +240,7 @@ impl Command for Factor {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn factors() {

@@ -2,8 +2,9 @@
 //! scripts (`#!`), JSON, text (ASCII / UTF-8, CRLF, no line terminators,
 //! escape sequences), PNG, JPEG, GIF, PDF, gzip, zip, ELF — else `data`.
 
-use super::common::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::fs::FileType;
 use async_trait::async_trait;
 
@@ -246,12 +247,9 @@ fn charset(d: &[u8], mime: &str) -> &'static str {
 }
 
 #[async_trait]
-impl Command for File {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for File {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.operands.is_empty() {
             ctx.stderr.write(b"Usage: file [-bcdEhikLlNnprsSvzZ0] [--apple] [--extension] [--mime-encoding]\n            [--mime-type] [-e <testname>] [-F <separator>]  [-f <namefile>]\n            [-m <magicfiles>] [-P <parameter=value>] [--exclude-quiet]\n            <file> ...\n       file -C [-m <magicfiles>]\n       file [--help]\n").await?;
             return Ok(1);
@@ -318,9 +316,9 @@ impl Command for File {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::file_util::testing::check_on;
-    use crate::commands::file_util::testing::fs_with;
-    use crate::commands::testutil::check;
+    use crate::commands::util::file_util::testing::check_on;
+    use crate::commands::util::file_util::testing::fs_with;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn kinds() {
@@ -338,7 +336,7 @@ mod tests {
             ("dir/", ""),
         ];
         let fs = fs_with(files, &[("link", "ascii"), ("broken", "nowhere")]);
-        let o = crate::commands::testutil::run_full(
+        let o = crate::commands::util::testutil::run_full(
             &fs,
             &["file", "ascii", "broken", "crlf", "dir", "empty", "esc", "j.json", "link", "nonl", "py", "sh", "utf"],
             b"",
@@ -360,7 +358,7 @@ mod tests {
              sh:     Bourne-Again shell script, ASCII text executable\n\
              utf:    Unicode text, UTF-8 text\n"
         );
-        let tree = crate::commands::testutil::tree(&fs);
+        let tree = crate::commands::util::testutil::tree(&fs);
         check_on(&fs, &["file", "-b", "ascii"], "", "ASCII text\n", "", 0, &tree);
         check_on(
             &fs,

@@ -4,8 +4,9 @@
 //! fit (same costs and bonuses), so the chosen breaks match byte for byte;
 //! columns count bytes, as 9.1 does.
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Fmt;
@@ -460,24 +461,20 @@ fn width(v: &str, max: i64) -> Result<i64, String> {
 }
 
 #[async_trait]
-impl Command for Fmt {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Fmt {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut args: Vec<String> = ctx.args.to_vec();
         let mut old_width = None;
         if args.first().is_some_and(|a| a.len() > 1 && a.starts_with('-') && a.as_bytes()[1].is_ascii_digit()) {
             old_width = Some(args.remove(0)[1..].to_string());
         }
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         if let Some(d) = p.opts.iter().find(|o| o.id.as_bytes()[0].is_ascii_digit()) {
             let m = format!(
                 "invalid option -- {}; -WIDTH is recognized only when it is the first\noption; use -w N instead",
                 d.id
             );
-            ctx.usage_err(m).await?;
-            return Ok(1);
+            return Err(UError::usage(1, m));
         }
         let width_opt = p.last("w").map(String::from).or(old_width);
         let mut max_width = 75;
@@ -485,8 +482,7 @@ impl Command for Fmt {
             match width(v, MAXCHARS as i64 / 2) {
                 Ok(n) => max_width = n,
                 Err(m) => {
-                    ctx.err(m).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, m));
                 }
             }
         }
@@ -499,8 +495,7 @@ impl Command for Fmt {
                     n
                 }
                 Err(m) => {
-                    ctx.err(m).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, m));
                 }
             },
             None => max_width * (2 * (100 - LEEWAY) + 1) / 200,
@@ -558,7 +553,7 @@ impl Command for Fmt {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     const T: &str = "The quick brown fox jumps over the lazy dog.  It was a bright cold day in April, and the clocks were striking thirteen (as usual).\nShort line.\n\n    indented paragraph with quite a few words that should wrap around nicely at some point soon enough.\n    second line of the indented paragraph.\n\tTabbed start of text which is long enough to need a wrap somewhere around here, yes.\nfirst line\n  second line indented differently from the first one so crown and tagged differ.\n# comment line one is here\n# comment line two\nno newline at end";
 

@@ -3,8 +3,9 @@
 //! goes back one, carriage return resets. Characters (not bytes) are the unit
 //! unless `-b`, so UTF-8 is never split.
 
-use super::common::{quote_locale, quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote_locale, quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Fold;
@@ -65,8 +66,8 @@ fn fold_line(line: &str, width: usize, spaces: bool, bytes: bool, out: &mut Stri
 }
 
 #[async_trait]
-impl Command for Fold {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Fold {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         // `-5` is `-w 5` (obsolete form).
         let args: Vec<String> = ctx
             .args
@@ -79,10 +80,7 @@ impl Command for Fold {
                 }
             })
             .collect();
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         let mut width = 80;
         if let Some(w) = p.last("w") {
             match w.parse::<usize>() {
@@ -93,8 +91,7 @@ impl Command for Fold {
                 }
                 Ok(n) => width = n,
                 Err(_) => {
-                    ctx.err(format!("invalid number of columns: {}", quote_locale(w))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid number of columns: {}", quote_locale(w))));
                 }
             }
         }
@@ -130,7 +127,7 @@ impl Command for Fold {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn wraps() {

@@ -2,7 +2,8 @@
 //! the sandbox's fixed system configuration. The processor count is `nproc`'s,
 //! the machine matches `uname`; `-a` lists the variables this table holds.
 
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Getconf;
@@ -99,8 +100,8 @@ fn value(name: &str) -> Option<String> {
 }
 
 #[async_trait]
-impl Command for Getconf {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Getconf {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut args = ctx.args;
         match args.first().map(String::as_str) {
             Some("--help") => {
@@ -153,15 +154,13 @@ Written by Roland McGrath.\n",
             }
         };
         let Some(val) = value(name) else {
-            ctx.err(format!("Unrecognized variable `{name}'")).await?;
-            return Ok(2);
+            return Err(UError::new(2, format!("Unrecognized variable `{name}'")));
         };
         let kind = VARS.iter().find(|v| v.0 == name).map_or(Kind::Sys, |v| v.1);
         match (kind, path) {
             (Kind::Path, Some(p)) => {
                 if let Err(e) = ctx.fs.metadata(&ctx.resolve(p)).await {
-                    ctx.err(format!("pathconf: {p}: {e}")).await?;
-                    return Ok(3);
+                    return Err(UError::new(3, format!("pathconf: {p}: {e}")));
                 }
             }
             (Kind::Sys, None) => {}
@@ -177,8 +176,8 @@ Written by Roland McGrath.\n",
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
-    use crate::commands::testutil::run;
+    use crate::commands::util::testutil::check;
+    use crate::commands::util::testutil::run;
 
     const USAGE: &str = "Usage: getconf [-v specification] variable_name [pathname]\n       getconf -a [pathname]\n";
 

@@ -1,8 +1,9 @@
 //! `groups [USER]...`: the sandbox user belongs to its own group only; `root`
 //! exists too (see `id`).
 
-use super::common::{quote_locale, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote_locale, Spec};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Groups;
@@ -10,12 +11,9 @@ pub struct Groups;
 const SPEC: Spec = Spec::new("", &[], "[OPTION]... [USERNAME]...");
 
 #[async_trait]
-impl Command for Groups {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Groups {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let me = ctx.sys.username.as_str();
         if p.operands.is_empty() {
             ctx.out(format!("{me}\n").as_bytes()).await?;
@@ -39,7 +37,7 @@ impl Command for Groups {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn groups() {

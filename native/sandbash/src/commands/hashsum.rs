@@ -4,8 +4,9 @@
 //! `--ignore-missing`), with GNU's escaping of odd file names and its
 //! WARNING summary. Files stream through the hasher a chunk at a time.
 
-use super::common::{quote_locale, quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote_locale, quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::IoError;
 use async_trait::async_trait;
 use blake2::digest::VariableOutput;
@@ -446,14 +447,11 @@ pub(super) async fn check_file(
 }
 
 #[async_trait]
-impl Command for HashSum {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for HashSum {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut algo = self.0;
         let spec = if let Algo::Blake2b(_) = algo { &B2_SPEC } else { &SPEC };
-        let p = match ctx.parse_opts(spec).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts(spec).await?;
         if let Some(v) = p.last("l") {
             match blake2_length(v) {
                 Ok(n) => algo = Algo::Blake2b(n),
@@ -510,8 +508,7 @@ impl Command for HashSum {
             None
         };
         if let Some(m) = misuse {
-            ctx.usage_err(m).await?;
-            return Ok(1);
+            return Err(UError::usage(1, m));
         }
         let files = if p.operands.is_empty() { vec!["-".to_string()] } else { p.operands.clone() };
         let mut ok = true;
@@ -537,7 +534,7 @@ impl Command for HashSum {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const MD5_ABC: &str = "900150983cd24fb0d6963f7d28e17f72";
 

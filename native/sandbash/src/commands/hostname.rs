@@ -1,7 +1,8 @@
 //! `hostname`: the sandbox's host name (`-s` short, `-f` full); it cannot be set.
 
-use super::common::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Hostname;
@@ -10,15 +11,11 @@ const SPEC: Spec =
     Spec::new("sf", &[("short", Arg::No, "s"), ("fqdn", Arg::No, "f"), ("long", Arg::No, "f")], "[-s|-f]").status(255);
 
 #[async_trait]
-impl Command for Hostname {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Hostname {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if !p.operands.is_empty() {
-            ctx.err("you must be root to change the host name").await?;
-            return Ok(1);
+            return Err(UError::new(1, "you must be root to change the host name"));
         }
         let name = &ctx.sys.hostname;
         let shown = match p.opts.last().map(|o| o.id) {
@@ -32,7 +29,7 @@ impl Command for Hostname {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn name() {

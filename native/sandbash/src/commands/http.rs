@@ -4,8 +4,9 @@
 //! (`-f`: a form). Standard output is never a terminal here, so, as HTTPie
 //! does then, only the response body is printed (`--print`/`-h`/`-v` choose).
 
-use super::net_util;
-use super::{Command, CommandContext, CommandResult};
+use super::util::net;
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::net::client::{self, NetError, Request};
 use crate::net::Url;
 use async_trait::async_trait;
@@ -30,8 +31,8 @@ fn json_string(s: &str) -> String {
 }
 
 #[async_trait]
-impl Command for Http {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Http {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut form = false;
         let mut check_status = false;
         let mut print = "b".to_string();
@@ -50,8 +51,7 @@ impl Command for Http {
                 }
                 p if p.starts_with("--print=") => print = p["--print=".len()..].to_string(),
                 p if p.starts_with('-') && p.len() > 1 => {
-                    ctx.err(format!("error: unrecognized arguments: {p}")).await?;
-                    return Ok(2);
+                    return Err(UError::new(2, format!("error: unrecognized arguments: {p}")));
                 }
                 _ => words.push(a),
             }
@@ -80,8 +80,7 @@ impl Command for Http {
         let mut url = match Url::parse(&url_text) {
             Ok(u) => u,
             Err(e) => {
-                ctx.err(format!("error: InvalidURL: {e}")).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("error: InvalidURL: {e}")));
             }
         };
         let mut headers: Vec<(String, String)> = Vec::new();
@@ -91,8 +90,8 @@ impl Command for Http {
             if let Some((k, v)) = item.split_once("==") {
                 query.push(format!(
                     "{}={}",
-                    net_util::percent_encode(k.as_bytes()),
-                    net_util::percent_encode(v.as_bytes())
+                    net::percent_encode(k.as_bytes()),
+                    net::percent_encode(v.as_bytes())
                 ));
             } else if let Some((k, v)) = item.split_once(":=") {
                 fields.push((k.to_string(), v.to_string()));
@@ -101,8 +100,7 @@ impl Command for Http {
             } else if let Some((k, v)) = item.split_once(':') {
                 headers.push((k.to_string(), v.trim().to_string()));
             } else {
-                ctx.err(format!("error: argument REQUEST_ITEM: \"{item}\" is not a valid value")).await?;
-                return Ok(2);
+                return Err(UError::new(2, format!("error: argument REQUEST_ITEM: \"{item}\" is not a valid value")));
             }
         }
         if !query.is_empty() {
@@ -118,7 +116,7 @@ impl Command for Http {
             fields
                 .iter()
                 .map(|(k, v)| {
-                    format!("{}={}", net_util::percent_encode(k.as_bytes()), net_util::percent_encode(v.as_bytes()))
+                    format!("{}={}", net::percent_encode(k.as_bytes()), net::percent_encode(v.as_bytes()))
                 })
                 .collect::<Vec<_>>()
                 .join("&")
@@ -164,14 +162,13 @@ impl Command for Http {
                     NetError::ConnectTimeout(_) => "timed out".to_string(),
                     NetError::TooLarge(max) => format!("response too large (max_response_bytes: {max})"),
                 };
-                ctx.err(format!("error: ConnectionError: {why} while doing a {method} request to URL: {url}")).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("error: ConnectionError: {why} while doing a {method} request to URL: {url}")));
             }
         };
         if print.contains('h') {
             let mut head = format!("{} {} {}\n", resp.version, resp.status, resp.reason);
             for (k, v) in &resp.headers {
-                head.push_str(&format!("{}: {}\n", net_util::title_case(k), String::from_utf8_lossy(v)));
+                head.push_str(&format!("{}: {}\n", net::title_case(k), String::from_utf8_lossy(v)));
             }
             head.push('\n');
             ctx.out(head.as_bytes()).await?;
@@ -185,18 +182,15 @@ impl Command for Http {
                 }
                 Ok(None) => break,
                 Err(NetError::TooLarge(max)) => {
-                    ctx.err(format!("error: response too large (max_response_bytes: {max})")).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("error: response too large (max_response_bytes: {max})")));
                 }
                 Err(e) => {
-                    ctx.err(format!("error: {e:?}")).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("error: {e:?}")));
                 }
             }
         }
         if check_status && resp.status >= 300 {
-            ctx.err(format!("warning: HTTP {} {}", resp.status, resp.reason)).await?;
-            return Ok(i32::from(resp.status / 100));
+            return Err(UError::new(i32::from(resp.status / 100), format!("warning: HTTP {} {}", resp.status, resp.reason)));
         }
         Ok(0)
     }

@@ -3,8 +3,9 @@
 //! `//TRANSLIT` approximations, `//IGNORE` and `-c` skipping, `-l`. Output
 //! converted before an error is written, as glibc does.
 
-use super::common::{Arg, OptError, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{Arg, OptError, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Iconv;
@@ -221,9 +222,9 @@ fn translit(c: char) -> &'static str {
 }
 
 #[async_trait]
-impl Command for Iconv {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match super::common::parse(ctx.args, &SPEC) {
+impl Utility for Iconv {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = match super::util::parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
                 ctx.out(b"Usage: iconv [OPTION...] [FILE...]\nConvert encoding of given files from one encoding to another.\n").await?;
@@ -246,8 +247,7 @@ impl Command for Iconv {
         let from = lookup(p.last("f").unwrap_or("UTF-8"));
         let to = lookup(p.last("t").unwrap_or("UTF-8"));
         let (Some((from, _, _)), Some((to, translit_on, ignore))) = (from, to) else {
-            ctx.err("failed to start conversion processing: No such file or directory").await?;
-            return Ok(1);
+            return Err(UError::new(1, "failed to start conversion processing: No such file or directory"));
         };
         let skip = p.has("c");
         let files = if p.operands.is_empty() { vec!["-".to_string()] } else { p.operands.clone() };
@@ -367,8 +367,7 @@ impl Command for Iconv {
         }
         if let Some(path) = to_file {
             if let Err(e) = ctx.fs.write(&path, &out).await {
-                ctx.err(format!("cannot open output file: {e}")).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("cannot open output file: {e}")));
             }
         }
         Ok(status)
@@ -377,7 +376,7 @@ impl Command for Iconv {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{block_on, make_fs, run_raw};
+    use super::super::util::testutil::{block_on, make_fs, run_raw};
     use crate::limits::Limits;
 
     const U: &[u8] = b"caf\xc3\xa9 \xe2\x82\xac x\n";

@@ -1,8 +1,9 @@
 //! `id`: the sandbox has one user and group (uid/gid 1000, named after the
 //! sandbox user) plus `root`, which exists but owns nothing.
 
-use super::common::{quote, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Id;
@@ -22,12 +23,9 @@ const SPEC: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Id {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Id {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let me = ctx.sys.username.clone();
         let users: Vec<Option<String>> = if p.operands.is_empty() {
             vec![Some(me.clone())]
@@ -36,12 +34,10 @@ impl Command for Id {
         };
         let choices = ["u", "g", "G"].iter().filter(|c| p.has(c)).count();
         if choices > 1 {
-            ctx.err("cannot print \"only\" of more than one choice").await?;
-            return Ok(1);
+            return Err(UError::new(1, "cannot print \"only\" of more than one choice"));
         }
         if choices == 0 && (p.has("n") || p.has("r")) {
-            ctx.err("cannot print only names or real IDs in default format").await?;
-            return Ok(1);
+            return Err(UError::new(1, "cannot print only names or real IDs in default format"));
         }
         let (names, end) = (p.has("n"), if p.has("z") { '\0' } else { '\n' });
         let mut status = 0;
@@ -69,7 +65,7 @@ impl Command for Id {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn id() {

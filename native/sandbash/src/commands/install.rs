@@ -3,9 +3,10 @@
 //! `-t DIR` names the target directory. Ownership options are accepted and
 //! ignored (the sandbox has one user).
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::file_mode::ModeChange;
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::util::file_mode::ModeChange;
+use super::{CommandContext, CommandResult};
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::path;
 use async_trait::async_trait;
 
@@ -31,19 +32,15 @@ const SPEC: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Install {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Install {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut mode = 0o755;
         if let Some(m) = p.last("m") {
             match ModeChange::parse(m) {
                 Some(c) => mode = c.apply_umask(0, false, 0),
                 None => {
-                    ctx.err(format!("invalid mode {}", quote_locale(m))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid mode {}", quote_locale(m))));
                 }
             }
         }
@@ -51,8 +48,7 @@ impl Command for Install {
         let ops = &p.operands;
         if p.has("d") {
             if ops.is_empty() {
-                ctx.usage_err("missing file operand").await?;
-                return Ok(1);
+                return Err(UError::usage(1, "missing file operand"));
             }
             let mut status = 0;
             for d in ops {
@@ -74,15 +70,13 @@ impl Command for Install {
             Some(t) => (ops, Some(t)),
             None => match ops.len() {
                 0 => {
-                    ctx.usage_err("missing file operand").await?;
-                    return Ok(1);
+                    return Err(UError::usage(1, "missing file operand"));
                 }
                 1 => {
-                    ctx.usage_err(format!("missing destination file operand after {}", quote(&ops[0]))).await?;
-                    return Ok(1);
+                    return Err(UError::usage(1, format!("missing destination file operand after {}", quote(&ops[0]))));
                 }
                 2 if p.has("T") || !is_dir(ctx, &ops[1]).await => {
-                    return copy_one(ctx, &ops[0], &ops[1], mode, p.has("D"), verbose).await;
+                    return Ok(copy_one(ctx, &ops[0], &ops[1], mode, p.has("D"), verbose).await?);
                 }
                 n => (&ops[..n - 1], Some(ops[n - 1].as_str())),
             },
@@ -96,8 +90,7 @@ impl Command for Install {
                 Ok(_) => "Not a directory".to_string(),
                 Err(e) => e.to_string(),
             };
-            ctx.err(format!("target {}: {why}", quote(dir))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("target {}: {why}", quote(dir))));
         }
         let mut status = 0;
         for s in sources {
@@ -163,7 +156,7 @@ async fn copy_one(
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{block_on, check, check_tree, make_fs, run_full};
+    use crate::commands::util::testutil::{block_on, check, check_tree, make_fs, run_full};
 
     #[test]
     fn installs() {

@@ -3,8 +3,9 @@
 //! `-z`, `--header` and GNU's order checking (a warning by default once an
 //! unpairable line was seen, an error with `--check-order`).
 
-use super::common::{quote, quote_locale, Arg, LineSource, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Arg, LineSource, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::IoError;
 use async_trait::async_trait;
 
@@ -219,12 +220,9 @@ impl Reader {
 }
 
 #[async_trait]
-impl Command for Join {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Join {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut cfg = Cfg {
             tab: None,
             keys: [0, 0],
@@ -297,23 +295,19 @@ impl Command for Join {
                 _ => Ok(()),
             };
             if let Err(m) = res {
-                ctx.err(m).await?;
-                return Ok(1);
+                return Err(UError::new(1, m));
             }
         }
         match p.operands.len() {
             0 => {
-                ctx.usage_err("missing operand").await?;
-                return Ok(1);
+                return Err(UError::usage(1, "missing operand"));
             }
             1 => {
-                ctx.usage_err(format!("missing operand after {}", quote_locale(&p.operands[0]))).await?;
-                return Ok(1);
+                return Err(UError::usage(1, format!("missing operand after {}", quote_locale(&p.operands[0]))));
             }
             2 => {}
             _ => {
-                ctx.usage_err(format!("extra operand {}", quote_locale(&p.operands[2]))).await?;
-                return Ok(1);
+                return Err(UError::usage(1, format!("extra operand {}", quote_locale(&p.operands[2]))));
             }
         }
         // Both files are streamed and merged a line at a time.
@@ -322,8 +316,7 @@ impl Command for Join {
             let src = match ctx.open_lines(f, cfg.delim).await {
                 Ok(s) => s,
                 Err(e) => {
-                    ctx.err(format!("{}: {e}", super::common::quotef(f))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("{}: {e}", super::util::quotef(f))));
                 }
             };
             let lines = std::collections::VecDeque::new();
@@ -476,7 +469,7 @@ impl Joiner<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     const F1: &str = "a 1\nb 2\nc 3\ne 5\n";
     const F2: &str = "a x\nc y\nc z\nd w\n";

@@ -91,7 +91,7 @@ impl Command for Kill {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn kill() {
@@ -108,9 +108,9 @@ mod tests {
         check(&["kill", "abc"], &[], "", "", "kill: failed to parse argument: 'abc'\n", 1);
         check(&["kill", "-l", "9"], &[], "", "KILL\n", "", 0);
         check(&["kill", "-l", "SIGTERM"], &[], "", "15\n", "", 0);
-        let o = crate::commands::testutil::run(&["kill", "-l"], &[], "");
+        let o = crate::commands::util::testutil::run(&["kill", "-l"], &[], "");
         assert!(o.out.starts_with("HUP INT QUIT"));
-        let o = crate::commands::testutil::run(&["kill", "-FOO", "1"], &[], "");
+        let o = crate::commands::util::testutil::run(&["kill", "-FOO", "1"], &[], "");
         assert!(o.err.starts_with("kill: invalid argument F\n\nUsage:\n"));
         assert_eq!(o.status, 1);
     }

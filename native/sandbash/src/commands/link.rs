@@ -2,8 +2,9 @@
 //! links, so (as with `ln`) the new name gets a copy of the file; a symlink
 //! is linked as itself, as link(2) does.
 
-use super::common::{quote, quote_locale, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::FsError;
 use async_trait::async_trait;
 
@@ -33,12 +34,9 @@ async fn link(ctx: &CommandContext<'_>, from: &str, to: &str) -> Result<(), FsEr
 }
 
 #[async_trait]
-impl Command for Link {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Link {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let msg = match p.operands.as_slice() {
             [] => Some("missing operand".to_string()),
             [a] => Some(format!("missing operand after {}", quote_locale(a))),
@@ -46,15 +44,13 @@ impl Command for Link {
             _ => None,
         };
         if let Some(m) = msg {
-            ctx.usage_err(m).await?;
-            return Ok(1);
+            return Err(UError::usage(1, m));
         }
         let (from, to) = (&p.operands[0], &p.operands[1]);
         if let Err(e) = link(ctx, from, to).await {
             // link(2) on a directory is EPERM.
             let e = if e == FsError::PermissionDenied { "Operation not permitted".to_string() } else { e.to_string() };
-            ctx.err(format!("cannot create link {} to {}: {e}", quote(to), quote(from))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("cannot create link {} to {}: {e}", quote(to), quote(from))));
         }
         Ok(0)
     }
@@ -62,7 +58,7 @@ impl Command for Link {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     #[test]
     fn links() {

@@ -1,9 +1,10 @@
 //! `ln`: make links (`-s`, `-f`, `-n`, `-r`, `-v`, `-t`, `-T`). The sandbox
 //! filesystem has no hard links, so a hard link is a copy of the file.
 
-use super::common::{quote, Arg, Spec};
+use super::util::{quote, Arg, Spec};
 use super::cp::plan_targets;
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::fs::{path, FsError};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -30,12 +31,9 @@ const SPEC: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Ln {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Ln {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut ops = p.operands.clone();
         // One operand links into the current directory (`./name`).
         if ops.len() == 1 && p.last("t").is_none() && !p.has("T") {
@@ -71,7 +69,7 @@ fn relative(to: &str, link: &str) -> String {
 
 async fn link_one(
     ctx: &CommandContext<'_>,
-    p: &super::common::Parsed,
+    p: &super::util::Parsed,
     target: &str,
     link: &str,
 ) -> Result<Result<(), String>, IoError> {
@@ -132,8 +130,8 @@ async fn link_one(
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_util::testing::{check_on, fs_with};
-    use super::super::testutil::{check, check_tree};
+    use super::super::util::file_util::testing::{check_on, fs_with};
+    use super::super::util::testutil::{check, check_tree};
 
     #[test]
     fn symbolic() {

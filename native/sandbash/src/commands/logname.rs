@@ -1,7 +1,8 @@
 //! `logname`: the sandbox user (scripts run as if logged in).
 
-use super::common::Spec;
-use super::{Command, CommandContext, CommandResult};
+use super::util::Spec;
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Logname;
@@ -9,8 +10,8 @@ pub struct Logname;
 const SPEC: Spec = Spec::new("", &[], "[OPTION]");
 
 #[async_trait]
-impl Command for Logname {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Logname {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         if let Err(s) = ctx.parse_at_most(&SPEC, 0).await? {
             return Ok(s);
         }
@@ -21,7 +22,7 @@ impl Command for Logname {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn logname() {

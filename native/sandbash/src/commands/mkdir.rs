@@ -1,8 +1,9 @@
 //! `mkdir`: create directories (`-p` parents, `-v` verbose, `-m MODE`).
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::file_mode::ModeChange;
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::util::file_mode::ModeChange;
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::FsError;
 use async_trait::async_trait;
 
@@ -15,26 +16,21 @@ const SPEC: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Mkdir {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Mkdir {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let (parents, verbose) = (p.has("p"), p.has("v"));
         let mode = match p.last("m") {
             None => None,
             Some(m) => match ModeChange::parse(m) {
                 Some(c) => Some(c.apply(0o777, true)),
                 None => {
-                    ctx.err(format!("invalid mode {}", quote_locale(m))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid mode {}", quote_locale(m))));
                 }
             },
         };
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let mut status = 0;
         for op in &p.operands {
@@ -102,7 +98,7 @@ async fn make(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{check, check_tree, make_fs, run_full};
+    use super::super::util::testutil::{check, check_tree, make_fs, run_full};
     use crate::limits::Limits;
 
     #[test]
@@ -184,7 +180,7 @@ mod tests {
         assert_eq!(go(&["mkdir", "-pm", "700", "p1/p2"]), 0);
         assert_eq!(go(&["mkdir", "-m", "-w", "m7"]), 0);
         let mode =
-            |p: &str| super::super::testutil::block_on(fs.metadata(&format!("/w/{p}"))).map(|m| m.mode).unwrap_or(0);
+            |p: &str| super::super::util::testutil::block_on(fs.metadata(&format!("/w/{p}"))).map(|m| m.mode).unwrap_or(0);
         assert_eq!(
             [mode("m1"), mode("m2"), mode("m4"), mode("p1"), mode("p1/p2"), mode("m7")],
             [0o700, 0o747, 0o1777, 0o755, 0o700, 0o577]

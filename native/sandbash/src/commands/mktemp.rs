@@ -2,8 +2,9 @@
 //! Names come from a small PRNG seeded per call from the clock and a
 //! counter; a name that exists is retried.
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::FsError;
 use async_trait::async_trait;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -43,15 +44,11 @@ impl Rng {
 }
 
 #[async_trait]
-impl Command for Mktemp {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Mktemp {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.operands.len() > 1 {
-            ctx.usage_err("too many templates").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "too many templates"));
         }
         let (dir_mode, dry, quiet) = (p.has("d"), p.has("u"), p.has("q"));
         let tmpdir = ctx.env.get("TMPDIR").filter(|t| !t.is_empty()).unwrap_or_else(|| "/tmp".into());
@@ -66,13 +63,11 @@ impl Command for Mktemp {
             }
         }
         if suffix.contains('/') {
-            ctx.err(format!("invalid suffix {}, contains directory separator", quote_locale(&suffix))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("invalid suffix {}, contains directory separator", quote_locale(&suffix))));
         }
         let xs = template.len() - template.trim_end_matches('X').len();
         if xs < 3 {
-            ctx.err(format!("too few X's in template {}", quote(&format!("{template}{suffix}")))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("too few X's in template {}", quote(&format!("{template}{suffix}")))));
         }
         // Where the template lives: -p DIR, -t (TMPDIR or /tmp), or as given.
         let dir = match (p.opts.iter().rev().find(|o| o.id == "p"), p.has("t") || given.is_none()) {
@@ -134,7 +129,7 @@ impl Command for Mktemp {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, make_fs, run_full};
+    use crate::commands::util::testutil::{check, make_fs, run_full};
 
     #[test]
     fn creates() {
@@ -142,15 +137,15 @@ mod tests {
         let o = run_full(&fs, &["mktemp", "-p", "/w/tmp"], b"", &[], Default::default());
         assert!(o.out.starts_with("/w/tmp/tmp.") && o.out.len() == "/w/tmp/tmp.".len() + 11, "{o:?}");
         let name = o.out.trim_end();
-        let m = crate::commands::testutil::block_on(fs.metadata(name)).expect("created");
+        let m = crate::commands::util::testutil::block_on(fs.metadata(name)).expect("created");
         assert_eq!((m.is_file(), m.mode), (true, 0o600));
         let o = run_full(&fs, &["mktemp", "-d", "dXXXXXX"], b"", &[], Default::default());
-        let m = crate::commands::testutil::block_on(fs.metadata(&format!("/w/{}", o.out.trim_end()))).expect("dir");
+        let m = crate::commands::util::testutil::block_on(fs.metadata(&format!("/w/{}", o.out.trim_end()))).expect("dir");
         assert_eq!((m.is_dir(), m.mode, o.out.len()), (true, 0o700, 8));
         let o = run_full(&fs, &["mktemp", "--suffix=.txt", "aXXX"], b"", &[], Default::default());
         assert!(o.out.starts_with('a') && o.out.ends_with(".txt\n") && o.out.len() == 9, "{o:?}");
         let o = run_full(&fs, &["mktemp", "-u", "fooXXX"], b"", &[], Default::default());
-        assert!(crate::commands::testutil::block_on(fs.metadata(&format!("/w/{}", o.out.trim_end()))).is_err());
+        assert!(crate::commands::util::testutil::block_on(fs.metadata(&format!("/w/{}", o.out.trim_end()))).is_err());
         let o = run_full(&fs, &["mktemp", "-t", "xXXXX"], b"", &[("TMPDIR", "/w/tmp")], Default::default());
         assert!(o.out.starts_with("/w/tmp/x") && o.out.len() == 13, "{o:?}");
     }

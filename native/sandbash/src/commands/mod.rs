@@ -2,170 +2,10 @@
 //! [`Command`] trait, plus the [`Registry`] that maps names to them. Builtins that
 //! change shell state (cd, export, read, ...) live in `crate::builtins` instead.
 
-pub mod common;
-pub mod line_reader;
-#[cfg(test)]
-pub(crate) mod testutil;
-
-mod arch;
-mod awk;
-mod base32;
-mod base64;
-mod basename;
-mod basenc;
-mod bc;
-mod bc_num;
-mod bignum;
-mod cal;
-mod cat;
-mod chmod;
-mod chown;
-mod cksum;
-mod cmp;
-mod column;
-mod comm;
-mod cp;
-mod csplit;
-mod curl;
-mod cut;
-mod date;
-mod date_fmt;
-mod date_parse;
-mod dc;
-mod dd;
-mod df;
-mod diff;
-mod diff_seq;
-mod dirname;
-mod dos2unix;
-mod du;
-mod echo;
-mod egrep;
-mod env;
-mod envsubst;
-mod expand;
-mod expr;
-mod factor;
-mod file;
-mod file_mode;
-mod file_time;
-mod file_util;
-mod find;
-mod find_parse;
-mod find_printf;
-mod fmt;
-mod fold;
-mod getconf;
-mod grep;
-mod grep_re;
-mod grep_scan;
-mod groups;
-mod gzip;
-mod gzip_codec;
-mod hashsum;
-mod head;
-mod headtail;
-mod hexdump;
-mod hexdump_fmt;
 pub mod host;
-mod hostname;
-mod http;
-mod iconv;
-mod id;
-mod install;
-mod join;
-mod jq;
-mod jq_funs;
-mod jq_json;
-mod jq_regex;
-mod jq_run;
-mod jq_val;
-mod kill;
-mod ldouble;
-mod link;
-mod ln;
-mod logname;
-mod ls;
-mod ls_quote;
-mod mkdir;
-mod mktemp;
-mod mv;
-mod net_util;
-mod nice;
-mod nl;
-mod nohup;
-mod nproc;
-mod numfmt;
-mod od;
-mod pager;
-mod paste;
-mod patch;
-mod patch_parse;
-mod pathchk;
-mod posix_regex;
-mod pr;
-mod printenv;
-mod printf;
-mod ps;
-mod pwd;
 mod python;
-mod python_os;
-#[cfg(test)]
-mod python_tests;
-mod python_vm;
-mod readlink;
-mod rev;
-mod rm;
-mod rmdir;
 pub mod run_util;
-mod sed;
-mod sed_exec;
-mod sed_parse;
-mod seq;
-mod shred;
-mod shuf;
-mod sleep;
-mod sort;
-mod sort_cmp;
-mod split;
-mod stat;
-mod stdbuf;
-mod strings;
-mod sum;
-mod sync;
-mod tac;
-mod tail;
-mod tar;
-mod tee;
-mod test;
-pub(crate) mod timefmt;
-mod timeout;
-mod touch;
-mod tput;
-mod tr;
-mod tree;
-mod true_false;
-mod truncate;
-mod tsort;
-mod tty;
-mod uname;
-mod unexpand;
-mod uniq;
-mod unlink;
-mod unzip;
-mod uptime;
-mod users;
-mod watch;
-mod wc;
-mod wget;
-mod which;
-mod who;
-mod whoami;
-mod xargs;
-mod xxd;
-mod yes;
-mod zip;
-mod zip_format;
+pub mod util;
 
 use crate::fs::Fs;
 use crate::io::{Input, IoError, Output};
@@ -248,158 +88,201 @@ impl Registry {
     }
 }
 
-/// The built-in utilities, built once per process.
+/// The built-in utilities, built once per process from the table below.
 pub fn default_registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
     REG.get_or_init(|| {
         let mut r = Registry::default();
-        let all: Vec<(&str, Arc<dyn Command>)> = vec![
-            ("awk", Arc::new(awk::Awk)),
-            ("gawk", Arc::new(awk::Awk)),
-            ("basename", Arc::new(basename::Basename)),
-            ("hexdump", Arc::new(hexdump::Hexdump)),
-            ("numfmt", Arc::new(numfmt::Numfmt)),
-            ("shuf", Arc::new(shuf::Shuf)),
-            ("bc", Arc::new(bc::Bc)),
-            ("od", Arc::new(od::Od)),
-            ("xxd", Arc::new(xxd::Xxd)),
-            ("expr", Arc::new(expr::Expr)),
-            ("cksum", Arc::new(cksum::Cksum)),
-            ("sum", Arc::new(sum::Sum)),
-            ("md5sum", Arc::new(hashsum::HashSum(hashsum::Algo::Md5))),
-            ("sha1sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha1))),
-            ("sha224sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha224))),
-            ("sha256sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha256))),
-            ("sha384sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha384))),
-            ("sha512sum", Arc::new(hashsum::HashSum(hashsum::Algo::Sha512))),
-            ("base64", Arc::new(base64::Base64)),
-            ("base32", Arc::new(base32::Base32)),
-            ("cat", Arc::new(cat::Cat)),
-            ("jq", Arc::new(jq::Jq)),
-            ("cal", Arc::new(cal::Cal)),
-            ("sort", Arc::new(sort::Sort)),
-            ("uniq", Arc::new(uniq::Uniq)),
-            ("unexpand", Arc::new(unexpand::Unexpand)),
-            ("grep", Arc::new(grep::Grep)),
-            ("env", Arc::new(env::Env)),
-            ("printenv", Arc::new(printenv::Printenv)),
-            ("whoami", Arc::new(whoami::Whoami)),
-            ("hostname", Arc::new(hostname::Hostname)),
-            ("iconv", Arc::new(iconv::Iconv)),
-            ("sleep", Arc::new(sleep::Sleep)),
-            ("dirname", Arc::new(dirname::Dirname)),
-            ("chmod", Arc::new(chmod::Chmod)),
-            ("cp", Arc::new(cp::Cp)),
-            ("ln", Arc::new(ln::Ln)),
-            ("join", Arc::new(join::Join)),
-            ("ls", Arc::new(ls::Ls)),
-            ("mkdir", Arc::new(mkdir::Mkdir)),
-            ("mv", Arc::new(mv::Mv)),
-            ("readlink", Arc::new(readlink::Readlink)),
-            ("realpath", Arc::new(readlink::Realpath)),
-            ("rm", Arc::new(rm::Rm)),
-            ("rmdir", Arc::new(rmdir::Rmdir)),
-            ("stat", Arc::new(stat::Stat)),
-            ("touch", Arc::new(touch::Touch)),
-            ("tee", Arc::new(tee::Tee)),
-            ("tar", Arc::new(tar::Tar)),
-            ("rev", Arc::new(rev::Rev)),
-            ("tac", Arc::new(tac::Tac)),
-            ("strings", Arc::new(strings::Strings)),
-            ("paste", Arc::new(paste::Paste)),
-            ("comm", Arc::new(comm::Comm)),
-            ("column", Arc::new(column::Column)),
-            ("fold", Arc::new(fold::Fold)),
-            ("fmt", Arc::new(fmt::Fmt)),
-            ("expand", Arc::new(expand::Expand)),
-            ("nl", Arc::new(nl::Nl)),
-            ("printf", Arc::new(printf::Printf)),
-            ("cut", Arc::new(cut::Cut)),
-            ("curl", Arc::new(curl::Curl)),
-            ("wget", Arc::new(wget::Wget)),
-            ("ps", Arc::new(ps::Ps)),
-            ("http", Arc::new(http::Http)),
-            ("gzip", Arc::new(gzip::Gzip)),
-            ("gunzip", Arc::new(gzip::Gzip)),
-            ("zcat", Arc::new(gzip::Gzip)),
-            ("date", Arc::new(date::Date)),
-            ("head", Arc::new(head::Head)),
-            ("seq", Arc::new(seq::Seq)),
-            ("tail", Arc::new(tail::Tail)),
-            ("tr", Arc::new(tr::Tr)),
-            ("wc", Arc::new(wc::Wc)),
-            ("yes", Arc::new(yes::Yes)),
-            // Builtins that real systems also have as binaries, for env/xargs/find/timeout.
-            ("echo", Arc::new(echo::Echo)),
-            ("true", Arc::new(true_false::True)),
-            ("false", Arc::new(true_false::False)),
-            ("test", Arc::new(test::Test)),
-            ("[", Arc::new(test::Test)),
-            ("pwd", Arc::new(pwd::Pwd)),
-            ("kill", Arc::new(kill::Kill)),
-            ("find", Arc::new(find::Find)),
-            ("xargs", Arc::new(xargs::Xargs)),
-            ("timeout", Arc::new(timeout::Timeout)),
-            ("which", Arc::new(which::Which)),
-            ("nproc", Arc::new(nproc::Nproc)),
-            ("uname", Arc::new(uname::Uname)),
-            ("id", Arc::new(id::Id)),
-            ("logname", Arc::new(logname::Logname)),
-            ("watch", Arc::new(watch::Watch)),
-            ("uptime", Arc::new(uptime::Uptime)),
-            ("tty", Arc::new(tty::Tty)),
-            ("tput", Arc::new(tput::Tput)),
-            ("clear", Arc::new(tput::Clear)),
-            ("less", Arc::new(pager::Less)),
-            ("more", Arc::new(pager::More)),
-            ("du", Arc::new(du::Du)),
-            ("df", Arc::new(df::Df)),
-            ("mktemp", Arc::new(mktemp::Mktemp)),
-            ("truncate", Arc::new(truncate::Truncate)),
-            ("split", Arc::new(split::Split)),
-            ("install", Arc::new(install::Install)),
-            ("chown", Arc::new(chown::Chown)),
-            ("chgrp", Arc::new(chown::Chgrp)),
-            ("file", Arc::new(file::File)),
-            ("tree", Arc::new(tree::Tree)),
-            ("sed", Arc::new(sed::Sed)),
-            ("diff", Arc::new(diff::Diff)),
-            ("cmp", Arc::new(cmp::Cmp)),
-            ("arch", Arc::new(arch::Arch)),
-            ("egrep", Arc::new(egrep::GrepAs("-E"))),
-            ("fgrep", Arc::new(egrep::GrepAs("-F"))),
-            ("groups", Arc::new(groups::Groups)),
-            ("link", Arc::new(link::Link)),
-            ("unlink", Arc::new(unlink::Unlink)),
-            ("nice", Arc::new(nice::Nice)),
-            ("nohup", Arc::new(nohup::Nohup)),
-            ("stdbuf", Arc::new(stdbuf::Stdbuf)),
-            ("sync", Arc::new(sync::Sync)),
-            ("users", Arc::new(users::Users)),
-            ("who", Arc::new(who::Who)),
-            ("envsubst", Arc::new(envsubst::Envsubst)),
-            ("factor", Arc::new(factor::Factor)),
-            ("getconf", Arc::new(getconf::Getconf)),
-            ("pathchk", Arc::new(pathchk::Pathchk)),
-            ("tsort", Arc::new(tsort::Tsort)),
-            ("dc", Arc::new(dc::Dc)),
-            ("dos2unix", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::DosToUnix))),
-            ("unix2dos", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::UnixToDos))),
-            ("mac2unix", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::MacToUnix))),
-            ("unix2mac", Arc::new(dos2unix::Dos2unix(dos2unix::Dir::UnixToMac))),
-            ("shred", Arc::new(shred::Shred)),
-            ("basenc", Arc::new(basenc::Basenc)),
-            ("b2sum", Arc::new(hashsum::HashSum(hashsum::Algo::Blake2b(64)))),
-            ("zip", Arc::new(zip::Zip)),
-            ("dd", Arc::new(dd::Dd)),
-            ("csplit", Arc::new(csplit::Csplit)),
-            ("pr", Arc::new(pr::Pr)),
-            ("patch", Arc::new(patch::Patch)),
-            ("unzip", Arc::new(unzip::Unzip)),
-        ];
-        for (name, cmd) in all {
+        for (name, cmd) in utility_table() {
             r.insert(name, cmd);
         }
         r
     })
+}
+
+/// The names of the built-in utilities, in the order of the table.
+pub fn utility_names() -> impl Iterator<Item = &'static str> {
+    UTILITIES.iter().map(|u| u.name)
+}
+
+/// One row of the utility table.
+pub struct Utility {
+    /// The name a script runs it by.
+    pub name: &'static str,
+    /// The "Written by" part of its GNU coreutils 9.1 `--version`, for a coreutil.
+    pub authors: Option<&'static str>,
+}
+
+/// Declares every utility in one place: `module ("name", Implementation[, "coreutils
+/// authors"])...`. It generates the `mod` lines, [`UTILITIES`] (names and authors) and
+/// the constructors [`default_registry`] is built from; a module may answer to several
+/// names. The implementation is an expression evaluated inside its module.
+macro_rules! utilities {
+    ($( $module:ident $( ($name:literal, $cmd:expr $(, $authors:literal)?) )+ )*) => {
+        $( mod $module; )*
+
+        /// Every built-in utility, in the order of the table.
+        pub static UTILITIES: &[Utility] = &[
+            $( $( Utility { name: $name, authors: utilities!(@opt $($authors)?) }, )+ )*
+        ];
+
+        fn utility_table() -> Vec<(&'static str, Arc<dyn Command>)> {
+            vec![
+                $( $( ($name, {
+                    #[allow(unused_imports)]
+                    use self::$module::*;
+                    Arc::new($cmd) as Arc<dyn Command>
+                }), )+ )*
+            ]
+        }
+    };
+    (@opt) => { None };
+    (@opt $a:literal) => { Some($a) };
+}
+
+// Adding a utility: write `commands/NAME.rs` (or `commands/NAME/mod.rs` for one of several
+// parts) with a unit struct implementing `util::Utility` (or [`Command`]), and give it a line here.
+#[rustfmt::skip]
+utilities! {
+    arch       ("arch", Arch, "David MacKenzie and Karel Zak.")
+    awk        ("awk", Awk)
+               ("gawk", Awk)
+    base32     ("base32", Base32)
+    base64     ("base64", Base64)
+    basename   ("basename", Basename, "David MacKenzie.")
+    basenc     ("basenc", Basenc, "Simon Josefsson and Assaf Gordon.")
+    bc         ("bc", Bc)
+    cal        ("cal", Cal)
+    cat        ("cat", Cat, "Torbjorn Granlund and Richard M. Stallman.")
+    chmod      ("chmod", Chmod, "David MacKenzie and Jim Meyering.")
+    chown      ("chown", Chown, "David MacKenzie and Jim Meyering.")
+               ("chgrp", Chgrp, "David MacKenzie and Jim Meyering.")
+    cksum      ("cksum", Cksum)
+    cmp        ("cmp", Cmp)
+    column     ("column", Column)
+    comm       ("comm", Comm, "Richard M. Stallman and David MacKenzie.")
+    cp         ("cp", Cp, "Torbjorn Granlund, David MacKenzie, and Jim Meyering.")
+    csplit     ("csplit", Csplit, "Stuart Kemp and David MacKenzie.")
+    curl       ("curl", Curl)
+    cut        ("cut", Cut, "David M. Ihnat, David MacKenzie, and Jim Meyering.")
+    date       ("date", Date, "David MacKenzie.")
+    dc         ("dc", Dc)
+    dd         ("dd", Dd, "Paul Rubin, David MacKenzie, and Stuart Kemp.")
+    df         ("df", Df, "Torbjorn Granlund, David MacKenzie, and Paul Eggert.")
+    diff       ("diff", Diff)
+    dirname    ("dirname", Dirname, "David MacKenzie and Jim Meyering.")
+    dos2unix   ("dos2unix", Dos2unix(Dir::DosToUnix))
+               ("unix2dos", Dos2unix(Dir::UnixToDos))
+               ("mac2unix", Dos2unix(Dir::MacToUnix))
+               ("unix2mac", Dos2unix(Dir::UnixToMac))
+    du         ("du", Du, "Torbjorn Granlund, David MacKenzie, Paul Eggert,\nand Jim Meyering.")
+    echo       ("echo", Echo, "Brian Fox and Chet Ramey.")
+    env        ("env", Env, "Richard Mlynarik, David MacKenzie, and Assaf Gordon.")
+    envsubst   ("envsubst", Envsubst)
+    expand     ("expand", Expand, "David MacKenzie.")
+    expr       ("expr", Expr)
+    factor     ("factor", Factor, "Paul Rubin, Torbj\u{f6}rn Granlund, and Niels M\u{f6}ller.")
+    file       ("file", File)
+    find       ("find", Find)
+    fmt        ("fmt", Fmt, "Ross Paterson.")
+    fold       ("fold", Fold, "David MacKenzie.")
+    getconf    ("getconf", Getconf)
+    grep       ("grep", Grep)
+               ("egrep", GrepAs("-E"))
+               ("fgrep", GrepAs("-F"))
+    groups     ("groups", Groups, "David MacKenzie and James Youngman.")
+    gzip       ("gzip", Gzip)
+               ("gunzip", Gzip)
+               ("zcat", Gzip)
+    hashsum    ("md5sum", HashSum(Algo::Md5))
+               ("sha1sum", HashSum(Algo::Sha1))
+               ("sha224sum", HashSum(Algo::Sha224))
+               ("sha256sum", HashSum(Algo::Sha256))
+               ("sha384sum", HashSum(Algo::Sha384))
+               ("sha512sum", HashSum(Algo::Sha512))
+               ("b2sum", HashSum(Algo::Blake2b(64)), "Padraig Brady and Samuel Neves.")
+    headtail   ("head", Head, "David MacKenzie and Jim Meyering.")
+               ("tail", Tail, "Paul Rubin, David MacKenzie, Ian Lance Taylor,\nand Jim Meyering.")
+    hexdump    ("hexdump", Hexdump)
+    hostname   ("hostname", Hostname)
+    http       ("http", Http)
+    iconv      ("iconv", Iconv)
+    id         ("id", Id, "Arnold Robbins and David MacKenzie.")
+    install    ("install", Install, "David MacKenzie.")
+    join       ("join", Join, "Mike Haertel.")
+    jq         ("jq", Jq)
+    kill       ("kill", Kill)
+    link       ("link", Link, "Michael Stone.")
+    ln         ("ln", Ln, "Mike Parker and David MacKenzie.")
+    logname    ("logname", Logname, "FIXME: unknown.")
+    ls         ("ls", Ls, "Richard M. Stallman and David MacKenzie.")
+    mkdir      ("mkdir", Mkdir, "David MacKenzie.")
+    mktemp     ("mktemp", Mktemp, "Jim Meyering and Eric Blake.")
+    mv         ("mv", Mv, "Mike Parker, David MacKenzie, and Jim Meyering.")
+    nice       ("nice", Nice, "David MacKenzie.")
+    nl         ("nl", Nl, "Scott Bartram and David MacKenzie.")
+    nohup      ("nohup", Nohup, "Jim Meyering.")
+    nproc      ("nproc", Nproc, "Giuseppe Scrivano.")
+    numfmt     ("numfmt", Numfmt)
+    od         ("od", Od)
+    pager      ("less", Less)
+               ("more", More)
+    paste      ("paste", Paste, "David M. Ihnat and David MacKenzie.")
+    patch      ("patch", Patch)
+    pathchk    ("pathchk", Pathchk, "Paul Eggert, David MacKenzie, and Jim Meyering.")
+    pr         ("pr", Pr, "Pete TerMaat and Roland Huebner.")
+    printenv   ("printenv", Printenv, "David MacKenzie and Richard Mlynarik.")
+    printf     ("printf", Printf)
+    ps         ("ps", Ps)
+    pwd        ("pwd", Pwd, "Jim Meyering.")
+    readlink   ("readlink", Readlink, "Dmitry V. Levin.")
+               ("realpath", Realpath, "Padraig Brady.")
+    rev        ("rev", Rev)
+    rm         ("rm", Rm, "Paul Rubin, David MacKenzie, Richard M. Stallman,\nand Jim Meyering.")
+    rmdir      ("rmdir", Rmdir, "David MacKenzie.")
+    sed        ("sed", Sed)
+    seq        ("seq", Seq, "Ulrich Drepper.")
+    shred      ("shred", Shred, "Colin Plumb.")
+    shuf       ("shuf", Shuf)
+    sleep      ("sleep", Sleep, "Jim Meyering and Paul Eggert.")
+    sort       ("sort", Sort, "Mike Haertel and Paul Eggert.")
+    split      ("split", Split, "Torbjorn Granlund and Richard M. Stallman.")
+    stat       ("stat", Stat, "Michael Meskes.")
+    stdbuf     ("stdbuf", Stdbuf, "Padraig Brady.")
+    strings    ("strings", Strings)
+    sum        ("sum", Sum)
+    sync       ("sync", Sync, "Jim Meyering and Giuseppe Scrivano.")
+    tac        ("tac", Tac, "Jay Lepreau and David MacKenzie.")
+    tar        ("tar", Tar)
+    tee        ("tee", Tee, "Mike Parker, Richard M. Stallman, and David MacKenzie.")
+    test       ("test", Test)
+               ("[", Test, "Kevin Braunsdorf and Matthew Bradburn.")
+    timeout    ("timeout", Timeout, "Padraig Brady.")
+    touch      ("touch", Touch, "Paul Rubin, Arnold Robbins, Jim Kingdon,\nDavid MacKenzie, and Randy Smith.")
+    tput       ("tput", Tput)
+               ("clear", Clear)
+    tr         ("tr", Tr, "Jim Meyering.")
+    tree       ("tree", Tree)
+    true_false ("true", True, "Jim Meyering.")
+               ("false", False, "Jim Meyering.")
+    truncate   ("truncate", Truncate, "Padraig Brady.")
+    tsort      ("tsort", Tsort, "Mark Kettenis.")
+    tty        ("tty", Tty, "David MacKenzie.")
+    uname      ("uname", Uname, "David MacKenzie.")
+    unexpand   ("unexpand", Unexpand, "David MacKenzie.")
+    uniq       ("uniq", Uniq, "Richard M. Stallman and David MacKenzie.")
+    unlink     ("unlink", Unlink, "Michael Stone.")
+    uptime     ("uptime", Uptime)
+    users      ("users", Users, "Joseph Arceneaux and David MacKenzie.")
+    watch      ("watch", Watch)
+    wc         ("wc", Wc, "Paul Rubin and David MacKenzie.")
+    wget       ("wget", Wget)
+    which      ("which", Which)
+    who        ("who", Who, "Joseph Arceneaux, David MacKenzie, and Michael Stone.")
+    whoami     ("whoami", Whoami, "Richard Mlynarik.")
+    xargs      ("xargs", Xargs)
+    xxd        ("xxd", Xxd)
+    yes        ("yes", Yes, "David MacKenzie.")
+    zip        ("zip", Zip)
+               ("unzip", Unzip)
 }

@@ -1,10 +1,11 @@
 //! `mv`: rename or move files and directories (`-f`, `-i`, `-n`, `-u`, `-v`,
 //! `-b`, `-t`, `-T`). Everything lives on one filesystem, so a move is a rename.
 
-use super::common::{quote, Arg, Spec};
+use super::util::{quote, Arg, Spec};
 use super::cp::plan_targets;
-use super::file_util::{ask, is_dot_or_dotdot};
-use super::{Command, CommandContext, CommandResult};
+use super::util::file_util::{ask, is_dot_or_dotdot};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::fs::{path, FsError};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -44,12 +45,9 @@ struct Opts {
 }
 
 #[async_trait]
-impl Command for Mv {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Mv {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut o = Opts { clobber: Clobber::Yes, update: p.has("u"), verbose: p.has("v"), backup: None };
         for opt in &p.opts {
             match opt.id {
@@ -147,8 +145,8 @@ async fn move_one(ctx: &CommandContext<'_>, o: &Opts, src: &str, dst: &str) -> R
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_util::testing::{check_on, fs_with};
-    use super::super::testutil::{check, check_tree};
+    use super::super::util::file_util::testing::{check_on, fs_with};
+    use super::super::util::testutil::{check, check_tree};
 
     #[test]
     fn renames_and_moves() {

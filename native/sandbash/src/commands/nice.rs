@@ -3,9 +3,10 @@
 //! is not root, so a negative adjustment fails with GNU's warning and the
 //! command runs at the current niceness.
 
-use super::common::{quote_locale, Arg, Spec};
+use super::util::{quote_locale, Arg, Spec};
 use super::run_util::{self, Exec, Ran};
-use super::{Command, CommandContext, CommandResult, EnvView};
+use super::{CommandContext, EnvView};
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Nice;
@@ -51,8 +52,8 @@ fn parse_adjustment(s: &str) -> Option<i64> {
 }
 
 #[async_trait]
-impl Command for Nice {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Nice {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         // `-N`, `--N`, `-+N`: the old adjustment syntax, before getopt sees them.
         let mut args = ctx.args;
         let mut given: Option<String> = None;
@@ -67,10 +68,7 @@ impl Command for Nice {
             given = Some(a[1..].to_string());
             args = &args[1..];
         }
-        let p = match ctx.parse_args(args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(args, &SPEC).await?;
         if let Some(v) = p.last("n") {
             given = Some(v.to_string());
         }
@@ -80,15 +78,13 @@ impl Command for Nice {
             Some(v) => match parse_adjustment(v) {
                 Some(n) => n,
                 None => {
-                    ctx.err(format!("invalid adjustment {}", quote_locale(v))).await?;
-                    return Ok(125);
+                    return Err(UError::new(125, format!("invalid adjustment {}", quote_locale(v))));
                 }
             },
         };
         if p.operands.is_empty() {
             if given.is_some() {
-                ctx.usage_err("a command must be given with an adjustment").await?;
-                return Ok(125);
+                return Err(UError::usage(125, "a command must be given with an adjustment"));
             }
             ctx.out(format!("{current}\n").as_bytes()).await?;
             return Ok(0);
@@ -113,7 +109,7 @@ impl Command for Nice {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn niceness() {

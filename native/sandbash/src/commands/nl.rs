@@ -1,8 +1,9 @@
 //! `nl`: number lines (`-b a|t|n|pBRE`, `-n ln|rn|rz`, `-w`, `-s`, `-v`, `-i`).
 //! Page sections (`\:\:\:` delimiter lines) are not interpreted.
 
-use super::common::{quote_locale, quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote_locale, quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 use regex::bytes::Regex;
 
@@ -41,31 +42,26 @@ fn style(s: &str) -> Option<Style> {
         "n" => Style::None,
         _ => {
             let bre = s.strip_prefix('p')?;
-            let t = super::grep_re::translate(bre, false).ok()?;
+            let t = super::util::regex_translate::translate(bre, false).ok()?;
             Style::Matching(Regex::new(&t.source).ok()?)
         }
     })
 }
 
 #[async_trait]
-impl Command for Nl {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Nl {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let body = match style(p.last("b").unwrap_or("t")) {
             Some(s) => s,
             None => {
                 let v = p.last("b").unwrap_or_default();
-                ctx.usage_err(format!("invalid body numbering style: {}", quote_locale(v))).await?;
-                return Ok(1);
+                return Err(UError::usage(1, format!("invalid body numbering style: {}", quote_locale(v))));
             }
         };
         let format = p.last("n").unwrap_or("rn");
         if !matches!(format, "ln" | "rn" | "rz") {
-            ctx.usage_err(format!("invalid line numbering format: {}", quote_locale(format))).await?;
-            return Ok(1);
+            return Err(UError::usage(1, format!("invalid line numbering format: {}", quote_locale(format))));
         }
         let mut nums = [
             ("w", 6i64, "line number field width"),
@@ -77,8 +73,7 @@ impl Command for Nl {
                 match v.parse::<i64>() {
                     Ok(n) if !(*id == "w" && n <= 0) => *val = n,
                     _ => {
-                        ctx.err(format!("invalid {what}: {}", quote_locale(v))).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("invalid {what}: {}", quote_locale(v))));
                     }
                 }
             }
@@ -135,7 +130,7 @@ impl Command for Nl {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn numbers() {

@@ -3,9 +3,10 @@
 //! terminal, so nothing is redirected to `nohup.out`, as GNU does for a
 //! command whose output is not a terminal.
 
-use super::common::{quote, Spec};
+use super::util::{quote, Spec};
 use super::run_util::{self, Exec, Ran};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Nohup;
@@ -13,15 +14,11 @@ pub struct Nohup;
 const SPEC: Spec = Spec::new("", &[], "COMMAND [ARG]...\n  or:  nohup OPTION").status(125).posix();
 
 #[async_trait]
-impl Command for Nohup {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Nohup {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let Some(name) = p.operands.first() else {
-            ctx.usage_err("missing operand").await?;
-            return Ok(125);
+            return Err(UError::usage(125, "missing operand"));
         };
         match run_util::run(ctx, Exec::from_ctx(ctx, &p.operands)).await? {
             Ran::Status(s) => Ok(s),
@@ -35,7 +32,7 @@ impl Command for Nohup {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn nohup() {

@@ -1,8 +1,9 @@
 //! `nproc`: the sandbox reports a fixed 4 processors (the host's count is
 //! not exposed); `--all` the same, `--ignore=N` subtracts (never below 1).
 
-use super::common::{quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote_locale, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Nproc;
@@ -13,19 +14,15 @@ pub const NPROC: u64 = 4;
 const SPEC: Spec = Spec::new("", &[("all", Arg::No, "all"), ("ignore", Arg::Yes, "ignore")], "[OPTION]...");
 
 #[async_trait]
-impl Command for Nproc {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_at_most(&SPEC, 0).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Nproc {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts_at_most(&SPEC, 0).await?;
         let mut ignore = 0;
         if let Some(v) = p.last("ignore") {
             match v.parse::<u64>() {
                 Ok(n) => ignore = n,
                 Err(_) => {
-                    ctx.err(format!("invalid number: {}", quote_locale(v))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid number: {}", quote_locale(v))));
                 }
             }
         }
@@ -36,7 +33,7 @@ impl Command for Nproc {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn nproc() {

@@ -4,8 +4,9 @@
 //! `-d`, `--header`, `--invalid`, `-z`; fields keep their width as GNU's
 //! auto-padding does. Values are doubles (GNU uses long doubles).
 
-use super::common::{bad_arg, parse_size, quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{bad_arg, parse_size, quote_locale, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Numfmt;
@@ -423,12 +424,9 @@ fn process_line(line: &str, cfg: &Cfg) -> (String, Option<String>) {
 }
 
 #[async_trait]
-impl Command for Numfmt {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Numfmt {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut cfg = Cfg {
             from: Scale::None,
             to: Scale::None,
@@ -464,8 +462,7 @@ impl Command for Numfmt {
                             } else {
                                 &["'none'", "'si'", "'iec'", "'iec-i'"]
                             };
-                            ctx.usage_err(bad(o.id, valid)).await?;
-                            return Ok(1);
+                            return Err(UError::usage(1, bad(o.id, valid)));
                         }
                     };
                     if o.id == "from" {
@@ -478,8 +475,7 @@ impl Command for Numfmt {
                     Some(n) if o.id == "from-unit" => cfg.from_unit = n as f64,
                     Some(n) => cfg.to_unit = n as f64,
                     None => {
-                        ctx.err(format!("invalid unit size: {}", quote_locale(v))).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("invalid unit size: {}", quote_locale(v))));
                     }
                 },
                 "round" => {
@@ -491,8 +487,7 @@ impl Command for Numfmt {
                         "nearest" => Round::Nearest,
                         _ => {
                             let valid = ["'up'", "'down'", "'from-zero'", "'towards-zero'", "'nearest'"];
-                            ctx.usage_err(bad("round", &valid)).await?;
-                            return Ok(1);
+                            return Err(UError::usage(1, bad("round", &valid)));
                         }
                     }
                 }
@@ -500,27 +495,23 @@ impl Command for Numfmt {
                 "padding" => match v.parse::<i64>() {
                     Ok(n) if n != 0 => cfg.padding = n,
                     _ => {
-                        ctx.err(format!("invalid padding value {}", quote_locale(v))).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("invalid padding value {}", quote_locale(v))));
                     }
                 },
                 "format" => {
                     if let Err(e) = parse_format(v, &mut cfg) {
-                        ctx.err(e).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, e));
                     }
                 }
                 "field" => match parse_fields(v) {
                     Ok(f) => cfg.fields = f,
                     Err(e) => {
-                        ctx.usage_err(e).await?;
-                        return Ok(1);
+                        return Err(UError::usage(1, e));
                     }
                 },
                 "d" => {
                     if v.len() != 1 {
-                        ctx.err("the delimiter must be a single character").await?;
-                        return Ok(1);
+                        return Err(UError::new(1, "the delimiter must be a single character"));
                     }
                     cfg.delim = Some(v.as_bytes()[0]);
                 }
@@ -530,8 +521,7 @@ impl Command for Numfmt {
                         Some(h) => match h.parse::<usize>() {
                             Ok(n) if n > 0 => n,
                             _ => {
-                                ctx.err(format!("invalid header value {}", quote_locale(h))).await?;
-                                return Ok(1);
+                                return Err(UError::new(1, format!("invalid header value {}", quote_locale(h))));
                             }
                         },
                     }
@@ -543,8 +533,7 @@ impl Command for Numfmt {
                         "warn" => Invalid::Warn,
                         "ignore" => Invalid::Ignore,
                         _ => {
-                            ctx.usage_err(bad("invalid", &["'abort'", "'fail'", "'warn'", "'ignore'"])).await?;
-                            return Ok(1);
+                            return Err(UError::usage(1, bad("invalid", &["'abort'", "'fail'", "'warn'", "'ignore'"])));
                         }
                     }
                 }
@@ -589,8 +578,7 @@ impl Command for Numfmt {
             let mut src = match ctx.open_lines("-", eol).await {
                 Ok(s) => s,
                 Err(e) => {
-                    ctx.err(e).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, e));
                 }
             };
             let mut n = 0usize;
@@ -622,7 +610,7 @@ impl Command for Numfmt {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     fn n(args: &[&str], out: &str) {
         let mut argv = vec!["numfmt"];

@@ -4,8 +4,9 @@
 //! `-j` skip, `-N` limit, `-w` width, `--endian`, and `*` for repeated lines
 //! unless `-v`. Columns of several types line up as GNU pads them.
 
-use super::common::{parse_size, quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{parse_size, quote_locale, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Od;
@@ -255,7 +256,7 @@ fn render(spec: &TypeSpec, chunk: &[u8], big: bool) -> String {
         }
         let mut x = [0u8; 10];
         x.copy_from_slice(&b[..10]);
-        return super::ldouble::shortest_g(super::ldouble::from_x87(&x));
+        return super::util::ldouble::shortest_g(super::util::ldouble::from_x87(&x));
     }
     let mut buf = [0u8; 8];
     buf[..chunk.len()].copy_from_slice(chunk);
@@ -388,15 +389,12 @@ fn parse_count(s: &str) -> Option<u64> {
 }
 
 #[async_trait]
-impl Command for Od {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Od {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         // A bare `-w` takes no value (getopt's optional argument).
         let args: Vec<String> =
             ctx.args.iter().map(|a| if a == "-w" { "--width".to_string() } else { a.clone() }).collect();
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         let mut specs = Vec::new();
         let mut radix = 'o';
         let (mut skip, mut limit) = (0u64, None);
@@ -429,8 +427,7 @@ impl Command for Od {
             match o.id {
                 "t" => {
                     if let Err(e) = parse_types(v, &mut specs) {
-                        ctx.err(e).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, e));
                     }
                 }
                 "A" => {
@@ -451,8 +448,7 @@ impl Command for Od {
                     Some(n) if o.id == "j" => skip = n,
                     Some(n) => limit = Some(n),
                     None => {
-                        ctx.err(format!("invalid -{} argument {}", o.id, quote_locale(v))).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("invalid -{} argument {}", o.id, quote_locale(v))));
                     }
                 },
                 "w" => {
@@ -461,8 +457,7 @@ impl Command for Od {
                         Some(w) => match parse_count(w) {
                             Some(n) if n > 0 => n as usize,
                             _ => {
-                                ctx.err(format!("invalid -w argument {}", quote_locale(w))).await?;
-                                return Ok(1);
+                                return Err(UError::new(1, format!("invalid -w argument {}", quote_locale(w))));
                             }
                         },
                     })
@@ -471,9 +466,8 @@ impl Command for Od {
                     "big" => big = true,
                     "little" => big = false,
                     _ => {
-                        let m = super::common::bad_arg(v, "endian", &["'big'", "'little'"]);
-                        ctx.usage_err(m).await?;
-                        return Ok(1);
+                        let m = super::util::bad_arg(v, "endian", &["'big'", "'little'"]);
+                        return Err(UError::usage(1, m));
                     }
                 },
                 _ => {}
@@ -514,7 +508,7 @@ impl Command for Od {
             let input = match ctx.open_input(f).await {
                 Ok(i) => i,
                 Err(e) => {
-                    ctx.err(format!("{}: {e}", super::common::quotef(f))).await?;
+                    ctx.err(format!("{}: {e}", super::util::quotef(f))).await?;
                     status = 1;
                     continue;
                 }
@@ -563,8 +557,7 @@ impl Command for Od {
         }
         if to_skip > 0 {
             ctx.out(&out).await?;
-            ctx.err("cannot skip past end of combined input").await?;
-            return Ok(1);
+            return Err(UError::new(1, "cannot skip past end of combined input"));
         }
         if !block.is_empty() {
             let n = block.len();
@@ -583,7 +576,7 @@ impl Command for Od {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, make_fs, run_full};
+    use crate::commands::util::testutil::{check, make_fs, run_full};
     use crate::limits::Limits;
 
     /// `hello world\nthis\tis\0\x01\x7f\xc3\xa9 end` (28 bytes; é is the

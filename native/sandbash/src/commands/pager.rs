@@ -3,7 +3,8 @@
 //! `::::` header before each file when given several. Their wording for a
 //! missing file differs, and neither fails for it.
 
-use super::{Command, CommandContext, CommandResult};
+use super::{CommandContext, CommandResult};
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Less;
@@ -35,22 +36,22 @@ async fn page(ctx: &CommandContext<'_>, more: bool) -> CommandResult {
 }
 
 #[async_trait]
-impl Command for Less {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        page(ctx, false).await
+impl Utility for Less {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        Ok(page(ctx, false).await?)
     }
 }
 
 #[async_trait]
-impl Command for More {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        page(ctx, true).await
+impl Utility for More {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        Ok(page(ctx, true).await?)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn pagers() {

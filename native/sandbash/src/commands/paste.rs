@@ -1,8 +1,9 @@
 //! `paste`: join corresponding lines of files (`-d LIST`, `-s`, `-z`).
 //! Several `-` operands take turns reading lines from the one stdin.
 
-use super::common::{quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Paste;
@@ -38,17 +39,13 @@ fn delimiters(s: &str) -> Result<Vec<Vec<u8>>, ()> {
 
 /// A line without its terminator (`None` at end of input).
 #[async_trait]
-impl Command for Paste {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Paste {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let delims = match delimiters(p.last("d").unwrap_or("\t")) {
             Ok(d) => d,
             Err(()) => {
-                ctx.err("delimiter list ends with an unescaped backslash: \\").await?;
-                return Ok(1);
+                return Err(UError::new(1, "delimiter list ends with an unescaped backslash: \\"));
             }
         };
         let delim_at = |i: usize| -> &[u8] {
@@ -65,8 +62,7 @@ impl Command for Paste {
             match ctx.open_lines(f, eol).await {
                 Ok(s) => srcs.push(s),
                 Err(e) => {
-                    ctx.err(format!("{}: {e}", quotef(f))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("{}: {e}", quotef(f))));
                 }
             }
         }
@@ -120,7 +116,7 @@ impl Command for Paste {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const F: &[(&str, &str)] = &[("a", "1\n2\n3\n"), ("b", "x\ny")];
 

@@ -4,8 +4,9 @@
 //! `-p`, portable to any POSIX system (14/256 limits, portable characters);
 //! `-P` rejects empty names and components starting with `-`.
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::FsError;
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -62,7 +63,7 @@ async fn validate(ctx: &CommandContext<'_>, name: &str, basic: bool, extra: bool
         match lstat(ctx, name).await {
             Ok(e) => exists = e,
             Err(e) => {
-                ctx.err(format!("{}: {e}", super::common::quotef(name))).await?;
+                ctx.err(format!("{}: {e}", super::util::quotef(name))).await?;
                 return Ok(false);
             }
         }
@@ -87,15 +88,11 @@ async fn validate(ctx: &CommandContext<'_>, name: &str, basic: bool, extra: bool
 }
 
 #[async_trait]
-impl Command for Pathchk {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Pathchk {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let portability = p.has("portability");
         let basic = p.has("p") || portability;
@@ -110,7 +107,7 @@ impl Command for Pathchk {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn system_limits() {

@@ -3,11 +3,12 @@
 //! and a 5-line blank trailer, a form feed in the text starting a new page;
 //! `-h HEADER`, `-l LINES` and `-t` (no header or trailer) as the only options.
 
-use super::common::{quote_locale, Arg, Spec};
-use super::date_fmt::{format, When};
-use super::date_parse::Zone;
-use super::file_time::to_unix;
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote_locale, Arg, Spec};
+use super::util::strftime::{format, When};
+use super::date::parse::Zone;
+use super::util::file_time::to_unix;
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::IoError;
 use async_trait::async_trait;
 use std::time::SystemTime;
@@ -98,19 +99,15 @@ async fn paginate(ctx: &CommandContext<'_>, data: &[u8], date: &str, name: &str,
 }
 
 #[async_trait]
-impl Command for Pr {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Pr {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut length = 66usize;
         if let Some(v) = p.last("l") {
             match v.parse::<usize>() {
                 Ok(n) if n > 0 && n < 1 << 20 => length = n,
                 _ => {
-                    ctx.err(format!("'-l PAGE_LENGTH' invalid number of lines: {}", quote_locale(v))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("'-l PAGE_LENGTH' invalid number of lines: {}", quote_locale(v))));
                 }
             }
         }
@@ -162,7 +159,7 @@ impl Command for Pr {
 #[cfg(test)]
 mod tests {
     use super::header_line;
-    use crate::commands::testutil::{block_on, make_fs, run_full};
+    use crate::commands::util::testutil::{block_on, make_fs, run_full};
     use crate::limits::Limits;
 
     #[test]
@@ -181,7 +178,7 @@ mod tests {
     #[test]
     fn pages() {
         let fs = make_fs(&[("s", "1\n2\n3\n"), ("l", &(1..=60).map(|i| format!("{i}\n")).collect::<String>())]);
-        let t = crate::commands::file_time::from_unix(1_704_164_645, 0);
+        let t = crate::commands::util::file_time::from_unix(1_704_164_645, 0);
         block_on(async {
             fs.set_mtime("/w/s", t).await.unwrap();
             fs.set_mtime("/w/l", t).await.unwrap();

@@ -1,9 +1,10 @@
 //! `printenv`: print all exported variables, or the values of the named ones
 //! (status 1 when one is missing).
 
-use super::common::{Arg, Spec};
+use super::util::{Arg, Spec};
 use super::env::format_env;
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Printenv;
@@ -11,12 +12,9 @@ pub struct Printenv;
 const SPEC: Spec = Spec::new("0", &[("null", Arg::No, "0")], "[OPTION]... [VARIABLE]...").status(2);
 
 #[async_trait]
-impl Command for Printenv {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Printenv {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let nul = p.has("0");
         let vars = ctx.env.exported();
         if p.operands.is_empty() {
@@ -42,7 +40,7 @@ impl Command for Printenv {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{make_fs, run_full};
+    use crate::commands::util::testutil::{make_fs, run_full};
     use crate::limits::Limits;
 
     fn run(argv: &[&str]) -> (String, i32) {

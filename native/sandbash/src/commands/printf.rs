@@ -2,7 +2,7 @@
 //! dispatches here and handles `-v` itself). The formatter is the pure
 //! function [`format`]; the command only parses `--` and prints.
 
-use super::ldouble::{self, LD};
+use super::util::ldouble::{self, LD};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -392,7 +392,7 @@ pub fn format(fmt: &[u8], args: &[String], now: i64, max_out: usize) -> Formatte
                         s => s,
                     };
                     let tfmt: &[u8] = if tfmt.is_empty() { b"%X" } else { tfmt };
-                    let mut t = super::timefmt::strftime(tfmt, secs);
+                    let mut t = super::util::strftime::strftime(tfmt, secs);
                     // bash formats into a 128-byte buffer; longer results are empty.
                     if t.len() >= 128 {
                         t.clear();
@@ -642,7 +642,7 @@ fn shell_quote(s: &str) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
     use super::format;
 
     /// Format with string args; expected values are bash 5.2's output.

@@ -2,14 +2,15 @@
 //! running background jobs (pid `$!`) and `ps` itself, in procps' default
 //! layout (`-e`, `-A`, `-f`, `aux` change the columns, not the set).
 
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Ps;
 
 #[async_trait]
-impl Command for Ps {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Ps {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut full = false;
         for a in ctx.args {
             match a.as_str() {
@@ -70,7 +71,7 @@ impl Command for Ps {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn the_shell_and_ps() {

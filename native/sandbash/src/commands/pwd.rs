@@ -1,8 +1,9 @@
 //! `pwd` as the coreutils binary: `-P` (the default, symlinks resolved) or
 //! `-L` (`$PWD` when it is absolute, free of `.`/`..` and names this directory).
 
-use super::common::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Pwd;
@@ -10,12 +11,9 @@ pub struct Pwd;
 const SPEC: Spec = Spec::new("LP", &[("logical", Arg::No, "L"), ("physical", Arg::No, "P")], "[OPTION]...");
 
 #[async_trait]
-impl Command for Pwd {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Pwd {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if !p.operands.is_empty() {
             ctx.err("ignoring non-option arguments").await?;
         }
@@ -37,8 +35,8 @@ impl Command for Pwd {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::file_util::testing::fs_with;
-    use crate::commands::testutil::{check, run_full};
+    use crate::commands::util::file_util::testing::fs_with;
+    use crate::commands::util::testutil::{check, run_full};
 
     #[test]
     fn pwd() {

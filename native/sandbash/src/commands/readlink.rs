@@ -2,8 +2,9 @@
 //! `-s`, `-q`, `-z`, `--relative-to`): symlink resolution walked component by
 //! component as gnulib's `canonicalize_filename_mode` does.
 
-use super::common::{quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{path, FsError};
 use async_trait::async_trait;
 
@@ -98,15 +99,11 @@ const READLINK: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Readlink {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&READLINK).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Readlink {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&READLINK).await?;
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let mut need = None;
         for o in &p.opts {
@@ -163,15 +160,11 @@ const REALPATH: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Realpath {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&REALPATH).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Realpath {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&REALPATH).await?;
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let mut need = Need::AllButLast;
         for o in &p.opts {
@@ -189,8 +182,7 @@ impl Command for Realpath {
                 match canonical(ctx, d, need, follow).await {
                     Ok(c) => rel = Some((c, base)),
                     Err(e) => {
-                        ctx.err(format!("{}: {e}", quotef(d))).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("{}: {e}", quotef(d))));
                     }
                 }
             }
@@ -221,7 +213,7 @@ impl Command for Realpath {
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_util::testing::{check_on, fs_with};
+    use super::super::util::file_util::testing::{check_on, fs_with};
 
     fn fixture() -> std::sync::Arc<dyn crate::fs::Fs> {
         fs_with(&[("d/e/", ""), ("f", "")], &[("ld", "d"), ("dang", "nowhere"), ("ll", "ld")])
@@ -230,7 +222,7 @@ mod tests {
     #[track_caller]
     fn ok(argv: &[&str], out: &str, err: &str, status: i32) {
         let fs = fixture();
-        let t = super::super::testutil::tree(&fs);
+        let t = super::super::util::testutil::tree(&fs);
         check_on(&fs, argv, "", out, err, status, &t);
     }
 

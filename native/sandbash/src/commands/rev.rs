@@ -1,8 +1,9 @@
 //! `rev` (util-linux): reverse the characters of each line. UTF-8 sequences
 //! stay whole; other bytes are reversed one by one.
 
-use super::common::Spec;
-use super::{Command, CommandContext, CommandResult};
+use super::util::Spec;
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Rev;
@@ -22,12 +23,9 @@ fn reverse(line: &[u8]) -> Vec<u8> {
 }
 
 #[async_trait]
-impl Command for Rev {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Rev {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let files = if p.operands.is_empty() { vec!["-".to_string()] } else { p.operands.clone() };
         let mut status = 0;
         for f in &files {
@@ -62,7 +60,7 @@ impl Command for Rev {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn reverses() {

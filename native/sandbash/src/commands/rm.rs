@@ -1,9 +1,10 @@
 //! `rm`: remove files and directories (`-r`, `-f`, `-d`, `-v`, `-i`, `-I`,
 //! `--interactive`, `--[no-]preserve-root`). Prompts read answers from stdin.
 
-use super::common::{quote, Arg, Spec};
-use super::file_util::{ask, dir_part, is_dot_or_dotdot, type_name};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, Arg, Spec};
+use super::util::file_util::{ask, dir_part, is_dot_or_dotdot, type_name};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{path, FsError};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -42,12 +43,9 @@ struct Opts {
 }
 
 #[async_trait]
-impl Command for Rm {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Rm {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut o = Opts {
             force: false,
             prompt: Prompt::Never,
@@ -72,8 +70,7 @@ impl Command for Rm {
                             quote(v)
                         ))
                         .await?;
-                        ctx.usage_err("").await?;
-                        return Ok(1);
+                        return Err(UError::usage(1, ""));
                     }
                 },
                 "r" => o.recursive = true,
@@ -88,8 +85,7 @@ impl Command for Rm {
             if o.force {
                 return Ok(0);
             }
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let n = p.operands.len();
         if o.prompt == Prompt::Once && (o.recursive || n > 3) {
@@ -288,8 +284,8 @@ async fn open_dir(
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_util::testing::{check_on, fs_with};
-    use super::super::testutil::{check, check_tree};
+    use super::super::util::file_util::testing::{check_on, fs_with};
+    use super::super::util::testutil::{check, check_tree};
 
     #[test]
     fn files_and_dirs() {

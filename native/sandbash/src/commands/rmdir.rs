@@ -1,7 +1,8 @@
 //! `rmdir`: remove empty directories (`-p` parents, `-v`, `--ignore-fail-on-non-empty`).
 
-use super::common::{quote, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::FsError;
 use async_trait::async_trait;
 
@@ -14,15 +15,11 @@ const SPEC: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Rmdir {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Rmdir {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let ignore_non_empty = p.has("ignore");
         let mut status = 0;
@@ -73,7 +70,7 @@ async fn remove(ctx: &CommandContext<'_>, name: &str) -> Result<(), FsError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{check, check_tree};
+    use super::super::util::testutil::{check, check_tree};
 
     #[test]
     fn removes() {

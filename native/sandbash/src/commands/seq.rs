@@ -3,9 +3,10 @@
 //! were written (`seq 0 0.5 2` prints `0.0 0.5 ...`), `-w` pads to equal width.
 //! Numbers are formatted by `printf`'s long double formatter.
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::ldouble::{self, LD};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::util::ldouble::{self, LD};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Seq;
@@ -170,28 +171,22 @@ fn fmt_value(fmt: &[u8], v: f64) -> Vec<u8> {
 }
 
 #[async_trait]
-impl Command for Seq {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Seq {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let ops = &p.operands;
         if ops.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         if ops.len() > 3 {
-            ctx.usage_err(format!("extra operand {}", quote_locale(&ops[3]))).await?;
-            return Ok(1);
+            return Err(UError::usage(1, format!("extra operand {}", quote_locale(&ops[3]))));
         }
         let mut scanned = Vec::new();
         for o in ops {
             match scan(o) {
                 Ok(v) => scanned.push(v),
                 Err(m) => {
-                    ctx.usage_err(m).await?;
-                    return Ok(1);
+                    return Err(UError::usage(1, m));
                 }
             }
         }
@@ -209,19 +204,16 @@ impl Command for Seq {
             }
         };
         if step.value == 0.0 {
-            ctx.usage_err(format!("invalid Zero increment value: {}", quote_locale(&ops[1]))).await?;
-            return Ok(1);
+            return Err(UError::usage(1, format!("invalid Zero increment value: {}", quote_locale(&ops[1]))));
         }
         let user_fmt = p.last("f");
         let equal_width = p.has("w");
         if user_fmt.is_some() && equal_width {
-            ctx.usage_err("format string may not be specified when printing equal width strings").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "format string may not be specified when printing equal width strings"));
         }
         if let Some(f) = user_fmt {
             if let Err(m) = check_format(f) {
-                ctx.err(m).await?;
-                return Ok(1);
+                return Err(UError::new(1, m));
             }
         }
         // seq's format goes to printf(3) as is: keep backslashes literal for
@@ -273,7 +265,7 @@ impl Command for Seq {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     fn ok(args: &[&str], out: &str) {
         let mut argv = vec!["seq"];

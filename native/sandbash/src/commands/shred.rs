@@ -3,8 +3,9 @@
 //! blocks unless `-x`, then with `-u` rename them to shorter and shorter
 //! names of zeros and remove them, with GNU's `-v` messages.
 
-use super::common::{bad_arg, parse_size, quote_locale, quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{bad_arg, parse_size, quote_locale, quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::IoError;
 use async_trait::async_trait;
 
@@ -184,12 +185,9 @@ async fn shred_file(ctx: &CommandContext<'_>, name: &str, o: &Opts, seed: &mut u
 }
 
 #[async_trait]
-impl Command for Shred {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Shred {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut o = Opts { passes: Vec::new(), size: None, exact: p.has("x"), verbose: p.has("v"), remove: Remove::No };
         let mut iterations = 3u64;
         for opt in &p.opts {
@@ -198,15 +196,13 @@ impl Command for Shred {
                 "n" => match v.parse::<u64>() {
                     Ok(n) => iterations = n,
                     Err(_) => {
-                        ctx.err(format!("invalid number of passes: {}", quote_locale(v))).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("invalid number of passes: {}", quote_locale(v))));
                     }
                 },
                 "s" => match parse_size(v) {
                     Some(s) => o.size = Some(s),
                     None => {
-                        ctx.err(format!("invalid file size: {}", quote_locale(v))).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("invalid file size: {}", quote_locale(v))));
                     }
                 },
                 "u" => o.remove = Remove::Wipe,
@@ -216,21 +212,18 @@ impl Command for Shred {
                     Some(bad) => {
                         let valid: Vec<String> = ["unlink", "wipe", "wipesync"].map(quote_locale).to_vec();
                         let refs: Vec<&str> = valid.iter().map(String::as_str).collect();
-                        ctx.usage_err(bad_arg(bad, "remove", &refs)).await?;
-                        return Ok(1);
+                        return Err(UError::usage(1, bad_arg(bad, "remove", &refs)));
                     }
                 },
                 _ => {}
             }
         }
         if iterations > 1_000_000 {
-            ctx.err(format!("invalid number of passes: {}", quote_locale(&iterations.to_string()))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("invalid number of passes: {}", quote_locale(&iterations.to_string()))));
         }
         o.passes = passes(iterations, p.has("z"));
         if p.operands.is_empty() {
-            ctx.usage_err("missing file operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing file operand"));
         }
         let mut seed = crate::expand::param::next_random() | 1;
         let mut ok = true;
@@ -243,7 +236,7 @@ impl Command for Shred {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree, make_fs, run_full, tree};
+    use crate::commands::util::testutil::{check, check_tree, make_fs, run_full, tree};
     use crate::limits::Limits;
 
     #[test]
@@ -251,7 +244,7 @@ mod tests {
         let fs = make_fs(&[("s1", "hello\n"), ("big", &"x".repeat(5000)), ("e0", ""), ("s3", "abc")]);
         let run = |argv: &[&str]| run_full(&fs, argv, b"", &[], Limits::default());
         assert_eq!(run(&["shred", "-n", "1", "s1", "big", "e0"]).status, 0);
-        let size = |name: &str| crate::commands::testutil::block_on(fs.metadata(&format!("/w/{name}"))).map(|m| m.size);
+        let size = |name: &str| crate::commands::util::testutil::block_on(fs.metadata(&format!("/w/{name}"))).map(|m| m.size);
         assert_eq!((size("s1"), size("big"), size("e0")), (Ok(4096), Ok(8192), Ok(0)));
         run(&["shred", "-s", "10", "s3"]);
         assert_eq!(size("s3"), Ok(10));

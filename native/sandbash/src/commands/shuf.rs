@@ -4,8 +4,9 @@
 //! the bytes come from the interpreter's generator (the one behind $RANDOM).
 //! Standard input with `-n` is sampled through a reservoir as GNU does.
 
-use super::common::{quote, quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 use std::collections::HashMap;
 
@@ -146,17 +147,13 @@ fn parse_range(s: &str) -> Option<(u64, u64)> {
 }
 
 #[async_trait]
-impl Command for Shuf {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Shuf {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let echo = p.has("e");
         let range = p.last("i");
         if echo && range.is_some() {
-            ctx.usage_err("cannot combine -e and -i options").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "cannot combine -e and -i options"));
         }
         let repeat = p.has("r");
         let eol = if p.has("z") { b'\0' } else { b'\n' };
@@ -165,8 +162,7 @@ impl Command for Shuf {
             match n.parse::<u64>() {
                 Ok(v) => head = head.min(v),
                 Err(_) => {
-                    ctx.err(format!("invalid line count: {}", quote(n))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid line count: {}", quote(n))));
                 }
             }
         }
@@ -175,8 +171,7 @@ impl Command for Shuf {
             Some(f) => match ctx.open_input(f).await {
                 Ok(input) => Bytes::File { input, name: f.to_string() },
                 Err(e) => {
-                    ctx.err(format!("{}: {e}", quotef(f))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("{}: {e}", quotef(f))));
                 }
             },
         };
@@ -189,12 +184,10 @@ impl Command for Shuf {
         let n_items: u64;
         if let Some(r) = range {
             let Some((lo, hi)) = parse_range(r) else {
-                ctx.err(format!("invalid input range: {}", quote(r))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("invalid input range: {}", quote(r))));
             };
             if !p.operands.is_empty() {
-                ctx.usage_err(format!("extra operand {}", quote(&p.operands[0]))).await?;
-                return Ok(1);
+                return Err(UError::usage(1, format!("extra operand {}", quote(&p.operands[0]))));
             }
             lo_hi = Some(lo);
             n_items = hi + 1 - lo;
@@ -203,8 +196,7 @@ impl Command for Shuf {
             n_items = lines.len() as u64;
         } else {
             if p.operands.len() > 1 {
-                ctx.usage_err(format!("extra operand {}", quote(&p.operands[1]))).await?;
-                return Ok(1);
+                return Err(UError::usage(1, format!("extra operand {}", quote(&p.operands[1]))));
             }
             let file = p.operands.first().map_or("-", String::as_str);
             // GNU samples a pipe (unknown size) through a reservoir.
@@ -212,16 +204,14 @@ impl Command for Shuf {
             let mut src = match ctx.open_lines(file, eol).await {
                 Ok(s) => s,
                 Err(e) => {
-                    ctx.err(format!("{}: {e}", quotef(file))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("{}: {e}", quotef(file))));
                 }
             };
             if reservoir {
                 match sample(ctx, &mut src, head, &mut rng).await {
                     Ok(l) => lines = l,
                     Err(Eof(name)) => {
-                        ctx.err(format!("{}: end of file", quote(&name))).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("{}: end of file", quote(&name))));
                     }
                 }
             } else {
@@ -277,18 +267,15 @@ impl Command for Shuf {
         let out = match result {
             Ok(o) => o,
             Err(Eof(name)) if name.is_empty() => {
-                ctx.err("no lines to repeat").await?;
-                return Ok(1);
+                return Err(UError::new(1, "no lines to repeat"));
             }
             Err(Eof(name)) => {
-                ctx.err(format!("{}: end of file", quote(&name))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("{}: end of file", quote(&name))));
             }
         };
         if let Some(f) = p.last("o") {
             if let Err(e) = ctx.fs.write(&ctx.resolve(f), &out).await {
-                ctx.err(format!("{}: {e}", quotef(f))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("{}: {e}", quotef(f))));
             }
             return Ok(0);
         }
@@ -302,7 +289,7 @@ impl Command for Shuf {
 /// plus one at end of input).
 async fn sample(
     ctx: &CommandContext<'_>,
-    src: &mut super::common::LineSource,
+    src: &mut super::util::LineSource,
     k: u64,
     rng: &mut RandInt,
 ) -> Result<Vec<Vec<u8>>, Eof> {
@@ -339,7 +326,7 @@ async fn sample(
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const RS: &str =
         "the quick brown fox jumps over the lazy dog 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -376,7 +363,7 @@ mod tests {
 
     #[test]
     fn unseeded_is_a_permutation() {
-        let got = crate::commands::testutil::run(&["shuf", "-i", "1-50"], &[], "");
+        let got = crate::commands::util::testutil::run(&["shuf", "-i", "1-50"], &[], "");
         let mut nums: Vec<u32> = got.out.lines().map(|l| l.parse().unwrap()).collect();
         nums.sort();
         assert_eq!(nums, (1..=50).collect::<Vec<_>>());

@@ -1,7 +1,7 @@
 //! `sleep NUMBER[smhd]...`: the sum of the intervals, in slices so a timeout
 //! or cancellation of the exec ends it promptly (the exec then reports why).
 
-use super::common::{quote_locale, Spec};
+use super::util::{quote_locale, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 use std::time::{Duration, Instant};
@@ -81,7 +81,7 @@ impl Command for Sleep {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, make_fs, run_full};
+    use crate::commands::util::testutil::{check, make_fs, run_full};
     use crate::limits::Limits;
     use std::time::Instant;
 

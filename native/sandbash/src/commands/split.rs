@@ -2,7 +2,7 @@
 //! of chunks (`-n N`, `-n l/N`), named PREFIX + suffix (`aa`, `ab`, ... or
 //! `00`, `01`, ... with `-d`; length `-a`) + `--additional-suffix`.
 
-use super::common::{parse_size, quote, quote_locale, Arg, Spec};
+use super::util::{parse_size, quote, quote_locale, Arg, Spec};
 use super::{Command, CommandContext, CommandResult};
 use async_trait::async_trait;
 
@@ -269,7 +269,7 @@ async fn bad(ctx: &CommandContext<'_>, what: &str, v: &str) -> CommandResult {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     const IN: &[(&str, &str)] = &[("in", "1\n2\n3\n4\n5\n")];
 

@@ -2,11 +2,12 @@
 //! sandbox keeps one time per node (mtime, also shown as access/change time),
 //! no inodes or devices (shown as 0), and one owner (uid 1000).
 
-use super::common::{quote, quotef, Arg, Spec};
-use super::file_mode::mode_string;
-use super::file_time::{full_date, to_unix};
-use super::file_util::type_name;
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quotef, Arg, Spec};
+use super::util::file_mode::mode_string;
+use super::util::file_time::{full_date, to_unix};
+use super::util::file_util::type_name;
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{FileType, Metadata};
 use async_trait::async_trait;
 
@@ -29,15 +30,11 @@ const DEFAULT: &str = "  File: %\u{1}\n  Size: %-10s\tBlocks: %-10b IO Block: %-
 const TERSE: &str = "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o\n";
 
 #[async_trait]
-impl Command for Stat {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Stat {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let (format, escapes) = match (p.last("printf"), p.last("c")) {
             (Some(f), _) => (f.to_string(), true),
@@ -193,16 +190,16 @@ fn escape(rest: &[char]) -> (String, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_time::from_unix;
-    use super::super::file_util::testing::{check_on, fs_with};
-    use super::super::testutil::{block_on, check};
+    use super::super::util::file_time::from_unix;
+    use super::super::util::file_util::testing::{check_on, fs_with};
+    use super::super::util::testutil::{block_on, check};
 
     #[test]
     fn formats() {
         // GNU stat 9.1 on the same files (owner root shown as the sandbox user, uid 1000).
         let fs = fs_with(&[("f", "hi\n")], &[("l", "f")]);
         block_on(fs.set_mtime("/w/f", from_unix(1_000_000, 0))).expect("mtime");
-        let t = super::super::testutil::tree(&fs);
+        let t = super::super::util::testutil::tree(&fs);
         check_on(
             &fs,
             &["stat", "-c", "%n %s %F %a %A %U %Y %y %h %b %B %o %N %%", "f"],
@@ -225,7 +222,7 @@ mod tests {
         check_on(&fs, &["stat", "--printf=%n\\n", "f"], "", "f\n", "", 0, &t);
         check_on(&fs, &["stat", "-c", "[%5s|%-4n|%03a]", "f"], "", "[    3|f   |644]\n", "", 0, &t);
         check(&["stat", "-c", "%F %a %s", "d"], &[("d/", "")], "", "directory 755 4096\n", "", 0);
-        let o = super::super::testutil::run_full(&fs, &["stat", "f"], b"", &[], Default::default());
+        let o = super::super::util::testutil::run_full(&fs, &["stat", "f"], b"", &[], Default::default());
         let first: Vec<&str> = o.out.lines().take(2).collect();
         assert_eq!(first, ["  File: f", "  Size: 3         \tBlocks: 8          IO Block: 4096   regular file"]);
     }

@@ -2,9 +2,10 @@
 //! `run_util`). Sandbox streams have no stdio buffers to change, so the
 //! modes are only checked, with GNU's messages.
 
-use super::common::{parse_size, quote_locale, Arg, Spec};
+use super::util::{parse_size, quote_locale, Arg, Spec};
 use super::run_util::{self, Exec, Ran};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Stdbuf;
@@ -18,31 +19,24 @@ const SPEC: Spec = Spec::new(
 .posix();
 
 #[async_trait]
-impl Command for Stdbuf {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Stdbuf {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         for o in &p.opts {
             let mode = o.val.as_deref().unwrap_or("");
             if mode == "L" {
                 if o.id == "i" {
-                    ctx.usage_err("line buffering stdin is meaningless").await?;
-                    return Ok(125);
+                    return Err(UError::usage(125, "line buffering stdin is meaningless"));
                 }
             } else if parse_size(mode).is_none() {
-                ctx.err(format!("invalid mode {}", quote_locale(mode))).await?;
-                return Ok(125);
+                return Err(UError::new(125, format!("invalid mode {}", quote_locale(mode))));
             }
         }
         let Some(name) = p.operands.first() else {
-            ctx.usage_err("missing operand").await?;
-            return Ok(125);
+            return Err(UError::usage(125, "missing operand"));
         };
         if p.opts.is_empty() {
-            ctx.usage_err("you must specify a buffering mode option").await?;
-            return Ok(125);
+            return Err(UError::usage(125, "you must specify a buffering mode option"));
         }
         match run_util::run(ctx, Exec::from_ctx(ctx, &p.operands)).await? {
             Ran::Status(s) => Ok(s),
@@ -56,7 +50,7 @@ impl Command for Stdbuf {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const TRY: &str = "Try 'stdbuf --help' for more information.\n";
 

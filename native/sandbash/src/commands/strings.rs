@@ -3,8 +3,9 @@
 //! `-t d|o|x`/`-o` offsets, `-f` file names, `-w` all whitespace, `-e s|S`
 //! 7- or 8-bit characters and `-s` separators.
 
-use super::common::{Arg, OptError, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{Arg, OptError, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Strings;
@@ -101,14 +102,14 @@ impl Scan {
 }
 
 #[async_trait]
-impl Command for Strings {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Strings {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let usage = |_: &CommandContext<'_>, msg: Option<String>| {
             let mut s = msg.map(|m| format!("strings: {m}\n")).unwrap_or_default();
             s.push_str(USAGE);
             s
         };
-        let p = match super::common::parse(ctx.args, &SPEC) {
+        let p = match super::util::parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
                 ctx.out(USAGE.as_bytes()).await?;
@@ -169,13 +170,11 @@ impl Command for Strings {
         if let Some(d) = digits {
             match d.parse::<usize>() {
                 Ok(0) => {
-                    ctx.err("invalid minimum string length 0").await?;
-                    return Ok(1);
+                    return Err(UError::new(1, "invalid minimum string length 0"));
                 }
                 Ok(n) => o.min = n,
                 Err(_) => {
-                    ctx.err(format!("invalid integer argument {d}")).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid integer argument {d}")));
                 }
             }
         }
@@ -230,7 +229,7 @@ impl Command for Strings {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{block_on, make_fs, run_full};
+    use super::super::util::testutil::{block_on, make_fs, run_full};
     use crate::limits::Limits;
 
     const B: &[u8] = b"ab\x00hello world\x01\tline\x80\xc3\xa9more text here\nnext line\x00xyz";

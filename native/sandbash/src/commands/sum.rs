@@ -2,13 +2,14 @@
 //! 1K blocks (the default, `-r`) or the System V one with 512-byte blocks
 //! (`-s`). The checksums are shared with `cksum -a bsd|sysv`.
 
-use super::common::{quotef, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quotef, Spec};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Sum;
 
-const SPEC: Spec = Spec::new("rs", &[("sysv", super::common::Arg::No, "s")], "[OPTION]... [FILE]...");
+const SPEC: Spec = Spec::new("rs", &[("sysv", super::util::Arg::No, "s")], "[OPTION]... [FILE]...");
 
 /// The BSD rotating checksum.
 #[derive(Default)]
@@ -53,12 +54,9 @@ impl SysV {
 }
 
 #[async_trait]
-impl Command for Sum {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Sum {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         // The last of -r / -s wins.
         let sysv = p.opts.iter().rev().find(|o| o.id == "r" || o.id == "s").is_some_and(|o| o.id == "s");
         let named = !p.operands.is_empty();
@@ -98,7 +96,7 @@ impl Command for Sum {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn sums() {

@@ -1,8 +1,9 @@
 //! `sync [-d|-f] [FILE]...`: writes are never cached in the sandbox, so this
 //! only checks that each FILE can be opened, as GNU does.
 
-use super::common::{quote, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Sync;
@@ -10,19 +11,14 @@ pub struct Sync;
 const SPEC: Spec = Spec::new("df", &[("data", Arg::No, "d"), ("file-system", Arg::No, "f")], "[OPTION] [FILE]...");
 
 #[async_trait]
-impl Command for Sync {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Sync {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.has("d") && p.has("f") {
-            ctx.err("cannot specify both --data and --file-system").await?;
-            return Ok(1);
+            return Err(UError::new(1, "cannot specify both --data and --file-system"));
         }
         if p.has("d") && p.operands.is_empty() {
-            ctx.err("--data needs at least one argument").await?;
-            return Ok(1);
+            return Err(UError::new(1, "--data needs at least one argument"));
         }
         let mut status = 0;
         for f in &p.operands {
@@ -37,7 +33,7 @@ impl Command for Sync {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn sync() {

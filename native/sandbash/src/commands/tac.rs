@@ -1,7 +1,8 @@
 //! `tac`: print records in reverse order (`-s SEP`, `-b` separator before).
 
-use super::common::{quote, quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Tac;
@@ -49,20 +50,15 @@ fn reverse(data: &[u8], sep: &[u8], before: bool) -> Vec<u8> {
 }
 
 #[async_trait]
-impl Command for Tac {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Tac {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.has("r") {
-            ctx.err("--regex is not supported").await?;
-            return Ok(1);
+            return Err(UError::new(1, "--regex is not supported"));
         }
         let sep = p.last("s").unwrap_or("\n").as_bytes().to_vec();
         if sep.is_empty() {
-            ctx.err("separator cannot be empty").await?;
-            return Ok(1);
+            return Err(UError::new(1, "separator cannot be empty"));
         }
         let files = if p.operands.is_empty() { vec!["-".to_string()] } else { p.operands.clone() };
         let mut status = 0;
@@ -85,7 +81,7 @@ impl Command for Tac {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn reverses() {

@@ -4,13 +4,14 @@
 //! written in GNU format (`././@LongLink` for long names, 10240-byte records)
 //! and read in GNU, ustar and pax form; gzip input is recognised by its magic.
 
-use super::common::{parse, quote, Arg, OptError, Spec};
-use super::date_fmt::{format, When};
-use super::date_parse::Zone;
-use super::file_mode::mode_string;
-use super::file_time::{from_unix, to_unix};
-use super::gzip_codec::{compress, decompress};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{parse, quote, Arg, OptError, Spec};
+use super::util::strftime::{format, When};
+use super::date::parse::Zone;
+use super::util::file_mode::mode_string;
+use super::util::file_time::{from_unix, to_unix};
+use super::gzip::codec::{compress, decompress};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::fs::{path, FileType};
 use crate::io::IoError;
 use crate::pattern::Pattern;
@@ -324,8 +325,8 @@ async fn tar_err(ctx: &CommandContext<'_>, msg: &str) -> Result<(), IoError> {
 }
 
 #[async_trait]
-impl Command for Tar {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Tar {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let args = old_style(ctx.args);
         let p = match parse(&args, &SPEC) {
             Ok(p) => p,
@@ -746,7 +747,7 @@ async fn extract_one(ctx: &CommandContext<'_>, o: &Opts, m: &Member, dest: &str,
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{block_on, check, make_fs, run_full, run_raw, tree, Out};
+    use super::super::util::testutil::{block_on, check, make_fs, run_full, run_raw, tree, Out};
     use crate::fs::Fs;
     use crate::limits::Limits;
     use std::sync::Arc;
@@ -839,9 +840,9 @@ mod tests {
         let t = tree(&fs);
         assert!(t.contains("d/\nd/a.txt\thello\nd/ln -> a.txt\nd/sub/\nd/sub/b\ttwo\\n\n"), "{t}");
         let m = block_on(fs.metadata("/w/d/sub/b")).expect("meta");
-        assert_eq!((m.mode, super::super::file_time::to_unix(m.mtime).0), (0o600, 1_795_341_600));
+        assert_eq!((m.mode, super::super::util::file_time::to_unix(m.mtime).0), (0o600, 1_795_341_600));
         let m = block_on(fs.metadata("/w/d")).expect("meta");
-        assert_eq!(super::super::file_time::to_unix(m.mtime).0, 1_795_341_600);
+        assert_eq!(super::super::util::file_time::to_unix(m.mtime).0, 1_795_341_600);
         go(&fs, &["tar", "xf", "l.tgz", "-C", "d/sub"]);
         assert_eq!(block_on(fs.read(&format!("/w/d/sub/{LONG}"))).expect("read"), b"L");
         let o = go(&fs, &["tar", "-xOzf", "g.tgz", "d/a.txt"]);

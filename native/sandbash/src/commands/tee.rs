@@ -1,7 +1,8 @@
 //! `tee [-a] FILE...`: copy stdin to stdout and to each file, chunk by chunk.
 
-use super::common::{quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Tee;
@@ -13,12 +14,9 @@ const SPEC: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Tee {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Tee {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let append = p.has("a");
         let mut status = 0;
         // Files that opened; `-` is a file named "-" for tee.
@@ -56,7 +54,7 @@ impl Command for Tee {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check_tree;
+    use crate::commands::util::testutil::check_tree;
 
     #[test]
     fn copies() {

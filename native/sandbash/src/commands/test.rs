@@ -128,7 +128,7 @@ impl Command for Test {
         if ctx.name == "[" {
             match args.as_slice() {
                 ["--help"] => return ctx.out(b"Usage: test EXPRESSION\n").await.map(|_| 0),
-                ["--version"] => return ctx.out(super::common::coreutils_version("[").as_bytes()).await.map(|_| 0),
+                ["--version"] => return ctx.out(super::util::coreutils_version("[").as_bytes()).await.map(|_| 0),
                 _ => {}
             }
             if args.last() != Some(&"]") {
@@ -153,7 +153,7 @@ impl Command for Test {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn files_and_strings() {

@@ -3,9 +3,10 @@
 //! `-s` and `-k` are checked and accepted; `--preserve-status` reports what
 //! the signal would have caused (128 + its number).
 
-use super::common::{parse_duration, quote, quote_locale, Arg, Spec};
+use super::util::{parse_duration, quote, quote_locale, Arg, Spec};
 use super::run_util::{self, Exec, Ran};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 use std::time::Duration;
 
@@ -39,12 +40,9 @@ fn signal(s: &str) -> Option<i32> {
 }
 
 #[async_trait]
-impl Command for Timeout {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Timeout {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let (mut sig, mut preserve, mut verbose) = (15, false, false);
         for o in &p.opts {
             let v = o.val.as_deref().unwrap_or("");
@@ -52,13 +50,11 @@ impl Command for Timeout {
                 "s" => match signal(v) {
                     Some(n) => sig = n,
                     None => {
-                        ctx.usage_err(format!("{}: invalid signal", quote_locale(v))).await?;
-                        return Ok(125);
+                        return Err(UError::usage(125, format!("{}: invalid signal", quote_locale(v))));
                     }
                 },
                 "k" if parse_duration(v).is_none() => {
-                    ctx.usage_err(format!("invalid time interval {}", quote_locale(v))).await?;
-                    return Ok(125);
+                    return Err(UError::usage(125, format!("invalid time interval {}", quote_locale(v))));
                 }
                 "p" => preserve = true,
                 "v" => verbose = true,
@@ -66,12 +62,10 @@ impl Command for Timeout {
             }
         }
         if p.operands.len() < 2 {
-            ctx.usage_err(if p.operands.is_empty() { "missing operand".to_string() } else { String::new() }).await?;
-            return Ok(125);
+            return Err(UError::usage(125, if p.operands.is_empty() { "missing operand".to_string() } else { String::new() }));
         }
         let Some(secs) = parse_duration(&p.operands[0]) else {
-            ctx.usage_err(format!("invalid time interval {}", quote_locale(&p.operands[0]))).await?;
-            return Ok(125);
+            return Err(UError::usage(125, format!("invalid time interval {}", quote_locale(&p.operands[0]))));
         };
         let argv = &p.operands[1..];
         let run = run_util::run(ctx, Exec::from_ctx(ctx, argv));
@@ -109,7 +103,7 @@ fn sig_name(n: i32) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     const TRY: &str = "Try 'timeout --help' for more information.\n";
 

@@ -2,9 +2,10 @@
 //! `-r`, `-m`, `-a`, `--time`). The sandbox keeps no access times, so `-a`
 //! alone only creates missing files.
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::file_time::{parse_date, parse_stamp};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::util::file_time::{parse_date, parse_stamp};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::FsError;
 use async_trait::async_trait;
 use std::time::SystemTime;
@@ -24,12 +25,9 @@ const SPEC: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Touch {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Touch {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let no_deref = p.has("h");
         let no_create = p.has("c") || no_deref;
         // Which times change: mtime unless only atime was asked for.
@@ -44,14 +42,12 @@ impl Command for Touch {
                         quote(w)
                     ))
                     .await?;
-                    ctx.usage_err("").await?;
-                    return Ok(1);
+                    return Err(UError::usage(1, ""));
                 }
             }
         }
         if p.has("t") && (p.has("d") || p.has("r")) {
-            ctx.usage_err("cannot specify times from more than one source").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "cannot specify times from more than one source"));
         }
         let now = SystemTime::now();
         let mut when: Option<SystemTime> = None;
@@ -59,8 +55,7 @@ impl Command for Touch {
             match ctx.fs.metadata(&ctx.resolve(r)).await {
                 Ok(m) => when = Some(m.mtime),
                 Err(e) => {
-                    ctx.err(format!("failed to get attributes of {}: {e}", quote(r))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("failed to get attributes of {}: {e}", quote(r))));
                 }
             }
         }
@@ -68,8 +63,7 @@ impl Command for Touch {
             match parse_date(d, when.unwrap_or(now)) {
                 Some(t) => when = Some(t),
                 None => {
-                    ctx.err(format!("invalid date format {}", quote_locale(d))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid date format {}", quote_locale(d))));
                 }
             }
         }
@@ -77,14 +71,12 @@ impl Command for Touch {
             match parse_stamp(t, now) {
                 Some(t) => when = Some(t),
                 None => {
-                    ctx.err(format!("invalid date format {}", quote_locale(t))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("invalid date format {}", quote_locale(t))));
                 }
             }
         }
         if p.operands.is_empty() {
-            ctx.usage_err("missing file operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing file operand"));
         }
         let mtime = when.unwrap_or(now);
         let mut status = 0;
@@ -138,8 +130,8 @@ async fn touch_one(
 
 #[cfg(test)]
 mod tests {
-    use super::super::file_time::to_unix;
-    use super::super::testutil::{block_on, check, check_tree, make_fs, run_full};
+    use super::super::util::file_time::to_unix;
+    use super::super::util::testutil::{block_on, check, check_tree, make_fs, run_full};
     use crate::limits::Limits;
 
     fn mtime_after(files: &[(&str, &str)], argv: &[&str], name: &str) -> i64 {

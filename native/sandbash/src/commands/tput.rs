@@ -3,6 +3,7 @@
 //! terminal so layout code has numbers to work with.
 
 use super::{Command, CommandContext, CommandResult};
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Tput;
@@ -16,12 +17,11 @@ const SILENT: &[&str] = &[
 ];
 
 #[async_trait]
-impl Command for Tput {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Tput {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut args = ctx.args.iter().map(String::as_str).skip_while(|a| a.starts_with("-T") || *a == "-S");
         let Some(cap) = args.next() else {
-            ctx.err("usage: tput [-V] [-S] [-T term] capname").await?;
-            return Ok(2);
+            return Err(UError::new(2, "usage: tput [-V] [-S] [-T term] capname"));
         };
         match cap {
             "cols" | "co" => ctx.out(b"80\n").await?,
@@ -30,8 +30,7 @@ impl Command for Tput {
             "longname" => ctx.out(b"xterm terminal emulator (X Window System)").await?,
             c if SILENT.contains(&c) => {}
             c => {
-                ctx.err(format!("unknown terminfo capability '{c}'")).await?;
-                return Ok(4);
+                return Err(UError::new(4, format!("unknown terminfo capability '{c}'")));
             }
         }
         Ok(0)
@@ -47,7 +46,7 @@ impl Command for Clear {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn tput() {

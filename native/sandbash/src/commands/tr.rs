@@ -2,8 +2,9 @@
 //! `[c*n]` repeats, `[=c=]`, escapes, -c/-C complement and -t. Works on
 //! bytes (GNU tr has no multibyte support) and streams its input.
 
-use super::common::{quote, quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Tr;
@@ -200,20 +201,16 @@ fn expand(elems: &[Elem], fill: usize) -> (Vec<u8>, Vec<(usize, &'static str)>) 
 }
 
 #[async_trait]
-impl Command for Tr {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Tr {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let (complement, delete, squeeze, truncate) = (p.has("c") || p.has("C"), p.has("d"), p.has("s"), p.has("t"));
         let ops = &p.operands;
         let translating = !delete && ops.len() >= 2;
         let needs_two = (delete && squeeze) || (!delete && !squeeze);
         let max_ops = if delete && !squeeze { 1 } else { 2 };
         if ops.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         if ops.len() == 1 && needs_two {
             let why = if delete {
@@ -221,16 +218,14 @@ impl Command for Tr {
             } else {
                 "Two strings must be given when translating."
             };
-            ctx.usage_err(format!("missing operand after {}\n{why}", quote_locale(&ops[0]))).await?;
-            return Ok(1);
+            return Err(UError::usage(1, format!("missing operand after {}\n{why}", quote_locale(&ops[0]))));
         }
         if ops.len() > max_ops {
             let mut msg = format!("extra operand {}", quote_locale(&ops[max_ops]));
             if max_ops == 1 {
                 msg.push_str("\nOnly one string may be given when deleting without squeezing repeats.");
             }
-            ctx.usage_err(msg).await?;
-            return Ok(1);
+            return Err(UError::usage(1, msg));
         }
 
         let mut warnings = Vec::new();
@@ -243,8 +238,7 @@ impl Command for Tr {
         let t = match tables {
             Ok(t) => t,
             Err(m) => {
-                ctx.err(m).await?;
-                return Ok(1);
+                return Err(UError::new(1, m));
             }
         };
         // With -d only set1 deletes; with -s the last given set squeezes.
@@ -347,7 +341,7 @@ fn build(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     fn ok(args: &[&str], input: &str, out: &str) {
         let mut argv = vec!["tr"];

@@ -4,7 +4,8 @@
 //! Like tree 2.1, a top directory counts in the summary only when it lists
 //! something.
 
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{path, FileType};
 use crate::io::IoError;
 use crate::pattern::Pattern;
@@ -109,8 +110,8 @@ fn list<'a>(
 }
 
 #[async_trait]
-impl Command for Tree {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Tree {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut o = Opts::default();
         let mut report = true;
         let mut roots = Vec::new();
@@ -137,15 +138,13 @@ impl Command for Tree {
                     let Some(v) = args.next() else {
                         let what =
                             if a == "-L" { "Missing argument to -L option." } else { "Missing argument to -I option." };
-                        ctx.err(what).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, what));
                     };
                     match a.as_str() {
                         "-L" => match v.parse::<usize>() {
                             Ok(n) if n > 0 => o.max_level = Some(n),
                             _ => {
-                                ctx.err("Invalid level, must be greater than 0.").await?;
-                                return Ok(1);
+                                return Err(UError::new(1, "Invalid level, must be greater than 0."));
                             }
                         },
                         "-I" => o.ignore.extend(patterns(v)),
@@ -215,8 +214,8 @@ impl Command for Tree {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::file_util::testing::{check_on, fs_with};
-    use crate::commands::testutil::tree;
+    use crate::commands::util::file_util::testing::{check_on, fs_with};
+    use crate::commands::util::testutil::tree;
 
     #[test]
     fn trees() {

@@ -1,7 +1,8 @@
 //! `true` and `false` as the coreutils binaries (for `env true`, `find -exec
 //! false`): arguments are ignored except a lone `--help` or `--version`.
 
-use super::{Command, CommandContext, CommandResult};
+use super::{CommandContext, CommandResult};
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct True;
@@ -15,7 +16,7 @@ async fn run(ctx: &CommandContext<'_>, status: i32) -> CommandResult {
                 return Ok(status);
             }
             "--version" => {
-                ctx.out(super::common::coreutils_version(ctx.name).as_bytes()).await?;
+                ctx.out(super::util::coreutils_version(ctx.name).as_bytes()).await?;
                 return Ok(status);
             }
             _ => {}
@@ -25,22 +26,22 @@ async fn run(ctx: &CommandContext<'_>, status: i32) -> CommandResult {
 }
 
 #[async_trait]
-impl Command for True {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        run(ctx, 0).await
+impl Utility for True {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        Ok(run(ctx, 0).await?)
     }
 }
 
 #[async_trait]
-impl Command for False {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        run(ctx, 1).await
+impl Utility for False {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        Ok(run(ctx, 1).await?)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn statuses() {

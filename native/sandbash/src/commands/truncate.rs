@@ -2,8 +2,9 @@
 //! pads with zero bytes; sizes are capped so a script cannot ask the
 //! in-memory filesystem for gigabytes.
 
-use super::common::{parse_size, quote, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{parse_size, quote, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Truncate;
@@ -38,12 +39,9 @@ fn apply(op: Op, n: u64, old: u64) -> u64 {
 }
 
 #[async_trait]
-impl Command for Truncate {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Truncate {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut size = None;
         if let Some(s) = p.last("s") {
             let (op, rest) = match s.chars().next() {
@@ -58,13 +56,11 @@ impl Command for Truncate {
             let n = match parse_size(rest) {
                 Some(n) if !rest.ends_with('b') => n,
                 _ => {
-                    ctx.err(format!("Invalid number: {}", quote(s))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("Invalid number: {}", quote(s))));
                 }
             };
             if n == 0 && matches!(op, Op::RoundDown | Op::RoundUp) {
-                ctx.err("division by zero").await?;
-                return Ok(1);
+                return Err(UError::new(1, "division by zero"));
             }
             size = Some((op, n));
         }
@@ -72,23 +68,19 @@ impl Command for Truncate {
             Some(r) => match ctx.fs.metadata(&ctx.resolve(r)).await {
                 Ok(m) => Some(m.size),
                 Err(e) => {
-                    ctx.err(format!("cannot stat {}: {e}", quote(r))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("cannot stat {}: {e}", quote(r))));
                 }
             },
             None => None,
         };
         if size.is_none() && reference.is_none() {
-            ctx.usage_err("you must specify either '--size' or '--reference'").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "you must specify either '--size' or '--reference'"));
         }
         if reference.is_some() && size.is_some_and(|(op, _)| matches!(op, Op::Set)) {
-            ctx.usage_err("you must specify a relative '--size' with '--reference'").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "you must specify a relative '--size' with '--reference'"));
         }
         if p.operands.is_empty() {
-            ctx.usage_err("missing file operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing file operand"));
         }
         let cap = ctx.budget.limits.max_string_bytes.max(1 << 20) * 10;
         let mut status = 0;
@@ -129,7 +121,7 @@ impl Command for Truncate {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     #[test]
     fn sizes() {

@@ -3,8 +3,9 @@
 //! in byte order, successors taken newest first), and so does the loop
 //! report, so the output matches GNU's byte for byte.
 
-use super::common::{quotef, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quotef, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 use std::collections::BTreeMap;
 
@@ -96,23 +97,18 @@ impl Graph {
 }
 
 #[async_trait]
-impl Command for Tsort {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_at_most(&SPEC, 1).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Tsort {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts_at_most(&SPEC, 1).await?;
         let file = p.operands.first().map_or("-", String::as_str);
         let data = match ctx.read_operand(file).await {
             Ok(d) => d,
             Err(e) => {
-                ctx.err(format!("{}: {e}", quotef(file))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("{}: {e}", quotef(file))));
             }
         };
         let Ok(mut g) = Graph::build(&data) else {
-            ctx.err(format!("{}: input contains an odd number of tokens", quotef(file))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("{}: input contains an odd number of tokens", quotef(file))));
         };
         let mut left = g.items.len();
         let mut status = 0;
@@ -161,7 +157,7 @@ impl Command for Tsort {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn sorts() {

@@ -1,7 +1,8 @@
 //! `tty`: a script's stdin is never a terminal here.
 
-use super::common::{quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote_locale, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Tty;
@@ -9,15 +10,14 @@ pub struct Tty;
 const SPEC: Spec = Spec::new("s", &[("silent", Arg::No, "s"), ("quiet", Arg::No, "s")], "[OPTION]...");
 
 #[async_trait]
-impl Command for Tty {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Tty {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let p = match ctx.parse_opts(&SPEC).await? {
             Ok(p) => p,
             Err(_) => return Ok(2),
         };
         if let Some(extra) = p.operands.first() {
-            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
-            return Ok(2);
+            return Err(UError::usage(2, format!("extra operand {}", quote_locale(extra))));
         }
         if !p.has("s") {
             ctx.out(b"not a tty\n").await?;
@@ -28,7 +28,7 @@ impl Command for Tty {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn tty() {

@@ -1,8 +1,9 @@
 //! `uname`: a fixed Linux machine named after the sandbox's hostname.
 //! Processor and platform are `unknown`, as on Debian (and left out of `-a`).
 
-use super::common::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Uname;
@@ -29,12 +30,9 @@ const SPEC: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Uname {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_at_most(&SPEC, 0).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Uname {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts_at_most(&SPEC, 0).await?;
         let all = p.has("a");
         let host = ctx.sys.hostname.as_str();
         let fields = [
@@ -60,7 +58,7 @@ impl Command for Uname {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn uname() {

@@ -1,8 +1,9 @@
 //! `unexpand`: blanks to tabs (leading blanks only, unless `-a` or `-t`),
 //! following GNU unexpand.c's pending-blank logic byte for byte.
 
-use super::common::{quotef, Arg, Spec, TabStops};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quotef, Arg, Spec, TabStops};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Unexpand;
@@ -78,8 +79,8 @@ fn line(data: &[u8], tabs: &TabStops, all: bool, out: &mut Vec<u8>) {
 }
 
 #[async_trait]
-impl Command for Unexpand {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Unexpand {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         // `-4` is `-t 4` without implying `-a`.
         let mut legacy = Vec::new();
         let args: Vec<String> = ctx
@@ -95,17 +96,13 @@ impl Command for Unexpand {
             })
             .cloned()
             .collect();
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         let mut specs = legacy;
         specs.extend(p.all("t").map(String::from));
         let tabs = match TabStops::parse(&specs) {
             Ok(t) => t,
             Err(m) => {
-                ctx.err(m).await?;
-                return Ok(1);
+                return Err(UError::new(1, m));
             }
         };
         let all = (p.has("a") || p.has("t")) && !p.has("first-only");
@@ -132,7 +129,7 @@ impl Command for Unexpand {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     const F: &str = "        a       b  c\n    x\n \ty\n                 z\n  \n";
 

@@ -1,8 +1,9 @@
 //! `uniq`: report or omit repeated adjacent lines (GNU coreutils 9.1). The
 //! two loops follow GNU's `check_file` so odd combinations (`-u -D`) match.
 
-use super::common::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::IoError;
 use async_trait::async_trait;
 
@@ -103,12 +104,9 @@ impl Sink {
 }
 
 #[async_trait]
-impl Command for Uniq {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Uniq {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut cmp = Cmp { skip_fields: 0, skip_chars: 0, check_chars: usize::MAX, ignore_case: false };
         let (mut unique, mut first_rep, mut later_rep) = (true, true, false);
         let (mut count, mut delimit, mut group, mut zero) = (false, Sep::None, None::<Sep>, false);
@@ -121,8 +119,7 @@ impl Command for Uniq {
                 _ => None,
             } {
                 let Some(n) = size_opt(val) else {
-                    ctx.err(format!("{val}: invalid number of {what}")).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("{val}: invalid number of {what}")));
                 };
                 match o.id {
                     "f" => cmp.skip_fields = n,
@@ -142,8 +139,7 @@ impl Command for Uniq {
                         Some("prepend") => Sep::Prepend,
                         Some("separate") => Sep::Separate,
                         Some(v) => {
-                            ctx.usage_err(bad_arg(v, "all-repeated", &["'none'", "'prepend'", "'separate'"])).await?;
-                            return Ok(1);
+                            return Err(UError::usage(1, bad_arg(v, "all-repeated", &["'none'", "'prepend'", "'separate'"])));
                         }
                     };
                 }
@@ -155,8 +151,7 @@ impl Command for Uniq {
                         Some("both") => Sep::Both,
                         Some(v) => {
                             let valid = ["'prepend'", "'append'", "'separate'", "'both'"];
-                            ctx.usage_err(bad_arg(v, "group", &valid)).await?;
-                            return Ok(1);
+                            return Err(UError::usage(1, bad_arg(v, "group", &valid)));
                         }
                     });
                 }
@@ -166,36 +161,30 @@ impl Command for Uniq {
             };
         }
         if let Some(extra) = p.operands.get(2) {
-            ctx.usage_err(format!("extra operand {}", quote_locale(extra))).await?;
-            return Ok(1);
+            return Err(UError::usage(1, format!("extra operand {}", quote_locale(extra))));
         }
         if group.is_some() && (count || !unique || !first_rep || later_rep) {
-            ctx.usage_err("--group is mutually exclusive with -c/-d/-D/-u").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "--group is mutually exclusive with -c/-d/-D/-u"));
         }
         if count && later_rep {
-            ctx.usage_err("printing all duplicated lines and repeat counts is meaningless").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "printing all duplicated lines and repeat counts is meaningless"));
         }
         let input = p.operands.first().map_or("-", String::as_str);
         let output = p.operands.get(1).filter(|o| *o != "-");
         if let Some(o) = output {
             // GNU opens (and truncates) the output before reading.
             if let Err(e) = ctx.fs.write(&ctx.resolve(o), b"").await {
-                ctx.err(format!("{}: {e}", quotef(o))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("{}: {e}", quotef(o))));
             }
         }
         let delim = if zero { 0 } else { b'\n' };
         let mut src = match ctx.open_lines(input, delim).await {
             Ok(s) => s,
             Err(e) if e == "Is a directory" => {
-                ctx.err(format!("error reading {}", quote(input))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("error reading {}", quote(input))));
             }
             Err(e) => {
-                ctx.err(format!("{}: {e}", quotef(input))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("{}: {e}", quotef(input))));
             }
         };
         let mut sink = Sink { buf: Vec::new(), to_file: output.is_some() };
@@ -213,7 +202,7 @@ impl Command for Uniq {
             let mut prev: Option<Vec<u8>> = None;
             while let Some(line) = src.next_line(ctx).await {
                 // Per line: the cheap turn counter (a full check every 1,024 lines).
-                if !super::common::checkpoint_ok(ctx.budget) {
+                if !super::util::checkpoint_ok(ctx.budget) {
                     return Ok(1);
                 }
                 let line = fix(line);
@@ -253,7 +242,7 @@ impl Command for Uniq {
             };
             while let Some(line) = src.next_line(ctx).await {
                 // Per line: the cheap turn counter (a full check every 1,024 lines).
-                if !super::common::checkpoint_ok(ctx.budget) {
+                if !super::util::checkpoint_ok(ctx.budget) {
                     return Ok(1);
                 }
                 let line = fix(line);
@@ -285,8 +274,7 @@ impl Command for Uniq {
         match output {
             Some(o) => {
                 if let Err(e) = ctx.fs.write(&ctx.resolve(o), &sink.buf).await {
-                    ctx.err(format!("{}: {e}", quotef(o))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("{}: {e}", quotef(o))));
                 }
             }
             None => ctx.out(&sink.buf).await?,
@@ -297,7 +285,7 @@ impl Command for Uniq {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     const IN: &str = "a\na\nb\nc\nc\nc\nd";
 

@@ -1,7 +1,8 @@
 //! `unlink FILE`: the unlink(2) call (a file or a symlink, never a directory).
 
-use super::common::{quote, quote_locale, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quote, quote_locale, Spec};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::FsError;
 use async_trait::async_trait;
 
@@ -10,20 +11,16 @@ pub struct Unlink;
 const SPEC: Spec = Spec::new("", &[], "FILE\n  or:  unlink OPTION");
 
 #[async_trait]
-impl Command for Unlink {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Unlink {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let msg = match p.operands.as_slice() {
             [] => Some("missing operand".to_string()),
             [_, extra, ..] => Some(format!("extra operand {}", quote_locale(extra))),
             _ => None,
         };
         if let Some(m) = msg {
-            ctx.usage_err(m).await?;
-            return Ok(1);
+            return Err(UError::usage(1, m));
         }
         let name = &p.operands[0];
         let path = ctx.resolve(name);
@@ -33,8 +30,7 @@ impl Command for Unlink {
             Err(e) => Err(e),
         };
         if let Err(e) = res {
-            ctx.err(format!("cannot unlink {}: {e}", quote(name))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("cannot unlink {}: {e}", quote(name))));
         }
         Ok(0)
     }
@@ -42,7 +38,7 @@ impl Command for Unlink {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, check_tree};
+    use crate::commands::util::testutil::{check, check_tree};
 
     #[test]
     fn unlinks() {

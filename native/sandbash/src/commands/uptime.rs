@@ -1,9 +1,10 @@
 //! `uptime` (procps): the sandbox "booted" one hour, 23 minutes ago, has one
 //! user and no load. The clock is the real one (UTC).
 
-use super::file_time::to_unix;
-use super::timefmt::strftime;
-use super::{Command, CommandContext, CommandResult};
+use super::util::file_time::to_unix;
+use super::util::strftime::strftime;
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 use std::time::SystemTime;
 
@@ -15,8 +16,8 @@ const UP: i64 = 3600 + 23 * 60;
 const USAGE: &str = "\nUsage:\n uptime [options]\n\nOptions:\n -p, --pretty   show uptime in pretty format\n -h, --help     display this help and exit\n -s, --since    system up since\n -V, --version  output version information and exit\n\nFor more details see uptime(1).\n";
 
 #[async_trait]
-impl Command for Uptime {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Uptime {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let (now, _) = to_unix(SystemTime::now());
         let text = |f: &[u8], t: i64| String::from_utf8_lossy(&strftime(f, t)).into_owned();
         let out = match ctx.args.first().map(String::as_str) {
@@ -47,7 +48,7 @@ impl Command for Uptime {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::run;
+    use crate::commands::util::testutil::run;
 
     #[test]
     fn uptime() {

@@ -1,8 +1,9 @@
 //! `users`: the sandbox keeps no login records, so the list is empty; an
 //! optional FILE operand (a utmp file) is accepted as GNU accepts it.
 
-use super::common::Spec;
-use super::{Command, CommandContext, CommandResult};
+use super::util::Spec;
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Users;
@@ -10,8 +11,8 @@ pub struct Users;
 const SPEC: Spec = Spec::new("", &[], "[OPTION]... [FILE]");
 
 #[async_trait]
-impl Command for Users {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Users {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         if let Err(s) = ctx.parse_at_most(&SPEC, 1).await? {
             return Ok(s);
         }
@@ -21,7 +22,7 @@ impl Command for Users {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn users() {

@@ -2,7 +2,8 @@
 //! have no terminal: like the real one without `TERM`, it stops at once with
 //! `Error opening terminal: unknown.` Options are still checked.
 
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Watch;
@@ -10,8 +11,8 @@ pub struct Watch;
 const USAGE: &str = "\nUsage:\n watch [options] command\n\nOptions:\n  -b, --beep             beep if command has a non-zero exit\n  -c, --color            interpret ANSI color and style sequences\n  -d, --differences[=<permanent>]\n                         highlight changes between updates\n  -e, --errexit          exit if command has a non-zero exit\n  -g, --chgexit          exit when output from command changes\n  -q, --equexit <cycles>\n                         exit when output from command does not change\n  -n, --interval <secs>  seconds to wait between updates\n  -p, --precise          attempt run command in precise intervals\n  -t, --no-title         turn off header\n  -w, --no-wrap          turn off line wrapping\n  -x, --exec             pass command to exec instead of \"sh -c\"\n\n -h, --help     display this help and exit\n -v, --version  output version information and exit\n\nFor more details see watch(1).\n";
 
 #[async_trait]
-impl Command for Watch {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Watch {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let args = ctx.args;
         let mut i = 0;
         // Options end at the first operand (the command).
@@ -52,7 +53,7 @@ impl Command for Watch {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     // Values from procps-ng watch 4.0.2 run without TERM.
     #[test]

@@ -1,8 +1,9 @@
 //! `wc`: newline, word, character, byte counts and longest line (-l -w -m -c -L),
 //! with GNU's column width rule and a `total` line for several files.
 
-use super::common::{quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{quotef, Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::fs::FileType;
 use async_trait::async_trait;
 
@@ -151,12 +152,9 @@ fn width(c: char) -> u64 {
 }
 
 #[async_trait]
-impl Command for Wc {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Wc {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut show = [p.has("l"), p.has("w"), p.has("m"), p.has("c"), p.has("L")];
         if !show.iter().any(|&b| b) {
             show = [true, true, false, true, false];
@@ -246,7 +244,7 @@ impl Command for Wc {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::check;
+    use super::super::util::testutil::check;
 
     const F: (&str, &str) = ("f", "a b\nc\n");
     const G: (&str, &str) = ("g", "hello world\nfoo");
@@ -267,7 +265,7 @@ mod tests {
     /// UTF-8 included); with `-w` the decoding path runs.
     #[test]
     fn lines_bytes_without_decoding() {
-        use super::super::testutil::{make_fs, run_full};
+        use super::super::util::testutil::{make_fs, run_full};
         let fs = make_fs(&[]);
         let input = b"a\xff\nb\n\xe2\x82";
         let run = |argv: &[&str]| run_full(&fs, argv, input, &[], crate::limits::Limits::default()).out;

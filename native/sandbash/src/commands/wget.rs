@@ -3,8 +3,9 @@
 //! Exit statuses as GNU Wget: 4 network failure, 8 server error, 1 generic,
 //! 2 usage. The log on stderr is Wget's, without the progress bar.
 
-use super::net_util::Sink;
-use super::{Command, CommandContext, CommandResult};
+use super::util::net::Sink;
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use crate::net::client::{self, NetError, Request};
 use crate::net::Url;
 use async_trait::async_trait;
@@ -138,8 +139,8 @@ fn split_bundles(args: &[String]) -> Vec<String> {
 }
 
 #[async_trait]
-impl Command for Wget {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Wget {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let args = split_bundles(ctx.args);
         let o = match parse(ctx, &args).await {
             Ok(o) => o,

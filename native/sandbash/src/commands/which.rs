@@ -2,14 +2,15 @@
 //! builtins that real systems also ship as programs (echo, test, ...) are
 //! registered too, so they are found; `cd` and friends are not.
 
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Which;
 
 #[async_trait]
-impl Command for Which {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Which {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut names = Vec::new();
         let mut opts_done = false;
         for a in ctx.args {
@@ -48,7 +49,7 @@ impl Command for Which {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn which() {

@@ -2,8 +2,9 @@
 //! (`-H`) and the `-q` count are ever printed, laid out as GNU who.c lays
 //! them out for the options given.
 
-use super::common::{Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::util::{Arg, Spec};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Who;
@@ -31,7 +32,7 @@ const SPEC: Spec = Spec::new(
 );
 
 /// GNU's print_heading: which columns show depends on the options.
-fn heading(p: &super::common::Parsed) -> String {
+fn heading(p: &super::util::Parsed) -> String {
     let (mut short, mut idle, mut mesg, mut exit) = (true, false, false, false);
     for o in &p.opts {
         match o.id {
@@ -59,13 +60,10 @@ fn heading(p: &super::common::Parsed) -> String {
 }
 
 #[async_trait]
-impl Command for Who {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Who {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         // One operand names a utmp file, two (`am i`) mean -m.
-        let p = match ctx.parse_at_most(&SPEC, 2).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_at_most(&SPEC, 2).await?;
         if p.has("q") {
             ctx.out(b"\n# users=0\n").await?;
             return Ok(0);
@@ -79,7 +77,7 @@ impl Command for Who {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn who() {

@@ -1,7 +1,8 @@
 //! `whoami`: the sandbox's user name.
 
-use super::common::Spec;
-use super::{Command, CommandContext, CommandResult};
+use super::util::Spec;
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Whoami;
@@ -9,8 +10,8 @@ pub struct Whoami;
 const SPEC: Spec = Spec::new("", &[], "[OPTION]...");
 
 #[async_trait]
-impl Command for Whoami {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Whoami {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         if let Err(s) = ctx.parse_at_most(&SPEC, 0).await? {
             return Ok(s);
         }
@@ -21,7 +22,7 @@ impl Command for Whoami {
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     #[test]
     fn user() {

@@ -4,7 +4,7 @@
 //! needed, so `yes | xargs -n1 echo | head -n1` ends. Commands get an empty
 //! stdin, as GNU gives them /dev/null.
 
-use super::common::{quote, quotef, Arg, Spec};
+use super::util::{quote, quotef, Arg, Spec};
 use super::run_util::{self, Exec, Ran};
 use super::{Command, CommandContext, CommandResult};
 use crate::io::{Input, IoError};
@@ -451,7 +451,7 @@ async fn drive(
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::check;
+    use crate::commands::util::testutil::check;
 
     fn x(args: &[&str], stdin: &str, out: &str, err: &str, status: i32) {
         let mut argv = vec!["xargs"];

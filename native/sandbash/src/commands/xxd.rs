@@ -3,7 +3,8 @@
 //! xxd's own option parser (`-c8`, `-cols 8`, strtol numbers such as `0x10`)
 //! and its line layout (the text column is fixed; partial lines are padded).
 
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::{Input, IoError};
 use async_trait::async_trait;
 
@@ -403,8 +404,8 @@ async fn revert(ctx: &CommandContext<'_>, input: &Input, cols: i64, plain: bool,
 }
 
 #[async_trait]
-impl Command for Xxd {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Xxd {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let Ok((mut o, files)) = parse(ctx.args) else {
             ctx.stderr.write(USAGE.as_bytes()).await?;
             return Ok(1);
@@ -431,14 +432,12 @@ impl Command for Xxd {
             };
         }
         if (o.kind == Kind::Plain && o.cols < 0) || (o.kind != Kind::Plain && !(1..=COLS_MAX).contains(&o.cols)) {
-            ctx.err(format!("invalid number of columns (max. {COLS_MAX}).")).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("invalid number of columns (max. {COLS_MAX}).")));
         }
         if o.group < 1 || o.group > o.cols {
             o.group = o.cols;
         } else if o.kind == Kind::Little && (o.group & (o.group - 1)) != 0 {
-            ctx.err("number of octets per group must be a power of 2 with -e.").await?;
-            return Ok(1);
+            return Err(UError::new(1, "number of octets per group must be a power of 2 with -e."));
         }
         let infile = files.first().filter(|f| *f != "-").cloned();
         let input = match &infile {
@@ -446,12 +445,10 @@ impl Command for Xxd {
             Some(f) => match ctx.open_input(f).await {
                 Ok(i) => i,
                 Err(e) if e == "Is a directory" => {
-                    ctx.err(e).await?;
-                    return Ok(2);
+                    return Err(UError::new(2, e));
                 }
                 Err(e) => {
-                    ctx.err(format!("{f}: {e}")).await?;
-                    return Ok(2);
+                    return Err(UError::new(2, format!("{f}: {e}")));
                 }
             },
         };
@@ -480,8 +477,7 @@ impl Command for Xxd {
         if let (Some(f), Some(cap)) = (outfile, sub_out) {
             let path = ctx.resolve(&f);
             if let Err(e) = ctx.fs.write(&path, &cap.take()).await {
-                ctx.err(format!("{f}: {e}")).await?;
-                return Ok(3);
+                return Err(UError::new(3, format!("{f}: {e}")));
             }
         }
         Ok(status)
@@ -635,7 +631,7 @@ async fn dump(ctx: &CommandContext<'_>, o: &Opts, input: Input, infile: Option<&
 
 #[cfg(test)]
 mod tests {
-    use crate::commands::testutil::{check, make_fs, run_raw};
+    use crate::commands::util::testutil::{check, make_fs, run_raw};
     use crate::limits::Limits;
 
     const DATA: &str = "hello world\nthis is a test of xxd output\0\x01\u{7f}";
@@ -840,7 +836,7 @@ mod tests {
         check(&["xxd", "nofile"], &[], "", "", "xxd: nofile: No such file or directory\n", 2);
         check(&["xxd", "d"], &[("d/", "")], "", "", "xxd: Is a directory\n", 2);
         check(&["xxd", "-c", "300"], &[], "", "", "xxd: invalid number of columns (max. 256).\n", 1);
-        let got = crate::commands::testutil::run(&["xxd", "-q"], &[], "");
+        let got = crate::commands::util::testutil::run(&["xxd", "-q"], &[], "");
         assert_eq!(got.status, 1);
         assert!(got.err.starts_with("Usage:\n       xxd [options] [infile [outfile]]\n"));
     }

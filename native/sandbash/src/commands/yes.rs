@@ -1,8 +1,9 @@
 //! `yes`: print its arguments (or `y`) forever, until the reader goes away
 //! (broken pipe), the output limit is hit, or the exec's time runs out.
 
-use super::common::Spec;
-use super::{Command, CommandContext, CommandResult};
+use super::util::Spec;
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Yes;
@@ -13,12 +14,9 @@ const SPEC: Spec = Spec::new("", &[], "[STRING]...\n  or:  yes OPTION");
 const CHUNK: usize = 16 * 1024;
 
 #[async_trait]
-impl Command for Yes {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Yes {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut line = if p.operands.is_empty() { "y".to_string() } else { p.operands.join(" ") };
         line.push('\n');
         let mut buf = Vec::with_capacity(CHUNK + line.len());
@@ -36,7 +34,7 @@ impl Command for Yes {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{block_on, check, TestEnv, CWD};
+    use super::super::util::testutil::{block_on, check, TestEnv, CWD};
     use super::super::{default_registry, CommandContext, SysInfo};
     use crate::io::{pipe, Input, Output};
     use crate::limits::{Budget, CancelToken, Limits};
@@ -44,7 +42,7 @@ mod tests {
     /// Run `yes ARGS` into a pipe, read `n` bytes, close the pipe: yes must
     /// end with a broken pipe.
     fn read_then_close(args: &[&str], n: usize) -> (Vec<u8>, bool) {
-        let fs = super::super::testutil::make_fs(&[]);
+        let fs = super::super::util::testutil::make_fs(&[]);
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         let env = TestEnv(Vec::new());
         let sys = SysInfo { username: "u".into(), hostname: "h".into(), net: Default::default(), python: Vec::new() };

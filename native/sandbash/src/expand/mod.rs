@@ -267,12 +267,12 @@ pub fn expand_pieces<'a>(
                 WordPiece::Text(t) => {
                     let t = &t[std::mem::take(&mut skip).min(t.len())..];
                     // brush-parser leaves a `${...}` it cannot read as the texts "$" and "{...".
-                    if t.ends_with('$') {
+                    if let Some(head) = t.strip_suffix('$') {
                         if let Some(WordPiece::Text(next)) = pieces.get(idx + 1).map(|p| &p.piece) {
                             if next.starts_with('{') {
                                 let body = next.find('}').map_or(next.as_str(), |j| &next[..=j]);
                                 if let Some(word) = unparsed_expansion(body) {
-                                    out.push(&t[..t.len() - 1], quoted, false)?;
+                                    out.push(head, quoted, false)?;
                                     expand_unparsed(sh, fds, &word, quoted, out).await?;
                                     skip = body.len();
                                     continue;

@@ -7,8 +7,9 @@ use crate::state::ShellState;
 pub fn decode(sh: &ShellState, s: &str) -> String {
     let now =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
-    let time =
-        |fmt: &str| String::from_utf8_lossy(&crate::commands::timefmt::strftime(fmt.as_bytes(), now)).into_owned();
+    let time = |fmt: &str| {
+        String::from_utf8_lossy(&crate::commands::util::strftime::strftime(fmt.as_bytes(), now)).into_owned()
+    };
     let home = sh.get_var("HOME").unwrap_or_default();
     let pwd = sh.get_var("PWD").unwrap_or_else(|| sh.cwd.clone());
     let tilde = |p: &str| -> String {

@@ -439,7 +439,7 @@ async fn run_with_context(sh: &mut ShellState, runner: Runner<'_>, argv: &[Strin
         shell: Some(sh),
     };
     let r = match runner {
-        Runner::Utility(cmd) => crate::commands::common::with_locale(sh, cmd.run(&mut ctx)).await,
+        Runner::Utility(cmd) => crate::commands::util::with_locale(sh, cmd.run(&mut ctx)).await,
         Runner::Host(host) => host.run(&mut ctx).await,
     };
     drop(ctx);

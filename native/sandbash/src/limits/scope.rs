@@ -99,7 +99,7 @@ pub fn checkpoint() -> Result<(), Stop> {
         t.set(n);
         n
     });
-    if n % CHECK_EVERY != 0 {
+    if !n.is_multiple_of(CHECK_EVERY) {
         return Ok(());
     }
     check_now()

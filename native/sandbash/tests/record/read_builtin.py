@@ -33,7 +33,7 @@ t("array_replaces_old_value", r'''arr=(1 2 3 4); echo 'x y' | { read -a arr; dec
 
 group("Statuses and descriptors")
 t("eof_statuses", r'''printf '' | { read v; echo "[$v] $?"; }; printf 'abc' | { read v; echo "[$v] $?"; }; printf 'abc\n' | { read -d '' v; echo "[$v] $?"; }''')
-t("timeout_zero", r'''echo x | { read -t 0; echo "t0 $?"; read v; echo "[$v]"; }; read -t 0 < /dev/null; echo "null $?"; read -t 1 v <<< hi; echo "$v $?"''')
+t("timeout_zero", r'''echo x | { sleep 0.1; read -t 0; echo "t0 $?"; read v; echo "[$v]"; }; read -t 0 < /dev/null; echo "null $?"; read -t 1 v <<< hi; echo "$v $?"''')
 e("bad_timeouts", r'''read -t -1 v; echo $?; read -t x v; echo $?''')
 e("read_from_fd", r'''echo hi > f; exec 3<f; read -u 3 v; echo "[$v] $?"; read -u 3 v; echo "[$v] $?"; read -u 9 v; echo $?''')
 e("readonly_name", r'''readonly ro=orig; echo new | { read ro; echo "s=$? ro=$ro"; }; echo 'a b' | { read x ro; echo "s=$? x=$x"; }''')

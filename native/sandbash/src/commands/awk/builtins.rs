@@ -454,7 +454,7 @@ impl<'p> Interp<'p, '_, '_> {
                 if n >= 3 {
                     self.ev(&a[2]).await?;
                 }
-                let out = crate::commands::timefmt::strftime(fmt.as_bytes(), t);
+                let out = crate::commands::util::strftime::strftime(fmt.as_bytes(), t);
                 Ok(Value::Str(String::from_utf8_lossy(&out).into_owned()))
             }
             "mktime" => {

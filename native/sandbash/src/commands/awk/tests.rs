@@ -1,7 +1,7 @@
 //! awk tests: every expectation was printed by GNU awk 5.2.1 (run as `awk`,
 //! `LC_ALL=C.UTF-8 TZ=UTC`) in a directory holding the same files.
 
-use crate::commands::testutil::{check, run};
+use crate::commands::util::testutil::{check, run};
 
 #[test]
 fn fields() {

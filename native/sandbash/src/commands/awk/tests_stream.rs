@@ -1,7 +1,7 @@
 //! awk against endless input and endless programs: it must stream, stop
 //! early, and end at the exec's deadline.
 
-use crate::commands::testutil::{block_on, make_fs, run_full, TestEnv, CWD};
+use crate::commands::util::testutil::{block_on, make_fs, run_full, TestEnv, CWD};
 use crate::commands::{default_registry, CommandContext, SysInfo};
 use crate::io::{pipe, CaptureBuf, IoError, Output, OutputCounter};
 use crate::limits::{Budget, CancelToken, Limits};

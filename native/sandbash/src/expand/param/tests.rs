@@ -1,0 +1,321 @@
+use super::*;
+
+/// `(value, pattern, [${v#p}, ${v##p}, ${v%p}, ${v%%p}, ${v/p/-},
+/// ${v//p/-}, ${v/#p/-}, ${v/%p/-}])` as bash 5.2 prints them (extglob on).
+const BASH: &[(&str, &str, [&str; 8])] = &[
+    ("abcabc", "*b", ["cabc", "c", "abcabc", "abcabc", "-c", "-c", "-c", "abcabc"]),
+    ("abcabc", "a", ["bcabc", "bcabc", "abcabc", "abcabc", "-bcabc", "-bc-bc", "-bcabc", "abcabc"]),
+    ("abcabc", "?", ["bcabc", "bcabc", "abcab", "abcab", "-bcabc", "------", "-bcabc", "abcab-"]),
+    ("abcabc", "*", ["abcabc", "", "abcabc", "", "-", "-", "-", "-"]),
+    ("abcabc", "[ab]", ["bcabc", "bcabc", "abcabc", "abcabc", "-bcabc", "--c--c", "-bcabc", "abcabc"]),
+    ("abcabc", "+(a|b)", ["bcabc", "cabc", "abcabc", "abcabc", "-cabc", "-c-c", "-cabc", "abcabc"]),
+    ("abcabc", "*(x)", ["abcabc", "abcabc", "abcabc", "abcabc", "-abcabc", "-a-b-c-a-b-c", "-abcabc", "abcabc-"]),
+    ("abcabc", "@(b|ab)c", ["abc", "abc", "abca", "abc", "-abc", "--", "-abc", "abc-"]),
+    ("abcabc", "[!a]*", ["abcabc", "abcabc", "abcab", "a", "a-", "a-", "abcabc", "a-"]),
+    ("abcabc", "b*", ["abcabc", "abcabc", "abca", "a", "a-", "a-", "abcabc", "a-"]),
+    ("abcabc", "*(é|l)", ["abcabc", "abcabc", "abcabc", "abcabc", "-abcabc", "-a-b-c-a-b-c", "-abcabc", "abcabc-"]),
+    ("abcabc", "?(y)x", ["abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc"]),
+    ("abcabc", "\\*", ["abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc"]),
+    ("abcabc", ".*", ["abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc", "abcabc"]),
+    ("aaa", "*b", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+    ("aaa", "a", ["aa", "aa", "aa", "aa", "-aa", "---", "-aa", "aa-"]),
+    ("aaa", "?", ["aa", "aa", "aa", "aa", "-aa", "---", "-aa", "aa-"]),
+    ("aaa", "*", ["aaa", "", "aaa", "", "-", "-", "-", "-"]),
+    ("aaa", "[ab]", ["aa", "aa", "aa", "aa", "-aa", "---", "-aa", "aa-"]),
+    ("aaa", "+(a|b)", ["aa", "", "aa", "", "-", "-", "-", "-"]),
+    ("aaa", "*(x)", ["aaa", "aaa", "aaa", "aaa", "-aaa", "-a-a-a", "-aaa", "aaa-"]),
+    ("aaa", "@(b|ab)c", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+    ("aaa", "[!a]*", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+    ("aaa", "b*", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+    ("aaa", "*(é|l)", ["aaa", "aaa", "aaa", "aaa", "-aaa", "-a-a-a", "-aaa", "aaa-"]),
+    ("aaa", "?(y)x", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+    ("aaa", "\\*", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+    ("aaa", ".*", ["aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa", "aaa"]),
+    ("", "*b", ["", "", "", "", "", "", "", ""]),
+    ("", "a", ["", "", "", "", "", "", "", ""]),
+    ("", "?", ["", "", "", "", "", "", "", ""]),
+    ("", "*", ["", "", "", "", "-", "-", "-", "-"]),
+    ("", "[ab]", ["", "", "", "", "", "", "", ""]),
+    ("", "+(a|b)", ["", "", "", "", "", "", "", ""]),
+    ("", "*(x)", ["", "", "", "", "-", "-", "-", "-"]),
+    ("", "@(b|ab)c", ["", "", "", "", "", "", "", ""]),
+    ("", "[!a]*", ["", "", "", "", "", "", "", ""]),
+    ("", "b*", ["", "", "", "", "", "", "", ""]),
+    ("", "*(é|l)", ["", "", "", "", "-", "-", "-", "-"]),
+    ("", "?(y)x", ["", "", "", "", "", "", "", ""]),
+    ("", "\\*", ["", "", "", "", "", "", "", ""]),
+    ("", ".*", ["", "", "", "", "", "", "", ""]),
+    (
+        "héllo wörld",
+        "*b",
+        [
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+        ],
+    ),
+    (
+        "héllo wörld",
+        "a",
+        [
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+        ],
+    ),
+    (
+        "héllo wörld",
+        "?",
+        [
+            "éllo wörld",
+            "éllo wörld",
+            "héllo wörl",
+            "héllo wörl",
+            "-éllo wörld",
+            "-----------",
+            "-éllo wörld",
+            "héllo wörl-",
+        ],
+    ),
+    ("héllo wörld", "*", ["héllo wörld", "", "héllo wörld", "", "-", "-", "-", "-"]),
+    (
+        "héllo wörld",
+        "[ab]",
+        [
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+        ],
+    ),
+    (
+        "héllo wörld",
+        "+(a|b)",
+        [
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+        ],
+    ),
+    (
+        "héllo wörld",
+        "*(x)",
+        [
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "-héllo wörld",
+            "-h-é-l-l-o- -w-ö-r-l-d",
+            "-héllo wörld",
+            "héllo wörld-",
+        ],
+    ),
+    (
+        "héllo wörld",
+        "@(b|ab)c",
+        [
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+        ],
+    ),
+    ("héllo wörld", "[!a]*", ["éllo wörld", "", "héllo wörl", "", "-", "-", "-", "-"]),
+    (
+        "héllo wörld",
+        "b*",
+        [
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+        ],
+    ),
+    (
+        "héllo wörld",
+        "*(é|l)",
+        [
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "-héllo wörld",
+            "-h--o- -w-ö-r--d",
+            "-héllo wörld",
+            "héllo wörld-",
+        ],
+    ),
+    (
+        "héllo wörld",
+        "?(y)x",
+        [
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+        ],
+    ),
+    (
+        "héllo wörld",
+        "\\*",
+        [
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+        ],
+    ),
+    (
+        "héllo wörld",
+        ".*",
+        [
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+            "héllo wörld",
+        ],
+    ),
+    ("a.b.c", "*b", [".c", ".c", "a.b.c", "a.b.c", "-.c", "-.c", "-.c", "a.b.c"]),
+    ("a.b.c", "a", [".b.c", ".b.c", "a.b.c", "a.b.c", "-.b.c", "-.b.c", "-.b.c", "a.b.c"]),
+    ("a.b.c", "?", [".b.c", ".b.c", "a.b.", "a.b.", "-.b.c", "-----", "-.b.c", "a.b.-"]),
+    ("a.b.c", "*", ["a.b.c", "", "a.b.c", "", "-", "-", "-", "-"]),
+    ("a.b.c", "[ab]", [".b.c", ".b.c", "a.b.c", "a.b.c", "-.b.c", "-.-.c", "-.b.c", "a.b.c"]),
+    ("a.b.c", "+(a|b)", [".b.c", ".b.c", "a.b.c", "a.b.c", "-.b.c", "-.-.c", "-.b.c", "a.b.c"]),
+    ("a.b.c", "*(x)", ["a.b.c", "a.b.c", "a.b.c", "a.b.c", "-a.b.c", "-a-.-b-.-c", "-a.b.c", "a.b.c-"]),
+    ("a.b.c", "@(b|ab)c", ["a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c"]),
+    ("a.b.c", "[!a]*", ["a.b.c", "a.b.c", "a.b.", "a", "a-", "a-", "a.b.c", "a-"]),
+    ("a.b.c", "b*", ["a.b.c", "a.b.c", "a.", "a.", "a.-", "a.-", "a.b.c", "a.-"]),
+    ("a.b.c", "*(é|l)", ["a.b.c", "a.b.c", "a.b.c", "a.b.c", "-a.b.c", "-a-.-b-.-c", "-a.b.c", "a.b.c-"]),
+    ("a.b.c", "?(y)x", ["a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c"]),
+    ("a.b.c", "\\*", ["a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c", "a.b.c"]),
+    ("a.b.c", ".*", ["a.b.c", "a.b.c", "a.b", "a", "a-", "a-", "a.b.c", "a-"]),
+    ("xyxyx", "*b", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+    ("xyxyx", "a", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+    ("xyxyx", "?", ["yxyx", "yxyx", "xyxy", "xyxy", "-yxyx", "-----", "-yxyx", "xyxy-"]),
+    ("xyxyx", "*", ["xyxyx", "", "xyxyx", "", "-", "-", "-", "-"]),
+    ("xyxyx", "[ab]", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+    ("xyxyx", "+(a|b)", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+    ("xyxyx", "*(x)", ["xyxyx", "yxyx", "xyxyx", "xyxy", "-yxyx", "--y--y-", "-yxyx", "xyxy-"]),
+    ("xyxyx", "@(b|ab)c", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+    ("xyxyx", "[!a]*", ["yxyx", "", "xyxy", "", "-", "-", "-", "-"]),
+    ("xyxyx", "b*", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+    ("xyxyx", "*(é|l)", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "-xyxyx", "-x-y-x-y-x", "-xyxyx", "xyxyx-"]),
+    ("xyxyx", "?(y)x", ["yxyx", "yxyx", "xyxy", "xyx", "-yxyx", "---", "-yxyx", "xyx-"]),
+    ("xyxyx", "\\*", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+    ("xyxyx", ".*", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+    ("a b  c", "*b", ["  c", "  c", "a b  c", "a b  c", "-  c", "-  c", "-  c", "a b  c"]),
+    ("a b  c", "a", [" b  c", " b  c", "a b  c", "a b  c", "- b  c", "- b  c", "- b  c", "a b  c"]),
+    ("a b  c", "?", [" b  c", " b  c", "a b  ", "a b  ", "- b  c", "------", "- b  c", "a b  -"]),
+    ("a b  c", "*", ["a b  c", "", "a b  c", "", "-", "-", "-", "-"]),
+    ("a b  c", "[ab]", [" b  c", " b  c", "a b  c", "a b  c", "- b  c", "- -  c", "- b  c", "a b  c"]),
+    ("a b  c", "+(a|b)", [" b  c", " b  c", "a b  c", "a b  c", "- b  c", "- -  c", "- b  c", "a b  c"]),
+    ("a b  c", "*(x)", ["a b  c", "a b  c", "a b  c", "a b  c", "-a b  c", "-a- -b- - -c", "-a b  c", "a b  c-"]),
+    ("a b  c", "@(b|ab)c", ["a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c"]),
+    ("a b  c", "[!a]*", ["a b  c", "a b  c", "a b  ", "a", "a-", "a-", "a b  c", "a-"]),
+    ("a b  c", "b*", ["a b  c", "a b  c", "a ", "a ", "a -", "a -", "a b  c", "a -"]),
+    ("a b  c", "*(é|l)", ["a b  c", "a b  c", "a b  c", "a b  c", "-a b  c", "-a- -b- - -c", "-a b  c", "a b  c-"]),
+    ("a b  c", "?(y)x", ["a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c"]),
+    ("a b  c", "\\*", ["a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c"]),
+    ("a b  c", ".*", ["a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c", "a b  c"]),
+    ("aXbXc", "*b", ["Xc", "Xc", "aXbXc", "aXbXc", "-Xc", "-Xc", "-Xc", "aXbXc"]),
+    ("aXbXc", "a", ["XbXc", "XbXc", "aXbXc", "aXbXc", "-XbXc", "-XbXc", "-XbXc", "aXbXc"]),
+    ("aXbXc", "?", ["XbXc", "XbXc", "aXbX", "aXbX", "-XbXc", "-----", "-XbXc", "aXbX-"]),
+    ("aXbXc", "*", ["aXbXc", "", "aXbXc", "", "-", "-", "-", "-"]),
+    ("aXbXc", "[ab]", ["XbXc", "XbXc", "aXbXc", "aXbXc", "-XbXc", "-X-Xc", "-XbXc", "aXbXc"]),
+    ("aXbXc", "+(a|b)", ["XbXc", "XbXc", "aXbXc", "aXbXc", "-XbXc", "-X-Xc", "-XbXc", "aXbXc"]),
+    ("aXbXc", "*(x)", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "-aXbXc", "-a-X-b-X-c", "-aXbXc", "aXbXc-"]),
+    ("aXbXc", "@(b|ab)c", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc"]),
+    ("aXbXc", "[!a]*", ["aXbXc", "aXbXc", "aXbX", "a", "a-", "a-", "aXbXc", "a-"]),
+    ("aXbXc", "b*", ["aXbXc", "aXbXc", "aX", "aX", "aX-", "aX-", "aXbXc", "aX-"]),
+    ("aXbXc", "*(é|l)", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "-aXbXc", "-a-X-b-X-c", "-aXbXc", "aXbXc-"]),
+    ("aXbXc", "?(y)x", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc"]),
+    ("aXbXc", "\\*", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc"]),
+    ("aXbXc", ".*", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc"]),
+];
+
+fn run(v: &str, p: &str) -> [String; 8] {
+    let pat = Pattern::from_glob_text(p);
+    let mut sc = pat.scanner(true);
+    let dash = Replacement::literal("-".into());
+    let affix = |sc: &mut Option<Scanner>, suffix, largest| remove_affix(v, sc.as_mut(), suffix, largest).unwrap();
+    let rep = |sc: &mut Option<Scanner>, k| replace(v, sc.as_mut(), &dash, &k, u64::MAX).unwrap();
+    [
+        affix(&mut sc, false, false),
+        affix(&mut sc, false, true),
+        affix(&mut sc, true, false),
+        affix(&mut sc, true, true),
+        rep(&mut sc, SubstringMatchKind::FirstOccurrence),
+        rep(&mut sc, SubstringMatchKind::Anywhere),
+        rep(&mut sc, SubstringMatchKind::Prefix),
+        rep(&mut sc, SubstringMatchKind::Suffix),
+    ]
+}
+
+#[test]
+fn affixes_and_replacements_as_bash() {
+    for (v, p, want) in BASH {
+        assert_eq!(run(v, p), want.map(String::from), "value {v:?} pattern {p:?}");
+    }
+}
+
+#[test]
+fn a_replacement_past_the_string_limit_stops_before_it_is_built() {
+    let big = "x".repeat(1000);
+    let pat = Pattern::from_glob_text("?");
+    let err = replace(
+        &big,
+        pat.scanner(false).as_mut(),
+        &Replacement::literal(big.clone()),
+        &SubstringMatchKind::Anywhere,
+        100_000,
+    );
+    assert_eq!(err, Err(Budget::exceeded("max_string_bytes", 100_000, "expansion size")));
+}
+
+#[test]
+fn patsub_replacement_puts_the_match() {
+    let pat = Pattern::from_glob_text("b*");
+    let rep = Replacement::from_parts(&[("<&>".into(), false)]);
+    let out = replace("abcb", pat.scanner(false).as_mut(), &rep, &SubstringMatchKind::Anywhere, u64::MAX);
+    assert_eq!(out.unwrap(), "a<bcb>");
+}
