@@ -338,6 +338,7 @@ impl BashBuilder {
             select_menu: None,
             select_eof: false,
             arith_cache: Default::default(),
+            parse_cache: Default::default(),
             aliases: Default::default(),
             dirstack: Default::default(),
             jobs: Default::default(),

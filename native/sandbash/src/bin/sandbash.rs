@@ -4,6 +4,7 @@
 //! sandbash -c SCRIPT [ARG0 [ARGS...]]
 //! sandbash FILE [ARGS...]        (FILE is read from the host: it is the script, not sandbox data)
 //! sandbash < script.sh
+//! sandbash --help                (usage, settings and every limit with its default)
 //! ```
 //! The script's stdin is this process's stdin when the script comes from `-c` or a file.
 //! No network unless `SANDBASH_ALLOW_NET` lists URL patterns (comma-separated) or
@@ -22,13 +23,15 @@ use std::io::{IsTerminal, Read, Write};
 fn main() {
     // Arguments that are not UTF-8 are taken lossily (a script is text to the parser).
     let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    if matches!(args.first().map(String::as_str), Some("--help" | "-h")) {
+        print!("{}", usage());
+        std::process::exit(0);
+    }
     let (script, arg0, rest, stdin) = match parse_args(&args) {
         Ok(v) => v,
         Err(m) => {
             eprintln!("sandbash: {m}");
-            eprintln!("usage: sandbash -c SCRIPT [ARG0 [ARGS...]] | sandbash FILE [ARGS...] | sandbash < FILE");
-            eprintln!("limits from the environment: SANDBASH_<LIMIT>=N, LIMIT one of:");
-            eprintln!("  {}", sandbash::limits::LIMIT_NAMES.join(" ").to_uppercase());
+            eprint!("{}", usage());
             std::process::exit(2);
         }
     };
@@ -93,6 +96,30 @@ fn main() {
         eprintln!("sandbash: peak rss {} KiB", peak_rss_kib().unwrap_or(0));
     }
     std::process::exit(code);
+}
+
+/// What `sandbash --help` prints: the forms, the settings from the environment
+/// and every limit as `SANDBASH_<LIMIT>` with its default.
+fn usage() -> String {
+    let mut u = String::from(
+        "usage: sandbash -c SCRIPT [ARG0 [ARGS...]] | sandbash FILE [ARGS...] | sandbash < FILE | sandbash --help\n\
+         Runs the script in a fresh sandbox (in-memory filesystem, no host processes) and\n\
+         exits with its status.\n\n\
+         Environment:\n\
+         \x20 SANDBASH_ALLOW_NET=PATTERNS|all  URL patterns (comma-separated) the network may reach\n\
+         \x20 SANDBASH_ALLOW_PRIVATE_IPS=1     allow private and reserved addresses\n\
+         \x20 SANDBASH_PYTHON=1                provide python and python3 (Monty)\n\
+         \x20 SANDBASH_CWD=/dir                start in that (new, empty) directory\n\
+         \x20 SANDBASH_REPORT_PEAK_RSS=1       print this process's peak memory at the end\n\n\
+         Limits, each SANDBASH_<LIMIT>=N (a whole number; default in brackets):\n",
+    );
+    let (l, f) = (sandbash::Limits::default(), sandbash::FsLimits::default());
+    for name in sandbash::limits::LIMIT_NAMES {
+        let var = format!("SANDBASH_{}", name.to_uppercase());
+        let default = sandbash::limits::get_limit(&l, &f, name).map(|v| v.to_string()).unwrap_or_default();
+        u.push_str(&format!("  {var:<36} [{default}]\n"));
+    }
+    u
 }
 
 /// `VmHWM` of this process (Linux), in KiB.

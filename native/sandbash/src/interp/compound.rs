@@ -173,8 +173,15 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
 
 /// Evaluate arithmetic for `(( ))` / `for ((;;))`; `None` after printing an error.
 async fn arith(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<i64>, Flow> {
-    let expanded = expand::arith::expand_text(sh, fds, text).await?;
-    super::simple::xtrace(sh, fds, &format!("(( {expanded} ))")).await;
+    // Text without expansions (`i<300000`, `i++`) is evaluated as it is.
+    let expanded = if text.contains(['$', '`', '"', '\'', '\\']) {
+        std::borrow::Cow::Owned(expand::arith::expand_text(sh, fds, text).await?)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
+    if sh.opts.xtrace {
+        super::simple::xtrace(sh, fds, &format!("(( {expanded} ))")).await;
+    }
     match expand::arith::eval_or_stop(sh, &expanded)? {
         Ok(v) => Ok(Some(v)),
         Err(m) => {

@@ -275,9 +275,7 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
             Some(cmd) => run_command(sh, cmd, fds).await?,
             None => 0,
         };
-        let _ = sh
-            .vars
-            .set_value("PIPESTATUS", crate::state::Value::Indexed([(0, status.to_string())].into_iter().collect()));
+        set_pipestatus_one(sh, status);
         return Ok(status);
     }
     let limit = sh.budget.limits.max_pipeline_stages;
@@ -384,6 +382,18 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
     let pipestatus = statuses.iter().enumerate().map(|(i, s)| (i as i64, s.to_string())).collect();
     let _ = sh.vars.set_value("PIPESTATUS", crate::state::Value::Indexed(pipestatus));
     Ok(status)
+}
+
+/// `PIPESTATUS=(status)` after a one-command pipeline, unless it already is
+/// that (most commands of a loop leave it as it was).
+fn set_pipestatus_one(sh: &mut ShellState, status: i32) {
+    use crate::state::Value;
+    if let Some(crate::state::Var { value: Some(Value::Indexed(m)), .. }) = sh.vars.get("PIPESTATUS") {
+        if m.len() == 1 && m.get(&0).is_some_and(|s| s.parse() == Ok(status)) && !sh.vars.has_refs() {
+            return;
+        }
+    }
+    let _ = sh.vars.set_value("PIPESTATUS", Value::Indexed([(0, status.to_string())].into_iter().collect()));
 }
 
 /// A word's exact source text (see `state::source`).
@@ -620,8 +630,8 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
 /// `$(...)`: run `src` in a fork of the shell and return its stdout with
 /// trailing newlines removed.
 pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> Result<String, Flow> {
-    let crate::syntax::Parsed { program, source } =
-        match crate::syntax::parse(src, sh.budget.limits.max_parser_depth as usize) {
+    let crate::expand::CachedProgram { program, source, .. } =
+        match sh.parse_cache.clone().program(src, sh.budget.limits.max_parser_depth as usize) {
             Ok(p) => p,
             Err(m) => {
                 fds.shell_err(sh.loc(), &format!("command substitution: {m}")).await;

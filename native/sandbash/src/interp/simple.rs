@@ -187,6 +187,30 @@ fn start_line(cmd: &ast::SimpleCommand) -> Option<usize> {
     }
 }
 
+/// The first and last character index of a command, as `cmd.location()`
+/// gives them, from its first and last item only.
+fn span(cmd: &ast::SimpleCommand) -> Option<(usize, usize)> {
+    fn item(it: &Item, start: bool) -> Option<usize> {
+        let pick = |l: &brush_parser::SourceSpan| if start { l.start.index } else { l.end.index };
+        match it {
+            Item::Word(w) => w.loc.as_ref().map(pick),
+            Item::AssignmentWord(a, _) => Some(pick(&a.loc)),
+            other => other.location().as_ref().map(pick),
+        }
+    }
+    let word =
+        |start: bool| cmd.word_or_name.as_ref()?.loc.as_ref().map(|l| if start { l.start.index } else { l.end.index });
+    let first = match cmd.prefix.as_ref().and_then(|p| p.0.first()) {
+        Some(it) => item(it, true),
+        None => word(true).or_else(|| item(cmd.suffix.as_ref()?.0.first()?, true)),
+    }?;
+    let last = match cmd.suffix.as_ref().and_then(|p| p.0.last()) {
+        Some(it) => item(it, false),
+        None => word(false).or_else(|| item(cmd.prefix.as_ref()?.0.last()?, false)),
+    }?;
+    Some((first, last))
+}
+
 async fn run_with(
     sh: &mut ShellState,
     cmd: &ast::SimpleCommand,
@@ -209,8 +233,8 @@ async fn run_with(
     if sh.trace.in_trap == 0 {
         if sh.traps.is_empty() {
             sh.trace.command = None;
-            if let Some(l) = cmd.location() {
-                sh.trace.span = (l.start.index, l.end.index);
+            if let Some(sp) = span(cmd) {
+                sh.trace.span = sp;
             }
         } else {
             let text = super::print_cmd::simple_text(&sh.src, cmd);
@@ -310,7 +334,7 @@ async fn run_with(
             }
         }
         // A command of assignments (or redirections) only leaves `$_` empty.
-        let _ = sh.set_var("_", String::new());
+        set_last_arg(sh, String::new());
         if !redirs.is_empty() && redirect::apply(sh, &redirs, fds).await?.is_none() {
             return Ok(1);
         }
@@ -351,8 +375,19 @@ async fn run_with(
     let result = dispatch(sh, &name, argv, decl, &fds).await;
     restore(sh, saved);
     // `$_`: the last argument of the previous command.
-    let _ = sh.set_var("_", last_arg);
+    set_last_arg(sh, last_arg);
     result
+}
+
+/// Set `$_`, unless it already holds that (a loop's commands mostly repeat it).
+fn set_last_arg(sh: &mut ShellState, v: String) {
+    if matches!(sh.vars.get("_"), Some(Var { value: Some(Value::Scalar(s)), .. }) if *s == v)
+        && !sh.vars.has_refs()
+        && !sh.opts.allexport
+    {
+        return;
+    }
+    let _ = sh.set_var("_", v);
 }
 
 fn restore(sh: &mut ShellState, saved: Vec<(String, Option<Var>)>) {

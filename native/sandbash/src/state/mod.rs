@@ -122,6 +122,8 @@ pub struct ShellState {
     pub select_eof: bool,
     /// Parsed arithmetic by text (shared with subshells: parsing is pure).
     pub arith_cache: Arc<crate::expand::arith::ArithCache>,
+    /// Parsed words and `$( )` programs by text (shared with subshells).
+    pub parse_cache: Arc<crate::expand::ParseCache>,
 }
 
 /// Where an error happened, for bash's message prefix.

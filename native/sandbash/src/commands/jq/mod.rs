@@ -428,8 +428,7 @@ impl Utility for Jq {
         // reserve overflowed dropping a closure chain at the budget).
         let per_byte = if cfg!(debug_assertions) { 8 } else { 2 };
         let stack = val::EVAL_STACK + (16 << 20) + mem.saturating_mul(per_byte);
-        let spawned =
-            std::thread::Builder::new().name("jq".into()).stack_size(stack).spawn(move || worker(job, tx, in_rx));
+        let spawned = run_on_worker(stack, Box::new(move || worker(job, tx, in_rx)));
         if spawned.is_err() {
             return Err(UError::new(2, "error: cannot start"));
         }
@@ -460,6 +459,65 @@ impl Utility for Jq {
         }
         Ok(status)
     }
+}
+
+/// A run handed to a worker thread.
+type WorkerJob = Box<dyn FnOnce() + Send>;
+
+/// Idle jq worker threads, each waiting for its next run. A run on a warm
+/// thread skips starting one: its allocator's pages are mapped already (a new
+/// thread faulted in fresh pages for every run) and its compiled programs are
+/// cached (see `run::compile_cached`).
+static IDLE: parking_lot::Mutex<Vec<std::sync::mpsc::Sender<WorkerJob>>> = parking_lot::const_mutex(Vec::new());
+
+/// Idle workers kept at most; more finish after their run.
+const IDLE_WORKERS: usize = 4;
+
+/// The stack of a pooled worker: what a run under the default memory budget
+/// asks for (see `run`). A run that needs more gets a thread of its own.
+const POOL_STACK: usize = val::EVAL_STACK
+    + (16 << 20)
+    + (crate::limits::DEFAULT_MAX_MEMORY_BYTES as usize) * if cfg!(debug_assertions) { 8 } else { 2 };
+
+/// A worker whose run went this deep into its stack ends instead of waiting
+/// for the next (its touched stack would otherwise stay resident).
+const DEEP_STACK: usize = 8 << 20;
+
+/// Run `job` on a jq worker thread with at least `stack` bytes of stack.
+fn run_on_worker(stack: usize, job: WorkerJob) -> std::io::Result<()> {
+    if stack > POOL_STACK {
+        return std::thread::Builder::new().name("jq".into()).stack_size(stack).spawn(job).map(|_| ());
+    }
+    let mut job = job;
+    loop {
+        let Some(tx) = IDLE.lock().pop() else { break };
+        match tx.send(job) {
+            Ok(()) => return Ok(()),
+            // That worker has ended: try the next.
+            Err(e) => job = e.0,
+        }
+    }
+    let (tx, rx) = std::sync::mpsc::channel::<WorkerJob>();
+    let own = tx.clone();
+    let _ = tx.send(job);
+    std::thread::Builder::new()
+        .name("jq".into())
+        .stack_size(POOL_STACK)
+        .spawn(move || {
+            let top = stacker::remaining_stack().unwrap_or(0);
+            while let Ok(job) = rx.recv() {
+                job();
+                if top.saturating_sub(val::lowest_stack_left()) > DEEP_STACK {
+                    break;
+                }
+                let mut idle = IDLE.lock();
+                if idle.len() >= IDLE_WORKERS {
+                    break;
+                }
+                idle.push(own.clone());
+            }
+        })
+        .map(|_| ())
 }
 
 #[cfg(test)]

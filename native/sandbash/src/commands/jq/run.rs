@@ -666,7 +666,7 @@ fn run_job(job: &Job, tx: Tx, rx: Rx) -> i32 {
         }),
         env: job.env.clone(),
     };
-    let filter = match compile(&job.program, &names) {
+    let filter = match compile_cached(&job.program, &names) {
         Ok(f) => f,
         Err(msg) => {
             rt.io.borrow_mut().err(msg);

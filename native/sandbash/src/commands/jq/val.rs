@@ -103,6 +103,14 @@ thread_local! {
     static MAX_LEN: Cell<usize> = const { Cell::new(usize::MAX) };
     /// Evaluation stops when less stack than this is left (see [`EVAL_STACK`]).
     static STACK_FLOOR: Cell<usize> = const { Cell::new(RED_ZONE) };
+    /// The least stack left seen by [`tick`] since the guard was installed.
+    static STACK_LOWEST: Cell<usize> = const { Cell::new(usize::MAX) };
+}
+
+/// The least stack that was left during the guarded run (as seen every 64
+/// steps), to tell a pooled worker whose stack a deep recursion touched.
+pub fn lowest_stack_left() -> usize {
+    STACK_LOWEST.with(Cell::get)
 }
 
 /// Stack the worker keeps free below its current position.
@@ -119,6 +127,7 @@ pub fn install_guard(g: Option<Guard>) {
         _ => RED_ZONE,
     };
     STACK_FLOOR.with(|f| f.set(floor));
+    STACK_LOWEST.with(|l| l.set(usize::MAX));
     MAX_LEN.with(|m| m.set(g.as_ref().map_or(usize::MAX, |g| g.max_len)));
     GUARD.with(|c| *c.borrow_mut() = g);
 }
@@ -148,7 +157,11 @@ fn slow_check(full: bool) {
     if GUARD.with(|g| g.borrow().is_none()) {
         return;
     }
-    if stacker::remaining_stack().is_some_and(|r| r < STACK_FLOOR.with(Cell::get)) {
+    let left = stacker::remaining_stack();
+    if let Some(r) = left {
+        STACK_LOWEST.with(|l| l.set(l.get().min(r)));
+    }
+    if left.is_some_and(|r| r < STACK_FLOOR.with(Cell::get)) {
         abort(Abort::Stack);
     }
     if !full {

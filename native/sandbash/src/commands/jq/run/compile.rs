@@ -118,6 +118,50 @@ pub(super) fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'@'
 }
 
+thread_local! {
+    /// Programs this worker compiled, most recent last: (program, global
+    /// names, filter). A worker thread is reused (see `jq::run_on_worker`), and
+    /// a script runs the same program again and again.
+    static COMPILED: RefCell<Vec<(String, Vec<String>, Rc<JFilter>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Programs each worker keeps compiled, and the longest program kept.
+const COMPILED_ENTRIES: usize = 16;
+const COMPILED_TEXT: usize = 2048;
+
+/// [`compile`], from this worker's cache when it compiled `code` before.
+/// A kept filter is charged to no session (it outlives the run); only
+/// programs up to [`COMPILED_TEXT`] bytes are kept, so what it holds is bounded.
+pub(super) fn compile_cached(code: &str, globals: &[String]) -> Result<Rc<JFilter>, String> {
+    if code.len() > COMPILED_TEXT {
+        return compile(code, globals).map(Rc::new);
+    }
+    let hit = COMPILED.with(|c| {
+        let mut c = c.borrow_mut();
+        let i = c.iter().position(|(p, g, _)| p == code && g == globals)?;
+        let e = c.remove(i);
+        let f = e.2.clone();
+        c.push(e);
+        Some(f)
+    });
+    if let Some(f) = hit {
+        return Ok(f);
+    }
+    let prev = crate::limits::memory::switch_to(0);
+    let compiled = compile(code, globals).map(Rc::new);
+    if let Ok(f) = &compiled {
+        COMPILED.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= COMPILED_ENTRIES {
+                c.remove(0);
+            }
+            c.push((code.to_string(), globals.to_vec(), f.clone()));
+        });
+    }
+    crate::limits::memory::switch_to(prev);
+    compiled
+}
+
 pub(super) fn compile(code: &str, globals: &[String]) -> Result<JFilter, String> {
     let code_shown = code.to_string();
     if nesting(code) > 1000 {

@@ -1,0 +1,80 @@
+//! The `sandbash` binary: every limit from `SANDBASH_<LIMIT>`, and `--help`
+//! naming them all.
+
+use std::process::Command;
+
+fn run(env: &[(&str, &str)], script: &str) -> (String, String, i32) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sandbash"));
+    cmd.arg("-c").arg(script);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run sandbash");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn help_lists_every_limit_with_its_default() {
+    let out = Command::new(env!("CARGO_BIN_EXE_sandbash")).arg("--help").output().expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in sandbash::limits::LIMIT_NAMES {
+        let var = format!("SANDBASH_{}", name.to_uppercase());
+        assert!(text.contains(&var), "--help does not name {var}");
+    }
+    assert!(text.contains("SANDBASH_MAX_LOOP_ITERATIONS"));
+    assert!(text.contains("[10000]"), "defaults are shown");
+}
+
+#[test]
+fn loop_limit_from_the_environment() {
+    let script = "for ((i=0;i<20000;i++)); do :; done; echo $i";
+    let (out, err, code) = run(&[], script);
+    assert_eq!(code, 1, "the default stops it: {out} {err}");
+    assert!(err.contains("max_loop_iterations"), "{err}");
+    let raised = [("SANDBASH_MAX_LOOP_ITERATIONS", "1000000"), ("SANDBASH_MAX_COMMANDS", "1000000")];
+    let (out, _, code) = run(&raised, script);
+    assert_eq!((out.as_str(), code), ("20000\n", 0));
+}
+
+#[test]
+fn every_limit_is_read() {
+    // Each limit set to a value that the script then runs into.
+    let cases: &[(&str, &str, &str)] = &[
+        ("SANDBASH_MAX_COMMANDS", "5", "for i in 1 2 3 4 5 6 7 8; do true; done"),
+        ("SANDBASH_TIMEOUT_MS", "50", "while :; do :; done"),
+        ("SANDBASH_MAX_OUTPUT_BYTES", "100", "for i in $(seq 100); do echo hello; done"),
+        ("SANDBASH_MAX_FUNCTION_DEPTH", "5", "f() { (( $1 > 0 )) && f $(( $1 - 1 )); }; f 20"),
+        ("SANDBASH_MAX_STRING_BYTES", "1000", "x=a; for i in 1 2 3 4 5 6 7 8 9 10 11; do x=$x$x; done; echo ${#x}"),
+        ("SANDBASH_MAX_MEMORY_BYTES", "2000000", "x=$(seq 1000000); echo ${#x}"),
+        ("SANDBASH_MAX_PIPELINE_STAGES", "2", "echo a | cat | cat"),
+        ("SANDBASH_MAX_SUBSHELL_DEPTH", "2", "echo $(echo $(echo $(echo deep)))"),
+        ("SANDBASH_MAX_BRACE_ITEMS", "10", "echo {1..100}"),
+    ];
+    for (var, v, script) in cases {
+        let (out, err, code) = run(&[(var, v)], script);
+        let limit = var.trim_start_matches("SANDBASH_").to_lowercase();
+        assert!(code != 0 && (err.contains(&limit) || err.contains("timed out")), "{var}={v}: {out:?} {err:?} {code}");
+        let (_, err, _) = run(&[], script);
+        assert!(!err.contains(&limit), "{var}: the default does not stop {script:?}: {err}");
+    }
+}
+
+#[test]
+fn fs_limits_from_the_environment() {
+    let (_, err, code) = run(&[("SANDBASH_MAX_FILES", "3")], "for i in 1 2 3 4 5 6; do echo > /f$i; done");
+    assert_ne!(code, 0, "{err}");
+    let (out, err, code) = run(&[("SANDBASH_MAX_FILE_BYTES", "10")], "printf '%020d' 0 > /f; echo $?");
+    assert!(out.trim() != "0" || code != 0, "{out} {err}");
+}
+
+#[test]
+fn a_bad_value_is_an_error() {
+    let (_, err, code) = run(&[("SANDBASH_TIMEOUT_MS", "soon")], "echo hi");
+    assert_eq!(code, 2);
+    assert!(err.contains("SANDBASH_TIMEOUT_MS"), "{err}");
+}
