@@ -323,7 +323,7 @@ impl BashBuilder {
             getopts_pos: (0, 0),
             select_menu: None,
             select_eof: false,
-            arith_cache: Default::default(),
+            arith_warnings: Vec::new(),
             aliases: Default::default(),
             dirstack: Default::default(),
             jobs: Default::default(),

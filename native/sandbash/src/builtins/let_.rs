@@ -11,10 +11,12 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32,
     }
     let mut last = 0;
     for a in &argv[1..] {
-        match arith::eval_or_stop(sh, a)? {
+        let r = arith::eval_or_stop(sh, a)?;
+        arith::flush_warnings(sh, fds).await;
+        match r {
             Ok(v) => last = v,
             Err(m) => {
-                fds.shell_err(sh.loc(), &format!("let: {m}")).await;
+                arith::report(sh, fds, "let: ", &m).await?;
                 return Ok(1);
             }
         }
