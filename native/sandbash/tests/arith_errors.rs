@@ -285,3 +285,42 @@ fn integer_errors_in_subshells() {
 ( declare -ai arr; arr=(1 2+ 3); echo in ); echo "st=$?"
 ( declare -i z; z=4; z+=1/0; echo in ); echo "st=$? z=$z""#, "st=1\nst=1\nst=1\nst=1\nst=1\nst=1 z=\n", "environment: line 1: declare: 1+: syntax error: operand expected (error token is \"+\")\nbash: line 2: printf: 1+: syntax error: operand expected (error token is \"+\")\nbash: line 3: read: 2+: syntax error: operand expected (error token is \"+\")\nbash: line 4: 1/0: division by 0 (error token is \"0\")\nbash: line 5: 2+: syntax error: operand expected (error token is \"+\")\nbash: line 6: 1/0: division by 0 (error token is \"0\")\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// let arguments
+// ----------------------------------------------------------------------
+
+#[test]
+fn let_status_and_arguments() {
+    check_err(r#"let a=1 b=0; echo "$?"; let a=0 b=1; echo "$?"
+let a = 1; echo "$?"
+let -1; echo "$?"
+let -- -1; echo "$?"
+let --; echo "$?"
+let x=1 -- y=2; echo "$? $x $y"
+let ''; echo "$?"; let ' '; echo "$?"; let 'x++' 'x++'; echo "$? $x"
+let 1 , 0; echo "$?""#, "1\n0\n1\n0\n0\n1\n1 1 \n1\n1\n0 3\n1\n", "bash: line 2: let: =: syntax error: operand expected (error token is \"=\")\nbash: line 5: let: expression expected\nbash: line 6: let: --: syntax error: operand expected (error token is \"-\")\nbash: line 8: let: ,: syntax error: operand expected (error token is \",\")\n", 0);
+}
+
+// ----------------------------------------------------------------------
+// substring offsets
+// ----------------------------------------------------------------------
+
+#[test]
+fn substring_offset_errors_name_the_parameter() {
+    check_err(r#"x=abc; echo ${x:1/0}; echo same
+echo ${x:1:1/0}
+set -- a b; echo ${*: a  b }
+a=(1 2); echo ${a[@]:1/0}
+echo ${1:2+}
+echo next"#, "next\n", "bash: line 1: x: 1/0: division by 0 (error token is \"0\")\nbash: line 2: x: 1/0: division by 0 (error token is \"0\")\nbash: line 3: *: a  b : syntax error in expression (error token is \"b \")\nbash: line 4: a[@]: 1/0: division by 0 (error token is \"0\")\nbash: line 5: 1: 2+: syntax error: operand expected (error token is \"+\")\n", 0);
+}
+
+#[test]
+fn substring_of_unset_evaluates_nothing() {
+    check_err(r#"unset v; echo "[${v:1/0}] [${v:y=5}] [$y] [${v:1/0:2}]"
+a=(); echo "[${a[@]:1/0}] [${a[0]:1/0}]"; unset b; echo "[${b[@]:1/0}]"; declare -A A; echo "[${A[@]:1/0}]"
+echo "[${9:1/0}]"; x="x y z"; printf '<%s>' ${v:x}; echo
+set --; echo "[${@:1/0}]"
+v=; echo "[${v:1/0}]""#, "[] [] [] []\n[] []\n[]\n[]\n[]\n<>\n", "bash: line 4: @: 1/0: division by 0 (error token is \"0\")\nbash: line 5: v: 1/0: division by 0 (error token is \"0\")\n", 1);
+}

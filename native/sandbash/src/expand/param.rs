@@ -158,6 +158,18 @@ async fn array_index(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<i64, F
     }
 }
 
+/// A substring offset or length: arithmetic whose errors bash prefixes with
+/// the parameter (`x: 1/0: division by 0 ...`), abandoning the line.
+async fn substring_number(sh: &mut ShellState, fds: &Fds, pname: &str, raw: &str) -> Result<i64, Flow> {
+    match arith::eval_checked(sh, fds, raw).await? {
+        Ok(v) => Ok(v),
+        Err(m) => {
+            arith::report(sh, fds, &format!("{pname}: "), &m).await?;
+            Err(Flow::Abort(1))
+        }
+    }
+}
+
 /// The word of `${x?word}` as bash's message shows it: expanded with `$?`
 /// already 1, the results of expansions split, the fields joined by spaces.
 async fn error_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String, Flow> {
@@ -462,9 +474,21 @@ pub async fn expand(
         P::Substring { parameter, indirect, offset, length } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, *indirect, &v).await?;
-            let off = arith::eval_text(sh, fds, &offset.value).await?;
+            // An unset parameter (an empty array) expands to nothing without
+            // evaluating the offset and length; `$@` evaluates them.
+            let nothing = match (&v, parameter) {
+                (PV::Unset, _) => true,
+                (PV::List(items, _), Parameter::NamedWithAllIndices { .. }) => items.is_empty(),
+                _ => false,
+            };
+            if nothing {
+                emit(sh, out, v, quoted)?;
+                return Ok(());
+            }
+            let pname = param_name(parameter);
+            let off = substring_number(sh, fds, &pname, &offset.value).await?;
             let len = match length {
-                Some(l) => Some(arith::eval_text(sh, fds, &l.value).await?),
+                Some(l) => Some(substring_number(sh, fds, &pname, &l.value).await?),
                 None => None,
             };
             let is_positional =

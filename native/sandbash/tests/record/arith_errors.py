@@ -146,3 +146,26 @@ e("integer_errors_in_subshells", r'''( f(){ declare -i z="1+"; echo "s=$?"; }; f
 ( a=(1 2); a[1/0]=3; echo in ); echo "st=$?"
 ( declare -ai arr; arr=(1 2+ 3); echo in ); echo "st=$?"
 ( declare -i z; z=4; z+=1/0; echo in ); echo "st=$? z=$z"''')
+
+group("let arguments")
+e("let_status_and_arguments", r'''let a=1 b=0; echo "$?"; let a=0 b=1; echo "$?"
+let a = 1; echo "$?"
+let -1; echo "$?"
+let -- -1; echo "$?"
+let --; echo "$?"
+let x=1 -- y=2; echo "$? $x $y"
+let ''; echo "$?"; let ' '; echo "$?"; let 'x++' 'x++'; echo "$? $x"
+let 1 , 0; echo "$?"''')
+
+group("substring offsets")
+e("substring_offset_errors_name_the_parameter", r'''x=abc; echo ${x:1/0}; echo same
+echo ${x:1:1/0}
+set -- a b; echo ${*: a  b }
+a=(1 2); echo ${a[@]:1/0}
+echo ${1:2+}
+echo next''')
+e("substring_of_unset_evaluates_nothing", r'''unset v; echo "[${v:1/0}] [${v:y=5}] [$y] [${v:1/0:2}]"
+a=(); echo "[${a[@]:1/0}] [${a[0]:1/0}]"; unset b; echo "[${b[@]:1/0}]"; declare -A A; echo "[${A[@]:1/0}]"
+echo "[${9:1/0}]"; x="x y z"; printf '<%s>' ${v:x}; echo
+set --; echo "[${@:1/0}]"
+v=; echo "[${v:1/0}]"''')
