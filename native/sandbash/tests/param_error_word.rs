@@ -14,12 +14,7 @@ use common::*;
 
 #[test]
 fn error_word_status_is_one() {
-    check_err(
-        r#"( true; echo ${v?$?} ); ( false; echo ${v:?$?} ); echo "rc=$?""#,
-        "rc=1\n",
-        "bash: line 1: v: 1\nbash: line 1: v: 1\n",
-        0,
-    );
+    check_err(r#"( true; echo ${v?$?} ); ( false; echo ${v:?$?} ); echo "rc=$?""#, "rc=1\n", "bash: line 1: v: 1\nbash: line 1: v: 1\n", 0);
 }
 
 #[test]
@@ -45,22 +40,36 @@ echo ${x:?m} | cat; echo "rc=$?"
 
 #[test]
 fn error_ends_the_shell() {
-    check_err(
-        r#"for i in 1 2; do echo ${x:?msg}; echo in; done; echo "rc=$?"
-echo not-reached"#,
-        "",
-        "bash: line 1: x: msg\n",
-        127,
-    );
+    check_err(r#"for i in 1 2; do echo ${x:?msg}; echo in; done; echo "rc=$?"
+echo not-reached"#, "", "bash: line 1: x: msg\n", 127);
 }
 
 #[test]
 fn error_in_function_ends_the_shell() {
-    check_err(
-        r#"trap 'echo t' EXIT; f(){ echo ${x:?msg}; echo in; }; f; echo "rc=$?"
-echo not-reached"#,
-        "t\n",
-        "environment: line 1: x: msg\n",
-        127,
-    );
+    check_err(r#"trap 'echo t' EXIT; f(){ echo ${x:?msg}; echo in; }; f; echo "rc=$?"
+echo not-reached"#, "t\n", "environment: line 1: x: msg\n", 127);
+}
+
+#[test]
+fn error_under_errexit_exits_1() {
+    check_err(r#"f(){ :; }; set -e; f ${c:?x}; echo not-reached"#, "", "bash: line 1: c: x\n", 1);
+}
+
+#[test]
+fn nounset_error_under_errexit_exits_1() {
+    check_err(r#"set -e; set -u; echo $c; echo not-reached"#, "", "bash: line 1: c: unbound variable\n", 1);
+}
+
+// ----------------------------------------------------------------------
+// transforms under set -u
+// ----------------------------------------------------------------------
+
+#[test]
+fn transform_of_unset_is_unbound() {
+    check_err(r#"set -u; ( echo "${x@Q}"; echo in ); echo "rc=$?"
+( echo "${1@P}"; echo in ); echo "rc=$?"
+( echo "${x@a}"; echo in ); echo "rc=$?"
+( echo "${x@U}"; echo in ); echo "rc=$?"
+a=(); echo "[${a[@]@Q}]" "[${@@Q}]" "[${!x@}]"
+echo "${x@K}"; echo not-reached"#, "rc=1\nrc=1\nrc=1\nrc=1\n[] [] []\n", "bash: line 1: x: unbound variable\nbash: line 2: 1: unbound variable\nbash: line 3: x: unbound variable\nbash: line 4: x: unbound variable\nbash: line 6: x: unbound variable\n", 127);
 }

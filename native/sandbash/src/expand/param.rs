@@ -566,6 +566,11 @@ pub async fn expand(
                 }),
                 _ => None,
             };
+            if matches!(v, PV::Unset) && sh.opts.nounset && !is_at_list(parameter) {
+                // `${1@P}` names the parameter without its `$`.
+                let name = if *indirect { format!("!{}", param_name(parameter)) } else { param_name(parameter) };
+                return Err(fatal(sh.loc(), fds, &format!("{name}: unbound variable"), fatal_status(sh)).await);
+            }
             if matches!(v, PV::Unset) && !matches!(op, ParameterTransformOp::ToAttributeFlags) {
                 return Ok(());
             }

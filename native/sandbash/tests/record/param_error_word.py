@@ -18,3 +18,13 @@ e("error_ends_the_shell", r'''for i in 1 2; do echo ${x:?msg}; echo in; done; ec
 echo not-reached''')
 e("error_in_function_ends_the_shell", r'''trap 'echo t' EXIT; f(){ echo ${x:?msg}; echo in; }; f; echo "rc=$?"
 echo not-reached''')
+e("error_under_errexit_exits_1", r'''f(){ :; }; set -e; f ${c:?x}; echo not-reached''')
+e("nounset_error_under_errexit_exits_1", r'''set -e; set -u; echo $c; echo not-reached''')
+
+group("transforms under set -u")
+e("transform_of_unset_is_unbound", r'''set -u; ( echo "${x@Q}"; echo in ); echo "rc=$?"
+( echo "${1@P}"; echo in ); echo "rc=$?"
+( echo "${x@a}"; echo in ); echo "rc=$?"
+( echo "${x@U}"; echo in ); echo "rc=$?"
+a=(); echo "[${a[@]@Q}]" "[${@@Q}]" "[${!x@}]"
+echo "${x@K}"; echo not-reached''')
