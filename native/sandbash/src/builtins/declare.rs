@@ -593,7 +593,7 @@ pub fn array_text(v: &Value) -> String {
 
 /// An associative key as bash shows it: bare, double-quoted when it holds
 /// a shell metacharacter, `$'...'` with control characters.
-fn key_quote(k: &str) -> String {
+pub fn key_quote(k: &str) -> String {
     if k.chars().any(|c| c.is_control()) {
         return crate::expand::param::quote_if_needed(k);
     }

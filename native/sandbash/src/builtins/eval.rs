@@ -7,7 +7,18 @@ use crate::state::ShellState;
 use std::sync::Arc;
 
 pub async fn eval(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
-    let src = argv[1..].join(" ");
+    // bash's no_options: `--` ends the options; any other word starting
+    // with `-` (not `-` alone) is an invalid option.
+    let mut args = &argv[1..];
+    if let Some(first) = args.first() {
+        if first == "--" {
+            args = &args[1..];
+        } else if let Some(opt) = first.strip_prefix('-').and_then(|o| o.chars().next()) {
+            let msg = format!("eval: -{opt}: invalid option\neval: usage: eval [arg ...]");
+            return Ok(fail(sh.loc(), fds, &msg, 2).await);
+        }
+    }
+    let src = args.join(" ");
     if src.trim().is_empty() {
         return Ok(0);
     }

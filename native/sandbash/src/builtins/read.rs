@@ -212,13 +212,13 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
         return Ok(status);
     }
     if names.is_empty() {
-        return Ok(if set(sh, "REPLY", plain(&chars), fds).await { status } else { 1 });
+        return Ok(if set(sh, "REPLY", plain(&chars), fds).await? { status } else { 1 });
     }
     if exact {
         // `-N`: no splitting; the first name gets it all.
-        let mut ok = set(sh, &names[0], plain(&chars), fds).await;
+        let mut ok = set(sh, &names[0], plain(&chars), fds).await?;
         for n in &names[1..] {
-            ok &= set(sh, n, String::new(), fds).await;
+            ok &= set(sh, n, String::new(), fds).await?;
         }
         return Ok(if ok { status } else { 1 });
     }
@@ -231,7 +231,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
             rest = after;
             field
         };
-        if !set(sh, name, v, fds).await {
+        if !set(sh, name, v, fds).await? {
             return Ok(1);
         }
     }
@@ -239,15 +239,28 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
 }
 
 /// Assign one name; false (after bash's message) when it cannot be.
-async fn set(sh: &mut ShellState, name: &str, v: String, fds: &Fds) -> bool {
-    match sh.set_var(name, v) {
+/// Assign one variable as bash's read does (an integer variable evaluates
+/// the text: an error there ends the shell, as for any assignment).
+async fn set(sh: &mut ShellState, name: &str, v: String, fds: &Fds) -> Result<bool, Flow> {
+    let integer = sh.vars.get(name).is_some_and(|var| var.integer);
+    if integer {
+        let a = Assigned { name: name.to_string(), index: None, value: AssignedValue::Scalar(v), append: false };
+        return match store(sh, a) {
+            Ok(()) => Ok(true),
+            Err(e) => {
+                e.report(sh, fds, "read: ").await?;
+                Ok(false)
+            }
+        };
+    }
+    Ok(match sh.set_var(name, v) {
         Ok(()) => true,
         Err(m) => {
             let m = if m.ends_with("readonly variable") { m } else { format!("read: {m}") };
             fds.shell_err(sh.loc(), &m).await;
             false
         }
-    }
+    })
 }
 
 /// An IFS character (a separator unless escaped).

@@ -79,7 +79,8 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                     let i = match crate::expand::arith::eval_str(sh, idx, 0) {
                         Ok(i) => i,
                         Err(e) => {
-                            status = fail(sh.loc(), fds, &format!("unset: {e}"), 1).await;
+                            status =
+                                fail(sh.loc(), fds, &format!("unset: {}", crate::expand::arith::plain(&e)), 1).await;
                             continue;
                         }
                     };

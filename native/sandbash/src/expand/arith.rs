@@ -1,12 +1,11 @@
 //! Arithmetic: `$(( ))`, `(( ))`, `let`, array indices. The text is expanded
-//! first, then parsed and evaluated here on wrapping i64 (bash's expr.c
-//! grammar; our own parser, as brush-parser's is recursive in every operator
-//! and exponential in nested subscripts).
+//! first, then evaluated here on wrapping i64 as bash's expr.c does it:
+//! evaluated while it is parsed, so side effects before an error stay and the
+//! first error met is the one reported, with bash's error token.
 
 use super::expand_to_segs;
 use crate::interp::{Fds, Flow};
 use crate::state::{ShellState, Value};
-use brush_parser::ast::{BinaryOperator as B, UnaryOperator as U};
 
 /// bash's MAX_EXPR_RECURSION_LEVEL: expressions evaluated inside each other
 /// (a variable whose value is an expression, a subscript). The same bound
@@ -23,14 +22,55 @@ const EVAL_SEGMENT: usize = 16 * 1024 * 1024;
 pub async fn eval_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<i64, Flow> {
     match eval_checked(sh, fds, text).await? {
         Ok(v) => Ok(v),
-        Err(m) => Err(super::abort(sh.loc(), fds, &m).await),
+        Err(m) => {
+            report(sh, fds, "", &m).await?;
+            Err(Flow::Abort(1))
+        }
     }
+}
+
+/// Marks an error met evaluating an array subscript: bash leaves the whole
+/// `-c` string (the subshell) with status 1, whatever evaluated it.
+const SUB_MARK: &str = "\u{1}subscript:";
+/// Marks a variable unset under `set -u`: it ends the shell.
+const UNBOUND_MARK: &str = "\u{1}unbound:";
+
+/// An arithmetic error's message without its mark.
+pub fn plain(m: &str) -> &str {
+    m.strip_prefix(SUB_MARK).or_else(|| m.strip_prefix(UNBOUND_MARK)).unwrap_or(m)
+}
+
+/// Report an arithmetic error as bash does: `Ok` after printing
+/// `{prefix}{message}` when only the command fails (`let`, `((`, `[[`), or
+/// the flow that ends the shell for an error in a subscript or an unset
+/// variable under `set -u` (printed without the prefix).
+pub async fn report(sh: &ShellState, fds: &Fds, prefix: &str, m: &str) -> Result<(), Flow> {
+    if let Some(m) = m.strip_prefix(SUB_MARK) {
+        return Err(super::fatal(sh.loc(), fds, m, 1).await);
+    }
+    if let Some(m) = m.strip_prefix(UNBOUND_MARK) {
+        return Err(super::fatal(sh.loc(), fds, m, super::fatal_status(sh)).await);
+    }
+    fds.shell_err(sh.loc(), &format!("{prefix}{m}")).await;
+    Ok(())
 }
 
 /// Evaluate; `Ok(Err(message))` for an arithmetic error the caller reports.
 pub async fn eval_checked(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Result<i64, String>, Flow> {
     let expanded = expand_text(sh, fds, text).await?;
-    eval_or_stop(sh, &expanded)
+    let r = eval_or_stop(sh, &expanded);
+    flush_warnings(sh, fds).await;
+    r
+}
+
+/// Print the warnings the last evaluations left (`a: bad array subscript`).
+pub async fn flush_warnings(sh: &mut ShellState, fds: &Fds) {
+    if sh.arith_warnings.is_empty() {
+        return;
+    }
+    for m in std::mem::take(&mut sh.arith_warnings) {
+        fds.shell_err(sh.loc(), &m).await;
+    }
 }
 
 /// [`eval_str`] at the top, but a stop of the exec (deadline, cancel,
@@ -65,193 +105,36 @@ pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, St
 }
 
 fn eval_inner(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, String> {
-    if text.trim().is_empty() {
+    // bash's subexpr: blank text (spaces, tabs, newlines) is 0.
+    let t = text.trim_matches([' ', '\t', '\n']);
+    if t.is_empty() {
         return Ok(0);
     }
-    // Messages show the text as written after its leading blanks (spaces and
-    // tabs, not newlines), and the parser reads the same text.
-    let shown = text.trim_start_matches([' ', '\t']);
-    let t = shown.trim_end();
-    // Plain decimal fast path (a leading 0 means octal, left to the parser).
-    if !t.starts_with('0') || t.len() == 1 {
-        if let Ok(v) = t.parse::<i64>() {
-            return Ok(v);
-        }
+    if let Some(v) = plain_decimal(t) {
+        return Ok(v);
     }
-    let cache = sh.arith_cache.clone();
-    if let Some(expr) = cache.get(t) {
-        return Eval { sh, text: shown, depth }.eval(&expr);
-    }
-    let mut p = Parser { sh, src: t, b: t.as_bytes(), pos: 0, end: t.len(), nest: 0, last: 0 };
-    let parsed = p.comma().and_then(|e| {
-        p.skip_ws();
-        if p.pos < p.end {
-            Err(PErr::Syntax)
-        } else {
-            Ok(e)
-        }
-    });
-    let expr = match parsed {
-        Ok(e) => e,
-        Err(PErr::Msg(m)) => return Err(m),
-        Err(PErr::Syntax) => {
-            return Err(match bad_number(shown) {
-                // bash stops reading at the bad constant.
-                Some((a, b)) => {
-                    format!("{}: value too great for base (error token is \"{}\")", &shown[..b], &shown[a..b])
-                }
-                None => syntax_error(shown),
-            });
-        }
+    let mut ev = Ev {
+        sh,
+        s: text,
+        b: text.as_bytes(),
+        depth,
+        tp: 0,
+        lasttp: 0,
+        curtok: END,
+        lasttok: END,
+        tokval: 0,
+        tokstr: None,
+        assigntok: 0,
+        noeval: 0,
+        curlval: LVal::default(),
+        nest: 0,
     };
-    let expr = cache.keep(t, expr);
-    let mut ev = Eval { sh, text: shown, depth };
-    ev.eval(&expr)
-}
-
-/// Parsed expressions by their text, per session: the `$((i+1))` of a loop
-/// is parsed once, not on every turn. Only texts without subscripts are kept
-/// (how `a[k]` parses depends on whether `a` is associative at the time).
-#[derive(Default)]
-pub struct ArithCache {
-    map: parking_lot::Mutex<std::collections::HashMap<Box<str>, std::sync::Arc<Ex>, foldhash::fast::RandomState>>,
-}
-
-/// Entries the cache holds before it starts over, and the longest text kept.
-const CACHE_ENTRIES: usize = 256;
-const CACHE_TEXT: usize = 256;
-
-impl ArithCache {
-    fn get(&self, text: &str) -> Option<std::sync::Arc<Ex>> {
-        self.map.lock().get(text).cloned()
+    ev.readtok()?;
+    let v = ev.expcomma()?;
+    if ev.curtok != END {
+        return Err(ev.err("syntax error in expression"));
     }
-
-    fn keep(&self, text: &str, expr: Ex) -> std::sync::Arc<Ex> {
-        let expr = std::sync::Arc::new(expr);
-        if text.len() <= CACHE_TEXT && !text.contains('[') {
-            let mut map = self.map.lock();
-            if map.len() >= CACHE_ENTRIES {
-                map.clear();
-            }
-            map.insert(text.into(), expr.clone());
-        }
-        expr
-    }
-}
-
-/// Where the first numeric constant with a digit its base does not have
-/// (`08`, `2#12`, `0x1g`) starts and ends.
-fn bad_number(t: &str) -> Option<(usize, usize)> {
-    let b = t.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_alphabetic() || c == b'_' {
-            // A name (its digits are not a number).
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            continue;
-        }
-        if !c.is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'#' | b'@')) {
-            i += 1;
-        }
-        let tok = &t[start..i];
-        let (base, digits) = match tok.split_once('#') {
-            Some((base, digits)) => (base.parse::<u32>().ok().filter(|b| (2..=64).contains(b))?, digits),
-            None if tok.len() > 1 && (tok.starts_with("0x") || tok.starts_with("0X")) => (16, &tok[2..]),
-            None if tok.starts_with('0') => (8, tok),
-            None => (10, tok),
-        };
-        let ok = digits.chars().all(|d| digit_value(d, base).is_some());
-        if !ok {
-            return Some((start, i));
-        }
-    }
-    None
-}
-
-/// bash's message for text that does not parse: an operator where an operand
-/// belongs ("operand expected", from that token on), or an operand where an
-/// operator belongs ("syntax error in expression").
-fn syntax_error(t: &str) -> String {
-    let b = t.as_bytes();
-    let mut want_operand = true;
-    let mut last_start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        if c.is_ascii_alphanumeric() || c == b'_' {
-            if !want_operand {
-                return format!(
-                    "{t}: syntax error in expression (error token is \"{}\")",
-                    t.get(start..).unwrap_or("")
-                );
-            }
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'#' | b'@' | b'$')) {
-                i += 1;
-            }
-            if b.get(i) == Some(&b'[') {
-                // A subscript belongs to its name.
-                let mut depth = 0;
-                while i < b.len() {
-                    match b[i] {
-                        b'[' => depth += 1,
-                        b']' => depth -= 1,
-                        _ => {}
-                    }
-                    i += 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-            }
-            want_operand = false;
-        } else {
-            let two = t.get(i..i + 2).unwrap_or("");
-            let prefix = matches!(c, b'+' | b'-' | b'!' | b'~' | b'(');
-            if !want_operand && !b"+-*/%<>=!~&|^?:,()[".contains(&c) {
-                // `1.5`, `a.b`, `1 @ 2`: no operator starts with this character.
-                return format!(
-                    "{t}: syntax error: invalid arithmetic operator (error token is \"{}\")",
-                    t.get(start..).unwrap_or("")
-                );
-            }
-            if want_operand && !prefix {
-                return format!(
-                    "{t}: syntax error: operand expected (error token is \"{}\")",
-                    t.get(start..).unwrap_or("")
-                );
-            }
-            i += if ["**", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--"].contains(&two) {
-                2
-            } else {
-                // A whole character: a non-ASCII one is several bytes.
-                t.get(i..).and_then(|r| r.chars().next()).map_or(1, char::len_utf8)
-            };
-            // After `)` or a postfix `++`, an operator follows; otherwise an operand.
-            want_operand = !(c == b')' || (!want_operand && (two == "++" || two == "--")));
-        }
-        last_start = start;
-    }
-    format!("{t}: syntax error: operand expected (error token is \"{}\")", t.get(last_start..).unwrap_or(""))
-}
-
-/// bash's message when expressions nest deeper than it allows; `at` is where
-/// the error token starts.
-fn too_deep(text: &str, at: usize) -> String {
-    let tok = text.get(at..).unwrap_or(text);
-    format!("{text}: expression recursion level exceeded (error token is \"{tok}\")")
+    Ok(v)
 }
 
 /// A stop of the exec (deadline, cancel, memory) seen inside an evaluation: it
@@ -261,117 +144,164 @@ fn stopped(s: crate::limits::Stop) -> String {
     s.to_string()
 }
 
-/// A parsed expression. Chains of one precedence level are flat (`a+b+c` is
-/// one node), so only real nesting (parentheses, unary operators, `?:`,
-/// assignments, `**`, subscripts) deepens the tree, and that is bounded by
-/// [`MAX_EXPR_RECURSION`].
-enum Ex {
-    Num(i64),
-    Ref(Target),
-    /// Prefix `-`, `+`, `!`, `~`, applied right to left.
-    Prefix(Vec<U>, Box<Ex>),
-    /// `++x` / `x++` / `--x` / `x--`: (target, prefix?, step).
-    IncDec(Target, bool, i64),
-    /// Left-associative operators of one level, applied left to right.
-    Chain(Box<Ex>, Vec<(B, Ex)>),
-    Power(Box<Ex>, Box<Ex>),
-    Cond(Box<Ex>, Box<Ex>, Box<Ex>),
-    /// `x = e` or `x op= e`.
-    Assign(Target, Option<B>, Box<Ex>),
-    Comma(Vec<Ex>),
+// bash's tokens (expr.c); single-character operators are their own byte.
+const END: i32 = 0;
+const EQEQ: i32 = 1;
+const NEQ: i32 = 2;
+const LEQ: i32 = 3;
+const GEQ: i32 = 4;
+const STR: i32 = 5;
+const NUM: i32 = 6;
+const LAND: i32 = 7;
+const LOR: i32 = 8;
+const LSH: i32 = 9;
+const RSH: i32 = 10;
+const OP_ASSIGN: i32 = 11;
+const COND: i32 = 12;
+const POWER: i32 = 13;
+const PREINC: i32 = 14;
+const PREDEC: i32 = 15;
+const POSTINC: i32 = 16;
+const POSTDEC: i32 = 17;
+const EQ: i32 = b'=' as i32;
+const GT: i32 = b'>' as i32;
+const LT: i32 = b'<' as i32;
+const PLUS: i32 = b'+' as i32;
+const MINUS: i32 = b'-' as i32;
+const MUL: i32 = b'*' as i32;
+const DIV: i32 = b'/' as i32;
+const MOD: i32 = b'%' as i32;
+const NOT: i32 = b'!' as i32;
+const LPAR: i32 = b'(' as i32;
+const RPAR: i32 = b')' as i32;
+const BAND: i32 = b'&' as i32;
+const BOR: i32 = b'|' as i32;
+const BXOR: i32 = b'^' as i32;
+const BNOT: i32 = b'~' as i32;
+const QUES: i32 = b'?' as i32;
+const COL: i32 = b':' as i32;
+const COMMA: i32 = b',' as i32;
+
+fn is_arithop(c: i32) -> bool {
+    matches!(
+        c,
+        EQ | GT
+            | LT
+            | PLUS
+            | MINUS
+            | MUL
+            | DIV
+            | MOD
+            | NOT
+            | LPAR
+            | RPAR
+            | BAND
+            | BOR
+            | BXOR
+            | BNOT
+            | QUES
+            | COL
+            | COMMA
+    )
 }
 
-/// A variable or array element as written.
-struct Target {
-    name: String,
-    /// Where the name starts in the text (bash's error token for recursion).
-    pos: usize,
-    sub: Option<Sub>,
+fn is_multiop(c: i32) -> bool {
+    matches!(
+        c,
+        EQEQ | NEQ
+            | LEQ
+            | GEQ
+            | LAND
+            | LOR
+            | LSH
+            | RSH
+            | OP_ASSIGN
+            | COND
+            | POWER
+            | PREINC
+            | PREDEC
+            | POSTINC
+            | POSTDEC
+    )
 }
 
-/// A subscript: its text (an associative array's key) and, unless the array
-/// was associative when parsed, the subscript as an expression.
-struct Sub {
-    /// Where its text is in the expression.
-    raw: std::ops::Range<usize>,
-    expr: Option<Box<Ex>>,
+fn cr_whitespace(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n')
 }
 
-enum PErr {
-    /// Reported with bash's generic wording ([`syntax_error`], [`bad_number`]).
-    Syntax,
-    Msg(String),
+/// The last variable token read: its text and, for an indexed array element,
+/// the index it evaluated to (bash's `struct lvalue`).
+#[derive(Clone, Copy, Default, PartialEq)]
+struct LVal {
+    tok: Option<(usize, usize)>,
+    ind: Option<i64>,
 }
 
-impl From<crate::limits::Stop> for PErr {
-    fn from(s: crate::limits::Stop) -> Self {
-        PErr::Msg(stopped(s))
-    }
+/// The token state saved around a look-ahead (bash's SAVETOK/RESTORETOK).
+#[derive(Clone, Copy)]
+struct Saved {
+    curtok: i32,
+    lasttok: i32,
+    tp: usize,
+    lasttp: usize,
+    tokval: i64,
+    tokstr: Option<(usize, usize)>,
+    noeval: u32,
+    curlval: LVal,
 }
 
-struct Parser<'a> {
-    sh: &'a ShellState,
-    src: &'a str,
+/// bash's expr.c: a recursive-descent evaluator that evaluates as it parses,
+/// so the side effects made before an error stay, the first error met wins,
+/// and `error token is` shows the text from the last token read.
+struct Ev<'a> {
+    sh: &'a mut ShellState,
+    /// The expression as given (leading blanks included).
+    s: &'a str,
     b: &'a [u8],
-    pos: usize,
-    /// End of what is being parsed (a subscript ends at its `]`).
-    end: usize,
-    /// Syntactic nesting so far.
+    /// Evaluations this one is nested in (a variable's value, a subscript).
+    depth: usize,
+    tp: usize,
+    lasttp: usize,
+    curtok: i32,
+    lasttok: i32,
+    tokval: i64,
+    /// The current variable token (name and subscript) as a range of `s`.
+    tokstr: Option<(usize, usize)>,
+    assigntok: i32,
+    /// Above 0 where nothing is evaluated (the skipped side of `&&`, `||`, `?:`).
+    noeval: u32,
+    curlval: LVal,
+    /// Syntactic nesting (parentheses, unary operators, `**`, `?:`, assignments).
     nest: usize,
-    /// Where the last operand started (bash's error token for a missing `:`).
-    last: usize,
 }
 
-/// Binary operators from the lowest precedence level up (after `?:`).
-const LEVELS: [&[(&str, B)]; 10] = [
-    &[("||", B::LogicalOr)],
-    &[("&&", B::LogicalAnd)],
-    &[("|", B::BitwiseOr)],
-    &[("^", B::BitwiseXor)],
-    &[("&", B::BitwiseAnd)],
-    &[("==", B::Equals), ("!=", B::NotEquals)],
-    &[("<=", B::LessThanOrEqualTo), (">=", B::GreaterThanOrEqualTo), ("<", B::LessThan), (">", B::GreaterThan)],
-    &[("<<", B::ShiftLeft), (">>", B::ShiftRight)],
-    &[("+", B::Add), ("-", B::Subtract)],
-    &[("*", B::Multiply), ("/", B::Divide), ("%", B::Modulo)],
-];
+impl Ev<'_> {
+    /// bash's evalerror: the expression from its first non-blank, the message,
+    /// and the text from the last token read.
+    fn err(&self, msg: &str) -> String {
+        self.err_to(msg, self.s.len())
+    }
 
-const ASSIGN_OPS: [(&str, Option<B>); 11] = [
-    ("<<=", Some(B::ShiftLeft)),
-    (">>=", Some(B::ShiftRight)),
-    ("*=", Some(B::Multiply)),
-    ("/=", Some(B::Divide)),
-    ("%=", Some(B::Modulo)),
-    ("+=", Some(B::Add)),
-    ("-=", Some(B::Subtract)),
-    ("&=", Some(B::BitwiseAnd)),
-    ("^=", Some(B::BitwiseXor)),
-    ("|=", Some(B::BitwiseOr)),
-    ("=", None),
-];
+    /// [`Ev::err`] with the expression cut at `end` (bash ends the text at a
+    /// number while it converts it).
+    fn err_to(&self, msg: &str, end: usize) -> String {
+        let expr = self.s.get(..end).unwrap_or(self.s);
+        let shown = expr.trim_start_matches([' ', '\t']);
+        let tok = expr.get(self.lasttp..).unwrap_or("");
+        format!("{shown}: {msg} (error token is \"{tok}\")")
+    }
 
-impl Parser<'_> {
-    fn skip_ws(&mut self) {
-        while self.pos < self.end && self.b[self.pos].is_ascii_whitespace() {
-            self.pos += 1;
+    /// A warning for the caller to print (a bounded number of them).
+    fn warn(&mut self, m: String) {
+        if self.sh.arith_warnings.len() < 64 {
+            self.sh.arith_warnings.push(m);
         }
     }
 
-    fn rest(&self) -> &[u8] {
-        &self.b[self.pos..self.end]
-    }
-
-    fn at(&mut self, s: &str) -> bool {
-        self.skip_ws();
-        self.rest().starts_with(s.as_bytes())
-    }
-
-    /// One level deeper: bounded by bash's recursion limit and the stack.
-    fn enter(&mut self) -> Result<(), PErr> {
-        crate::limits::checkpoint()?;
+    fn enter(&mut self) -> Result<(), String> {
         self.nest += 1;
         if self.nest > MAX_EXPR_RECURSION || crate::limits::stack_low() {
-            return Err(PErr::Msg(too_deep(self.src, self.pos)));
+            return Err(self.err("expression recursion level exceeded"));
         }
         Ok(())
     }
@@ -380,413 +310,739 @@ impl Parser<'_> {
         self.nest -= 1;
     }
 
-    /// expr (`,` expr)*
-    fn comma(&mut self) -> Result<Ex, PErr> {
-        let first = self.assign()?;
-        if !self.at(",") {
-            return Ok(first);
+    fn save(&self) -> Saved {
+        Saved {
+            curtok: self.curtok,
+            lasttok: self.lasttok,
+            tp: self.tp,
+            lasttp: self.lasttp,
+            tokval: self.tokval,
+            tokstr: self.tokstr,
+            noeval: self.noeval,
+            curlval: self.curlval,
         }
-        let mut all = vec![first];
-        while self.at(",") {
-            crate::limits::checkpoint()?;
-            self.pos += 1;
-            all.push(self.assign()?);
-        }
-        Ok(Ex::Comma(all))
     }
 
-    fn assign(&mut self) -> Result<Ex, PErr> {
-        let lhs = self.cond()?;
-        self.skip_ws();
-        let op_at = self.pos;
-        let Some(&(tok, op)) = ASSIGN_OPS.iter().find(|(t, _)| self.rest().starts_with(t.as_bytes())) else {
-            return Ok(lhs);
-        };
-        // `==` is a comparison, never `=` then `=`.
-        if tok == "=" && self.rest().get(1) == Some(&b'=') {
-            return Ok(lhs);
-        }
-        let Ex::Ref(target) = lhs else {
-            return Err(PErr::Msg(format!(
-                "{}: attempted assignment to non-variable (error token is \"{}\")",
-                self.src,
-                &self.src[op_at..]
-            )));
-        };
-        self.pos += tok.len();
-        self.enter()?;
-        let rhs = self.assign()?;
-        self.leave();
-        Ok(Ex::Assign(target, op, Box::new(rhs)))
+    fn restore(&mut self, x: Saved) {
+        self.curtok = x.curtok;
+        self.lasttok = x.lasttok;
+        self.tp = x.tp;
+        self.lasttp = x.lasttp;
+        self.tokval = x.tokval;
+        self.tokstr = x.tokstr;
+        self.noeval = x.noeval;
+        self.curlval = x.curlval;
     }
 
-    fn cond(&mut self) -> Result<Ex, PErr> {
-        let c = self.binary(0)?;
-        if !self.at("?") {
-            return Ok(c);
+    fn expcomma(&mut self) -> Result<i64, String> {
+        let mut v = self.expassign()?;
+        while self.curtok == COMMA {
+            self.readtok()?;
+            v = self.expassign()?;
         }
-        self.pos += 1;
-        self.enter()?;
-        let t = self.comma()?;
-        if !self.at(":") {
-            let at = if self.pos < self.end { self.pos } else { self.last };
-            return Err(PErr::Msg(format!(
-                "{}: `:' expected for conditional expression (error token is \"{}\")",
-                self.src,
-                &self.src[at..]
-            )));
-        }
-        self.pos += 1;
-        let f = self.cond()?;
-        self.leave();
-        Ok(Ex::Cond(Box::new(c), Box::new(t), Box::new(f)))
+        Ok(v)
     }
 
-    /// The binary operator of `level` at the cursor, if any (not the start of
-    /// an assignment operator or a longer operator).
-    fn level_op(&mut self, level: usize) -> Option<(usize, B)> {
-        self.skip_ws();
-        let r = self.rest();
-        for &(tok, op) in LEVELS[level] {
-            if !r.starts_with(tok.as_bytes()) {
-                continue;
+    fn expassign(&mut self) -> Result<i64, String> {
+        let mut value = self.expcond()?;
+        if self.curtok == EQ || self.curtok == OP_ASSIGN {
+            let special = self.curtok == OP_ASSIGN;
+            if self.lasttok != STR {
+                return Err(self.err("attempted assignment to non-variable"));
             }
-            let next = r.get(tok.len()).copied();
-            let longer = match tok {
-                // `||`, `&&`, `**`, `<<`, `>>`, compound assignment.
-                "|" => matches!(next, Some(b'|' | b'=')),
-                "&" => matches!(next, Some(b'&' | b'=')),
-                "*" => matches!(next, Some(b'*' | b'=')),
-                "<" => matches!(next, Some(b'<' | b'=')),
-                ">" => matches!(next, Some(b'>' | b'=')),
-                "<<" | ">>" => next == Some(b'='),
-                "+" | "-" | "/" | "%" | "^" => next == Some(b'='),
-                _ => false,
-            };
-            if !longer {
-                return Some((tok.len(), op));
-            }
-        }
-        None
-    }
-
-    /// The binary operator at the cursor (after `?:`), with its level.
-    fn any_op(&mut self) -> Option<(usize, B, usize)> {
-        (0..LEVELS.len()).find_map(|l| self.level_op(l).map(|(len, op)| (len, op, l)))
-    }
-
-    /// Operators of `min` and above, by precedence climbing: recursion only
-    /// where precedence rises (at most one frame per level), and a run of
-    /// one level's operators is one flat chain.
-    fn binary(&mut self, min: usize) -> Result<Ex, PErr> {
-        let mut lhs = self.power()?;
-        let mut lhs_level = usize::MAX;
-        while let Some((len, op, level)) = self.any_op() {
-            if level < min {
-                break;
-            }
-            crate::limits::checkpoint()?;
-            self.pos += len;
-            let rhs = self.binary(level + 1)?;
-            lhs = match lhs {
-                Ex::Chain(first, mut rest) if lhs_level == level => {
-                    rest.push((op, rhs));
-                    Ex::Chain(first, rest)
-                }
-                other => Ex::Chain(Box::new(other), vec![(op, rhs)]),
-            };
-            lhs_level = level;
-        }
-        Ok(lhs)
-    }
-
-    /// unary (`**` power)?, right-associative.
-    fn power(&mut self) -> Result<Ex, PErr> {
-        let base = self.unary()?;
-        if !self.at("**") {
-            return Ok(base);
-        }
-        self.pos += 2;
-        self.enter()?;
-        let exp = self.power()?;
-        self.leave();
-        Ok(Ex::Power(Box::new(base), Box::new(exp)))
-    }
-
-    /// Prefix operators (collected in a loop, not recursion), then an operand.
-    fn unary(&mut self) -> Result<Ex, PErr> {
-        let mut ops = Vec::new();
-        loop {
-            crate::limits::checkpoint()?;
-            self.skip_ws();
-            let r = self.rest();
-            // `++x` / `--x` only before a name; otherwise two signs.
-            if (r.starts_with(b"++") || r.starts_with(b"--")) && self.name_follows(self.pos + 2) {
-                let step = if r[0] == b'+' { 1 } else { -1 };
-                self.pos += 2;
-                self.skip_ws();
-                let target = self.target()?;
-                return Ok(wrap(ops, Ex::IncDec(target, true, step)));
-            }
-            let op = match r.first() {
-                Some(b'-') => U::UnaryMinus,
-                Some(b'+') => U::UnaryPlus,
-                Some(b'!') if r.get(1) != Some(&b'=') => U::LogicalNot,
-                Some(b'~') => U::BitwiseNot,
-                _ => break,
-            };
-            self.pos += 1;
-            ops.push(op);
-        }
-        let e = self.primary()?;
-        Ok(wrap(ops, e))
-    }
-
-    fn name_follows(&self, mut i: usize) -> bool {
-        while i < self.end && self.b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        i < self.end && (self.b[i].is_ascii_alphabetic() || self.b[i] == b'_')
-    }
-
-    fn primary(&mut self) -> Result<Ex, PErr> {
-        self.skip_ws();
-        self.last = self.pos;
-        let Some(&c) = self.rest().first() else {
-            return Err(PErr::Syntax);
-        };
-        if c == b'(' {
-            self.pos += 1;
+            let op = self.assigntok;
+            let lvalue = value;
+            let lhs = self.tokstr;
+            let lind = self.curlval.ind;
+            self.readtok()?;
             self.enter()?;
-            let e = self.comma()?;
-            if !self.at(")") {
-                return Err(PErr::Syntax);
-            }
-            self.pos += 1;
+            value = self.expassign()?;
             self.leave();
-            return Ok(e);
-        }
-        if c.is_ascii_digit() {
-            let start = self.pos;
-            while self.pos < self.end
-                && (self.b[self.pos].is_ascii_alphanumeric() || matches!(self.b[self.pos], b'_' | b'#' | b'@'))
-            {
-                self.pos += 1;
-            }
-            return number(&self.src[start..self.pos]).map(Ex::Num).ok_or(PErr::Syntax);
-        }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            let target = self.target()?;
-            // Postfix `++` / `--`.
-            for (tok, step) in [("++", 1), ("--", -1)] {
-                if self.at(tok) {
-                    self.pos += 2;
-                    return Ok(Ex::IncDec(target, false, step));
+            if special {
+                if (op == DIV || op == MOD) && value == 0 {
+                    if self.noeval == 0 {
+                        return Err(self.err("division by 0"));
+                    }
+                    value = 1;
                 }
-            }
-            return Ok(Ex::Ref(target));
-        }
-        Err(PErr::Syntax)
-    }
-
-    /// A name and its subscript, if any.
-    fn target(&mut self) -> Result<Target, PErr> {
-        let start = self.pos;
-        while self.pos < self.end && (self.b[self.pos].is_ascii_alphanumeric() || self.b[self.pos] == b'_') {
-            self.pos += 1;
-        }
-        if start == self.pos || self.b[start].is_ascii_digit() {
-            return Err(PErr::Syntax);
-        }
-        let name = self.src[start..self.pos].to_string();
-        if self.rest().first() != Some(&b'[') {
-            return Ok(Target { name, pos: start, sub: None });
-        }
-        let open = self.pos;
-        // An associative array's subscript is a string, not arithmetic: up to
-        // the matching `]`, read once.
-        let assoc = matches!(self.sh.vars.get_set(&name).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
-        if assoc {
-            let mut depth = 0usize;
-            let mut close = None;
-            for (i, &ch) in self.b[open..self.end].iter().enumerate() {
-                match ch {
-                    b'[' => depth += 1,
-                    b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            close = Some(open + i);
-                            break;
+                value = match op {
+                    MUL => lvalue.wrapping_mul(value),
+                    DIV | MOD if lvalue == i64::MIN && value == -1 => {
+                        if op == DIV {
+                            i64::MIN
+                        } else {
+                            0
                         }
                     }
-                    _ => {}
+                    DIV => lvalue / value,
+                    MOD => lvalue % value,
+                    PLUS => lvalue.wrapping_add(value),
+                    MINUS => lvalue.wrapping_sub(value),
+                    LSH => lvalue.wrapping_shl((value & 63) as u32),
+                    RSH => lvalue.wrapping_shr((value & 63) as u32),
+                    BAND => lvalue & value,
+                    BOR => lvalue | value,
+                    BXOR => lvalue ^ value,
+                    _ => return Err(self.err("bug: bad expassign token")),
+                };
+            }
+            if self.noeval == 0 {
+                if let Some(lhs) = lhs {
+                    self.bind(lhs, lind, value)?;
                 }
             }
-            let close = close.ok_or(PErr::Syntax)?;
-            self.pos = close + 1;
-            let raw = open + 1..close;
-            return Ok(Target { name, pos: start, sub: Some(Sub { raw, expr: None }) });
+            if self.curlval.tok.is_some() && self.curlval.tok == self.tokstr {
+                self.curlval = LVal::default();
+            }
+            self.tokstr = None;
         }
-        // An indexed one is an expression, parsed in place up to its `]`
-        // (no scan ahead: nested subscripts stay linear).
-        self.pos = open + 1;
+        Ok(value)
+    }
+
+    fn expcond(&mut self) -> Result<i64, String> {
+        let cval = self.explor()?;
+        if self.curtok != QUES {
+            return Ok(cval);
+        }
         self.enter()?;
-        let e = self.comma()?;
-        if !self.at("]") {
-            return Err(PErr::Syntax);
+        let skip = cval == 0;
+        if skip {
+            self.noeval += 1;
+        }
+        self.readtok()?;
+        if self.curtok == END || self.curtok == COL {
+            return Err(self.err("expression expected"));
+        }
+        let val1 = self.expcomma()?;
+        if skip {
+            self.noeval -= 1;
+        }
+        if self.curtok != COL {
+            return Err(self.err("`:' expected for conditional expression"));
+        }
+        let skip = cval != 0;
+        if skip {
+            self.noeval += 1;
+        }
+        self.readtok()?;
+        if self.curtok == END {
+            return Err(self.err("expression expected"));
+        }
+        let val2 = self.expcond()?;
+        if skip {
+            self.noeval -= 1;
         }
         self.leave();
-        let raw = open + 1..self.pos;
-        self.pos += 1;
-        Ok(Target { name, pos: start, sub: Some(Sub { raw, expr: Some(Box::new(e)) }) })
+        self.lasttok = COND;
+        Ok(if cval != 0 { val1 } else { val2 })
     }
-}
 
-fn wrap(ops: Vec<U>, e: Ex) -> Ex {
-    if ops.is_empty() {
-        e
-    } else {
-        Ex::Prefix(ops, Box::new(e))
+    fn explor(&mut self) -> Result<i64, String> {
+        let mut val1 = self.expland()?;
+        while self.curtok == LOR {
+            let skip = val1 != 0;
+            if skip {
+                self.noeval += 1;
+            }
+            self.readtok()?;
+            let val2 = self.expland()?;
+            if skip {
+                self.noeval -= 1;
+            }
+            val1 = i64::from(val1 != 0 || val2 != 0);
+            self.lasttok = LOR;
+        }
+        Ok(val1)
     }
-}
 
-/// A numeric constant: decimal, `0`-octal, `0x` hex or `BASE#DIGITS`.
-fn number(tok: &str) -> Option<i64> {
-    let (base, digits) = match tok.split_once('#') {
-        Some((base, digits)) => (base.parse::<u32>().ok().filter(|b| (2..=64).contains(b))?, digits),
-        None if tok.len() > 1 && (tok.starts_with("0x") || tok.starts_with("0X")) => (16, &tok[2..]),
-        None if tok.len() > 1 && tok.starts_with('0') => (8, &tok[1..]),
-        None => (10, tok),
-    };
-    if digits.is_empty() {
-        return None;
+    fn expland(&mut self) -> Result<i64, String> {
+        let mut val1 = self.expbor()?;
+        while self.curtok == LAND {
+            let skip = val1 == 0;
+            if skip {
+                self.noeval += 1;
+            }
+            self.readtok()?;
+            let val2 = self.expbor()?;
+            if skip {
+                self.noeval -= 1;
+            }
+            val1 = i64::from(val1 != 0 && val2 != 0);
+            self.lasttok = LAND;
+        }
+        Ok(val1)
     }
-    let mut v: i64 = 0;
-    for d in digits.chars() {
-        let x = digit_value(d, base)?;
-        v = v.wrapping_mul(i64::from(base)).wrapping_add(i64::from(x));
+
+    fn expbor(&mut self) -> Result<i64, String> {
+        let mut v = self.expbxor()?;
+        while self.curtok == BOR {
+            self.readtok()?;
+            v |= self.expbxor()?;
+            self.lasttok = NUM;
+        }
+        Ok(v)
     }
-    Some(v)
-}
 
-/// A digit's value in `base` (bash: 0-9, a-z, A-Z, @, _; letters of either
-/// case are 10-35 up to base 36), or `None` when the base has no such digit.
-fn digit_value(d: char, base: u32) -> Option<u32> {
-    let v = match d {
-        '0'..='9' => d as u32 - '0' as u32,
-        'a'..='z' => d as u32 - 'a' as u32 + 10,
-        'A'..='Z' if base <= 36 => d as u32 - 'A' as u32 + 10,
-        'A'..='Z' => d as u32 - 'A' as u32 + 36,
-        '@' => 62,
-        '_' => 63,
-        _ => return None,
-    };
-    (v < base).then_some(v)
-}
+    fn expbxor(&mut self) -> Result<i64, String> {
+        let mut v = self.expband()?;
+        while self.curtok == BXOR {
+            self.readtok()?;
+            v ^= self.expband()?;
+            self.lasttok = NUM;
+        }
+        Ok(v)
+    }
 
-struct Eval<'a> {
-    sh: &'a mut ShellState,
-    text: &'a str,
-    depth: usize,
-}
+    fn expband(&mut self) -> Result<i64, String> {
+        let mut v = self.expeq()?;
+        while self.curtok == BAND {
+            self.readtok()?;
+            v &= self.expeq()?;
+            self.lasttok = NUM;
+        }
+        Ok(v)
+    }
 
-impl Eval<'_> {
+    fn expeq(&mut self) -> Result<i64, String> {
+        let mut v = self.expcompare()?;
+        while self.curtok == EQEQ || self.curtok == NEQ {
+            let op = self.curtok;
+            self.readtok()?;
+            let w = self.expcompare()?;
+            v = i64::from(if op == EQEQ { v == w } else { v != w });
+            self.lasttok = NUM;
+        }
+        Ok(v)
+    }
+
+    fn expcompare(&mut self) -> Result<i64, String> {
+        let mut v = self.expshift()?;
+        while matches!(self.curtok, LEQ | GEQ | LT | GT) {
+            let op = self.curtok;
+            self.readtok()?;
+            let w = self.expshift()?;
+            v = i64::from(match op {
+                LEQ => v <= w,
+                GEQ => v >= w,
+                LT => v < w,
+                _ => v > w,
+            });
+            self.lasttok = NUM;
+        }
+        Ok(v)
+    }
+
+    fn expshift(&mut self) -> Result<i64, String> {
+        let mut v = self.expaddsub()?;
+        while self.curtok == LSH || self.curtok == RSH {
+            let op = self.curtok;
+            self.readtok()?;
+            let w = self.expaddsub()?;
+            v = if op == LSH { v.wrapping_shl((w & 63) as u32) } else { v.wrapping_shr((w & 63) as u32) };
+            self.lasttok = NUM;
+        }
+        Ok(v)
+    }
+
+    fn expaddsub(&mut self) -> Result<i64, String> {
+        let mut v = self.expmuldiv()?;
+        while self.curtok == PLUS || self.curtok == MINUS {
+            let op = self.curtok;
+            self.readtok()?;
+            let w = self.expmuldiv()?;
+            v = if op == PLUS { v.wrapping_add(w) } else { v.wrapping_sub(w) };
+            self.lasttok = NUM;
+        }
+        Ok(v)
+    }
+
+    fn expmuldiv(&mut self) -> Result<i64, String> {
+        let mut v = self.exppower()?;
+        while matches!(self.curtok, MUL | DIV | MOD) {
+            let op = self.curtok;
+            let stp = self.tp;
+            self.readtok()?;
+            let mut w = self.exppower()?;
+            self.lasttok = NUM;
+            if (op == DIV || op == MOD) && w == 0 {
+                if self.noeval == 0 {
+                    let mut at = stp;
+                    while at < self.b.len() && matches!(self.b[at], b' ' | b'\t') {
+                        at += 1;
+                    }
+                    self.lasttp = at;
+                    return Err(self.err("division by 0"));
+                }
+                w = 1;
+            } else if op == MOD && v == i64::MIN && w == -1 {
+                v = 0;
+                continue;
+            } else if op == DIV && v == i64::MIN && w == -1 {
+                w = 1;
+            }
+            v = match op {
+                MUL => v.wrapping_mul(w),
+                DIV => v / w,
+                _ => v % w,
+            };
+        }
+        Ok(v)
+    }
+
+    fn exppower(&mut self) -> Result<i64, String> {
+        let mut v = self.expunary()?;
+        while self.curtok == POWER {
+            self.readtok()?;
+            self.enter()?;
+            let w = self.exppower()?;
+            self.leave();
+            self.lasttok = NUM;
+            if w == 0 {
+                return Ok(1);
+            }
+            if w < 0 {
+                return Err(self.err("exponent less than 0"));
+            }
+            v = ipow(v, w);
+        }
+        Ok(v)
+    }
+
+    /// Prefix `!`, `~`, `-`, `+`: bash recurses once per operator; a loop
+    /// here (a long chain is not nesting), applied right to left.
+    fn expunary(&mut self) -> Result<i64, String> {
+        let mut ops = Vec::new();
+        while matches!(self.curtok, NOT | BNOT | MINUS | PLUS) {
+            ops.push(self.curtok);
+            self.readtok()?;
+        }
+        let mut v = self.exp0()?;
+        if ops.is_empty() {
+            return Ok(v);
+        }
+        for op in ops.iter().rev() {
+            v = match *op {
+                NOT => i64::from(v == 0),
+                BNOT => !v,
+                MINUS => v.wrapping_neg(),
+                _ => v,
+            };
+        }
+        self.lasttok = NUM;
+        Ok(v)
+    }
+
+    fn exp0(&mut self) -> Result<i64, String> {
+        let val;
+        if self.curtok == PREINC || self.curtok == PREDEC {
+            let stok = self.curtok;
+            self.lasttok = stok;
+            self.readtok()?;
+            if self.curtok != STR {
+                return Err(self.err("identifier expected after pre-increment or pre-decrement"));
+            }
+            let v2 = self.tokval.wrapping_add(if stok == PREINC { 1 } else { -1 });
+            if self.noeval == 0 {
+                self.bind_lval(v2)?;
+            }
+            val = v2;
+            self.curtok = NUM;
+            self.readtok()?;
+        } else if self.curtok == LPAR {
+            self.readtok()?;
+            self.enter()?;
+            val = self.expcomma()?;
+            self.leave();
+            if self.curtok != RPAR {
+                return Err(self.err("missing `)'"));
+            }
+            self.readtok()?;
+        } else if self.curtok == NUM || self.curtok == STR {
+            val = self.tokval;
+            if self.curtok == STR {
+                let ec = self.save();
+                self.tokstr = None;
+                self.noeval = 1;
+                self.readtok()?;
+                let stok = self.curtok;
+                if stok == POSTINC || stok == POSTDEC {
+                    self.tokstr = ec.tokstr;
+                    self.noeval = ec.noeval;
+                    self.curlval = ec.curlval;
+                    self.lasttok = STR;
+                    let v2 = val.wrapping_add(if stok == POSTINC { 1 } else { -1 });
+                    if self.noeval == 0 {
+                        self.bind_lval(v2)?;
+                    }
+                    self.curtok = NUM;
+                } else {
+                    self.restore(ec);
+                }
+            }
+            self.readtok()?;
+        } else {
+            return Err(self.err("syntax error: operand expected"));
+        }
+        Ok(val)
+    }
+
+    /// `++x` / `x++`: the element the variable token evaluated to, else the
+    /// token's text.
+    fn bind_lval(&mut self, v: i64) -> Result<(), String> {
+        match (self.curlval.ind, self.curlval.tok, self.tokstr) {
+            (Some(ind), Some(tok), _) => self.bind(tok, Some(ind), v),
+            (_, _, Some(tok)) => self.bind(tok, None, v),
+            _ => Ok(()),
+        }
+    }
+
+    /// bash's readtok: the next token into `curtok`; a variable is evaluated
+    /// as it is read (unless an `=` follows), a number converted.
+    fn readtok(&mut self) -> Result<(), String> {
+        crate::limits::checkpoint().map_err(stopped)?;
+        let b = self.b;
+        let len = b.len();
+        let mut cp = self.tp;
+        while cp < len && cr_whitespace(b[cp]) {
+            cp += 1;
+        }
+        if cp >= len {
+            self.lasttok = self.curtok;
+            self.curtok = END;
+            self.tp = cp;
+            return Ok(());
+        }
+        let start = cp;
+        let c = b[cp];
+        self.lasttp = start;
+        self.tp = start;
+        if c.is_ascii_alphabetic() || c == b'_' {
+            cp += 1;
+            while cp < len && (b[cp].is_ascii_alphanumeric() || b[cp] == b'_') {
+                cp += 1;
+            }
+            let name_end = cp;
+            let mut sub = None;
+            if cp < len && b[cp] == b'[' {
+                match skip_subscript(b, cp) {
+                    Some(close) => {
+                        sub = Some((cp + 1, close));
+                        cp = close + 1;
+                    }
+                    None => return Err(self.err("bad array subscript")),
+                }
+            }
+            if self.curlval.tok.is_some() && self.curlval.tok == self.tokstr {
+                self.curlval = LVal::default();
+            }
+            self.tokstr = Some((start, cp));
+            // Look ahead at the next token (nothing evaluated): an `=` means
+            // this variable is assigned, not read. An operator character
+            // cannot fail to lex there; anything else is read in full, as
+            // bash does (its errors come first).
+            let mut j = cp;
+            while j < len && cr_whitespace(b[j]) {
+                j += 1;
+            }
+            let peek_eq = match b.get(j) {
+                None => false,
+                Some(b'=') => b.get(j + 1) != Some(&b'='),
+                Some(c) if b"+-*/%<>&|^!~?:,()".contains(c) => false,
+                Some(_) => {
+                    let ec = self.save();
+                    self.tokstr = None;
+                    self.tp = cp;
+                    self.noeval = 1;
+                    self.curtok = STR;
+                    self.enter()?;
+                    self.readtok()?;
+                    self.leave();
+                    let peektok = self.curtok;
+                    self.restore(ec);
+                    peektok == EQ
+                }
+            };
+            if self.lasttok == PREINC || self.lasttok == PREDEC || !peek_eq {
+                self.tokval = self.streval(start, name_end, sub)?;
+            } else {
+                self.tokval = 0;
+            }
+            self.lasttok = self.curtok;
+            self.curtok = STR;
+        } else if c.is_ascii_digit() {
+            while cp < len && (b[cp].is_ascii_alphanumeric() || matches!(b[cp], b'#' | b'@' | b'_')) {
+                cp += 1;
+            }
+            self.tokval = self.strlong(start, cp)?;
+            self.lasttok = self.curtok;
+            self.curtok = NUM;
+        } else {
+            let c1 = b.get(start + 1).copied().unwrap_or(0);
+            cp = start + 2;
+            let tok = if c == b'=' && c1 == b'=' {
+                EQEQ
+            } else if c == b'!' && c1 == b'=' {
+                NEQ
+            } else if c == b'>' && c1 == b'=' {
+                GEQ
+            } else if c == b'<' && c1 == b'=' {
+                LEQ
+            } else if (c == b'<' || c == b'>') && c1 == c {
+                let shift = if c == b'<' { LSH } else { RSH };
+                if b.get(cp) == Some(&b'=') {
+                    self.assigntok = shift;
+                    cp += 1;
+                    OP_ASSIGN
+                } else {
+                    shift
+                }
+            } else if c == b'&' && c1 == b'&' {
+                LAND
+            } else if c == b'|' && c1 == b'|' {
+                LOR
+            } else if c == b'*' && c1 == b'*' {
+                POWER
+            } else if (c == b'-' || c == b'+') && c1 == c && self.curtok == STR {
+                if c == b'-' {
+                    POSTDEC
+                } else {
+                    POSTINC
+                }
+            } else if (c == b'-' || c == b'+')
+                && c1 == c
+                && self.curtok == NUM
+                && (self.lasttok == PREINC || self.lasttok == PREDEC)
+            {
+                return Err(self.err(if c == b'-' {
+                    "--: assignment requires lvalue"
+                } else {
+                    "++: assignment requires lvalue"
+                }));
+            } else if (c == b'-' || c == b'+') && c1 == c {
+                let mut xp = cp;
+                while xp < len && cr_whitespace(b[xp]) {
+                    xp += 1;
+                }
+                if xp < len && (b[xp].is_ascii_alphabetic() || b[xp] == b'_') {
+                    if c == b'-' {
+                        PREDEC
+                    } else {
+                        PREINC
+                    }
+                } else {
+                    cp -= 1;
+                    i32::from(c)
+                }
+            } else if c1 == b'=' && b"*/%+-&^|".contains(&c) {
+                self.assigntok = i32::from(c);
+                OP_ASSIGN
+            } else if !is_arithop(i32::from(c)) {
+                if self.curtok == END || is_arithop(self.curtok) || is_multiop(self.curtok) {
+                    return Err(self.err("syntax error: operand expected"));
+                }
+                return Err(self.err("syntax error: invalid arithmetic operator"));
+            } else {
+                cp -= 1;
+                i32::from(c)
+            };
+            self.lasttok = self.curtok;
+            self.curtok = tok;
+        }
+        self.tp = cp;
+        Ok(())
+    }
+
+    /// bash's strlong: decimal, `0` octal, `0x` hex, `BASE#DIGITS`.
+    fn strlong(&self, start: usize, end: usize) -> Result<i64, String> {
+        let s = &self.b[start..end];
+        let mut i = 0;
+        let mut base: i64 = 10;
+        let mut foundbase = false;
+        if s[0] == b'0' {
+            if s.len() == 1 {
+                return Ok(0);
+            }
+            if s[1] == b'x' || s[1] == b'X' {
+                base = 16;
+                i = 2;
+            } else {
+                base = 8;
+                i = 1;
+            }
+            foundbase = true;
+        }
+        let mut val: i64 = 0;
+        while i < s.len() {
+            let c = s[i];
+            i += 1;
+            if c == b'#' {
+                if foundbase {
+                    return Err(self.err_to("invalid number", end));
+                }
+                if !(2..=64).contains(&val) {
+                    return Err(self.err_to("invalid arithmetic base", end));
+                }
+                base = val;
+                val = 0;
+                foundbase = true;
+                if !s.get(i).is_some_and(|d| d.is_ascii_alphanumeric() || matches!(d, b'@' | b'_')) {
+                    return Err(self.err_to("invalid integer constant", end));
+                }
+                continue;
+            }
+            let d = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'z' => c - b'a' + 10,
+                b'A'..=b'Z' => c - b'A' + if base <= 36 { 10 } else { 36 },
+                b'@' => 62,
+                b'_' => 63,
+                _ => break,
+            };
+            if i64::from(d) >= base {
+                return Err(self.err_to("value too great for base", end));
+            }
+            val = val.wrapping_mul(base).wrapping_add(i64::from(d));
+        }
+        Ok(val)
+    }
+
+    /// A variable's value, evaluated as an expression (bash's expr_streval).
+    fn streval(&mut self, start: usize, name_end: usize, sub: Option<(usize, usize)>) -> Result<i64, String> {
+        if self.noeval > 0 {
+            return Ok(0);
+        }
+        let s = self.s;
+        let name = &s[start..name_end];
+        let (value, ind) = match sub {
+            None => {
+                // Fast path: a scalar holding a plain decimal number.
+                let fast = self.depth + 1 < MAX_EXPR_RECURSION;
+                if let Some(Value::Scalar(v)) = self.sh.vars.get(name).and_then(|v| v.value.as_ref()).filter(|_| fast) {
+                    if let Some(n) = plain_decimal(v.trim_matches([' ', '\t', '\n'])) {
+                        self.curlval = LVal { tok: self.tokstr, ind: None };
+                        return Ok(n);
+                    }
+                }
+                let v = self.sh.get_var(name).or_else(|| dynamic(self.sh, name));
+                if v.is_none() && self.sh.opts.nounset {
+                    return Err(format!("{UNBOUND_MARK}{name}: unbound variable"));
+                }
+                (v, None)
+            }
+            Some((a, z)) => self.element(name, &s[a..z])?,
+        };
+        let tval = match value {
+            Some(v) => self.value(&v, start)?,
+            None => 0,
+        };
+        self.curlval = LVal { tok: self.tokstr, ind };
+        Ok(tval)
+    }
+
     /// A variable's value as an expression, one evaluation deeper; `pos` is
     /// where its name starts (bash's error token when that is too deep).
-    fn value(&mut self, s: &str, pos: usize) -> Result<i64, String> {
-        if s.trim().is_empty() {
+    fn value(&mut self, v: &str, pos: usize) -> Result<i64, String> {
+        let t = v.trim_matches([' ', '\t', '\n']);
+        if t.is_empty() {
             return Ok(0);
         }
         if self.depth + 1 >= MAX_EXPR_RECURSION || crate::limits::stack_low() {
-            return Err(too_deep(self.text, pos));
+            self.lasttp = pos;
+            return Err(self.err("expression recursion level exceeded"));
         }
-        eval_str(self.sh, s, self.depth + 1)
+        if let Some(n) = plain_decimal(t) {
+            return Ok(n);
+        }
+        eval_str(self.sh, v, self.depth + 1)
     }
 
-    fn read_var(&mut self, name: &str, pos: usize) -> Result<i64, String> {
-        let v = self.sh.get_var(name).or_else(|| dynamic(self.sh, name));
-        match v {
-            None => {
-                if self.sh.opts.nounset {
-                    return Err(format!("{name}: unbound variable"));
-                }
-                Ok(0)
+    /// An index as bash computes it for an element of an indexed array
+    /// (its own evaluation: an error there ends the shell).
+    fn index(&mut self, sub: &str) -> Result<i64, String> {
+        if self.depth + 1 >= MAX_EXPR_RECURSION || crate::limits::stack_low() {
+            return Err(self.err("expression recursion level exceeded"));
+        }
+        eval_str(self.sh, sub, self.depth + 1).map_err(|m| {
+            if m.starts_with('\u{1}') {
+                m
+            } else {
+                format!("{SUB_MARK}{m}")
             }
-            Some(s) => self.value(&s, pos),
-        }
+        })
     }
 
-    /// An indexed array's subscript.
-    fn index(&mut self, sub: &Sub) -> Result<i64, String> {
-        match &sub.expr {
-            Some(e) => self.eval(e),
-            // Associative when parsed, no longer now.
-            None => {
-                let raw = self.text.get(sub.raw.clone()).unwrap_or_default().to_string();
-                self.value(&raw, 0)
-            }
+    /// `name[sub]` read: its value and, for an indexed array, the index.
+    fn element(&mut self, name: &str, sub: &str) -> Result<(Option<String>, Option<i64>), String> {
+        if self.sh.opts.nounset && self.sh.vars.get_set(name).is_none() {
+            return Err(format!("{UNBOUND_MARK}{name}: unbound variable"));
         }
-    }
-
-    fn read_target(&mut self, t: &Target) -> Result<i64, String> {
-        let Some(sub) = &t.sub else {
-            return self.read_var(&t.name, t.pos);
-        };
-        let value = self.sh.vars.get_set(&t.name).and_then(|v| v.value.clone());
-        if let Some(Value::Assoc(m)) = &value {
-            return match m.get(&self.assoc_key(sub)?).cloned() {
-                Some(s) => self.value(&s, t.pos),
-                None => Ok(0),
+        let assoc = matches!(self.sh.vars.get_set(name).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
+        if assoc {
+            let v = match self.sh.vars.get_set(name).and_then(|v| v.value.as_ref()) {
+                Some(Value::Assoc(m)) => m.get(sub).cloned(),
+                _ => None,
             };
+            return Ok((v, None));
         }
         let i = self.index(sub)?;
-        let val = match value {
-            Some(Value::Indexed(m)) => {
-                let i = if i < 0 { m.keys().next_back().map_or(0, |k| k + 1) + i } else { i };
-                m.get(&i).cloned()
-            }
-            Some(Value::Scalar(s)) if i == 0 => Some(s),
+        let var = self.sh.vars.get_set(name).and_then(|v| v.value.as_ref());
+        // A scalar is element 0 and has no negative indices.
+        let top = match var {
+            Some(Value::Indexed(m)) => m.keys().next_back().map_or(0, |k| k + 1),
+            _ => 0,
+        };
+        let at = if i < 0 { top + i } else { i };
+        let v = match var {
+            Some(Value::Indexed(m)) => m.get(&at).cloned(),
+            Some(Value::Scalar(s)) if at == 0 => Some(s.clone()),
             _ => None,
         };
-        match val {
-            Some(s) => self.value(&s, t.pos),
-            None => Ok(0),
+        if at < 0 {
+            self.warn(format!("{name}: bad array subscript"));
         }
+        Ok((v, Some(i)))
     }
 
-    /// An associative array's key: the subscript as written (when the array
-    /// was associative at parse time), else the subscript's value as text.
-    fn assoc_key(&mut self, sub: &Sub) -> Result<String, String> {
-        match &sub.expr {
-            None => Ok(self.text.get(sub.raw.clone()).unwrap_or_default().to_string()),
-            Some(e) => match &**e {
-                Ex::Ref(Target { name, sub: None, .. }) => Ok(name.clone()),
-                e => Ok(self.eval(e)?.to_string()),
-            },
-        }
-    }
-
-    fn write_target(&mut self, t: &Target, v: i64) -> Result<i64, String> {
-        let n = &t.name;
-        let Some(sub) = &t.sub else {
-            self.sh.set_var(n, v.to_string())?;
-            return Ok(v);
+    /// Assign to the variable token `tok` (a name, or `name[sub]`); `ind` is
+    /// the index already computed for an indexed element.
+    fn bind(&mut self, tok: (usize, usize), ind: Option<i64>, v: i64) -> Result<(), String> {
+        let s = self.s;
+        let text = &s[tok.0..tok.1];
+        let Some(open) = text.find('[') else {
+            self.sh.set_var(text, v.to_string())?;
+            return Ok(());
         };
+        let n = &text[..open];
+        let sub = &text[open + 1..text.len() - 1];
         if matches!(self.sh.vars.get_set(n).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_))) {
-            let key = self.assoc_key(sub)?;
             let var = self.sh.vars.entry(n);
             if var.readonly {
                 return Err(format!("{n}: readonly variable"));
             }
             if let Some(Value::Assoc(m)) = &mut var.value {
-                m.insert(key, v.to_string());
+                m.insert(sub.to_string(), v.to_string());
             }
-            return Ok(v);
+            return Ok(());
         }
-        let i = self.index(sub)?;
+        let mut i = match ind {
+            Some(i) => i,
+            None => self.index(sub)?,
+        };
         let var = self.sh.vars.entry(n);
         if var.readonly {
             return Err(format!("{n}: readonly variable"));
+        }
+        if i < 0 {
+            let top = match &var.value {
+                Some(Value::Indexed(m)) => m.keys().next_back().map_or(0, |k| k + 1),
+                Some(Value::Scalar(_)) => 1,
+                _ => 0,
+            };
+            i += top;
+            if i < 0 {
+                self.warn(format!("{text}: bad array subscript"));
+                return Ok(());
+            }
         }
         match &mut var.value {
             Some(Value::Indexed(m)) => {
@@ -804,165 +1060,49 @@ impl Eval<'_> {
                 *other = Some(Value::Indexed(m));
             }
         }
-        Ok(v)
-    }
-
-    fn eval(&mut self, e: &Ex) -> Result<i64, String> {
-        crate::limits::checkpoint().map_err(stopped)?;
-        // The tree's depth is bounded by the parser; this guards the stack
-        // against that depth times the depth of nested evaluations.
-        if crate::limits::stack_low() {
-            return Err(too_deep(self.text, 0));
-        }
-        Ok(match e {
-            Ex::Num(v) => *v,
-            Ex::Ref(t) => self.read_target(t)?,
-            Ex::Prefix(ops, x) => {
-                let mut v = self.eval(x)?;
-                for op in ops.iter().rev() {
-                    v = match op {
-                        U::UnaryPlus => v,
-                        U::UnaryMinus => v.wrapping_neg(),
-                        U::BitwiseNot => !v,
-                        U::LogicalNot => i64::from(v == 0),
-                    };
-                }
-                v
-            }
-            Ex::Chain(first, rest) => {
-                let mut acc = self.eval(first)?;
-                for (op, x) in rest {
-                    acc = match op {
-                        // Short-circuit: the other side is not evaluated.
-                        B::LogicalAnd => {
-                            if acc == 0 {
-                                0
-                            } else {
-                                i64::from(self.eval(x)? != 0)
-                            }
-                        }
-                        B::LogicalOr => {
-                            if acc != 0 {
-                                1
-                            } else {
-                                i64::from(self.eval(x)? != 0)
-                            }
-                        }
-                        _ => {
-                            let y = self.eval(x)?;
-                            self.binary(op, acc, y)?
-                        }
-                    };
-                }
-                acc
-            }
-            Ex::Power(a, b) => {
-                let x = self.eval(a)?;
-                let y = self.eval(b)?;
-                self.binary(&B::Power, x, y)?
-            }
-            Ex::Cond(c, t, f) => {
-                if self.eval(c)? != 0 {
-                    self.eval(t)?
-                } else {
-                    self.eval(f)?
-                }
-            }
-            Ex::Assign(t, None, x) => {
-                let v = self.eval(x)?;
-                self.write_target(t, v)?
-            }
-            Ex::Assign(t, Some(op), x) => {
-                let cur = self.read_target(t)?;
-                let y = self.eval(x)?;
-                let v = self.binary(op, cur, y)?;
-                self.write_target(t, v)?
-            }
-            Ex::IncDec(t, prefix, step) => {
-                let cur = self.read_target(t)?;
-                let new = cur.wrapping_add(*step);
-                self.write_target(t, new)?;
-                if *prefix {
-                    new
-                } else {
-                    cur
-                }
-            }
-            Ex::Comma(all) => {
-                let mut v = 0;
-                for x in all {
-                    v = self.eval(x)?;
-                }
-                v
-            }
-        })
-    }
-
-    fn binary(&self, op: &B, x: i64, y: i64) -> Result<i64, String> {
-        Ok(match op {
-            B::Power => {
-                if y < 0 {
-                    return Err(format!(
-                        "{}: exponent less than 0 (error token is \"{}\")",
-                        self.text,
-                        error_token(self.text, "**")
-                    ));
-                }
-                let mut r: i64 = 1;
-                let mut base = x;
-                let mut e = y as u64;
-                while e > 0 {
-                    if e & 1 == 1 {
-                        r = r.wrapping_mul(base);
-                    }
-                    base = base.wrapping_mul(base);
-                    e >>= 1;
-                }
-                r
-            }
-            B::Multiply => x.wrapping_mul(y),
-            B::Divide | B::Modulo => {
-                if y == 0 {
-                    let opch = if matches!(op, B::Divide) { "/" } else { "%" };
-                    return Err(format!(
-                        "{}: division by 0 (error token is \"{}\")",
-                        self.text,
-                        error_token(self.text, opch)
-                    ));
-                }
-                if matches!(op, B::Divide) {
-                    x.wrapping_div(y)
-                } else {
-                    x.wrapping_rem(y)
-                }
-            }
-            B::Comma => y,
-            B::Add => x.wrapping_add(y),
-            B::Subtract => x.wrapping_sub(y),
-            B::ShiftLeft => x.wrapping_shl((y & 63) as u32),
-            B::ShiftRight => x.wrapping_shr((y & 63) as u32),
-            B::LessThan => i64::from(x < y),
-            B::LessThanOrEqualTo => i64::from(x <= y),
-            B::GreaterThan => i64::from(x > y),
-            B::GreaterThanOrEqualTo => i64::from(x >= y),
-            B::Equals => i64::from(x == y),
-            B::NotEquals => i64::from(x != y),
-            B::BitwiseAnd => x & y,
-            B::BitwiseXor => x ^ y,
-            B::BitwiseOr => x | y,
-            B::LogicalAnd => i64::from(x != 0 && y != 0),
-            B::LogicalOr => i64::from(x != 0 || y != 0),
-        })
+        Ok(())
     }
 }
 
-/// The text after the last `op`, which is where bash points for these errors.
-fn error_token(text: &str, op: &str) -> String {
-    match text.rfind(op) {
-        // From the operand to the end, trailing blanks included, as bash shows it.
-        Some(i) => text[i + op.len()..].trim_start().to_string(),
-        None => text.to_string(),
+/// A plain decimal number (optionally signed, no leading 0: that is octal).
+fn plain_decimal(t: &str) -> Option<i64> {
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || (digits.starts_with('0') && digits.len() > 1) || !digits.bytes().all(|c| c.is_ascii_digit())
+    {
+        return None;
     }
+    t.parse::<i64>().ok()
+}
+
+/// Where the `]` closing the subscript that opens at `open` is.
+fn skip_subscript(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &ch) in b.iter().enumerate().skip(open) {
+        match ch {
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn ipow(mut base: i64, exp: i64) -> i64 {
+    let mut r: i64 = 1;
+    let mut e = exp as u64;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = r.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        e >>= 1;
+    }
+    r
 }
 
 /// Variables bash computes on every read (`LINENO`, `RANDOM`, `EPOCHSECONDS`, ...).

@@ -95,9 +95,10 @@ pub async fn abort(loc: crate::state::Loc, fds: &Fds, msg: &str) -> Flow {
 
 /// The status bash exits with after a fatal expansion error (an unset
 /// variable under `set -u`, `${x?}`, a bad substitution): 127 for a `-c`
-/// script itself, 1 in a subshell or a script file.
+/// script itself, 1 in a subshell, a script file or under `set -e`.
 pub fn fatal_status(sh: &ShellState) -> i32 {
-    if sh.subshell_depth == sh.shell_base && !sh.script_file {
+    // Under `set -e` bash leaves through errexit, with status 1.
+    if sh.subshell_depth == sh.shell_base && !sh.script_file && !sh.opts.errexit {
         127
     } else {
         1

@@ -154,8 +154,49 @@ fn array_value(sh: &ShellState, name: &str) -> Option<Value> {
 async fn array_index(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<i64, Flow> {
     match arith::eval_checked(sh, fds, raw).await? {
         Ok(v) => Ok(v),
-        Err(m) => Err(fatal(sh.loc(), fds, &m, 1).await),
+        Err(m) => {
+            arith::report(sh, fds, "", &m).await?;
+            Err(Flow::Exit(1))
+        }
     }
+}
+
+/// A substring offset or length: arithmetic whose errors bash prefixes with
+/// the parameter (`x: 1/0: division by 0 ...`), abandoning the line.
+async fn substring_number(sh: &mut ShellState, fds: &Fds, pname: &str, raw: &str) -> Result<i64, Flow> {
+    match arith::eval_checked(sh, fds, raw).await? {
+        Ok(v) => Ok(v),
+        Err(m) => {
+            arith::report(sh, fds, &format!("{pname}: "), &m).await?;
+            Err(Flow::Abort(1))
+        }
+    }
+}
+
+/// The word of `${x?word}` as bash's message shows it: expanded with `$?`
+/// already 1, the results of expansions split, the fields joined by spaces.
+async fn error_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String, Flow> {
+    sh.last_status = 1;
+    let fields = super::expand_to_segs(sh, fds, raw).await?;
+    let ifs = sh.get_var("IFS");
+    let mut words: Vec<String> = Vec::new();
+    let max = sh.budget.limits.max_brace_items;
+    for field in fields {
+        let room = usize::try_from(max.saturating_sub(words.len() as u64)).unwrap_or(usize::MAX);
+        let split = super::split::split_field(field, ifs.as_deref(), room);
+        let split =
+            split.ok_or_else(|| Flow::Stop(crate::limits::Budget::exceeded("max_brace_items", max, "word count")))?;
+        for parts in split {
+            words.push(parts.iter().map(|s| s.0.as_str()).collect());
+        }
+    }
+    Ok(words.join(" "))
+}
+
+/// bash's warning for a negative index before the start of an array (the
+/// expansion goes on, empty).
+async fn bad_subscript(sh: &ShellState, fds: &Fds, name: &str) {
+    fds.shell_err(sh.loc(), &format!("{name}: bad array subscript")).await;
 }
 
 /// Look a parameter up.
@@ -214,19 +255,28 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
                     if i < 0 {
                         let len = m.keys().next_back().map_or(0, |k| k + 1);
                         i += len;
+                        if i < 0 {
+                            bad_subscript(sh, fds, name).await;
+                        }
                     }
                     m.get(&i).cloned().map_or(PV::Unset, PV::Str)
                 }
+                // A scalar is element 0; a negative index is bad (bash warns).
                 Some(Value::Scalar(s)) => {
                     let i = array_index(sh, fds, index).await?;
-                    if i == 0 || i == -1 {
+                    if i < 0 {
+                        bad_subscript(sh, fds, name).await;
+                    }
+                    if i == 0 {
                         PV::Str(s)
                     } else {
                         PV::Unset
                     }
                 }
                 None => {
-                    array_index(sh, fds, index).await?;
+                    if array_index(sh, fds, index).await? < 0 {
+                        bad_subscript(sh, fds, name).await;
+                    }
                     PV::Unset
                 }
             }
@@ -256,6 +306,8 @@ async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Resul
         PV::Str(s) => s,
         // An unset positional parameter refers to nothing (`${!1}` is empty).
         PV::Unset if matches!(p, Parameter::Positional(_)) => return Ok(PV::Unset),
+        // A variable declared without a value refers to nothing either.
+        PV::Unset if matches!(p, Parameter::Named(n) if sh.vars.get(n).is_some()) => return Ok(PV::Unset),
         _ => return Err(abort(sh.loc(), fds, &format!("{}: invalid indirect expansion", param_name(p))).await),
     };
     match brush_parser::word::parse_parameter(&target, &crate::syntax::options()) {
@@ -273,13 +325,14 @@ async fn get(sh: &mut ShellState, fds: &Fds, p: &Parameter, indirect: bool) -> R
 }
 
 /// `set -u`: an unset parameter other than `$@`/`$*` is fatal.
-async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, v: &PV) -> Result<(), Flow> {
+async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, indirect: bool, v: &PV) -> Result<(), Flow> {
     if sh.opts.nounset
         && matches!(v, PV::Unset)
         && !matches!(p, Parameter::Special(SpecialParameter::AllPositionalParameters { .. }))
     {
         let name = match p {
-            Parameter::Positional(n) => format!("${n}"),
+            Parameter::Positional(n) if !indirect => format!("${n}"),
+            other if indirect => format!("!{}", param_name(other)),
             other => param_name(other),
         };
         return Err(fatal(sh.loc(), fds, &format!("{name}: unbound variable"), fatal_status(sh)).await);
@@ -328,7 +381,7 @@ pub async fn expand(
     match expr {
         P::Parameter { parameter, indirect } => {
             let v = get(sh, fds, parameter, *indirect).await?;
-            check_nounset(sh, fds, parameter, &v).await?;
+            check_nounset(sh, fds, parameter, *indirect, &v).await?;
             emit(sh, out, v, quoted)?;
         }
         P::UseDefaultValues { parameter, indirect, test_type, default_value } => {
@@ -380,7 +433,7 @@ pub async fn expand(
             let v = get(sh, fds, parameter, *indirect).await?;
             if v.is_unset_for(test_type) {
                 let msg = match error_message.as_deref() {
-                    Some(m) if !m.is_empty() => expand_string(sh, fds, m).await?,
+                    Some(m) if !m.is_empty() => error_word(sh, fds, m).await?,
                     _ if matches!(test_type, ParameterTestType::UnsetOrNull) => "parameter null or not set".into(),
                     _ => "parameter not set".into(),
                 };
@@ -399,7 +452,7 @@ pub async fn expand(
         }
         P::ParameterLength { parameter, indirect } => {
             let v = get(sh, fds, parameter, *indirect).await?;
-            check_nounset(sh, fds, parameter, &v).await?;
+            check_nounset(sh, fds, parameter, *indirect, &v).await?;
             let n = match v {
                 PV::Unset => 0,
                 PV::Str(s) => s.chars().count(),
@@ -412,7 +465,7 @@ pub async fn expand(
         | P::RemoveSmallestPrefixPattern { parameter, indirect, pattern }
         | P::RemoveLargestPrefixPattern { parameter, indirect, pattern } => {
             let v = get(sh, fds, parameter, *indirect).await?;
-            check_nounset(sh, fds, parameter, &v).await?;
+            check_nounset(sh, fds, parameter, *indirect, &v).await?;
             let parts = expand_pattern(sh, fds, pattern.as_deref().unwrap_or("")).await?;
             let pat = Pattern::from_parts(&parts);
             let extglob = sh.opts.extglob;
@@ -428,10 +481,22 @@ pub async fn expand(
         }
         P::Substring { parameter, indirect, offset, length } => {
             let v = get(sh, fds, parameter, *indirect).await?;
-            check_nounset(sh, fds, parameter, &v).await?;
-            let off = arith::eval_text(sh, fds, &offset.value).await?;
+            check_nounset(sh, fds, parameter, *indirect, &v).await?;
+            // An unset parameter (an empty array) expands to nothing without
+            // evaluating the offset and length; `$@` evaluates them.
+            let nothing = match (&v, parameter) {
+                (PV::Unset, _) => true,
+                (PV::List(items, _), Parameter::NamedWithAllIndices { .. }) => items.is_empty(),
+                _ => false,
+            };
+            if nothing {
+                emit(sh, out, v, quoted)?;
+                return Ok(());
+            }
+            let pname = param_name(parameter);
+            let off = substring_number(sh, fds, &pname, &offset.value).await?;
             let len = match length {
-                Some(l) => Some(arith::eval_text(sh, fds, &l.value).await?),
+                Some(l) => Some(substring_number(sh, fds, &pname, &l.value).await?),
                 None => None,
             };
             let is_positional =
@@ -509,6 +574,11 @@ pub async fn expand(
                 }),
                 _ => None,
             };
+            if matches!(v, PV::Unset) && sh.opts.nounset && !is_at_list(parameter) {
+                // `${1@P}` names the parameter without its `$`.
+                let name = if *indirect { format!("!{}", param_name(parameter)) } else { param_name(parameter) };
+                return Err(fatal(sh.loc(), fds, &format!("{name}: unbound variable"), fatal_status(sh)).await);
+            }
             if matches!(v, PV::Unset) && !matches!(op, ParameterTransformOp::ToAttributeFlags) {
                 return Ok(());
             }
@@ -536,7 +606,20 @@ pub async fn expand(
                                 Some(Value::Indexed(m)) => {
                                     (m.iter().map(|(k, v)| (k.to_string(), dq(v))).collect(), false)
                                 }
-                                Some(Value::Assoc(m)) => (m.iter().map(|(k, v)| (k.clone(), dq(v))).collect(), true),
+                                // `@K` quotes the keys as `declare -p` does.
+                                Some(Value::Assoc(m)) => (
+                                    m.iter()
+                                        .map(|(k, v)| {
+                                            let k = if *separate_words {
+                                                k.clone()
+                                            } else {
+                                                crate::builtins::declare::key_quote(k)
+                                            };
+                                            (k, dq(v))
+                                        })
+                                        .collect(),
+                                    true,
+                                ),
                                 _ => (Vec::new(), false),
                             };
                             let words = pairs.into_iter().flat_map(|(k, v)| [k, v]);
@@ -603,7 +686,7 @@ pub async fn expand(
         }
         P::ReplaceSubstring { parameter, indirect, pattern, replacement, match_kind } => {
             let v = get(sh, fds, parameter, *indirect).await?;
-            check_nounset(sh, fds, parameter, &v).await?;
+            check_nounset(sh, fds, parameter, *indirect, &v).await?;
             let pat = Pattern::from_parts(&expand_pattern(sh, fds, pattern).await?);
             let rep = match replacement {
                 // patsub_replacement: an unquoted `&` stands for the match.
@@ -664,7 +747,7 @@ pub(crate) async fn case_modify(
     out: &mut Fields,
 ) -> Result<(), Flow> {
     let v = get(sh, fds, parameter, indirect).await?;
-    check_nounset(sh, fds, parameter, &v).await?;
+    check_nounset(sh, fds, parameter, indirect, &v).await?;
     let pat = match pattern.as_deref() {
         Some(p) if !p.is_empty() => Some(Pattern::from_parts(&expand_pattern(sh, fds, p).await?)),
         _ => None,

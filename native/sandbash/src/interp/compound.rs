@@ -182,10 +182,12 @@ async fn arith(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<i64>
     if sh.opts.xtrace {
         super::simple::xtrace(sh, fds, &format!("(( {expanded} ))")).await;
     }
-    match expand::arith::eval_or_stop(sh, &expanded)? {
+    let r = expand::arith::eval_or_stop(sh, &expanded)?;
+    expand::arith::flush_warnings(sh, fds).await;
+    match r {
         Ok(v) => Ok(Some(v)),
         Err(m) => {
-            fds.shell_err(sh.loc(), &format!("((: {m}")).await;
+            expand::arith::report(sh, fds, "((: ", &m).await?;
             Ok(None)
         }
     }

@@ -78,13 +78,15 @@ async fn primary(sh: &mut ShellState, e: &X, fds: &Fds, neg: bool) -> Result<Res
                 | BP::ArithmeticGreaterThanOrEqualTo => {
                     let right = expand::expand_string(sh, fds, &super::raw_word(sh, r)).await?;
                     trace(sh, fds, neg, &format!("{left} {p} {right}")).await;
+                    // bash evaluates the left side first; an error stops there.
                     let a = expand::arith::eval_str(sh, &left, 0);
-                    let b = expand::arith::eval_str(sh, &right, 0);
+                    let b = if a.is_ok() { expand::arith::eval_str(sh, &right, 0) } else { Ok(0) };
+                    expand::arith::flush_warnings(sh, fds).await;
                     match (a, b) {
                         (Ok(a), Ok(b)) => Ok(compare_ints(p, a, b)),
                         // bash reports it and takes the comparison as false.
                         (Err(m), _) | (_, Err(m)) => {
-                            fds.shell_err(sh.loc(), &format!("[[: {m}")).await;
+                            expand::arith::report(sh, fds, "[[: ", &m).await?;
                             Ok(false)
                         }
                     }

@@ -336,13 +336,19 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
     let futures = states.iter_mut().zip(p.seq.iter()).zip(stage_fds).map(|((st, cmd), f)| {
         Box::pin(async move {
             let r = run_command(st, cmd, &f).await;
-            drop(f);
-            match r {
+            let r = match r {
                 Ok(s) => Ok(s),
                 Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => Ok(s),
                 Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(0),
                 Err(Flow::Stop(s)) => Err(s),
-            }
+            };
+            // The stage is a subshell: an EXIT trap it set runs as it ends.
+            let r = match r {
+                Ok(s) => run_exit_trap(st, &f, s).await,
+                e => e,
+            };
+            drop(f);
+            r
         })
     });
     let last_cmd = p.seq.last();

@@ -572,6 +572,9 @@ fn assignment_value_text(src: &crate::state::source::Source, a: &ast::Assignment
 #[derive(Debug)]
 pub enum StoreError {
     Msg(String),
+    /// An arithmetic error (an integer variable's value, a subscript): bash
+    /// discards the rest of the `-c` string (of the line, in a script file).
+    Arith(String),
     Stop(crate::limits::Stop),
 }
 
@@ -583,6 +586,10 @@ impl StoreError {
                 fds.shell_err(sh.loc(), &format!("{prefix}{m}")).await;
                 Ok(())
             }
+            StoreError::Arith(m) => {
+                fds.shell_err(sh.loc(), &format!("{prefix}{m}")).await;
+                Err(if sh.script_file { Flow::Abort(1) } else { Flow::Exit(1) })
+            }
             StoreError::Stop(s) => Err(Flow::Stop(s)),
         }
     }
@@ -590,6 +597,12 @@ impl StoreError {
 
 /// Marks the inner error that is really the string limit.
 const LIMIT_MARK: &str = "\0max_string_bytes:";
+/// Marks an arithmetic error.
+const ARITH_MARK: &str = "\0arith:";
+
+fn arith(sh: &mut ShellState, text: &str) -> Result<i64, String> {
+    crate::expand::arith::eval_str(sh, text, 0).map_err(|m| format!("{ARITH_MARK}{}", crate::expand::arith::plain(&m)))
+}
 
 /// Assign a value; a value past `max_string_bytes` stops the exec.
 pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), StoreError> {
@@ -600,6 +613,7 @@ pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), StoreError> {
         sh.vars.entry(&n).exported = true;
     }
     r.map_err(|m| match m.strip_prefix(LIMIT_MARK) {
+        None if m.starts_with(ARITH_MARK) => StoreError::Arith(m[ARITH_MARK.len()..].to_string()),
         Some(n) => StoreError::Stop(crate::limits::Budget::exceeded(
             "max_string_bytes",
             n.parse().unwrap_or(0),
@@ -663,7 +677,7 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
             Ok(())
         }
         (None, AssignedValue::Scalar(s)) => {
-            let s = if integer { crate::expand::arith::eval_str(sh, &s, 0)?.to_string() } else { s };
+            let s = if integer { arith(sh, &s)?.to_string() } else { s };
             let new = if a.append {
                 if integer {
                     let cur = sh.get_var(&a.name).and_then(|c| c.parse::<i64>().ok()).unwrap_or(0);
@@ -686,7 +700,7 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
         (Some(idx), AssignedValue::Scalar(s)) => {
             // An integer array evaluates each element (`a[1]+=2` adds).
             let s = if integer {
-                let n = crate::expand::arith::eval_str(sh, &s, 0)?;
+                let n = arith(sh, &s)?;
                 let cur = if a.append { element_number(sh, &a.name, &idx, is_assoc)? } else { 0 };
                 a.append = false;
                 (cur + n).to_string()
@@ -709,7 +723,7 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
                 return Ok(());
             }
             // The subscript first: it may read this very array (`a[a[0]]=x`).
-            let mut i = crate::expand::arith::eval_str(sh, &idx, 0)?;
+            let mut i = arith(sh, &idx)?;
             if i < 0 {
                 let len = match sh.vars.get(&a.name).and_then(|v| v.value.as_ref()) {
                     Some(Value::Indexed(m)) => m.keys().next_back().map_or(0, |k| k + 1),
@@ -747,7 +761,7 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
                 let mut out = Vec::with_capacity(items.len());
                 for (k, v) in items {
                     // An associative list without keys pairs its words: only values count.
-                    let n = crate::expand::arith::eval_str(sh, &v, 0)?;
+                    let n = arith(sh, &v)?;
                     out.push((k, n.to_string()));
                 }
                 out
@@ -791,7 +805,7 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
                 let mut next = m.keys().next_back().map_or(0, |k| k + 1);
                 for (k, v) in items {
                     let i = match k {
-                        Some(k) => crate::expand::arith::eval_str(sh, &k, 0)?,
+                        Some(k) => arith(sh, &k)?,
                         None => next,
                     };
                     m.insert(i, cased(v));
@@ -805,7 +819,7 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
 
 /// The number in element `idx` of `name` (0 when unset or not a number).
 fn element_number(sh: &mut ShellState, name: &str, idx: &str, assoc: bool) -> Result<i64, String> {
-    let i = if assoc { 0 } else { crate::expand::arith::eval_str(sh, idx, 0)? };
+    let i = if assoc { 0 } else { arith(sh, idx)? };
     let cur = match sh.vars.get(name).and_then(|v| v.value.as_ref()) {
         Some(Value::Assoc(m)) if assoc => m.get(idx).cloned(),
         Some(Value::Indexed(m)) if !assoc => m.get(&i).cloned(),

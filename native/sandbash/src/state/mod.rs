@@ -120,10 +120,11 @@ pub struct ShellState {
     pub select_menu: Option<(usize, usize)>,
     /// The last `__select` met end of input (the loop then ends with status 1).
     pub select_eof: bool,
-    /// Parsed arithmetic by text (shared with subshells: parsing is pure).
-    pub arith_cache: Arc<crate::expand::arith::ArithCache>,
     /// Parsed words and `$( )` programs by text (shared with subshells).
     pub parse_cache: Arc<crate::expand::ParseCache>,
+    /// Warnings arithmetic met while evaluating (`a: bad array subscript`),
+    /// printed by the caller (the evaluator cannot write).
+    pub arith_warnings: Vec<String>,
 }
 
 /// Where an error happened, for bash's message prefix.

@@ -1,0 +1,19 @@
+"""Negative subscripts count from the end; one before the start of the array (or any on
+a scalar or an unset name) warns "NAME: bad array subscript" and expands to nothing, in
+${a[i]} and in arithmetic."""
+
+group("negative subscripts")
+e("expansion_before_start", r'''arr=(); echo "[${arr[-1]}] rc=$?"
+unset u; echo "[${u[-1]}]"
+s=x; echo "[${s[-2]}] [${s[-1]}] [${s[0]}]"
+a=(1 2); echo "[${a[-3]}] [${a[-2]}] [${a[-1]}]"
+a=(1 2); echo "[${a[-3]:-d}]"
+printf '<%s>' ${arr[-1]%a} ${arr[-1]/#a} "${arr[-1]: -2}"; echo
+declare -A A; echo "[${A[-1]}]"''')
+e("arithmetic_before_start", r'''s=5; echo $(( s[-1] )) $(( s[0] ))
+a=(); echo $(( a[-1] ))
+let "--n" 'arr[n]'; echo "st=$?"
+b=(1 2); echo $(( b[-3] )) $(( b[-2] )) $(( b[-1] ))''')
+e("assignment_before_start", r'''s=5; s[-1]=3; echo "${s[@]}"; (( s[-1]=4 )); echo "${s[@]}"
+a=(1 2); echo $(( a[-5]=1 )); echo "${a[@]}"
+a[-1]=9; echo "${a[@]}"''')
