@@ -5,6 +5,7 @@
 mod alias;
 mod bash;
 mod cd;
+pub mod complete;
 mod control;
 pub(crate) mod declare;
 pub mod dirstack;
@@ -89,6 +90,8 @@ const NAMES: &[&str] = &[
     "help",
     "caller",
     "compgen",
+    "complete",
+    "compopt",
     "wait",
     "jobs",
     "kill",
@@ -116,6 +119,11 @@ pub const KEYWORDS: &[&str] = &[
 /// `bash ARGS` / `sh ARGS` run as a program (from xargs, find -exec, env, timeout).
 pub async fn run_shell_program(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     bash::run(sh, argv, fds).await
+}
+
+/// One of bash's own builtins (`printf`, `test`, ... whichever of ours runs it).
+pub fn is_bash_builtin(name: &str) -> bool {
+    enable::all_builtins().contains(&name)
 }
 
 pub fn is_builtin(name: &str) -> bool {
@@ -200,7 +208,9 @@ async fn run_inner(sh: &mut ShellState, argv: &[String], decl: Vec<DeclArg>, fds
         "enable" => enable::enable(sh, argv, fds).await,
         "help" => misc::help(sh, argv, fds).await,
         "caller" => misc::caller(sh, argv, fds).await,
-        "compgen" => misc::compgen(sh, argv, fds).await,
+        "compgen" => complete::compgen(sh, argv, fds).await,
+        "complete" => complete::complete(sh, argv, fds).await,
+        "compopt" => complete::compopt(sh, argv, fds).await,
         "mapfile" | "readarray" => mapfile::mapfile(sh, argv, fds).await?,
         "popd" => dirstack::popd(sh, argv, fds).await,
         "dirs" => dirstack::dirs(sh, argv, fds).await,
