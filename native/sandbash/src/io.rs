@@ -205,7 +205,7 @@ impl Input {
     pub fn device(path: &str) -> Option<Self> {
         let source = match path {
             "/dev/null" => Source::Empty,
-            "/dev/zero" => Source::Zero,
+            "/dev/zero" | "/dev/full" => Source::Zero,
             "/dev/urandom" | "/dev/random" => {
                 let seed = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)

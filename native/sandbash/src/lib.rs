@@ -346,6 +346,7 @@ impl BashBuilder {
             trace: Default::default(),
             umask: 0o022,
             disabled: Default::default(),
+            completions: Default::default(),
             subst_depth: 0,
         };
         let mut state = state;
@@ -562,6 +563,11 @@ impl Bash {
         let saved = self.state.clone();
         self.state.vars = vars;
         self.state.vars.begin_journal();
+        if !self.state.script_file {
+            // As `bash -c SCRIPT` sets it (charged to the session, as the script's variables are).
+            let _scope = limits::scope::enter_account(&self.account);
+            let _ = self.state.vars.set_scalar("BASH_EXECUTION_STRING", script.to_string());
+        }
         // Descriptors set by `exec` belong to one exec (its capture buffers end with it).
         self.state.exec_fds = None;
         let timeout_ms = budget.limits.timeout_ms;

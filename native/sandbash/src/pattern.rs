@@ -142,7 +142,12 @@ impl Pattern {
     /// A scanner for the matches of this pattern inside a string (`${x#pat}`,
     /// `${x/pat/rep}`). `!(...)` groups are approximated as `*` there.
     pub fn scanner(&self, extglob: bool) -> Option<Scanner> {
-        Some(Scanner::new(dfas(&self.regex_source(extglob)?, false)?))
+        self.scanner_case(extglob, false)
+    }
+
+    /// [`Self::scanner`], ignoring case when `nocase` (`${x/pat/rep}` under `nocasematch`).
+    pub fn scanner_case(&self, extglob: bool, nocase: bool) -> Option<Scanner> {
+        Some(Scanner::new(dfas(&self.regex_source(extglob)?, nocase)?))
     }
 
     /// The pattern split at its top-level `!(...)` groups, when it has any:

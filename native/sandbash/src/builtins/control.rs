@@ -35,24 +35,33 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
             Err(Flow::Return(status))
         }
         _ => {
-            let n = match arg {
-                None => 1,
-                Some(s) => match s.parse::<i64>() {
-                    Ok(n) if n >= 1 => n as u32,
-                    Ok(_) => {
-                        fds.shell_err(sh.loc(), &format!("{name}: {s}: loop count out of range")).await;
-                        return Ok(1);
-                    }
-                    Err(_) => {
-                        fds.shell_err(sh.loc(), &format!("{name}: {s}: numeric argument required")).await;
-                        return Ok(1);
-                    }
-                },
-            };
+            // break.def: the loop level is checked first, then the count.
             if sh.loop_depth == 0 {
                 fds.shell_err(sh.loc(), &format!("{name}: only meaningful in a `for', `while', or `until' loop")).await;
                 return Ok(0);
             }
+            let n = match arg {
+                None => 1,
+                Some(s) => match s.trim().parse::<i64>() {
+                    Ok(n) if n >= 1 => n.min(i64::from(u32::MAX)) as u32,
+                    Ok(_) => {
+                        // Every enclosing loop is left, with status 1.
+                        fds.shell_err(sh.loc(), &format!("{name}: {s}: loop count out of range")).await;
+                        sh.last_status = 1;
+                        return Err(Flow::Break(sh.loop_depth as u32));
+                    }
+                    Err(_) => {
+                        // A bad count ends the shell (jump_to_top_level), with 128.
+                        fds.shell_err(sh.loc(), &format!("{name}: {s}: numeric argument required")).await;
+                        return Err(Flow::Exit(128));
+                    }
+                },
+            };
+            if argv.len() > 2 {
+                fds.shell_err(sh.loc(), &format!("{name}: too many arguments")).await;
+                return Err(Flow::Exit(1));
+            }
+            sh.last_status = 0;
             // `break 5` inside two loops leaves both.
             let n = n.min(sh.loop_depth as u32);
             if name == "break" {

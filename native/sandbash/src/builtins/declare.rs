@@ -369,6 +369,7 @@ async fn declare_one(
     };
     let old_bits = existing.map_or(0, var_bits);
     let was_array = old_bits & (bit::A | bit::AA) != 0;
+    let was_unassigned = existing.is_none_or(|v| v.value.is_none() || v.unassigned);
     // `+a`/`+A` never make an array a scalar.
     if f.off & (bit::A | bit::AA) != 0 && was_array {
         let msg = format!("{cmd}: {var_name}: cannot destroy array variables in this way");
@@ -446,6 +447,7 @@ async fn declare_one(
         }
     }
     let mut status = 0;
+    let assigns = value.is_some();
     if let Some(value) = value {
         // The subscript of `declare 'a[$i]=v'` is expanded here (once).
         let index = match index {
@@ -474,6 +476,15 @@ async fn declare_one(
     }
     if f.has(bit::R) {
         sh.vars.entry(&var_name).readonly = true;
+    }
+    if !assigns && was_unassigned {
+        // `declare -a x` (also `declare x[5]`): an array without a value yet.
+        let v = sh.vars.entry(&var_name);
+        v.unassigned = match &v.value {
+            Some(Value::Indexed(m)) => m.is_empty(),
+            Some(Value::Assoc(m)) => m.is_empty(),
+            _ => false,
+        };
     }
     if f.has(bit::A) && f.has(bit::AA) {
         let msg = format!("{cmd}: {var_name}: cannot convert associative to indexed array");
@@ -571,6 +582,7 @@ pub fn describe(name: &str, v: &Var) -> String {
     let flags = attr_letters(v);
     match &v.value {
         None => format!("declare -{flags} {name}"),
+        Some(_) if v.unassigned => format!("declare -{flags} {name}"),
         Some(Value::Scalar(s)) => format!("declare -{flags} {name}={}", dquote(s)),
         Some(other) => format!("declare -{flags} {name}={}", array_text(other)),
     }
@@ -650,6 +662,9 @@ pub(crate) fn dquote(s: &str) -> String {
 
 /// One line of the bare `declare`/`set` listing: `name=value` (arrays as lists).
 pub fn set_style(name: &str, v: &Var) -> Option<String> {
+    if v.unassigned {
+        return None;
+    }
     match v.value.as_ref()? {
         Value::Scalar(s) => Some(format!("{name}={}", crate::expand::param::quote_if_needed(s))),
         other => Some(format!("{name}={}", array_text(other))),
@@ -699,8 +714,12 @@ async fn readonly_functions(sh: &mut ShellState, operands: &[DeclArg], fds: &Fds
             DeclArg::Plain(s) => s.as_str(),
             DeclArg::Assign(a) => a.name.as_str(),
         };
-        if !sh.funcs.contains_key(n) {
-            status = fail(sh.loc(), fds, &format!("readonly: {n}: not a function"), 1).await;
+        match sh.funcs.get(n) {
+            Some(func) => {
+                let changed = crate::state::Function { readonly: true, ..crate::state::Function::clone(func) };
+                std::sync::Arc::make_mut(&mut sh.funcs).insert(n.to_string(), std::sync::Arc::new(changed));
+            }
+            None => status = fail(sh.loc(), fds, &format!("readonly: {n}: not a function"), 1).await,
         }
     }
     status

@@ -6,6 +6,15 @@ use crate::interp::Fds;
 use crate::state::ShellState;
 use std::sync::Arc;
 
+/// Every builtin name a script sees, sorted (bash's and ours).
+pub fn all_builtins() -> Vec<&'static str> {
+    let mut list: Vec<&'static str> = public_names();
+    list.extend(BASH_BUILTINS.iter().copied());
+    list.sort_unstable();
+    list.dedup();
+    list
+}
+
 /// bash 5.2's builtins, as `enable -a` lists them (some only answer here
 /// with a message, as a shell without job control or line editing does).
 const BASH_BUILTINS: &[&str] = &[

@@ -30,9 +30,29 @@ pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         return Ok(fail(sh.loc(), fds, &format!("{}: filename argument required", argv[0]), 2).await);
     };
     let p = path::resolve(&sh.cwd, file);
-    let src = match sh.fs.read(&p).await {
+    let read = if matches!(p.as_str(), "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0") {
+        // The script comes from this command's standard input (`. /dev/stdin <<EOF`).
+        let max = sh.budget.limits.max_input_bytes as usize;
+        match fds.stdin.read_to_end(max).await {
+            Ok(d) => Ok(d),
+            Err(_) => {
+                let limit = max as u64;
+                return Err(Flow::Stop(crate::limits::Budget::exceeded("max_input_bytes", limit, "sourced input")));
+            }
+        }
+    } else {
+        sh.fs.read(&p).await
+    };
+    let src = match read {
         Ok(d) => String::from_utf8_lossy(&d).into_owned(),
-        Err(e) => return Ok(fail(sh.loc(), fds, &format!("{file}: {e}"), 1).await),
+        Err(e) => {
+            let status = fail(sh.loc(), fds, &format!("{file}: {e}"), 1).await;
+            // A special builtin's error ends a POSIX-mode shell.
+            if sh.opts.get("posix", crate::state::options::Kind::Set) == Some(true) {
+                return Err(Flow::Exit(status));
+            }
+            return Ok(status);
+        }
     };
     let saved_args =
         if argv.len() > 2 { Some(std::mem::replace(&mut sh.positional, Arc::new(argv[2..].to_vec()))) } else { None };

@@ -69,7 +69,8 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
             match c {
                 'd' => delim = value.bytes().next().unwrap_or(0),
                 'n' => match value.parse::<usize>() {
-                    Ok(n) => count = Some(n),
+                    // `-n 0`: every line.
+                    Ok(n) => count = Some(n).filter(|n| *n > 0),
                     Err(_) => return Ok(fail(sh.loc(), fds, &bad("invalid line count"), 1).await),
                 },
                 'O' => match value.parse::<i64>() {
@@ -103,6 +104,9 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
     }
     if sh.vars.get(&array).is_some_and(|v| v.readonly) {
         return Ok(fail(sh.loc(), fds, &format!("{array}: readonly variable"), 1).await);
+    }
+    if sh.vars.get(&array).is_some_and(|v| matches!(v.value, Some(Value::Assoc(_)))) {
+        return Ok(fail(sh.loc(), fds, &format!("{name}: {array}: not an indexed array"), 1).await);
     }
     let mut m: BTreeMap<i64, String> = match (origin, sh.vars.get(&array).and_then(|v| v.value.clone())) {
         (Some(_), Some(Value::Indexed(m))) => m,

@@ -1,6 +1,6 @@
-//! Small builtins: `umask`, `hash`, `help`, `caller`, `compgen`.
+//! Small builtins: `umask`, `hash`, `help`, `caller`.
 
-use super::{fail, KEYWORDS};
+use super::fail;
 use crate::interp::Fds;
 use crate::state::{ShellState, Value};
 use crate::table::Resolved;
@@ -339,103 +339,4 @@ pub async fn dash_dash_help(name: &str, fds: &Fds) -> Option<i32> {
     let text = desc.split_once(" - ").map_or(*desc, |(_, d)| d);
     out(fds, &format!("{syn}\n    {text}\n")).await;
     Some(2)
-}
-
-/// `compgen`: the completions of a word (builtins, keywords, functions,
-/// variables, aliases, commands, a word list).
-pub async fn compgen(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
-    const USAGE: &str = "compgen: usage: compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [word]";
-    let mut actions: Vec<String> = Vec::new();
-    let mut words: Option<String> = None;
-    let (mut prefix, mut suffix) = (String::new(), String::new());
-    let mut word: Option<String> = None;
-    let mut i = 1;
-    while i < argv.len() {
-        let a = argv[i].as_str();
-        if a == "--" {
-            word = argv.get(i + 1).cloned();
-            break;
-        }
-        if !a.starts_with('-') || a.len() < 2 {
-            word = Some(a.to_string());
-            i += 1;
-            continue;
-        }
-        for c in a[1..].chars() {
-            let action = match c {
-                'a' => "alias",
-                'b' => "builtin",
-                'c' => "command",
-                'k' => "keyword",
-                'v' => "variable",
-                'e' => "export",
-                'f' => "file",
-                'd' => "directory",
-                'A' | 'W' | 'P' | 'S' | 'X' | 'G' | 'F' | 'C' | 'o' => {
-                    i += 1;
-                    let Some(v) = argv.get(i).cloned() else {
-                        let msg = format!("compgen: -{c}: option requires an argument");
-                        return usage(sh, fds, &msg, USAGE, 2).await;
-                    };
-                    match c {
-                        'A' => actions.push(v),
-                        'W' => words = Some(v),
-                        'P' => prefix = v,
-                        'S' => suffix = v,
-                        _ => {}
-                    }
-                    continue;
-                }
-                _ => return usage(sh, fds, &format!("compgen: -{c}: invalid option"), USAGE, 2).await,
-            };
-            actions.push(action.to_string());
-        }
-        i += 1;
-    }
-    let word = word.unwrap_or_default();
-    let mut found: Vec<String> = Vec::new();
-    for act in &actions {
-        let mut list: Vec<String> = match act.as_str() {
-            "alias" => sh.aliases.keys().cloned().collect(),
-            "builtin" => super::public_names().into_iter().map(str::to_string).collect(),
-            "keyword" => KEYWORDS.iter().map(|s| s.to_string()).collect(),
-            "function" => {
-                let mut v: Vec<String> = sh.funcs.keys().cloned().collect();
-                v.sort();
-                v
-            }
-            "variable" => sh.vars.names().into_iter().filter(|n| sh.vars.get(n).is_some()).collect(),
-            "export" => sh.vars.exported().into_iter().map(|(k, _)| k).collect(),
-            // Aliases, keywords and what the command table can run (restricted names left out).
-            "command" => {
-                let mut v: Vec<String> = sh.aliases.keys().cloned().collect();
-                v.extend(KEYWORDS.iter().map(|s| s.to_string()));
-                v.extend(sh.commands.names(sh).await);
-                v
-            }
-            "file" | "directory" => Vec::new(),
-            other => {
-                return fail(sh.loc(), fds, &format!("compgen: {other}: invalid action name"), 2).await;
-            }
-        };
-        list.retain(|n| n.starts_with(word.as_str()));
-        found.extend(list);
-    }
-    if let Some(w) = words {
-        let ifs = sh.get_var("IFS").unwrap_or_else(|| " \t\n".into());
-        for item in w.split(|c| ifs.contains(c)).filter(|s| !s.is_empty()) {
-            if item.starts_with(word.as_str()) {
-                found.push(item.to_string());
-            }
-        }
-    }
-    if found.is_empty() {
-        return 1;
-    }
-    let mut s = String::new();
-    for f in found {
-        s.push_str(&format!("{prefix}{f}{suffix}\n"));
-    }
-    out(fds, &s).await;
-    0
 }

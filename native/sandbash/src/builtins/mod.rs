@@ -5,6 +5,7 @@
 mod alias;
 mod bash;
 mod cd;
+pub mod complete;
 mod control;
 pub(crate) mod declare;
 pub mod dirstack;
@@ -128,7 +129,9 @@ static TABLE: &[Builtin] = &[
     entry!("caller", Regular, status misc::caller),
     entry!("cd", Regular, status cd::cd),
     entry!("command", Regular, res type_::command),
-    entry!("compgen", Regular, status misc::compgen),
+    entry!("compgen", Regular, status complete::compgen),
+    entry!("complete", Regular, status complete::complete),
+    entry!("compopt", Regular, status complete::compopt),
     entry!("continue", Special, res control::run),
     entry!("declare", Regular, call declaration),
     entry!("dirs", Regular, status dirstack::dirs),
@@ -200,6 +203,11 @@ pub async fn run_shell_program(sh: &mut ShellState, argv: &[String], fds: &Fds) 
 }
 
 /// Whether `name` is a builtin, internal ones included (enabled or not).
+/// One of bash's own builtins (`printf`, `test`, ... whichever of ours runs it).
+pub fn is_bash_builtin(name: &str) -> bool {
+    enable::all_builtins().contains(&name)
+}
+
 pub fn is_builtin(name: &str) -> bool {
     lookup(name).is_some()
 }

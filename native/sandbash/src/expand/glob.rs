@@ -74,6 +74,13 @@ fn literal_text(parts: &Parts) -> String {
 const MAX_GLOBSTAR_DEPTH: usize = 64;
 
 /// All paths matching the pattern, sorted.
+/// The paths a pattern matches (none when nothing does), for `compgen -G`.
+pub(crate) async fn glob_matches(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
+    let mut matches = glob(sh, parts).await?;
+    ignore_globbed(sh, &mut matches)?;
+    Ok(matches)
+}
+
 async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
     // Split the characters into path components on '/'.
     let mut comps: Vec<Vec<(char, bool)>> = vec![Vec::new()];

@@ -33,6 +33,10 @@ pub struct Fields {
     pub cur: Vec<Seg>,
     /// A list expansion (`"$@"`) happened: an empty result then means no field.
     pub saw_list: bool,
+    /// A context without word splitting (an assignment's value, a here-string,
+    /// a `case` word): an unquoted `$*`/`${a[*]}` joins with IFS's first
+    /// character there, as `"$*"` does.
+    pub join_star: bool,
     /// Bytes in `cur`, held within `max_string_bytes` as parts are added.
     cur_bytes: u64,
 }
@@ -240,8 +244,13 @@ pub async fn expand_string(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<
     if is_literal(raw) {
         return Ok(raw.to_string());
     }
-    let fields = expand_to_segs(sh, fds, raw).await?;
-    join_fields(fields)
+    let pieces = match parse_word(raw) {
+        Ok(p) => p,
+        Err(m) => return Err(fatal(sh.loc(), fds, &m, 1).await),
+    };
+    let mut f = Fields { join_star: true, ..Fields::default() };
+    expand_pieces(sh, fds, &pieces, false, &mut f).await?;
+    join_fields(f.finish())
 }
 
 /// Expand an assignment value: like [`expand_string`], but `~` also expands
@@ -254,7 +263,7 @@ pub async fn expand_assignment_value(sh: &mut ShellState, fds: &Fds, raw: &str) 
         Ok(p) => p,
         Err(m) => return Err(fatal(sh.loc(), fds, &m, fatal_status(sh)).await),
     };
-    let mut f = Fields::default();
+    let mut f = Fields { join_star: true, ..Fields::default() };
     expand_pieces(sh, fds, &pieces, false, &mut f).await?;
     join_fields(f.finish())
 }
@@ -418,6 +427,10 @@ const NARGS: &str = "__sandbash_nargs__";
 /// `$#`) on a temporary variable. `body` is `{...}`.
 fn unparsed_expansion(body: &str) -> Option<String> {
     let inner = body.strip_prefix('{')?.strip_suffix('}')?;
+    // `${!}` is `$!`.
+    if inner == "!" {
+        return Some("$!".into());
+    }
     if let Some(rest) = inner.strip_prefix('#') {
         if (rest.starts_with('#') || rest.starts_with('@')) && rest.len() > 1 {
             return Some(format!("${{{NARGS}{rest}}}"));

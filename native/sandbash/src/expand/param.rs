@@ -231,9 +231,13 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
                 fds.shell_err(sh.loc(), &format!("warning: {n}: circular name reference")).await;
                 PV::Unset
             }
-            crate::state::Resolved::Name(..) => match sh.vars.get_set(name).and_then(|v| v.value.as_ref()) {
+            crate::state::Resolved::Name(target, _) => match sh.vars.get_set(name).and_then(|v| v.value.as_ref()) {
                 Some(val) => val.as_scalar().map_or(PV::Unset, PV::Str),
-                None => PV::Unset,
+                // A reference to `RANDOM`, `LINENO`, ...: the live value.
+                None => {
+                    let target = target.into_owned();
+                    dynamic_var(sh, &target).map_or(PV::Unset, PV::Str)
+                }
             },
         },
         Parameter::Named(name) => match sh.vars.get_set(name) {
@@ -292,12 +296,17 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
 
 /// Resolve `${!x}`: the value of x names the parameter to expand.
 async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flow> {
-    // `${!ref}` of a nameref is the name it refers to.
+    // `${!ref}` of a nameref is the name it refers to, at the end of a chain.
     if let Parameter::Named(n) = p {
         if let Some(v) = sh.vars.get_raw(n).filter(|v| v.nameref && sh.vars.has_refs()) {
             if let Some(Value::Scalar(t)) = &v.value {
                 if !t.is_empty() {
-                    return Ok(PV::Str(t.clone()));
+                    let end = match sh.vars.resolve(n) {
+                        crate::state::Resolved::Name(f, _) => f.into_owned(),
+                        crate::state::Resolved::Element(b, i) => format!("{b}[{i}]"),
+                        crate::state::Resolved::Circular(_) => t.clone(),
+                    };
+                    return Ok(PV::Str(end));
                 }
             }
         }
@@ -329,6 +338,8 @@ async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, indirect: bool
     if sh.opts.nounset
         && matches!(v, PV::Unset)
         && !matches!(p, Parameter::Special(SpecialParameter::AllPositionalParameters { .. }))
+        // A reference to an unset element is not an error in bash.
+        && !is_element_ref(sh, p)
     {
         let name = match p {
             Parameter::Positional(n) if !indirect => format!("${n}"),
@@ -340,13 +351,23 @@ async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, indirect: bool
     Ok(())
 }
 
+/// A nameref to an array element (`declare -n r='a[1]'`).
+fn is_element_ref(sh: &ShellState, p: &Parameter) -> bool {
+    match p {
+        Parameter::Named(n) if sh.vars.has_refs() && sh.vars.is_nameref(n) => {
+            matches!(sh.vars.resolve(n), crate::state::Resolved::Element(..))
+        }
+        _ => false,
+    }
+}
+
 /// Push a value into the fields being built.
 fn emit(sh: &ShellState, out: &mut Fields, v: PV, quoted: bool) -> Result<(), Flow> {
     match v {
         PV::Unset => {}
         PV::Str(s) => out.push(s, quoted, !quoted)?,
         PV::List(items, concat) => {
-            if quoted && concat {
+            if (quoted || out.join_star) && concat {
                 // `"$*"`: the joined size is checked before joining.
                 let sep = ifs_sep(sh);
                 let len = items.iter().map(|s| (s.len() + sep.len()) as u64).sum::<u64>();
@@ -354,7 +375,7 @@ fn emit(sh: &ShellState, out: &mut Fields, v: PV, quoted: bool) -> Result<(), Fl
                 if len.saturating_sub(sep.len() as u64) > limit {
                     return Err(Flow::Stop(super::too_long(limit)));
                 }
-                out.push(items.join(&sep), true, false)?;
+                out.push(items.join(&sep), quoted, !quoted)?;
                 return Ok(());
             }
             out.saw_list = true;
@@ -451,6 +472,11 @@ pub async fn expand(
             }
         }
         P::ParameterLength { parameter, indirect } => {
+            if !*indirect && is_element_ref(sh, parameter) {
+                // bash measures the variable named `a[1]` itself: there is none.
+                out.push("0", quoted, !quoted)?;
+                return Ok(());
+            }
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, *indirect, &v).await?;
             let n = match v {
@@ -548,9 +574,22 @@ pub async fn expand(
         }
         P::Transform { parameter, indirect, op } => {
             let v = get(sh, fds, parameter, *indirect).await?;
-            // An element's `@A`/`@a` speak of its array.
+            // `${!ref@a}`: the attributes of the variable ref names.
+            let target = match (parameter, *indirect) {
+                (Parameter::Named(n), true) => match lookup(sh, fds, parameter).await? {
+                    PV::Str(t) if !sh.vars.is_nameref(n) => Some(Parameter::Named(t)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let parameter = target.as_ref().unwrap_or(parameter);
+            // An element's `@A`/`@a` speak of its array; a nameref's of its target.
             let name = match parameter {
                 Parameter::NamedWithIndex { name, .. } => name.clone(),
+                Parameter::Named(n) if sh.vars.has_refs() => match sh.vars.resolve(n) {
+                    crate::state::Resolved::Name(t, _) => t.into_owned(),
+                    _ => n.clone(),
+                },
                 _ => param_name(parameter),
             };
             let attrs = match parameter {
@@ -580,6 +619,16 @@ pub async fn expand(
                 return Err(fatal(sh.loc(), fds, &format!("{name}: unbound variable"), fatal_status(sh)).await);
             }
             if matches!(v, PV::Unset) && !matches!(op, ParameterTransformOp::ToAttributeFlags) {
+                // An array without element 0: `${a@A}` still declares it.
+                if let (ParameterTransformOp::ToAssignmentLogic, Parameter::Named(n)) = (op, parameter) {
+                    if let Some(var) =
+                        sh.vars.get(n).filter(|v| matches!(v.value, Some(Value::Indexed(_) | Value::Assoc(_))))
+                    {
+                        let flags = attrs.clone().unwrap_or_default();
+                        let _ = var;
+                        out.push(format!("declare -{flags} {name}"), quoted, !quoted)?;
+                    }
+                }
                 return Ok(());
             }
             // `${a[@]@A}` and `${a[@]@K}` describe a whole array.
@@ -694,7 +743,7 @@ pub async fn expand(
                 Some(r) => Replacement::literal(expand_string(sh, fds, r).await?),
                 None => Replacement::literal(String::new()),
             };
-            let mut scanner = pat.scanner(sh.opts.extglob);
+            let mut scanner = pat.scanner_case(sh.opts.extglob, sh.opts.nocasematch);
             let limit = sh.budget.limits.max_string_bytes;
             let v = v.try_map(|s| replace(s, scanner.as_mut(), &rep, match_kind, limit))?;
             emit(sh, out, v, quoted)?;
@@ -704,7 +753,11 @@ pub async fn expand(
                 .vars
                 .names()
                 .into_iter()
-                .filter(|n| n.starts_with(prefix.as_str()) && sh.vars.get_set(n).is_some())
+                // Set variables, namerefs with a target among them (not followed).
+                .filter(|n| {
+                    n.starts_with(prefix.as_str())
+                        && sh.vars.get_raw(n).is_some_and(|v| v.value.is_some() && !v.unassigned)
+                })
                 .collect();
             emit(sh, out, PV::List(names, *concatenate), quoted)?;
         }

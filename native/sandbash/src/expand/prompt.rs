@@ -67,8 +67,9 @@ pub fn decode(sh: &ShellState, s: &str) -> String {
             'j' | '#' => out.push('0'),
             '!' => out.push('1'),
             'l' => out.push_str("tty"),
-            // The sandbox user is not root.
-            '$' => out.push('$'),
+            // The sandbox user is not root. With `promptvars` the `$` is
+            // protected from the expansion that follows (decode_prompt_string).
+            '$' => out.push_str(if promptvars(sh) { "\\$" } else { "$" }),
             '0'..='7' => {
                 let digits: String = chars[i - 1..].iter().take(3).take_while(|d| d.is_digit(8)).collect();
                 i += digits.len() - 1;
@@ -80,6 +81,35 @@ pub fn decode(sh: &ShellState, s: &str) -> String {
                 out.push('\\');
                 out.push(other);
             }
+        }
+    }
+    out
+}
+
+/// `shopt promptvars`: prompts are expanded after decoding (on by default).
+pub fn promptvars(sh: &ShellState) -> bool {
+    sh.opts.get("promptvars", crate::state::options::Kind::Shopt) != Some(false)
+}
+
+/// The decoded prompt as a double-quoted string reads it, for an expansion
+/// that treats backslashes as a here-document does: `\"` is `"` and a
+/// backslash-newline disappears.
+pub fn double_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('"') => out.push('"'),
+            Some('\n') => {}
+            Some(n) => {
+                out.push('\\');
+                out.push(n);
+            }
+            None => out.push('\\'),
         }
     }
     out

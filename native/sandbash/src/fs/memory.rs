@@ -328,7 +328,8 @@ impl Inner {
 
 /// The character devices every sandbox has (created empty by `Bash::builder`):
 /// what is written to them vanishes; readers stream them through `Input::device`.
-pub const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"];
+/// `/dev/full` reads as zeros and refuses every write (ENOSPC).
+pub const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/urandom", "/dev/random"];
 
 fn is_device(path: &str) -> bool {
     DEVICES.contains(&path)
@@ -359,7 +360,7 @@ impl Fs for MemoryFs {
 
     async fn write(&self, path: &str, data: &[u8]) -> FsResult<()> {
         if is_device(path) {
-            return Ok(());
+            return if path == "/dev/full" && !data.is_empty() { Err(FsError::NoSpace) } else { Ok(()) };
         }
         let mut inner = self.inner.write();
         let real = inner.creatable(path, &self.limits)?;
@@ -368,7 +369,7 @@ impl Fs for MemoryFs {
 
     async fn append(&self, path: &str, data: &[u8]) -> FsResult<()> {
         if is_device(path) {
-            return Ok(());
+            return if path == "/dev/full" && !data.is_empty() { Err(FsError::NoSpace) } else { Ok(()) };
         }
         let mut inner = self.inner.write();
         let real = inner.creatable(path, &self.limits)?;

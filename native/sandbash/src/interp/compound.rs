@@ -227,9 +227,10 @@ async fn body(sh: &mut ShellState, list: &ast::CompoundList, fds: &Fds) -> Resul
     match run_list(sh, list, fds).await {
         Ok(s) => Ok(Step::Next(s)),
         Err(Flow::Break(n)) if n > 1 => Err(Flow::Break(n - 1)),
-        Err(Flow::Break(_)) => Ok(Step::Stop(0)),
+        // The status of `break`/`continue` (1 after `break 0`).
+        Err(Flow::Break(_)) => Ok(Step::Stop(sh.last_status)),
         Err(Flow::Continue(n)) if n > 1 => Err(Flow::Continue(n - 1)),
-        Err(Flow::Continue(_)) => Ok(Step::Next(0)),
+        Err(Flow::Continue(_)) => Ok(Step::Next(sh.last_status)),
         Err(e) => Err(e),
     }
 }
@@ -246,7 +247,25 @@ async fn while_loop(
     loop {
         i += 1;
         sh.budget.tick_loop(i)?;
-        if condition(sh, cond, fds).await? == until {
+        // `break`/`continue` in the condition (execute_while_or_until): their
+        // status is 0, so `until` ends and `while` goes on to its (skipped) body;
+        // a level above this loop goes on outwards.
+        let ok = match condition(sh, cond, fds).await {
+            Ok(ok) => ok,
+            Err(Flow::Break(n)) if n > 1 => return Err(Flow::Break(n - 1)),
+            Err(Flow::Continue(n)) if n > 1 => return Err(Flow::Continue(n - 1)),
+            Err(Flow::Break(_)) => {
+                status = sh.last_status;
+                break;
+            }
+            Err(Flow::Continue(_)) if until => {
+                status = sh.last_status;
+                break;
+            }
+            Err(Flow::Continue(_)) => continue,
+            Err(e) => return Err(e),
+        };
+        if ok == until {
             // A `select` (a while over `__select`) that met end of input ends with 1.
             if std::mem::take(&mut sh.select_eof) {
                 status = 1;

@@ -106,7 +106,8 @@ async fn primary(sh: &mut ShellState, e: &X, fds: &Fds, neg: bool) -> Result<Res
 async fn trace(sh: &ShellState, fds: &Fds, neg: bool, text: &str) {
     if sh.opts.xtrace {
         let bang = if neg { "! " } else { "" };
-        let _ = fds.stderr.write(format!("{}[[ {bang}{text} ]]\n", sh.xtrace_prefix()).as_bytes()).await;
+        let line = format!("{}[[ {bang}{text} ]]\n", sh.xtrace_prefix());
+        let _ = super::simple::xtrace_out(sh, fds).write(line.as_bytes()).await;
     }
 }
 
@@ -181,15 +182,23 @@ pub async fn unary(sh: &ShellState, p: &UP, s: &str) -> Result<bool, String> {
         UP::FileExistsAndIsReadable => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o444 != 0),
         UP::FileExistsAndIsWritable => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o222 != 0),
         UP::FileExistsAndIsExecutable => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o111 != 0),
+        UP::FileExistsAndIsSetuid => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o4000 != 0),
+        UP::FileExistsAndIsSetgid => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o2000 != 0),
+        UP::FileExistsAndHasStickyBit => {
+            !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o1000 != 0)
+        }
+        // The sandbox's devices are its character special files.
+        UP::FileExistsAndIsCharSpecialFile => {
+            let p = full();
+            matches!(p.as_str(), "/dev/null" | "/dev/zero" | "/dev/random" | "/dev/urandom" | "/dev/full")
+                && fs.metadata(&p).await.is_ok()
+        }
+        // A nameref with a value (`declare -n r` alone is not set).
+        UP::ShellVariableIsSetAndNameRef => sh.vars.get_raw(s).is_some_and(|v| v.nameref && v.value.is_some()),
         UP::FileExistsAndIsBlockSpecialFile
-        | UP::FileExistsAndIsCharSpecialFile
         | UP::FileExistsAndIsFifo
         | UP::FileExistsAndIsSocket
-        | UP::FileExistsAndIsSetgid
-        | UP::FileExistsAndIsSetuid
-        | UP::FileExistsAndHasStickyBit
-        | UP::FdIsOpenTerminal
-        | UP::ShellVariableIsSetAndNameRef => false,
+        | UP::FdIsOpenTerminal => false,
         UP::ShellOptionEnabled => sh.opts.get(s, crate::state::options::Kind::Set) == Some(true),
         UP::ShellVariableIsSetAndAssigned => match s.split_once('[') {
             Some((name, rest)) => {
@@ -203,7 +212,8 @@ pub async fn unary(sh: &ShellState, p: &UP, s: &str) -> Result<bool, String> {
                     None => false,
                 }
             }
-            None => sh.vars.get_set(s).is_some(),
+            // An array declared without a value is not set.
+            None => sh.vars.get_set(s).is_some_and(|v| !v.unassigned),
         },
     })
 }

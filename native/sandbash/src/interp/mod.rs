@@ -436,6 +436,24 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
                 None => compound::run(sh, c, fds).await,
             },
             ast::Command::Function(def) => {
+                let name = &def.fname.value;
+                if sh.opts.get("posix", crate::state::options::Kind::Set) == Some(true) {
+                    // POSIX mode: a function needs a valid name, not a special
+                    // builtin's; a non-interactive shell ends (status 2).
+                    let msg = if !crate::builtins::valid_name(name) {
+                        Some(format!("`{name}': not a valid identifier"))
+                    } else {
+                        crate::builtins::is_special(name).then(|| format!("`{name}': is a special builtin"))
+                    };
+                    if let Some(msg) = msg {
+                        fds.shell_err(sh.loc(), &msg).await;
+                        return Err(Flow::Exit(2));
+                    }
+                }
+                if sh.funcs.get(name).is_some_and(|f| f.readonly) {
+                    fds.shell_err(sh.loc(), &format!("{name}: readonly function")).await;
+                    return Ok(1);
+                }
                 define_function(sh, def);
                 Ok(0)
             }
@@ -466,7 +484,8 @@ fn define_function(sh: &mut ShellState, def: &ast::FunctionDefinition) {
     // A redefinition keeps the export attribute, as in bash.
     let exported = sh.funcs.get(&name).is_some_and(|f| f.exported);
     let file: Arc<str> = sh.source_name().unwrap_or_else(|| "environment".into()).into();
-    Arc::make_mut(&mut sh.funcs).insert(name, Arc::new(Function { def: def.clone(), source, program, exported, file }));
+    Arc::make_mut(&mut sh.funcs)
+        .insert(name, Arc::new(Function { def: def.clone(), source, program, exported, readonly: false, file }));
 }
 
 /// The text of a function definition, complete enough to parse back into the

@@ -150,7 +150,13 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
         }
         IoRedirect::HereDocument(fd, doc) => {
             let body = if doc.requires_expansion {
-                expand::expand_heredoc(sh, fds, &doc.doc.value).await?
+                match expand::expand_heredoc(sh, fds, &doc.doc.value).await {
+                    Ok(b) => b,
+                    // An expansion error in the body (`set -u`, `${x?}`) fails the
+                    // command, not the shell (unless `set -e` ends it anyway).
+                    Err(Flow::Exit(s)) if !sh.opts.errexit => return Err(Flow::Abort(s)),
+                    Err(e) => return Err(e),
+                }
             } else {
                 doc.doc.value.clone()
             };

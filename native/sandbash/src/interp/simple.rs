@@ -349,12 +349,13 @@ async fn run_with(
     if sh.opts.xtrace {
         let ps4 = sh.xtrace_prefix();
         let line = argv.iter().map(|a| xtrace_quote(a)).collect::<Vec<_>>().join(" ");
-        let _ = fds.stderr.write(format!("{ps4}{line}\n").as_bytes()).await;
+        let _ = xtrace_out(sh, &fds).write(format!("{ps4}{line}\n").as_bytes()).await;
     }
 
-    // Prefix assignments: temporary for the command, permanent for special builtins.
-    // Special builtins: their prefix assignments persist (POSIX).
-    let persistent = builtins::is_special(&name) && !sh.funcs.contains_key(&name);
+    // Prefix assignments: temporary for the command; in POSIX mode they stay
+    // after a special builtin (bash's default mode restores them too).
+    let posix = sh.opts.get("posix", crate::state::options::Kind::Set) == Some(true);
+    let persistent = posix && builtins::is_special(&name) && !sh.funcs.contains_key(&name);
     let mut saved: Vec<(String, Option<Var>)> = Vec::new();
     for a in &assigns {
         let v = expand_assignment(sh, &fds, a).await?;
@@ -381,13 +382,17 @@ async fn run_with(
 
 /// Set `$_`, unless it already holds that (a loop's commands mostly repeat it).
 fn set_last_arg(sh: &mut ShellState, v: String) {
-    if matches!(sh.vars.get("_"), Some(Var { value: Some(Value::Scalar(s)), .. }) if *s == v)
+    if matches!(sh.vars.get("_"), Some(Var { value: Some(Value::Scalar(s)), exported: false, .. }) if *s == v)
         && !sh.vars.has_refs()
         && !sh.opts.allexport
     {
         return;
     }
     let _ = sh.set_var("_", v);
+    // Each command sets `$_` anew, without the export attribute.
+    if sh.vars.get_raw("_").is_some_and(|v| v.exported) {
+        sh.vars.entry_raw("_").exported = false;
+    }
 }
 
 fn restore(sh: &mut ShellState, saved: Vec<(String, Option<Var>)>) {
@@ -492,7 +497,12 @@ pub async fn io_result(sh: &ShellState, name: &str, r: Result<i32, IoError>, fds
             Err(Flow::Stop(crate::limits::Budget::exceeded("max_output_bytes", n, "output")))
         }
         Err(e) => {
-            let _ = fds.stderr.write(format!("{name}: write error: {e}\n").as_bytes()).await;
+            // A bash builtin (`printf`) reports as the shell does; a utility by its name.
+            if crate::builtins::is_bash_builtin(name) {
+                fds.shell_err(sh.loc(), &format!("{name}: write error: {e}")).await;
+            } else {
+                let _ = fds.stderr.write(format!("{name}: write error: {e}\n").as_bytes()).await;
+            }
             Ok(1)
         }
     }
@@ -867,13 +877,26 @@ async fn trace_assignment(sh: &ShellState, fds: &Fds, v: &Assigned) {
             format!("({})", parts.join(" "))
         }
     };
-    let _ = fds.stderr.write(format!("{ps4}{}{index}{op}{value}\n", v.name).as_bytes()).await;
+    let _ = xtrace_out(sh, fds).write(format!("{ps4}{}{index}{op}{value}\n", v.name).as_bytes()).await;
 }
 
 /// `set -x`: one line of trace (PS4, then `text`) when xtrace is on.
 pub async fn xtrace(sh: &ShellState, fds: &Fds, text: &str) {
     if sh.opts.xtrace {
-        let _ = fds.stderr.write(format!("{}{text}\n", sh.xtrace_prefix()).as_bytes()).await;
+        let line = format!("{}{text}\n", sh.xtrace_prefix());
+        let _ = xtrace_out(sh, fds).write(line.as_bytes()).await;
+    }
+}
+
+/// Where `set -x` writes: the descriptor `BASH_XTRACEFD` names, else stderr.
+pub(crate) fn xtrace_out<'a>(sh: &ShellState, fds: &'a Fds) -> &'a crate::io::Output {
+    match sh.get_var("BASH_XTRACEFD").and_then(|v| v.trim().parse::<i32>().ok()) {
+        Some(1) => &fds.stdout,
+        Some(n) if n > 2 => match fds.extra.get(&n) {
+            Some(super::Slot::Out(o)) => o,
+            _ => &fds.stderr,
+        },
+        _ => &fds.stderr,
     }
 }
 

@@ -42,7 +42,9 @@ pub const ATTR_UPPER: u8 = 16;
 pub const ATTR_NAMEREF: u8 = 32;
 /// `declare -t`.
 pub const ATTR_TRACE: u8 = 64;
-const KNOWN_ATTRS: u8 = 127;
+/// An array declared without a value (`declare -a x`).
+pub const ATTR_UNASSIGNED: u8 = 128;
+const KNOWN_ATTRS: u8 = 255;
 
 #[derive(Encode, Decode, Debug, PartialEq)]
 pub enum ValueM {
@@ -107,6 +109,7 @@ fn var_mirror(name: &str, v: &Var) -> VarM {
         (v.integer, ATTR_INTEGER),
         (v.nameref, ATTR_NAMEREF),
         (v.trace, ATTR_TRACE),
+        (v.unassigned, ATTR_UNASSIGNED),
     ] {
         if on {
             attrs |= bit;
@@ -281,6 +284,7 @@ fn var_from(
         case,
         nameref: attrs & ATTR_NAMEREF != 0,
         trace: attrs & ATTR_TRACE != 0,
+        unassigned: attrs & ATTR_UNASSIGNED != 0,
         ..Var::empty()
     })
 }
@@ -300,7 +304,14 @@ fn parse_function(name: &str, source: &str, limits: &Limits) -> Result<Function,
     // The stored text stays what `declare -f` shows.
     // Where it was defined is not kept: it counts as defined by `-c` text.
     let file = "environment".into();
-    Ok(Function { def: def.clone(), source: source.to_string(), program: parsed.source, exported: false, file })
+    Ok(Function {
+        def: def.clone(),
+        source: source.to_string(),
+        program: parsed.source,
+        exported: false,
+        readonly: false,
+        file,
+    })
 }
 
 fn single_definition(p: &brush_parser::ast::Program) -> Option<&brush_parser::ast::FunctionDefinition> {

@@ -28,6 +28,8 @@ pub struct Function {
     pub program: Arc<source::Source>,
     /// `export -f`: child `bash` processes get it too.
     pub exported: bool,
+    /// `readonly -f`: it cannot be redefined or unset.
+    pub readonly: bool,
     /// The file it was defined in, its `${BASH_SOURCE[0]}` while it runs
     /// ("environment" for one defined by `-c` text or inherited).
     pub file: Arc<str>,
@@ -114,6 +116,8 @@ pub struct ShellState {
     pub subst_depth: usize,
     /// Builtins turned off with `enable -n` (a utility of that name runs instead).
     pub disabled: Arc<std::collections::BTreeSet<String>>,
+    /// `complete`'s specifications, by command name.
+    pub completions: Arc<crate::builtins::complete::CompSpecs>,
     /// `getopts`' place inside a cluster like `-abc`: (the OPTIND it belongs to, char index).
     pub getopts_pos: (usize, usize),
     /// The `select` loop whose menu is on screen: (its line, loop depth).

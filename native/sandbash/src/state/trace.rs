@@ -60,7 +60,11 @@ impl ShellState {
         if self.func_depth > 0 {
             let _ = self.vars.set_value("FUNCNAME", Value::Indexed(names));
         } else {
+            // Outside functions bash shows it as a declared, unassigned array.
             let _ = self.vars.unset_raw("FUNCNAME");
+            let v = self.vars.entry_raw("FUNCNAME");
+            v.value = Some(Value::Indexed(Default::default()));
+            v.unassigned = true;
         }
         let _ = self.vars.set_value("BASH_LINENO", Value::Indexed(lines));
         self.sync_args();
@@ -88,6 +92,19 @@ impl ShellState {
     pub fn init_args(&mut self) {
         self.trace.args = vec![Some(self.positional.to_vec())];
         self.sync_args();
+        if self.vars.get_raw("_").is_none() {
+            // `$_` starts as the shell's name (bash's argv[0] without `_` in its environment).
+            let _ = self.vars.set_scalar("_", self.arg0.clone());
+        }
+        if self.vars.get_raw("COMP_WORDBREAKS").is_none() {
+            let _ = self.vars.set_scalar("COMP_WORDBREAKS", " \t\n\"'@><=;|&(:".to_string());
+        }
+        if self.func_depth == 0 && self.vars.get_raw("FUNCNAME").is_none() {
+            // Declared from the start (`declare -p FUNCNAME` shows `declare -a FUNCNAME`).
+            let v = self.vars.entry_raw("FUNCNAME");
+            v.value = Some(Value::Indexed(Default::default()));
+            v.unassigned = true;
+        }
     }
 
     /// `BASH_COMMAND`: the command running (or, in a trap, the one trapped).

@@ -56,6 +56,10 @@ pub struct Var {
     pub nameref: bool,
     /// `declare -t` (shown by `declare -p`; functions' trace attribute is separate).
     pub trace: bool,
+    /// An array made by `declare -a NAME` (or `-A`, `local -a`) and never
+    /// assigned since: `declare -p` shows it without `=()`, the bare listing
+    /// leaves it out (bash's invisible attribute). Any write clears it.
+    pub unassigned: bool,
     /// The exec whose rollback journal already holds this variable's value
     /// from before it (see [`Variables::begin_journal`]).
     pub(crate) epoch: u32,
@@ -97,6 +101,7 @@ impl Var {
             case: None,
             nameref: false,
             trace: false,
+            unassigned: false,
             epoch: 0,
         }
     }
@@ -274,7 +279,9 @@ impl Variables {
         let journal = if idx == 0 { self.journal.as_deref_mut() } else { None };
         let scope = Arc::make_mut(&mut self.scopes[idx]);
         let Some(journal) = journal else {
-            return Arc::make_mut(scope.entry_ref(name).or_insert_with(|| Arc::new(Var::empty())));
+            let v = Arc::make_mut(scope.entry_ref(name).or_insert_with(|| Arc::new(Var::empty())));
+            v.unassigned = false;
+            return v;
         };
         let slot = match scope.entry_ref(name) {
             EntryRef::Occupied(o) => {
@@ -291,6 +298,7 @@ impl Variables {
         };
         let v = Arc::make_mut(slot);
         v.epoch = journal.epoch;
+        v.unassigned = false;
         v
     }
 

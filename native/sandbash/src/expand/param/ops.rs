@@ -245,14 +245,23 @@ pub fn quote_if_needed(s: &str) -> String {
 /// `${x@P}` of a value: prompt escapes, then expansions in the result.
 pub(super) async fn prompt_expand(sh: &mut ShellState, fds: &Fds, v: PV) -> Result<PV, Flow> {
     Ok(match v {
-        PV::Str(s) => PV::Str(super::super::expand_heredoc(sh, fds, &super::super::prompt::decode(sh, &s)).await?),
+        PV::Str(s) => PV::Str(prompt_one(sh, fds, &s).await?),
         PV::List(items, c) => {
             let mut out = Vec::with_capacity(items.len());
             for s in items {
-                out.push(super::super::expand_heredoc(sh, fds, &super::super::prompt::decode(sh, &s)).await?);
+                out.push(prompt_one(sh, fds, &s).await?);
             }
             PV::List(out, c)
         }
         PV::Unset => PV::Unset,
     })
+}
+
+/// One prompt string: decoded, then (with `promptvars`) expanded as inside double quotes.
+async fn prompt_one(sh: &mut ShellState, fds: &Fds, s: &str) -> Result<String, Flow> {
+    let decoded = super::super::prompt::decode(sh, s);
+    if !super::super::prompt::promptvars(sh) {
+        return Ok(decoded);
+    }
+    super::super::expand_heredoc(sh, fds, &super::super::prompt::double_quoted(&decoded)).await
 }
