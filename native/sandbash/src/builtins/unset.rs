@@ -48,11 +48,11 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             },
             false => a,
         };
-        if funcs_only || (!vars_only && sh.vars.get(a).is_none()) {
-            if sh.funcs.get(a.as_str()).is_some_and(|f| f.readonly) {
-                status = fail(sh.loc(), fds, &format!("unset: {a}: cannot unset: readonly function"), 1).await;
-                continue;
-            }
+        if (funcs_only || (!vars_only && sh.vars.get(a).is_none()))
+            && sh.funcs.get(a.as_str()).is_some_and(|f| f.readonly)
+        {
+            status = fail(sh.loc(), fds, &format!("unset: {a}: cannot unset: readonly function"), 1).await;
+            continue;
         }
         if funcs_only {
             Arc::make_mut(&mut sh.funcs).remove(a);

@@ -44,7 +44,6 @@ pub const ATTR_NAMEREF: u8 = 32;
 pub const ATTR_TRACE: u8 = 64;
 /// An array declared without a value (`declare -a x`).
 pub const ATTR_UNASSIGNED: u8 = 128;
-const KNOWN_ATTRS: u8 = 255;
 
 #[derive(Encode, Decode, Debug, PartialEq)]
 pub enum ValueM {
@@ -238,9 +237,7 @@ fn var_from(
     value: ValueM,
     fits: &dyn Fn(&str, &str) -> Result<(), String>,
 ) -> Result<Var, String> {
-    if attrs & !KNOWN_ATTRS != 0 {
-        return Err(format!("variable {name}: unknown attributes {attrs:#04x}"));
-    }
+    // Every bit of `attrs` has a meaning (up to ATTR_UNASSIGNED): none is unknown.
     let case = match (attrs & ATTR_LOWER != 0, attrs & ATTR_UPPER != 0) {
         (true, true) => Some(Case::Capital),
         (true, false) => Some(Case::Lower),

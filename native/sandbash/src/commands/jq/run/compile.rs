@@ -118,11 +118,14 @@ pub(super) fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'@'
 }
 
+/// A kept program: its text, the global names it was compiled with, the filter.
+type Compiled = (String, Vec<String>, Rc<JFilter>);
+
 thread_local! {
     /// Programs this worker compiled, most recent last: (program, global
     /// names, filter). A worker thread is reused (see `jq::run_on_worker`), and
     /// a script runs the same program again and again.
-    static COMPILED: RefCell<Vec<(String, Vec<String>, Rc<JFilter>)>> = const { RefCell::new(Vec::new()) };
+    static COMPILED: RefCell<Vec<Compiled>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Programs each worker keeps compiled, and the longest program kept.
