@@ -76,7 +76,7 @@ impl Utility for Install {
                     return Err(UError::usage(1, format!("missing destination file operand after {}", quote(&ops[0]))));
                 }
                 2 if p.has("T") || !is_dir(ctx, &ops[1]).await => {
-                    return Ok(copy_one(ctx, &ops[0], &ops[1], mode, p.has("D"), verbose).await?);
+                    return copy_one(ctx, &ops[0], &ops[1], mode, p.has("D"), verbose).await;
                 }
                 n => (&ops[..n - 1], Some(ops[n - 1].as_str())),
             },

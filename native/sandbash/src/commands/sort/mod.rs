@@ -217,14 +217,14 @@ impl Utility for Sort {
             match o.id {
                 "k" => match parse_key(val) {
                     Ok(k) => keys.push(k),
-                    Err(m) => return Err(fail(&m)),
+                    Err(m) => return Err(fail(m)),
                 },
                 "t" => {
                     let t = match val.as_bytes() {
                         [] => return Err(fail("empty tab")),
                         [c] => *c,
                         b"\\0" => 0,
-                        _ => return Err(fail(&format!("multi-character tab {}", quote(val)))),
+                        _ => return Err(fail(format!("multi-character tab {}", quote(val)))),
                     };
                     if tab.is_some_and(|old| old != t) {
                         return Err(fail("incompatible tabs"));
@@ -279,7 +279,7 @@ impl Utility for Sort {
             }
         }
         if let Some(opts) = keys.iter().find_map(Key::incompatible) {
-            return Err(fail(&format!("options '-{opts}' are incompatible")));
+            return Err(fail(format!("options '-{opts}' are incompatible")));
         }
         let mut files = p.operands.clone();
         if files.is_empty() {
@@ -287,11 +287,11 @@ impl Utility for Sort {
         }
         if check != Check::No {
             if let Some(extra) = files.get(1) {
-                return Err(fail(&format!("extra operand {} not allowed with -c", quote_locale(extra))));
+                return Err(fail(format!("extra operand {} not allowed with -c", quote_locale(extra))));
             }
             if output.is_some() {
                 let c = if check == Check::Quiet { 'C' } else { 'c' };
-                return Err(fail(&format!("options '-{c}o' are incompatible")));
+                return Err(fail(format!("options '-{c}o' are incompatible")));
             }
         }
         let seed = {
@@ -322,7 +322,7 @@ impl Utility for Sort {
                 }
                 Err(e) => {
                     let what = if e == "Is a directory" { "read failed" } else { "cannot read" };
-                    return Err(fail(&format!("{what}: {}: {e}", quotef(f))));
+                    return Err(fail(format!("{what}: {}: {e}", quotef(f))));
                 }
             }
         }
@@ -395,7 +395,7 @@ impl Utility for Sort {
         match to_file {
             Some(o) => {
                 if let Err(e) = ctx.fs.write(&ctx.resolve(o), &out).await {
-                    return Err(fail(&format!("open failed: {}: {e}", quotef(o))));
+                    return Err(fail(format!("open failed: {}: {e}", quotef(o))));
                 }
             }
             None => ctx.out(&out).await?,
