@@ -10,7 +10,7 @@ pub struct Base32;
 #[async_trait]
 impl Utility for Base32 {
     async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
-        Ok(basenc::run(ctx, Base::B32).await?)
+        basenc::run(ctx, Base::B32).await
     }
 }
 

@@ -10,7 +10,7 @@ pub struct Base64;
 #[async_trait]
 impl Utility for Base64 {
     async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
-        Ok(basenc::run(ctx, Base::B64).await?)
+        basenc::run(ctx, Base::B64).await
     }
 }
 

@@ -6,7 +6,7 @@
 //! followed by `invalid input`.
 
 use super::util::{quote, Arg, Spec};
-use super::{CommandContext, CommandResult};
+use super::CommandContext;
 use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
@@ -278,11 +278,8 @@ impl Decoder {
 }
 
 /// `base64`/`base32` main.
-pub async fn run(ctx: &mut CommandContext<'_>, base: Base) -> CommandResult {
-    let p = match ctx.parse_opts(&SPEC).await? {
-        Ok(p) => p,
-        Err(s) => return Ok(s),
-    };
+pub async fn run(ctx: &mut CommandContext<'_>, base: Base) -> UResult<i32> {
+    let p = ctx.opts(&SPEC).await?;
     codec(ctx, base, &p).await
 }
 
@@ -334,32 +331,28 @@ impl Utility for Basenc {
 const Z85_BLOCK: usize = 30720;
 
 /// Encode or decode FILE (or stdin) as the parsed options say.
-async fn codec(ctx: &CommandContext<'_>, base: Base, p: &super::util::Parsed) -> CommandResult {
+async fn codec(ctx: &CommandContext<'_>, base: Base, p: &super::util::Parsed) -> UResult<i32> {
     let decode = p.has("d");
     let wrap = match p.last("w") {
         None => 76usize,
         Some(w) => match w.parse::<u64>() {
             Ok(n) => usize::try_from(n).unwrap_or(usize::MAX),
             Err(_) => {
-                ctx.err(format!("invalid wrap size: {}", quote(w))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("invalid wrap size: {}", quote(w))));
             }
         },
     };
     if p.operands.len() > 1 {
-        ctx.usage_err(format!("extra operand {}", quote(&p.operands[1]))).await?;
-        return Ok(1);
+        return Err(UError::usage(1, format!("extra operand {}", quote(&p.operands[1]))));
     }
     let file = p.operands.first().map_or("-", String::as_str);
     let input = match ctx.open_input(file).await {
         Ok(i) => i,
         Err(e) if e == "Is a directory" => {
-            ctx.err(format!("read error: {e}")).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("read error: {e}")));
         }
         Err(e) => {
-            ctx.err(format!("{file}: {e}")).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("{file}: {e}")));
         }
     };
     if decode {
@@ -374,8 +367,7 @@ async fn codec(ctx: &CommandContext<'_>, base: Base, p: &super::util::Parsed) ->
                 Ok(out) => ctx.out(&out).await?,
                 Err(out) => {
                     ctx.out(&out).await?;
-                    ctx.err("invalid input").await?;
-                    return Ok(1);
+                    return Err(UError::new(1, "invalid input"));
                 }
             }
             if chunk.is_none() || !ctx.still_running() {
@@ -398,8 +390,7 @@ async fn codec(ctx: &CommandContext<'_>, base: Base, p: &super::util::Parsed) ->
             Base::Z85 if !eof && pending.len() < Z85_BLOCK => 0,
             Base::Z85 if !eof => pending.len() / Z85_BLOCK * Z85_BLOCK,
             Base::Z85 if !pending.len().is_multiple_of(4) => {
-                ctx.err("invalid input (length must be multiple of 4 characters)").await?;
-                return Ok(1);
+                return Err(UError::new(1, "invalid input (length must be multiple of 4 characters)"));
             }
             _ if eof => pending.len(),
             _ => pending.len() / in_group * in_group,

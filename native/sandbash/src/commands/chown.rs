@@ -3,8 +3,8 @@
 //! (refused as for any unprivileged user). Nothing is recorded.
 
 use super::util::{quote, quote_locale, Arg, Spec};
-use super::{CommandContext, CommandResult};
-use crate::commands::util::{UResult, Utility};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Chown;
@@ -40,27 +40,21 @@ fn known(name: &str, me: &str) -> Option<bool> {
     }
 }
 
-async fn run(ctx: &CommandContext<'_>, group_only: bool) -> CommandResult {
-    let p = match ctx.parse_opts(&SPEC).await? {
-        Ok(p) => p,
-        Err(s) => return Ok(s),
-    };
+async fn run(ctx: &CommandContext<'_>, group_only: bool) -> UResult<i32> {
+    let p = ctx.opts(&SPEC).await?;
     let reference = p.last("reference").is_some();
     let (spec, files) = match (reference, p.operands.split_first()) {
         (true, _) => (None, p.operands.as_slice()),
         (false, Some((s, rest))) if !rest.is_empty() => (Some(s.as_str()), rest),
         (false, Some((s, _))) => {
-            ctx.usage_err(format!("missing operand after {}", quote_locale(s))).await?;
-            return Ok(1);
+            return Err(UError::usage(1, format!("missing operand after {}", quote_locale(s))));
         }
         (false, None) => {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
     };
     if reference && files.is_empty() {
-        ctx.usage_err("missing operand").await?;
-        return Ok(1);
+        return Err(UError::usage(1, "missing operand"));
     }
     let me = ctx.sys.username.as_str();
     let mut permitted = true;
@@ -76,12 +70,10 @@ async fn run(ctx: &CommandContext<'_>, group_only: bool) -> CommandResult {
         let u = known(user, me);
         let g = group.map(|g| known(g, me));
         if u.is_none() {
-            ctx.err(format!("invalid user: {}", quote_locale(s))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("invalid user: {}", quote_locale(s))));
         }
         if g == Some(None) {
-            ctx.err(format!("invalid group: {}", quote_locale(s))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("invalid group: {}", quote_locale(s))));
         }
         permitted = u == Some(true) && g.flatten() != Some(false);
     }
@@ -106,14 +98,14 @@ async fn run(ctx: &CommandContext<'_>, group_only: bool) -> CommandResult {
 #[async_trait]
 impl Utility for Chown {
     async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
-        Ok(run(ctx, false).await?)
+        run(ctx, false).await
     }
 }
 
 #[async_trait]
 impl Utility for Chgrp {
     async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
-        Ok(run(ctx, true).await?)
+        run(ctx, true).await
     }
 }
 

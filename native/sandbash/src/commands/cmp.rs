@@ -1,7 +1,8 @@
 //! `cmp`: compare two files byte by byte (GNU diffutils 3.8).
 
 use super::util::{parse, parse_size, quote, Arg, OptError, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::Input;
 use async_trait::async_trait;
 use bytes::Bytes;
@@ -70,15 +71,15 @@ impl Side {
     }
 }
 
-async fn usage(ctx: &CommandContext<'_>, msg: &str) -> Result<i32, crate::io::IoError> {
+/// diffutils' usage error: `cmp: MSG` and `cmp: Try 'cmp --help' ...`, exit 2.
+async fn usage(ctx: &CommandContext<'_>, msg: &str) -> UResult<i32> {
     ctx.err(msg).await?;
-    ctx.err("Try 'cmp --help' for more information.").await?;
-    Ok(2)
+    Err(UError::new(2, "Try 'cmp --help' for more information."))
 }
 
 #[async_trait]
-impl Command for Cmp {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Cmp {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let p = match parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
@@ -129,12 +130,8 @@ impl Command for Cmp {
         for n in &names {
             match ctx.open_input(n).await {
                 Ok(input) => sides.push(Side { input, buf: Bytes::new(), eof: false }),
-                Err(e) => {
-                    if !silent {
-                        ctx.err(format!("{n}: {e}")).await?;
-                    }
-                    return Ok(2);
-                }
+                Err(_) if silent => return Err(UError::Exit(2)),
+                Err(e) => return Err(UError::new(2, format!("{n}: {e}"))),
             }
         }
         // GNU sizes `-l`'s offset column from the regular files' sizes (the

@@ -2,7 +2,8 @@
 //! input, byte order). Unsorted input is diagnosed as GNU does by default.
 
 use super::util::{quote_locale, quotef, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 use std::cmp::Ordering;
 
@@ -21,16 +22,13 @@ const SPEC: Spec = Spec::new(
 );
 
 #[async_trait]
-impl Command for Comm {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Comm {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         match p.operands.as_slice() {
-            [] => return usage(ctx, "missing operand").await,
-            [one] => return usage(ctx, &format!("missing operand after {}", quote_locale(one))).await,
-            [_, _, extra, ..] => return usage(ctx, &format!("extra operand {}", quote_locale(extra))).await,
+            [] => return Err(UError::usage(1, "missing operand")),
+            [one] => return Err(UError::usage(1, format!("missing operand after {}", quote_locale(one)))),
+            [_, _, extra, ..] => return Err(UError::usage(1, format!("extra operand {}", quote_locale(extra)))),
             _ => {}
         }
         let show = [!p.has("1"), !p.has("2"), !p.has("3")];
@@ -43,10 +41,7 @@ impl Command for Comm {
         for f in &p.operands {
             match ctx.open_lines(f, eol).await {
                 Ok(s) => srcs.push(s),
-                Err(e) => {
-                    ctx.err(format!("{}: {e}", quotef(f))).await?;
-                    return Ok(1);
-                }
+                Err(e) => return Err(UError::new(1, format!("{}: {e}", quotef(f)))),
             }
         }
         let mut cur: [Option<Vec<u8>>; 2] = [None, None];
@@ -74,10 +69,11 @@ impl Command for Comm {
                 if check.unwrap_or(unpairable) && !warned[k] && prev[k].is_some() && prev[k] > cur[k] {
                     ctx.out(&out).await?;
                     out.clear();
-                    ctx.err(format!("file {} is not in sorted order", k + 1)).await?;
+                    let msg = format!("file {} is not in sorted order", k + 1);
                     if check == Some(true) {
-                        return Ok(1);
+                        return Err(UError::new(1, msg));
                     }
+                    ctx.err(msg).await?;
                     warned[k] = true;
                     disorder = true;
                 }
@@ -108,16 +104,10 @@ impl Command for Comm {
         }
         ctx.out(&out).await?;
         if disorder {
-            ctx.err("input is not in sorted order").await?;
-            return Ok(1);
+            return Err(UError::new(1, "input is not in sorted order"));
         }
         Ok(0)
     }
-}
-
-async fn usage(ctx: &CommandContext<'_>, msg: &str) -> CommandResult {
-    ctx.usage_err(msg).await?;
-    Ok(1)
 }
 
 #[cfg(test)]

@@ -298,7 +298,7 @@ impl Utility for Dd {
     }
 }
 
-async fn copy(ctx: &CommandContext<'_>, o: &Opts) -> CommandResult {
+async fn copy(ctx: &CommandContext<'_>, o: &Opts) -> UResult<i32> {
     let started = Instant::now();
     let input: Input = match &o.input {
         None => ctx.stdin.clone(),
@@ -312,8 +312,7 @@ async fn copy(ctx: &CommandContext<'_>, o: &Opts) -> CommandResult {
             match ctx.open_input(f).await {
                 Ok(i) => i,
                 Err(e) => {
-                    ctx.err(format!("failed to open {}: {e}", quote(f))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("failed to open {}: {e}", quote(f))));
                 }
             }
         }
@@ -326,17 +325,14 @@ async fn copy(ctx: &CommandContext<'_>, o: &Opts) -> CommandResult {
             let full = ctx.resolve(f);
             let existing = match ctx.fs.metadata(&full).await {
                 Ok(m) if m.is_dir() => {
-                    ctx.err(format!("failed to open {}: Is a directory", quote(f))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("failed to open {}: Is a directory", quote(f))));
                 }
                 Ok(_) if o.excl => {
-                    ctx.err(format!("failed to open {}: File exists", quote(f))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("failed to open {}: File exists", quote(f))));
                 }
                 Ok(_) => Some(ctx.fs.read(&full).await.unwrap_or_default()),
                 Err(_) if o.nocreat => {
-                    ctx.err(format!("failed to open {}: No such file or directory", quote(f))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("failed to open {}: No such file or directory", quote(f))));
                 }
                 Err(_) => None,
             };
@@ -344,8 +340,7 @@ async fn copy(ctx: &CommandContext<'_>, o: &Opts) -> CommandResult {
             let seek = if o.seek_bytes { o.seek } else { o.seek.saturating_mul(o.obs) };
             let start = if o.append { data.len() as u64 } else { seek };
             if start > ctx.budget.limits.max_string_bytes.saturating_mul(16) {
-                ctx.err(format!("{}: cannot seek: File too large", quotef(f))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("{}: cannot seek: File too large", quotef(f))));
             }
             let start = start as usize;
             if !o.notrunc && !o.append {
@@ -356,8 +351,7 @@ async fn copy(ctx: &CommandContext<'_>, o: &Opts) -> CommandResult {
             }
             // Create (or truncate) the file now, as dd's open does.
             if let Err(e) = ctx.fs.write(&full, &data).await {
-                ctx.err(format!("failed to open {}: {e}", quote(f))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("failed to open {}: {e}", quote(f))));
             }
             Sink::File(full, data, start)
         }
@@ -439,7 +433,7 @@ async fn copy(ctx: &CommandContext<'_>, o: &Opts) -> CommandResult {
             bytes_out += full.len() as u64;
             if let Err(e) = emit(ctx, &mut sink, &full).await? {
                 report_write(ctx, o, &e).await?;
-                return finish(ctx, o, rec, bytes_out, started, 1).await;
+                return Ok(finish(ctx, o, rec, bytes_out, started, 1).await?);
             }
         }
     }
@@ -457,7 +451,7 @@ async fn copy(ctx: &CommandContext<'_>, o: &Opts) -> CommandResult {
             status = 1;
         }
     }
-    finish(ctx, o, rec, bytes_out, started, status).await
+    Ok(finish(ctx, o, rec, bytes_out, started, status).await?)
 }
 
 async fn finish(

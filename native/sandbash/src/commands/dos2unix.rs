@@ -193,7 +193,7 @@ async fn convert_file(
     o: &Opts,
     name: &str,
     out_name: Option<&str>,
-) -> Result<i32, IoError> {
+) -> UResult<i32> {
     let path = ctx.resolve(name);
     match ctx.fs.symlink_metadata(&path).await {
         Err(e) => {
@@ -249,8 +249,7 @@ async fn convert_file(
         }
     };
     if let Err(e) = ctx.fs.write(&target, &out).await {
-        ctx.err(format!("Failed to write to temporary output file {}: {e}", out_name.unwrap_or(name))).await?;
-        return Ok(1);
+        return Err(UError::new(1, format!("Failed to write to temporary output file {}: {e}", out_name.unwrap_or(name))));
     }
     Ok(0)
 }
@@ -357,9 +356,15 @@ impl Utility for Dos2unix {
                     return Err(UError::new(1, format!("target of file {f} not specified in new-file mode")));
                 };
                 i += 1;
-                convert_file(ctx, self, &o, f, Some(out)).await?
+                match convert_file(ctx, self, &o, f, Some(out)).await {
+ Ok(s) => s,
+ Err(e) => ctx.report(e).await?,
+ }
             } else {
-                convert_file(ctx, self, &o, f, None).await?
+                match convert_file(ctx, self, &o, f, None).await {
+ Ok(s) => s,
+ Err(e) => ctx.report(e).await?,
+ }
             };
             if st != 0 {
                 status = st;

@@ -2,7 +2,8 @@
 //! echo` run; the shell itself uses its builtin. Options only while every
 //! letter is one of `n`, `e`, `E`; `--help`/`--version` only when alone.
 
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Echo;
@@ -56,8 +57,8 @@ fn unescape(s: &[u8], out: &mut Vec<u8>) -> bool {
 }
 
 #[async_trait]
-impl Command for Echo {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Echo {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let args = ctx.args;
         if args.len() == 1 && args[0] == "--help" {
             let u = format!("Usage: {0} [SHORT-OPTION]... [STRING]...\n  or:  {0} LONG-OPTION\n", ctx.name);
@@ -89,7 +90,8 @@ impl Command for Echo {
             if !escapes {
                 out.extend_from_slice(a.as_bytes());
             } else if unescape(a.as_bytes(), &mut out) {
-                return ctx.out(&out).await.map(|_| 0);
+                ctx.out(&out).await?;
+                return Ok(0);
             }
         }
         if newline {

@@ -5,8 +5,8 @@
 
 use super::util::{quote, Arg, Spec};
 use super::run_util::{self, Exec, Ran};
-use super::Command;
-use super::{CommandContext, CommandResult, EnvView};
+use super::{CommandContext, EnvView};
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Env;
@@ -64,8 +64,8 @@ pub fn format_env(vars: &[(String, String)], nul: bool) -> Vec<u8> {
 }
 
 #[async_trait]
-impl Command for Env {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Env {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         // `-` alone (before NAME=VALUE) means -i.
         let mut args: Vec<String> = ctx.args.to_vec();
         let dash = args.iter().position(|a| a == "-");
@@ -76,10 +76,7 @@ impl Command for Env {
                 clear = true;
             }
         }
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         let mut ov = Overlay { base: ctx.env, clear, unset: vec![], set: vec![] };
         let (mut nul, mut dir) = (false, None::<String>);
         for o in &p.opts {
@@ -97,23 +94,21 @@ impl Command for Env {
         }
         let Some(cmd_name) = rest.first() else {
             if dir.is_some() {
-                ctx.usage_err("must specify command with --chdir (-C)").await?;
-                return Ok(125);
+                return Err(UError::usage(125, "must specify command with --chdir (-C)"));
             }
             ctx.out(&format_env(&ov.exported(), nul)).await?;
             return Ok(0);
         };
         if nul {
-            ctx.usage_err("cannot specify --null (-0) with command").await?;
-            return Ok(125);
+            return Err(UError::usage(125, "cannot specify --null (-0) with command"));
         }
         let cwd = match &dir {
             Some(d) => {
                 let path = ctx.resolve(d);
                 match ctx.fs.metadata(&path).await {
                     Ok(m) if m.is_dir() => path,
-                    Ok(_) => return cannot_chdir(ctx, d, "Not a directory").await,
-                    Err(e) => return cannot_chdir(ctx, d, &e.to_string()).await,
+                    Ok(_) => return Err(cannot_chdir(d, "Not a directory")),
+                    Err(e) => return Err(cannot_chdir(d, &e.to_string())),
                 }
             }
             None => ctx.cwd.to_string(),
@@ -123,17 +118,13 @@ impl Command for Env {
         e.cwd = &cwd;
         match run_util::run(ctx, e).await? {
             Ran::Status(s) => Ok(s),
-            Ran::NotFound => {
-                ctx.err(format!("{}: No such file or directory", quote(cmd_name))).await?;
-                Ok(127)
-            }
+            Ran::NotFound => Err(UError::new(127, format!("{}: No such file or directory", quote(cmd_name)))),
         }
     }
 }
 
-async fn cannot_chdir(ctx: &CommandContext<'_>, d: &str, e: &str) -> CommandResult {
-    ctx.err(format!("cannot change directory to {}: {e}", quote(d))).await?;
-    Ok(125)
+fn cannot_chdir(d: &str, e: &str) -> UError {
+    UError::new(125, format!("cannot change directory to {}: {e}", quote(d)))
 }
 
 #[cfg(test)]

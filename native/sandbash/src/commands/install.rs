@@ -5,7 +5,7 @@
 
 use super::util::{quote, quote_locale, Arg, Spec};
 use super::util::file_mode::ModeChange;
-use super::{CommandContext, CommandResult};
+use super::CommandContext;
 use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::path;
 use async_trait::async_trait;
@@ -76,7 +76,7 @@ impl Utility for Install {
                     return Err(UError::usage(1, format!("missing destination file operand after {}", quote(&ops[0]))));
                 }
                 2 if p.has("T") || !is_dir(ctx, &ops[1]).await => {
-                    return Ok(copy_one(ctx, &ops[0], &ops[1], mode, p.has("D"), verbose).await?);
+                    return copy_one(ctx, &ops[0], &ops[1], mode, p.has("D"), verbose).await;
                 }
                 n => (&ops[..n - 1], Some(ops[n - 1].as_str())),
             },
@@ -96,7 +96,10 @@ impl Utility for Install {
         for s in sources {
             let name = s.trim_end_matches('/').rsplit('/').next().unwrap_or(s);
             let dest = format!("{}/{name}", dir.trim_end_matches('/'));
-            status |= copy_one(ctx, s, &dest, mode, false, verbose).await?;
+            status |= match copy_one(ctx, s, &dest, mode, false, verbose).await {
+ Ok(s) => s,
+ Err(e) => ctx.report(e).await?,
+ };
         }
         Ok(status)
     }
@@ -113,31 +116,27 @@ async fn copy_one(
     mode: u32,
     parents: bool,
     verbose: bool,
-) -> CommandResult {
+) -> UResult<i32> {
     let sfull = ctx.resolve(src);
     match ctx.fs.metadata(&sfull).await {
         Ok(m) if m.is_dir() => {
-            ctx.err(format!("omitting directory {}", quote(src))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("omitting directory {}", quote(src))));
         }
         Ok(_) => {}
         Err(e) => {
-            ctx.err(format!("cannot stat {}: {e}", quote(src))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("cannot stat {}: {e}", quote(src))));
         }
     }
     let dfull = ctx.resolve(dest);
     if parents {
         if let Err(e) = ctx.fs.mkdir(path::parent(&dfull), true).await {
-            ctx.err(format!("cannot create directory {}: {e}", quote(path::parent(dest)))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("cannot create directory {}: {e}", quote(path::parent(dest)))));
         }
     }
     let data = match ctx.fs.read(&sfull).await {
         Ok(d) => d,
         Err(e) => {
-            ctx.err(format!("cannot open {} for reading: {e}", quote(src))).await?;
-            return Ok(1);
+            return Err(UError::new(1, format!("cannot open {} for reading: {e}", quote(src))));
         }
     };
     let r = match ctx.fs.write(&dfull, &data).await {
@@ -145,8 +144,7 @@ async fn copy_one(
         Err(e) => Err(e),
     };
     if let Err(e) = r {
-        ctx.err(format!("cannot create regular file {}: {e}", quote(dest))).await?;
-        return Ok(1);
+        return Err(UError::new(1, format!("cannot create regular file {}: {e}", quote(dest))));
     }
     if verbose {
         ctx.out(format!("{} -> {}\n", quote(src), quote(dest)).as_bytes()).await?;

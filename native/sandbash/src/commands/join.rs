@@ -338,7 +338,10 @@ impl Utility for Join {
             r2.pos = usize::from(has[1]);
         }
         let mut j = Joiner { cfg: &cfg, order, seen_unpairable: false };
-        let status = j.run(ctx, &mut r1, &mut r2, &mut out).await?;
+        let status = match j.run(ctx, &mut r1, &mut r2, &mut out).await {
+ Ok(s) => s,
+ Err(e) => ctx.report(e).await?,
+ };
         ctx.out(&out).await?;
         Ok(status)
     }
@@ -379,7 +382,7 @@ impl Joiner<'_> {
         r1: &mut Reader,
         r2: &mut Reader,
         out: &mut Vec<u8>,
-    ) -> Result<i32, IoError> {
+    ) -> UResult<i32> {
         let cfg = self.cfg;
         macro_rules! step {
             ($r:expr, $f:expr) => {
@@ -460,8 +463,7 @@ impl Joiner<'_> {
         if r1.warned || r2.warned {
             ctx.out(out).await?;
             out.clear();
-            ctx.err("input is not in sorted order").await?;
-            return Ok(1);
+            return Err(UError::new(1, "input is not in sorted order"));
         }
         Ok(0)
     }

@@ -1,7 +1,8 @@
 //! `kill` as util-linux's binary. The sandbox has no processes a script could
 //! name, so every PID is `No such process`; signal names are still checked.
 
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Kill;
@@ -24,8 +25,8 @@ fn signal(s: &str) -> Option<usize> {
 }
 
 #[async_trait]
-impl Command for Kill {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Kill {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let args = ctx.args;
         let mut i = 0;
         match args.first().map(String::as_str) {
@@ -46,20 +47,19 @@ impl Command for Kill {
                     ctx.out(out.as_bytes()).await?;
                     return Ok(0);
                 };
-                return match signal(s) {
+                let line = match signal(s) {
                     Some(n) if s.bytes().all(|b| b.is_ascii_digit()) && (1..=31).contains(&n) => {
-                        ctx.out(format!("{}\n", SIGNALS[n - 1]).as_bytes()).await.map(|_| 0)
+                        format!("{}\n", SIGNALS[n - 1])
                     }
-                    Some(n) if !s.bytes().all(|b| b.is_ascii_digit()) => {
-                        ctx.out(format!("{n}\n").as_bytes()).await.map(|_| 0)
-                    }
-                    _ => ctx.err(format!("unknown signal: {s}")).await.map(|_| 1),
+                    Some(n) if !s.bytes().all(|b| b.is_ascii_digit()) => format!("{n}\n"),
+                    _ => return Err(UError::new(1, format!("unknown signal: {s}"))),
                 };
+                ctx.out(line.as_bytes()).await?;
+                return Ok(0);
             }
             Some("-s" | "--signal") => {
                 if args.get(1).and_then(|s| signal(s)).is_none() {
-                    ctx.err(format!("unknown signal: {}", args.get(1).map_or("", String::as_str))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("unknown signal: {}", args.get(1).map_or("", String::as_str))));
                 }
                 i = 2;
             }

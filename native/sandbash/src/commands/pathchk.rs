@@ -8,7 +8,6 @@ use super::util::{quote, quote_locale, Arg, Spec};
 use super::CommandContext;
 use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::FsError;
-use crate::io::IoError;
 use async_trait::async_trait;
 
 pub struct Pathchk;
@@ -41,38 +40,33 @@ async fn lstat(ctx: &CommandContext<'_>, name: &str) -> Result<bool, FsError> {
     }
 }
 
-/// GNU's validate_file_name: `Ok(false)` after printing why `name` fails.
-async fn validate(ctx: &CommandContext<'_>, name: &str, basic: bool, extra: bool) -> Result<bool, IoError> {
+/// GNU's validate_file_name: why `name` fails, as the error to report.
+async fn validate(ctx: &CommandContext<'_>, name: &str, basic: bool, extra: bool) -> UResult<()> {
     if extra && components(name).any(|c| c.starts_with('-')) {
-        ctx.err(format!("leading '-' in a component of file name {}", quote(name))).await?;
-        return Ok(false);
+        return Err(UError::new(1, format!("leading '-' in a component of file name {}", quote(name))));
     }
     if (basic || extra) && name.is_empty() {
-        ctx.err("empty file name").await?;
-        return Ok(false);
+        return Err(UError::new(1, "empty file name"));
     }
     let mut exists = false;
     if basic {
         let portable = |c: char| c.is_ascii_alphanumeric() || "/._-".contains(c);
         if let Some(c) = name.chars().find(|&c| !portable(c)) {
             let msg = format!("nonportable character {} in file name {}", quote_locale(&c.to_string()), quote(name));
-            ctx.err(msg).await?;
-            return Ok(false);
+            return Err(UError::new(1, msg));
         }
     } else {
         match lstat(ctx, name).await {
             Ok(e) => exists = e,
             Err(e) => {
-                ctx.err(format!("{}: {e}", super::util::quotef(name))).await?;
-                return Ok(false);
+                return Err(UError::new(1, format!("{}: {e}", super::util::quotef(name))));
             }
         }
     }
     let max_path = if basic { POSIX_PATH_MAX } else { PATH_MAX };
     if (basic || !exists) && name.len() >= max_path {
         let msg = format!("limit {} exceeded by length {} of file name {}", max_path - 1, name.len(), quote(name));
-        ctx.err(msg).await?;
-        return Ok(false);
+        return Err(UError::new(1, msg));
     }
     // Only names with a component over the POSIX minimum need the check.
     let check_components = basic || (!exists && components(name).any(|c| c.len() > POSIX_NAME_MAX));
@@ -80,11 +74,10 @@ async fn validate(ctx: &CommandContext<'_>, name: &str, basic: bool, extra: bool
         let max = if basic { POSIX_NAME_MAX } else { NAME_MAX };
         if let Some(c) = components(name).find(|c| c.len() > max) {
             let msg = format!("limit {max} exceeded by length {} of file name component {}", c.len(), quote_locale(c));
-            ctx.err(msg).await?;
-            return Ok(false);
+            return Err(UError::new(1, msg));
         }
     }
-    Ok(true)
+    Ok(())
 }
 
 #[async_trait]
@@ -99,7 +92,10 @@ impl Utility for Pathchk {
         let extra = p.has("P") || portability;
         let mut ok = true;
         for name in &p.operands {
-            ok &= validate(ctx, name, basic, extra).await?;
+            if let Err(e) = validate(ctx, name, basic, extra).await {
+                ctx.report(e).await?;
+                ok = false;
+            }
         }
         Ok(if ok { 0 } else { 1 })
     }

@@ -6,7 +6,6 @@
 use super::util::{bad_arg, parse_size, quote_locale, quotef, Arg, Spec};
 use super::CommandContext;
 use crate::commands::util::{UError, UResult, Utility};
-use crate::io::IoError;
 use async_trait::async_trait;
 
 pub struct Shred;
@@ -94,7 +93,7 @@ struct Opts {
 }
 
 /// Rename `name` through shorter names of zeros (GNU's wipename), then remove it.
-async fn wipe_name(ctx: &CommandContext<'_>, name: &str, o: &Opts) -> Result<bool, IoError> {
+async fn wipe_name(ctx: &CommandContext<'_>, name: &str, o: &Opts) -> UResult<()> {
     if o.verbose {
         ctx.err(format!("{name}: removing")).await?;
     }
@@ -118,19 +117,18 @@ async fn wipe_name(ctx: &CommandContext<'_>, name: &str, o: &Opts) -> Result<boo
         }
     }
     if let Err(e) = ctx.fs.remove_file(&ctx.resolve(&cur)).await {
-        ctx.err(format!("{}: failed to remove: {e}", quotef(name))).await?;
-        return Ok(false);
+        return Err(UError::new(1, format!("{}: failed to remove: {e}", quotef(name))));
     }
     if o.verbose {
         ctx.err(format!("{name}: removed")).await?;
     }
-    Ok(true)
+    Ok(())
 }
 
-async fn shred_file(ctx: &CommandContext<'_>, name: &str, o: &Opts, seed: &mut u64) -> Result<bool, IoError> {
+/// Overwrite (and maybe remove) one file; the error says why it failed.
+async fn shred_file(ctx: &CommandContext<'_>, name: &str, o: &Opts, seed: &mut u64) -> UResult<()> {
     if name == "-" {
-        ctx.err("-: invalid file type").await?;
-        return Ok(false);
+        return Err(UError::new(1, "-: invalid file type"));
     }
     let path = ctx.resolve(name);
     let meta = match ctx.fs.metadata(&path).await {
@@ -140,8 +138,7 @@ async fn shred_file(ctx: &CommandContext<'_>, name: &str, o: &Opts, seed: &mut u
     let meta = match meta {
         Ok(m) => m,
         Err(e) => {
-            ctx.err(format!("{}: failed to open for writing: {e}", quotef(name))).await?;
-            return Ok(false);
+            return Err(UError::new(1, format!("{}: failed to open for writing: {e}", quotef(name))));
         }
     };
     let size = match o.size {
@@ -153,14 +150,13 @@ async fn shred_file(ctx: &CommandContext<'_>, name: &str, o: &Opts, seed: &mut u
         // The pass is built in memory, so it is held to the string limit.
         Ok(l) if size <= ctx.budget.limits.max_string_bytes => l,
         _ => {
-            ctx.err(format!("{}: error writing at offset 0: File too large", quotef(name))).await?;
-            return Ok(false);
+            return Err(UError::new(1, format!("{}: error writing at offset 0: File too large", quotef(name))));
         }
     };
     let total = o.passes.len();
     for (i, pass) in o.passes.iter().enumerate() {
         if !ctx.still_running() {
-            return Ok(false);
+            return Err(UError::Exit(1));
         }
         if o.verbose {
             let what = pass.map_or("random".to_string(), |p| format!("{p:06x}"));
@@ -174,14 +170,13 @@ async fn shred_file(ctx: &CommandContext<'_>, name: &str, o: &Opts, seed: &mut u
             }
         }
         if let Err(e) = ctx.fs.write(&path, &data).await {
-            ctx.err(format!("{}: error writing at offset 0: {e}", quotef(name))).await?;
-            return Ok(false);
+            return Err(UError::new(1, format!("{}: error writing at offset 0: {e}", quotef(name))));
         }
     }
     if o.remove != Remove::No {
         return wipe_name(ctx, name, o).await;
     }
-    Ok(true)
+    Ok(())
 }
 
 #[async_trait]
@@ -228,7 +223,10 @@ impl Utility for Shred {
         let mut seed = crate::expand::param::next_random() | 1;
         let mut ok = true;
         for f in &p.operands {
-            ok &= shred_file(ctx, f, &o, &mut seed).await?;
+            if let Err(e) = shred_file(ctx, f, &o, &mut seed).await {
+                ctx.report(e).await?;
+                ok = false;
+            }
         }
         Ok(if ok { 0 } else { 1 })
     }

@@ -2,7 +2,8 @@
 //! or cancellation of the exec ends it promptly (the exec then reports why).
 
 use super::util::{quote_locale, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 use std::time::{Duration, Instant};
 
@@ -31,15 +32,11 @@ fn interval(s: &str) -> Option<f64> {
 }
 
 #[async_trait]
-impl Command for Sleep {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Sleep {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         if p.operands.is_empty() {
-            ctx.usage_err("missing operand").await?;
-            return Ok(1);
+            return Err(UError::usage(1, "missing operand"));
         }
         let mut total = 0f64;
         let mut bad = false;
@@ -53,8 +50,7 @@ impl Command for Sleep {
             }
         }
         if bad {
-            ctx.usage_err("").await?;
-            return Ok(1);
+            return Err(UError::usage(1, ""));
         }
         let end = Duration::try_from_secs_f64(total).ok().and_then(|d| Instant::now().checked_add(d));
         // Sleeping holds no admission slot: a runnable script may take it.
@@ -63,19 +59,19 @@ impl Command for Sleep {
             loop {
                 if !ctx.still_running() {
                     // The exec's deadline or cancellation: the interpreter reports it.
-                    return Ok(1);
+                    return 1;
                 }
                 let left = match end {
                     Some(e) => e.saturating_duration_since(Instant::now()),
                     None => SLICE,
                 };
                 if left.is_zero() {
-                    return Ok(0);
+                    return 0;
                 }
                 tokio::time::sleep(left.min(SLICE)).await;
             }
         };
-        budget.idle(wait).await
+        Ok(budget.idle(wait).await)
     }
 }
 

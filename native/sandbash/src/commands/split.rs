@@ -3,7 +3,8 @@
 //! `00`, `01`, ... with `-d`; length `-a`) + `--additional-suffix`.
 
 use super::util::{parse_size, quote, quote_locale, Arg, Spec};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
 
 pub struct Split;
@@ -118,12 +119,9 @@ fn pieces<'a>(data: &'a [u8], by: &By) -> Vec<&'a [u8]> {
 }
 
 #[async_trait]
-impl Command for Split {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Split {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut by = By::Lines(1000);
         let (mut len, mut digits, mut elide) = (2usize, None, false);
         for o in &p.opts {
@@ -132,11 +130,11 @@ impl Command for Split {
             match o.id {
                 "l" => match num {
                     Some(n) => by = By::Lines(n),
-                    None => return bad(ctx, "number of lines", v).await,
+                    None => return Err(bad("number of lines", v)),
                 },
                 "b" => match num {
                     Some(n) => by = By::Bytes(n),
-                    None => return bad(ctx, "number of bytes", v).await,
+                    None => return Err(bad("number of bytes", v)),
                 },
                 "n" => {
                     let (lines, k) = match v.strip_prefix("l/") {
@@ -146,22 +144,21 @@ impl Command for Split {
                     match k.parse::<u64>().ok().filter(|&n| n > 0) {
                         Some(n) if lines => by = By::LineChunks(n),
                         Some(n) => by = By::Chunks(n),
-                        None => return bad(ctx, "number of chunks", v).await,
+                        None => return Err(bad("number of chunks", v)),
                     }
                 }
                 "d" => digits = Some(10),
                 "x" => digits = Some(16),
                 "a" => match v.parse::<usize>() {
                     Ok(n) if n > 0 => len = n.min(64),
-                    _ => return bad(ctx, "suffix length", v).await,
+                    _ => return Err(bad("suffix length", v)),
                 },
                 "e" => elide = true,
                 _ => {}
             }
         }
         if p.operands.len() > 2 {
-            ctx.usage_err(format!("extra operand {}", quote_locale(&p.operands[2]))).await?;
-            return Ok(1);
+            return Err(UError::usage(1, format!("extra operand {}", quote_locale(&p.operands[2]))));
         }
         let input = p.operands.first().map_or("-", String::as_str);
         let prefix = p.operands.get(1).map_or("x", String::as_str);
@@ -173,8 +170,7 @@ impl Command for Split {
             let input = match ctx.open_input(input).await {
                 Ok(i) => i,
                 Err(e) => {
-                    ctx.err(format!("cannot open {} for reading: {e}", quote(input))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("cannot open {} for reading: {e}", quote(input))));
                 }
             };
             // The piece being written: its name and how full it is.
@@ -197,8 +193,7 @@ impl Command for Split {
                         },
                         None => {
                             let Some(name) = name_of(n) else {
-                                ctx.err("output file suffixes exhausted").await?;
-                                return Ok(1);
+                                return Err(UError::new(1, "output file suffixes exhausted"));
                             };
                             n += 1;
                             if verbose {
@@ -220,8 +215,7 @@ impl Command for Split {
                             cur = Some((name, filled + added));
                         }
                         Err((e, name)) => {
-                            ctx.err(format!("{}: {e}", quote(&name))).await?;
-                            return Ok(1);
+                            return Err(UError::new(1, format!("{}: {e}", quote(&name))));
                         }
                     }
                 }
@@ -235,8 +229,7 @@ impl Command for Split {
         let data = match ctx.read_operand(input).await {
             Ok(d) => d,
             Err(e) => {
-                ctx.err(format!("cannot open {} for reading: {e}", quote(input))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("cannot open {} for reading: {e}", quote(input))));
             }
         };
         let mut n = 0;
@@ -245,26 +238,23 @@ impl Command for Split {
                 continue;
             }
             let Some(name) = name_of(n) else {
-                ctx.err("output file suffixes exhausted").await?;
-                return Ok(1);
+                return Err(UError::new(1, "output file suffixes exhausted"));
             };
             n += 1;
             if verbose {
                 ctx.out(format!("creating file {}\n", quote(&name)).as_bytes()).await?;
             }
             if let Err(e) = ctx.fs.write(&ctx.resolve(&name), piece).await {
-                ctx.err(format!("{}: {e}", quote(&name))).await?;
-                return Ok(1);
+                return Err(UError::new(1, format!("{}: {e}", quote(&name))));
             }
         }
         Ok(0)
     }
 }
 
-async fn bad(ctx: &CommandContext<'_>, what: &str, v: &str) -> CommandResult {
+fn bad(what: &str, v: &str) -> UError {
     let why = if v.parse::<u64>() == Ok(0) { "Numerical result out of range" } else { "Invalid argument" };
-    ctx.err(format!("invalid {what}: {}: {why}", quote_locale(v))).await?;
-    Ok(1)
+    UError::new(1, format!("invalid {what}: {}: {why}", quote_locale(v)))
 }
 
 #[cfg(test)]

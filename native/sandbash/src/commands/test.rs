@@ -3,7 +3,8 @@
 //! (`interp::test_parse`); evaluation needs only the filesystem, and messages
 //! use coreutils' wording instead of bash's.
 
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::path;
 use crate::interp::test_parse;
 use async_trait::async_trait;
@@ -122,18 +123,21 @@ fn eval<'a>(ctx: &'a CommandContext<'_>, e: &'a TestExpr) -> BoxFuture<'a, Resul
 }
 
 #[async_trait]
-impl Command for Test {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Test {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let mut args: Vec<&str> = ctx.args.iter().map(String::as_str).collect();
         if ctx.name == "[" {
-            match args.as_slice() {
-                ["--help"] => return ctx.out(b"Usage: test EXPRESSION\n").await.map(|_| 0),
-                ["--version"] => return ctx.out(super::util::coreutils_version("[").as_bytes()).await.map(|_| 0),
-                _ => {}
+            let text = match args.as_slice() {
+                ["--help"] => Some("Usage: test EXPRESSION\n".to_string()),
+                ["--version"] => Some(super::util::coreutils_version("[")),
+                _ => None,
+            };
+            if let Some(text) = text {
+                ctx.out(text.as_bytes()).await?;
+                return Ok(0);
             }
             if args.last() != Some(&"]") {
-                ctx.err("missing ']'").await?;
-                return Ok(2);
+                return Err(UError::new(2, "missing ']'"));
             }
             args.pop();
         }
@@ -143,10 +147,7 @@ impl Command for Test {
         };
         match r {
             Ok(b) => Ok(i32::from(!b)),
-            Err(m) => {
-                ctx.err(m).await?;
-                Ok(2)
-            }
+            Err(m) => Err(UError::new(2, m)),
         }
     }
 }

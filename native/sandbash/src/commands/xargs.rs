@@ -6,7 +6,8 @@
 
 use super::util::{quote, quotef, Arg, Spec};
 use super::run_util::{self, Exec, Ran};
-use super::{Command, CommandContext, CommandResult};
+use super::CommandContext;
+use crate::commands::util::{UError, UResult, Utility};
 use crate::io::{Input, IoError};
 use async_trait::async_trait;
 
@@ -243,12 +244,11 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-async fn bad_number(ctx: &CommandContext<'_>, v: &str, opt: char, min: u64) -> Result<i32, IoError> {
+fn bad_number(v: &str, opt: char, min: u64) -> UError {
     match v.parse::<u64>() {
-        Ok(n) if n < min => ctx.usage_err(format!("value {v} for -{opt} option should be >= {min}")).await?,
-        _ => ctx.usage_err(format!("invalid number \"{v}\" for -{opt} option")).await?,
+        Ok(n) if n < min => UError::usage(1, format!("value {v} for -{opt} option should be >= {min}")),
+        _ => UError::usage(1, format!("invalid number \"{v}\" for -{opt} option")),
     }
-    Ok(1)
 }
 
 /// `-i`, `-l`, `-e` take their optional value attached (`-i{}`): spell them
@@ -280,13 +280,10 @@ fn rewrite_optional(args: &[String]) -> Vec<String> {
 }
 
 #[async_trait]
-impl Command for Xargs {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Xargs {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let args = rewrite_optional(ctx.args);
-        let p = match ctx.parse_args(&args, &SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+        let p = ctx.opts_of(&args, &SPEC).await?;
         let mut split = Split { delim: None, whole_lines: false, eof_str: None };
         let mut plan = Plan {
             cmd: vec![],
@@ -305,8 +302,7 @@ impl Command for Xargs {
                 "d" => match delimiter(&v) {
                     Some(d) => split.delim = Some(d),
                     None => {
-                        ctx.err(format!("Invalid input delimiter specification {v}: the delimiter must be either a single character or an escape sequence starting with \\.")).await?;
-                        return Ok(1);
+                        return Err(UError::new(1, format!("Invalid input delimiter specification {v}: the delimiter must be either a single character or an escape sequence starting with \\.")));
                     }
                 },
                 "a" => file = Some(v),
@@ -320,7 +316,7 @@ impl Command for Xargs {
                     let v = o.val.clone().unwrap_or_else(|| "1".into());
                     match v.parse::<usize>() {
                         Ok(n) if n >= 1 => plan.max_lines = Some(n),
-                        _ => return bad_number(ctx, &v, 'L', 1).await,
+                        _ => return Err(bad_number(&v, 'L', 1)),
                     }
                     plan.replace = None;
                     plan.max_args = None;
@@ -330,13 +326,13 @@ impl Command for Xargs {
                         plan.max_args = Some(n);
                         plan.max_lines = None;
                     }
-                    _ => return bad_number(ctx, &v, 'n', 1).await,
+                    _ => return Err(bad_number(&v, 'n', 1)),
                 },
                 "s" => match v.parse::<usize>() {
                     Ok(n) if n >= 1 => plan.max_chars = n.min(MAX_CHARS),
-                    _ => return bad_number(ctx, &v, 's', 1).await,
+                    _ => return Err(bad_number(&v, 's', 1)),
                 },
-                "P" if v.parse::<u64>().is_err() => return bad_number(ctx, &v, 'P', 0).await,
+                "P" if v.parse::<u64>().is_err() => return Err(bad_number(&v, 'P', 0)),
                 "r" => no_empty = true,
                 "t" | "p" => plan.trace = true,
                 "slot" => plan.slot_var = Some(v.to_string()),
@@ -349,8 +345,7 @@ impl Command for Xargs {
             Some(f) => match ctx.read_operand(f).await {
                 Ok(d) => Input::from_bytes(d),
                 Err(e) => {
-                    ctx.err(format!("Cannot open input file {}: {e}", quote(f))).await?;
-                    return Ok(1);
+                    return Err(UError::new(1, format!("Cannot open input file {}: {e}", quote(f))));
                 }
             },
             None => ctx.stdin.clone(),

@@ -311,7 +311,7 @@ fn hex_digit(c: u8) -> i32 {
 
 /// xxd's `huntype`: turn a dump back into bytes. `Err` is the exit status
 /// after "cannot seek backwards".
-async fn revert(ctx: &CommandContext<'_>, input: &Input, cols: i64, plain: bool, base: i64) -> Result<i32, IoError> {
+async fn revert(ctx: &CommandContext<'_>, input: &Input, cols: i64, plain: bool, base: i64) -> UResult<i32> {
     let mut out = Out { ctx, buf: Vec::new() };
     let (mut n1, mut n2, mut n3): (i32, i32, i32);
     n1 = -1;
@@ -359,8 +359,7 @@ async fn revert(ctx: &CommandContext<'_>, input: &Input, cols: i64, plain: bool,
                     if base + want_off != have_off {
                         if base + want_off < have_off {
                             out.flush().await?;
-                            ctx.err("Sorry, cannot seek backwards.").await?;
-                            return Ok(5);
+                            return Err(UError::new(5, "Sorry, cannot seek backwards."));
                         }
                         // Output is a stream: fill the gap with zeros.
                         let gap = (base + want_off - have_off) as u64;
@@ -469,9 +468,15 @@ impl Utility for Xxd {
                 return Ok(255);
             }
             let base = if o.neg_seek { -o.seek } else { o.seek };
-            revert(ctx, &input, o.cols, o.kind == Kind::Plain, base).await?
+            match revert(ctx, &input, o.cols, o.kind == Kind::Plain, base).await {
+ Ok(s) => s,
+ Err(e) => ctx.report(e).await?,
+ }
         } else {
-            dump(ctx, &o, input, infile.as_deref()).await?
+            match dump(ctx, &o, input, infile.as_deref()).await {
+ Ok(s) => s,
+ Err(e) => ctx.report(e).await?,
+ }
         };
         ctx.stdout = saved_stdout;
         if let (Some(f), Some(cap)) = (outfile, sub_out) {
@@ -484,7 +489,7 @@ impl Utility for Xxd {
     }
 }
 
-async fn dump(ctx: &CommandContext<'_>, o: &Opts, input: Input, infile: Option<&str>) -> Result<i32, IoError> {
+async fn dump(ctx: &CommandContext<'_>, o: &Opts, input: Input, infile: Option<&str>) -> UResult<i32> {
     let mut seek = o.seek.max(0) as u64;
     let mut buffered = None;
     if o.neg_seek {
@@ -498,8 +503,7 @@ async fn dump(ctx: &CommandContext<'_>, o: &Opts, input: Input, infile: Option<&
             }
         };
         let Some(start) = (all.len() as u64).checked_sub(o.seek.max(0) as u64) else {
-            ctx.err("Sorry, cannot seek.").await?;
-            return Ok(4);
+            return Err(UError::new(4, "Sorry, cannot seek."));
         };
         seek = start;
         buffered = Some(all);

@@ -10,7 +10,8 @@ use crate::commands::util::{Arg, OptError, Spec};
 use crate::commands::util::regex_translate::translate;
 use scan::{flush, scan, Lines, Matcher, Out, State};
 use crate::commands::util::posix_regex::Backtracker;
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::util::{UError, UResult, Utility};
+use crate::commands::CommandContext;
 use crate::fs::FileType;
 use crate::pattern::Pattern;
 use async_trait::async_trait;
@@ -126,8 +127,8 @@ fn version() -> String {
 }
 
 #[async_trait]
-impl Command for Grep {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
+impl Utility for Grep {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let p = match crate::commands::util::parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
@@ -203,8 +204,7 @@ impl Command for Grep {
                             have_pats = true;
                         }
                         Err(e) => {
-                            ctx.err(format!("{val}: {e}")).await?;
-                            return Ok(2);
+                            return Err(UError::new(2, format!("{val}: {e}")));
                         }
                     }
                 }
@@ -218,8 +218,7 @@ impl Command for Grep {
                 "m" => match val.trim().parse::<i64>() {
                     Ok(n) => o.max = if n < 0 { None } else { Some(n as u64) },
                     Err(_) => {
-                        ctx.err("invalid max count").await?;
-                        return Ok(2);
+                        return Err(UError::new(2, "invalid max count"));
                     }
                 },
                 "b" => o.byte_off = true,
@@ -237,8 +236,7 @@ impl Command for Grep {
                     "text" => o.text = true,
                     "without-match" => o.skip_binary = true,
                     _ => {
-                        ctx.err("unknown binary-files type").await?;
-                        return Ok(2);
+                        return Err(UError::new(2, "unknown binary-files type"));
                     }
                 },
                 "d" => match val {
@@ -247,8 +245,7 @@ impl Command for Grep {
                     "recurse" => walk.recursive = true,
                     _ => {
                         let m = crate::commands::util::bad_arg(val, "directories", &["'read'", "'recurse'", "'skip'"]);
-                        ctx.usage_err(m).await?;
-                        return Ok(2);
+                        return Err(UError::usage(2, m));
                     }
                 },
                 "r" => walk.recursive = true,
@@ -263,8 +260,7 @@ impl Command for Grep {
                         }
                     }
                     Err(e) => {
-                        ctx.err(format!("{val}: {e}")).await?;
-                        return Ok(2);
+                        return Err(UError::new(2, format!("{val}: {e}")));
                     }
                 },
                 "L" => (o.files_without, o.files_with) = (true, false),
@@ -273,8 +269,7 @@ impl Command for Grep {
                 "Z" => o.null_after_name = true,
                 "A" | "B" | "C" => {
                     let Some(n) = context_num(val) else {
-                        ctx.err(format!("{val}: invalid context length argument")).await?;
-                        return Ok(2);
+                        return Err(UError::new(2, format!("{val}: invalid context length argument")));
                     };
                     match opt.id {
                         "A" => after = Some(n),
@@ -292,8 +287,7 @@ impl Command for Grep {
                         _ => {
                             let valid =
                                 ["'always', 'yes', 'force'", "'never', 'no', 'none'", "'auto', 'tty', 'if-tty'"];
-                            ctx.usage_err(crate::commands::util::bad_arg(val, "color", &valid)).await?;
-                            return Ok(2);
+                            return Err(UError::usage(2, crate::commands::util::bad_arg(val, "color", &valid)));
                         }
                     }
                 }
@@ -311,8 +305,7 @@ impl Command for Grep {
                     return Ok(0);
                 }
                 other => {
-                    ctx.usage_err(format!("invalid option -- '{other}'")).await?;
-                    return Ok(2);
+                    return Err(UError::usage(2, format!("invalid option -- '{other}'")));
                 }
             }
         }
@@ -350,8 +343,7 @@ impl Command for Grep {
             match build_backtracking(&srcs, icase, word, line_x, o.delim == 0, ctx.regex_limit()) {
                 Ok(f) => Some(f),
                 Err(e) => {
-                    ctx.err(e).await?;
-                    return Ok(2);
+                    return Err(UError::new(2, e));
                 }
             }
         } else {
@@ -366,8 +358,7 @@ impl Command for Grep {
                 (re, scan)
             }
             Err(e) => {
-                ctx.err(e).await?;
-                return Ok(2);
+                return Err(UError::new(2, e));
             }
         };
         let matcher = Matcher { re, scan, fancy };
@@ -401,7 +392,7 @@ impl Command for Grep {
 const USAGE: &str = "Usage: grep [OPTION]... PATTERNS [FILE]...";
 
 /// grep's usage errors carry its usage line before the `Try` line.
-async fn usage(ctx: &CommandContext<'_>, msg: &str) -> CommandResult {
+async fn usage(ctx: &CommandContext<'_>, msg: &str) -> UResult<i32> {
     let mut s = String::new();
     if !msg.is_empty() {
         s.push_str(&format!("grep: {msg}\n"));

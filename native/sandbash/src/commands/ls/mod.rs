@@ -11,7 +11,7 @@ use crate::commands::util::file_mode::mode_string;
 use crate::commands::util::file_time::{full_date, ls_date, tm, to_unix};
 use quote::{Quoting, STYLES};
 use crate::commands::CommandContext;
-use crate::commands::util::{UResult, Utility};
+use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{path, FileType, FsError, Metadata};
 use crate::io::IoError;
 use crate::pattern::Pattern;
@@ -135,10 +135,7 @@ struct Entry {
 impl Utility for Ls {
     async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         let p = ctx.opts(&SPEC).await?;
-        let o = match options(ctx, &p).await? {
-            Ok(o) => o,
-            Err(s) => return Ok(s),
-        };
+        let o = options(ctx, &p).await?;
         let mut status = 0;
         let ops: Vec<String> = if p.operands.is_empty() { vec![".".into()] } else { p.operands.clone() };
         let (mut files, mut dirs) = (Vec::new(), Vec::new());
@@ -193,7 +190,7 @@ impl Utility for Ls {
     }
 }
 
-async fn options(ctx: &CommandContext<'_>, p: &crate::commands::util::Parsed) -> Result<Result<Opts, i32>, IoError> {
+async fn options(ctx: &CommandContext<'_>, p: &crate::commands::util::Parsed) -> UResult<Opts> {
     let mut o = Opts {
         hidden: Hidden::Skip,
         layout: Layout::OnePerLine,
@@ -248,9 +245,7 @@ async fn options(ctx: &CommandContext<'_>, p: &crate::commands::util::Parsed) ->
                     "commas" => Layout::Commas,
                     _ => {
                         let valid = "  - 'verbose', 'long'\n  - 'commas'\n  - 'horizontal', 'across'\n  - 'vertical'\n  - 'single-column'";
-                        ctx.err(bad("format", v, valid)).await?;
-                        ctx.usage_err("").await?;
-                        return Ok(Err(2));
+                        return Err(UError::usage(2, bad("format", v, valid)));
                     }
                 }
             }
@@ -271,9 +266,7 @@ async fn options(ctx: &CommandContext<'_>, p: &crate::commands::util::Parsed) ->
                     "name" => Sort::Name,
                     _ => {
                         let valid = "  - 'none'\n  - 'time'\n  - 'size'\n  - 'extension'\n  - 'version'\n  - 'width'";
-                        ctx.err(bad("sort", v, valid)).await?;
-                        ctx.usage_err("").await?;
-                        return Ok(Err(2));
+                        return Err(UError::usage(2, bad("sort", v, valid)));
                     }
                 }
             }
@@ -291,9 +284,7 @@ async fn options(ctx: &CommandContext<'_>, p: &crate::commands::util::Parsed) ->
                     _ => {
                         let valid =
                             "  - 'always', 'yes', 'force'\n  - 'never', 'no', 'none'\n  - 'auto', 'tty', 'if-tty'";
-                        ctx.err(bad("classify", v, valid)).await?;
-                        ctx.usage_err("").await?;
-                        return Ok(Err(2));
+                        return Err(UError::usage(2, bad("classify", v, valid)));
                     }
                 }
             }
@@ -305,9 +296,7 @@ async fn options(ctx: &CommandContext<'_>, p: &crate::commands::util::Parsed) ->
                     "classify" => Indicator::Classify,
                     _ => {
                         let valid = "  - 'none'\n  - 'slash'\n  - 'file-type'\n  - 'classify'";
-                        ctx.err(bad("indicator-style", v, valid)).await?;
-                        ctx.usage_err("").await?;
-                        return Ok(Err(2));
+                        return Err(UError::usage(2, bad("indicator-style", v, valid)));
                     }
                 }
             }
@@ -325,9 +314,7 @@ async fn options(ctx: &CommandContext<'_>, p: &crate::commands::util::Parsed) ->
                 Some(q) => o.quoting = q,
                 None => {
                     let valid: Vec<String> = STYLES.iter().map(|w| format!("  - {}", quote_locale(w))).collect();
-                    ctx.err(bad("quoting-style", v, &valid.join("\n"))).await?;
-                    ctx.usage_err("").await?;
-                    return Ok(Err(2));
+                    return Err(UError::usage(2, bad("quoting-style", v, &valid.join("\n"))));
                 }
             },
             "I" => o.ignore.push(Pattern::from_glob_text(v)),
@@ -335,8 +322,7 @@ async fn options(ctx: &CommandContext<'_>, p: &crate::commands::util::Parsed) ->
             "w" => match v.parse::<usize>() {
                 Ok(w) => o.width = if w == 0 { usize::MAX } else { w },
                 Err(_) => {
-                    ctx.err(format!("invalid line width: {}", quote_locale(v))).await?;
-                    return Ok(Err(2));
+                    return Err(UError::new(2, format!("invalid line width: {}", quote_locale(v))));
                 }
             },
             // -c/-u (ctime/atime), -k, -q, -b, --color: there is only one time, and
@@ -346,16 +332,16 @@ async fn options(ctx: &CommandContext<'_>, p: &crate::commands::util::Parsed) ->
     }
     if !matches!(o.time_style.as_str(), "locale" | "full-iso" | "long-iso" | "iso") && !o.time_style.starts_with('+') {
         let valid = "  - [posix-]full-iso\n  - [posix-]long-iso\n  - [posix-]iso\n  - [posix-]locale\n  - +FORMAT (e.g., +%H:%M) for a 'date'-style format";
-        ctx.err(format!(
-            "invalid argument {} for {}\nValid arguments are:\n{valid}",
-            quote_locale(&o.time_style),
-            quote_locale("time style")
-        ))
-        .await?;
-        ctx.usage_err("").await?;
-        return Ok(Err(2));
+        return Err(UError::usage(
+            2,
+            format!(
+                "invalid argument {} for {}\nValid arguments are:\n{valid}",
+                quote_locale(&o.time_style),
+                quote_locale("time style")
+            ),
+        ));
     }
-    Ok(Ok(o))
+    Ok(o)
 }
 
 /// Look up one command-line operand. Symlinks to directories are followed

@@ -9,7 +9,7 @@ pub(crate) mod parse;
 
 use crate::commands::util::{parse, Arg, OptError, Spec};
 use parse::{FilePatch, Hunk, ParseError, Parser};
-use crate::commands::{CommandContext, CommandResult};
+use crate::commands::CommandContext;
 use crate::commands::util::{UError, UResult, Utility};
 use crate::io::IoError;
 use async_trait::async_trait;
@@ -160,7 +160,13 @@ impl Utility for Patch {
                 return Ok(2);
             }
             match parser.next_file() {
-                Ok(Some(fp)) => status = status.max(apply_file(ctx, &o, &fp).await?),
+                Ok(Some(fp)) => {
+ let st = match apply_file(ctx, &o, &fp).await {
+ Ok(s) => s,
+ Err(e) => ctx.report(e).await?,
+ };
+ status = status.max(st);
+ },
                 Ok(None) => break,
                 Err((ParseError::Garbage, _)) => {
                     return Err(UError::new(2, "**** Only garbage was found in the patch input."));
@@ -408,7 +414,7 @@ fn reject_text(fp: &FilePatch, o: &Opts, hunks: &[(&Hunk, isize)]) -> Vec<u8> {
     out
 }
 
-async fn apply_file(ctx: &CommandContext<'_>, o: &Opts, fp: &FilePatch) -> CommandResult {
+async fn apply_file(ctx: &CommandContext<'_>, o: &Opts, fp: &FilePatch) -> UResult<i32> {
     let hunks: Vec<Hunk> = if o.reverse { fp.hunks.iter().map(Hunk::reversed).collect() } else { fp.hunks.clone() };
     let total = hunks.len();
     let say = |s: String| async move {
@@ -441,8 +447,7 @@ async fn apply_file(ctx: &CommandContext<'_>, o: &Opts, fp: &FilePatch) -> Comma
     let full = ctx.resolve(&name);
     let existing = match ctx.fs.metadata(&full).await {
         Ok(m) if m.is_dir() => {
-            ctx.err(format!("**** {name}: Is a directory")).await?;
-            return Ok(2);
+            return Err(UError::new(2, format!("**** {name}: Is a directory")));
         }
         Ok(_) => Some(ctx.fs.read(&full).await.unwrap_or_default()),
         Err(_) => None,
@@ -519,8 +524,7 @@ async fn apply_file(ctx: &CommandContext<'_>, o: &Opts, fp: &FilePatch) -> Comma
             let _ = ctx.fs.mkdir(parent, true).await;
         }
         if let Err(e) = ctx.fs.write(&target, &r.out).await {
-            ctx.err(format!("**** Can't create file {}: {e}", o.output.as_deref().unwrap_or(&name))).await?;
-            return Ok(2);
+            return Err(UError::new(2, format!("**** Can't create file {}: {e}", o.output.as_deref().unwrap_or(&name))));
         }
     }
     if r.failed.is_empty() {

@@ -21,7 +21,7 @@ mod tests;
 pub(crate) mod vm;
 
 use crate::commands::util::{UError, UResult, Utility};
-use crate::commands::{CommandContext, CommandResult};
+use crate::commands::CommandContext;
 use crate::io::IoError;
 use async_trait::async_trait;
 use monty_types::ExcType;
@@ -170,7 +170,7 @@ fn python_os_errno(e: &crate::fs::FsError) -> i32 {
 }
 
 /// Run the program on a VM thread and serve its requests until it ends.
-async fn run_program(ctx: &mut CommandContext<'_>, code: String, script: String, argv: Vec<String>) -> CommandResult {
+async fn run_program(ctx: &mut CommandContext<'_>, code: String, script: String, argv: Vec<String>) -> UResult<i32> {
     let code = vm::rewrite_sys_imports(&code);
     let limits = &ctx.budget.limits;
     let job = Job {
@@ -191,8 +191,7 @@ async fn run_program(ctx: &mut CommandContext<'_>, code: String, script: String,
         let _ = done_tx.send(outcome);
     });
     if spawned.is_err() {
-        ctx.err("cannot start the interpreter thread").await?;
-        return Ok(1);
+        return Err(UError::new(1, "cannot start the interpreter thread"));
     }
     let env = ctx.env.exported();
     let mut io_err: Option<IoError> = None;
@@ -245,7 +244,7 @@ async fn run_program(ctx: &mut CommandContext<'_>, code: String, script: String,
             ctx.stderr.write(b"BrokenPipeError: [Errno 32] Broken pipe\n").await?;
             return Ok(1);
         }
-        Some(e) => return Err(e),
+        Some(e) => return Err(e.into()),
         None => {}
     }
     match outcome {

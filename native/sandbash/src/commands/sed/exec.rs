@@ -4,7 +4,8 @@
 
 use crate::commands::util::posix_regex::PosixRegex;
 use super::parse::{Addr, Addr2, Cmd, Kind, Program, Re, Repl, Subst, WTarget};
-use crate::commands::{CommandContext, CommandResult};
+use crate::commands::util::{UError, UResult};
+use crate::commands::CommandContext;
 use crate::fs::FsError;
 use crate::io::IoError;
 use std::collections::HashMap;
@@ -160,13 +161,12 @@ impl<'c, 'a> Runner<'c, 'a> {
         }
     }
 
-    pub async fn run(mut self) -> CommandResult {
+    pub async fn run(mut self) -> UResult<i32> {
         let ctx = self.ctx;
         for w in &self.prog.wfiles {
             if let WTarget::File(name) = w {
                 if let Err(e) = ctx.fs.write(&ctx.resolve(name), b"").await {
-                    ctx.err(format!("couldn't open file {name}: {e}")).await?;
-                    return Ok(4);
+                    return Err(UError::new(4, format!("couldn't open file {name}: {e}")));
                 }
             }
         }

@@ -6,7 +6,8 @@ pub(crate) mod cmp;
 
 use crate::commands::util::{bad_arg, quote, quote_locale, quotef, Arg, Spec};
 use cmp::{Key, NumKey};
-use crate::commands::{Command, CommandContext, CommandResult};
+use crate::commands::util::{UError, UResult, Utility};
+use crate::commands::CommandContext;
 use async_trait::async_trait;
 use std::cmp::Ordering;
 
@@ -204,12 +205,9 @@ enum Check {
 }
 
 #[async_trait]
-impl Command for Sort {
-    async fn run(&self, ctx: &mut CommandContext<'_>) -> CommandResult {
-        let p = match ctx.parse_opts(&SPEC).await? {
-            Ok(p) => p,
-            Err(s) => return Ok(s),
-        };
+impl Utility for Sort {
+    async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
+        let p = ctx.opts(&SPEC).await?;
         let mut gkey = Key::default();
         let mut keys = Vec::new();
         let (mut tab, mut output, mut check) = (None::<u8>, None::<String>, Check::No);
@@ -219,23 +217,23 @@ impl Command for Sort {
             match o.id {
                 "k" => match parse_key(val) {
                     Ok(k) => keys.push(k),
-                    Err(m) => return fail(ctx, &m).await,
+                    Err(m) => return Err(fail(m)),
                 },
                 "t" => {
                     let t = match val.as_bytes() {
-                        [] => return fail(ctx, "empty tab").await,
+                        [] => return Err(fail("empty tab")),
                         [c] => *c,
                         b"\\0" => 0,
-                        _ => return fail(ctx, &format!("multi-character tab {}", quote(val))).await,
+                        _ => return Err(fail(format!("multi-character tab {}", quote(val)))),
                     };
                     if tab.is_some_and(|old| old != t) {
-                        return fail(ctx, "incompatible tabs").await;
+                        return Err(fail("incompatible tabs"));
                     }
                     tab = Some(t);
                 }
                 "o" => {
                     if output.as_deref().is_some_and(|old| old != val) {
-                        return fail(ctx, "multiple output files specified").await;
+                        return Err(fail("multiple output files specified"));
                     }
                     output = Some(val.to_string());
                 }
@@ -247,8 +245,7 @@ impl Command for Sort {
                         "quiet" | "silent" => Check::Quiet,
                         _ => {
                             let m = bad_arg(val, "check", &["'quiet', 'silent'", "'diagnose-first'"]);
-                            ctx.usage_err(m).await?;
-                            return Ok(2);
+                            return Err(UError::usage(2, m));
                         }
                     }
                 }
@@ -259,8 +256,7 @@ impl Command for Sort {
                     None => {
                         let valid: Vec<String> = SORT_WORDS.iter().map(|w| quote(w.0)).collect();
                         let valid: Vec<&str> = valid.iter().map(String::as_str).collect();
-                        ctx.usage_err(bad_arg(val, "sort", &valid)).await?;
-                        return Ok(2);
+                        return Err(UError::usage(2, bad_arg(val, "sort", &valid)));
                     }
                 },
                 "u" => unique = true,
@@ -283,7 +279,7 @@ impl Command for Sort {
             }
         }
         if let Some(opts) = keys.iter().find_map(Key::incompatible) {
-            return fail(ctx, &format!("options '-{opts}' are incompatible")).await;
+            return Err(fail(format!("options '-{opts}' are incompatible")));
         }
         let mut files = p.operands.clone();
         if files.is_empty() {
@@ -291,11 +287,11 @@ impl Command for Sort {
         }
         if check != Check::No {
             if let Some(extra) = files.get(1) {
-                return fail(ctx, &format!("extra operand {} not allowed with -c", quote_locale(extra))).await;
+                return Err(fail(format!("extra operand {} not allowed with -c", quote_locale(extra))));
             }
             if output.is_some() {
                 let c = if check == Check::Quiet { 'C' } else { 'c' };
-                return fail(ctx, &format!("options '-{c}o' are incompatible")).await;
+                return Err(fail(format!("options '-{c}o' are incompatible")));
             }
         }
         let seed = {
@@ -326,7 +322,7 @@ impl Command for Sort {
                 }
                 Err(e) => {
                     let what = if e == "Is a directory" { "read failed" } else { "cannot read" };
-                    return fail(ctx, &format!("{what}: {}: {e}", quotef(f))).await;
+                    return Err(fail(format!("{what}: {}: {e}", quotef(f))));
                 }
             }
         }
@@ -399,7 +395,7 @@ impl Command for Sort {
         match to_file {
             Some(o) => {
                 if let Err(e) = ctx.fs.write(&ctx.resolve(o), &out).await {
-                    return fail(ctx, &format!("open failed: {}: {e}", quotef(o))).await;
+                    return Err(fail(format!("open failed: {}: {e}", quotef(o))));
                 }
             }
             None => ctx.out(&out).await?,
@@ -408,10 +404,9 @@ impl Command for Sort {
     }
 }
 
-/// Print `sort: msg` and return status 2.
-async fn fail(ctx: &CommandContext<'_>, msg: &str) -> CommandResult {
-    ctx.err(msg).await?;
-    Ok(2)
+/// `sort: msg`, status 2.
+fn fail(msg: impl Into<String>) -> UError {
+    UError::new(2, msg)
 }
 
 #[cfg(test)]
