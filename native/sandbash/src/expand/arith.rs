@@ -103,7 +103,70 @@ pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, St
     // The evaluator recurses on the native stack (bounded by the nesting
     // limits and `stack_low`): give it a fresh segment when little is left,
     // at any depth, so bash's limit of 1,024 is reached whatever a frame costs.
-    stacker::maybe_grow(EVAL_RED_ZONE, EVAL_SEGMENT, || eval_inner(sh, text, depth))
+    if depth > 0 {
+        return stacker::maybe_grow(EVAL_RED_ZONE, EVAL_SEGMENT, || eval_inner(sh, text, depth));
+    }
+    // The top evaluation owns the bracket table its nested ones share.
+    let r = stacker::maybe_grow(EVAL_RED_ZONE, EVAL_SEGMENT, || eval_inner(sh, text, depth));
+    BRACKETS.with(|b| b.borrow_mut().take());
+    r
+}
+
+/// Texts longer than this get a table of matching brackets (see [`BRACKETS`]).
+const BRACKET_TABLE_MIN: usize = 4096;
+
+thread_local! {
+    /// Where each `[` of a long text being evaluated closes: (text address,
+    /// text length, close offset or u32::MAX per byte); the top evaluation
+    /// drops it when it ends. A subscript is
+    /// evaluated as a slice of that text, one level deeper; without the table
+    /// each level scanned the rest of the text again for its `]`, so nested
+    /// subscripts built at run time (`a[a[a[...]]]`) took depth x length.
+    /// An evaluation never awaits, so the thread is its own for the whole run.
+    static BRACKETS: std::cell::RefCell<Option<(usize, usize, Vec<u32>)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Where the `]` closing the subscript that opens at `open` of `b` is:
+/// from the table when `b` lies in the top text, else by a scan.
+fn find_close(b: &[u8], open: usize) -> Option<usize> {
+    let addr = b.as_ptr() as usize;
+    let hit = BRACKETS.with(|t| {
+        let t = t.borrow();
+        let (base, len, closes) = t.as_ref()?;
+        if addr < *base || addr + b.len() > base + len {
+            return None;
+        }
+        let at = addr - base;
+        let close = *closes.get(at + open)?;
+        Some((close != u32::MAX).then(|| close as usize - at).filter(|&c| c < b.len()))
+    });
+    if let Some(found) = hit {
+        return found;
+    }
+    // A long text not in the table (the top one, or a variable's value
+    // evaluated inside it) gets the table.
+    if b.len() >= BRACKET_TABLE_MIN && u32::try_from(b.len()).is_ok() {
+        let bytes = (b.len() as u64).saturating_mul(4);
+        if crate::limits::reserve(bytes).is_ok() {
+            let mut closes = vec![u32::MAX; b.len()];
+            let mut open_at: Vec<u32> = Vec::new();
+            for (i, &c) in b.iter().enumerate() {
+                match c {
+                    b'[' => open_at.push(i as u32),
+                    b']' => {
+                        if let Some(o) = open_at.pop() {
+                            closes[o as usize] = i as u32;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let close = closes[open];
+            BRACKETS.with(|t| *t.borrow_mut() = Some((addr, b.len(), closes)));
+            return (close != u32::MAX).then_some(close as usize);
+        }
+    }
+    skip_subscript(b, open)
 }
 
 fn eval_inner(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, String> {

@@ -43,7 +43,15 @@ impl Ev<'_> {
             let name_end = cp;
             let mut sub = None;
             if cp < len && b[cp] == b'[' {
-                match skip_subscript(b, cp) {
+                // A subscript evaluated here would be one level too deep:
+                // fail before scanning for its `]` (nested subscripts built
+                // at run time made every level rescan the rest: quadratic).
+                let var = self.s.get(start..name_end).and_then(|n| self.sh.vars.get(n));
+                let assoc = matches!(var.and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
+                if self.noeval == 0 && !assoc && self.depth + 1 >= MAX_EXPR_RECURSION {
+                    return Err(self.err("expression recursion level exceeded"));
+                }
+                match find_close(b, cp) {
                     Some(close) => {
                         sub = Some((cp + 1, close));
                         cp = close + 1;
