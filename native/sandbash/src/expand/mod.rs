@@ -219,11 +219,8 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
         crate::limits::reserve(0).map_err(Flow::Stop)?;
         let fields = expand_to_segs(sh, fds, &alt).await?;
         let ifs = sh.get_var("IFS");
-        let max_words = sh.budget.limits.max_glob_results.max(max_items);
-        let too_many = || Flow::Stop(crate::limits::Budget::exceeded("max_brace_items", max_items, "word count"));
         for field in fields {
-            let room = usize::try_from(max_words.saturating_sub(out.len() as u64)).unwrap_or(usize::MAX);
-            for parts in split::split_field(field, ifs.as_deref(), room).ok_or_else(too_many)? {
+            for parts in split::split_within(&sh.budget.limits, field, ifs.as_deref(), out.len())? {
                 if let Some(pat) = glob::expand_field(sh, parts, &mut out).await.map_err(Flow::Stop)? {
                     // failglob: the whole command line is abandoned.
                     fds.shell_err(sh.loc(), &format!("no match: {pat}")).await;
@@ -231,8 +228,8 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
                 }
             }
         }
-        if out.len() as u64 > max_words {
-            return Err(too_many());
+        if out.len() as u64 > sh.budget.limits.max_glob_results.max(max_items) {
+            return Err(Flow::Stop(crate::limits::Budget::exceeded("max_brace_items", max_items, "word count")));
         }
     }
     Ok(out)

@@ -180,13 +180,8 @@ async fn error_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String,
     let fields = super::expand_to_segs(sh, fds, raw).await?;
     let ifs = sh.get_var("IFS");
     let mut words: Vec<String> = Vec::new();
-    let max = sh.budget.limits.max_brace_items;
     for field in fields {
-        let room = usize::try_from(max.saturating_sub(words.len() as u64)).unwrap_or(usize::MAX);
-        let split = super::split::split_field(field, ifs.as_deref(), room);
-        let split =
-            split.ok_or_else(|| Flow::Stop(crate::limits::Budget::exceeded("max_brace_items", max, "word count")))?;
-        for parts in split {
+        for parts in super::split::split_within(&sh.budget.limits, field, ifs.as_deref(), words.len())? {
             words.push(parts.iter().map(|s| s.0.as_str()).collect());
         }
     }

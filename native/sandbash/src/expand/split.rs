@@ -15,6 +15,23 @@ enum State {
     AfterOther,
 }
 
+/// [`split_field`] for a word that already has `have` fields: past the
+/// word limit (`max_glob_results` or `max_brace_items`, the larger) the
+/// exec stops with the `max_brace_items` error.
+pub fn split_within(
+    limits: &crate::limits::Limits,
+    field: Vec<Seg>,
+    ifs: Option<&str>,
+    have: usize,
+) -> Result<Vec<Parts>, crate::interp::Flow> {
+    let max = limits.max_glob_results.max(limits.max_brace_items);
+    let room = usize::try_from(max.saturating_sub(have as u64)).unwrap_or(usize::MAX);
+    split_field(field, ifs, room).ok_or_else(|| {
+        let stop = crate::limits::Budget::exceeded("max_brace_items", limits.max_brace_items, "word count");
+        crate::interp::Flow::Stop(stop)
+    })
+}
+
 /// Split one field. `ifs` is `$IFS` (`None`: unset, meaning space/tab/newline).
 /// `None` once it makes more than `max` fields: a few megabytes of one-letter
 /// words would otherwise take a hundred bytes each before any limit looked.
