@@ -88,7 +88,11 @@ defmodule ExBashkit.WorkspaceTest do
         {:ok, _} =
           Session.exec(s, "while :; do echo t >> /tmp/ticks; sleep 0.01; done", background: true)
 
-        Process.sleep(50)
+        # Leave only once the job has ticked (a busy machine may start it late).
+        Enum.find(1..200, fn _ ->
+          Process.sleep(10)
+          match?({:ok, %{exit_code: 0}}, Session.exec(s, "test -s /tmp/ticks"))
+        end)
       end)
 
       observer = receive(do: ({:observer, o} -> o), after: (2000 -> observer))
