@@ -1,7 +1,9 @@
 defmodule ExBashkit.Session.Runner do
   @moduledoc false
-  # Runs one exec on the NIF's runtime and waits for its result message,
-  # with a broker serving the session's callbacks meanwhile.
+  # Runs one exec: a small script may finish in the NIF call itself
+  # (`{:done, outcome}`); otherwise it goes on on the NIF's runtime and its
+  # result arrives as a message, with a broker serving the session's
+  # callbacks meanwhile.
 
   alias ExBashkit.{Native, Result, Session}
   alias ExBashkit.Session.Broker
@@ -11,6 +13,7 @@ defmodule ExBashkit.Session.Runner do
 
     case Native.exec_start(ref, script, native_opts, self(), tag) do
       :ok -> await(tag, partial?)
+      {:done, outcome} -> outcome(outcome, partial?)
       {:error, message} -> {:error, message}
     end
   end
@@ -23,6 +26,7 @@ defmodule ExBashkit.Session.Runner do
     try do
       case Native.exec_start(ref, script, %{native_opts | broker: broker}, self(), tag) do
         :ok -> await(tag, partial?)
+        {:done, outcome} -> outcome(outcome, partial?)
         {:error, message} -> {:error, message}
       end
     after
@@ -47,15 +51,17 @@ defmodule ExBashkit.Session.Runner do
   # The script runs on the NIF's runtime; its outcome arrives as a message.
   defp await(tag, partial?) do
     receive do
-      {^tag, {:ok, {stdout, stderr, code, queued}}} ->
-        {:ok, %Result{stdout: stdout, stderr: stderr, exit_code: code, queued_ms: queued}}
-
-      {^tag, {:error, message, {stdout, stderr, code, queued}}} when partial? ->
-        {:error, message,
-         %Result{stdout: stdout, stderr: stderr, exit_code: code, queued_ms: queued}}
-
-      {^tag, {:error, message, _}} ->
-        {:error, message}
+      {^tag, outcome} -> outcome(outcome, partial?)
     end
   end
+
+  defp outcome({:ok, {stdout, stderr, code, queued}}, _partial?),
+    do: {:ok, %Result{stdout: stdout, stderr: stderr, exit_code: code, queued_ms: queued}}
+
+  defp outcome({:error, message, {stdout, stderr, code, queued}}, true),
+    do:
+      {:error, message,
+       %Result{stdout: stdout, stderr: stderr, exit_code: code, queued_ms: queued}}
+
+  defp outcome({:error, message, _}, _partial?), do: {:error, message}
 end

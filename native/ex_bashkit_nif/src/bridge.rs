@@ -89,6 +89,8 @@ impl Bridge {
     where
         F: for<'a> FnOnce(Env<'a>) -> Term<'a>,
     {
+        // A first slice on the caller's thread goes on from the runtime.
+        sandbash::limits::inline::leave().await;
         // `send_and_clear` panics on a BEAM thread; the file API runs there, and
         // virtual-fs paths are only served while a script runs anyway.
         if !runtime::on_runtime_thread() {

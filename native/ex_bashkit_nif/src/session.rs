@@ -1,8 +1,9 @@
 //! The session resource and the NIFs that create it, run scripts in it and
 //! cancel them.
 //!
-//! `exec_start` returns at once: the script runs as a task on the shared runtime
-//! and its outcome arrives at the caller as `{tag, outcome}`. A session's tokio
+//! `exec_start` runs a small script's first slice on the caller's thread and
+//! returns `{:done, outcome}` when that finished it; otherwise the rest runs as
+//! a task on the shared runtime and its outcome arrives as `{tag, outcome}`. A session's tokio
 //! mutex runs its execs one at a time without blocking any thread while waiting.
 //! The caller is monitored while its exec runs: if it dies, the exec is cancelled.
 
@@ -18,6 +19,13 @@ use sandbash::session::markers::Markers;
 use sandbash::{Bash, Error, ExecOptions, ExecResult};
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::task::Poll;
+
+/// Largest script and stdin that may start on the caller's thread.
+const INLINE_SCRIPT: usize = 16 * 1024;
+const INLINE_STDIN: usize = 64 * 1024;
+
+rustler::atoms! { done }
 
 /// An exec that has started and not yet finished.
 struct Running {
@@ -150,13 +158,15 @@ fn exec_start<'a>(
     let cancel = CancelToken::default();
     let overrides = (opts.cwd.is_some() || !opts.env.is_empty()).then(|| (opts.cwd.clone(), opts.env.clone()));
     let id = {
-        let monitor = session.monitor(Some(env), &pid);
         let mut running = session.running.lock();
         running.0 += 1;
         let id = running.0;
-        running.1.insert(id, Running { caller: pid, cancel: cancel.clone(), monitor });
+        running.1.insert(id, Running { caller: pid, cancel: cancel.clone(), monitor: None });
         id
     };
+    // Small inputs may run their first slice here, on the caller's scheduler
+    // (see `sandbash::limits::inline`): no thread to wake, no message back.
+    let inline = overrides.is_none() && script.len() <= INLINE_SCRIPT && opts.stdin.len() <= INLINE_STDIN;
     let exec_opts = ExecOptions {
         stdin: opts.stdin.as_slice().to_vec(),
         cancel,
@@ -168,10 +178,8 @@ fn exec_start<'a>(
     if let (Some(bridge), Some(broker)) = (&session.bridge, opts.broker) {
         bridge.attach(id, broker);
     }
-    let mut owned = OwnedEnv::new();
-    let tag = owned.save(tag);
     let res = session.clone();
-    rt.spawn(async move {
+    let mut run = Box::pin(async move {
         let run = async {
             match overrides {
                 // An ephemeral copy: nothing but file writes reaches the session,
@@ -186,19 +194,53 @@ fn exec_start<'a>(
                 None => res.bash.lock().await.exec_with(&script, exec_opts).await,
             }
         };
-        let outcome = crate::guard::guarded(run).await;
-        if let Some(bridge) = &res.bridge {
-            bridge.detach(id);
-        }
-        if let Some(r) = res.running.lock().1.remove(&id) {
-            if let Some(m) = r.monitor {
-                res.demonitor(None, &m);
+        crate::guard::guarded(run).await
+    });
+    if inline {
+        let _rt = rt.enter();
+        let first = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            sandbash::limits::inline::poll_first_slice(run.as_mut())
+        }));
+        match first {
+            Ok(Some(Poll::Ready(outcome))) => {
+                finish(&session, id, Some(env));
+                return (done(), reply(env, &outcome)).encode(env);
+            }
+            Ok(_) => {}
+            // The guard inside catches a script's panic; this is the glue's.
+            Err(_) => {
+                finish(&session, id, Some(env));
+                return err(env, "internal error: the exec panicked");
             }
         }
+    }
+    // The caller is monitored from here: if it dies, the exec is cancelled.
+    let monitor = session.monitor(Some(env), &pid);
+    if let Some(r) = session.running.lock().1.get_mut(&id) {
+        r.monitor = monitor;
+    }
+    let mut owned = OwnedEnv::new();
+    let tag = owned.save(tag);
+    let res = session.clone();
+    rt.spawn(async move {
+        let outcome = run.await;
+        finish(&res, id, None);
         // The caller may be gone; then there is nobody to tell.
         let _ = owned.send_and_clear(&pid, |e| (tag.load(e), reply(e, &outcome)));
     });
     terms::ok().encode(env)
+}
+
+/// The exec `id` is over: its callbacks and its caller's monitor go.
+fn finish(session: &ResourceArc<Session>, id: u64, env: Option<Env>) {
+    if let Some(bridge) = &session.bridge {
+        bridge.detach(id);
+    }
+    if let Some(r) = session.running.lock().1.remove(&id) {
+        if let Some(m) = r.monitor {
+            session.demonitor(env, &m);
+        }
+    }
 }
 
 fn reply<'a>(e: Env<'a>, outcome: &Result<Result<ExecResult, Error>, String>) -> Term<'a> {

@@ -400,7 +400,9 @@ fn parse_text(src: &str, max_depth: usize) -> Result<ast::Program, String> {
     if depth > max_depth {
         return Err(format!("script nesting too deep: {depth} levels (max_parser_depth: {max_depth})"));
     }
-    let result = if depth <= INLINE_DEPTH {
+    // A caller's thread (a first slice) has less stack than the runtime's.
+    let inline_depth = if crate::limits::inline::active() { INLINE_DEPTH / 5 } else { INLINE_DEPTH };
+    let result = if depth <= inline_depth {
         // brush-parser unwraps some conversions (a file descriptor number past
         // i32, found by fuzzing): a panic there is this script's error, not ours.
         let parse = std::panic::AssertUnwindSafe(|| Parser::new(src.as_bytes(), &options()).parse_program());

@@ -65,6 +65,12 @@ async fn write(loc: crate::state::Loc, fds: &Fds, out: &[u8], newline: bool) -> 
 /// `printf [-v var] format args`: the formatting itself is the `printf` utility's;
 /// with `-v` its output is captured into the variable.
 pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
+    // A field as wide as a number in the format or the arguments: a large one
+    // is not built on a caller's thread.
+    if crate::limits::inline::active() {
+        let widest = argv[1..].iter().flat_map(|a| a.split(|c: char| !c.is_ascii_digit())).map(str::len).max();
+        crate::limits::inline::leave_above(widest.unwrap_or(0), 4).await;
+    }
     let Some(cmd) = crate::commands::default_registry().get("printf").cloned() else {
         fds.shell_err(sh.loc(), "printf: not available").await;
         return Ok(127);

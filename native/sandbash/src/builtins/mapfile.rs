@@ -20,6 +20,8 @@ pub fn input_fd(fds: &Fds, fd: &str) -> Option<Input> {
 }
 
 pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32, Flow> {
+    // It reads its whole input in one command: not on a caller's thread.
+    crate::limits::inline::leave().await;
     let name = argv[0].as_str();
     let mut delim = b'\n';
     let mut count: Option<usize> = None;

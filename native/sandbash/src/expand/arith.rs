@@ -18,6 +18,8 @@ const MAX_EXPR_RECURSION: usize = 1024;
 /// segment of [`EVAL_SEGMENT`] bytes (see [`eval_str`]).
 const EVAL_RED_ZONE: usize = 4 * 1024 * 1024;
 const EVAL_SEGMENT: usize = 16 * 1024 * 1024;
+/// An expression this short nests too little to need [`EVAL_RED_ZONE`].
+const SHORT_TEXT: usize = 64;
 
 /// Evaluate; an error abandons the current top-level command (as for
 /// `$(( ))` in bash: the script goes on with its next line).
@@ -107,6 +109,13 @@ pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, St
         return stacker::maybe_grow(EVAL_RED_ZONE, EVAL_SEGMENT, || eval_inner(sh, text, depth));
     }
     // The top evaluation owns the bracket table its nested ones share.
+    // A short one on a caller's thread (see `limits::inline`) fits the stack
+    // left there (`stack_low` still guards it) without a fresh segment.
+    if text.len() <= SHORT_TEXT && crate::limits::inline::active() {
+        let r = eval_inner(sh, text, depth);
+        BRACKETS.with(|b| b.borrow_mut().take());
+        return r;
+    }
     let r = stacker::maybe_grow(EVAL_RED_ZONE, EVAL_SEGMENT, || eval_inner(sh, text, depth));
     BRACKETS.with(|b| b.borrow_mut().take());
     r

@@ -207,6 +207,10 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
     let alternatives = if !sh.opts.braceexpand {
         vec![raw.to_string()]
     } else {
+        // A sequence or list may make many words: not on a caller's thread.
+        if raw.contains('{') && (raw.contains("..") || raw.contains(',')) {
+            crate::limits::inline::leave_above(1, 0).await;
+        }
         match brace::expand(raw, max_items) {
             Ok(a) => a,
             Err(stop) => return Err(Flow::Stop(stop)),

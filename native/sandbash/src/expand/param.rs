@@ -321,11 +321,17 @@ async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Resul
 }
 
 async fn get(sh: &mut ShellState, fds: &Fds, p: &Parameter, indirect: bool) -> Result<PV, Flow> {
-    if indirect {
-        lookup_indirect(sh, fds, p).await
-    } else {
-        lookup(sh, fds, p).await
+    let v = if indirect { lookup_indirect(sh, fds, p).await? } else { lookup(sh, fds, p).await? };
+    // What an operator may then work on is small on a caller's thread.
+    if crate::limits::inline::active() {
+        let n = match &v {
+            PV::Unset => 0,
+            PV::Str(s) => s.len(),
+            PV::List(l, _) => l.iter().map(|s| s.len() + 1).sum(),
+        };
+        crate::limits::inline::leave_above(n, crate::limits::inline::BYTES).await;
     }
+    Ok(v)
 }
 
 /// `set -u`: an unset parameter other than `$@`/`$*` is fatal.

@@ -420,6 +420,7 @@ fn enter_subshell(sh: &mut ShellState) -> Result<(), Flow> {
 /// Run one command of any kind.
 pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a Fds) -> BoxFuture<'a, Res> {
     Box::pin(stack::GrowStack(Box::pin(async move {
+        crate::limits::inline::at_command(&sh.budget).await;
         match cmd {
             ast::Command::Simple(s) => simple::run(sh, s, fds).await,
             ast::Command::Compound(c, redirs) => match redirs {
@@ -791,6 +792,7 @@ pub fn enter_eval(sh: &mut ShellState) -> Result<(), Flow> {
 }
 
 async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str, relative: bool) -> Res {
+    crate::limits::inline::leave_above(src.len(), crate::limits::inline::BYTES).await;
     let depth = sh.budget.limits.max_parser_depth as usize;
     // After a syntax error, the commands before it still run.
     let mut error_after = None;

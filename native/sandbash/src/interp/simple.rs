@@ -220,7 +220,8 @@ async fn run_with(
     if let Some(line) = start_line(cmd) {
         sh.line = sh.src.line_base + line;
     }
-    if sh.budget.tick_command()? {
+    // On a caller's thread its slice decides when to leave (`limits::inline`).
+    if sh.budget.tick_command()? && !crate::limits::inline::active() {
         // Give the runtime's other tasks (other sessions, a cancel) a turn,
         // and after a quantum, the admission slot to a waiting exec.
         if sh.budget.should_requeue() {
@@ -464,6 +465,8 @@ enum Runner<'a> {
 }
 
 async fn run_with_context(sh: &mut ShellState, runner: Runner<'_>, argv: &[String], fds: &Fds) -> Res {
+    // A utility's loops do not come back to the interpreter: never on a caller's thread.
+    crate::limits::inline::leave().await;
     let mut ctx = CommandContext {
         name: &argv[0],
         args: &argv[1..],

@@ -20,6 +20,16 @@ pub struct GrowStack<F: ?Sized>(pub Pin<Box<F>>);
 impl<F: Future + ?Sized> Future for GrowStack<F> {
     type Output = F::Output;
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        // On a caller's thread (a first slice, see `limits::inline`) a deep
+        // poll moves to the runtime instead of growing this thread's stack
+        // (a fresh segment per exec would cost more than the exec).
+        if crate::limits::inline::active() {
+            if crate::limits::inline::stack_too_low() {
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
+            return self.0.as_mut().poll(cx);
+        }
         let inner = self.0.as_mut();
         stacker::maybe_grow(RED_ZONE, SEGMENT, move || inner.poll(cx))
     }

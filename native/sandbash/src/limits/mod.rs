@@ -2,6 +2,7 @@
 //! a wall-clock deadline and cancellation. Checks are counter bumps, not locks.
 
 pub mod admission;
+pub mod inline;
 pub mod memory;
 pub mod scope;
 
