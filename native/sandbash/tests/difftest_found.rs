@@ -298,3 +298,205 @@ fn arith_dollar_left_unexpanded() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// A double quote inside an operand in double quotes
+// ----------------------------------------------------------------------
+
+#[test]
+fn dq_operand_lone_double_quote_opens_a_string() {
+    check(r#"printf '<%s>' "${b:-'"'}" "${b:-'a"b'}" "${b:-"'"}" "${b:-a"b c"d}"; echo"#, "<''><'ab'><'><ab cd>\n", 0);
+}
+
+#[test]
+fn dq_operand_lone_double_quote_in_assignments() {
+    check(
+        r#"x="${c:='"'}"; declare -p x c; set -- "${u:-'"'}"; echo "$# $1""#,
+        "declare -- x=\"''\"\ndeclare -- c=\"''\"\n1 ''\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// Here-documents: line continuation and expansion errors
+// ----------------------------------------------------------------------
+
+#[test]
+fn heredoc_backslash_newline_joins_lines() {
+    check(
+        r#"cat <<EOF
+a\
+b
+c \\
+d
+EOF
+cat <<'EOF'
+q\
+r
+EOF"#,
+        "ab\nc \\\nd\nq\\\nr\n",
+        0,
+    );
+}
+
+#[test]
+fn heredoc_continued_dollar() {
+    check(
+        r#"x=1
+cat <<EOF
+$\
+x ${x\
+}
+EOF"#,
+        "1 1\n",
+        0,
+    );
+}
+
+#[test]
+fn heredoc_error_fails_a_simple_command() {
+    check_err(
+        r#"cat <<EOF
+${c?gone}
+EOF
+echo after $?
+(cat) <<EOF
+${d?gone}
+EOF
+echo after $?"#,
+        "after 127\nafter 127\n",
+        "bash: line 1: c: gone\nbash: line 5: d: gone\n",
+        0,
+    );
+}
+
+#[test]
+fn heredoc_error_ends_the_shell_for_a_compound() {
+    check_err(
+        r#"while read l; do :; done <<EOF
+${c?gone}
+EOF
+echo never"#,
+        "",
+        "bash: line 3: c: gone\n",
+        127,
+    );
+}
+
+#[test]
+fn heredoc_error_ends_the_shell_for_a_group() {
+    check_err(
+        r#"{ cat
+} <<EOF
+a
+${c?gone}
+EOF
+echo never"#,
+        "",
+        "bash: line 5: c: gone\n",
+        127,
+    );
+}
+
+#[test]
+fn heredoc_error_ends_the_shell_for_a_function() {
+    check_err(
+        r#"f() { cat; }
+f <<EOF
+${c?gone}
+EOF
+echo never"#,
+        "",
+        "bash: line 2: c: gone\n",
+        127,
+    );
+}
+
+#[test]
+fn compound_redirection_errors_name_its_last_line() {
+    check_err(r#"while false
+do :
+done > /nonexistent/x
+echo $?
+{ echo a
+} > /nonexistent/y
+{ cat; } <<EOF 2>/nonexistent/z
+a
+EOF
+( echo
+) > /nonexistent/w"#, "1\n", "bash: line 3: /nonexistent/x: No such file or directory\nbash: line 6: /nonexistent/y: No such file or directory\nbash: line 9: /nonexistent/z: No such file or directory\nbash: line 11: /nonexistent/w: No such file or directory\n", 1);
+}
+
+// ----------------------------------------------------------------------
+// Line numbers of multi-line simple commands, eval and $( )
+// ----------------------------------------------------------------------
+
+#[test]
+fn lineno_is_where_the_second_word_ends() {
+    check(
+        r#"echo $LINENO "a
+b" $LINENO
+echo "a
+b" $LINENO; echo $LINENO
+f=$LINENO"
+"; echo "$f"
+echo a \
+b $LINENO"#,
+        "1 a\nb 1\na\nb 4\n4\n6\n\na b 7\n",
+        0,
+    );
+}
+
+#[test]
+fn lineno_in_eval_counts_from_its_last_line() {
+    check(
+        r#"eval 'echo $LINENO
+echo $LINENO'
+eval 'echo $LINENO
+
+echo $LINENO'
+
+eval '
+echo $LINENO'"#,
+        "2\n3\n5\n7\n9\n",
+        0,
+    );
+}
+
+#[test]
+fn lineno_in_multiline_cmdsub() {
+    check(
+        r#"r=$(
+echo $LINENO
+)
+echo $r
+x=$(
+
+echo $LINENO
+
+); echo $x
+r=$(
+# c
+echo $LINENO
+); echo $r
+echo a $(
+
+echo $LINENO
+) b"#,
+        "3\n9\n13\na 14 b\n",
+        0,
+    );
+}
+
+#[test]
+fn errors_in_multiline_cmdsub_name_bash_lines() {
+    check_err(r#"r=$(
+readonly v=1; v=q; echo $?
+); printf '[%s]\n' "$r"
+r=$(
+local x=1
+); echo
+r=$(
+nocmd_here
+)"#, "[]\n\n", "bash: line 3: v: readonly variable\nbash: line 6: local: can only be used in a function\nbash: line 9: nocmd_here: command not found\n", 127);
+}

@@ -284,6 +284,13 @@ pub async fn expand_pattern(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result
 
 /// Expand a here-document body (only `$`, `` ` `` and `\` are special).
 pub async fn expand_heredoc(sh: &mut ShellState, fds: &Fds, body: &str) -> Result<String, Flow> {
+    let joined;
+    let body = if body.contains("\\\n") {
+        joined = join_continued_lines(body);
+        joined.as_str()
+    } else {
+        body
+    };
     let pieces = match word::parse_heredoc(body, &crate::syntax::options()) {
         Ok(p) => p,
         Err(_) => return Err(fatal(sh.loc(), fds, &format!("{body}: bad substitution"), fatal_status(sh)).await),
@@ -291,6 +298,28 @@ pub async fn expand_heredoc(sh: &mut ShellState, fds: &Fds, body: &str) -> Resul
     let mut f = Fields::default();
     expand_pieces(sh, fds, &pieces, true, &mut f).await?;
     join_fields(f.finish())
+}
+
+/// A backslash-newline in an unquoted here-document is a line continuation:
+/// both go (an escaped backslash, `\\\\`, stays with its newline).
+fn join_continued_lines(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('\n') => {}
+            Some(n) => {
+                out.push(c);
+                out.push(n);
+            }
+            None => out.push(c),
+        }
+    }
+    out
 }
 
 /// Join fields where no splitting happens: the breaks come only from `"$@"`

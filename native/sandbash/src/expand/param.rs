@@ -948,7 +948,13 @@ pub(crate) fn dq_operand(raw: &str) -> String {
             }
             '"' | '`' => {
                 out.push(c);
-                i = copy_quoted(&b, i + 1, c, &mut out);
+                let end = copy_quoted(&b, i + 1, c, &mut out);
+                // A `"` left open runs to the end of the operand (`"${x:-'"'}"`
+                // is `''`: the single quotes are literal, the `"` opens a string).
+                if c == '"' && !closes(&b, i + 1, c) {
+                    out.push('"');
+                }
+                i = end;
             }
             '$' if i + 1 < b.len() && b[i + 1] == '\'' => {
                 out.push_str("$'");
@@ -966,6 +972,14 @@ pub(crate) fn dq_operand(raw: &str) -> String {
 
 /// Copy a quoted run from `i` to its closing `close` (included when there),
 /// backslash escapes kept as written; returns where the copy stopped.
+/// Whether a quoted text starting at `b[i]` has its closing `close`.
+fn closes(b: &[char], mut i: usize, close: char) -> bool {
+    while i < b.len() && b[i] != close {
+        i += if b[i] == '\\' { 2 } else { 1 };
+    }
+    i < b.len()
+}
+
 fn copy_quoted(b: &[char], mut i: usize, close: char, out: &mut String) -> usize {
     while i < b.len() && b[i] != close {
         if b[i] == '\\' && i + 1 < b.len() {

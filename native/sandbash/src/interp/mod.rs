@@ -425,7 +425,21 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
             ast::Command::Simple(s) => simple::run(sh, s, fds).await,
             ast::Command::Compound(c, redirs) => match redirs {
                 Some(r) => {
-                    let Some(fds) = redirect::apply(sh, &r.0, fds).await? else {
+                    // bash has read the whole command, here-documents included:
+                    // errors of its redirections name the line it ended on.
+                    if let Some(end) = redirect::end_line(c, &r.0) {
+                        sh.line = sh.src.line_base + end;
+                    }
+                    let applied = match redirect::apply(sh, &r.0, fds).await {
+                        // An expansion error in a here-document ends the shell
+                        // when the command is not a subshell (bash has read the
+                        // whole command: the error names the line after the body).
+                        Err(Flow::Abort(s)) if !matches!(c, ast::CompoundCommand::Subshell(_)) => {
+                            return Err(Flow::Exit(s));
+                        }
+                        other => other?,
+                    };
+                    let Some(fds) = applied else {
                         return Ok(1);
                     };
                     // Redirections of a compound command end with it, `exec` inside included.
@@ -656,6 +670,9 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
 /// `$(...)`: run `src` in a fork of the shell and return its stdout with
 /// trailing newlines removed.
 pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> Result<String, Flow> {
+    // bash runs the text it printed back from the parsed command: its first
+    // line is the first with a command, on the line of the command around it.
+    let src = skip_empty_lines(src);
     let crate::expand::CachedProgram { program, source, .. } =
         match sh.parse_cache.clone().program(src, sh.budget.limits.max_parser_depth as usize) {
             Ok(p) => p,
@@ -715,6 +732,19 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
         bytes.pop();
     }
     Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// `src` from its first line that holds more than blanks or a comment.
+fn skip_empty_lines(src: &str) -> &str {
+    let mut rest = src;
+    while let Some((line, after)) = rest.split_once('\n') {
+        let t = line.trim_start();
+        if !t.is_empty() && !t.starts_with('#') {
+            break;
+        }
+        rest = after;
+    }
+    rest
 }
 
 /// bash drops NUL bytes from a command substitution's output, with a warning.

@@ -27,6 +27,26 @@ pub async fn apply(sh: &mut ShellState, redirs: &[IoRedirect], fds: &Fds) -> Res
     Ok(Some(fds))
 }
 
+/// The line a compound command with redirections `redirs` ends on: its last
+/// redirection's, or past a here-document's body, its delimiter's.
+pub fn end_line(cmd: &brush_parser::ast::CompoundCommand, redirs: &[IoRedirect]) -> Option<usize> {
+    use brush_parser::ast::SourceLocation;
+    let mut end = cmd.location().map(|l| l.end.line)?;
+    for r in redirs {
+        let line = match r {
+            // A subshell expands its here-documents in the child, on its first line.
+            IoRedirect::HereDocument(..) if matches!(cmd, brush_parser::ast::CompoundCommand::Subshell(_)) => None,
+            // The body's span ends past its delimiter, at the start of the next line.
+            IoRedirect::HereDocument(_, doc) => {
+                doc.doc.loc.as_ref().map(|l| if l.end.column <= 1 { l.end.line.saturating_sub(1) } else { l.end.line })
+            }
+            other => other.location().map(|l| l.end.line),
+        };
+        end = end.max(line.unwrap_or(0));
+    }
+    Some(end)
+}
+
 /// Highest descriptor number a script may use.
 const MAX_FD: i32 = 1023;
 

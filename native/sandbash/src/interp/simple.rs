@@ -177,14 +177,34 @@ pub async fn debug_trap(sh: &mut ShellState, fds: &Fds, text: String) -> Result<
 
 /// The line a command starts on, as `cmd.location()` gives it, without
 /// building the whole span (that clones several positions per command).
-fn start_line(cmd: &ast::SimpleCommand) -> Option<usize> {
+/// The line bash gives a simple command: where its second token ends (the
+/// lookahead its parser had read when it made the command), or its only
+/// word's last line. So `echo "a<newline>b" $LINENO` is on line 2 and a
+/// multi-line `x=$(...)` or `eval '...'` counts from its last line.
+fn command_line(cmd: &ast::SimpleCommand) -> Option<usize> {
     use ast::CommandPrefixOrSuffixItem as Item;
-    match cmd.prefix.as_ref().and_then(|p| p.0.first()) {
-        Some(Item::Word(w)) => w.loc.as_ref().map(|l| l.start.line),
-        Some(Item::AssignmentWord(a, _)) => Some(a.loc.start.line),
-        Some(other) => other.location().map(|l| l.start.line),
-        None => cmd.word_or_name.as_ref()?.loc.as_ref().map(|l| l.start.line),
+    // (start line, end line) of each item, in order.
+    fn lines(it: &Item) -> Option<(usize, usize)> {
+        match it {
+            Item::Word(w) => w.loc.as_ref().map(|l| (l.start.line, l.end.line)),
+            Item::AssignmentWord(a, _) => Some((a.loc.start.line, a.loc.end.line)),
+            other => other.location().map(|l| (l.start.line, l.end.line)),
+        }
     }
+    let prefix = cmd.prefix.iter().flat_map(|p| p.0.iter());
+    let suffix = cmd.suffix.iter().flat_map(|p| p.0.iter());
+    let name = cmd.word_or_name.as_ref().and_then(|w| w.loc.as_ref()).map(|l| (l.start.line, l.end.line, false));
+    let mut items = prefix
+        .filter_map(|it| lines(it).map(|(s, e)| (s, e, matches!(it, Item::IoRedirect(_)))))
+        .chain(name)
+        .chain(suffix.filter_map(|it| lines(it).map(|(s, e)| (s, e, matches!(it, Item::IoRedirect(_))))));
+    let first = items.next()?;
+    Some(match items.next() {
+        // A redirection's first token is its operator.
+        Some((start, _, true)) => start,
+        Some((_, end, false)) => end,
+        None => first.1,
+    })
 }
 
 /// The first and last character index of a command, as `cmd.location()`
@@ -217,7 +237,7 @@ async fn run_with(
     fds: &Fds,
     subs: &mut super::procsub::ProcSubs,
 ) -> Res {
-    if let Some(line) = start_line(cmd) {
+    if let Some(line) = command_line(cmd) {
         sh.line = sh.src.line_base + line;
     }
     // On a caller's thread its slice decides when to leave (`limits::inline`).
@@ -342,9 +362,12 @@ async fn run_with(
         return Ok(sh.subst_status.unwrap_or(0));
     }
 
-    let fds = match redirect::apply(sh, &redirs, fds).await? {
-        Some(f) => f,
-        None => return Ok(1),
+    let fds = match redirect::apply(sh, &redirs, fds).await {
+        Ok(Some(f)) => f,
+        Ok(None) => return Ok(1),
+        // An expansion error in a here-document for a function ends the shell.
+        Err(Flow::Abort(s)) if sh.funcs.contains_key(&argv[0]) => return Err(Flow::Exit(s)),
+        Err(e) => return Err(e),
     };
     let name = argv[0].clone();
     if sh.opts.xtrace {

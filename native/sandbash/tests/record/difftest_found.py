@@ -76,3 +76,22 @@ t("printf_v_value_ends_at_nul", r'''printf -v b 'a\0b|'; echo "${#b} ${b@Q}"; pr
 
 group("Arithmetic: a `$` left in the text")
 e("arith_dollar_left_unexpanded", r'''let '$n & 1 & 1' '(1 | $n)' '${n} ^ 1' '1 $ 2'; echo $?''')
+
+group("A double quote inside an operand in double quotes")
+t("dq_operand_lone_double_quote_opens_a_string", r'''printf '<%s>' "${b:-'"'}" "${b:-'a"b'}" "${b:-"'"}" "${b:-a"b c"d}"; echo''')
+t("dq_operand_lone_double_quote_in_assignments", r'''x="${c:='"'}"; declare -p x c; set -- "${u:-'"'}"; echo "$# $1"''')
+
+group("Here-documents: line continuation and expansion errors")
+t("heredoc_backslash_newline_joins_lines", "cat <<EOF\na\\\nb\nc \\\\\nd\nEOF\ncat <<'EOF'\nq\\\nr\nEOF")
+t("heredoc_continued_dollar", "x=1\ncat <<EOF\n$\\\nx ${x\\\n}\nEOF")
+e("heredoc_error_fails_a_simple_command", "cat <<EOF\n${c?gone}\nEOF\necho after $?\n(cat) <<EOF\n${d?gone}\nEOF\necho after $?")
+e("heredoc_error_ends_the_shell_for_a_compound", "while read l; do :; done <<EOF\n${c?gone}\nEOF\necho never")
+e("heredoc_error_ends_the_shell_for_a_group", "{ cat\n} <<EOF\na\n${c?gone}\nEOF\necho never")
+e("heredoc_error_ends_the_shell_for_a_function", "f() { cat; }\nf <<EOF\n${c?gone}\nEOF\necho never")
+e("compound_redirection_errors_name_its_last_line", "while false\ndo :\ndone > /nonexistent/x\necho $?\n{ echo a\n} > /nonexistent/y\n{ cat; } <<EOF 2>/nonexistent/z\na\nEOF\n( echo\n) > /nonexistent/w")
+
+group("Line numbers of multi-line simple commands, eval and $( )")
+t("lineno_is_where_the_second_word_ends", "echo $LINENO \"a\nb\" $LINENO\necho \"a\nb\" $LINENO; echo $LINENO\nf=$LINENO\"\n\"; echo \"$f\"\necho a \\\nb $LINENO")
+t("lineno_in_eval_counts_from_its_last_line", "eval 'echo $LINENO\necho $LINENO'\neval 'echo $LINENO\n\necho $LINENO'\n\neval '\necho $LINENO'")
+t("lineno_in_multiline_cmdsub", "r=$(\necho $LINENO\n)\necho $r\nx=$(\n\necho $LINENO\n\n); echo $x\nr=$(\n# c\necho $LINENO\n); echo $r\necho a $(\n\necho $LINENO\n) b")
+e("errors_in_multiline_cmdsub_name_bash_lines", "r=$(\nreadonly v=1; v=q; echo $?\n); printf '[%s]\\n' \"$r\"\nr=$(\nlocal x=1\n); echo\nr=$(\nnocmd_here\n)")
