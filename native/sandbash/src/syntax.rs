@@ -116,7 +116,12 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
         let line = src.lines().count().max(1);
         return Err(format!("line {line}: unexpected EOF while looking for matching `)'"));
     }
-    let text = prepare(src);
+    let mut text = prepare(src);
+    // A lone backslash at the very end is a literal `\` to bash (`echo \`);
+    // brush-parser calls it an unterminated escape.
+    if text.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1 {
+        text = Cow::Owned(format!("{text}\\"));
+    }
     let program = parse_text(&text, max_depth)?;
     Ok(Parsed { program, source: Arc::new(Source::new(&text)) })
 }

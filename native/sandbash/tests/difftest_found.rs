@@ -500,3 +500,87 @@ r=$(
 nocmd_here
 )"#, "[]\n\n", "bash: line 3: v: readonly variable\nbash: line 6: local: can only be used in a function\nbash: line 9: nocmd_here: command not found\n", 127);
 }
+
+// ----------------------------------------------------------------------
+// printf errors between its lines (bash's stdout is line-buffered)
+// ----------------------------------------------------------------------
+
+#[test]
+fn printf_error_after_complete_lines() {
+    check(r#"{ printf '%g\n' '' x; } 2>&1; { printf '%d-%d\n' 1 x 2 y; } 2>&1; { printf 'a%d' x; printf 'b\n'; } 2>&1"#, "0\nbash: line 1: printf: x: invalid number\n0\nbash: line 1: printf: x: invalid number\n1-0\nbash: line 1: printf: y: invalid number\n2-0\nbash: line 1: printf: x: invalid number\na0b\n", 0);
+}
+
+#[test]
+fn printf_error_mid_format() {
+    check(
+        r#"{ printf '%d\n%d' 1 x; echo; } 2>&1; { printf '%d %s\n' 1 a x b; } 2>&1 | cat"#,
+        "1\nbash: line 1: printf: x: invalid number\n0\n1 a\nbash: line 1: printf: x: invalid number\n0 b\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// A backslash at the end of the text
+// ----------------------------------------------------------------------
+
+#[test]
+fn trailing_backslash_is_literal() {
+    check(
+        r#"x=`echo \\`; echo "$x"; printf '<%s>' `printf '%s,' \\`; echo; eval 'echo \'; bash -c 'echo q\'"#,
+        "\\\n<\\,>\n\\\nq\\\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// Length of an array element
+// ----------------------------------------------------------------------
+
+#[test]
+fn length_of_element_of_unset_array() {
+    check_err(
+        r#"echo ${#arr[-1]} ${#arr[3]}; eval "${#arr[-1]}"; echo ok"#,
+        "0 0\nok\n",
+        "bash: line 1: 0: command not found\n",
+        0,
+    );
+}
+
+#[test]
+fn length_of_missing_element_under_nounset() {
+    check_err(
+        r#"set -u; arr=(1); echo "${#arr[3]}" "${#arr[0]}" "${#arr[@]}"; declare -A m; echo "${#m[k]}"; echo "${#nope[1]}"; echo never"#,
+        "0 1 1\n",
+        "bash: line 1: m: unbound variable\n",
+        1,
+    );
+}
+
+#[test]
+fn element_access_and_unset_in_place() {
+    check(
+        r#"a=(x y z); echo ${a[-1]} ${a[1]} ${a[5]}; s=str; echo ${s[0]} ${s[1]}; a=(1 2 3); echo ${a[i=1]} ${a[a[0]]} $i; unset "a[-1]" "a[0]"; declare -p a; declare -A m=([x]=1 [@]=2 [y]=3); unset "m[@]" "m[x]"; declare -p m; declare -n n=a; unset "n[1]"; declare -p a"#,
+        "z y\nstr\n2 2 1\ndeclare -a a=([1]=\"2\")\ndeclare -A m=([y]=\"3\" )\ndeclare -a a=()\n",
+        0,
+    );
+}
+
+#[test]
+fn length_of_unset_array_under_nounset() {
+    check_err(
+        r#"set -u; set -- a b; echo ${#@} ${#*} "${u[@]}"; echo ${#a[@]}; echo never"#,
+        "2 2\n",
+        "bash: line 1: a: unbound variable\n",
+        1,
+    );
+}
+
+#[test]
+fn length_of_declared_only_array_under_nounset() {
+    check_err(
+        r#"declare -a d; echo ${#d[@]} ${#d[1]}; set -u; echo ${#d[1]}; echo never"#,
+        "0 0\n",
+        "bash: line 1: d: unbound variable\n",
+        1,
+    );
+}

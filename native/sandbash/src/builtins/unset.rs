@@ -63,25 +63,35 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 status = fail(sh.loc(), fds, &format!("unset: {name}: cannot unset: readonly variable"), 1).await;
                 continue;
             }
-            let value = sh.vars.get(name).and_then(|v| v.value.clone());
-            if (idx == "@" || idx == "*") && !matches!(value, Some(Value::Assoc(_))) {
+            // What kind of value it holds; elements are then removed in place
+            // (copying the array made a loop of `unset 'a[i]'` quadratic).
+            #[derive(PartialEq)]
+            enum Kind {
+                Indexed,
+                Assoc,
+                Scalar,
+            }
+            let kind = sh.vars.get(name).and_then(|v| v.value.as_ref()).map(|v| match v {
+                Value::Indexed(_) => Kind::Indexed,
+                Value::Assoc(_) => Kind::Assoc,
+                Value::Scalar(_) => Kind::Scalar,
+            });
+            if (idx == "@" || idx == "*") && kind != Some(Kind::Assoc) {
                 // Every element goes; the array stays, empty (an associative
                 // array's `@` and `*` are keys like any other).
-                let emptied = match value {
-                    Some(Value::Indexed(_)) => Some(Value::Indexed(Default::default())),
-                    Some(Value::Scalar(_)) => {
-                        let _ = sh.vars.unset(name);
-                        None
+                match kind {
+                    Some(Kind::Indexed) => {
+                        let _ = sh.vars.set_value(name, Value::Indexed(Default::default()));
                     }
-                    _ => None,
-                };
-                if let Some(v) = emptied {
-                    let _ = sh.vars.set_value(name, v);
+                    Some(Kind::Scalar) => {
+                        let _ = sh.vars.unset(name);
+                    }
+                    _ => {}
                 }
                 continue;
             }
-            match value {
-                Some(Value::Indexed(mut m)) => {
+            match kind {
+                Some(Kind::Indexed) => {
                     let i = match crate::expand::arith::eval_str(sh, idx, 0) {
                         Ok(i) => i,
                         Err(e) => {
@@ -90,15 +100,17 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                             continue;
                         }
                     };
-                    let i = if i < 0 { m.keys().next_back().map_or(0, |k| k + 1) + i } else { i };
-                    m.remove(&i);
-                    let _ = sh.vars.set_value(name, Value::Indexed(m));
+                    if let Some(Value::Indexed(m)) = sh.vars.entry(name).value.as_mut() {
+                        let i = if i < 0 { m.keys().next_back().map_or(0, |k| k + 1) + i } else { i };
+                        m.remove(&i);
+                    }
                 }
-                Some(Value::Assoc(mut m)) => {
-                    m.remove(idx);
-                    let _ = sh.vars.set_value(name, Value::Assoc(m));
+                Some(Kind::Assoc) => {
+                    if let Some(Value::Assoc(m)) = sh.vars.entry(name).value.as_mut() {
+                        m.remove(idx);
+                    }
                 }
-                Some(Value::Scalar(_)) if idx == "0" => {
+                Some(Kind::Scalar) if idx == "0" => {
                     let _ = sh.vars.unset(name);
                 }
                 _ => {}

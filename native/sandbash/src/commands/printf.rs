@@ -40,12 +40,18 @@ impl Command for Printf {
         if r.overflow {
             return Err(crate::io::IoError::OutputLimit(limits.max_output_bytes));
         }
-        // bash reports each bad argument as it formats and writes the
-        // (buffered) output when done: errors come first.
-        for e in &r.errors {
+        // bash reports each bad argument as it formats it; its stdout is
+        // line-buffered, so the complete lines made before an error come first.
+        let mut written = 0;
+        for (e, &at) in r.errors.iter().zip(&r.error_at) {
+            let flushed = r.out[..at.min(r.out.len())].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            if flushed > written {
+                ctx.out(&r.out[written..flushed]).await?;
+                written = flushed;
+            }
             ctx.builtin_err(e).await?;
         }
-        ctx.out(&r.out).await?;
+        ctx.out(&r.out[written..]).await?;
         Ok(r.status)
     }
 }
@@ -56,6 +62,8 @@ impl Command for Printf {
 pub struct Formatted {
     pub out: Vec<u8>,
     pub errors: Vec<String>,
+    /// How much of `out` was made when each error was reported.
+    pub error_at: Vec<usize>,
     pub status: i32,
     /// The output would pass `max_out` bytes (`printf '%*s' 2000000000 x`):
     /// formatting stopped there.
@@ -261,6 +269,9 @@ pub fn format(fmt: &[u8], args: &[String], now: i64, max_out: usize) -> Formatte
     let mut out = Vec::new();
     let mut status = 0;
     let mut overflow = false;
+    // Where in `out` each error was reported (see `Formatted::error_at`).
+    let mut error_at = Vec::new();
+    let mut step_start = 0;
     'outer: loop {
         if out.len() > max_out {
             overflow = true;
@@ -269,6 +280,9 @@ pub fn format(fmt: &[u8], args: &[String], now: i64, max_out: usize) -> Formatte
         let start_pos = a.pos;
         let mut i = 0;
         while i < fmt.len() {
+            // Errors the last step made came before its output.
+            error_at.resize(a.errors.len(), step_start);
+            step_start = out.len();
             let c = fmt[i];
             if c == b'\\' {
                 let (bytes, used, _) = escape(&fmt[i + 1..], false, &mut a.errors);
@@ -446,7 +460,8 @@ pub fn format(fmt: &[u8], args: &[String], now: i64, max_out: usize) -> Formatte
     if a.conversion_error {
         status = 1;
     }
-    Formatted { out, errors: a.errors, status, overflow }
+    error_at.resize(a.errors.len(), step_start);
+    Formatted { out, errors: a.errors, error_at, status, overflow }
 }
 
 /// Decimal digits at `fmt[*i..]` (saturating), advancing `i`.

@@ -141,6 +141,14 @@ pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
 }
 
 /// The value of an array parameter: DIRSTACK is computed from the stack.
+/// `f` of the value of array `name`, borrowed (`DIRSTACK` is built).
+fn with_array<R>(sh: &ShellState, name: &str, f: impl FnOnce(Option<&Value>) -> R) -> R {
+    if name == "DIRSTACK" && sh.vars.get_raw(name).is_none() {
+        return f(array_value(sh, name).as_ref());
+    }
+    f(sh.vars.get_set(name).and_then(|v| v.value.as_ref()))
+}
+
 fn array_value(sh: &ShellState, name: &str) -> Option<Value> {
     if name == "DIRSTACK" && sh.vars.get_raw(name).is_none() {
         let all = crate::builtins::dirstack::entries(sh);
@@ -243,40 +251,34 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
             None => dynamic_var(sh, name).map_or(PV::Unset, PV::Str),
         },
         Parameter::NamedWithIndex { name, index } => {
-            let val = array_value(sh, name);
-            match val {
-                Some(Value::Assoc(m)) => {
+            // The subscript is evaluated first, then the element is looked up
+            // in place (copying the array for each access made loops over a
+            // large array quadratic).
+            match with_array(sh, name, |v| matches!(v, Some(Value::Assoc(_)))) {
+                true => {
                     let key = expand_string(sh, fds, index).await?;
-                    m.get(&key).cloned().map_or(PV::Unset, PV::Str)
+                    with_array(sh, name, |v| match v {
+                        Some(Value::Assoc(m)) => m.get(&key).cloned(),
+                        _ => None,
+                    })
+                    .map_or(PV::Unset, PV::Str)
                 }
-                Some(Value::Indexed(m)) => {
-                    let mut i = array_index(sh, fds, index).await?;
-                    if i < 0 {
-                        let len = m.keys().next_back().map_or(0, |k| k + 1);
-                        i += len;
-                        if i < 0 {
-                            bad_subscript(sh, fds, name).await;
-                        }
-                    }
-                    m.get(&i).cloned().map_or(PV::Unset, PV::Str)
-                }
-                // A scalar is element 0; a negative index is bad (bash warns).
-                Some(Value::Scalar(s)) => {
+                false => {
                     let i = array_index(sh, fds, index).await?;
-                    if i < 0 {
+                    let (found, bad) = with_array(sh, name, |v| match v {
+                        Some(Value::Indexed(m)) => {
+                            let len = m.keys().next_back().map_or(0, |k| k + 1);
+                            let at = if i < 0 { i + len } else { i };
+                            (m.get(&at).cloned(), at < 0)
+                        }
+                        // A scalar is element 0; a negative index is bad (bash warns).
+                        Some(Value::Scalar(s)) => ((i == 0).then(|| s.clone()), i < 0),
+                        _ => (None, i < 0),
+                    });
+                    if bad {
                         bad_subscript(sh, fds, name).await;
                     }
-                    if i == 0 {
-                        PV::Str(s)
-                    } else {
-                        PV::Unset
-                    }
-                }
-                None => {
-                    if array_index(sh, fds, index).await? < 0 {
-                        bad_subscript(sh, fds, name).await;
-                    }
-                    PV::Unset
+                    found.map_or(PV::Unset, PV::Str)
                 }
             }
         }
@@ -478,8 +480,64 @@ pub async fn expand(
                 out.push("0", quoted, !quoted)?;
                 return Ok(());
             }
+            // Declared and never assigned (`declare -a a`) is unset here too.
+            let declared_only = |sh: &ShellState, name: &str| sh.vars.get(name).is_some_and(|v| v.unassigned);
+            if let (false, Parameter::NamedWithAllIndices { name, .. } | Parameter::NamedWithIndex { name, .. }) =
+                (*indirect, parameter)
+            {
+                if declared_only(sh, name) {
+                    if sh.opts.nounset {
+                        // bash leaves with 1 here, not the 127 of `$x`.
+                        let msg = format!("{name}: unbound variable");
+                        return Err(fatal(sh.loc(), fds, &msg, 1).await);
+                    }
+                    out.push("0", quoted, !quoted)?;
+                    return Ok(());
+                }
+            }
+            if let (false, Parameter::NamedWithIndex { name, index }) = (*indirect, parameter) {
+                // An element of an array that does not exist is 0 long, with no
+                // complaint about a negative index; under `set -u` the array
+                // is what is unbound. A missing element of a set array is no error.
+                if with_array(sh, name, |v| v.is_none()) {
+                    if sh.opts.nounset {
+                        // bash leaves with 1 here, not the 127 of `$x`.
+                        let msg = format!("{name}: unbound variable");
+                        return Err(fatal(sh.loc(), fds, &msg, 1).await);
+                    }
+                    array_index(sh, fds, index).await?;
+                    out.push("0", quoted, !quoted)?;
+                    return Ok(());
+                }
+            }
+            if let (false, Parameter::NamedWithAllIndices { name, .. }) = (*indirect, parameter) {
+                // Counted in place: `i < ${#a[@]}` is evaluated on every turn of a loop.
+                let n = with_array(sh, name, |v| match v {
+                    Some(Value::Indexed(m)) => Some(m.len()),
+                    Some(Value::Assoc(m)) => Some(m.len()),
+                    Some(Value::Scalar(_)) => Some(1),
+                    None => None,
+                });
+                match n {
+                    Some(n) => {
+                        out.push(n.to_string(), quoted, !quoted)?;
+                        return Ok(());
+                    }
+                    // Unlike `"${a[@]}"`, its length is no exception to `set -u`.
+                    None if sh.opts.nounset
+                        && sh.vars.get(name).is_none()
+                        && !name.chars().all(|c| c.is_ascii_digit()) =>
+                    {
+                        let msg = format!("{name}: unbound variable");
+                        return Err(fatal(sh.loc(), fds, &msg, 1).await);
+                    }
+                    None => {}
+                }
+            }
             let v = get(sh, fds, parameter, *indirect).await?;
-            check_nounset(sh, fds, parameter, *indirect, &v).await?;
+            if !matches!(parameter, Parameter::NamedWithIndex { .. }) {
+                check_nounset(sh, fds, parameter, *indirect, &v).await?;
+            }
             let n = match v {
                 PV::Unset => 0,
                 PV::Str(s) => s.chars().count(),

@@ -95,3 +95,17 @@ t("lineno_is_where_the_second_word_ends", "echo $LINENO \"a\nb\" $LINENO\necho \
 t("lineno_in_eval_counts_from_its_last_line", "eval 'echo $LINENO\necho $LINENO'\neval 'echo $LINENO\n\necho $LINENO'\n\neval '\necho $LINENO'")
 t("lineno_in_multiline_cmdsub", "r=$(\necho $LINENO\n)\necho $r\nx=$(\n\necho $LINENO\n\n); echo $x\nr=$(\n# c\necho $LINENO\n); echo $r\necho a $(\n\necho $LINENO\n) b")
 e("errors_in_multiline_cmdsub_name_bash_lines", "r=$(\nreadonly v=1; v=q; echo $?\n); printf '[%s]\\n' \"$r\"\nr=$(\nlocal x=1\n); echo\nr=$(\nnocmd_here\n)")
+
+group("printf errors between its lines (bash's stdout is line-buffered)")
+t("printf_error_after_complete_lines", r"""{ printf '%g\n' '' x; } 2>&1; { printf '%d-%d\n' 1 x 2 y; } 2>&1; { printf 'a%d' x; printf 'b\n'; } 2>&1""")
+t("printf_error_mid_format", r"""{ printf '%d\n%d' 1 x; echo; } 2>&1; { printf '%d %s\n' 1 a x b; } 2>&1 | cat""")
+
+group("A backslash at the end of the text")
+t("trailing_backslash_is_literal", r"""x=`echo \\`; echo "$x"; printf '<%s>' `printf '%s,' \\`; echo; eval 'echo \'; bash -c 'echo q\'""")
+
+group("Length of an array element")
+e("length_of_element_of_unset_array", r"""echo ${#arr[-1]} ${#arr[3]}; eval "${#arr[-1]}"; echo ok""")
+e("length_of_missing_element_under_nounset", r"""set -u; arr=(1); echo "${#arr[3]}" "${#arr[0]}" "${#arr[@]}"; declare -A m; echo "${#m[k]}"; echo "${#nope[1]}"; echo never""")
+t("element_access_and_unset_in_place", r"""a=(x y z); echo ${a[-1]} ${a[1]} ${a[5]}; s=str; echo ${s[0]} ${s[1]}; a=(1 2 3); echo ${a[i=1]} ${a[a[0]]} $i; unset "a[-1]" "a[0]"; declare -p a; declare -A m=([x]=1 [@]=2 [y]=3); unset "m[@]" "m[x]"; declare -p m; declare -n n=a; unset "n[1]"; declare -p a""")
+e("length_of_unset_array_under_nounset", r"""set -u; set -- a b; echo ${#@} ${#*} "${u[@]}"; echo ${#a[@]}; echo never""")
+e("length_of_declared_only_array_under_nounset", r"""declare -a d; echo ${#d[@]} ${#d[1]}; set -u; echo ${#d[1]}; echo never""")
