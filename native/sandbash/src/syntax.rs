@@ -6,6 +6,8 @@ use brush_parser::{ast, ParseError, Parser, ParserOptions, Token};
 use std::borrow::Cow;
 use std::sync::Arc;
 
+mod comsub_case;
+
 /// Nesting below which parsing runs on the caller's stack (brush-parser
 /// overflows a 2 MiB stack somewhere past 300 levels).
 const INLINE_DEPTH: usize = 40;
@@ -159,6 +161,10 @@ pub fn with_runnable_prefix(src: &str, err: &str, shown: Option<&str>, max_depth
 fn prepare(src: &str) -> Cow<'_, str> {
     let src = match rewrite_subscript_blanks(src) {
         Cow::Borrowed(_) => Cow::Borrowed(src),
+        Cow::Owned(s) => Cow::Owned(s),
+    };
+    let src = match comsub_case::rewrite(&src) {
+        Cow::Borrowed(_) => src,
         Cow::Owned(s) => Cow::Owned(s),
     };
     let r = match rewrite_select(&src) {

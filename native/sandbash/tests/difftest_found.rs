@@ -584,3 +584,53 @@ fn length_of_declared_only_array_under_nounset() {
         1,
     );
 }
+
+// ----------------------------------------------------------------------
+// case inside $( )
+// ----------------------------------------------------------------------
+
+#[test]
+fn case_in_cmdsub_one_line() {
+    check(
+        r#"r=$(case a in *) echo x ;; esac); echo $r; os=$(case "$(echo Linux)" in Linux) echo linux;; Darwin) echo mac;; *) echo other;; esac); echo $os"#,
+        "x\nlinux\n",
+        0,
+    );
+}
+
+#[test]
+fn case_in_cmdsub_multiline() {
+    check(
+        r#"r=$(
+case ${x#a} in
+*) echo y;;
+esac
+); echo $r
+r=$(
+case "${v:(-1)}" in
+$b) echo z ;&
+q) echo fall;;
+esac
+); echo $r"#,
+        "y\nz fall\n",
+        0,
+    );
+}
+
+#[test]
+fn case_in_cmdsub_nested_and_looped() {
+    check(
+        r#"x=$(for i in 1 2 3; do case $i in 1) echo one;; 2|3) case $i in 2) echo two;; *) echo three;; esac;; esac; done); echo $x; r=$(case a in a) echo "it)s" ')';; (b) echo b;; esac); echo $r"#,
+        "one two three\nit)s )\n",
+        0,
+    );
+}
+
+#[test]
+fn case_words_elsewhere_in_cmdsub() {
+    check(
+        r#"echo $(echo case in a) "$(echo esac)"; f() { case $1 in a) echo A;; esac; }; echo $(f a)"#,
+        "case in a esac\nA\n",
+        0,
+    );
+}

@@ -109,3 +109,9 @@ e("length_of_missing_element_under_nounset", r"""set -u; arr=(1); echo "${#arr[3
 t("element_access_and_unset_in_place", r"""a=(x y z); echo ${a[-1]} ${a[1]} ${a[5]}; s=str; echo ${s[0]} ${s[1]}; a=(1 2 3); echo ${a[i=1]} ${a[a[0]]} $i; unset "a[-1]" "a[0]"; declare -p a; declare -A m=([x]=1 [@]=2 [y]=3); unset "m[@]" "m[x]"; declare -p m; declare -n n=a; unset "n[1]"; declare -p a""")
 e("length_of_unset_array_under_nounset", r"""set -u; set -- a b; echo ${#@} ${#*} "${u[@]}"; echo ${#a[@]}; echo never""")
 e("length_of_declared_only_array_under_nounset", r"""declare -a d; echo ${#d[@]} ${#d[1]}; set -u; echo ${#d[1]}; echo never""")
+
+group("case inside $( )")
+t("case_in_cmdsub_one_line", r"""r=$(case a in *) echo x ;; esac); echo $r; os=$(case "$(echo Linux)" in Linux) echo linux;; Darwin) echo mac;; *) echo other;; esac); echo $os""")
+t("case_in_cmdsub_multiline", "r=$(\ncase ${x#a} in\n*) echo y;;\nesac\n); echo $r\nr=$(\ncase \"${v:(-1)}\" in\n$b) echo z ;&\nq) echo fall;;\nesac\n); echo $r")
+t("case_in_cmdsub_nested_and_looped", r"""x=$(for i in 1 2 3; do case $i in 1) echo one;; 2|3) case $i in 2) echo two;; *) echo three;; esac;; esac; done); echo $x; r=$(case a in a) echo "it)s" ')';; (b) echo b;; esac); echo $r""")
+t("case_words_elsewhere_in_cmdsub", r"""echo $(echo case in a) "$(echo esac)"; f() { case $1 in a) echo A;; esac; }; echo $(f a)""")
