@@ -469,8 +469,12 @@ fn message(src: &str, err: &ParseError) -> String {
             None => format!("line {}: syntax error: unexpected end of file", src.lines().count() + 1),
         },
         ParseError::Tokenizing { inner, position } => {
-            let line = position.as_ref().map_or(1, |p| p.line);
             use brush_parser::TokenizerError as T;
+            // An unterminated quote is reported on the line it opened on.
+            let line = match inner {
+                T::UnterminatedSingleQuote(p) | T::UnterminatedDoubleQuote(p) | T::UnterminatedBackquote(p) => p.line,
+                _ => position.as_ref().map_or(1, |p| p.line),
+            };
             let what = match inner {
                 T::UnterminatedSingleQuote(_) => "unexpected EOF while looking for matching `''".to_string(),
                 T::UnterminatedDoubleQuote(_) => "unexpected EOF while looking for matching `\"'".to_string(),

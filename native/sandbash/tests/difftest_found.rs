@@ -634,3 +634,45 @@ fn case_words_elsewhere_in_cmdsub() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Unterminated quotes
+// ----------------------------------------------------------------------
+
+#[test]
+fn unterminated_quote_names_the_line_it_opened_on() {
+    check_err(
+        r#"echo a
+printf '%'d\n' 
+set -- x; echo "$#""#,
+        "a\n",
+        "bash: -c: line 2: unexpected EOF while looking for matching `''\n",
+        2,
+    );
+}
+
+#[test]
+fn unterminated_double_quote_and_backquote() {
+    check_err(
+        r#"echo a
+echo "abc
+d
+e"#,
+        "a\n",
+        "bash: -c: line 2: unexpected EOF while looking for matching `\"'\n",
+        2,
+    );
+}
+
+#[test]
+fn unterminated_backquote_line() {
+    check_err(
+        r#"echo a
+echo `abc
+d
+e"#,
+        "a\n",
+        "bash: -c: line 2: unexpected EOF while looking for matching ``'\n",
+        2,
+    );
+}

@@ -115,3 +115,8 @@ t("case_in_cmdsub_one_line", r"""r=$(case a in *) echo x ;; esac); echo $r; os=$
 t("case_in_cmdsub_multiline", "r=$(\ncase ${x#a} in\n*) echo y;;\nesac\n); echo $r\nr=$(\ncase \"${v:(-1)}\" in\n$b) echo z ;&\nq) echo fall;;\nesac\n); echo $r")
 t("case_in_cmdsub_nested_and_looped", r"""x=$(for i in 1 2 3; do case $i in 1) echo one;; 2|3) case $i in 2) echo two;; *) echo three;; esac;; esac; done); echo $x; r=$(case a in a) echo "it)s" ')';; (b) echo b;; esac); echo $r""")
 t("case_words_elsewhere_in_cmdsub", r"""echo $(echo case in a) "$(echo esac)"; f() { case $1 in a) echo A;; esac; }; echo $(f a)""")
+
+group("Unterminated quotes")
+e("unterminated_quote_names_the_line_it_opened_on", "echo a\nprintf '%'d\\n' \nset -- x; echo \"$#\"")
+e("unterminated_double_quote_and_backquote", "echo a\necho \"abc\nd\ne")
+e("unterminated_backquote_line", "echo a\necho `abc\nd\ne")
