@@ -676,3 +676,43 @@ e"#,
         2,
     );
 }
+
+// ----------------------------------------------------------------------
+// Unquoted $* and $@ with a separator that is not blank
+// ----------------------------------------------------------------------
+
+#[test]
+fn unquoted_star_at_keep_empty_elements() {
+    check(
+        r#"IFS=:; set -- "" "1"; printf '<%s>' $* "|" $@; echo; set -- "" "" ""; printf '<%s>' $* "|" $@; echo; set -- "a b" "" "c"; printf '<%s>' $* "|" $@ "|" x$*y; echo"#,
+        "<><1><|><><1>\n<><><|><><>\n<a b><><c><|><a b><><c><|><xa b><><cy>\n",
+        0,
+    );
+}
+
+#[test]
+fn unquoted_star_at_other_ifs() {
+    check(
+        r#"IFS=" :"; set -- "" "1"; printf '<%s>' $* "|" $@; echo; IFS=; printf '<%s>' $* "|" $@; echo; IFS=:; set -- "a:b" ""; printf '<%s>' $* "|" $@; echo; a=("" 1); printf '<%s>' ${a[*]} "|" ${a[@]}; echo"#,
+        "<1><|><1>\n<1><|><1>\n<a><b><|><a><b>\n<><1><|><><1>\n",
+        0,
+    );
+}
+
+#[test]
+fn unquoted_star_at_in_loops_and_assignments() {
+    check(
+        r#"IFS=,; set -- a "" b; for x in $@; do echo "[$x]"; done; x=$*; echo "$x"; arr=($*); echo ${#arr[@]}; set --; printf '<%s>' $* $@ x; echo"#,
+        "[a]\n[]\n[b]\na,,b\n3\n<x>\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// ${#?}
+// ----------------------------------------------------------------------
+
+#[test]
+fn length_of_last_status() {
+    check(r#"echo ${#?} ${#?x}; false; echo ${#?}; (exit 123); echo "${#?}"; set --; echo ${#?}"#, "1 0\n1\n3\n1\n", 0);
+}

@@ -382,9 +382,18 @@ fn emit(sh: &ShellState, out: &mut Fields, v: PV, quoted: bool) -> Result<(), Fl
                 return Ok(());
             }
             out.saw_list = true;
+            // Unquoted, bash joins the elements with IFS's first character
+            // and splits the result: with a separator that is not blank, an
+            // empty element is an empty field (`IFS=:; set -- "" 1; $*`).
+            let sep = if quoted { String::new() } else { ifs_sep(sh) };
+            let delimit = sep.chars().next().is_some_and(|c| !matches!(c, ' ' | '\t' | '\n'));
             for (i, it) in items.into_iter().enumerate() {
                 if i > 0 {
-                    out.break_field();
+                    if delimit {
+                        out.push(sep.clone(), false, true)?;
+                    } else {
+                        out.break_field();
+                    }
                 }
                 out.push(it, quoted, !quoted)?;
             }
@@ -454,6 +463,15 @@ pub async fn expand(
             }
         }
         P::IndicateErrorIfNullOrUnset { parameter, indirect, test_type, error_message } => {
+            // `${#?}` is the length of `$?`, not `$#` with an empty `?` operand.
+            if !*indirect
+                && matches!(parameter, Parameter::Special(SpecialParameter::PositionalParameterCount))
+                && matches!(test_type, ParameterTestType::Unset)
+                && error_message.as_deref().is_none_or(str::is_empty)
+            {
+                out.push(sh.last_status.to_string().chars().count().to_string(), quoted, !quoted)?;
+                return Ok(());
+            }
             let v = get(sh, fds, parameter, *indirect).await?;
             if v.is_unset_for(test_type) {
                 let msg = match error_message.as_deref() {

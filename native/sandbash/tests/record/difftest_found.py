@@ -120,3 +120,11 @@ group("Unterminated quotes")
 e("unterminated_quote_names_the_line_it_opened_on", "echo a\nprintf '%'d\\n' \nset -- x; echo \"$#\"")
 e("unterminated_double_quote_and_backquote", "echo a\necho \"abc\nd\ne")
 e("unterminated_backquote_line", "echo a\necho `abc\nd\ne")
+
+group("Unquoted $* and $@ with a separator that is not blank")
+t("unquoted_star_at_keep_empty_elements", r"""IFS=:; set -- "" "1"; printf '<%s>' $* "|" $@; echo; set -- "" "" ""; printf '<%s>' $* "|" $@; echo; set -- "a b" "" "c"; printf '<%s>' $* "|" $@ "|" x$*y; echo""")
+t("unquoted_star_at_other_ifs", r"""IFS=" :"; set -- "" "1"; printf '<%s>' $* "|" $@; echo; IFS=; printf '<%s>' $* "|" $@; echo; IFS=:; set -- "a:b" ""; printf '<%s>' $* "|" $@; echo; a=("" 1); printf '<%s>' ${a[*]} "|" ${a[@]}; echo""")
+t("unquoted_star_at_in_loops_and_assignments", r"""IFS=,; set -- a "" b; for x in $@; do echo "[$x]"; done; x=$*; echo "$x"; arr=($*); echo ${#arr[@]}; set --; printf '<%s>' $* $@ x; echo""")
+
+group("${#?}")
+t("length_of_last_status", r"""echo ${#?} ${#?x}; false; echo ${#?}; (exit 123); echo "${#?}"; set --; echo ${#?}""")
