@@ -716,3 +716,32 @@ fn unquoted_star_at_in_loops_and_assignments() {
 fn length_of_last_status() {
     check(r#"echo ${#?} ${#?x}; false; echo ${#?}; (exit 123); echo "${#?}"; set --; echo ${#?}"#, "1 0\n1\n3\n1\n", 0);
 }
+
+#[test]
+fn case_in_cmdsub_quoted_and_escaped_patterns() {
+    check(
+        r#"r=$(
+case ${c#a} in
+\* | ?) printf '<%s>' ; echo ;&
+esac
+); printf '[%s]\n' "$r"
+r=$(
+case '' in
+"$b" | 'a') printf '<%s>' ; echo ;;
+# a comment
+*) echo no;;
+esac
+); printf '[%s]\n' "$r""#,
+        "[]\n[<>]\n",
+        0,
+    );
+}
+
+#[test]
+fn dq_operand_dollar_before_lone_single_quote() {
+    check(
+        r#"printf '<%s>' "${x:-'$'}" "${x:-'$'z}" "${x:-q'$'}" "${x:-$'a\tb'}" "${x:-'$x'}"; echo"#,
+        "<'$'><'$'z><q'$'><a\tb><''>\n",
+        0,
+    );
+}

@@ -1022,6 +1022,10 @@ pub(crate) fn dq_operand(raw: &str) -> String {
                 out.push_str("\"~\"");
                 i += 1;
             }
+            '$' if i + 1 < b.len() && b[i + 1] == '\'' && !closes(&b, i + 2, '\'') => {
+                out.push_str("\\$");
+                i += 1;
+            }
             '"' | '`' => {
                 out.push(c);
                 let end = copy_quoted(&b, i + 1, c, &mut out);
@@ -1032,7 +1036,8 @@ pub(crate) fn dq_operand(raw: &str) -> String {
                 }
                 i = end;
             }
-            '$' if i + 1 < b.len() && b[i + 1] == '\'' => {
+            // `$'...'` is decoded; a `$'` never closed is a `$` and a `'`.
+            '$' if i + 1 < b.len() && b[i + 1] == '\'' && closes(&b, i + 2, '\'') => {
                 out.push_str("$'");
                 i = copy_quoted(&b, i + 2, '\'', &mut out);
             }

@@ -62,11 +62,29 @@ pub fn rewrite(src: &str) -> Cow<'_, str> {
     };
     let mut i = 0;
     while i < b.len() {
+        let c = b[i];
+        // Where a pattern (or `esac`) is due, anything but blanks and
+        // comments starts it, a quoted character too (`"$x" | 'a')`).
+        if stack.last() == Some(&Frame::CasePattern) && (mask[i] || !matches!(c, b' ' | b'\t' | b'\n' | b'#')) {
+            stack.pop();
+            if word_at(i, "esac") {
+                i += 4;
+                continue;
+            }
+            stack.push(Frame::InPattern(0));
+            if c == b'(' && !mask[i] {
+                i += 1;
+                continue;
+            }
+            if stack.contains(&Frame::Comsub) {
+                inserts.push(i);
+            }
+            continue;
+        }
         if mask[i] {
             i += 1;
             continue;
         }
-        let c = b[i];
         let top = stack.last().copied();
         // A comment runs to the end of its line.
         if c == b'#' && (i == 0 || matches!(b[i - 1], b' ' | b'\t' | b'\n' | b';')) {
@@ -77,23 +95,7 @@ pub fn rewrite(src: &str) -> Cow<'_, str> {
         }
         match top {
             Some(Frame::CasePattern) => {
-                if matches!(c, b' ' | b'\t' | b'\n') {
-                    i += 1;
-                    continue;
-                }
-                stack.pop();
-                if word_at(i, "esac") {
-                    i += 4;
-                    continue;
-                }
-                stack.push(Frame::InPattern(0));
-                if c == b'(' {
-                    i += 1;
-                    continue;
-                }
-                if stack.contains(&Frame::Comsub) {
-                    inserts.push(i);
-                }
+                i += 1;
                 continue;
             }
             Some(Frame::InPattern(depth)) => {
@@ -177,6 +179,10 @@ mod tests {
         assert_eq!(
             rewrite("r=$(\ncase $(echo) in\na|b) x;;\n(c) y;&\n@(d|e)) z;;&\nesac\n)"),
             "r=$(\ncase $(echo) in\n(a|b) x;;\n(c) y;&\n(@(d|e)) z;;&\nesac\n)"
+        );
+        assert_eq!(
+            rewrite("r=$(case x in\n\\* | ?) a;&\n\"$b\" | 'q') b;;\n# note\n$x) c;;\nesac)"),
+            "r=$(case x in\n(\\* | ?) a;&\n(\"$b\" | 'q') b;;\n# note\n($x) c;;\nesac)"
         );
         assert_eq!(
             rewrite("x=$(case a in a) case b in b) echo;; esac;; esac)"),

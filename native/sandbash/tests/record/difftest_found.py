@@ -128,3 +128,5 @@ t("unquoted_star_at_in_loops_and_assignments", r"""IFS=,; set -- a "" b; for x i
 
 group("${#?}")
 t("length_of_last_status", r"""echo ${#?} ${#?x}; false; echo ${#?}; (exit 123); echo "${#?}"; set --; echo ${#?}""")
+t("case_in_cmdsub_quoted_and_escaped_patterns", "r=$(\ncase ${c#a} in\n\\* | ?) printf '<%s>' ; echo ;&\nesac\n); printf '[%s]\\n' \"$r\"\nr=$(\ncase '' in\n\"$b\" | 'a') printf '<%s>' ; echo ;;\n# a comment\n*) echo no;;\nesac\n); printf '[%s]\\n' \"$r\"")
+t("dq_operand_dollar_before_lone_single_quote", r"""printf '<%s>' "${x:-'$'}" "${x:-'$'z}" "${x:-q'$'}" "${x:-$'a\tb'}" "${x:-'$x'}"; echo""")
