@@ -745,3 +745,17 @@ fn dq_operand_dollar_before_lone_single_quote() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Case operators on $?, $# and $-
+// ----------------------------------------------------------------------
+
+#[test]
+fn case_operators_on_status_count_flags_are_bad() {
+    check_err(r#"echo ${?^^}; echo no
+echo ${#,,} ${-^}
+[ -n "${?^}" ]; echo $?
+echo ${?~~}
+echo ${?^^[ab]}
+set -- aB; echo ${1~~} ${@~} ${1^} ${0^^} $?"#, "Ab AB AB BASH 0\n", "bash: line 1: ${?^^}: bad substitution\nbash: line 2: ${#,,}: bad substitution\nbash: line 3: ${?^}: bad substitution\nbash: line 4: ${?~~}: bad substitution\nbash: line 5: ${?^^[ab]}: bad substitution\n", 0);
+}

@@ -483,6 +483,10 @@ fn unparsed_expansion(body: &str) -> Option<String> {
         return None;
     };
     let (param, op) = inner.split_at(name_end);
+    // bash reads `${?~}`, `${#~~}` and `${-~}` as bad substitutions.
+    if matches!(param, "?" | "#" | "-") {
+        return None;
+    }
     if let Some(pat) = op.strip_prefix("~~") {
         Some(format!("${{{param}^^{pat}}}\u{1}"))
     } else {

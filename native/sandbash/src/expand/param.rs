@@ -808,6 +808,24 @@ pub async fn expand(
                 P::LowercaseFirstChar { .. } => (false, false),
                 _ => (false, true),
             };
+            // bash reads `${?^}`, `${#,,}` and `${-^^}` as bad substitutions.
+            if let (false, Parameter::Special(sp)) = (*indirect, parameter) {
+                if let Some(name) = match sp {
+                    SpecialParameter::LastExitStatus => Some('?'),
+                    SpecialParameter::PositionalParameterCount => Some('#'),
+                    SpecialParameter::CurrentOptionFlags => Some('-'),
+                    _ => None,
+                } {
+                    let op = match (upper, all) {
+                        (true, false) => "^",
+                        (true, true) => "^^",
+                        (false, false) => ",",
+                        (false, true) => ",,",
+                    };
+                    let msg = format!("${{{name}{op}{}}}: bad substitution", pattern.as_deref().unwrap_or(""));
+                    return Err(super::abort(sh.loc(), fds, &msg).await);
+                }
+            }
             case_modify(sh, fds, parameter, *indirect, pattern, Some(upper), all, quoted, out).await?;
         }
         P::ReplaceSubstring { parameter, indirect, pattern, replacement, match_kind } => {

@@ -130,3 +130,6 @@ group("${#?}")
 t("length_of_last_status", r"""echo ${#?} ${#?x}; false; echo ${#?}; (exit 123); echo "${#?}"; set --; echo ${#?}""")
 t("case_in_cmdsub_quoted_and_escaped_patterns", "r=$(\ncase ${c#a} in\n\\* | ?) printf '<%s>' ; echo ;&\nesac\n); printf '[%s]\\n' \"$r\"\nr=$(\ncase '' in\n\"$b\" | 'a') printf '<%s>' ; echo ;;\n# a comment\n*) echo no;;\nesac\n); printf '[%s]\\n' \"$r\"")
 t("dq_operand_dollar_before_lone_single_quote", r"""printf '<%s>' "${x:-'$'}" "${x:-'$'z}" "${x:-q'$'}" "${x:-$'a\tb'}" "${x:-'$x'}"; echo""")
+
+group("Case operators on $?, $# and $-")
+e("case_operators_on_status_count_flags_are_bad", "echo ${?^^}; echo no\necho ${#,,} ${-^}\n[ -n \"${?^}\" ]; echo $?\necho ${?~~}\necho ${?^^[ab]}\nset -- aB; echo ${1~~} ${@~} ${1^} ${0^^} $?")
