@@ -759,3 +759,25 @@ echo ${?~~}
 echo ${?^^[ab]}
 set -- aB; echo ${1~~} ${@~} ${1^} ${0^^} $?"#, "Ab AB AB BASH 0\n", "bash: line 1: ${?^^}: bad substitution\nbash: line 2: ${#,,}: bad substitution\nbash: line 3: ${?^}: bad substitution\nbash: line 4: ${?~~}: bad substitution\nbash: line 5: ${?^^[ab]}: bad substitution\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// A quoted operand that expands an empty list
+// ----------------------------------------------------------------------
+
+#[test]
+fn quoted_operand_with_empty_list_is_one_word() {
+    check(
+        r#"set -- "${b-$@}"; echo $#; set -- "${b-"$@"}"; echo $#; set -- ${b-"$@"}; echo $#; set --; set -- "${b:-$@}"; echo $#; a=(); set -- "${b-${a[@]}}"; echo $#; x=1; set -- "${x:+$@}"; echo $#"#,
+        "1\n1\n1\n1\n1\n1\n",
+        0,
+    );
+}
+
+#[test]
+fn quoted_operand_with_elements() {
+    check(
+        r#"set -- a b; set -- "${u-$@}"; echo $#; set -- a b; set -- "${u-"$@"}"; echo $# $2; set -- "${u-}" "${u:-x}"; echo $#; printf '<%s>' "${x:-${arr[@]:(-1)}}" "${b-$@}"; echo"#,
+        "2\n2 b\n2\n<><><x>\n",
+        0,
+    );
+}

@@ -958,6 +958,11 @@ async fn expand_raw_into(
     };
     let (done, cur) = (out.done.len(), out.cur.len());
     expand_pieces(sh, fds, &pieces, quoted, out).await?;
+    if quoted {
+        // A quoted operand is a word even when it expands an empty list:
+        // `set -- "${u-$@}"` with no arguments sets one empty argument.
+        out.push(String::new(), true, false)?;
+    }
     if !quoted {
         // In an unquoted `${x:-a b}` the literal text is split too.
         let mark = |s: &mut super::Seg| {

@@ -133,3 +133,7 @@ t("dq_operand_dollar_before_lone_single_quote", r"""printf '<%s>' "${x:-'$'}" "$
 
 group("Case operators on $?, $# and $-")
 e("case_operators_on_status_count_flags_are_bad", "echo ${?^^}; echo no\necho ${#,,} ${-^}\n[ -n \"${?^}\" ]; echo $?\necho ${?~~}\necho ${?^^[ab]}\nset -- aB; echo ${1~~} ${@~} ${1^} ${0^^} $?")
+
+group("A quoted operand that expands an empty list")
+t("quoted_operand_with_empty_list_is_one_word", r"""set -- "${b-$@}"; echo $#; set -- "${b-"$@"}"; echo $#; set -- ${b-"$@"}; echo $#; set --; set -- "${b:-$@}"; echo $#; a=(); set -- "${b-${a[@]}}"; echo $#; x=1; set -- "${x:+$@}"; echo $#""")
+t("quoted_operand_with_elements", r"""set -- a b; set -- "${u-$@}"; echo $#; set -- a b; set -- "${u-"$@"}"; echo $# $2; set -- "${u-}" "${u:-x}"; echo $#; printf '<%s>' "${x:-${arr[@]:(-1)}}" "${b-$@}"; echo""")
