@@ -781,3 +781,28 @@ fn quoted_operand_with_elements() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Fatal expansion errors in the EXIT trap
+// ----------------------------------------------------------------------
+
+#[test]
+fn exit_trap_error_keeps_the_exit_status() {
+    check_err(
+        r#"trap 'echo "x=$x"' EXIT
+set -u"#,
+        "",
+        "bash: line 1: x: unbound variable\n",
+        0,
+    );
+}
+
+#[test]
+fn exit_trap_error_after_exit_n() {
+    check_err(r#"trap 'echo ${x?boom}; echo after' EXIT; exit 3"#, "", "bash: line 1: x: boom\n", 3);
+}
+
+#[test]
+fn exit_trap_exit_and_subshell_errors() {
+    check_err(r#"trap '(echo ${x?in sub}); echo $?; exit 5' EXIT; exit 4"#, "1\n", "bash: line 1: x: in sub\n", 5);
+}

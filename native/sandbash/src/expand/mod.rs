@@ -101,6 +101,10 @@ pub async fn abort(loc: crate::state::Loc, fds: &Fds, msg: &str) -> Flow {
 /// variable under `set -u`, `${x?}`, a bad substitution): 127 for a `-c`
 /// script itself, 1 in a subshell, a script file or under `set -e`.
 pub fn fatal_status(sh: &ShellState) -> i32 {
+    // In the EXIT trap the shell leaves with the status it was leaving with.
+    if let Some(s) = sh.trace.exit_status {
+        return s;
+    }
     // Under `set -e` bash leaves through errexit, with status 1.
     if sh.subshell_depth == sh.shell_base && !sh.script_file && !sh.opts.errexit {
         127

@@ -117,7 +117,9 @@ pub async fn run_exit_trap(sh: &mut ShellState, fds: &Fds, status: i32) -> Resul
     };
     sh.last_status = status;
     sh.trace.in_trap += 1;
+    let outer = sh.trace.exit_status.replace(status);
     let r = run_string(sh, &action, fds, "trap").await;
+    sh.trace.exit_status = outer;
     sh.trace.in_trap -= 1;
     match r {
         Ok(_) | Err(Flow::Break(_)) | Err(Flow::Continue(_)) | Err(Flow::Return(_)) | Err(Flow::Abort(_)) => Ok(status),
@@ -131,6 +133,7 @@ pub async fn run_exit_trap(sh: &mut ShellState, fds: &Fds, status: i32) -> Resul
 pub fn fork(sh: &ShellState) -> ShellState {
     let mut sub = sh.clone();
     sub.exec_fds = None;
+    sub.trace.exit_status = None;
     sub.jobs = sh.jobs.for_subshell();
     if !sub.traps.is_empty() {
         let mut shown = (*sub.shown_traps).clone();

@@ -24,6 +24,9 @@ pub struct Trace {
     /// The running simple command's span in the current source (for
     /// `BASH_COMMAND` when no trap is set).
     pub span: (usize, usize),
+    /// While the EXIT trap runs: the status the shell exits with, which a
+    /// fatal expansion error inside the trap leaves as it is.
+    pub exit_status: Option<i32>,
 }
 
 impl ShellState {

@@ -137,3 +137,8 @@ e("case_operators_on_status_count_flags_are_bad", "echo ${?^^}; echo no\necho ${
 group("A quoted operand that expands an empty list")
 t("quoted_operand_with_empty_list_is_one_word", r"""set -- "${b-$@}"; echo $#; set -- "${b-"$@"}"; echo $#; set -- ${b-"$@"}; echo $#; set --; set -- "${b:-$@}"; echo $#; a=(); set -- "${b-${a[@]}}"; echo $#; x=1; set -- "${x:+$@}"; echo $#""")
 t("quoted_operand_with_elements", r"""set -- a b; set -- "${u-$@}"; echo $#; set -- a b; set -- "${u-"$@"}"; echo $# $2; set -- "${u-}" "${u:-x}"; echo $#; printf '<%s>' "${x:-${arr[@]:(-1)}}" "${b-$@}"; echo""")
+
+group("Fatal expansion errors in the EXIT trap")
+e("exit_trap_error_keeps_the_exit_status", "trap 'echo \"x=$x\"' EXIT\nset -u")
+e("exit_trap_error_after_exit_n", "trap 'echo ${x?boom}; echo after' EXIT; exit 3")
+e("exit_trap_exit_and_subshell_errors", "trap '(echo ${x?in sub}); echo $?; exit 5' EXIT; exit 4")
