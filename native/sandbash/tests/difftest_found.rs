@@ -806,3 +806,57 @@ fn exit_trap_error_after_exit_n() {
 fn exit_trap_exit_and_subshell_errors() {
     check_err(r#"trap '(echo ${x?in sub}); echo $?; exit 5' EXIT; exit 4"#, "1\n", "bash: line 1: x: in sub\n", 5);
 }
+
+// ----------------------------------------------------------------------
+// ${x//...} whose pattern starts with a slash
+// ----------------------------------------------------------------------
+
+#[test]
+fn replace_all_slash_forms() {
+    check(
+        r#"x=a/b/c; echo ${x////} ${x///} ${x///b} "${x////-}" ${x//} ${x//\//_}; x=abc; echo ${x////} ${x//b/} ${x///} ${x//b} ${x/b}; c=""; printf '<%s>' ${c///<&>}; echo; a=(x/y z/w); echo "${a[@]////}" ${a[*]///-}"#,
+        "abc abc a/c a-b-c a/b/c a_b_c\nabc ac abc ac ac\n<>\nxy zw x/y z/w\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// Expansion errors in here-strings; readonly under set -e
+// ----------------------------------------------------------------------
+
+#[test]
+fn herestring_error_fails_the_command() {
+    check_err(
+        r#"cat <<< ${c:?x}
+echo next $?
+set -u
+cat <<< $nope
+echo next $?"#,
+        "next 127\nnext 127\n",
+        "bash: line 1: c: x\nbash: line 4: nope: unbound variable\n",
+        0,
+    );
+}
+
+#[test]
+fn readonly_assignment_under_errexit_ends_the_shell() {
+    check_err(
+        r#"readonly v=1
+v=q; echo $?
+set -e
+v=q; echo $?
+echo never"#,
+        "",
+        "bash: line 2: v: readonly variable\nbash: line 4: v: readonly variable\n",
+        1,
+    );
+}
+
+#[test]
+fn unquoted_at_in_contexts_without_splitting() {
+    check(
+        r#"IFS=:; a=(x y); [[ ${a[@]} == "x y" ]] && echo yes1; [[ ${a[*]} == "x:y" ]] && echo yes2; case ${a[@]} in "x y") echo c1;; "x:y") echo c2;; esac; cat <<< ${a[@]}; v=${a[@]}; echo "$v"; w=${a[*]}; echo "$w" "#,
+        "yes1\nyes2\nc1\nx y\nx y\nx:y\n",
+        0,
+    );
+}

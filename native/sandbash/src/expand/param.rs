@@ -385,7 +385,7 @@ fn emit(sh: &ShellState, out: &mut Fields, v: PV, quoted: bool) -> Result<(), Fl
             // Unquoted, bash joins the elements with IFS's first character
             // and splits the result: with a separator that is not blank, an
             // empty element is an empty field (`IFS=:; set -- "" 1; $*`).
-            let sep = if quoted { String::new() } else { ifs_sep(sh) };
+            let sep = if quoted || out.join_star { String::new() } else { ifs_sep(sh) };
             let delimit = sep.chars().next().is_some_and(|c| !matches!(c, ' ' | '\t' | '\n'));
             for (i, it) in items.into_iter().enumerate() {
                 if i > 0 {
@@ -829,6 +829,25 @@ pub async fn expand(
             case_modify(sh, fds, parameter, *indirect, pattern, Some(upper), all, quoted, out).await?;
         }
         P::ReplaceSubstring { parameter, indirect, pattern, replacement, match_kind } => {
+            // After `${x//`, bash takes the next character into the pattern
+            // even when it is a `/`: `${x///}` and `${x////}` remove every
+            // `/`, `${x////-}` replaces each with `-` (brush-parser reads an
+            // empty pattern there).
+            let (fixed_pattern, fixed_replacement);
+            let (pattern, replacement) = match (match_kind, pattern.as_str(), replacement.as_deref()) {
+                (SubstringMatchKind::Anywhere, "", Some(r)) => {
+                    let b: Vec<char> = r.chars().collect();
+                    let mut k = 0;
+                    while k < b.len() && b[k] != '/' {
+                        k += if b[k] == '\\' { 2 } else { 1 };
+                    }
+                    let head: String = b[..k.min(b.len())].iter().collect();
+                    fixed_pattern = format!("/{head}");
+                    fixed_replacement = (k < b.len()).then(|| b[k + 1..].iter().collect::<String>());
+                    (&fixed_pattern, &fixed_replacement)
+                }
+                _ => (pattern, replacement),
+            };
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, *indirect, &v).await?;
             let pat = Pattern::from_parts(&expand_pattern(sh, fds, pattern).await?);

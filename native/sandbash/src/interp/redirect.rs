@@ -183,7 +183,12 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
             set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(body.into_bytes())));
         }
         IoRedirect::HereString(fd, w) => {
-            let mut s = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
+            let mut s = match expand::expand_string(sh, fds, &super::raw_word(sh, w)).await {
+                Ok(s) => s,
+                // As in a here-document, an expansion error fails the command only.
+                Err(Flow::Exit(s)) if !sh.opts.errexit => return Err(Flow::Abort(s)),
+                Err(e) => return Err(e),
+            };
             let limit = sh.budget.limits.max_string_bytes;
             if s.len() as u64 > limit {
                 return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", limit, "here-string size")));

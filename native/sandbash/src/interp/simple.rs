@@ -351,7 +351,8 @@ async fn run_with(
                     || m.ends_with(": bad array subscript")
                     || m.ends_with(": circular name reference"));
                 e.report(sh, fds, "").await?;
-                return Err(if readonly { Flow::Abort(1) } else { Flow::Exit(1) });
+                // Under `set -e` a failed assignment to a readonly name ends the shell.
+                return Err(if readonly && !sh.opts.errexit { Flow::Abort(1) } else { Flow::Exit(1) });
             }
         }
         // A command of assignments (or redirections) only leaves `$_` empty.

@@ -142,3 +142,11 @@ group("Fatal expansion errors in the EXIT trap")
 e("exit_trap_error_keeps_the_exit_status", "trap 'echo \"x=$x\"' EXIT\nset -u")
 e("exit_trap_error_after_exit_n", "trap 'echo ${x?boom}; echo after' EXIT; exit 3")
 e("exit_trap_exit_and_subshell_errors", "trap '(echo ${x?in sub}); echo $?; exit 5' EXIT; exit 4")
+
+group("${x//...} whose pattern starts with a slash")
+t("replace_all_slash_forms", r"""x=a/b/c; echo ${x////} ${x///} ${x///b} "${x////-}" ${x//} ${x//\//_}; x=abc; echo ${x////} ${x//b/} ${x///} ${x//b} ${x/b}; c=""; printf '<%s>' ${c///<&>}; echo; a=(x/y z/w); echo "${a[@]////}" ${a[*]///-}""")
+
+group("Expansion errors in here-strings; readonly under set -e")
+e("herestring_error_fails_the_command", "cat <<< ${c:?x}\necho next $?\nset -u\ncat <<< $nope\necho next $?")
+e("readonly_assignment_under_errexit_ends_the_shell", "readonly v=1\nv=q; echo $?\nset -e\nv=q; echo $?\necho never")
+t("unquoted_at_in_contexts_without_splitting", r"""IFS=:; a=(x y); [[ ${a[@]} == "x y" ]] && echo yes1; [[ ${a[*]} == "x:y" ]] && echo yes2; case ${a[@]} in "x y") echo c1;; "x:y") echo c2;; esac; cat <<< ${a[@]}; v=${a[@]}; echo "$v"; w=${a[*]}; echo "$w" """)
