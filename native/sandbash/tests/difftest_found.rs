@@ -860,3 +860,15 @@ fn unquoted_at_in_contexts_without_splitting() {
         0,
     );
 }
+
+#[test]
+fn case_in_cmdsub_with_multibyte_text() {
+    check(
+        r#"case '' in
+$b) printf '<%s>' ä "$(printf '%s,' "${a:1}")"; echo ;&
+esac
+x=$(case é in é) echo ä;; esac); echo "$x" ä"#,
+        "<ä><,>\nä ä\n",
+        0,
+    );
+}

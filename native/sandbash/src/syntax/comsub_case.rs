@@ -54,6 +54,9 @@ pub fn rewrite(src: &str) -> Cow<'_, str> {
     let mut inserts: Vec<usize> = Vec::new();
     // Where the commands after the last pattern's `)` begin.
     let mut body_start = usize::MAX;
+    // `Comsub` frames on the stack (a count: looking through a deep stack at
+    // every pattern would be quadratic).
+    let mut comsubs = 0usize;
     let word_at = |i: usize, w: &str| {
         b[i..].starts_with(w.as_bytes())
             && (i == 0 || is_meta(b[i - 1]))
@@ -76,7 +79,7 @@ pub fn rewrite(src: &str) -> Cow<'_, str> {
                 i += 1;
                 continue;
             }
-            if stack.contains(&Frame::Comsub) {
+            if comsubs > 0 {
                 inserts.push(i);
             }
             continue;
@@ -133,19 +136,27 @@ pub fn rewrite(src: &str) -> Cow<'_, str> {
             }
             _ => {}
         }
-        let first_in_body = body_start <= i && src[body_start..i].trim().is_empty();
-        if word_at(i, "case") && (at_command(&src[..i]) || first_in_body) {
+        // (Only at an ASCII `case` is `i` sure to fall between characters.)
+        if word_at(i, "case")
+            && (at_command(&src[..i]) || body_start <= i && b[body_start..i].iter().all(u8::is_ascii_whitespace))
+        {
             stack.push(Frame::CaseHead);
             i += 4;
             continue;
         }
         match c {
-            b'(' if i > 0 && b[i - 1] == b'$' && b.get(i + 1) != Some(&b'(') => stack.push(Frame::Comsub),
+            b'(' if i > 0 && b[i - 1] == b'$' && b.get(i + 1) != Some(&b'(') => {
+                stack.push(Frame::Comsub);
+                comsubs += 1;
+            }
             b'(' => stack.push(Frame::Paren),
             b')' => {
                 // Close the innermost parenthesis (a case left open inside
                 // it is a syntax error the parser will report).
                 while let Some(f) = stack.pop() {
+                    if f == Frame::Comsub {
+                        comsubs -= 1;
+                    }
                     if matches!(f, Frame::Comsub | Frame::Paren) {
                         break;
                     }
@@ -188,6 +199,34 @@ mod tests {
             rewrite("x=$(case a in a) case b in b) echo;; esac;; esac)"),
             "x=$(case a in (a) case b in (b) echo;; esac;; esac)"
         );
+    }
+
+    #[test]
+    fn multibyte_text_is_walked_safely() {
+        assert_eq!(rewrite("x=$(case é in é) echo ä;; esac) ä"), "x=$(case é in (é) echo ä;; esac) ä");
+        for s in ["case '' in\n$b) printf '<%s>' ä \"$(printf '%s,' \"${a:1}\")\"; echo ;&\nesac", "ä $(é) case"] {
+            assert_eq!(rewrite(s), s, "{s}");
+        }
+    }
+
+    #[test]
+    fn any_text_is_walked_without_panicking() {
+        // Random texts over the characters the scanner cares about.
+        let parts = [
+            "case", " in ", "esac", "$(", "(", ")", ";;", ";&", ";;&", "'", "\"", "\\", "ä", "é", "#", "\n", " ", "|",
+            "x",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            for _ in 0..(seed % 24) {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                s.push_str(parts[(seed >> 33) as usize % parts.len()]);
+            }
+            let out = rewrite(&s);
+            // Only `(` is ever added.
+            assert_eq!(out.replace('(', ""), s.replace('(', ""), "{s:?}");
+        }
     }
 
     #[test]
