@@ -35,6 +35,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -75,11 +76,20 @@ class Shells:
 
 
 def _run(argv, cwd, env):
+    # Its own process group: on a timeout the subshells a program forked die
+    # with it (killing only `bash -c` left them looping for hours).
+    p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
     try:
-        r = subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT)
-        return r.stdout, r.stderr, r.returncode
-    except subprocess.TimeoutExpired as e:
-        return e.stdout or b"", (e.stderr or b"") + b"\n<timeout>", -999
+        out, err = p.communicate(timeout=TIMEOUT)
+        return out, err, p.returncode
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, err = p.communicate()
+        return out or b"", (err or b"") + b"\n<timeout>", -999
 
 
 def diff_kinds(a, b):
