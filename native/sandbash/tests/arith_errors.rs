@@ -324,3 +324,22 @@ echo "[${9:1/0}]"; x="x y z"; printf '<%s>' ${v:x}; echo
 set --; echo "[${@:1/0}]"
 v=; echo "[${v:1/0}]""#, "[] [] [] []\n[] []\n[]\n[]\n[]\n<>\n", "bash: line 4: @: 1/0: division by 0 (error token is \"0\")\nbash: line 5: v: 1/0: division by 0 (error token is \"0\")\n", 1);
 }
+
+// ----------------------------------------------------------------------
+// assignments that fail
+// ----------------------------------------------------------------------
+
+#[test]
+fn readonly_in_every_context() {
+    check_err(r#"readonly r=1
+(( r++ )); echo "st=$?"
+(( r = 2, s = 3 )); echo "st=$? s=${s-unset}"
+let r=2 t=3; echo "st=$? t=${t-unset}"
+for ((r=0;r<1;)); do :; done; echo "st=$?"
+for ((i=0;i<2;r++)); do i=9; done; echo "st=$?"
+f() { (( r += 1 )); echo "f st=$?"; }; f
+[[ $(( 1 )) -eq 1 ]] && echo ok
+declare -A m; readonly m; (( m[k] = 1 )); echo "st=$?"
+a=(1); readonly a; (( a[0] = 2 )); echo "st=$? ${a[*]}"
+echo $(( r = 5 )); echo not reached"#, "st=1\nst=1 s=unset\nst=1 t=unset\nst=1\nst=1\nf st=1\nok\nst=1\nst=1 1\n", "bash: line 2: r: readonly variable\nbash: line 3: r: readonly variable\nbash: line 4: r: readonly variable\nbash: line 5: r: readonly variable\nbash: line 6: r: readonly variable\nenvironment: line 7: r: readonly variable\nbash: line 9: m: readonly variable\nbash: line 10: a: readonly variable\nbash: line 11: r: readonly variable\n", 1);
+}

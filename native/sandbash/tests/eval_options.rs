@@ -46,3 +46,34 @@ eval "echo a" -- b; echo "rc=$?""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// line numbers of eval text
+// ----------------------------------------------------------------------
+
+#[test]
+fn syntax_errors_count_from_the_eval_line() {
+    check_err(r#":
+:
+eval "echo \$LINENO
+echo \$LINENO; (
+"
+eval "x=\$LINENO"; echo $x
+eval "
+
+\""
+f() { eval "("; }
+f
+eval '"'
+eval "<"
+eval 'echo ok; case x in'
+eval 'if'; echo "st=$?""#, "5\n6\nst=2\n", "bash: eval: line 7: syntax error: unexpected end of file\nbash: eval: line 11: unexpected EOF while looking for matching `\"'\nenvironment: eval: line 11: syntax error: unexpected end of file\nbash: eval: line 12: unexpected EOF while looking for matching `\"'\nbash: eval: line 13: syntax error near unexpected token `newline'\nbash: eval: line 13: `<'\nbash: eval: line 15: syntax error: unexpected end of file\nbash: eval: line 16: syntax error: unexpected end of file\n", 0);
+}
+
+#[test]
+fn nested_eval_lines() {
+    check_err(r#":
+eval ':
+eval "echo \$LINENO; ( "'
+x=1; eval "$(printf '%s\n' ':' 'fi')""#, "", "bash: eval: line 5: syntax error: unexpected end of file\nbash: eval: line 5: syntax error near unexpected token `fi'\nbash: eval: line 5: `fi'\n", 2);
+}

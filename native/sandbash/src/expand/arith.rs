@@ -7,6 +7,7 @@ use super::expand_to_segs;
 use crate::interp::{Fds, Flow};
 use crate::state::{ShellState, Value};
 
+mod compiled;
 mod operands;
 
 /// bash's MAX_EXPR_RECURSION_LEVEL: expressions evaluated inside each other
@@ -39,9 +40,14 @@ const SUB_MARK: &str = "\u{1}subscript:";
 /// Marks a variable unset under `set -u`: it ends the shell.
 const UNBOUND_MARK: &str = "\u{1}unbound:";
 
-/// An arithmetic error's message without its mark.
+/// Marks a failed assignment (a readonly variable): bash prints the
+/// message as it is, without the `((: `/`let: ` of the command.
+const BARE_MARK: &str = "\u{2}bare:";
+
+/// An arithmetic error's message without its marks.
 pub fn plain(m: &str) -> &str {
-    m.strip_prefix(SUB_MARK).or_else(|| m.strip_prefix(UNBOUND_MARK)).unwrap_or(m)
+    let m = m.strip_prefix(SUB_MARK).or_else(|| m.strip_prefix(UNBOUND_MARK)).unwrap_or(m);
+    m.strip_prefix(BARE_MARK).unwrap_or(m)
 }
 
 /// Report an arithmetic error as bash does: `Ok` after printing
@@ -50,10 +56,14 @@ pub fn plain(m: &str) -> &str {
 /// variable under `set -u` (printed without the prefix).
 pub async fn report(sh: &ShellState, fds: &Fds, prefix: &str, m: &str) -> Result<(), Flow> {
     if let Some(m) = m.strip_prefix(SUB_MARK) {
-        return Err(super::fatal(sh.loc(), fds, m, 1).await);
+        return Err(super::fatal(sh.loc(), fds, plain(m), 1).await);
     }
     if let Some(m) = m.strip_prefix(UNBOUND_MARK) {
         return Err(super::fatal(sh.loc(), fds, m, super::fatal_status(sh)).await);
+    }
+    if let Some(m) = m.strip_prefix(BARE_MARK) {
+        fds.shell_err(sh.loc(), m).await;
+        return Ok(());
     }
     fds.shell_err(sh.loc(), &format!("{prefix}{m}")).await;
     Ok(())
@@ -99,6 +109,12 @@ pub async fn expand_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<S
     })
 }
 
+/// Evaluate already-expanded text when its compiled form decides it alone
+/// (see [`compiled`]); `None`, with nothing changed, otherwise.
+pub fn try_compiled(sh: &mut ShellState, text: &str) -> Option<i64> {
+    compiled::try_eval(sh, text)
+}
+
 /// Parse and evaluate already-expanded text. `depth` counts the evaluations
 /// this one is nested in (0 at the top).
 pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, String> {
@@ -107,6 +123,9 @@ pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, St
     // at any depth, so bash's limit of 1,024 is reached whatever a frame costs.
     if depth > 0 {
         return stacker::maybe_grow(EVAL_RED_ZONE, EVAL_SEGMENT, || eval_inner(sh, text, depth));
+    }
+    if let Some(v) = compiled::try_eval(sh, text) {
+        return Ok(v);
     }
     // The top evaluation owns the bracket table its nested ones share.
     // A short one on a caller's thread (see `limits::inline`) fits the stack

@@ -6,6 +6,7 @@ pub mod alias;
 mod compound;
 pub mod cond;
 mod coproc;
+mod fast;
 pub use coproc::reap as reap_coproc;
 pub mod jobs;
 pub mod print_cmd;
@@ -188,12 +189,34 @@ pub fn run_list<'a>(sh: &'a mut ShellState, list: &'a ast::CompoundList, fds: &'
                 let s = jobs::spawn(sh, and_or, fds).await?;
                 sh.last_status = s;
                 s
+            } else if let Some(ran) = lone_command(and_or).map(|c| fast::try_command(sh, c)).transpose()?.flatten() {
+                finish_fast(sh, fds, ran).await?
             } else {
                 run_and_or(sh, and_or, fds).await?
             };
         }
         Ok(status)
     })
+}
+
+/// The command of a list item that is one command alone (no `&&`, `|`, `!`, `time`).
+fn lone_command(and_or: &ast::AndOrList) -> Option<&ast::Command> {
+    let p = &and_or.first;
+    match &p.seq[..] {
+        [cmd] if and_or.additional.is_empty() && p.timed.is_none() && !p.bang => Some(cmd),
+        _ => None,
+    }
+}
+
+/// What the pipeline around a command run by [`fast`] would have done after it.
+async fn finish_fast(sh: &mut ShellState, fds: &Fds, ran: fast::Ran) -> Res {
+    set_pipestatus_one(sh, ran.status);
+    sh.last_status = ran.status;
+    let status = check_errexit(sh, fds, ran.status).await?;
+    if ran.yield_due {
+        simple::take_turn(sh).await;
+    }
+    Ok(status)
 }
 
 /// Run `a && b || c`. Only the last pipeline is outside a condition for `set -e`.
@@ -827,6 +850,9 @@ pub fn enter_eval(sh: &mut ShellState) -> Result<(), Flow> {
 async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str, relative: bool) -> Res {
     crate::limits::inline::leave_above(src.len(), crate::limits::inline::BYTES).await;
     let depth = sh.budget.limits.max_parser_depth as usize;
+    // `eval` text's first line is the line of the `eval` itself, for its
+    // syntax errors as for `LINENO` (taken before its commands move it).
+    let base = if relative { sh.line.saturating_sub(1) } else { 0 };
     // After a syntax error, the commands before it still run.
     let mut error_after = None;
     let crate::syntax::Parsed { program, source } = match crate::syntax::parse(src, depth) {
@@ -837,13 +863,12 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
                 p
             }
             None => {
-                report_syntax_error(sh, fds, what, &m).await;
+                report_syntax_error(sh, fds, what, &m, base).await;
                 return Ok(2);
             }
         },
     };
-    // Its first line is the line of the `eval` itself.
-    let source = if relative { rebase(source, sh.line.saturating_sub(1)) } else { source };
+    let source = if relative { rebase(source, base) } else { source };
     let saved_src = std::mem::replace(&mut sh.src, source);
     let mut status = 0;
     let mut result = Ok(0);
@@ -863,7 +888,7 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
     }
     sh.src = saved_src;
     if let (Some(m), Ok(_)) = (error_after, &result) {
-        report_syntax_error(sh, fds, what, &m).await;
+        report_syntax_error(sh, fds, what, &m, base).await;
         return Ok(2);
     }
     result.map(|_| status)
@@ -872,7 +897,14 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
 /// A syntax error in text run by `eval` (`bash: eval: line 2: ...`),
 /// `source` (`file: line 1: ...`) or a nested bash (`script.sh: line 1: `,
 /// `bash: -c: line 1: `), both lines of it named as bash names them.
-async fn report_syntax_error(sh: &ShellState, fds: &Fds, what: &str, m: &str) {
+async fn report_syntax_error(sh: &ShellState, fds: &Fds, what: &str, m: &str, base: usize) {
+    let shifted;
+    let m = if what == "eval" && base > 0 {
+        shifted = shift_lines(m, base);
+        &shifted
+    } else {
+        m
+    };
     let prefix = match what {
         "eval" => format!("{}: eval: ", sh.loc().who),
         // A nested bash: its script file's name, or `$0: -c: ` for `bash -c`.
@@ -886,6 +918,23 @@ async fn report_syntax_error(sh: &ShellState, fds: &Fds, what: &str, m: &str) {
     };
     let text = m.replace("\nbash: -c: ", &format!("\n{prefix}"));
     let _ = fds.stderr.write(format!("{prefix}{text}\n").as_bytes()).await;
+}
+
+/// A parser message with each `line N:` it names moved down by `by` lines.
+fn shift_lines(m: &str, by: usize) -> String {
+    let shift = |seg: &str| -> String {
+        let at = if seg.starts_with("line ") { Some(0) } else { seg.find(": line ").map(|i| i + 2) };
+        let Some(at) = at else {
+            return seg.to_string();
+        };
+        let digits = &seg[at + 5..];
+        let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
+        match digits[..end].parse::<usize>() {
+            Ok(n) => format!("{}line {}{}", &seg[..at], n.saturating_add(by), &digits[end..]),
+            Err(_) => seg.to_string(),
+        }
+    };
+    m.split('\n').map(shift).collect::<Vec<_>>().join("\n")
 }
 
 /// Run a script as a separate bash would: a fork of the shell keeping only

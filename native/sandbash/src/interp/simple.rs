@@ -12,6 +12,13 @@ use brush_parser::ast::{self, AssignmentName, AssignmentValue, CommandPrefixOrSu
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// A word of a simple command: an item of its prefix or suffix, or its name.
+#[derive(Clone, Copy)]
+enum Arg<'a> {
+    Item(&'a Item),
+    Name(&'a ast::Word),
+}
+
 /// Builtins whose `name=value` arguments are assignments.
 fn is_declaration(name: &str) -> bool {
     matches!(name, "export" | "local" | "declare" | "typeset" | "readonly")
@@ -181,7 +188,7 @@ pub async fn debug_trap(sh: &mut ShellState, fds: &Fds, text: String) -> Result<
 /// lookahead its parser had read when it made the command), or its only
 /// word's last line. So `echo "a<newline>b" $LINENO` is on line 2 and a
 /// multi-line `x=$(...)` or `eval '...'` counts from its last line.
-fn command_line(cmd: &ast::SimpleCommand) -> Option<usize> {
+pub(super) fn command_line(cmd: &ast::SimpleCommand) -> Option<usize> {
     use ast::CommandPrefixOrSuffixItem as Item;
     // (start line, end line) of each item, in order.
     fn lines(it: &Item) -> Option<(usize, usize)> {
@@ -209,7 +216,7 @@ fn command_line(cmd: &ast::SimpleCommand) -> Option<usize> {
 
 /// The first and last character index of a command, as `cmd.location()`
 /// gives them, from its first and last item only.
-fn span(cmd: &ast::SimpleCommand) -> Option<(usize, usize)> {
+pub(super) fn span(cmd: &ast::SimpleCommand) -> Option<(usize, usize)> {
     fn item(it: &Item, start: bool) -> Option<usize> {
         let pick = |l: &brush_parser::SourceSpan| if start { l.start.index } else { l.end.index };
         match it {
@@ -231,6 +238,21 @@ fn span(cmd: &ast::SimpleCommand) -> Option<(usize, usize)> {
     Some((first, last))
 }
 
+/// The command count says the runtime is owed a turn: give its other tasks
+/// (other sessions, a cancel) a turn, and after a quantum, the admission
+/// slot to a waiting exec. On a caller's thread its slice decides when to
+/// leave instead (`limits::inline`).
+pub(super) async fn take_turn(sh: &ShellState) {
+    if crate::limits::inline::active() {
+        return;
+    }
+    if sh.budget.should_requeue() {
+        let budget = sh.budget.clone();
+        budget.requeue().await;
+    }
+    tokio::task::yield_now().await;
+}
+
 async fn run_with(
     sh: &mut ShellState,
     cmd: &ast::SimpleCommand,
@@ -240,15 +262,8 @@ async fn run_with(
     if let Some(line) = command_line(cmd) {
         sh.line = sh.src.line_base + line;
     }
-    // On a caller's thread its slice decides when to leave (`limits::inline`).
-    if sh.budget.tick_command()? && !crate::limits::inline::active() {
-        // Give the runtime's other tasks (other sessions, a cancel) a turn,
-        // and after a quantum, the admission slot to a waiting exec.
-        if sh.budget.should_requeue() {
-            let budget = sh.budget.clone();
-            budget.requeue().await;
-        }
-        tokio::task::yield_now().await;
+    if sh.budget.tick_command()? {
+        take_turn(sh).await;
     }
     // `BASH_COMMAND`: printed as bash prints it while a trap may read it.
     if sh.trace.in_trap == 0 {
@@ -270,7 +285,7 @@ async fn run_with(
     }
     let mut assigns: Vec<&ast::Assignment> = Vec::new();
     let mut redirs: Vec<ast::IoRedirect> = Vec::new();
-    let mut words: Vec<&Item> = Vec::new();
+    let mut words: Vec<Arg> = Vec::new();
     let prefix_items = cmd.prefix.as_ref().map(|p| named_fds(sh, &p.0, fds));
     let suffix_items = cmd.suffix.as_ref().map(|s| named_fds(sh, &s.0, fds));
     if let Some(prefix) = &prefix_items {
@@ -278,20 +293,18 @@ async fn run_with(
             match it {
                 Item::AssignmentWord(a, _) => assigns.push(a),
                 Item::IoRedirect(r) => redirs.push(r.clone()),
-                other => words.push(other),
+                other => words.push(Arg::Item(other)),
             }
         }
     }
-    let name_item;
     if let Some(w) = &cmd.word_or_name {
-        name_item = Item::Word(w.clone());
-        words.push(&name_item);
+        words.push(Arg::Name(w));
     }
     if let Some(suffix) = &suffix_items {
         for it in suffix.iter() {
             match it {
                 Item::IoRedirect(r) => redirs.push(r.clone()),
-                other => words.push(other),
+                other => words.push(Arg::Item(other)),
             }
         }
     }
@@ -302,8 +315,8 @@ async fn run_with(
     let mut decl: Vec<DeclArg> = Vec::new();
     let mut declaring = false;
     for (i, it) in words.iter().enumerate() {
-        match it {
-            Item::AssignmentWord(a, w) if declaring => {
+        match *it {
+            Arg::Item(Item::AssignmentWord(a, w)) if declaring => {
                 let _ = w;
                 let v = expand_assignment(sh, fds, a).await?;
                 // A function of that name gets the word as text (and `$_` is it).
@@ -316,7 +329,7 @@ async fn run_with(
                 });
                 decl.push(DeclArg::Assign(v));
             }
-            Item::Word(w) | Item::AssignmentWord(_, w) => {
+            Arg::Name(w) | Arg::Item(Item::Word(w) | Item::AssignmentWord(_, w)) => {
                 let src = sh.src.clone();
                 let fields = expand::expand_word(sh, fds, &src.word(w)).await?;
                 if i == 0 || argv.is_empty() {
@@ -329,10 +342,10 @@ async fn run_with(
                     argv.push(f);
                 }
             }
-            Item::ProcessSubstitution(kind, sub) => {
+            Arg::Item(Item::ProcessSubstitution(kind, sub)) => {
                 argv.push(super::procsub::open(sh, fds, kind, sub, subs).await?);
             }
-            Item::IoRedirect(_) => {}
+            Arg::Item(Item::IoRedirect(_)) => {}
         }
     }
 
@@ -363,9 +376,15 @@ async fn run_with(
         return Ok(sh.subst_status.unwrap_or(0));
     }
 
-    let fds = match redirect::apply(sh, &redirs, fds).await {
-        Ok(Some(f)) => f,
-        Ok(None) => return Ok(1),
+    // Without redirections the command writes where the shell does (no copy).
+    let applied;
+    let fds = match if redirs.is_empty() { Ok(None) } else { redirect::apply(sh, &redirs, fds).await.map(Some) } {
+        Ok(None) => fds,
+        Ok(Some(Some(f))) => {
+            applied = f;
+            &applied
+        }
+        Ok(Some(None)) => return Ok(1),
         // An expansion error in a here-document for a function ends the shell.
         Err(Flow::Abort(s)) if sh.funcs.contains_key(&argv[0]) => return Err(Flow::Exit(s)),
         Err(e) => return Err(e),
@@ -374,23 +393,25 @@ async fn run_with(
     if sh.opts.xtrace {
         let ps4 = sh.xtrace_prefix();
         let line = argv.iter().map(|a| xtrace_quote(a)).collect::<Vec<_>>().join(" ");
-        let _ = xtrace_out(sh, &fds).write(format!("{ps4}{line}\n").as_bytes()).await;
+        let _ = xtrace_out(sh, fds).write(format!("{ps4}{line}\n").as_bytes()).await;
     }
 
     // Prefix assignments: temporary for the command; in POSIX mode they stay
     // after a special builtin (bash's default mode restores them too).
-    let posix = sh.opts.get("posix", crate::state::options::Kind::Set) == Some(true);
-    let persistent = posix && builtins::is_special(&name) && !sh.funcs.contains_key(&name);
+    let persistent = !assigns.is_empty()
+        && sh.opts.get("posix", crate::state::options::Kind::Set) == Some(true)
+        && builtins::is_special(&name)
+        && !sh.funcs.contains_key(&name);
     let mut saved: Vec<(String, Option<Var>)> = Vec::new();
     for a in &assigns {
-        let v = expand_assignment(sh, &fds, a).await?;
+        let v = expand_assignment(sh, fds, a).await?;
         if !persistent {
             saved.push((v.name.clone(), sh.vars.get(&v.name).cloned()));
         }
         let n = v.name.clone();
         if let Err(e) = store(sh, v) {
             restore(sh, saved);
-            e.report(sh, &fds, "").await?;
+            e.report(sh, fds, "").await?;
             return Ok(1);
         }
         if !persistent {
@@ -398,7 +419,7 @@ async fn run_with(
         }
     }
     let last_arg = argv.last().cloned().unwrap_or_default();
-    let result = dispatch(sh, &name, argv, decl, &fds).await;
+    let result = dispatch(sh, &name, argv, decl, fds).await;
     restore(sh, saved);
     // `$_`: the last argument of the previous command.
     set_last_arg(sh, last_arg);
@@ -406,8 +427,12 @@ async fn run_with(
 }
 
 /// Set `$_`, unless it already holds that (a loop's commands mostly repeat it).
-fn set_last_arg(sh: &mut ShellState, v: String) {
-    if matches!(sh.vars.get("_"), Some(Var { value: Some(Value::Scalar(s)), exported: false, .. }) if *s == v)
+pub(super) fn set_last_arg(sh: &mut ShellState, v: String) {
+    // Empty strings are told apart by length: `memcmp` of 0 bytes at a
+    // dangling pointer (an empty `String`'s) costs a masked load there that
+    // the CPU resolves slowly, a fifth of a tight loop's time.
+    let same = |s: &String| s.len() == v.len() && (v.is_empty() || *s == v);
+    if matches!(sh.vars.get("_"), Some(Var { value: Some(Value::Scalar(s)), exported: false, .. }) if same(s))
         && !sh.vars.has_refs()
         && !sh.opts.allexport
     {

@@ -85,12 +85,17 @@ pub async fn leave_above(n: usize, limit: usize) {
 
 /// At a command: leave once the slice is spent or the session holds much.
 pub async fn at_command(budget: &Budget) {
-    let Some(end) = SLICE_END.with(Cell::get) else {
-        return;
-    };
-    if Instant::now() >= end || budget.memory().is_some_and(|m| m.used() > MEMORY) {
+    if slice_spent(budget) {
         leave().await;
     }
+}
+
+/// On a caller's thread, whether the next command must leave it.
+pub fn slice_spent(budget: &Budget) -> bool {
+    let Some(end) = SLICE_END.with(Cell::get) else {
+        return false;
+    };
+    Instant::now() >= end || budget.memory().is_some_and(|m| m.used() > MEMORY)
 }
 
 /// Whether a poll nested this deep must leave rather than go on (see [`STACK_FLOOR`]).

@@ -503,6 +503,12 @@ impl Budget {
         Ok(false)
     }
 
+    /// Take back the command [`tick_command`](Self::tick_command) just
+    /// counted, when the command is handed on to run the general way.
+    pub fn untick_command(&self) {
+        self.commands.fetch_sub(1, Ordering::Relaxed);
+    }
+
     /// One more turn of a loop that has run `this_loop` turns so far.
     pub fn tick_loop(&self, this_loop: u64) -> Result<(), Stop> {
         if this_loop > self.limits.max_loop_iterations {

@@ -169,3 +169,16 @@ a=(); echo "[${a[@]:1/0}] [${a[0]:1/0}]"; unset b; echo "[${b[@]:1/0}]"; declare
 echo "[${9:1/0}]"; x="x y z"; printf '<%s>' ${v:x}; echo
 set --; echo "[${@:1/0}]"
 v=; echo "[${v:1/0}]"''')
+
+group("assignments that fail")
+e("readonly_in_every_context", r'''readonly r=1
+(( r++ )); echo "st=$?"
+(( r = 2, s = 3 )); echo "st=$? s=${s-unset}"
+let r=2 t=3; echo "st=$? t=${t-unset}"
+for ((r=0;r<1;)); do :; done; echo "st=$?"
+for ((i=0;i<2;r++)); do i=9; done; echo "st=$?"
+f() { (( r += 1 )); echo "f st=$?"; }; f
+[[ $(( 1 )) -eq 1 ]] && echo ok
+declare -A m; readonly m; (( m[k] = 1 )); echo "st=$?"
+a=(1); readonly a; (( a[0] = 2 )); echo "st=$? ${a[*]}"
+echo $(( r = 5 )); echo not reached''')

@@ -16,3 +16,24 @@ a=\-; eval ${a:-a}b}; echo "rc=$?"''')
 e("eval_dash_alone_and_later_dashes", r'''eval - echo x; echo "rc=$?"
 eval echo -e -- x; echo "rc=$?"
 eval "echo a" -- b; echo "rc=$?"''')
+
+group("line numbers of eval text")
+e("syntax_errors_count_from_the_eval_line", r''':
+:
+eval "echo \$LINENO
+echo \$LINENO; (
+"
+eval "x=\$LINENO"; echo $x
+eval "
+
+\""
+f() { eval "("; }
+f
+eval '"'
+eval "<"
+eval 'echo ok; case x in'
+eval 'if'; echo "st=$?"''')
+e("nested_eval_lines", r''':
+eval ':
+eval "echo \$LINENO; ( "'
+x=1; eval "$(printf '%s\n' ':' 'fi')"''')

@@ -341,15 +341,20 @@ impl Ev<'_> {
         let s = self.s;
         let text = &s[tok.0..tok.1];
         let Some(open) = text.find('[') else {
-            self.sh.set_var(text, v.to_string())?;
-            return Ok(());
+            return self.sh.set_var(text, v.to_string()).map_err(|m| {
+                if m.ends_with(": readonly variable") {
+                    format!("{BARE_MARK}{m}")
+                } else {
+                    m
+                }
+            });
         };
         let n = &text[..open];
         let sub = &text[open + 1..text.len() - 1];
         if matches!(self.sh.vars.get_set(n).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_))) {
             let var = self.sh.vars.entry(n);
             if var.readonly {
-                return Err(format!("{n}: readonly variable"));
+                return Err(format!("{BARE_MARK}{n}: readonly variable"));
             }
             if let Some(Value::Assoc(m)) = &mut var.value {
                 m.insert(sub.to_string(), v.to_string());
@@ -362,7 +367,7 @@ impl Ev<'_> {
         };
         let var = self.sh.vars.entry(n);
         if var.readonly {
-            return Err(format!("{n}: readonly variable"));
+            return Err(format!("{BARE_MARK}{n}: readonly variable"));
         }
         if i < 0 {
             let top = match &var.value {

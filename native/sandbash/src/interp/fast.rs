@@ -1,0 +1,162 @@
+//! Commands that finish without waiting on anything, run at once: `(( ))`
+//! and `name=value` whose arithmetic compiles (see `expand::arith::compiled`)
+//! or whose value is plain text. The general path builds and boxes a future
+//! for every command, which is most of what a tight loop costs.
+//!
+//! Each case does exactly what the general path would do for it, and
+//! declines (`Ok(None)`, having changed nothing) whenever something could
+//! differ: traps, `set -x`, namerefs, a readonly or integer variable, text
+//! that needs expanding, an arithmetic error to report.
+
+use super::{simple, Flow};
+use crate::state::{ShellState, Value};
+use brush_parser::ast::{self, AssignmentName, AssignmentValue, CommandPrefixOrSuffixItem as Item};
+
+/// What ran: its status, and whether the runtime is owed a turn.
+pub struct Ran {
+    pub status: i32,
+    pub yield_due: bool,
+}
+
+/// Run `cmd` here if it is one of the fast cases.
+pub fn try_command(sh: &mut ShellState, cmd: &ast::Command) -> Result<Option<Ran>, Flow> {
+    if !sh.traps.is_empty() || sh.opts.xtrace || crate::limits::inline::slice_spent(&sh.budget) {
+        return Ok(None);
+    }
+    match cmd {
+        ast::Command::Simple(c) => assignment(sh, c),
+        ast::Command::Compound(ast::CompoundCommand::Arithmetic(a), None) => Ok(arithmetic(sh, a)),
+        _ => Ok(None),
+    }
+}
+
+/// `(( expr ))` with text that needs no expansion.
+fn arithmetic(sh: &mut ShellState, a: &ast::ArithmeticCommand) -> Option<Ran> {
+    let src = sh.src.clone();
+    let text = src.slice(a.loc.start.index, a.loc.end.index)?.strip_prefix("((")?.strip_suffix("))")?;
+    if needs_expansion(text) {
+        return None;
+    }
+    let v = crate::expand::arith::try_compiled(sh, text)?;
+    sh.line = sh.src.line_base + a.loc.end.line;
+    let status = i32::from(v == 0);
+    sh.last_status = status;
+    Some(Ran { status, yield_due: false })
+}
+
+/// Characters after which arithmetic text is expanded first.
+fn needs_expansion(text: &str) -> bool {
+    text.contains(['$', '`', '"', '\'', '\\'])
+}
+
+/// `name=value` alone: a literal value, or `$(( expr ))`.
+fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>, Flow> {
+    if c.word_or_name.is_some() || c.suffix.is_some() || sh.vars.has_refs() {
+        return Ok(None);
+    }
+    let [Item::AssignmentWord(a, _)] = c.prefix.as_ref().map_or(&[][..], |p| &p.0[..]) else {
+        return Ok(None);
+    };
+    let (AssignmentName::VariableName(name), AssignmentValue::Scalar(_)) = (&a.name, &a.value) else {
+        return Ok(None);
+    };
+    let src = sh.src.clone();
+    let Some(text) = value_text(&src, a, name) else {
+        return Ok(None);
+    };
+    let limit = sh.budget.limits.max_string_bytes;
+    // What would make the store fail (its message is printed by the general
+    // path) or store it otherwise than `set_var` and an append in place do.
+    let current_len = match sh.vars.get(name) {
+        Some(v) if v.readonly || v.integer => return Ok(None),
+        Some(v) if a.append && v.case.is_some() => return Ok(None),
+        Some(v) => match &v.value {
+            Some(Value::Scalar(s)) => s.len(),
+            None => 0,
+            Some(_) if a.append => return Ok(None),
+            Some(_) => 0,
+        },
+        None => 0,
+    };
+    let arith = match text.strip_prefix("$((").and_then(|t| t.strip_suffix("))")) {
+        Some(inner) if !needs_expansion(inner) && balanced(inner) => Some(inner),
+        Some(_) => return Ok(None),
+        None if literal(text) => None,
+        None => return Ok(None),
+    };
+    // Counted before anything is evaluated, as the general path does; taken
+    // back when the arithmetic is not decided here.
+    let yield_due = sh.budget.tick_command()?;
+    let value = match arith {
+        Some(inner) => match crate::expand::arith::try_compiled(sh, inner) {
+            Some(v) => v.to_string(),
+            None => {
+                sh.budget.untick_command();
+                return Ok(None);
+            }
+        },
+        None => text.to_string(),
+    };
+    let grown = if a.append { current_len + value.len() } else { value.len() };
+    if grown as u64 > limit {
+        // The arithmetic ran: the general path cannot start over. A value
+        // of digits is never near the limit; a literal is not evaluated.
+        return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", limit, "variable size")));
+    }
+    if let Some(line) = simple::command_line(c) {
+        sh.line = sh.src.line_base + line;
+    }
+    sh.trace.command = None;
+    if let Some(sp) = simple::span(c) {
+        sh.trace.span = sp;
+    }
+    sh.subst_status = None;
+    // As `simple::store` does for these cases: an append grows the string
+    // in place; `set_var` applies a case attribute and `set -a`.
+    if a.append && current_len > 0 {
+        let allexport = sh.opts.allexport;
+        let var = sh.vars.entry(name);
+        if let Some(Value::Scalar(cur)) = &mut var.value {
+            cur.push_str(&value);
+        }
+        if allexport {
+            var.exported = true;
+        }
+    } else if sh.set_var(name, value).is_err() {
+        // Ruled out above (readonly).
+        return Err(Flow::Abort(1));
+    }
+    simple::set_last_arg(sh, String::new());
+    Ok(Some(Ran { status: 0, yield_due }))
+}
+
+/// The text after `=` as written, when it has no line continuation.
+fn value_text<'s>(src: &'s crate::state::source::Source, a: &ast::Assignment, name: &str) -> Option<&'s str> {
+    let whole = src.slice(a.loc.start.index, a.loc.end.index)?;
+    let rest = whole.strip_prefix(name)?;
+    let text = if a.append { rest.strip_prefix("+=")? } else { rest.strip_prefix('=')? };
+    (!text.contains('\\')).then_some(text)
+}
+
+/// Text that expands to itself in an assignment: no expansions, quotes,
+/// tilde, globs or braces.
+fn literal(text: &str) -> bool {
+    text.bytes().all(|c| c.is_ascii_alphanumeric() || b"_-./,+@%:=".contains(&c))
+}
+
+/// Parentheses that close in order, so `$((` ... `))` is one arithmetic
+/// expansion.
+fn balanced(text: &str) -> bool {
+    let mut depth = 0usize;
+    for c in text.bytes() {
+        match c {
+            b'(' => depth += 1,
+            b')' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            _ => {}
+        }
+    }
+    depth == 0
+}

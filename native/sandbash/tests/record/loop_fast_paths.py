@@ -1,0 +1,104 @@
+"""Commands a tight loop repeats, which the interpreter runs on a shorter path:
+`(( ))`, `name=value`, `name=$(( ))` and `name+=text`, and arithmetic that is
+compiled once and re-evaluated. Each case changes, part-way through a loop, what
+decides how such a command behaves (a variable's value or attributes, an option,
+a trap), so the short path and the general one must agree on every turn."""
+
+tools("printf", "echo")
+
+group("arithmetic whose variables change")
+t("values_that_are_not_plain_numbers", r'''for v in 7 010 0x1f 2#101 '1+2' '' ' 5 ' -3 +4 'y' '(2)'; do
+  x=$v; y=6
+  for ((i=0;i<2;i++)); do r=$((x + i)); done
+  printf '%s=%s ' "[$v]" "$r"
+done; echo''')
+e("a_variable_becomes_an_array_or_is_unset", r'''x=1
+for ((i=0;i<4;i++)); do
+  (( i == 1 )) && x=(10 20)
+  (( i == 2 )) && unset x
+  (( i == 3 )) && declare -A x=([0]=5 [k]=6)
+  echo "$i: $((x + 1)) $(( x += 2 )) ${x[*]}"
+done''')
+e("unset_under_nounset", r'''set -u
+n=3
+for ((i=0;i<n;i++)); do
+  (( i == 2 )) && unset n
+  echo "i=$i s=$(( s = i * 2 ))"
+done
+echo not reached''')
+e("division_by_zero_part_way", r'''d=2
+for ((i=0;i<5;i++)); do
+  (( i == 3 )) && d=0
+  x=$(( 10 / d )); echo "i=$i x=$x"
+  (( y = 10 % d )); echo "st=$? y=$y"
+done
+echo end''')
+e("exponents_shifts_and_wrapping", r'''for ((i=0;i<3;i++)); do
+  echo $(( 2 ** (i + 62) )) $(( -2 ** 2 )) $(( 1 << (i + 63) )) $(( 9223372036854775807 + i ))
+  echo $(( -9223372036854775807 - 1 - i / 1 )) $(( (-9223372036854775807 - 1) % -1 ))
+  echo $(( 2 ** (i - 1) ))
+done''')
+t("side_effects_happen_once", r'''i=0; n=0
+for ((k=0;k<5;k++)); do a=$((i++)); b=$((++n)); ((c+=a+b)); done
+echo "$i $n $a $b $c"
+x=5; echo $(( (x=3) + x )) $(( x++ + x )) $(( x-- - x )) $x
+y=1; (( y ? (z=4) : (w=9) )); echo "z=$z w=${w-unset}"''')
+t("short_circuit_does_not_assign", r'''for ((i=0;i<3;i++)); do (( i > 0 && (j = i * 10) )); echo "$? j=${j-unset}"; done
+(( 0 || (k = 2) )); echo "k=$k"; (( 1 || (m = 2) )); echo "m=${m-unset}"''')
+e("readonly_and_integer_part_way", r'''for ((i=0;i<4;i++)); do
+  (( i == 1 )) && declare -i n
+  (( i == 2 )) && readonly r=1
+  n=i+1; r=$((i * 3)); s=$(( i ))
+  echo "i=$i n=$n r=$r s=$s"
+done
+echo after''')
+t("case_attributes_and_appends", r'''declare -u up; declare -l low
+for ((i=0;i<3;i++)); do up=ab$i; low=CD$i; s+=x$i; up+=q; done
+echo "$up $low $s"
+declare -l mixed=AB; mixed+=CD; echo $mixed
+a=(1 2); a+=x; echo "${a[*]}"
+declare -i k=3; k+=4; echo $k''')
+t("literal_values", r'''for ((i=0;i<2;i++)); do a=; b=a:b; c=~; d=x=y; e=a,b.c/d-e+f@g%h; f=:~; done
+printf '[%s]' "$a" "$b" "$c" "$d" "$e" "$f"; echo''')
+t("allexport_part_way", r'''for ((i=0;i<3;i++)); do (( i == 1 )) && set -a; v$i=x 2>/dev/null; w=$i; done
+[[ $(export -p) == *'declare -x w="2"'* ]] && echo exported; declare -p w''')
+
+group("what the shell around the command sees")
+e("errexit_and_err_trap", r'''for ((i=0;i<3;i++)); do (( i )) ; echo "i=$i st=$?"; done
+trap 'echo "ERR at $LINENO: $?"' ERR
+(( 0 ))
+x=$((0))
+set -e
+for ((i=3;i>=0;i--)); do (( i )); echo "i=$i"; done
+echo not reached''')
+e("xtrace_part_way", r'''for ((i=0;i<3;i++)); do
+  (( i == 1 )) && set -x
+  x=$((i * 2)); y=lit; (( z = x + 1 ))
+done
+set +x; echo "$x $y $z"''')
+e("debug_trap_part_way", r'''for ((i=0;i<3;i++)); do
+  (( i == 2 )) && trap 'echo "DEBUG: $BASH_COMMAND"' DEBUG
+  x=$((i + 1))
+done
+trap - DEBUG; echo $x''')
+t("last_argument_and_pipestatus", r'''echo a b; x=1; echo "[$_]"
+false | true; (( 1 )); echo "${PIPESTATUS[*]} [$_]"
+false | true; x=$((2)); echo "${PIPESTATUS[*]} [$_]"
+(( 0 )); echo "$? ${PIPESTATUS[*]}"''')
+e("line_numbers_after_fast_commands", r'''x=1
+(( y = 2 ))
+z=$((3))
+echo "$LINENO"
+(( 1 / 0 ))
+w=$(( 2 /
+0 ))
+echo "$LINENO $x $y $z"''')
+t("namerefs", r'''a=1; declare -n r=a
+for ((i=0;i<3;i++)); do r=$((r + i)); (( r += 10 )); done
+echo "$a $r"
+declare -n e=arr[1]; arr=(0 0); e=$((5 * 2)); echo "${arr[*]}"''')
+t("condition_of_while_and_if", r'''i=0; while (( i < 3 )); do (( i++ )); done; echo $i
+until (( i == 0 )); do i=$((i - 1)); done; echo $i
+if (( i == 0 )); then echo zero; fi
+(( i )) || echo "or ran"; (( i )) && echo "and ran"; ! (( i )); echo "bang $?"''')
+t("large_appends", r'''s=; for ((i=0;i<2000;i++)); do s+=abcdefghij; done; echo ${#s}''')
