@@ -422,3 +422,27 @@ fn unset_reaches_callers_locals() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// locals of readonly variables
+// ----------------------------------------------------------------------
+
+#[test]
+fn readonly_global_cannot_be_made_local() {
+    check_err(r#"readonly b=1
+f() { local b; echo "st=$? $b"; local -a b=x; echo "st=$?"; declare b=2; echo "st=$? $b"; local c=1; echo "c=$c"; }
+f; echo "ret=$?"
+export e=1; readonly e
+h() { local e=5; echo "h $? $e"; }; h"#, "st=1 1\nst=1\nst=1 1\nc=1\nret=0\nh 1 1\n", "environment: line 2: local: b: readonly variable\nenvironment: line 2: local: b: readonly variable\nenvironment: line 2: declare: b: readonly variable\nenvironment: line 5: local: e: readonly variable\n", 0);
+}
+
+#[test]
+fn readonly_local_of_a_caller_can_be_shadowed() {
+    check(
+        r#"f() { local -r z=1; g; echo "f z=$z"; }
+g() { local z=2; echo "g st=$? $z"; z=3; echo "g z=$z"; }
+f"#,
+        "g st=0 2\ng z=3\nf z=1\n",
+        0,
+    );
+}

@@ -573,3 +573,94 @@ fn process_substitution_diff_status() {
 fn process_substitution_write() {
     check(r#"echo hello | tee >(tr a-z A-Z) > /dev/null"#, "HELLO\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// expansion errors in redirections: a program's fail in its child
+// ----------------------------------------------------------------------
+
+#[test]
+fn program_herestring_and_heredoc_errors_fail_the_command() {
+    check_err(r#"cat <<< ${v:?x}; echo "after $?"
+cat > ${!v}; echo "after $?"
+cat <<< $((1/0)); echo "after $?"
+cat <<END
+${v:?y}
+END
+echo "after $?"
+nosuch <<< ${w:?z}; echo "after $?"
+set -u; cat <<< $nope; echo "after $?"
+cat > ${v:?x} || echo "or ran $?""#, "after 127\nafter 1\nafter 1\nafter 127\nafter 127\nafter 127\nor ran 127\n", "bash: line 1: v: x\nbash: line 2: v: invalid indirect expansion\nbash: line 3: 1/0: division by 0 (error token is \"0\")\nbash: line 4: v: y\nbash: line 8: w: z\nbash: line 9: nope: unbound variable\nbash: line 10: v: x\n", 0);
+}
+
+#[test]
+fn builtin_herestring_error_ends_the_shell() {
+    check_err(
+        r#"echo hi <<< ${v:?x}; echo "after $?"
+echo not reached"#,
+        "",
+        "bash: line 1: v: x\n",
+        127,
+    );
+}
+
+#[test]
+fn builtin_heredoc_error_ends_the_shell() {
+    check_err(
+        r#"read a <<END
+${v:?x}
+END
+echo "after $?""#,
+        "",
+        "bash: line 1: v: x\n",
+        127,
+    );
+}
+
+#[test]
+fn builtin_bad_substitution_abandons_the_line() {
+    check_err(
+        r#"echo hi > ${!v}; echo "after $?"
+echo "next $?"
+echo hi <<< $((1/0)); echo "after $?"
+echo "next $?""#,
+        "next 1\nnext 1\n",
+        "bash: line 1: v: invalid indirect expansion\nbash: line 3: 1/0: division by 0 (error token is \"0\")\n",
+        0,
+    );
+}
+
+#[test]
+fn compound_redirection_error() {
+    check_err(
+        r#"( cat ) <<< ${v:?x}; echo "after $?"
+(cat) > ${!v}; echo "after $?"
+{ cat; } <<< ${v:?x}; echo "after $?"
+echo not reached"#,
+        "after 127\nafter 1\n",
+        "bash: line 1: v: x\nbash: line 2: v: invalid indirect expansion\nbash: line 3: v: x\n",
+        127,
+    );
+}
+
+#[test]
+fn function_redirection_error() {
+    check_err(
+        r#"f() { cat; }
+f <<< ${v:?x}; echo "after $?"
+echo not reached"#,
+        "",
+        "bash: line 2: v: x\n",
+        127,
+    );
+}
+
+#[test]
+fn program_error_under_errexit() {
+    check_err(
+        r#"set -e
+cat <<< ${v:?x}; echo "after $?""#,
+        "",
+        "bash: line 2: v: x\n",
+        1,
+    );
+}

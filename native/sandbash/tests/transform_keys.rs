@@ -24,3 +24,16 @@ a=(1 'b c'); echo "${a@K}"; echo "${a[@]@K}"; echo "${a[@]@k}"; printf '<%s>' "$
 unset u; echo "[${u@K}]"; x=''; echo "[${x@K}]"; x=$'a\nb'; echo "${x@K}"
 declare -i n=3; echo "${n@K}"; set -- a 'b c'; echo "${@@K}" "${*@K}" "${1@K}""#, "'abc' 'abc'\n'1'\n0 \"1\" 1 \"b c\"\n0 1 1 b c\n<0><1><1><b c>\n[]\n['']\n$'a\\nb'\n'3'\n'a' 'b c' 'a' 'b c' 'a'\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// @A of special and positional parameters
+// ----------------------------------------------------------------------
+
+#[test]
+fn assignment_form_of_special_parameters() {
+    check(r#"echo "<${?@A}>" "<${#@A}>" "<${-@A}>" "<${0@A}>" "<${@@A}>" "<${*@A}>"
+set -- a "b c" "d'e"
+echo "<${@@A}>" "<${*@A}>" "<${1@A}>" "<${3@A}>"
+printf '[%s]' ${@@A}; echo
+f() { echo "<${@@A}>"; }; f x"#, "<> <> <> <> <> <>\n<set -- 'a' 'b c' 'd'\\''e'> <set -- 'a' 'b c' 'd'\\''e'> <> <>\n[set][--]['a']['b][c']['d'\\''e']\n<set -- 'x'>\n", 0);
+}

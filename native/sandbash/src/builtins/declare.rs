@@ -362,11 +362,13 @@ async fn declare_one(
     if f.off & bit::N != 0 && sh.vars.is_nameref(&var_name) {
         sh.vars.entry_raw(&var_name).nameref = false;
     }
-    let existing = if local {
-        sh.vars.local_names().contains(&var_name).then(|| sh.vars.get_raw(&var_name)).flatten()
-    } else {
-        sh.vars.get(&var_name)
-    };
+    let is_local = local && sh.vars.local_names().contains(&var_name);
+    // bash makes no local copy of a readonly global (a caller's readonly
+    // local it does shadow).
+    if local && !is_local && sh.vars.in_function() && sh.vars.global_readonly(&var_name) {
+        return Ok(fail(sh.loc(), fds, &format!("{cmd}: {var_name}: readonly variable"), 1).await);
+    }
+    let existing = if local { is_local.then(|| sh.vars.get_raw(&var_name)).flatten() } else { sh.vars.get(&var_name) };
     let old_bits = existing.map_or(0, var_bits);
     let was_array = old_bits & (bit::A | bit::AA) != 0;
     let was_unassigned = existing.is_none_or(|v| v.value.is_none() || v.unassigned);

@@ -695,6 +695,22 @@ pub async fn expand(
                 let name = if *indirect { format!("!{}", param_name(parameter)) } else { param_name(parameter) };
                 return Err(fatal(sh.loc(), fds, &format!("{name}: unbound variable"), fatal_status(sh)).await);
             }
+            // `@A` of `$@`/`$*` is the `set --` that makes them; of another
+            // special or positional parameter, nothing.
+            if matches!(op, ParameterTransformOp::ToAssignmentLogic) && !*indirect {
+                match parameter {
+                    Parameter::Special(SpecialParameter::AllPositionalParameters { .. }) => {
+                        if !sh.positional.is_empty() {
+                            let words: Vec<String> = sh.positional.iter().map(|a| quote(a)).collect();
+                            emit(sh, out, PV::Str(format!("set -- {}", words.join(" "))), quoted)?;
+                        }
+                        return Ok(());
+                    }
+                    Parameter::Special(_) | Parameter::Positional(_) => return Ok(()),
+                    Parameter::Named(n) if n == super::NARGS => return Ok(()),
+                    _ => {}
+                }
+            }
             if matches!(v, PV::Unset) && !matches!(op, ParameterTransformOp::ToAttributeFlags) {
                 // An array without element 0: `${a@A}` still declares it.
                 if let (ParameterTransformOp::ToAssignmentLogic, Parameter::Named(n)) = (op, parameter) {

@@ -457,12 +457,15 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
                         sh.line = sh.src.line_base + end;
                     }
                     let applied = match redirect::apply(sh, &r.0, fds).await {
-                        // An expansion error in a here-document ends the shell
-                        // when the command is not a subshell (bash has read the
-                        // whole command: the error names the line after the body).
-                        Err(Flow::Abort(s)) if !matches!(c, ast::CompoundCommand::Subshell(_)) => {
-                            return Err(Flow::Exit(s));
+                        // A subshell makes its redirections in its child: an
+                        // expansion error there fails the subshell only.
+                        Err(Flow::Exit(s) | Flow::Abort(s)) if matches!(c, ast::CompoundCommand::Subshell(_)) => {
+                            sh.last_status = s;
+                            return Ok(s);
                         }
+                        // Otherwise it ends the shell (bash has read the whole
+                        // command: the error names the line after the body).
+                        Err(Flow::Abort(s)) => return Err(Flow::Exit(s)),
                         other => other?,
                     };
                     let Some(fds) = applied else {

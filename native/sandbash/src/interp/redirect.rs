@@ -170,25 +170,16 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
         }
         IoRedirect::HereDocument(fd, doc) => {
             let body = if doc.requires_expansion {
-                match expand::expand_heredoc(sh, fds, &doc.doc.value).await {
-                    Ok(b) => b,
-                    // An expansion error in the body (`set -u`, `${x?}`) fails the
-                    // command, not the shell (unless `set -e` ends it anyway).
-                    Err(Flow::Exit(s)) if !sh.opts.errexit => return Err(Flow::Abort(s)),
-                    Err(e) => return Err(e),
-                }
+                // An expansion error in the body is the shell's own error
+                // unless the command is a program (see `simple::redirect_error`).
+                expand::expand_heredoc(sh, fds, &doc.doc.value).await?
             } else {
                 doc.doc.value.clone()
             };
             set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(body.into_bytes())));
         }
         IoRedirect::HereString(fd, w) => {
-            let mut s = match expand::expand_string(sh, fds, &super::raw_word(sh, w)).await {
-                Ok(s) => s,
-                // As in a here-document, an expansion error fails the command only.
-                Err(Flow::Exit(s)) if !sh.opts.errexit => return Err(Flow::Abort(s)),
-                Err(e) => return Err(e),
-            };
+            let mut s = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
             let limit = sh.budget.limits.max_string_bytes;
             if s.len() as u64 > limit {
                 return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", limit, "here-string size")));

@@ -385,9 +385,7 @@ async fn run_with(
             &applied
         }
         Ok(Some(None)) => return Ok(1),
-        // An expansion error in a here-document for a function ends the shell.
-        Err(Flow::Abort(s)) if sh.funcs.contains_key(&argv[0]) => return Err(Flow::Exit(s)),
-        Err(e) => return Err(e),
+        Err(e) => return redirect_error(sh, &argv[0], e).await,
     };
     let name = argv[0].clone();
     if sh.opts.xtrace {
@@ -424,6 +422,22 @@ async fn run_with(
     // `$_`: the last argument of the previous command.
     set_last_arg(sh, last_arg);
     result
+}
+
+/// An expansion error in a redirection of command `name`. bash makes the
+/// redirections of a program in the child it forked for it: only that
+/// command fails, with the status the child exits with, and the shell goes
+/// on. For a builtin it is the shell's own error; in a function's it ends
+/// the shell.
+async fn redirect_error(sh: &ShellState, name: &str, e: Flow) -> Res {
+    let (Flow::Exit(s) | Flow::Abort(s)) = e else {
+        return Err(e);
+    };
+    match sh.commands.resolve(sh, name).await {
+        Resolved::Function(_) => Err(Flow::Exit(s)),
+        Resolved::SpecialBuiltin(_) | Resolved::Builtin(_) => Err(e),
+        _ => Ok(s),
+    }
 }
 
 /// Set `$_`, unless it already holds that (a loop's commands mostly repeat it).

@@ -183,6 +183,12 @@ impl Variables {
         self.scopes[..bound].iter().enumerate().rev().find_map(|(i, s)| s.get(name).map(|v| (i, &**v)))
     }
 
+    /// Whether the global variable `name` is readonly (no function can make
+    /// it local).
+    pub fn global_readonly(&self, name: &str) -> bool {
+        self.scopes.first().and_then(|s| s.get(name)).is_some_and(|v| v.readonly)
+    }
+
     /// True once any nameref was declared (lookups then follow them).
     pub fn has_refs(&self) -> bool {
         self.has_refs

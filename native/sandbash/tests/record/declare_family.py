@@ -70,3 +70,13 @@ t("integer_array_non_number", r'''declare -ai a=(); a[0]=value; declare -p a''')
 group("unset and scopes")
 t("unset_local_drops_attributes", r'''f() { local -i v=10; unset v; declare -p v; v=2+3; echo $v; }; v=g; f; echo $v''')
 t("unset_reaches_callers_locals", r'''a() { local v=first; b; echo "a: $v"; }; b() { local v=second; c; echo "b: $v"; }; c() { unset v; echo "c1: $v"; unset v; echo "c2: $v"; unset v; echo "c3: ${v-unset}"; v=new; }; v=global; a; echo "top: $v"''')
+
+group("locals of readonly variables")
+e("readonly_global_cannot_be_made_local", r'''readonly b=1
+f() { local b; echo "st=$? $b"; local -a b=x; echo "st=$?"; declare b=2; echo "st=$? $b"; local c=1; echo "c=$c"; }
+f; echo "ret=$?"
+export e=1; readonly e
+h() { local e=5; echo "h $? $e"; }; h''')
+t("readonly_local_of_a_caller_can_be_shadowed", r'''f() { local -r z=1; g; echo "f z=$z"; }
+g() { local z=2; echo "g st=$? $z"; z=3; echo "g z=$z"; }
+f''')

@@ -139,3 +139,34 @@ t("process_substitution_read", r'''cat <(echo a; echo b); echo <(true) <(true); 
 t("process_substitution_as_input_redirect", r'''while read l; do echo "got $l"; done < <(printf 'x\ny\n'); wc -l < <(printf '1\n2\n3\n')''')
 t("process_substitution_diff_status", r'''diff <(printf 'a\nb\n') <(printf 'a\nc\n'); echo $?''')
 t("process_substitution_write", r'''echo hello | tee >(tr a-z A-Z) > /dev/null''')
+
+group("expansion errors in redirections: a program's fail in its child")
+e("program_herestring_and_heredoc_errors_fail_the_command", r'''cat <<< ${v:?x}; echo "after $?"
+cat > ${!v}; echo "after $?"
+cat <<< $((1/0)); echo "after $?"
+cat <<END
+${v:?y}
+END
+echo "after $?"
+nosuch <<< ${w:?z}; echo "after $?"
+set -u; cat <<< $nope; echo "after $?"
+cat > ${v:?x} || echo "or ran $?"''')
+e("builtin_herestring_error_ends_the_shell", r'''echo hi <<< ${v:?x}; echo "after $?"
+echo not reached''')
+e("builtin_heredoc_error_ends_the_shell", r'''read a <<END
+${v:?x}
+END
+echo "after $?"''')
+e("builtin_bad_substitution_abandons_the_line", r'''echo hi > ${!v}; echo "after $?"
+echo "next $?"
+echo hi <<< $((1/0)); echo "after $?"
+echo "next $?"''')
+e("compound_redirection_error", r'''( cat ) <<< ${v:?x}; echo "after $?"
+(cat) > ${!v}; echo "after $?"
+{ cat; } <<< ${v:?x}; echo "after $?"
+echo not reached''')
+e("function_redirection_error", r'''f() { cat; }
+f <<< ${v:?x}; echo "after $?"
+echo not reached''')
+e("program_error_under_errexit", r'''set -e
+cat <<< ${v:?x}; echo "after $?"''')

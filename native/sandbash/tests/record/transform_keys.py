@@ -8,3 +8,10 @@ t("indexed_and_scalar", r'''x=abc; echo "${x@K}" "${x@k}"
 a=(1 'b c'); echo "${a@K}"; echo "${a[@]@K}"; echo "${a[@]@k}"; printf '<%s>' "${a[@]@k}"; echo
 unset u; echo "[${u@K}]"; x=''; echo "[${x@K}]"; x=$'a\nb'; echo "${x@K}"
 declare -i n=3; echo "${n@K}"; set -- a 'b c'; echo "${@@K}" "${*@K}" "${1@K}"''')
+
+group("@A of special and positional parameters")
+t("assignment_form_of_special_parameters", r'''echo "<${?@A}>" "<${#@A}>" "<${-@A}>" "<${0@A}>" "<${@@A}>" "<${*@A}>"
+set -- a "b c" "d'e"
+echo "<${@@A}>" "<${*@A}>" "<${1@A}>" "<${3@A}>"
+printf '[%s]' ${@@A}; echo
+f() { echo "<${@@A}>"; }; f x''')
