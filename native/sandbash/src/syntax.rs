@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 mod comsub_case;
+mod comsub_comments;
 
 /// Nesting below which parsing runs on the caller's stack (brush-parser
 /// overflows a 2 MiB stack somewhere past 300 levels).
@@ -159,8 +160,9 @@ pub fn with_runnable_prefix(src: &str, err: &str, shown: Option<&str>, max_depth
 /// brush cannot parse) becomes a `while` over the `__select` builtin, and
 /// `for ((;;))` (whose `;;` brush reads as a case terminator) is split.
 fn prepare(src: &str) -> Cow<'_, str> {
-    let src = match rewrite_subscript_blanks(src) {
-        Cow::Borrowed(_) => Cow::Borrowed(src),
+    let src = comsub_comments::blank(src);
+    let src = match rewrite_subscript_blanks(&src) {
+        Cow::Borrowed(_) => src,
         Cow::Owned(s) => Cow::Owned(s),
     };
     let src = match comsub_case::rewrite(&src) {

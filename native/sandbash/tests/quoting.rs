@@ -347,3 +347,71 @@ fn mixed_echo_double_dash_printed() {
 fn mixed_echo_non_utf8_escape() {
     check(r#"echo -e '\xff\xfe' "#, b"\xff\xfe\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// comments inside command substitutions
+// ----------------------------------------------------------------------
+
+#[test]
+fn quotes_and_parentheses_in_comments() {
+    check(
+        r#"var=$(
+  # This " is not a quote
+  echo "parsed"
+)
+echo $var
+x=$( # it's a comment (with parens)
+echo hi)
+echo "in quotes: $(  # don't
+echo there)"
+y=$(
+  # :(
+  echo "sad" # trailing 'quote
+  # $( not a substitution
+)
+echo "$x $y"
+f() { echo "$(
+  # it's inside a function
+  echo body)"; }
+f"#,
+        "parsed\nin quotes: there\nhi sad\nbody\n",
+        0,
+    );
+}
+
+#[test]
+fn hash_that_is_not_a_comment() {
+    check(
+        r##"x=7; set -- a b
+echo $(echo a#b ${#x} $# '#' "#" $((16#ff)) ${x:-#z})
+echo "$(echo " # kept")"
+echo $( (( 1 )) && echo arith)
+# top-level comment's quote
+echo done"##,
+        "a#b 1 2 # # 255 7\n # kept\narith\ndone\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// ANSI-C quoting corners
+// ----------------------------------------------------------------------
+
+#[test]
+fn hex_in_braces_nul_and_control_escapes() {
+    check(r#"for s in $'\x{65}' $'\x{65' $'\x{65R}' $'[\x{}R]' $'[\x{ }]' $'\x{965}' $'\x{0041}B' $'abc \0 def' $'[\c@x]' $'\c?' $'\c\\' $'\c\\n' $'\ca\cZ\c[' $'x\c' $'\x' $'\xg' $'\u41\u00e9' $'\0101'; do
+  printf '%q ' "$s"
+done; echo
+echo $'a\0b'c "$'x'" $'\'\"\?'
+x=$'ab\0cd'; echo "${#x}""#, "e e eR\\} \\[ \\[ e AB abc\\  \\[ $'\\177' $'\\034' $'\\034n' $'\\001\\032\\E' x\\\\c \\\\x \\\\xg Aé $'\\b1' \nac $'x' '\"?\n2\n", 0);
+}
+
+#[test]
+fn nul_delimiters_from_ansi_c() {
+    check(
+        r#"printf 'a\0b\0' | { while IFS= read -r -d $'\0' l; do echo "[$l]"; done; }
+IFS=$'\0' read -r a b <<< "x y"; echo "[$a][$b]""#,
+        "[a]\n[b]\n[x y][]\n",
+        0,
+    );
+}

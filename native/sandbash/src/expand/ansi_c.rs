@@ -1,8 +1,12 @@
 //! `$'...'` escapes (also used by `echo -e` and `printf %b` style decoding).
 
-/// Decode the backslash escapes of a `$'...'` string.
+/// Decode the backslash escapes of a `$'...'` string. bash's result is a C
+/// string: it ends at the first NUL an escape made (`$'a\0b'` is `a`).
 pub fn decode(s: &str) -> String {
-    let bytes = decode_bytes(s, false);
+    let mut bytes = decode_bytes(s, false);
+    if let Some(nul) = bytes.iter().position(|&c| c == 0) {
+        bytes.truncate(nul);
+    }
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
@@ -56,6 +60,19 @@ pub fn decode_bytes(s: &str, echo_mode: bool) -> Vec<u8> {
                 }
                 out.push((v & 0xff) as u8);
             }
+            // `\x{HHH}` (not in echo): every hex digit up to `}`, the low byte kept.
+            b'x' if !echo_mode && b.get(i) == Some(&b'{') => {
+                i += 1;
+                let mut v: u32 = 0;
+                while i < b.len() && b[i].is_ascii_hexdigit() {
+                    v = (v << 4 | (b[i] as char).to_digit(16).unwrap_or(0)) & 0xff;
+                    i += 1;
+                }
+                if b.get(i) == Some(&b'}') {
+                    i += 1;
+                }
+                out.push(v as u8);
+            }
             b'x' => {
                 let mut v: u32 = 0;
                 let mut n = 0;
@@ -87,13 +104,18 @@ pub fn decode_bytes(s: &str, echo_mode: bool) -> Vec<u8> {
                     out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
                 }
             }
-            b'c' if !echo_mode => {
-                // \cX: control character
-                if i < b.len() {
-                    out.push(b[i] & 0x1f);
+            // `\cX`: a control character (`\c?` is DEL; `\c\\` takes both
+            // backslashes); a `\c` ending the text stays as it is.
+            b'c' if !echo_mode => match b.get(i) {
+                None => out.extend_from_slice(b"\\c"),
+                Some(&x) => {
                     i += 1;
+                    if x == b'\\' && b.get(i) == Some(&b'\\') {
+                        i += 1;
+                    }
+                    out.push(if x == b'?' { 0x7f } else { x.to_ascii_uppercase() & 0x1f });
                 }
-            }
+            },
             other => {
                 out.push(b'\\');
                 out.push(other);

@@ -74,3 +74,39 @@ t("mixed_echo_combined_flags", r'''echo -ne 'x\ty'; echo''')
 t("mixed_echo_non_flag_arg", r'''echo -x -n-''')
 t("mixed_echo_double_dash_printed", r'''echo -- a''')
 t("mixed_echo_non_utf8_escape", r'''echo -e '\xff\xfe' ''')
+
+group("comments inside command substitutions")
+t("quotes_and_parentheses_in_comments", r'''var=$(
+  # This " is not a quote
+  echo "parsed"
+)
+echo $var
+x=$( # it's a comment (with parens)
+echo hi)
+echo "in quotes: $(  # don't
+echo there)"
+y=$(
+  # :(
+  echo "sad" # trailing 'quote
+  # $( not a substitution
+)
+echo "$x $y"
+f() { echo "$(
+  # it's inside a function
+  echo body)"; }
+f''')
+t("hash_that_is_not_a_comment", r'''x=7; set -- a b
+echo $(echo a#b ${#x} $# '#' "#" $((16#ff)) ${x:-#z})
+echo "$(echo " # kept")"
+echo $( (( 1 )) && echo arith)
+# top-level comment's quote
+echo done''')
+
+group("ANSI-C quoting corners")
+t("hex_in_braces_nul_and_control_escapes", r'''for s in $'\x{65}' $'\x{65' $'\x{65R}' $'[\x{}R]' $'[\x{ }]' $'\x{965}' $'\x{0041}B' $'abc \0 def' $'[\c@x]' $'\c?' $'\c\\' $'\c\\n' $'\ca\cZ\c[' $'x\c' $'\x' $'\xg' $'\u41\u00e9' $'\0101'; do
+  printf '%q ' "$s"
+done; echo
+echo $'a\0b'c "$'x'" $'\'\"\?'
+x=$'ab\0cd'; echo "${#x}"''')
+t("nul_delimiters_from_ansi_c", r'''printf 'a\0b\0' | { while IFS= read -r -d $'\0' l; do echo "[$l]"; done; }
+IFS=$'\0' read -r a b <<< "x y"; echo "[$a][$b]"''')
