@@ -222,3 +222,22 @@ fn at_p_prompt_escapes() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// indirection through all the elements of an array
+// ----------------------------------------------------------------------
+
+#[test]
+fn indirect_through_all_elements() {
+    check_err(
+        r#"empty=(); declare -A m=()
+echo "[${!empty[@]+ALT}] [${!empty[@]-DEF}] [${!empty[*]+ALT}] [${!empty[@]:+ALT}] [${!empty[@]:-DEF}] [${!m[@]-DEF}] [${!empty[@]}]"
+a=(v); v=5; echo "${!a[@]-d}" "${!a[*]:+alt}"
+b=(""); echo "[${!b[@]-d}]"; echo next
+c=(x y); echo "${!c[@]-d}"; echo not here
+echo "next $?""#,
+        "[] [DEF] [] [] [DEF] [DEF] []\n5 alt\nnext 1\n",
+        "bash: line 4: : invalid variable name\nbash: line 5: x y: invalid variable name\n",
+        0,
+    );
+}

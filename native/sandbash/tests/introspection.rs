@@ -101,3 +101,19 @@ fn eval_syntax_errors() {
 fn source_syntax_errors() {
     check_err(r#"echo 'fi' > s1.sh; source ./s1.sh; echo rc=$?; printf 'echo ok\nif\n' > s2.sh; . ./s2.sh; echo rc=$?"#, "rc=2\nok\nrc=2\n", "./s1.sh: line 1: syntax error near unexpected token `fi'\n./s1.sh: line 1: `fi'\n./s2.sh: line 3: syntax error: unexpected end of file\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// BASH_ALIASES
+// ----------------------------------------------------------------------
+
+#[test]
+fn aliases_as_an_associative_array() {
+    check(
+        r#"echo "[${BASH_ALIASES[@]}] ${#BASH_ALIASES[@]}"
+alias ll='ls -l'
+echo "[${BASH_ALIASES[@]}] [${!BASH_ALIASES[@]}] [${BASH_ALIASES[ll]}] ${#BASH_ALIASES[@]}"
+unalias ll; echo "[${BASH_ALIASES[@]}]""#,
+        "[] 0\n[ls -l] [ll] [ls -l] 1\n[]\n",
+        0,
+    );
+}

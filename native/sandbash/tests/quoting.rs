@@ -415,3 +415,19 @@ IFS=$'\0' read -r a b <<< "x y"; echo "[$a][$b]""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// double quotes inside a double-quoted operand
+// ----------------------------------------------------------------------
+
+#[test]
+fn inner_quotes_make_backslashes_escapes_again() {
+    check(
+        r#"v=1
+echo "${v:+"a\xb\$c\\d\"e\`f"}"
+echo "${v:+a"\x"b}" "${u:-"\x\y"}" "${v:+"\*"}" ${v:+"\x"}
+echo "${v:+\x}" "${v:+'x'}" "${v:+z"x\xy"z}""#,
+        "axb$c\\d\"e`f\naxb xy * \\x\n\\x 'x' zxxyz\n",
+        0,
+    );
+}

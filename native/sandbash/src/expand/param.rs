@@ -143,7 +143,7 @@ pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
 /// The value of an array parameter: DIRSTACK is computed from the stack.
 /// `f` of the value of array `name`, borrowed (`DIRSTACK` is built).
 fn with_array<R>(sh: &ShellState, name: &str, f: impl FnOnce(Option<&Value>) -> R) -> R {
-    if name == "DIRSTACK" && sh.vars.get_raw(name).is_none() {
+    if matches!(name, "DIRSTACK" | "BASH_ALIASES") && sh.vars.get_raw(name).is_none() {
         return f(array_value(sh, name).as_ref());
     }
     f(sh.vars.get_set(name).and_then(|v| v.value.as_ref()))
@@ -153,6 +153,10 @@ fn array_value(sh: &ShellState, name: &str) -> Option<Value> {
     if name == "DIRSTACK" && sh.vars.get_raw(name).is_none() {
         let all = crate::builtins::dirstack::entries(sh);
         return Some(Value::Indexed(all.into_iter().enumerate().map(|(i, d)| (i as i64, d)).collect()));
+    }
+    // The aliases defined, as an associative array.
+    if name == "BASH_ALIASES" && sh.vars.get_raw(name).is_none() {
+        return Some(Value::Assoc(sh.aliases.iter().map(|(k, v)| (k.clone(), v.clone())).collect()));
     }
     sh.vars.get_set(name).and_then(|v| v.value.clone())
 }
@@ -291,6 +295,16 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
     })
 }
 
+/// The keys of array `name` (`${!a[@]}`); a scalar has key 0.
+fn array_keys(sh: &ShellState, name: &str) -> Vec<String> {
+    match array_value(sh, name) {
+        Some(Value::Indexed(m)) => m.keys().map(|k| k.to_string()).collect(),
+        Some(Value::Assoc(m)) => m.keys().cloned().collect(),
+        Some(Value::Scalar(_)) => vec!["0".to_string()],
+        None => Vec::new(),
+    }
+}
+
 /// Resolve `${!x}`: the value of x names the parameter to expand.
 async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flow> {
     // `${!ref}` of a nameref is the name it refers to, at the end of a chain.
@@ -310,6 +324,13 @@ async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Resul
     }
     let target = match lookup(sh, fds, p).await? {
         PV::Str(s) => s,
+        // `${!a[@]-x}`: the elements joined name the parameter; none is unset.
+        PV::List(l, _) if matches!(p, Parameter::NamedWithAllIndices { .. }) => {
+            if l.is_empty() {
+                return Ok(PV::Unset);
+            }
+            l.join(" ")
+        }
         // An unset positional parameter refers to nothing (`${!1}` is empty).
         PV::Unset if matches!(p, Parameter::Positional(_)) => return Ok(PV::Unset),
         // A variable declared without a value refers to nothing either.
@@ -892,12 +913,7 @@ pub async fn expand(
             emit(sh, out, PV::List(names, *concatenate), quoted)?;
         }
         P::MemberKeys { variable_name, concatenate } => {
-            let keys = match array_value(sh, variable_name) {
-                Some(Value::Indexed(m)) => m.keys().map(|k| k.to_string()).collect(),
-                Some(Value::Assoc(m)) => m.keys().cloned().collect(),
-                Some(Value::Scalar(_)) => vec!["0".to_string()],
-                None => Vec::new(),
-            };
+            let keys = array_keys(sh, variable_name);
             emit(sh, out, PV::List(keys, *concatenate), quoted)?;
         }
     }
@@ -1021,6 +1037,28 @@ async fn expand_raw_into(
 /// keeps single quotes literally (`"${x:-'a b'}"` is `'a b'`), a leading `~`
 /// is not expanded and `\}` is a `}`; double quotes, `$'...'` and nested
 /// expansions keep their meaning. The result is expanded as quoted text.
+/// `\c` with `c` not special inside double quotes, as `c`.
+fn drop_plain_escapes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.peek() {
+                Some(&n) if !matches!(n, '$' | '`' | '"' | '\\' | '\n') => continue,
+                Some(&n) => {
+                    out.push(c);
+                    out.push(n);
+                    chars.next();
+                    continue;
+                }
+                None => {}
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
 pub(crate) fn dq_operand(raw: &str) -> String {
     let b: Vec<char> = raw.chars().collect();
     let mut out = String::with_capacity(raw.len() + 8);
@@ -1086,7 +1124,17 @@ pub(crate) fn dq_operand(raw: &str) -> String {
             }
             '"' | '`' => {
                 out.push(c);
+                let from = out.len();
                 let end = copy_quoted(&b, i + 1, c, &mut out);
+                // Inside the outer quotes, inner ones make a backslash before
+                // an ordinary character an escape again (`"${v:+"\x"}"` is `x`).
+                let seg = &out[from..];
+                let backquote = seg.match_indices('`').any(|(k, _)| !seg[..k].ends_with('\\'));
+                if c == '"' && !seg.contains("$(") && !backquote {
+                    let inner = drop_plain_escapes(&out[from..]);
+                    out.truncate(from);
+                    out.push_str(&inner);
+                }
                 // A `"` left open runs to the end of the operand (`"${x:-'"'}"`
                 // is `''`: the single quotes are literal, the `"` opens a string).
                 if c == '"' && !closes(&b, i + 1, c) {

@@ -43,3 +43,11 @@ t("indexed_arithmetic_still_numeric", r'''a=(10 20 30); i=1; echo $(( a[i+1] + a
 group("Quoting transformations")
 t("at_q_control_characters", r'''x=$'a\tb\nc'; echo "${x@Q}"; y="it's"; echo "${y@Q}"; z=$'\e[0m'; echo "${z@Q}"''')
 t("at_p_prompt_escapes", r'''HOME=$PWD; mkdir -p sub; x='\w \W \101 \[x\] \\ \s \v \V $((1+2)) "q" \q'; echo "${x@P}"; cd sub; echo "${x@P}"; y='\D{%%}'; echo "${y@P}"''')
+
+group("indirection through all the elements of an array")
+e("indirect_through_all_elements", r'''empty=(); declare -A m=()
+echo "[${!empty[@]+ALT}] [${!empty[@]-DEF}] [${!empty[*]+ALT}] [${!empty[@]:+ALT}] [${!empty[@]:-DEF}] [${!m[@]-DEF}] [${!empty[@]}]"
+a=(v); v=5; echo "${!a[@]-d}" "${!a[*]:+alt}"
+b=(""); echo "[${!b[@]-d}]"; echo next
+c=(x y); echo "${!c[@]-d}"; echo not here
+echo "next $?"''')

@@ -20,3 +20,9 @@ t("bash_lineno_and_funcname", "f(){ echo ${BASH_LINENO[@]} ${#BASH_LINENO[@]} ${
 group("Syntax errors in eval and source")
 e("eval_syntax_errors", r'''eval 'if'; echo rc=$?; eval 'echo a; done'; echo rc=$?; f() { eval 'fi'; }; f''')
 e("source_syntax_errors", r'''echo 'fi' > s1.sh; source ./s1.sh; echo rc=$?; printf 'echo ok\nif\n' > s2.sh; . ./s2.sh; echo rc=$?''')
+
+group("BASH_ALIASES")
+t("aliases_as_an_associative_array", r'''echo "[${BASH_ALIASES[@]}] ${#BASH_ALIASES[@]}"
+alias ll='ls -l'
+echo "[${BASH_ALIASES[@]}] [${!BASH_ALIASES[@]}] [${BASH_ALIASES[ll]}] ${#BASH_ALIASES[@]}"
+unalias ll; echo "[${BASH_ALIASES[@]}]"''')

@@ -110,3 +110,9 @@ echo $'a\0b'c "$'x'" $'\'\"\?'
 x=$'ab\0cd'; echo "${#x}"''')
 t("nul_delimiters_from_ansi_c", r'''printf 'a\0b\0' | { while IFS= read -r -d $'\0' l; do echo "[$l]"; done; }
 IFS=$'\0' read -r a b <<< "x y"; echo "[$a][$b]"''')
+
+group("double quotes inside a double-quoted operand")
+t("inner_quotes_make_backslashes_escapes_again", r'''v=1
+echo "${v:+"a\xb\$c\\d\"e\`f"}"
+echo "${v:+a"\x"b}" "${u:-"\x\y"}" "${v:+"\*"}" ${v:+"\x"}
+echo "${v:+\x}" "${v:+'x'}" "${v:+z"x\xy"z}"''')
