@@ -415,3 +415,27 @@ fn posix_mode_function_names() {
 fn posix_mode_special_builtin_function() {
     check_err(r#"set -o posix; eval() { :; }; echo never"#, "", "bash: line 1: `eval': is a special builtin\n", 2);
 }
+
+// ----------------------------------------------------------------------
+// tilde and the directory stack
+// ----------------------------------------------------------------------
+
+#[test]
+fn tilde_names_entries_of_dirs() {
+    check(
+        r#"root=$PWD
+for d in a b c d; do mkdir $d; pushd $d >/dev/null; done
+for t in ~0 ~1 ~2 ~+2 ~9 ~+9 ~-0 ~-2 ~-4 ~-9 ~+ ~-; do printf '%s ' "${t#"$root"}"; done; echo
+x=a:~1:~-1; echo "${x//"$root"/R}"
+echo "~1" '~1' \~1"#,
+        "/a/b/c/d /a/b/c /a/b /a/b ~9 ~+9  /a/b /a/b/c/d ~-9 /a/b/c/d /a/b/c \na:R/a/b/c:R/a\n~1 ~1 ~1\n",
+        0,
+    );
+}
+
+#[test]
+fn tilde_numbers_too_large() {
+    check(r#"echo ~99999999999999999999999 ~+99999999999999999999999 ~-99999999999999999999999 ~1844674407370955161599
+x=a:~-99999999999999999999999; echo $x
+echo "~99999999999999999999999" '~+99999999999999999999999'; echo next"#, "~99999999999999999999999 ~+99999999999999999999999 ~-99999999999999999999999 ~1844674407370955161599\na:~-99999999999999999999999\n~99999999999999999999999 ~+99999999999999999999999\nnext\n", 0);
+}

@@ -114,7 +114,51 @@ pub fn fatal_status(sh: &ShellState) -> i32 {
 }
 
 fn parse_word(raw: &str) -> Result<Vec<WordPieceWithSource>, String> {
-    word::parse(raw, &crate::syntax::options()).map_err(|_| format!("{raw}: bad substitution"))
+    word::parse(&guard_tildes(raw), &crate::syntax::options()).map_err(|_| format!("{raw}: bad substitution"))
+}
+
+/// brush-parser panics on `~N`, `~+N` or `~-N` whose number overflows; bash
+/// leaves such a word as written. Those tildes (unquoted, with 20 digits or
+/// more) are escaped before parsing, which means the same.
+fn guard_tildes(raw: &str) -> std::borrow::Cow<'_, str> {
+    if !raw.contains('~') {
+        return std::borrow::Cow::Borrowed(raw);
+    }
+    let b = raw.as_bytes();
+    let mut at: Vec<usize> = Vec::new();
+    let (mut single, mut double) = (false, false);
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if !single => i += 1,
+            b'\'' if !double => single = !single,
+            b'"' if !single => double = !double,
+            b'~' if !single && !double => {
+                let mut j = i + 1;
+                if matches!(b.get(j), Some(b'+' | b'-')) {
+                    j += 1;
+                }
+                let digits = b[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+                if digits >= 20 {
+                    at.push(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if at.is_empty() {
+        return std::borrow::Cow::Borrowed(raw);
+    }
+    let mut out = String::with_capacity(raw.len() + at.len());
+    let mut last = 0;
+    for k in at {
+        out.push_str(&raw[last..k]);
+        out.push('\\');
+        last = k;
+    }
+    out.push_str(&raw[last..]);
+    std::borrow::Cow::Owned(out)
 }
 
 /// Parsed words and `$( )` programs by their text, per session (shared with
@@ -150,7 +194,7 @@ impl ParseCache {
         }
         let pieces = if assignment {
             let opts = brush_parser::ParserOptions { tilde_expansion_after_colon: true, ..crate::syntax::options() };
-            word::parse(raw, &opts).map_err(|_| format!("{raw}: bad substitution"))?
+            word::parse(&guard_tildes(raw), &opts).map_err(|_| format!("{raw}: bad substitution"))?
         } else {
             parse_word(raw)?
         };

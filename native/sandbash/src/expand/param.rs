@@ -72,10 +72,22 @@ pub fn tilde(sh: &ShellState, t: &TildeExpr) -> String {
         }
         TildeExpr::WorkingDir => sh.cwd.clone(),
         TildeExpr::OldWorkingDir => sh.get_var("OLDPWD").unwrap_or_else(|| "~-".into()),
+        // `~N`/`~+N` and `~-N`: an entry of `dirs`, counted from its top
+        // or its bottom; past its end, the text as written.
         TildeExpr::NthDirFromTopOfDirStack { n, plus_used } => {
-            format!("~{}{n}", if *plus_used { "+" } else { "" })
+            let all = crate::builtins::dirstack::entries(sh);
+            match all.get(*n) {
+                Some(d) => d.clone(),
+                None => format!("~{}{n}", if *plus_used { "+" } else { "" }),
+            }
         }
-        TildeExpr::NthDirFromBottomOfDirStack { n } => format!("~-{n}"),
+        TildeExpr::NthDirFromBottomOfDirStack { n } => {
+            let all = crate::builtins::dirstack::entries(sh);
+            match all.len().checked_sub(n + 1).and_then(|i| all.get(i)) {
+                Some(d) => d.clone(),
+                None => format!("~-{n}"),
+            }
+        }
     }
 }
 

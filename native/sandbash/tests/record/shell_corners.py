@@ -83,3 +83,13 @@ echo "after: $V $INNER"''')
 e("posix_mode_special_builtin_errors", r'''set -o posix; . ./nosuch; echo never''')
 e("posix_mode_function_names", r'''set -o posix; a-b() { :; }; echo never''')
 e("posix_mode_special_builtin_function", r'''set -o posix; eval() { :; }; echo never''')
+
+group("tilde and the directory stack")
+t("tilde_names_entries_of_dirs", r'''root=$PWD
+for d in a b c d; do mkdir $d; pushd $d >/dev/null; done
+for t in ~0 ~1 ~2 ~+2 ~9 ~+9 ~-0 ~-2 ~-4 ~-9 ~+ ~-; do printf '%s ' "${t#"$root"}"; done; echo
+x=a:~1:~-1; echo "${x//"$root"/R}"
+echo "~1" '~1' \~1''')
+t("tilde_numbers_too_large", r'''echo ~99999999999999999999999 ~+99999999999999999999999 ~-99999999999999999999999 ~1844674407370955161599
+x=a:~-99999999999999999999999; echo $x
+echo "~99999999999999999999999" '~+99999999999999999999999'; echo next''')
