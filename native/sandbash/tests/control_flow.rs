@@ -723,3 +723,20 @@ fn nounset_plus_u_disables() {
 fn nounset_positional() {
     check_err(r#"set -u; set --; echo $1"#, "", "bash: line 1: $1: unbound variable\n", 127);
 }
+
+// ----------------------------------------------------------------------
+// lines of a [[ ]] on several lines
+// ----------------------------------------------------------------------
+
+#[test]
+fn double_bracket_line_is_its_last() {
+    check_err(r#"[[ $(echo A$LINENO >&2) ||
+$(echo B$LINENO >&2) ]]
+echo $LINENO
+[[ a = ${!d} ||
+b ]]; echo next
+[[ $((1/0)) = a ||
+b ]]; echo next
+[[ ${c:?x} = *"a
+b"* ]]; echo not reached"#, "3\n", "A2\nB2\nbash: line 5: d: invalid indirect expansion\nbash: line 7: 1/0: division by 0 (error token is \"0\")\nbash: line 9: c: x\n", 127);
+}

@@ -446,3 +446,14 @@ f"#,
         0,
     );
 }
+
+#[test]
+fn readonly_messages_of_each_builtin() {
+    check_err(r#"readonly b=1
+export b=2; echo "st=$?"
+readonly b=3; echo "st=$?"
+declare -x b=4; echo "st=$?"
+typeset b=5; echo "st=$?"
+export b; echo "st=$?"
+f() { local -r c=1; export c=2; echo "f st=$?"; }; f"#, "st=1\nst=1\nst=1\nst=1\nst=0\nf st=1\n", "bash: line 2: b: readonly variable\nbash: line 3: b: readonly variable\nbash: line 4: declare: b: readonly variable\nbash: line 5: typeset: b: readonly variable\nenvironment: line 7: c: readonly variable\n", 0);
+}

@@ -460,7 +460,12 @@ async fn declare_one(
         };
         let a = Assigned { name: var_name.clone(), index, value, append: op.append };
         if let Err(e) = store(sh, a) {
-            e.report(sh, fds, &format!("{cmd}: ")).await?;
+            // `export`/`readonly` assign as the shell does: its message
+            // for a readonly variable has no builtin's name.
+            let bare = matches!(cmd, "export" | "readonly")
+                && matches!(&e, crate::interp::simple::StoreError::Msg(m) if m.ends_with(": readonly variable"));
+            let prefix = if bare { String::new() } else { format!("{cmd}: ") };
+            e.report(sh, fds, &prefix).await?;
             return Ok(1);
         }
     } else if let Some(i) = index {

@@ -502,8 +502,10 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
                 Ok(0)
             }
             ast::Command::ExtendedTest(t, redirs) => {
+                // bash has read the whole `[[ ]]` when it runs it: its line
+                // (`LINENO`, messages) is the one it ends on.
                 if let Some(loc) = t.location() {
-                    sh.line = sh.src.line_base + loc.start.line;
+                    sh.line = sh.src.line_base + loc.end.line;
                 }
                 if simple::before_command(sh, fds, |sh| print_cmd::one_command_text(&sh.src, cmd)).await? {
                     return Ok(sh.last_status);

@@ -161,3 +161,14 @@ t("nounset_dollar_at_ok", r'''set -u; set --; echo "[$@]" $#''')
 e("nounset_braced_message", r'''set -u; echo ${undefined_thing}''')
 t("nounset_plus_u_disables", r'''set -u; set +u; echo "[$nosuch]"''')
 e("nounset_positional", r'''set -u; set --; echo $1''')
+
+group("lines of a [[ ]] on several lines")
+e("double_bracket_line_is_its_last", r'''[[ $(echo A$LINENO >&2) ||
+$(echo B$LINENO >&2) ]]
+echo $LINENO
+[[ a = ${!d} ||
+b ]]; echo next
+[[ $((1/0)) = a ||
+b ]]; echo next
+[[ ${c:?x} = *"a
+b"* ]]; echo not reached''')

@@ -80,3 +80,10 @@ h() { local e=5; echo "h $? $e"; }; h''')
 t("readonly_local_of_a_caller_can_be_shadowed", r'''f() { local -r z=1; g; echo "f z=$z"; }
 g() { local z=2; echo "g st=$? $z"; z=3; echo "g z=$z"; }
 f''')
+e("readonly_messages_of_each_builtin", r'''readonly b=1
+export b=2; echo "st=$?"
+readonly b=3; echo "st=$?"
+declare -x b=4; echo "st=$?"
+typeset b=5; echo "st=$?"
+export b; echo "st=$?"
+f() { local -r c=1; export c=2; echo "f st=$?"; }; f''')
