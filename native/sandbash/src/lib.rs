@@ -339,6 +339,7 @@ impl BashBuilder {
             select_eof: false,
             parse_cache: Default::default(),
             arith_warnings: Vec::new(),
+            random: Default::default(),
             aliases: Default::default(),
             dirstack: Default::default(),
             jobs: Default::default(),

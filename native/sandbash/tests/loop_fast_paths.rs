@@ -257,3 +257,23 @@ if (( i == 0 )); then echo zero; fi
 fn large_appends() {
     check(r#"s=; for ((i=0;i<2000;i++)); do s+=abcdefghij; done; echo ${#s}"#, "20000\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// values copied from parameters
+// ----------------------------------------------------------------------
+
+#[test]
+fn parameters_as_values() {
+    check_err(
+        r#"f() { a=$1; b=${2}; c=$3; d=${10}; e=$10; g=$0; h=$_; printf '[%s]' "$a" "$b" "$c" "$d" "$e" "$g" "$h"; echo; }
+f x "y z" '' 4 5 6 7 8 9 ten
+v="a b"; w=$v; arr=(p q); x=$arr; y=${arr}; declare -A m=([0]=k); z=$m
+printf '[%s]' "$w" "$x" "$y" "$z"; echo
+unset u; q=$u; r=${u}; printf '[%s]' "$q" "$r"; echo
+RANDOM=7; s=$RANDOM; t=$LINENO; printf '[%s]' "${#s}" "$t"; echo
+set -u; g() { k=$2; echo "k=$k"; }; g one; echo not reached"#,
+        "[x][y z][][ten][x0][bash][]\n[a b][p][p][k]\n[][]\n[5][6]\n",
+        "environment: line 7: $2: unbound variable\n",
+        127,
+    );
+}

@@ -439,3 +439,19 @@ fn tilde_numbers_too_large() {
 x=a:~-99999999999999999999999; echo $x
 echo "~99999999999999999999999" '~+99999999999999999999999'; echo next"#, "~99999999999999999999999 ~+99999999999999999999999 ~-99999999999999999999999 ~1844674407370955161599\na:~-99999999999999999999999\n~99999999999999999999999 ~+99999999999999999999999\nnext\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// RANDOM seeded by an assignment
+// ----------------------------------------------------------------------
+
+#[test]
+fn seeded_random_repeats_bashs_numbers() {
+    check(
+        r#"RANDOM=7; s=$RANDOM; echo $RANDOM $RANDOM $s
+RANDOM=42; echo $RANDOM $((RANDOM)) ${RANDOM}; (: $RANDOM); echo $RANDOM; x=$RANDOM; echo $x
+RANDOM=0; echo $RANDOM; RANDOM=-5; echo $RANDOM; RANDOM=12abc; echo $RANDOM; RANDOM=99999999999; echo $RANDOM
+RANDOM=' 8 '; echo $RANDOM; RANDOM=+9; echo $RANDOM; RANDOM=; echo $RANDOM"#,
+        "26956 7409 19344\n17772 26794 1435\n24388\n11074\n20814\n17653\n593\n19962\n3386\n20189\n20814\n",
+        0,
+    );
+}

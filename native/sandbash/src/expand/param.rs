@@ -128,7 +128,7 @@ fn epoch() -> std::time::Duration {
 /// Variables bash computes on every read.
 pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
     Some(match name {
-        "RANDOM" => (next_random() % 32768).to_string(),
+        "RANDOM" => sh.random.next().map_or_else(|| next_random() % 32768, u64::from).to_string(),
         // 32 random bits, as bash's SRANDOM.
         "SRANDOM" => (next_random() >> 32).to_string(),
         "EPOCHSECONDS" => epoch().as_secs().to_string(),

@@ -9,7 +9,7 @@
 //! that needs expanding, an arithmetic error to report.
 
 use super::{simple, Flow};
-use crate::state::{ShellState, Value};
+use crate::state::ShellState;
 use brush_parser::ast::{self, AssignmentName, AssignmentValue, CommandPrefixOrSuffixItem as Item};
 
 /// What ran: its status, and whether the runtime is owed a turn.
@@ -71,31 +71,35 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
         Some(v) if v.readonly || v.integer => return Ok(None),
         Some(v) if a.append && v.case.is_some() => return Ok(None),
         Some(v) => match &v.value {
-            Some(Value::Scalar(s)) => s.len(),
+            Some(crate::state::Value::Scalar(s)) => s.len(),
             None => 0,
             Some(_) if a.append => return Ok(None),
             Some(_) => 0,
         },
         None => 0,
     };
-    let arith = match text.strip_prefix("$((").and_then(|t| t.strip_suffix("))")) {
-        Some(inner) if !needs_expansion(inner) && balanced(inner) => Some(inner),
+    let source = match text.strip_prefix("$((").and_then(|t| t.strip_suffix("))")) {
+        Some(inner) if !needs_expansion(inner) && balanced(inner) => Value::Arith(inner),
         Some(_) => return Ok(None),
-        None if literal(text) => None,
-        None => return Ok(None),
+        None if literal(text) => Value::Text(text),
+        None => match parameter(sh, text) {
+            Some(v) => Value::Owned(v.to_string()),
+            None => return Ok(None),
+        },
     };
     // Counted before anything is evaluated, as the general path does; taken
     // back when the arithmetic is not decided here.
     let yield_due = sh.budget.tick_command()?;
-    let value = match arith {
-        Some(inner) => match crate::expand::arith::try_compiled(sh, inner) {
+    let value = match source {
+        Value::Arith(inner) => match crate::expand::arith::try_compiled(sh, inner) {
             Some(v) => v.to_string(),
             None => {
                 sh.budget.untick_command();
                 return Ok(None);
             }
         },
-        None => text.to_string(),
+        Value::Text(t) => t.to_string(),
+        Value::Owned(v) => v,
     };
     let grown = if a.append { current_len + value.len() } else { value.len() };
     if grown as u64 > limit {
@@ -116,7 +120,7 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
     if a.append && current_len > 0 {
         let allexport = sh.opts.allexport;
         let var = sh.vars.entry(name);
-        if let Some(Value::Scalar(cur)) = &mut var.value {
+        if let Some(crate::state::Value::Scalar(cur)) = &mut var.value {
             cur.push_str(&value);
         }
         if allexport {
@@ -128,6 +132,39 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
     }
     simple::set_last_arg(sh, String::new());
     Ok(Some(Ran { status: 0, yield_due }))
+}
+
+/// Where an assignment's value comes from.
+enum Value<'a> {
+    /// `$(( expr ))`: the arithmetic inside.
+    Arith(&'a str),
+    /// Literal text.
+    Text(&'a str),
+    /// A parameter's value.
+    Owned(String),
+}
+
+/// The value of `$N`, `${N}`, `$name` or `${name}` when that is all the text
+/// and the parameter is set to a string (a variable's own value: a dynamic
+/// one like `RANDOM` is computed only when no variable holds it).
+fn parameter<'s>(sh: &'s ShellState, text: &str) -> Option<&'s str> {
+    let inner = text.strip_prefix('$')?;
+    let name = match inner.strip_prefix('{') {
+        Some(braced) => braced.strip_suffix('}')?,
+        None if inner.len() > 1 && inner.starts_with(|c: char| c.is_ascii_digit()) => return None,
+        None => inner,
+    };
+    if !name.is_empty() && name.bytes().all(|c| c.is_ascii_digit()) {
+        let n: usize = name.parse().ok()?;
+        return sh.positional.get(n.checked_sub(1)?).map(String::as_str);
+    }
+    if name == "_" || !crate::builtins::valid_name(name) {
+        return None;
+    }
+    match sh.vars.get_set(name)?.value.as_ref()? {
+        crate::state::Value::Scalar(s) => Some(s),
+        _ => None,
+    }
 }
 
 /// The text after `=` as written, when it has no line continuation.

@@ -134,6 +134,8 @@ pub async fn run_exit_trap(sh: &mut ShellState, fds: &Fds, status: i32) -> Resul
 pub fn fork(sh: &ShellState) -> ShellState {
     let mut sub = sh.clone();
     sub.exec_fds = None;
+    // bash reseeds `RANDOM` in a subshell: its numbers are not the parent's.
+    sub.random = Default::default();
     sub.trace.exit_status = None;
     sub.jobs = sh.jobs.for_subshell();
     if !sub.traps.is_empty() {

@@ -5,6 +5,7 @@
 pub mod assoc;
 pub mod history;
 pub mod options;
+pub mod random;
 pub mod source;
 pub mod trace;
 pub mod vars;
@@ -129,6 +130,8 @@ pub struct ShellState {
     /// Warnings arithmetic met while evaluating (`a: bad array subscript`),
     /// printed by the caller (the evaluator cannot write).
     pub arith_warnings: Vec<String>,
+    /// `RANDOM`'s generator once a script seeded it.
+    pub random: Arc<random::SeededRandom>,
 }
 
 /// Where an error happened, for bash's message prefix.
@@ -219,6 +222,11 @@ impl ShellState {
 
     /// Set a scalar, honouring readonly. `Err` holds bash's message.
     pub fn set_var(&mut self, name: &str, value: String) -> Result<(), String> {
+        // Assigning `RANDOM` seeds its generator (it stays dynamic).
+        if name == "RANDOM" && self.vars.get_raw(name).is_none() {
+            self.random.seed(&value);
+            return Ok(());
+        }
         self.vars.set_scalar(name, value)?;
         if self.opts.allexport {
             self.vars.entry(name).exported = true;

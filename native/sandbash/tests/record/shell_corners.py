@@ -93,3 +93,9 @@ echo "~1" '~1' \~1''')
 t("tilde_numbers_too_large", r'''echo ~99999999999999999999999 ~+99999999999999999999999 ~-99999999999999999999999 ~1844674407370955161599
 x=a:~-99999999999999999999999; echo $x
 echo "~99999999999999999999999" '~+99999999999999999999999'; echo next''')
+
+group("RANDOM seeded by an assignment")
+t("seeded_random_repeats_bashs_numbers", r'''RANDOM=7; s=$RANDOM; echo $RANDOM $RANDOM $s
+RANDOM=42; echo $RANDOM $((RANDOM)) ${RANDOM}; (: $RANDOM); echo $RANDOM; x=$RANDOM; echo $x
+RANDOM=0; echo $RANDOM; RANDOM=-5; echo $RANDOM; RANDOM=12abc; echo $RANDOM; RANDOM=99999999999; echo $RANDOM
+RANDOM=' 8 '; echo $RANDOM; RANDOM=+9; echo $RANDOM; RANDOM=; echo $RANDOM''')
