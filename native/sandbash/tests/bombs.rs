@@ -198,3 +198,28 @@ fn catastrophic_backtracking_regex() {
         assert_eq!(r.stdout, b"0\n0\n");
     });
 }
+
+/// Loops of `(( ))` and assignments run without building command futures
+/// (`interp/fast.rs`): with the counts lifted, the deadline still stops them.
+#[test]
+fn fast_path_loops_meet_the_deadline() {
+    for script in [
+        "for ((;;)); do ((x++)); done",
+        "while ((1)); do ((x++)); done",
+        "for ((i=0;;i++)); do x=$((i % 7)); done",
+        "until ((0)); do s=a; done",
+    ] {
+        run(async {
+            let limits = Limits {
+                timeout_ms: 300,
+                max_commands: u64::MAX,
+                max_loop_iterations: u64::MAX,
+                max_total_loop_iterations: u64::MAX,
+                ..Limits::default()
+            };
+            let mut bash = Bash::builder().limits(limits).build().expect("build");
+            let err = bash.exec(script).await.expect_err(script);
+            assert!(err.to_string().contains("timeout_ms"), "{script}: {err}");
+        })
+    }
+}

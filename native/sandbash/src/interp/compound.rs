@@ -75,6 +75,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             let mut status = 0;
             for (i, v) in values.into_iter().enumerate() {
                 sh.budget.tick_loop(i as u64 + 1)?;
+                loop_turn(sh).await?;
                 if before(sh, fds, |_| format!("for {} in {shown}", f.variable_name)).await? {
                     continue;
                 }
@@ -127,6 +128,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
                 }
                 i += 1;
                 sh.budget.tick_loop(i)?;
+                loop_turn(sh).await?;
                 match body(sh, &f.body.list, fds).await? {
                     Step::Next(s) => status = s,
                     Step::Stop(s) => {
@@ -169,6 +171,15 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             Ok(status)
         }
     }
+}
+
+/// Each turn of a loop meets the deadline and, when it is due, gives the
+/// runtime a turn (a loop of commands that never wait would hold it).
+async fn loop_turn(sh: &mut ShellState) -> Result<(), Flow> {
+    if sh.budget.poll_turn()? {
+        super::simple::take_turn(sh).await;
+    }
+    Ok(())
 }
 
 /// Evaluate arithmetic for `(( ))` / `for ((;;))`; `None` after printing an error.
@@ -247,6 +258,7 @@ async fn while_loop(
     loop {
         i += 1;
         sh.budget.tick_loop(i)?;
+        loop_turn(sh).await?;
         // `break`/`continue` in the condition (execute_while_or_until): their
         // status is 0, so `until` ends and `while` goes on to its (skipped) body;
         // a level above this loop goes on outwards.

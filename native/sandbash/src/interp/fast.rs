@@ -25,7 +25,7 @@ pub fn try_command(sh: &mut ShellState, cmd: &ast::Command) -> Result<Option<Ran
     }
     match cmd {
         ast::Command::Simple(c) => assignment(sh, c),
-        ast::Command::Compound(ast::CompoundCommand::Arithmetic(a), None) => Ok(arithmetic(sh, a)),
+        ast::Command::Compound(ast::CompoundCommand::Arithmetic(a), None) => arithmetic_turn(sh, a),
         _ => Ok(None),
     }
 }
@@ -42,6 +42,16 @@ fn arithmetic(sh: &mut ShellState, a: &ast::ArithmeticCommand) -> Option<Ran> {
     let status = i32::from(v == 0);
     sh.last_status = status;
     Some(Ran { status, yield_due: false })
+}
+
+/// `(( ))` is not a counted command, but a loop of nothing else must still
+/// meet the deadline and give the runtime its turns.
+fn arithmetic_turn(sh: &mut ShellState, a: &ast::ArithmeticCommand) -> Result<Option<Ran>, Flow> {
+    let Some(mut ran) = arithmetic(sh, a) else {
+        return Ok(None);
+    };
+    ran.yield_due = sh.budget.poll_turn()?;
+    Ok(Some(ran))
 }
 
 /// Characters after which arithmetic text is expanded first.

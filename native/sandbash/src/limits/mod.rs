@@ -503,6 +503,19 @@ impl Budget {
         Ok(false)
     }
 
+    /// A turn of a loop, or a command not counted as one: `Err` when the
+    /// exec must stop (deadline, cancel, a limit), `Ok(true)` when the
+    /// runtime is owed a turn, as [`tick_command`](Self::tick_command) says.
+    pub fn poll_turn(&self) -> Result<bool, Stop> {
+        let now = self.check_at()?;
+        let last = self.yielded_at_ns.load(Ordering::Relaxed);
+        if now.saturating_sub(last) >= YIELD_AFTER.as_nanos() as u64 {
+            self.yielded_at_ns.store(now, Ordering::Relaxed);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     /// Take back the command [`tick_command`](Self::tick_command) just
     /// counted, when the command is handed on to run the general way.
     pub fn untick_command(&self) {
