@@ -99,7 +99,7 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
     };
     // Counted before anything is evaluated, as the general path does; taken
     // back when the arithmetic is not decided here.
-    let yield_due = sh.budget.tick_command()?;
+    let yield_due = sh.budget.tick_short_command()?;
     let value = match source {
         Value::Arith(inner) => match crate::expand::arith::try_compiled(sh, inner) {
             Some(v) => v.to_string(),

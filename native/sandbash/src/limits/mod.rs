@@ -206,6 +206,13 @@ impl CancelToken {
 
 /// Commands between two yields to the runtime, at most.
 pub const YIELD_EVERY: u64 = 64;
+/// [`Budget::poll_turn`] looks at the clock once in this many turns.
+const POLL_EVERY: u32 = 16;
+
+thread_local! {
+    /// Turns counted by [`Budget::poll_turn`] on this thread.
+    static POLLS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
 /// Work between two yields to the runtime, at most (checked at each command).
 pub const YIELD_AFTER: Duration = Duration::from_micros(500);
 /// How long an exec keeps its admission slot while others wait for one: a
@@ -487,6 +494,12 @@ impl Budget {
     /// caller to yield, so a busy script cannot hold a runtime thread and a
     /// short exec of another session gets its turn quickly.
     pub fn tick_command(&self) -> Result<bool, Stop> {
+        let n = self.count_command()?;
+        self.turn_after(n)
+    }
+
+    /// Count one more command; `Err` past `max_commands`.
+    fn count_command(&self) -> Result<u64, Stop> {
         let n = self.commands.fetch_add(1, Ordering::Relaxed) + 1;
         if n > self.limits.max_commands {
             return Err(Stop::Limit(format!(
@@ -494,6 +507,12 @@ impl Budget {
                 self.limits.max_commands
             )));
         }
+        Ok(n)
+    }
+
+    /// After command `n`: the deadline and the other stops, and whether the
+    /// runtime is owed a turn.
+    fn turn_after(&self, n: u64) -> Result<bool, Stop> {
         let now = self.check_at()?;
         let last = self.yielded_at_ns.load(Ordering::Relaxed);
         if now.saturating_sub(last) >= YIELD_AFTER.as_nanos() as u64 || n.is_multiple_of(YIELD_EVERY) {
@@ -503,10 +522,30 @@ impl Budget {
         Ok(false)
     }
 
+    /// One more command that runs in well under a microsecond and never
+    /// waits (`interp/fast.rs`): counted as [`tick_command`](Self::tick_command)
+    /// counts, with the clock read once in [`POLL_EVERY`] such commands.
+    pub fn tick_short_command(&self) -> Result<bool, Stop> {
+        let n = self.count_command()?;
+        if !n.is_multiple_of(u64::from(POLL_EVERY)) {
+            return Ok(false);
+        }
+        self.turn_after(n)
+    }
+
     /// A turn of a loop, or a command not counted as one: `Err` when the
     /// exec must stop (deadline, cancel, a limit), `Ok(true)` when the
     /// runtime is owed a turn, as [`tick_command`](Self::tick_command) says.
     pub fn poll_turn(&self) -> Result<bool, Stop> {
+        // A turn is short (microseconds): the clock is read every few.
+        let n = POLLS.with(|c| {
+            let n = c.get().wrapping_add(1);
+            c.set(n);
+            n
+        });
+        if !n.is_multiple_of(POLL_EVERY) {
+            return Ok(false);
+        }
         let now = self.check_at()?;
         let last = self.yielded_at_ns.load(Ordering::Relaxed);
         if now.saturating_sub(last) >= YIELD_AFTER.as_nanos() as u64 {
