@@ -298,3 +298,34 @@ fn rt_numeric_arg_required_return() {
 fn rt_script_continues_after_errors() {
     check(r#"nosuch 2>/dev/null; cd /nowhere 2>/dev/null; echo still running"#, "still running\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// names in unbound-variable messages
+// ----------------------------------------------------------------------
+
+#[test]
+fn positional_names_with_and_without_braces() {
+    check_err(
+        r#"set -u
+f() { echo ${2%a}; }; f
+g() { echo ${#3}; }; g
+h() { echo ${4^}; }; h
+k() { echo ${5:+x}${5-d}; echo $5; }; k
+echo not reached"#,
+        "",
+        "environment: line 2: 2: unbound variable\n",
+        127,
+    );
+}
+
+// ----------------------------------------------------------------------
+// syntax errors in backquotes
+// ----------------------------------------------------------------------
+
+#[test]
+fn backquote_parse_errors_count_lines_from_the_command() {
+    check_err(r#":
+echo `if)`; echo "next $?"
+f() { echo `fi`; }; f
+x=`echo '`; echo "st=$?""#, "\nnext 0\n\nst=2\n", "bash: command substitution: line 2: syntax error near unexpected token `)'\nbash: command substitution: line 2: `if)'\nenvironment: command substitution: line 3: syntax error near unexpected token `fi'\nenvironment: command substitution: line 3: `fi'\nbash: command substitution: line 4: unexpected EOF while looking for matching `''\n", 0);
+}

@@ -370,7 +370,17 @@ async fn get(sh: &mut ShellState, fds: &Fds, p: &Parameter, indirect: bool) -> R
 }
 
 /// `set -u`: an unset parameter other than `$@`/`$*` is fatal.
-async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, indirect: bool, v: &PV) -> Result<(), Flow> {
+/// `bare`: the parameter was written without braces (`$1`: bash names it
+/// `$1`; inside braces, with an operator or not, `1`). Only a plain
+/// expansion is taken for bare: `${1}` is rare.
+async fn check_nounset(
+    sh: &ShellState,
+    fds: &Fds,
+    p: &Parameter,
+    indirect: bool,
+    v: &PV,
+    bare: bool,
+) -> Result<(), Flow> {
     if sh.opts.nounset
         && matches!(v, PV::Unset)
         && !matches!(p, Parameter::Special(SpecialParameter::AllPositionalParameters { .. }))
@@ -378,7 +388,7 @@ async fn check_nounset(sh: &ShellState, fds: &Fds, p: &Parameter, indirect: bool
         && !is_element_ref(sh, p)
     {
         let name = match p {
-            Parameter::Positional(n) if !indirect => format!("${n}"),
+            Parameter::Positional(n) if !indirect && bare => format!("${n}"),
             other if indirect => format!("!{}", param_name(other)),
             other => param_name(other),
         };
@@ -447,7 +457,7 @@ pub async fn expand(
     match expr {
         P::Parameter { parameter, indirect } => {
             let v = get(sh, fds, parameter, *indirect).await?;
-            check_nounset(sh, fds, parameter, *indirect, &v).await?;
+            check_nounset(sh, fds, parameter, *indirect, &v, true).await?;
             emit(sh, out, v, quoted)?;
         }
         P::UseDefaultValues { parameter, indirect, test_type, default_value } => {
@@ -587,7 +597,7 @@ pub async fn expand(
             }
             let v = get(sh, fds, parameter, *indirect).await?;
             if !matches!(parameter, Parameter::NamedWithIndex { .. }) {
-                check_nounset(sh, fds, parameter, *indirect, &v).await?;
+                check_nounset(sh, fds, parameter, *indirect, &v, false).await?;
             }
             let n = match v {
                 PV::Unset => 0,
@@ -601,7 +611,7 @@ pub async fn expand(
         | P::RemoveSmallestPrefixPattern { parameter, indirect, pattern }
         | P::RemoveLargestPrefixPattern { parameter, indirect, pattern } => {
             let v = get(sh, fds, parameter, *indirect).await?;
-            check_nounset(sh, fds, parameter, *indirect, &v).await?;
+            check_nounset(sh, fds, parameter, *indirect, &v, false).await?;
             let parts = expand_pattern(sh, fds, pattern.as_deref().unwrap_or("")).await?;
             let pat = Pattern::from_parts(&parts);
             let extglob = sh.opts.extglob;
@@ -617,7 +627,7 @@ pub async fn expand(
         }
         P::Substring { parameter, indirect, offset, length } => {
             let v = get(sh, fds, parameter, *indirect).await?;
-            check_nounset(sh, fds, parameter, *indirect, &v).await?;
+            check_nounset(sh, fds, parameter, *indirect, &v, false).await?;
             // An unset parameter (an empty array) expands to nothing without
             // evaluating the offset and length; `$@` evaluates them.
             let nothing = match (&v, parameter) {
@@ -898,7 +908,7 @@ pub async fn expand(
                 _ => (pattern, replacement),
             };
             let v = get(sh, fds, parameter, *indirect).await?;
-            check_nounset(sh, fds, parameter, *indirect, &v).await?;
+            check_nounset(sh, fds, parameter, *indirect, &v, false).await?;
             let pat = Pattern::from_parts(&expand_pattern(sh, fds, pattern).await?);
             let rep = match replacement {
                 // patsub_replacement: an unquoted `&` stands for the match.
@@ -958,7 +968,7 @@ pub(crate) async fn case_modify(
     out: &mut Fields,
 ) -> Result<(), Flow> {
     let v = get(sh, fds, parameter, indirect).await?;
-    check_nounset(sh, fds, parameter, indirect, &v).await?;
+    check_nounset(sh, fds, parameter, indirect, &v, false).await?;
     let pat = match pattern.as_deref() {
         Some(p) if !p.is_empty() => Some(Pattern::from_parts(&expand_pattern(sh, fds, p).await?)),
         _ => None,

@@ -710,8 +710,15 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
         match sh.parse_cache.clone().program(src, sh.budget.limits.max_parser_depth as usize) {
             Ok(p) => p,
             Err(m) => {
-                fds.shell_err(sh.loc(), &format!("command substitution: {m}")).await;
+                // As bash reports a backquoted command it parses as it runs
+                // it: no line of its own, the text's lines counted from the
+                // line of the command around it.
+                let who = sh.loc().who;
+                let m = shift_lines(&m, sh.line.saturating_sub(1));
+                let text = m.replace("\nbash: -c: ", &format!("\n{who}: command substitution: "));
+                let _ = fds.stderr.write(format!("{who}: command substitution: {text}\n").as_bytes()).await;
                 sh.last_status = 2;
+                sh.subst_status = Some(2);
                 return Ok(String::new());
             }
         };

@@ -53,3 +53,17 @@ e("rt_invalid_identifier_export", r'''export 'a-b=1'; echo $?''')
 e("rt_read_invalid_name", r'''read 'a-b' <<< x; echo $?''')
 t("rt_numeric_arg_required_return", r'''f() { return abc; }; f; echo $?''')
 t("rt_script_continues_after_errors", r'''nosuch 2>/dev/null; cd /nowhere 2>/dev/null; echo still running''')
+
+group("names in unbound-variable messages")
+e("positional_names_with_and_without_braces", r'''set -u
+f() { echo ${2%a}; }; f
+g() { echo ${#3}; }; g
+h() { echo ${4^}; }; h
+k() { echo ${5:+x}${5-d}; echo $5; }; k
+echo not reached''')
+
+group("syntax errors in backquotes")
+e("backquote_parse_errors_count_lines_from_the_command", r''':
+echo `if)`; echo "next $?"
+f() { echo `fi`; }; f
+x=`echo '`; echo "st=$?"''')
