@@ -329,3 +329,64 @@ echo `if)`; echo "next $?"
 f() { echo `fi`; }; f
 x=`echo '`; echo "st=$?""#, "\nnext 0\n\nst=2\n", "bash: command substitution: line 2: syntax error near unexpected token `)'\nbash: command substitution: line 2: `if)'\nenvironment: command substitution: line 3: syntax error near unexpected token `fi'\nenvironment: command substitution: line 3: `fi'\nbash: command substitution: line 4: unexpected EOF while looking for matching `''\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// lines after an abandoned command
+// ----------------------------------------------------------------------
+
+#[test]
+fn lines_count_on_from_the_error() {
+    check_err(r#"for i in 1; do
+echo ${!x}
+done
+echo $LINENO
+for i in 1; do
+echo ${!x}
+done
+
+echo $LINENO
+case "${?^*}" in
+x) : ;;
+esac
+printf "%s-%s\n" "${!v}"
+g() { echo "g $LINENO"; }
+g
+if true
+then echo $(( 1 / 0 ))
+fi
+echo "end $LINENO"
+cat <<EOF
+${!y}
+EOF
+# a comment
+
+echo "after the here-document $LINENO""#, "3\n7\ng 10\nend 14\nafter the here-document 20\n", "bash: line 2: x: invalid indirect expansion\nbash: line 5: x: invalid indirect expansion\nbash: line 8: ${?^*}: bad substitution\nbash: line 9: v: invalid indirect expansion\nbash: line 13: 1 / 0 : division by 0 (error token is \"0 \")\nbash: line 15: y: invalid indirect expansion\n", 0);
+}
+
+#[test]
+fn an_error_in_a_function_moves_nothing() {
+    check_err(
+        r#"f() {
+  echo ${!x}
+}
+f
+echo $LINENO
+{ f
+}
+echo $LINENO"#,
+        "5\n7\n",
+        "environment: line 2: x: invalid indirect expansion\nenvironment: line 2: x: invalid indirect expansion\n",
+        0,
+    );
+}
+
+#[test]
+fn lines_after_an_abandoned_command_in_a_script_file() {
+    check_err(
+        r#"printf 'for i in 1; do\necho ${!x}\ndone\necho $LINENO\nif :\nthen : ${!y}\nfi\n\necho $LINENO\n' > s.sh
+bash s.sh; echo "st=$?""#,
+        "3\n7\nst=0\n",
+        "s.sh: line 2: x: invalid indirect expansion\ns.sh: line 5: y: invalid indirect expansion\n",
+        0,
+    );
+}

@@ -28,7 +28,7 @@ pub fn expanded(sh: &ShellState, program: &ast::Program, i: usize) -> Option<Res
     };
     let text = sh.src.slice(start.index, end)?;
     let new = expand_text(text, &sh.aliases, &mut Vec::new())?;
-    let base = sh.src.line_base + start.line - 1;
+    let base = sh.src.line(start.line).saturating_sub(1);
     Some(
         crate::syntax::parse(&new, sh.budget.limits.max_parser_depth as usize).map(|p| Parsed {
             program: p.program,

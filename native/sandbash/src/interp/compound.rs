@@ -22,7 +22,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
     // Commands that are not lists run at their own line (`LINENO`, messages, traps).
     if matches!(c, C::ForClause(_) | C::ArithmeticForClause(_) | C::CaseClause(_) | C::Arithmetic(_) | C::Subshell(_)) {
         if let Some(l) = brush_parser::ast::SourceLocation::location(c) {
-            sh.line = sh.src.line_base + l.start.line;
+            sh.line = sh.src.line(l.start.line);
         }
         if matches!(c, C::Subshell(_)) && sh.trace.in_trap == 0 && !sh.traps.is_empty() {
             let cmd = ast::Command::Compound(c.clone(), None);
@@ -53,7 +53,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
         C::UntilClause(w) => while_loop(sh, &w.0, &w.1.list, fds, true).await,
         C::ForClause(f) => {
             // Errors in its words name the line of `for`.
-            sh.line = sh.src.line_base + f.loc.start.line;
+            sh.line = sh.src.line(f.loc.start.line);
             if !crate::builtins::valid_name(&f.variable_name) {
                 fds.shell_err(sh.loc(), &format!("`{}': not a valid identifier", f.variable_name)).await;
                 sh.last_status = 1;
@@ -108,7 +108,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
             };
             let (init, cond, upd) = (part(&f.initializer), part(&f.condition), part(&f.updater));
             // Errors in its three parts name the line of `for` (the body moves `sh.line`).
-            let for_line = sh.src.line_base + f.loc.start.line;
+            let for_line = sh.src.line(f.loc.start.line);
             sh.line = for_line;
             {
                 before(sh, fds, |_| format!("(({init}))")).await?;
@@ -150,7 +150,7 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
         C::CaseClause(cc) => case(sh, cc, fds).await,
         C::Arithmetic(a) => {
             // Its errors name its own line, the one it ends on (`$LINENO` too).
-            sh.line = sh.src.line_base + a.loc.end.line;
+            sh.line = sh.src.line(a.loc.end.line);
             // The text between `((` and `))` as written: `set -x` shows its blanks.
             let src = sh.src.slice(a.loc.start.index, a.loc.end.index);
             let inner = src.and_then(|t| t.strip_prefix("((")?.strip_suffix("))")).map(str::to_string);
@@ -298,7 +298,7 @@ async fn while_loop(
 
 async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Res {
     // Errors in its word name the line of `case`.
-    sh.line = sh.src.line_base + cc.loc.start.line;
+    sh.line = sh.src.line(cc.loc.start.line);
     let raw = super::raw_word(sh, &cc.value);
     if before(sh, fds, |_| format!("case {raw} in ")).await? {
         return Ok(sh.last_status);

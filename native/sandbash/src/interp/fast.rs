@@ -38,7 +38,7 @@ fn arithmetic(sh: &mut ShellState, a: &ast::ArithmeticCommand) -> Option<Ran> {
         return None;
     }
     let v = crate::expand::arith::try_compiled(sh, text)?;
-    sh.line = sh.src.line_base + a.loc.end.line;
+    sh.line = sh.src.line(a.loc.end.line);
     let status = i32::from(v == 0);
     sh.last_status = status;
     Some(Ran { status, yield_due: false })
@@ -118,7 +118,7 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
         return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", limit, "variable size")));
     }
     if let Some(line) = simple::command_line(c) {
-        sh.line = sh.src.line_base + line;
+        sh.line = sh.src.line(line);
     }
     sh.trace.command = None;
     if let Some(sp) = simple::span(c) {

@@ -104,10 +104,39 @@ async fn run_program_body(sh: &mut ShellState, program: &ast::Program, fds: &Fds
                 sh.last_status = n;
                 return Ok(n);
             }
-            Err(Flow::Return(n)) | Err(Flow::Abort(n)) => sh.last_status = n,
+            Err(Flow::Abort(n)) => {
+                sh.last_status = n;
+                shift_after_abort(sh, program, i);
+            }
+            Err(Flow::Return(n)) => sh.last_status = n,
         }
     }
     Ok(sh.last_status)
+}
+
+/// A top-level command was abandoned (an expansion error): bash's parser
+/// goes on counting lines from the line of the error, so every later line
+/// moves by the error's distance from the command's last line.
+fn shift_after_abort(sh: &mut ShellState, program: &ast::Program, i: usize) {
+    let Some(start) = program.complete_commands[i].location().map(|l| l.start) else { return };
+    // The command's text runs to the next command (here-document bodies
+    // included, which its location does not cover; brush-parser's `if` even
+    // ends at its `if`), less the blank and comment lines before that.
+    let next = program.complete_commands.get(i + 1).and_then(|c| c.location()).map(|l| l.start.index);
+    let end = next.unwrap_or(usize::MAX).min(sh.src.text.chars().count());
+    let Some(text) = sh.src.slice(start.index, end) else { return };
+    let mut body = text.trim_end();
+    while let Some((before, last)) = body.rsplit_once('\n') {
+        if !last.trim_start().starts_with('#') {
+            break;
+        }
+        body = before.trim_end();
+    }
+    let last_line = start.line + body.matches('\n').count();
+    let by = sh.line as i64 - sh.src.line(last_line) as i64;
+    if by != 0 {
+        sh.src = Arc::new((*sh.src).clone().with_shift(by));
+    }
 }
 
 /// The shell is exiting with `status`: run (and clear) its EXIT trap. An `exit`
@@ -340,7 +369,7 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
             if let ast::Command::Simple(c) = cmd {
                 let text = print_cmd::simple_text(&sh.src, c);
                 if let Some(l) = c.location() {
-                    sh.line = sh.src.line_base + l.start.line;
+                    sh.line = sh.src.line(l.start.line);
                 }
                 simple::debug_trap(sh, fds, text).await?;
             }
@@ -404,7 +433,7 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
     if !sh.traps.is_empty() && !lastpipe {
         if let Some(ast::Command::Simple(c)) = p.seq.last() {
             if let Some(l) = c.location() {
-                sh.line = sh.src.line_base + l.start.line;
+                sh.line = sh.src.line(l.start.line);
             }
             if sh.trace.in_trap == 0 {
                 sh.trace.command = Some(print_cmd::simple_text(&sh.src, c));
@@ -456,7 +485,7 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
                     // bash has read the whole command, here-documents included:
                     // errors of its redirections name the line it ended on.
                     if let Some(end) = redirect::end_line(c, &r.0) {
-                        sh.line = sh.src.line_base + end;
+                        sh.line = sh.src.line(end);
                     }
                     let applied = match redirect::apply(sh, &r.0, fds).await {
                         // A subshell makes its redirections in its child: an
@@ -507,7 +536,7 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
                 // bash has read the whole `[[ ]]` when it runs it: its line
                 // (`LINENO`, messages) is the one it ends on.
                 if let Some(loc) = t.location() {
-                    sh.line = sh.src.line_base + loc.end.line;
+                    sh.line = sh.src.line(loc.end.line);
                 }
                 if simple::before_command(sh, fds, |sh| print_cmd::one_command_text(&sh.src, cmd)).await? {
                     return Ok(sh.last_status);
@@ -601,7 +630,7 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
     if traced && sh.trace.in_trap == 0 && simple::debug_set(sh) {
         let line = sh.line;
         if let Some(l) = func.def.location() {
-            sh.line = func.program.line_base + l.start.line;
+            sh.line = func.program.line(l.start.line);
         }
         sh.func_depth += 1;
         let text = sh.bash_command();
@@ -893,6 +922,7 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
             Err(Flow::Abort(s)) if what == "bash" && sh.subshell_depth == sh.shell_base => {
                 status = s;
                 sh.last_status = s;
+                shift_after_abort(sh, &program, i);
             }
             Err(e) => {
                 result = Err(e);

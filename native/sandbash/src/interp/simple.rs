@@ -260,7 +260,7 @@ async fn run_with(
     subs: &mut super::procsub::ProcSubs,
 ) -> Res {
     if let Some(line) = command_line(cmd) {
-        sh.line = sh.src.line_base + line;
+        sh.line = sh.src.line(line);
     }
     if sh.budget.tick_command()? {
         take_turn(sh).await;

@@ -6,14 +6,18 @@
 use brush_parser::ast;
 use std::borrow::Cow;
 
+/// Cheap to clone: the text and its offsets are shared.
 #[derive(Clone, Debug, Default)]
 pub struct Source {
-    pub text: String,
+    pub text: std::sync::Arc<str>,
     /// Script line of this text's first line, minus one: `$( )` and `eval`
     /// text report lines of the script around them, as bash does.
     pub line_base: usize,
+    /// Lines moved since parsing (negative: earlier): after a command is
+    /// abandoned, bash's parser counts on from the line of the error.
+    shift: i64,
     /// Byte offset of every char, when the text is not ASCII.
-    offsets: Option<Vec<u32>>,
+    offsets: Option<std::sync::Arc<[u32]>>,
 }
 
 impl Source {
@@ -23,13 +27,25 @@ impl Source {
         self
     }
 
+    /// The same text, its lines reported `by` lines later (earlier when negative).
+    pub fn with_shift(mut self, by: i64) -> Self {
+        self.shift = self.shift.saturating_add(by);
+        self
+    }
+
+    /// The script line of line `l` of this text (1 is its first).
+    pub fn line(&self, l: usize) -> usize {
+        let n = (self.line_base as i64).saturating_add(l as i64).saturating_add(self.shift);
+        n.max(0) as usize
+    }
+
     pub fn new(text: &str) -> Self {
         let offsets = (!text.is_ascii()).then(|| {
             let mut v: Vec<u32> = text.char_indices().map(|(i, _)| i as u32).collect();
             v.push(text.len() as u32);
-            v
+            std::sync::Arc::from(v)
         });
-        Source { text: text.to_string(), line_base: 0, offsets }
+        Source { text: std::sync::Arc::from(text), line_base: 0, shift: 0, offsets }
     }
 
     /// Text between two char indices.

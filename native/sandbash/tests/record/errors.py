@@ -67,3 +67,40 @@ e("backquote_parse_errors_count_lines_from_the_command", r''':
 echo `if)`; echo "next $?"
 f() { echo `fi`; }; f
 x=`echo '`; echo "st=$?"''')
+
+group("lines after an abandoned command")
+e("lines_count_on_from_the_error", r'''for i in 1; do
+echo ${!x}
+done
+echo $LINENO
+for i in 1; do
+echo ${!x}
+done
+
+echo $LINENO
+case "${?^*}" in
+x) : ;;
+esac
+printf "%s-%s\n" "${!v}"
+g() { echo "g $LINENO"; }
+g
+if true
+then echo $(( 1 / 0 ))
+fi
+echo "end $LINENO"
+cat <<EOF
+${!y}
+EOF
+# a comment
+
+echo "after the here-document $LINENO"''')
+e("an_error_in_a_function_moves_nothing", r'''f() {
+  echo ${!x}
+}
+f
+echo $LINENO
+{ f
+}
+echo $LINENO''')
+e("lines_after_an_abandoned_command_in_a_script_file", r'''printf 'for i in 1; do\necho ${!x}\ndone\necho $LINENO\nif :\nthen : ${!y}\nfi\n\necho $LINENO\n' > s.sh
+bash s.sh; echo "st=$?"''')
