@@ -223,3 +223,17 @@ fn fast_path_loops_meet_the_deadline() {
         })
     }
 }
+
+/// Each abandoned top-level command moves the later line numbers, as bash's
+/// parser does; working that out reads the command's own text, not the
+/// whole script, so a large script of failing commands stays cheap.
+#[test]
+fn many_abandoned_commands_in_a_large_script() {
+    let script = format!("#{}\n{}echo $LINENO", "x".repeat(2_000_000), "for i in 1; do\n: ${!x}\ndone\n".repeat(2000));
+    run(async {
+        let mut bash = session();
+        let r = bash.exec(&script).await.expect("runs");
+        // bash 5.2 prints 4002: line 6002, moved up one line per abandoned loop.
+        assert_eq!(String::from_utf8_lossy(&r.stdout), "4002\n");
+    })
+}

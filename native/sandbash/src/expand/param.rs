@@ -369,6 +369,12 @@ async fn get(sh: &mut ShellState, fds: &Fds, p: &Parameter, indirect: bool) -> R
     Ok(v)
 }
 
+/// `set -u` and the length of an array that is unset (or only declared):
+/// bash leaves with 1 here, not the 127 of `$x`.
+async fn length_unbound(sh: &ShellState, fds: &Fds, name: &str) -> Flow {
+    fatal(sh.loc(), fds, &format!("{name}: unbound variable"), 1).await
+}
+
 /// `set -u`: an unset parameter other than `$@`/`$*` is fatal.
 /// `bare`: the parameter was written without braces (`$1`: bash names it
 /// `$1`; inside braces, with an operator or not, `1`). Only a plain
@@ -548,9 +554,7 @@ pub async fn expand(
             {
                 if declared_only(sh, name) {
                     if sh.opts.nounset {
-                        // bash leaves with 1 here, not the 127 of `$x`.
-                        let msg = format!("{name}: unbound variable");
-                        return Err(fatal(sh.loc(), fds, &msg, 1).await);
+                        return Err(length_unbound(sh, fds, name).await);
                     }
                     out.push("0", quoted, !quoted)?;
                     return Ok(());
@@ -562,9 +566,7 @@ pub async fn expand(
                 // is what is unbound. A missing element of a set array is no error.
                 if with_array(sh, name, |v| v.is_none()) {
                     if sh.opts.nounset {
-                        // bash leaves with 1 here, not the 127 of `$x`.
-                        let msg = format!("{name}: unbound variable");
-                        return Err(fatal(sh.loc(), fds, &msg, 1).await);
+                        return Err(length_unbound(sh, fds, name).await);
                     }
                     array_index(sh, fds, index).await?;
                     out.push("0", quoted, !quoted)?;
@@ -589,8 +591,7 @@ pub async fn expand(
                         && sh.vars.get(name).is_none()
                         && !name.chars().all(|c| c.is_ascii_digit()) =>
                     {
-                        let msg = format!("{name}: unbound variable");
-                        return Err(fatal(sh.loc(), fds, &msg, 1).await);
+                        return Err(length_unbound(sh, fds, name).await);
                     }
                     None => {}
                 }
@@ -1054,11 +1055,6 @@ async fn expand_raw_into(
     Ok(())
 }
 
-/// The operand of `${x:-word}`, `${x:+word}`, `${x:=word}` or `${x:?word}`
-/// inside double quotes, rewritten as the same word outside them: there bash
-/// keeps single quotes literally (`"${x:-'a b'}"` is `'a b'`), a leading `~`
-/// is not expanded and `\}` is a `}`; double quotes, `$'...'` and nested
-/// expansions keep their meaning. The result is expanded as quoted text.
 /// `\c` with `c` not special inside double quotes, as `c`.
 fn drop_plain_escapes(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -1081,6 +1077,11 @@ fn drop_plain_escapes(text: &str) -> String {
     out
 }
 
+/// The operand of `${x:-word}`, `${x:+word}`, `${x:=word}` or `${x:?word}`
+/// inside double quotes, rewritten as the same word outside them: there bash
+/// keeps single quotes literally (`"${x:-'a b'}"` is `'a b'`), a leading `~`
+/// is not expanded and `\}` is a `}`; double quotes, `$'...'` and nested
+/// expansions keep their meaning. The result is expanded as quoted text.
 pub(crate) fn dq_operand(raw: &str) -> String {
     let b: Vec<char> = raw.chars().collect();
     let mut out = String::with_capacity(raw.len() + 8);
@@ -1153,7 +1154,7 @@ pub(crate) fn dq_operand(raw: &str) -> String {
                 let seg = &out[from..];
                 let backquote = seg.match_indices('`').any(|(k, _)| !seg[..k].ends_with('\\'));
                 if c == '"' && !seg.contains("$(") && !backquote {
-                    let inner = drop_plain_escapes(&out[from..]);
+                    let inner = drop_plain_escapes(seg);
                     out.truncate(from);
                     out.push_str(&inner);
                 }

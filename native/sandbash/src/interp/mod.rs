@@ -123,7 +123,7 @@ fn shift_after_abort(sh: &mut ShellState, program: &ast::Program, i: usize) {
     // included, which its location does not cover; brush-parser's `if` even
     // ends at its `if`), less the blank and comment lines before that.
     let next = program.complete_commands.get(i + 1).and_then(|c| c.location()).map(|l| l.start.index);
-    let end = next.unwrap_or(usize::MAX).min(sh.src.text.chars().count());
+    let end = next.unwrap_or(usize::MAX).min(sh.src.char_len());
     let Some(text) = sh.src.slice(start.index, end) else { return };
     let mut body = text.trim_end();
     while let Some((before, last)) = body.rsplit_once('\n') {

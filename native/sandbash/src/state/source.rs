@@ -33,6 +33,11 @@ impl Source {
         self
     }
 
+    /// Length in chars (what AST locations count).
+    pub fn char_len(&self) -> usize {
+        self.offsets.as_ref().map_or(self.text.len(), |o| o.len() - 1)
+    }
+
     /// The script line of line `l` of this text (1 is its first).
     pub fn line(&self, l: usize) -> usize {
         let n = (self.line_base as i64).saturating_add(l as i64).saturating_add(self.shift);

@@ -65,6 +65,11 @@ pub fn rewrite(src: &str) -> Cow<'_, str> {
     };
     let mut i = 0;
     while i < b.len() {
+        // Nesting this deep fails to parse anyway (`max_parser_depth`):
+        // leave the text as it is rather than keep a frame per parenthesis.
+        if stack.len() > super::MAX_REWRITE_NESTING {
+            return Cow::Borrowed(src);
+        }
         let c = b[i];
         // Where a pattern (or `esac`) is due, anything but blanks and
         // comments starts it, a quoted character too (`"$x" | 'a')`).
@@ -207,6 +212,14 @@ mod tests {
         for s in ["case '' in\n$b) printf '<%s>' ä \"$(printf '%s,' \"${a:1}\")\"; echo ;&\nesac", "ä $(é) case"] {
             assert_eq!(rewrite(s), s, "{s}");
         }
+    }
+
+    #[test]
+    fn deep_nesting_keeps_no_frame_per_parenthesis() {
+        // Built here: 200,000 nested `$(` before a case.
+        let n = 200_000;
+        let src = format!("{}case x in a) :;; esac{}", "$(".repeat(n), ")".repeat(n));
+        assert_eq!(rewrite(&src), src);
     }
 
     #[test]
