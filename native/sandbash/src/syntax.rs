@@ -7,11 +7,12 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 mod comsub_case;
+mod comsub_comments;
+
 /// Nesting past which the rewrites before parsing (`comsub_case`,
 /// `comsub_comments`) leave the text alone: it is far deeper than the
 /// parser accepts, and each level would cost the rewrite a frame.
 const MAX_REWRITE_NESTING: usize = 4096;
-mod comsub_comments;
 
 /// Nesting below which parsing runs on the caller's stack (brush-parser
 /// overflows a 2 MiB stack somewhere past 300 levels).
