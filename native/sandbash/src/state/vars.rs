@@ -132,7 +132,20 @@ pub struct Variables {
 struct Journal {
     epoch: u32,
     before: Vec<(String, Option<Arc<Var>>)>,
+    /// Names already in `before`: a name unset and set again (as every
+    /// function call does to `FUNCNAME`) is recorded once, so the journal
+    /// stays as small as the set of names the exec touched.
+    recorded: hashbrown::HashSet<String, foldhash::fast::RandomState>,
     has_refs: bool,
+}
+
+impl Journal {
+    fn record(&mut self, name: &str, before: Option<Arc<Var>>) {
+        if !self.recorded.contains(name) {
+            self.recorded.insert(name.to_string());
+            self.before.push((name.to_string(), before));
+        }
+    }
 }
 
 impl Clone for Variables {
@@ -293,12 +306,12 @@ impl Variables {
             EntryRef::Occupied(o) => {
                 let v = o.into_mut();
                 if v.epoch != journal.epoch {
-                    journal.before.push((name.to_string(), Some(v.clone())));
+                    journal.record(name, Some(v.clone()));
                 }
                 v
             }
             EntryRef::Vacant(e) => {
-                journal.before.push((name.to_string(), None));
+                journal.record(name, None);
                 e.insert(Arc::new(Var::empty()))
             }
         };
@@ -312,7 +325,12 @@ impl Variables {
     /// back with [`Self::roll_back`].
     pub fn begin_journal(&mut self) {
         self.epoch = self.epoch.wrapping_add(1).max(1);
-        self.journal = Some(Box::new(Journal { epoch: self.epoch, before: Vec::new(), has_refs: self.has_refs }));
+        self.journal = Some(Box::new(Journal {
+            epoch: self.epoch,
+            before: Vec::new(),
+            recorded: Default::default(),
+            has_refs: self.has_refs,
+        }));
     }
 
     /// Keep the exec's changes (it ended well).
@@ -451,7 +469,7 @@ impl Variables {
             if let Some(journal) = self.journal.as_deref_mut() {
                 let v = self.scopes[0].get(name).filter(|v| v.epoch != journal.epoch);
                 if let Some(v) = v {
-                    journal.before.push((name.to_string(), Some(v.clone())));
+                    journal.record(name, Some(v.clone()));
                 }
             }
         }

@@ -150,3 +150,13 @@ fn a_big_json_document_is_stopped_while_jq_parses_it() {
     let script = format!("{{ echo '['; seq {n} | sed 's/.*/{{\"k\":&}},/'; echo '1]'; }} > /tmp/d; jq empty /tmp/d");
     stops_with_limits(&script, NEEDLE, budget(BUDGET));
 }
+
+/// Work that keeps nothing holds nothing: a function call unsets and sets the
+/// call-stack arrays each time, and an exec's rollback journal once recorded
+/// every such change (165 bytes a call, 25 MB for these calls).
+#[test]
+fn calls_and_resets_in_one_exec_hold_no_more_as_they_repeat() {
+    let script = "f() { :; }; for ((i=0;i<150000;i++)); do f; unset y; y=$i; done; echo $y";
+    let o = run_in_process(script, budget(8 * 1024 * 1024));
+    assert_eq!(o.stdout(), "149999\n", "{}", o.describe());
+}
