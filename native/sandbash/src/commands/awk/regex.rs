@@ -1,12 +1,17 @@
 //! awk's POSIX EREs (with gawk's escapes: `\y`, `\<`, `\/`, `\t`, ...) turned
 //! into `regex` crate syntax. `.` matches newlines, as in awk.
 
+use crate::commands::util::regex_cache;
 use regex::Regex;
+
+/// awk's compiled patterns, kept across calls and sessions.
+static COMPILED: regex_cache::Cache<Regex> = regex_cache::Cache::new();
 
 /// Translate then compile; `Err` is gawk's reason (`Unmatched ( or \(`).
 pub fn compile(pat: &str, size_limit: usize) -> Result<Regex, String> {
     let src = translate(pat)?;
-    regex::RegexBuilder::new(&src).size_limit(size_limit).build().map_err(|e| match e {
+    let key = regex_cache::Key { source: src, flags: 0, size_limit };
+    COMPILED.get_or_build(key, |k| regex::RegexBuilder::new(&k.source).size_limit(size_limit).build()).map_err(|e| match e {
         regex::Error::CompiledTooBig(_) => "Regular expression too big".to_string(),
         _ => "Invalid regular expression".to_string(),
     })

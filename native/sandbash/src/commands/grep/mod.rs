@@ -15,7 +15,11 @@ use crate::commands::CommandContext;
 use crate::fs::FileType;
 use crate::pattern::Pattern;
 use async_trait::async_trait;
+use crate::commands::util::regex_cache;
 use regex::bytes::RegexBuilder;
+
+/// grep's compiled patterns, kept across calls and sessions.
+static COMPILED: regex_cache::Cache<regex::bytes::Regex> = regex_cache::Cache::new();
 
 pub struct Grep;
 
@@ -462,12 +466,16 @@ fn build(
         src = format!("\\b{{start-half}}(?:{src})\\b{{end-half}}");
     }
     let builder = |multi: bool| {
-        let mut b = RegexBuilder::new(&src);
-        b.case_insensitive(icase).dot_matches_new_line(null_data).size_limit(size_limit).dfa_size_limit(size_limit);
-        if multi {
-            b.multi_line(true).line_terminator(if null_data { 0 } else { b'\n' });
-        }
-        b.build()
+        let flags = u32::from(icase) | u32::from(null_data) << 1 | u32::from(multi) << 2;
+        let key = regex_cache::Key { source: src.clone(), flags, size_limit };
+        COMPILED.get_or_build(key, |k| {
+            let mut b = RegexBuilder::new(&k.source);
+            b.case_insensitive(icase).dot_matches_new_line(null_data).size_limit(size_limit).dfa_size_limit(size_limit);
+            if multi {
+                b.multi_line(true).line_terminator(if null_data { 0 } else { b'\n' });
+            }
+            b.build()
+        })
     };
     // Buffer anchors and Perl's inline flags would mean something else over
     // a whole buffer.

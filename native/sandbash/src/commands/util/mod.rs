@@ -1,7 +1,7 @@
 //! Helpers shared by the utilities, by concern: `operands` (paths, messages, reading
 //! operands and lines), `args` (GNU option parsing), `quote` (names in messages),
 //! `units` (sizes, durations), `tabs`, `version`, `strftime`, `lines`, the file
-//! helpers and the POSIX regex engine. The common ones are re-exported here.
+//! helpers, the POSIX regex engine and the compiled-regex cache. The common ones are re-exported here.
 
 pub(crate) mod args;
 pub(crate) mod bignum;
@@ -15,6 +15,7 @@ pub(crate) mod net;
 pub(crate) mod operands;
 pub(crate) mod posix_regex;
 pub(crate) mod quote;
+pub(crate) mod regex_cache;
 pub(crate) mod regex_translate;
 pub(crate) mod strftime;
 pub(crate) mod tabs;

@@ -3,8 +3,12 @@
 //! back-references (`\(a*\)\1`), which no finite automaton can match, a
 //! backtracking engine bounded by a step limit ([`Backtracker`]).
 
+use super::regex_cache;
 use regex::bytes::Regex;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Compiled POSIX regexes (sed, and what else uses this engine), kept across calls and sessions.
+static COMPILED: regex_cache::Cache<Regex> = regex_cache::Cache::new();
 
 /// Backtracking steps one search may take (PCRE's own default match limit
 /// is 10,000,000). The count runs over all the start positions one search
@@ -137,13 +141,18 @@ impl PosixRegex {
             let src = if prefix.is_empty() { source.to_string() } else { format!("(?{prefix}){source}") };
             return Backtracker::new(&src, size_limit).map(PosixRegex::Backref).map_err(|_| RegexError::Invalid);
         }
-        regex::bytes::RegexBuilder::new(source)
-            .case_insensitive(flags.icase)
-            .multi_line(flags.multi_line)
-            .dot_matches_new_line(flags.dot_nl)
-            .size_limit(size_limit)
-            .dfa_size_limit(size_limit)
-            .build()
+        let packed = u32::from(flags.icase) | u32::from(flags.multi_line) << 1 | u32::from(flags.dot_nl) << 2;
+        let key = regex_cache::Key { source: source.to_string(), flags: packed, size_limit };
+        COMPILED
+            .get_or_build(key, |k| {
+                regex::bytes::RegexBuilder::new(&k.source)
+                    .case_insensitive(flags.icase)
+                    .multi_line(flags.multi_line)
+                    .dot_matches_new_line(flags.dot_nl)
+                    .size_limit(size_limit)
+                    .dfa_size_limit(size_limit)
+                    .build()
+            })
             .map(PosixRegex::Plain)
             .map_err(|e| match e {
                 regex::Error::CompiledTooBig(_) => RegexError::TooBig,

@@ -1,0 +1,89 @@
+//! Compiled regexes shared by every session of the process. Compiling is most
+//! of what a short `grep -i`, `sed s///` or awk pattern costs (a case-folded
+//! Unicode class alone takes ~80 µs), and scripts run the same few patterns
+//! again and again. A `Regex` is immutable and clones as a pointer; its match
+//! caches are per thread, so sharing one is safe.
+//!
+//! Bounds: sources over [`MAX_SOURCE`] bytes are never kept; each cache holds
+//! [`ENTRIES`] regexes and starts over when full, so it cannot grow with what
+//! a script feeds it.
+
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::LazyLock;
+
+const ENTRIES: usize = 256;
+const MAX_SOURCE: usize = 4096;
+
+/// Everything a compiled regex depends on: its source and builder options.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Key {
+    pub source: String,
+    /// Builder flags, packed by the caller (each caller has its own cache).
+    pub flags: u32,
+    pub size_limit: usize,
+}
+
+/// One cache of compiled regexes of type `R`.
+pub struct Cache<R: Clone> {
+    map: LazyLock<Mutex<HashMap<Key, R>>>,
+}
+
+impl<R: Clone> Cache<R> {
+    pub const fn new() -> Self {
+        Cache { map: LazyLock::new(|| Mutex::new(HashMap::new())) }
+    }
+
+    /// The regex for `key`, compiled by `build` on a miss (errors are not kept).
+    pub fn get_or_build<E>(&self, key: Key, build: impl FnOnce(&Key) -> Result<R, E>) -> Result<R, E> {
+        if let Some(r) = self.map.lock().get(&key) {
+            return Ok(r.clone());
+        }
+        let r = build(&key)?;
+        if key.source.len() <= MAX_SOURCE {
+            let mut map = self.map.lock();
+            if map.len() >= ENTRIES {
+                map.clear();
+            }
+            map.insert(key, r.clone());
+        }
+        Ok(r)
+    }
+}
+
+impl<R: Clone> Default for Cache<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hit_does_not_build_and_errors_are_not_kept() {
+        static C: Cache<u32> = Cache::new();
+        let key = |s: &str| Key { source: s.into(), flags: 1, size_limit: 10 };
+        assert_eq!(C.get_or_build::<()>(key("a"), |_| Ok(7)), Ok(7));
+        assert_eq!(C.get_or_build::<()>(key("a"), |_| panic!("built twice")), Ok(7));
+        assert_eq!(C.get_or_build(key("b"), |_| Err("bad")), Err("bad"));
+        assert_eq!(C.get_or_build::<()>(key("b"), |_| Ok(8)), Ok(8));
+        // Other flags are another regex.
+        let other = Key { flags: 2, ..key("a") };
+        assert_eq!(C.get_or_build::<()>(other, |_| Ok(9)), Ok(9));
+    }
+
+    #[test]
+    fn the_cache_never_holds_more_than_its_bound() {
+        static C: Cache<usize> = Cache::new();
+        for i in 0..3 * ENTRIES {
+            let _ = C.get_or_build::<()>(Key { source: i.to_string(), flags: 0, size_limit: 0 }, |_| Ok(i));
+            assert!(C.map.lock().len() <= ENTRIES);
+        }
+        let long = "x".repeat(MAX_SOURCE + 1);
+        let _ = C.get_or_build::<()>(Key { source: long.clone(), flags: 0, size_limit: 0 }, |_| Ok(1));
+        assert!(!C.map.lock().contains_key(&Key { source: long, flags: 0, size_limit: 0 }));
+    }
+}
