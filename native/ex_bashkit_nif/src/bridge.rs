@@ -14,7 +14,7 @@ use sandbash::fs::{DirEntry, FsError, Metadata};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 rustler::atoms! {
@@ -39,12 +39,21 @@ pub enum Reply {
 /// up on the broker.
 const GRACE: Duration = Duration::from_secs(5);
 
+/// How long a call may spin for its answer before it parks. A parked runtime
+/// thread takes tens of microseconds to wake on an idle machine, more than a
+/// quick callback's whole round trip through the BEAM (~15 µs); see
+/// [`Bridge::spin_for`] for when it spins at all.
+const SPIN: Duration = Duration::from_micros(40);
+
 pub struct Bridge {
     /// Brokers of the running execs, by exec id; a call goes to the newest.
     brokers: parking_lot::Mutex<Vec<(u64, LocalPid)>>,
     pending: parking_lot::Mutex<HashMap<u64, oneshot::Sender<Reply>>>,
     next_id: AtomicU64,
     wait: Duration,
+    /// How long the last answer took, in ns (`u64::MAX`: none yet or slow):
+    /// a bridge whose answers come late stops spinning for them.
+    last_answer_ns: AtomicU64,
 }
 
 /// Removes a call's entry when its wait ends for any reason (reply, timeout, or
@@ -67,6 +76,7 @@ impl Bridge {
             pending: parking_lot::Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             wait: Duration::from_millis(callback_timeout_ms).saturating_add(GRACE),
+            last_answer_ns: AtomicU64::new(0),
         })
     }
 
@@ -108,9 +118,30 @@ impl Bridge {
         let (tx, rx) = oneshot::channel();
         self.pending.lock().insert(id, tx);
         let _guard = Pending { bridge: self, id };
+        let sent_at = Instant::now();
         let sent = OwnedEnv::new().send_and_clear(&broker, |env| (ex_bashkit_call(), id, request(env)).encode(env));
         if sent.is_err() {
             return Err("the callback broker is gone".into());
+        }
+        let mut rx = rx;
+        if self.spin_for() {
+            let until = sent_at + SPIN;
+            loop {
+                match rx.try_recv() {
+                    Ok(reply) => {
+                        self.answered(sent_at);
+                        return Ok(reply);
+                    }
+                    Err(oneshot::error::TryRecvError::Closed) => return Err("the callback broker is gone".into()),
+                    Err(oneshot::error::TryRecvError::Empty) => {}
+                }
+                if Instant::now() >= until {
+                    break;
+                }
+                // Yielding, not spinning: on a loaded machine the thread
+                // that will answer may need this core.
+                std::thread::yield_now();
+            }
         }
         // Waiting on the application holds no admission slot.
         let wait = tokio::time::timeout(self.wait, rx);
@@ -119,10 +150,32 @@ impl Bridge {
             None => wait.await,
         };
         match answer {
-            Ok(Ok(reply)) => Ok(reply),
+            Ok(Ok(reply)) => {
+                self.answered(sent_at);
+                Ok(reply)
+            }
             Ok(Err(_)) => Err("the callback broker is gone".into()),
             Err(_) => Err("the callback broker did not answer".into()),
         }
+    }
+
+    /// Whether a call may spin for its answer: only while the answers come
+    /// within [`SPIN`] (a slow callback's wait parks at once), and only while
+    /// the runtime has a thread for every task alive, so the spin holds up no
+    /// other script.
+    fn spin_for(&self) -> bool {
+        if self.last_answer_ns.load(Ordering::Relaxed) > SPIN.as_nanos() as u64 {
+            return false;
+        }
+        tokio::runtime::Handle::try_current().is_ok_and(|h| {
+            let m = h.metrics();
+            m.num_alive_tasks() <= m.num_workers()
+        })
+    }
+
+    fn answered(&self, sent_at: Instant) {
+        let ns = u64::try_from(sent_at.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.last_answer_ns.store(ns, Ordering::Relaxed);
     }
 
     /// Hand `reply` to the call `id`; false when nobody waits for it any more.
