@@ -267,6 +267,23 @@ two x"#,
 }
 
 #[test]
+fn alias_in_function_bodies() {
+    check(
+        r#"shopt -s expand_aliases; alias e=echo
+f() { e in f; }
+function g { e in g; }
+function h() ( e in h )
+k()
+{
+  e in k
+}
+f; g; h; k; alias e='echo changed'; f; echo { e"#,
+        "in f\nin g\nin h\nin k\nin f\n{ e\n",
+        0,
+    );
+}
+
+#[test]
 fn alias_recursion_stops_at_self() {
     check_err(
         r#"shopt -s expand_aliases

@@ -23,10 +23,11 @@ pub fn expanded(sh: &ShellState, program: &ast::Program, i: usize) -> Option<Res
     }
     let start = program.complete_commands[i].location()?.start;
     let end = match program.complete_commands.get(i + 1) {
-        Some(next) => next.location()?.start.index,
-        None => sh.src.text.chars().count(),
+        Some(next) => with_function_keyword(sh, next.location()?.start.index),
+        None => sh.src.char_len(),
     };
-    let text = sh.src.slice(start.index, end)?;
+    let from = with_function_keyword(sh, start.index);
+    let text = sh.src.slice(from, end)?;
     let new = expand_text(text, &sh.aliases, &mut Vec::new())?;
     let base = sh.src.line(start.line).saturating_sub(1);
     Some(
@@ -35,6 +36,24 @@ pub fn expanded(sh: &ShellState, program: &ast::Program, i: usize) -> Option<Res
             source: Arc::new(Arc::unwrap_or_clone(p.source).with_line_base(base)),
         }),
     )
+}
+
+/// brush-parser starts a `function name ...` definition at its name: the
+/// start of the command with the keyword (char index).
+fn with_function_keyword(sh: &ShellState, start: usize) -> usize {
+    // The keyword and its blanks sit within a few chars before the name.
+    let from = start.saturating_sub(32);
+    let Some(before) = sh.src.slice(from, start) else { return start };
+    let Some(rest) = before.trim_end_matches([' ', '\t']).strip_suffix("function") else { return start };
+    let bounded = match rest.chars().last() {
+        None => from == 0,
+        Some(c) => matches!(c, ' ' | '\t' | '\n' | ';' | '&' | '|' | '(' | '{'),
+    };
+    if bounded {
+        from + rest.chars().count()
+    } else {
+        start
+    }
 }
 
 /// Where the scanner is in bash's grammar.
@@ -82,12 +101,25 @@ fn expand_text(text: &str, aliases: &BTreeMap<String, String>, active: &mut Vec<
     let mut after_redirect = false;
     let mut header = false;
     let mut skip_name = false;
+    // A function's header: after `name` in command position or `function
+    // name`, its `()` ends with the body's first word in command position.
+    let mut fn_name = false;
+    let mut fn_parens = false;
     let mut cases: Vec<Case> = Vec::new();
     for t in &toks {
+        let was_fn_name = std::mem::take(&mut fn_name);
         match t {
             Token::Operator(op, _) => {
                 let op = op.as_str();
                 check_next = false;
+                if was_fn_name && op == "(" {
+                    fn_parens = true;
+                    continue;
+                }
+                if std::mem::take(&mut fn_parens) && op == ")" {
+                    cmd_start = true;
+                    continue;
+                }
                 if matches!(op, "<" | ">" | ">>" | "<<" | "<<-" | "<<<" | ">&" | "<&" | "<>" | ">|" | "&>" | "&>>") {
                     after_redirect = true;
                     continue;
@@ -117,7 +149,10 @@ fn expand_text(text: &str, aliases: &BTreeMap<String, String>, active: &mut Vec<
                     continue;
                 }
                 if skip_name {
+                    // `function name`: the body (or `()`) follows.
                     skip_name = false;
+                    fn_name = true;
+                    cmd_start = true;
                     continue;
                 }
                 match cases.last().copied() {
@@ -182,7 +217,10 @@ fn expand_text(text: &str, aliases: &BTreeMap<String, String>, active: &mut Vec<
                     }
                 }
                 cmd_start = false;
-                let Some(value) = aliases.get(w.as_str()) else { continue };
+                let Some(value) = aliases.get(w.as_str()) else {
+                    fn_name = was_cmd_start;
+                    continue;
+                };
                 if active.iter().any(|a| a == w) {
                     continue;
                 }
@@ -236,6 +274,18 @@ mod tests {
         assert_eq!(exp("for e in e; do e; done", &d).as_deref(), Some("for e in e; do echo; done"));
         assert_eq!(exp("case e in e) e;; esac", &d).as_deref(), Some("case e in e) echo;; esac"));
         assert_eq!(exp("echo e \"e\" >e", &d), None);
+    }
+
+    #[test]
+    fn function_bodies_are_command_positions() {
+        let d = [("e", "echo")];
+        assert_eq!(exp("f() { e x; }", &d).as_deref(), Some("f() { echo x; }"));
+        assert_eq!(exp("f ( ) ( e x )", &d).as_deref(), Some("f ( ) ( echo x )"));
+        assert_eq!(exp("function g { e x; }", &d).as_deref(), Some("function g { echo x; }"));
+        assert_eq!(exp("function g() { e x; }", &d).as_deref(), Some("function g() { echo x; }"));
+        assert_eq!(exp("f()\n{\n e x\n}", &d).as_deref(), Some("f()\n{\n echo x\n}"));
+        // Not a header: `{` as an argument, `e` after it an argument too.
+        assert_eq!(exp("echo { e", &d), None);
     }
 
     #[test]

@@ -38,6 +38,7 @@ t("unalias_one_and_all", r'''alias a=1 b=2 c=3; unalias b; alias; unalias -a; al
 e("alias_not_expanded_without_shopt", "alias e=echo\ne foo")
 t("alias_expanded_on_next_line", "shopt -s expand_aliases; alias e=echo; e same line\ne next line")
 t("alias_value_with_list", "shopt -s expand_aliases; alias two='echo a; echo b'\ntwo x")
+t("alias_in_function_bodies", "shopt -s expand_aliases; alias e=echo\nf() { e in f; }\nfunction g { e in g; }\nfunction h() ( e in h )\nk()\n{\n  e in k\n}\nf; g; h; k; alias e='echo changed'; f; echo { e")
 e("alias_recursion_stops_at_self", "shopt -s expand_aliases\nalias a='b x' b='a y'\na")
 t("alias_trailing_blank_expands_next", "shopt -s expand_aliases\nalias c='echo ' w=word\nc w; echo w")
 t("alias_only_in_command_position", "shopt -s expand_aliases\nalias e=echo\nx=1 e hi; e \"e\" e; if e a; then e b; fi; for e in e; do e $e; done; case e in e) e c;; esac; { e d; }; (e f); e g | e h")
