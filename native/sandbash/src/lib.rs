@@ -340,6 +340,7 @@ impl BashBuilder {
             parse_cache: Default::default(),
             arith_warnings: Vec::new(),
             random: Default::default(),
+            unread: None,
             aliases: Default::default(),
             dirstack: Default::default(),
             jobs: Default::default(),
@@ -494,6 +495,7 @@ impl Bash {
                 partial: ExecResult::default(),
             });
         }
+        self.state.unread = None;
         // The history line and the parsed program belong to the session's
         // memory too (no await in this block: the scope is this thread's).
         let (hist, hist_no, parsed) = {
@@ -504,10 +506,22 @@ impl Bash {
             let parsed = match syntax::parse(script, depth) {
                 Ok(p) => p,
                 Err(m) => {
-                    let shown = format!("bash: -c: {m}");
+                    let shown = format!("{}: -c: {m}", self.state.arg0);
                     match syntax::with_runnable_prefix(script, &m, Some(&shown), depth) {
-                        // The commands before the error run first, as in bash.
-                        Some(p) => p,
+                        // The commands before the error run first, as in bash;
+                        // once they define aliases, the rest is read again.
+                        Some(p) => {
+                            let ran = syntax::runnable_prefix(script, &m, depth).map_or(script.len(), |(_, n)| n);
+                            self.state.unread = Some((Arc::from(script), ran));
+                            p
+                        }
+                        // With the session's aliases the text may parse
+                        // (`alias myif=if` in an earlier exec): read it with them.
+                        None if self.state.opts.expand_aliases && !self.state.aliases.is_empty() => {
+                            let text = format!("__syntax_error {}\n", expand::param::quote(&shown));
+                            self.state.unread = Some((Arc::from(script), 0));
+                            syntax::parse(&text, depth).map_err(Error::Parse)?
+                        }
                         None => return Err(Error::Parse(shown)),
                     }
                 }

@@ -144,6 +144,17 @@ const MAX_PREFIX_TRIES: usize = 64;
 /// `__syntax_error MESSAGE` (when `shown` is given), which prints it and
 /// leaves the shell with status 2. `None` when no command comes before the error.
 pub fn with_runnable_prefix(src: &str, err: &str, shown: Option<&str>, max_depth: usize) -> Option<Parsed> {
+    let (parsed, len) = runnable_prefix(src, err, max_depth)?;
+    let Some(shown) = shown else { return Some(parsed) };
+    let prefix = &src[..len];
+    let sep = if prefix.ends_with('\n') { "" } else { "\n" };
+    let text = format!("{prefix}{sep}__syntax_error {}\n", crate::expand::param::quote(shown));
+    parse(&text, max_depth).ok()
+}
+
+/// The longest run of whole lines before the error's line that parses, and
+/// its length in bytes (see [`with_runnable_prefix`]).
+pub fn runnable_prefix(src: &str, err: &str, max_depth: usize) -> Option<(Parsed, usize)> {
     let line: usize = err.strip_prefix("line ")?.split(':').next()?.parse().ok()?;
     let lines: Vec<&str> = src.split_inclusive('\n').collect();
     let last = line.checked_sub(1)?.min(lines.len());
@@ -152,11 +163,9 @@ pub fn with_runnable_prefix(src: &str, err: &str, shown: Option<&str>, max_depth
         if prefix.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
             return None;
         }
-        let Ok(parsed) = parse(&prefix, max_depth) else { continue };
-        let Some(shown) = shown else { return Some(parsed) };
-        let sep = if prefix.ends_with('\n') { "" } else { "\n" };
-        let text = format!("{prefix}{sep}__syntax_error {}\n", crate::expand::param::quote(shown));
-        return parse(&text, max_depth).ok();
+        if let Ok(parsed) = parse(&prefix, max_depth) {
+            return Some((parsed, prefix.len()));
+        }
     }
     None
 }

@@ -284,6 +284,95 @@ f; g; h; k; alias e='echo changed'; f; echo { e"#,
 }
 
 #[test]
+fn alias_for_reserved_words() {
+    check(
+        r#"shopt -s expand_aliases
+alias myif=if t=true th=then
+myif t; th echo yes; fi
+alias lp='for i in 1 2; do' dn=done
+lp echo $i; dn
+alias w=while ob='{'
+n=0; w [ $n -lt 2 ]; do n=$((n+1)); echo n$n; done
+ob echo braced; }
+alias cs='case x in'
+cs x) echo casex;; esac
+echo line $LINENO"#,
+        "yes\n1\n2\nn1\nn2\nbraced\ncasex\nline 11\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_opening_a_here_document() {
+    check(
+        r#"shopt -s expand_aliases
+alias h='cat <<EOF' h2='cat <<-END'
+h
+body $((1+1))
+EOF
+h2
+	indented
+	END
+echo after $LINENO"#,
+        "body 2\nindented\nafter 9\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_changes_between_lines() {
+    check(
+        r#"shopt -s expand_aliases
+alias e=echo
+e one
+alias e='echo two:'
+e x; e y
+unalias e
+e three 2>&1 || echo status $?
+alias e=printf
+e '%s\n' four"#,
+        "one\ntwo: x\ntwo: y\nbash: line 7: e: command not found\nstatus 127\nfour\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_reserved_word_syntax_error() {
+    check_err(r#"shopt -s expand_aliases
+alias myif=if
+echo before
+myif true; then echo A; fi fi
+echo never"#, "before\n", "bash: -c: line 4: syntax error near unexpected token `fi'\nbash: -c: line 4: `myif true; then echo A; fi fi'\n", 2);
+}
+
+#[test]
+fn alias_reserved_words_in_eval_and_source() {
+    check(
+        r#"shopt -s expand_aliases
+alias myif=if
+eval 'myif true; then echo in eval; fi'
+printf 'alias u=until\nn=0\nu [ $n = 2 ]; do n=$((n+1)); echo s$n; done\n' > /tmp/al.sh
+. /tmp/al.sh
+echo status $?"#,
+        "in eval\ns1\ns2\nstatus 0\n",
+        0,
+    );
+}
+
+#[test]
+fn alias_value_ending_in_a_pipe() {
+    check(
+        r#"shopt -s expand_aliases
+alias up='echo hello |' c=cat
+up c
+alias semi='echo a;'
+semi echo b"#,
+        "hello\na\nb\n",
+        0,
+    );
+}
+
+#[test]
 fn alias_recursion_stops_at_self() {
     check_err(
         r#"shopt -s expand_aliases

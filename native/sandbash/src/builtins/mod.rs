@@ -267,9 +267,15 @@ fn test_panic<'a>(_: &'a mut ShellState, _: Call<'a>) -> BoxFuture<'a, Res> {
     panic!("test panic")
 }
 
-/// The syntax error after the commands that ran (see `syntax::with_runnable_prefix`).
-fn syntax_error<'a>(_: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
+/// The syntax error after the commands that ran (see `syntax::with_runnable_prefix`);
+/// when they defined aliases, the rest of the script is read again with them.
+fn syntax_error<'a>(sh: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
     Box::pin(async move {
+        if let Some((raw, ran)) = sh.unread.take() {
+            if sh.opts.expand_aliases && !sh.aliases.is_empty() {
+                return crate::interp::read_on(sh, raw, ran, c.fds).await;
+            }
+        }
         let msg = c.argv.get(1).map_or("", String::as_str);
         let _ = c.fds.stderr.write(format!("{msg}\n").as_bytes()).await;
         Err(Flow::Exit(2))

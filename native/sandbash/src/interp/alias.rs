@@ -4,46 +4,39 @@
 //! in command position that name an alias; when one does, the command is
 //! re-parsed with the aliases substituted.
 
+use crate::state::source::Source;
 use crate::state::ShellState;
-use crate::syntax::Parsed;
 use brush_parser::ast::{self, SourceLocation};
 use brush_parser::Token;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// How deep alias values may nest in each other (bash stops at a loop; this
 /// also bounds pathological chains).
 const MAX_DEPTH: usize = 64;
 
-/// The program to run instead of complete command `i` of `program` when alias
-/// expansion changes it. `Err` is a parse error of the expanded text.
-pub fn expanded(sh: &ShellState, program: &ast::Program, i: usize) -> Option<Result<Parsed, String>> {
+/// Whether alias expansion changes complete command `i` of `program` (the
+/// script is then read command by command from there, see `interp::reader`).
+pub fn changes(sh: &ShellState, program: &ast::Program, i: usize) -> bool {
     if !sh.opts.expand_aliases || sh.aliases.is_empty() {
-        return None;
+        return false;
     }
-    let start = program.complete_commands[i].location()?.start;
-    let end = match program.complete_commands.get(i + 1) {
-        Some(next) => with_function_keyword(sh, next.location()?.start.index),
-        None => sh.src.char_len(),
-    };
-    let from = with_function_keyword(sh, start.index);
-    let text = sh.src.slice(from, end)?;
-    let new = expand_text(text, &sh.aliases, &mut Vec::new())?;
-    let base = sh.src.line(start.line).saturating_sub(1);
-    Some(
-        crate::syntax::parse(&new, sh.budget.limits.max_parser_depth as usize).map(|p| Parsed {
-            program: p.program,
-            source: Arc::new(Arc::unwrap_or_clone(p.source).with_line_base(base)),
-        }),
-    )
+    let Some(from) = command_start(&sh.src, program, i) else { return false };
+    let end = command_start(&sh.src, program, i + 1).unwrap_or_else(|| sh.src.char_len());
+    sh.src.slice(from, end).is_some_and(|text| expand_text(text, &sh.aliases, &mut Vec::new()).is_some())
+}
+
+/// Where complete command `i` starts (char index), its `function` keyword included.
+pub fn command_start(src: &Source, program: &ast::Program, i: usize) -> Option<usize> {
+    let start = program.complete_commands.get(i)?.location()?.start.index;
+    Some(with_function_keyword(src, start))
 }
 
 /// brush-parser starts a `function name ...` definition at its name: the
-/// start of the command with the keyword (char index).
-fn with_function_keyword(sh: &ShellState, start: usize) -> usize {
+/// start (char index) of the command at `start` with the keyword.
+pub fn with_function_keyword(src: &Source, start: usize) -> usize {
     // The keyword and its blanks sit within a few chars before the name.
     let from = start.saturating_sub(32);
-    let Some(before) = sh.src.slice(from, start) else { return start };
+    let Some(before) = src.slice(from, start) else { return start };
     let Some(rest) = before.trim_end_matches([' ', '\t']).strip_suffix("function") else { return start };
     let bounded = match rest.chars().last() {
         None => from == 0,
@@ -74,6 +67,17 @@ fn opens_command(w: &str) -> bool {
     matches!(w, "if" | "then" | "else" | "elif" | "do" | "while" | "until" | "!" | "time" | "{")
 }
 
+/// Whether the word after an alias value is in command position: the value
+/// is empty or ends with a word that opens a command or a list operator.
+fn ends_open(value: &str) -> bool {
+    let v = value.trim_end_matches([' ', '\t']);
+    if v.is_empty() || v.ends_with([';', '|', '&', '(', '\n']) {
+        return true;
+    }
+    let last = v.rsplit([' ', '\t', ';', '|', '&', '(', '\n']).next().unwrap_or("");
+    opens_command(last)
+}
+
 /// `NAME=...`, `NAME+=...`, `NAME[...]=...`
 fn is_assignment(w: &str) -> bool {
     let Some(eq) = w.find('=') else { return false };
@@ -90,6 +94,43 @@ fn is_assignment(w: &str) -> bool {
 /// nothing changes. `active` holds the aliases being expanded (an alias is not
 /// expanded inside its own value).
 fn expand_text(text: &str, aliases: &BTreeMap<String, String>, active: &mut Vec<String>) -> Option<String> {
+    expand_edits(text, aliases, active).map(|(out, _)| out)
+}
+
+/// One substitution: bytes `raw` of the text became bytes `out` of the result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Edit {
+    pub raw: (usize, usize),
+    pub out: (usize, usize),
+}
+
+/// [`expand_text`] of a whole text, with where each substitution went (for
+/// [`raw_offset`]); `None` when nothing changes.
+pub fn expand_mapped(text: &str, aliases: &BTreeMap<String, String>) -> Option<(String, Vec<Edit>)> {
+    expand_edits(text, aliases, &mut Vec::new())
+}
+
+/// The byte of the original text that byte `out` of an expansion stands
+/// for: inside a substituted value, the end of the word it replaced.
+pub fn raw_offset(edits: &[Edit], out: usize) -> usize {
+    let mut delta: isize = 0;
+    for e in edits {
+        if out < e.out.1 {
+            if out <= e.out.0 {
+                break;
+            }
+            return e.raw.1;
+        }
+        delta = e.raw.1 as isize - e.out.1 as isize;
+    }
+    out.saturating_add_signed(delta)
+}
+
+fn expand_edits(
+    text: &str,
+    aliases: &BTreeMap<String, String>,
+    active: &mut Vec<String>,
+) -> Option<(String, Vec<Edit>)> {
     if active.len() > MAX_DEPTH {
         return None;
     }
@@ -228,6 +269,9 @@ fn expand_text(text: &str, aliases: &BTreeMap<String, String>, active: &mut Vec<
                 let inner = expand_text(value, aliases, active).unwrap_or_else(|| value.clone());
                 active.pop();
                 check_next = value.ends_with([' ', '\t']);
+                // A value ending in a reserved word or an operator (`if`,
+                // `{`, `a |`) leaves the next word in command position.
+                cmd_start = ends_open(value);
                 edits.push((loc.start.index, loc.end.index, inner));
             }
         }
@@ -239,6 +283,7 @@ fn expand_text(text: &str, aliases: &BTreeMap<String, String>, active: &mut Vec<
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let byte = |ci: usize| chars.get(ci).map_or(text.len(), |(b, _)| *b);
     let mut out = String::with_capacity(text.len() + 16);
+    let mut map = Vec::with_capacity(edits.len());
     let mut at = 0;
     for (s, e, rep) in edits {
         let (bs, be) = (byte(s), byte(e));
@@ -246,11 +291,13 @@ fn expand_text(text: &str, aliases: &BTreeMap<String, String>, active: &mut Vec<
             continue;
         }
         out.push_str(&text[at..bs]);
+        let os = out.len();
         out.push_str(&rep);
+        map.push(Edit { raw: (bs, be), out: (os, out.len()) });
         at = be;
     }
     out.push_str(&text[at..]);
-    Some(out)
+    Some((out, map))
 }
 
 /// Quote an alias value as `alias` prints it.
@@ -274,6 +321,14 @@ mod tests {
         assert_eq!(exp("for e in e; do e; done", &d).as_deref(), Some("for e in e; do echo; done"));
         assert_eq!(exp("case e in e) e;; esac", &d).as_deref(), Some("case e in e) echo;; esac"));
         assert_eq!(exp("echo e \"e\" >e", &d), None);
+    }
+
+    #[test]
+    fn a_value_ending_open_leaves_a_command_position() {
+        let d = [("myif", "if"), ("t", "true"), ("p", "echo a |"), ("e", "echo")];
+        assert_eq!(exp("myif t; then e; fi", &d).as_deref(), Some("if true; then echo; fi"));
+        assert_eq!(exp("p e", &d).as_deref(), Some("echo a | echo"));
+        assert_eq!(exp("e t", &d).as_deref(), Some("echo t"));
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub use coproc::reap as reap_coproc;
 pub mod jobs;
 pub mod print_cmd;
 pub mod procsub;
+mod reader;
 mod redirect;
 pub mod simple;
 mod stack;
@@ -89,7 +90,20 @@ pub async fn run_program(sh: &mut ShellState, program: &ast::Program, fds: &Fds)
 
 async fn run_program_body(sh: &mut ShellState, program: &ast::Program, fds: &Fds) -> Result<i32, Stop> {
     for i in 0..program.complete_commands.len() {
-        match run_complete(sh, program, i, fds).await {
+        if let Some(r) =
+            reader::wants(sh, program, i).then(|| reader::Reader::at_command(sh, program, i, None)).flatten()
+        {
+            return match reader::run_top(sh, r, fds).await {
+                Ok(n) => Ok(n),
+                Err(Flow::Exit(n)) => {
+                    sh.last_status = n;
+                    Ok(n)
+                }
+                Err(Flow::Stop(s)) => Err(s),
+                Err(_) => Ok(sh.last_status),
+            };
+        }
+        match run_list(sh, &program.complete_commands[i], fds).await {
             Ok(_) => {}
             Err(Flow::Exit(n)) => {
                 sh.last_status = n;
@@ -179,29 +193,10 @@ pub fn fork(sh: &ShellState) -> ShellState {
     sub
 }
 
-/// Run complete command `i` of `program` (one line of a script), with its
-/// aliases expanded when `expand_aliases` is on.
-async fn run_complete(sh: &mut ShellState, program: &ast::Program, i: usize, fds: &Fds) -> Res {
-    match alias::expanded(sh, program, i) {
-        None => run_list(sh, &program.complete_commands[i], fds).await,
-        Some(Ok(parsed)) => {
-            let saved_src = std::mem::replace(&mut sh.src, parsed.source);
-            let mut r = Ok(sh.last_status);
-            for cc in &parsed.program.complete_commands {
-                r = run_list(sh, cc, fds).await;
-                if r.is_err() {
-                    break;
-                }
-            }
-            sh.src = saved_src;
-            r
-        }
-        Some(Err(m)) => {
-            let _ = fds.stderr.write(format!("bash: -c: {m}\n").as_bytes()).await;
-            sh.last_status = 2;
-            Ok(2)
-        }
-    }
+/// The rest of a top-level script after a syntax error, read again now that
+/// aliases are defined (from `__syntax_error`, see `reader`).
+pub async fn read_on(sh: &mut ShellState, raw: Arc<str>, ran: usize, fds: &Fds) -> Res {
+    reader::run_top(sh, reader::Reader::at_offset(raw, ran, 0), fds).await
 }
 
 /// Run a list (`a; b & c`).
@@ -900,10 +895,15 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
     let mut error_after = None;
     let crate::syntax::Parsed { program, source } = match crate::syntax::parse(src, depth) {
         Ok(p) => p,
-        Err(m) => match crate::syntax::with_runnable_prefix(src, &m, None, depth) {
-            Some(p) => {
-                error_after = Some(m);
+        Err(m) => match crate::syntax::runnable_prefix(src, &m, depth) {
+            Some((p, ran)) => {
+                error_after = Some((m, ran));
                 p
+            }
+            // A reserved word may come from an alias (`alias myif=if`).
+            None if sh.opts.expand_aliases && !sh.aliases.is_empty() => {
+                let r = reader::Reader::at_offset(Arc::from(src), 0, base);
+                return reader::run_string(sh, r, fds, what, base).await;
             }
             None => {
                 report_syntax_error(sh, fds, what, &m, base).await;
@@ -916,7 +916,16 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
     let mut status = 0;
     let mut result = Ok(0);
     for i in 0..program.complete_commands.len() {
-        match run_complete(sh, &program, i, fds).await {
+        if reader::wants(sh, &program, i) {
+            // Aliases change what the rest says: it is read command by
+            // command (from the whole text, past a syntax error too).
+            if let Some(r) = reader::Reader::at_command(sh, &program, i, Some(Arc::from(src))) {
+                let r = reader::run_string(sh, r, fds, what, base).await;
+                sh.src = saved_src;
+                return r;
+            }
+        }
+        match run_list(sh, &program.complete_commands[i], fds).await {
             Ok(s) => status = s,
             // A script file (`bash file`) goes on after an abandoned command.
             Err(Flow::Abort(s)) if what == "bash" && sh.subshell_depth == sh.shell_base => {
@@ -930,11 +939,19 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
             }
         }
     }
-    sh.src = saved_src;
-    if let (Some(m), Ok(_)) = (error_after, &result) {
+    if let (Some((m, ran)), Ok(_)) = (error_after, &result) {
+        // Once the commands before the error define aliases, the rest is
+        // read again with them (`alias myif=if` on an earlier line).
+        if sh.opts.expand_aliases && !sh.aliases.is_empty() {
+            let r = reader::Reader::at_offset(Arc::from(src), ran, sh.src.line_base);
+            sh.src = saved_src;
+            return reader::run_string(sh, r, fds, what, base).await;
+        }
+        sh.src = saved_src;
         report_syntax_error(sh, fds, what, &m, base).await;
         return Ok(2);
     }
+    sh.src = saved_src;
     result.map(|_| status)
 }
 

@@ -132,6 +132,10 @@ pub struct ShellState {
     pub arith_warnings: Vec<String>,
     /// `RANDOM`'s generator once a script seeded it.
     pub random: Arc<random::SeededRandom>,
+    /// The text after an exec's syntax error, from the line the commands that
+    /// ran before it ended at (the script, a byte offset): read on there once
+    /// aliases are defined (see `interp::reader`).
+    pub unread: Option<(Arc<str>, usize)>,
 }
 
 /// Where an error happened, for bash's message prefix.

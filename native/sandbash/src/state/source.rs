@@ -33,6 +33,19 @@ impl Source {
         self
     }
 
+    /// Lines moved since parsing (see [`Source::with_shift`]).
+    pub fn shift(&self) -> i64 {
+        self.shift
+    }
+
+    /// Byte offset of char index `ci` (AST locations count chars).
+    pub fn byte_offset(&self, ci: usize) -> Option<usize> {
+        match &self.offsets {
+            None => (ci <= self.text.len()).then_some(ci),
+            Some(o) => o.get(ci).map(|&b| b as usize),
+        }
+    }
+
     /// Length in chars (what AST locations count).
     pub fn char_len(&self) -> usize {
         self.offsets.as_ref().map_or(self.text.len(), |o| o.len() - 1)

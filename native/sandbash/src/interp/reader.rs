@@ -1,0 +1,264 @@
+//! Reading a script command by command, as bash does, once aliases change
+//! what it says. bash expands an alias as it reads each command, so an alias
+//! can stand for a reserved word (`alias myif=if`) or open a here-document
+//! whose body is on the lines after it: text that does not parse, or parses
+//! otherwise, before the alias is known.
+//!
+//! The interpreter parses a script whole; when an alias applies to a command
+//! (or a parse failed and aliases are defined once the commands before the
+//! error have run), the rest of the text is read by a [`Reader`]: the text
+//! from the first command not yet run, with the aliases of the moment
+//! substituted, is parsed and its commands run one by one. It is read again
+//! (from the end of the last command run) only when the aliases change, so a
+//! script is parsed once more per `alias`/`unalias` that runs, and the budget
+//! (deadline, command count) is met between commands as everywhere.
+
+use super::alias::{self, Edit};
+use super::{run_list, shift_after_abort, Fds, Flow, Res};
+use crate::state::source::Source;
+use crate::state::ShellState;
+use brush_parser::ast::{self, SourceLocation};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// What to do next.
+pub enum Step {
+    /// Run complete command `i` of the program (`sh.src` is its text).
+    Run(Arc<ast::Program>, usize),
+    /// The text is done.
+    Done,
+    /// A syntax error (bash's message, lines counted in the text read).
+    Error(String),
+}
+
+pub struct Reader {
+    raw: Arc<str>,
+    /// Byte offset in `raw` of the first command not yet read.
+    pos: usize,
+    /// Lines of `raw` before `pos`.
+    lines_before: usize,
+    /// The script line of `raw`'s first line, minus one, and the lines moved
+    /// by abandoned commands since (see [`Source::with_shift`]).
+    base: usize,
+    shift: i64,
+    chunk: Option<Chunk>,
+}
+
+/// The commands of one reading.
+struct Chunk {
+    program: Arc<ast::Program>,
+    source: Arc<Source>,
+    /// Byte offset in `raw` where each command's text ends.
+    ends: Vec<usize>,
+    next: usize,
+    /// What the text was read with: a change means reading again.
+    aliases: Arc<BTreeMap<String, String>>,
+    expand: bool,
+}
+
+impl Reader {
+    /// Read on from complete command `i` of `program`, whose text is `sh.src`
+    /// (or begins `raw`, when given: the whole text of a runnable prefix).
+    pub fn at_command(sh: &ShellState, program: &ast::Program, i: usize, raw: Option<Arc<str>>) -> Option<Reader> {
+        let start = alias::command_start(&sh.src, program, i)?;
+        let pos = sh.src.byte_offset(start)?;
+        let raw = raw.unwrap_or_else(|| sh.src.text.clone());
+        let lines_before = raw.get(..pos)?.matches('\n').count();
+        Some(Reader { raw, pos, lines_before, base: sh.src.line_base, shift: sh.src.shift(), chunk: None })
+    }
+
+    /// Read on from byte `pos` of `raw` (the text after a runnable prefix),
+    /// whose first line is script line `base + 1`.
+    pub fn at_offset(raw: Arc<str>, pos: usize, base: usize) -> Reader {
+        let pos = pos.min(raw.len());
+        let lines_before = raw[..pos].matches('\n').count();
+        Reader { raw, pos, lines_before, base, shift: 0, chunk: None }
+    }
+
+    /// The next command, with `sh.src` set to its text.
+    pub fn next(&mut self, sh: &mut ShellState) -> Step {
+        // A fresh reading hands out its first command at once (two rounds).
+        for _ in 0..2 {
+            if let Some(c) = &mut self.chunk {
+                if c.next > 0 {
+                    // The previous command may have moved the lines after it.
+                    c.source = sh.src.clone();
+                }
+                let same = c.expand == sh.opts.expand_aliases
+                    && (Arc::ptr_eq(&c.aliases, &sh.aliases) || *c.aliases == *sh.aliases);
+                if same && c.next < c.ends.len() {
+                    let i = c.next;
+                    c.next += 1;
+                    let end = c.ends[i];
+                    self.lines_before += self.raw.get(self.pos..end).map_or(0, |t| t.matches('\n').count());
+                    self.pos = end;
+                    sh.src = c.source.clone();
+                    return Step::Run(c.program.clone(), i);
+                }
+                self.shift = c.source.shift();
+            }
+            self.chunk = None;
+            match self.read(sh) {
+                Ok(true) => {}
+                Ok(false) => return Step::Done,
+                Err(m) => return Step::Error(m),
+            }
+        }
+        Step::Done
+    }
+
+    /// Parse the text from `pos` with the aliases of now; `false` when no
+    /// command is left.
+    fn read(&mut self, sh: &ShellState) -> Result<bool, String> {
+        let rest = self.raw.get(self.pos..).unwrap_or("");
+        let mapped = if sh.opts.expand_aliases && !sh.aliases.is_empty() {
+            alias::expand_mapped(rest, &sh.aliases)
+        } else {
+            None
+        };
+        let (text, edits): (&str, &[Edit]) = match &mapped {
+            Some((t, e)) => (t, e),
+            None => (rest, &[]),
+        };
+        let depth = sh.budget.limits.max_parser_depth as usize;
+        let (parsed, len) = match crate::syntax::parse(text, depth) {
+            Ok(p) => (p, text.len()),
+            Err(m) => match crate::syntax::runnable_prefix(text, &m, depth) {
+                Some(p) => p,
+                None => {
+                    let m = if mapped.is_some() { quote_raw_line(&m, rest, text) } else { m };
+                    return Err(super::shift_lines(&m, self.lines_before));
+                }
+            },
+        };
+        let program = parsed.program;
+        let n = program.complete_commands.len();
+        if n == 0 {
+            return Ok(false);
+        }
+        let source =
+            Arc::unwrap_or_clone(parsed.source).with_line_base(self.base + self.lines_before).with_shift(self.shift);
+        // Each command's text ends where the next one starts (its
+        // here-document bodies lie past its own location); the last at the
+        // end of what parsed.
+        let mut ends = Vec::with_capacity(n);
+        for i in 1..n {
+            let start = alias::command_start(&source, &program, i).and_then(|c| source.byte_offset(c)).unwrap_or(len);
+            ends.push(self.pos + alias::raw_offset(edits, start));
+        }
+        ends.push(self.pos + alias::raw_offset(edits, len));
+        // Every reading moves on by at least a byte, so reading ends.
+        if ends[0] <= self.pos {
+            ends[0] = (self.pos + 1).min(self.raw.len());
+        }
+        self.chunk = Some(Chunk {
+            program: Arc::new(program),
+            source: Arc::new(source),
+            ends,
+            next: 0,
+            aliases: sh.aliases.clone(),
+            expand: sh.opts.expand_aliases,
+        });
+        Ok(true)
+    }
+}
+
+/// bash quotes the line of a syntax error as it was written: the line of
+/// `raw` for the line of its alias-expanded `text` the message quotes.
+fn quote_raw_line(m: &str, raw: &str, text: &str) -> String {
+    // The message's last line is `[bash: -c: ]line N: `TEXT'`.
+    let quoted = m.rsplit_once('\n').and_then(|(head, last)| {
+        let (before, _) = last.split_once(": `")?;
+        let at = before.rfind("line ")?;
+        let n: usize = before[at + 5..].parse().ok()?;
+        if raw.lines().count() != text.lines().count() {
+            return None;
+        }
+        let line = raw.lines().nth(n.checked_sub(1)?)?;
+        Some(format!("{head}\n{before}: `{line}'"))
+    });
+    quoted.unwrap_or_else(|| m.to_string())
+}
+
+/// `program`'s command `i` starts a reading when aliases change it.
+pub fn wants(sh: &ShellState, program: &ast::Program, i: usize) -> bool {
+    alias::changes(sh, program, i) && program.complete_commands[i].location().is_some()
+}
+
+/// Run the rest of a top-level script through `reader`, as the program's
+/// own loop runs it (`run_program_body`); `Err(Flow::Exit)` ends the shell.
+pub async fn run_top(sh: &mut ShellState, mut reader: Reader, fds: &Fds) -> Res {
+    let saved = sh.src.clone();
+    let out = loop {
+        let (program, i) = match reader.next(sh) {
+            Step::Run(p, i) => (p, i),
+            Step::Done => break Ok(sh.last_status),
+            Step::Error(m) => {
+                let _ = fds.stderr.write(format!("{}: -c: {m}\n", sh.arg0).as_bytes()).await;
+                break Err(Flow::Exit(2));
+            }
+        };
+        match run_list(sh, &program.complete_commands[i], fds).await {
+            Ok(_) => {}
+            Err(Flow::Break(_) | Flow::Continue(_)) => {}
+            Err(Flow::Abort(n)) if sh.subshell_depth > sh.shell_base => {
+                sh.last_status = n;
+                break Ok(n);
+            }
+            Err(Flow::Abort(n)) => {
+                sh.last_status = n;
+                shift_after_abort(sh, &program, i);
+            }
+            Err(Flow::Return(n)) => sh.last_status = n,
+            Err(e) => break Err(e),
+        }
+    };
+    sh.src = saved;
+    out
+}
+
+/// Run the rest of an `eval`/`source`/script-file text through `reader`, as
+/// `run_string_inner` runs its commands; a syntax error is reported as there.
+pub async fn run_string(sh: &mut ShellState, mut reader: Reader, fds: &Fds, what: &str, base: usize) -> Res {
+    let saved = sh.src.clone();
+    let mut status = sh.last_status;
+    let out = loop {
+        let (program, i) = match reader.next(sh) {
+            Step::Run(p, i) => (p, i),
+            Step::Done => break Ok(status),
+            Step::Error(m) => {
+                sh.src = saved.clone();
+                super::report_syntax_error(sh, fds, what, &m, base).await;
+                break Ok(2);
+            }
+        };
+        match run_list(sh, &program.complete_commands[i], fds).await {
+            Ok(s) => status = s,
+            // A script file (`bash file`) goes on after an abandoned command.
+            Err(Flow::Abort(s)) if what == "bash" && sh.subshell_depth == sh.shell_base => {
+                status = s;
+                sh.last_status = s;
+                shift_after_abort(sh, &program, i);
+            }
+            Err(e) => break Err(e),
+        }
+    };
+    sh.src = saved;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_quoted_line_is_the_line_as_written() {
+        let m = "line 1: syntax error near unexpected token `fi'\nbash: -c: line 1: `if true; then :; fi fi'";
+        let raw = "myif true; then :; fi fi\necho never\n";
+        let text = "if true; then :; fi fi\necho never\n";
+        assert_eq!(
+            quote_raw_line(m, raw, text),
+            "line 1: syntax error near unexpected token `fi'\nbash: -c: line 1: `myif true; then :; fi fi'"
+        );
+    }
+}
