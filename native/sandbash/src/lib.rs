@@ -505,6 +505,21 @@ impl Bash {
             let depth = self.limits.max_parser_depth as usize;
             let parsed = match syntax::parse(script, depth) {
                 Ok(p) => p,
+                // A malformed `[[ ]]`: bash prints its message and ends the
+                // script with the status it had, after the lines before it.
+                Err(m) if syntax::cond::message(&m).is_some() => {
+                    let who = format!("{}: -c: ", self.state.arg0);
+                    let shown = match syntax::cond::message(&m) {
+                        Some("") => String::new(),
+                        _ => format!("{who}{}", m.replace("\nbash: -c: ", &format!("\n{who}"))),
+                    };
+                    let ran = syntax::runnable_prefix(script, &m, depth).map_or(0, |(_, n)| n);
+                    let prefix = &script[..ran];
+                    let sep = if prefix.is_empty() || prefix.ends_with('\n') { "" } else { "\n" };
+                    let text = format!("{prefix}{sep}__syntax_error {} last\n", expand::param::quote(&shown));
+                    self.state.unread = Some((Arc::from(script), ran));
+                    syntax::parse(&text, depth).map_err(Error::Parse)?
+                }
                 Err(m) => {
                     let shown = format!("{}: -c: {m}", self.state.arg0);
                     match syntax::with_runnable_prefix(script, &m, Some(&shown), depth) {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 mod comsub_case;
 mod comsub_comments;
+pub mod cond;
 
 /// Nesting past which the rewrites before parsing (`comsub_case`,
 /// `comsub_comments`) leave the text alone: it is far deeper than the
@@ -130,6 +131,18 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
     if text.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1 {
         text = Cow::Owned(format!("{text}\\"));
     }
+    // `[[ ]]` as bash reads it: its errors, and newlines brush-parser refuses.
+    match cond::check(&text) {
+        Ok(None) => {}
+        Ok(Some(escaped)) => text = Cow::Owned(escaped),
+        Err(e) => {
+            // The parser's error wins when it comes first in the text.
+            return Err(match parse_text(&text, max_depth) {
+                Err(m) if error_line(&m).is_some_and(|l| l < e.line) => m,
+                _ => e.text(),
+            });
+        }
+    }
     let program = parse_text(&text, max_depth)?;
     Ok(Parsed { program, source: Arc::new(Source::new(&text)) })
 }
@@ -168,6 +181,11 @@ pub fn runnable_prefix(src: &str, err: &str, max_depth: usize) -> Option<(Parsed
         }
     }
     None
+}
+
+/// The line a parse error names (`line N: ...`).
+fn error_line(m: &str) -> Option<usize> {
+    m.strip_prefix("line ")?.split(':').next()?.parse().ok()
 }
 
 /// Work around brush-parser gaps by rewriting the text: `select` (which

@@ -277,8 +277,12 @@ fn syntax_error<'a>(sh: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
             }
         }
         let msg = c.argv.get(1).map_or("", String::as_str);
-        let _ = c.fds.stderr.write(format!("{msg}\n").as_bytes()).await;
-        Err(Flow::Exit(2))
+        if !msg.is_empty() {
+            let _ = c.fds.stderr.write(format!("{msg}\n").as_bytes()).await;
+        }
+        // A malformed `[[ ]]` ends the script with the status it had.
+        let last = c.argv.get(2).is_some_and(|a| a == "last");
+        Err(Flow::Exit(if last { sh.last_status } else { 2 }))
     })
 }
 

@@ -905,10 +905,7 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
                 let r = reader::Reader::at_offset(Arc::from(src), 0, base);
                 return reader::run_string(sh, r, fds, what, base).await;
             }
-            None => {
-                report_syntax_error(sh, fds, what, &m, base).await;
-                return Ok(2);
-            }
+            None => return Ok(syntax_error_status(sh, fds, what, &m, base).await),
         },
     };
     let source = if relative { rebase(source, base) } else { source };
@@ -948,8 +945,7 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
             return reader::run_string(sh, r, fds, what, base).await;
         }
         sh.src = saved_src;
-        report_syntax_error(sh, fds, what, &m, base).await;
-        return Ok(2);
+        return Ok(syntax_error_status(sh, fds, what, &m, base).await);
     }
     sh.src = saved_src;
     result.map(|_| status)
@@ -958,6 +954,28 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
 /// A syntax error in text run by `eval` (`bash: eval: line 2: ...`),
 /// `source` (`file: line 1: ...`) or a nested bash (`script.sh: line 1: `,
 /// `bash: -c: line 1: `), both lines of it named as bash names them.
+/// Report a syntax error in a string run inside the shell; the status it
+/// leaves. A malformed `[[ ]]` (`syntax::cond`) prints only its own message
+/// (none for `[[ ]]`), and a script file ends with the status it had.
+async fn syntax_error_status(sh: &ShellState, fds: &Fds, what: &str, m: &str, base: usize) -> i32 {
+    match crate::syntax::cond::message(m) {
+        None => {
+            report_syntax_error(sh, fds, what, m, base).await;
+            2
+        }
+        Some(msg) => {
+            if !msg.is_empty() {
+                report_syntax_error(sh, fds, what, m, base).await;
+            }
+            if what == "bash" {
+                sh.last_status
+            } else {
+                2
+            }
+        }
+    }
+}
+
 async fn report_syntax_error(sh: &ShellState, fds: &Fds, what: &str, m: &str, base: usize) {
     let shifted;
     let m = if what == "eval" && base > 0 {

@@ -194,8 +194,14 @@ pub async fn run_top(sh: &mut ShellState, mut reader: Reader, fds: &Fds) -> Res 
             Step::Run(p, i) => (p, i),
             Step::Done => break Ok(sh.last_status),
             Step::Error(m) => {
-                let _ = fds.stderr.write(format!("{}: -c: {m}\n", sh.arg0).as_bytes()).await;
-                break Err(Flow::Exit(2));
+                // A malformed `[[ ]]` ends the script with the status it had.
+                let cond = crate::syntax::cond::message(&m);
+                if cond != Some("") {
+                    let who = format!("{}: -c: ", sh.arg0);
+                    let text = m.replace("\nbash: -c: ", &format!("\n{who}"));
+                    let _ = fds.stderr.write(format!("{who}{text}\n").as_bytes()).await;
+                }
+                break Err(Flow::Exit(if cond.is_some() { sh.last_status } else { 2 }));
             }
         };
         match run_list(sh, &program.complete_commands[i], fds).await {
@@ -228,8 +234,7 @@ pub async fn run_string(sh: &mut ShellState, mut reader: Reader, fds: &Fds, what
             Step::Done => break Ok(status),
             Step::Error(m) => {
                 sh.src = saved.clone();
-                super::report_syntax_error(sh, fds, what, &m, base).await;
-                break Ok(2);
+                break Ok(super::syntax_error_status(sh, fds, what, &m, base).await);
             }
         };
         match run_list(sh, &program.complete_commands[i], fds).await {
