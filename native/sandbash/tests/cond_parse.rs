@@ -273,3 +273,61 @@ x=ab; [[ $x == @(ab|cd) ]] && echo eg
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// a conditional as a function's body
+// ----------------------------------------------------------------------
+
+#[test]
+fn function_body_is_a_conditional() {
+    check(
+        r#"is_thing() [[ -n $1 ]]
+is_thing hello && echo yes; is_thing '' || echo no
+declare -f is_thing
+g() [[ -n $1 ]] 2>/dev/null; g; echo "status $?"; declare -f g
+function h [[ -z $1 ]]
+h && echo empty"#,
+        "yes\nno\nis_thing () \n{ \n    [[ -n $1 ]]\n}\nstatus 1\ng () \n{ \n    [[ -n $1 ]] 2> /dev/null\n}\nempty\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// =~ as regcomp reads it
+// ----------------------------------------------------------------------
+
+#[test]
+fn regex_bracket_and_newline() {
+    check(
+        r#"[[ '[' =~ ^([x[]) ]] && echo "bracket ${BASH_REMATCH[1]}"
+[[ $'\n' =~ . ]] && echo 'dot matches newline'
+[[ 'a]b' =~ a[]]b ]] && echo close-first"#,
+        "bracket [\ndot matches newline\nclose-first\n",
+        0,
+    );
+}
+
+#[test]
+fn regex_invalid_is_status_two() {
+    check(
+        r#"for r in '{' 'a{b' 'a{}' '+a' 'a|*b' '(*a)' '^*a' 'a{1,2' 'x{2,1}'; do [[ x =~ $r ]]; echo "$r $?"; done"#,
+        "{ 2\na{b 2\na{} 2\n+a 2\na|*b 2\n(*a) 2\n^*a 2\na{1,2 2\nx{2,1} 2\n",
+        0,
+    );
+}
+
+#[test]
+fn regex_valid_corners() {
+    check(r#"for r in 'a{,2}' 'a**' 'a{1}{2}' '(abc)\1'; do [[ abcabc =~ $r ]]; echo "$r $? ${BASH_REMATCH[*]}"; done
+[[ ab =~ (a)(c)?b ]]; declare -p BASH_REMATCH
+[[ 'foo bar' =~ \<bar ]] && echo word-start"#, "a{,2} 0 a\na** 0 a\na{1}{2} 1 \n(abc)\\1 0 abcabc abc\ndeclare -a BASH_REMATCH=([0]=\"ab\" [1]=\"a\" [2]=\"\")\n", 1);
+}
+
+#[test]
+fn regex_quoted_parts_are_literal() {
+    check(
+        r#"[[ x.y =~ "x.y" ]] && echo q1; [[ xzy =~ "x.y" ]] || echo q2; [[ 'a+b' =~ a"+"b ]] && echo q3; re='^(a|b)+$'; [[ abab =~ $re ]] && echo var"#,
+        "q1\nq2\nq3\nvar\n",
+        0,
+    );
+}

@@ -185,6 +185,8 @@ struct Plan {
     trace: bool,
     /// `--process-slot-var NAME`: set in each command's environment to its slot.
     slot_var: Option<String>,
+    /// `-P N`: slots (0: as many as there are commands).
+    procs: u64,
 }
 
 /// Why running stopped early.
@@ -195,6 +197,8 @@ enum Stop {
 
 struct Run {
     failed: bool,
+    /// Commands started so far.
+    started: u64,
 }
 
 impl Run {
@@ -209,12 +213,16 @@ impl Run {
             let line: Vec<String> = argv.iter().map(|a| quotef(a)).collect();
             ctx.stderr.write(format!("{}\n", line.join(" ")).as_bytes()).await?;
         }
-        // Commands run one at a time here, so the slot is always 0.
+        // Commands run one at a time here, each ending before the next
+        // starts; GNU's -P N runs N at once, and a quick command frees its
+        // slot for the one after next: slots in turn, as GNU gives them.
+        let slot = if plan.procs == 0 { self.started } else { self.started % plan.procs };
+        self.started += 1;
         let overlay = plan.slot_var.as_ref().map(|name| super::env::Overlay {
             base: ctx.env,
             clear: false,
             unset: Vec::new(),
-            set: vec![(name.clone(), "0".to_string())],
+            set: vec![(name.clone(), slot.to_string())],
         });
         let mut e = Exec::from_ctx(ctx, &argv);
         if let Some(o) = &overlay {
@@ -293,6 +301,7 @@ impl Utility for Xargs {
             max_chars: MAX_CHARS,
             trace: false,
             slot_var: None,
+            procs: 1,
         };
         let (mut no_empty, mut file) = (false, None);
         for o in &p.opts {
@@ -332,7 +341,10 @@ impl Utility for Xargs {
                     Ok(n) if n >= 1 => plan.max_chars = n.min(MAX_CHARS),
                     _ => return Err(bad_number(&v, 's', 1)),
                 },
-                "P" if v.parse::<u64>().is_err() => return Err(bad_number(&v, 'P', 0)),
+                "P" => match v.parse::<u64>() {
+                    Ok(n) => plan.procs = n,
+                    Err(_) => return Err(bad_number(&v, 'P', 0)),
+                },
                 "r" => no_empty = true,
                 "t" | "p" => plan.trace = true,
                 "slot" => plan.slot_var = Some(v.to_string()),
@@ -351,7 +363,7 @@ impl Utility for Xargs {
             None => ctx.stdin.clone(),
         };
         let mut reader = Reader { input, buf: Vec::new(), pos: 0 };
-        let mut run = Run { failed: false };
+        let mut run = Run { failed: false, started: 0 };
         match drive(ctx, &plan, &split, &mut reader, &mut run, no_empty).await? {
             Err(Stop::Exit(s)) => Ok(s),
             Ok(()) => Ok(if run.failed { 123 } else { 0 }),
@@ -459,6 +471,8 @@ mod tests {
         // GNU xargs 4.9: one command at a time is slot 0.
         x(&["--process-slot-var=S", "-I{}", "printenv", "S"], "x\ny\n", "0\n0\n", "", 0);
         x(&["--process-slot-var", "S", "-P3", "-I{}", "printenv", "S"], "x\n", "0\n", "", 0);
+        // -P N: N slots in turn.
+        x(&["--process-slot-var=S", "-P2", "-I{}", "printenv", "S"], "a\nb\nc\nd\n", "0\n1\n0\n1\n", "", 0);
     }
 
     #[test]

@@ -118,39 +118,39 @@ async fn trace_binary(sh: &ShellState, fds: &Fds, neg: bool, left: &str, p: &BP,
     }
 }
 
-/// `=~`: quoted parts match literally. Sets BASH_REMATCH.
+/// `=~`: a POSIX extended regex, as regcomp reads it (`.` matches a
+/// newline, `[` inside a bracket expression is literal, back-references);
+/// quoted parts match literally. Sets BASH_REMATCH.
 fn regex_match(sh: &mut ShellState, s: &str, parts: &[(String, bool)]) -> Result<bool, String> {
+    use crate::commands::util::posix_regex::{Flags, PosixRegex};
     let mut src = String::new();
     for (t, q) in parts {
         if *q {
-            src.push_str(&regex::escape(t));
+            for c in t.chars() {
+                if "\\.[]()*+?{}|^$".contains(c) {
+                    src.push('\\');
+                }
+                src.push(c);
+            }
         } else {
             src.push_str(t);
         }
     }
-    let re = regex::RegexBuilder::new(&src)
-        .case_insensitive(sh.opts.nocasematch)
-        .size_limit(usize::try_from(sh.budget.limits.max_regex_bytes).unwrap_or(usize::MAX))
-        .build();
-    let Ok(re) = re else {
-        // bash: status 2 for an invalid regex, with no message.
-        return Err(String::new());
-    };
-    match re.captures(s) {
-        Some(caps) => {
-            let m = caps
-                .iter()
-                .enumerate()
-                .map(|(i, c)| (i as i64, c.map_or(String::new(), |c| c.as_str().to_string())))
-                .collect();
-            let _ = sh.vars.set_value("BASH_REMATCH", Value::Indexed(m));
-            Ok(true)
-        }
-        None => {
-            let _ = sh.vars.set_value("BASH_REMATCH", Value::Indexed(Default::default()));
-            Ok(false)
-        }
-    }
+    // bash: status 2 for an invalid regex, with no message.
+    let translated = crate::commands::util::regex_translate::translate_capturing(&src).map_err(|_| String::new())?;
+    let flags = Flags { icase: sh.opts.nocasematch, multi_line: false, dot_nl: true };
+    let limit = usize::try_from(sh.budget.limits.max_regex_bytes).unwrap_or(usize::MAX);
+    let re = PosixRegex::new(&translated.source, translated.backrefs, flags, limit).map_err(|_| String::new())?;
+    let mut groups: Option<Vec<(i64, String)>> = None;
+    re.each_capture(s.as_bytes(), &mut |g| {
+        let text = |n: usize| g(n).and_then(|(a, b)| s.get(a..b)).unwrap_or("").to_string();
+        groups = Some((0..re.captures_len()).map(|n| (n as i64, text(n))).collect());
+        false
+    });
+    let matched = groups.is_some();
+    let value = Value::Indexed(groups.unwrap_or_default().into_iter().collect());
+    let _ = sh.vars.set_value("BASH_REMATCH", value);
+    Ok(matched)
 }
 
 fn compare_ints(p: &BP, a: i64, b: i64) -> bool {

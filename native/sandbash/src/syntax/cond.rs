@@ -63,6 +63,8 @@ struct Tok<'a> {
     word: bool,
     line: usize,
     index: usize,
+    /// Char index just past the token.
+    end: usize,
 }
 
 impl Tok<'_> {
@@ -95,6 +97,11 @@ fn binary_op(w: &str) -> bool {
     matches!(w, "=" | "==" | "!=" | "<" | ">" | "-nt" | "-ot" | "-ef" | "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge")
 }
 
+/// Operators that end a command (and its redirections).
+fn ends_command(op: &str) -> bool {
+    matches!(op, ";" | "\n" | "&" | "&&" | "||" | "|" | "|&" | ")" | ";;" | ";&" | ";;&")
+}
+
 /// Words that leave the next word in command position.
 fn opens_command(w: &str) -> bool {
     matches!(w, "if" | "then" | "else" | "elif" | "do" | "while" | "until" | "!" | "{" | "time")
@@ -112,13 +119,22 @@ pub fn check(src: &str) -> Result<Option<String>, CondError> {
     let toks: Vec<Tok> = tokens
         .iter()
         .map(|t| match t {
-            Token::Word(w, l) => Tok { text: w, word: true, line: l.start.line, index: l.start.index },
-            Token::Operator(o, l) => Tok { text: o, word: false, line: l.start.line, index: l.start.index },
+            Token::Word(w, l) => {
+                Tok { text: w, word: true, line: l.start.line, index: l.start.index, end: l.end.index }
+            }
+            Token::Operator(o, l) => {
+                Tok { text: o, word: false, line: l.start.line, index: l.start.index, end: l.end.index }
+            }
         })
         .collect();
     let chars: Vec<char> = src.chars().collect();
-    let mut escapes: Vec<usize> = Vec::new();
+    // Text to insert before char indices: escapes of newlines, and braces
+    // around a function body that is a conditional (`f() [[ ... ]]`, which
+    // brush-parser refuses; bash runs and prints it as `{ [[ ... ]]; }`).
+    let mut inserts: Vec<(usize, &str)> = Vec::new();
     let mut cmd_start = true;
+    // The next word is a function's body.
+    let mut body_next = false;
     // After `function`: its name, then the body in command position.
     let mut fn_name = false;
     // Open `case` commands: a `)` there ends a pattern.
@@ -130,6 +146,7 @@ pub fn check(src: &str) -> Result<Option<String>, CondError> {
             // `name ()` is followed by the function's body.
             let fn_parens = t.text == ")" && i > 0 && toks[i - 1].is_op("(");
             let pattern_end = t.text == ")" && cases > 0;
+            body_next = fn_parens;
             cmd_start = fn_parens
                 || pattern_end
                 || matches!(t.text, ";" | "\n" | "&" | "&&" | "||" | "|" | "|&" | "(" | ";;" | ";&" | ";;&");
@@ -137,8 +154,10 @@ pub fn check(src: &str) -> Result<Option<String>, CondError> {
             i += 1;
             continue;
         }
+        let is_body = std::mem::take(&mut body_next);
         if std::mem::take(&mut fn_name) {
             cmd_start = true;
+            body_next = true;
             i += 1;
             continue;
         }
@@ -161,27 +180,40 @@ pub fn check(src: &str) -> Result<Option<String>, CondError> {
                 return Ok(None);
             }
             r?;
-            escapes.extend(p.newlines);
+            inserts.extend(p.newlines.iter().map(|&n| (n, " \\")));
             i = p.at;
+            if is_body {
+                // The body's redirections stay with it, inside the braces.
+                let mut end = toks[i - 1].end;
+                while let Some(r) = toks.get(i).filter(|r| r.word || !ends_command(r.text)) {
+                    end = r.end;
+                    i += 1;
+                }
+                inserts.push((t.index, "{ "));
+                inserts.push((end, "; }"));
+            }
             cmd_start = false;
             continue;
         }
         cmd_start = cmd_start && opens_command(t.text);
         i += 1;
     }
-    if escapes.is_empty() {
+    if inserts.is_empty() {
         return Ok(None);
     }
-    let mut out = String::with_capacity(src.len() + escapes.len());
-    let mut next = escapes.iter().peekable();
+    // A newline is escaped with a blank first: a continuation right after a
+    // word would join that word with the next line's.
+    inserts.sort_by_key(|e| e.0);
+    let mut out = String::with_capacity(src.len() + 3 * inserts.len());
+    let mut next = inserts.iter().peekable();
     for (ci, c) in chars.iter().enumerate() {
-        if next.peek() == Some(&&ci) {
-            // A blank first: a continuation right after a word would join
-            // that word with the next line's.
-            next.next();
-            out.push_str(" \\");
+        while let Some((_, s)) = next.next_if(|e| e.0 == ci) {
+            out.push_str(s);
         }
         out.push(*c);
+    }
+    for (_, s) in next {
+        out.push_str(s);
     }
     Ok(Some(out))
 }
@@ -440,6 +472,12 @@ mod tests {
         assert!(check("function f { [[ a b ]]; }").is_err());
         assert!(check("function f() [[ a b ]]").is_err());
         assert!(check("case x in x) [[ a b ]];; esac").is_err());
+        assert_eq!(check("f() [[ -n $1 ]]").unwrap().as_deref(), Some("f() { [[ -n $1 ]]; }"));
+        assert_eq!(
+            check("f() [[ -n $1 ]] 2>/dev/null; f x").unwrap().as_deref(),
+            Some("f() { [[ -n $1 ]] 2>/dev/null; }; f x")
+        );
+        assert_eq!(check("function g [[ a ]]\ng").unwrap().as_deref(), Some("function g { [[ a ]]; }\ng"));
         assert!(check("case x in (x) [[ a b ]];; esac").is_err());
         assert_eq!(
             check("[[ a\n&& b ]]").map(|_| ()),

@@ -38,3 +38,12 @@ e("eval_returns_two", "false; eval '[[ x y ]]'; echo \"eval $?\"")
 e("source_returns_two", "printf 'echo in-src\\n[[ a b ]]\\necho after\\n' > s.sh\n(exit 3); . ./s.sh; echo \"source $?\"")
 e("commands_before_on_the_line_do_not_run", "echo first; [[ a b ]]; echo next")
 e("valid_conditionals_still_run", "[[ $x =~ ^(a|b)$ ]] || echo nomatch\n[[ a =~ a|b ]] && echo m\nx=ab; [[ $x == @(ab|cd) ]] && echo eg\n[[ a < b ]] && echo lt\n[[ a ]] ; [[ -z \"\" ]] && echo z")
+
+group("a conditional as a function's body")
+t("function_body_is_a_conditional", "is_thing() [[ -n $1 ]]\nis_thing hello && echo yes; is_thing '' || echo no\ndeclare -f is_thing\ng() [[ -n $1 ]] 2>/dev/null; g; echo \"status $?\"; declare -f g\nfunction h [[ -z $1 ]]\nh && echo empty")
+
+group("=~ as regcomp reads it")
+t("regex_bracket_and_newline", "[[ '[' =~ ^([x[]) ]] && echo \"bracket ${BASH_REMATCH[1]}\"\n[[ $'\\n' =~ . ]] && echo 'dot matches newline'\n[[ 'a]b' =~ a[]]b ]] && echo close-first")
+t("regex_invalid_is_status_two", "for r in '{' 'a{b' 'a{}' '+a' 'a|*b' '(*a)' '^*a' 'a{1,2' 'x{2,1}'; do [[ x =~ $r ]]; echo \"$r $?\"; done")
+t("regex_valid_corners", "for r in 'a{,2}' 'a**' 'a{1}{2}' '(abc)\\1'; do [[ abcabc =~ $r ]]; echo \"$r $? ${BASH_REMATCH[*]}\"; done\n[[ ab =~ (a)(c)?b ]]; declare -p BASH_REMATCH\n[[ 'foo bar' =~ \\<bar ]] && echo word-start")
+t("regex_quoted_parts_are_literal", "[[ x.y =~ \"x.y\" ]] && echo q1; [[ xzy =~ \"x.y\" ]] || echo q2; [[ 'a+b' =~ a\"+\"b ]] && echo q3; re='^(a|b)+$'; [[ abab =~ $re ]] && echo var")

@@ -26,6 +26,27 @@ pub fn translate_sed(pat: &str, ere: bool) -> Result<Translated, String> {
     translate_with(pat, ere, true)
 }
 
+/// Translate a POSIX ERE whose groups all capture, as regcomp reads it
+/// (bash's `[[ =~ ]]` and `BASH_REMATCH`).
+pub fn translate_capturing(pat: &str) -> Result<Translated, String> {
+    let chars: Vec<char> = pat.chars().collect();
+    let mut t = Tr {
+        c: &chars,
+        i: 0,
+        ere: true,
+        sed: false,
+        capture: true,
+        out: String::new(),
+        warnings: Vec::new(),
+        depth: 0,
+        closed_groups: 0,
+        backrefs: false,
+        strict: true,
+    };
+    t.run()?;
+    Ok(Translated { source: t.out, warnings: t.warnings, backrefs: t.backrefs })
+}
+
 fn translate_with(pat: &str, ere: bool, sed: bool) -> Result<Translated, String> {
     let chars: Vec<char> = pat.chars().collect();
     let run = |capture: bool| -> Result<Translated, String> {
@@ -40,6 +61,7 @@ fn translate_with(pat: &str, ere: bool, sed: bool) -> Result<Translated, String>
             depth: 0,
             closed_groups: 0,
             backrefs: false,
+            strict: false,
         };
         t.run()?;
         Ok(Translated { source: t.out, warnings: t.warnings, backrefs: t.backrefs })
@@ -61,6 +83,9 @@ struct Tr<'a> {
     sed: bool,
     /// Groups capture.
     capture: bool,
+    /// regcomp's reading (bash's `=~`): a repetition with nothing before it
+    /// and a `{` that is no interval are errors, not literals as in grep.
+    strict: bool,
     out: String,
     warnings: Vec<&'static str>,
     depth: usize,
@@ -184,6 +209,8 @@ impl Tr<'_> {
                     // BRE: a leading `*` is literal.
                     self.out.push_str("\\*");
                     *last = Last::Atom(start);
+                } else if self.ere && self.strict {
+                    return Err("Invalid preceding regular expression".into());
                 } else if self.ere {
                     self.warnings.push(match q.as_str() {
                         "*" => "* at start of expression",
@@ -233,6 +260,9 @@ impl Tr<'_> {
             if self.ere { self.peek(0) == Some('}') } else { self.peek(0) == Some('\\') && self.peek(1) == Some('}') };
         let invalid = !close || (lo.is_none() && hi.is_none());
         if invalid {
+            if self.ere && self.strict {
+                return Err("Invalid content of \\{\\}".into());
+            }
             if self.ere {
                 self.i = save;
                 return Ok(None);
