@@ -814,3 +814,27 @@ fn kill_self_hangup_in_a_function() {
 fn kill_self_harmless_signals() {
     check(r#"kill -0 $$; echo "alive $?"; kill -CHLD $$; kill -WINCH $$; echo "still $?""#, "alive 0\nstill 0\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Job control in a shell without it
+// ----------------------------------------------------------------------
+
+#[test]
+fn fg_bg_and_job_names() {
+    check_err(r#"fg; echo "rc=$?"; bg %1; echo "rc=$?"; %d; echo "rc=$?"; x=%y; $x; echo "rc=$?"; f() { %1; }; f; echo "rc=$?""#, "rc=1\nrc=1\nrc=1\nrc=1\nrc=1\n", "bash: line 1: fg: no job control\nbash: line 1: bg: no job control\nbash: line 1: fg: no job control\nbash: line 1: fg: no job control\nenvironment: line 1: fg: no job control\n", 0);
+}
+
+#[test]
+fn disown_jobs() {
+    check_err(r#"disown; echo "rc=$?"; disown %5; echo "rc=$?"; sleep 0 & disown; echo "rc=$?"; jobs; sleep 0 & sleep 0 & disown -a; echo "rc=$?"; jobs; disown -z; echo "rc=$?""#, "rc=1\nrc=1\nrc=0\nrc=0\nrc=2\n", "bash: line 1: disown: current: no such job\nbash: line 1: disown: %5: no such job\nbash: line 1: disown: -z: invalid option\ndisown: usage: disown [-h] [-ar] [jobspec ... | pid ...]\n", 0);
+}
+
+#[test]
+fn suspend_times_logout() {
+    check_err(r#"suspend; echo "rc=$?"; times >/dev/null; echo "times $?"; logout; echo "rc=$?"; type fg bg disown suspend times logout"#, "rc=1\ntimes 0\nrc=1\nfg is a shell builtin\nbg is a shell builtin\ndisown is a shell builtin\nsuspend is a shell builtin\ntimes is a shell builtin\nlogout is a shell builtin\n", "bash: line 1: suspend: cannot suspend: no job control\nbash: line 1: logout: not login shell: use `exit'\n", 0);
+}
+
+#[test]
+fn length_of_dash_flags() {
+    check_err(r#"echo ${#-}; set -e; echo ${#-} $-; echo ${#-x} ${#?}"#, "3\n4 ehBc\n0 1\n", "", 0);
+}

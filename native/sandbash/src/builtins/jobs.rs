@@ -1,5 +1,7 @@
-//! `wait [-n] [id...]` and `jobs [-lpr] [jobspec...]` over the shell's
-//! background jobs (see `interp::jobs`).
+//! `wait [-n] [id...]`, `jobs [-lpr] [jobspec...]` and `disown` over the
+//! shell's background jobs (see `interp::jobs`), and the job-control builtins
+//! a shell without job control answers (`fg`, `bg`, `suspend`), with `times`
+//! and `logout`.
 
 use super::fail;
 use crate::interp::jobs::Job;
@@ -239,4 +241,70 @@ async fn signal_self(sh: &mut ShellState, fds: &Fds, sig: u32) -> Result<(), cra
         _ if matches!(sig, 17..=23 | 28) => Ok(()),
         _ => Err(crate::interp::Flow::Exit(128 + sig as i32)),
     }
+}
+
+/// `fg`, `bg` (and a command named `%job`, which bash runs as `fg %job`): a
+/// shell without job control cannot move jobs, whatever the arguments.
+pub async fn no_job_control(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    fail(sh.loc(), fds, &format!("{}: no job control", argv[0]), 1).await
+}
+
+/// `suspend`: a shell without job control cannot stop itself.
+pub async fn suspend(sh: &mut ShellState, _argv: &[String], fds: &Fds) -> i32 {
+    fail(sh.loc(), fds, "suspend: cannot suspend: no job control", 1).await
+}
+
+/// `disown [-ahr] [jobspec ...]`: the jobs leave the table (they go on
+/// running); with no job named, the current one.
+pub async fn disown(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    let mut args = &argv[1..];
+    let (mut all, mut running_only) = (false, false);
+    while let Some(a) = args.first().filter(|a| a.starts_with('-') && a.len() > 1) {
+        if a == "--" {
+            args = &args[1..];
+            break;
+        }
+        for c in a[1..].chars() {
+            match c {
+                'a' => all = true,
+                'r' => running_only = true,
+                'h' => {}
+                _ => {
+                    fail(sh.loc(), fds, &format!("disown: -{c}: invalid option"), 2).await;
+                    let _ = fds.stderr.write(b"disown: usage: disown [-h] [-ar] [jobspec ... | pid ...]\n").await;
+                    return 2;
+                }
+            }
+        }
+        args = &args[1..];
+    }
+    if all {
+        sh.jobs.list.retain(|j| running_only && j.finished().is_some());
+        return 0;
+    }
+    let specs: Vec<String> = if args.is_empty() { vec!["%+".into()] } else { args.to_vec() };
+    let mut status = 0;
+    for spec in &specs {
+        let found = sh.jobs.find(spec).map(|j| (j.id, j.pid));
+        match found {
+            Some((id, pid)) => sh.jobs.list.retain(|j| !(j.id == id && j.pid == pid)),
+            None => {
+                let shown = if args.is_empty() { "current" } else { spec.as_str() };
+                status = fail(sh.loc(), fds, &format!("disown: {shown}: no such job"), 1).await;
+            }
+        }
+    }
+    status
+}
+
+/// `times`: the shell's and its children's user and system time; nothing
+/// here runs as a process of its own, so all four are zero.
+pub async fn times(_sh: &mut ShellState, _argv: &[String], fds: &Fds) -> i32 {
+    let _ = fds.stdout.write(b"0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n").await;
+    0
+}
+
+/// `logout`: only a login shell may; a script is not one.
+pub async fn logout(sh: &mut ShellState, _argv: &[String], fds: &Fds) -> i32 {
+    fail(sh.loc(), fds, "logout: not login shell: use `exit'", 1).await
 }

@@ -467,6 +467,15 @@ pub async fn expand(
             emit(sh, out, v, quoted)?;
         }
         P::UseDefaultValues { parameter, indirect, test_type, default_value } => {
+            // `${#-}` is the length of `$-`, not `$#` with an empty `-` operand.
+            if !*indirect
+                && matches!(parameter, Parameter::Special(SpecialParameter::PositionalParameterCount))
+                && matches!(test_type, ParameterTestType::Unset)
+                && default_value.as_deref().is_none_or(str::is_empty)
+            {
+                out.push(sh.opts.flags().chars().count().to_string(), quoted, !quoted)?;
+                return Ok(());
+            }
             let v = get(sh, fds, parameter, *indirect).await?;
             if v.is_unset_for(test_type) {
                 expand_raw_into(sh, fds, default_value.as_deref().unwrap_or(""), quoted, out).await?;

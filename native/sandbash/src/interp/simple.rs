@@ -472,6 +472,14 @@ fn restore(sh: &mut ShellState, saved: Vec<(String, Option<Var>)>) {
 
 /// Run `argv` as command `name` resolves (see [`crate::table`]).
 pub async fn dispatch(sh: &mut ShellState, name: &str, argv: Vec<String>, decl: Vec<DeclArg>, fds: &Fds) -> Res {
+    // A command named `%job` is `fg %job` to bash, before any lookup.
+    if name.starts_with('%') {
+        if let Some(fg) = builtins::lookup("fg") {
+            let mut fg_argv = vec!["fg".to_string()];
+            fg_argv.extend(argv);
+            return builtins::run_builtin(sh, fg, &fg_argv, Vec::new(), fds).await;
+        }
+    }
     let r = sh.commands.resolve(sh, name).await;
     run_resolved(sh, name, r, argv, decl, fds).await
 }

@@ -57,9 +57,13 @@ impl ShellState {
 
     /// Set `FUNCNAME` and `BASH_LINENO` from the frames.
     pub fn sync_call_vars(&mut self) {
-        let frames = self.frames();
-        let names = frames.iter().enumerate().map(|(i, (n, _))| (i as i64, n.clone())).collect();
-        let lines = frames.iter().enumerate().map(|(i, (_, l))| (i as i64, l.to_string())).collect();
+        let main = self.script_file.then_some(("main", 0));
+        let frames = || {
+            let names = self.trace.names.iter().rev().map(String::as_str);
+            names.zip(self.call_lines.iter().rev().copied()).chain(main).enumerate()
+        };
+        let names = frames().map(|(i, (n, _))| (i as i64, n.to_string())).collect();
+        let lines = frames().map(|(i, (_, l))| (i as i64, l.to_string())).collect();
         if self.func_depth > 0 {
             let _ = self.vars.set_value("FUNCNAME", Value::Indexed(names));
         } else {
@@ -87,8 +91,14 @@ impl ShellState {
             }
         }
         let idx = |v: Vec<String>| Value::Indexed(v.into_iter().enumerate().map(|(i, s)| (i as i64, s)).collect());
-        let _ = self.vars.set_value("BASH_ARGV", idx(argv));
-        let _ = self.vars.set_value("BASH_ARGC", idx(argc));
+        for (name, value) in [("BASH_ARGV", idx(argv)), ("BASH_ARGC", idx(argc))] {
+            // Most calls leave them as they were (empty without `extdebug`):
+            // no write then.
+            if self.vars.get_raw(name).is_some_and(|v| v.value.as_ref() == Some(&value) && !v.unassigned) {
+                continue;
+            }
+            let _ = self.vars.set_value(name, value);
+        }
     }
 
     /// The shell's own arguments are the bottom `BASH_ARGV` frame.

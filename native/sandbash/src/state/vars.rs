@@ -116,6 +116,10 @@ pub struct Variables {
     /// Each variable behind its own `Arc`: forking the state (a subshell)
     /// copies pointers, and a write copies only the variable it changes.
     scopes: Vec<Arc<Scope>>,
+    /// The globals the shell itself writes after nearly every command or
+    /// call ([`is_hot`]), apart from the other globals: a fork (a `$( )`)
+    /// that writes them copies this small table, not the whole global one.
+    hot: Arc<Scope>,
     /// Set once a nameref exists: until then no lookup has to check for one.
     has_refs: bool,
     /// While an exec runs: what its global writes replaced, to roll back to.
@@ -151,14 +155,35 @@ impl Journal {
 impl Clone for Variables {
     /// A fork (a subshell) has no journal: its changes are its own.
     fn clone(&self) -> Self {
-        Variables { scopes: self.scopes.clone(), has_refs: self.has_refs, journal: None, epoch: self.epoch }
+        Variables {
+            scopes: self.scopes.clone(),
+            hot: self.hot.clone(),
+            has_refs: self.has_refs,
+            journal: None,
+            epoch: self.epoch,
+        }
     }
 }
 
 impl Default for Variables {
     fn default() -> Self {
-        Variables { scopes: vec![Arc::new(Scope::default())], has_refs: false, journal: None, epoch: 0 }
+        Variables {
+            scopes: vec![Arc::new(Scope::default())],
+            hot: Default::default(),
+            has_refs: false,
+            journal: None,
+            epoch: 0,
+        }
     }
+}
+
+/// Globals kept in [`Variables::hot`]: `$_` and `PIPESTATUS` change after
+/// every command, the call stack's arrays at every call.
+fn is_hot(name: &str) -> bool {
+    matches!(
+        name,
+        "_" | "PIPESTATUS" | "FUNCNAME" | "BASH_LINENO" | "BASH_SOURCE" | "BASH_ARGV" | "BASH_ARGC" | "BASH_REMATCH"
+    )
 }
 
 /// One scope's variables. foldhash: several times faster than SipHash on
@@ -186,20 +211,34 @@ impl Variables {
         }
     }
 
+    /// The table of scope `idx` that holds `name`.
+    fn scope(&self, idx: usize, name: &str) -> &Scope {
+        if idx == 0 && is_hot(name) {
+            &self.hot
+        } else {
+            &self.scopes[idx]
+        }
+    }
+
+    /// [`Variables::scope`], to write.
+    fn scope_mut(&mut self, idx: usize, name: &str) -> &mut Scope {
+        Arc::make_mut(if idx == 0 && is_hot(name) { &mut self.hot } else { &mut self.scopes[idx] })
+    }
+
     /// The variable named `name` itself (a nameref is not followed).
     pub fn get_raw(&self, name: &str) -> Option<&Var> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).map(|v| &**v))
+        self.find(name, self.scopes.len()).map(|(_, v)| v)
     }
 
     /// Innermost variable `name` among the scopes below `bound`, with its scope.
     fn find(&self, name: &str, bound: usize) -> Option<(usize, &Var)> {
-        self.scopes[..bound].iter().enumerate().rev().find_map(|(i, s)| s.get(name).map(|v| (i, &**v)))
+        (0..bound).rev().find_map(|i| self.scope(i, name).get(name).map(|v| (i, &**v)))
     }
 
     /// Whether the global variable `name` is readonly (no function can make
     /// it local).
     pub fn global_readonly(&self, name: &str) -> bool {
-        self.scopes.first().and_then(|s| s.get(name)).is_some_and(|v| v.readonly)
+        self.scope(0, name).get(name).is_some_and(|v| v.readonly)
     }
 
     /// True once any nameref was declared (lookups then follow them).
@@ -262,7 +301,8 @@ impl Variables {
     }
 
     fn scope_index(&self, name: &str, bound: usize) -> usize {
-        self.scopes[..bound].iter().rposition(|s| s.contains_key(name)).unwrap_or(0)
+        // A name no function scope holds is global.
+        (1..bound).rev().find(|&i| self.scopes[i].contains_key(name)).unwrap_or(0)
     }
 
     /// Mutable access to the variable `name` resolves to (namerefs followed),
@@ -296,7 +336,8 @@ impl Variables {
     /// value from before this exec goes to the journal first.
     fn entry_at(&mut self, idx: usize, name: &str) -> &mut Var {
         let journal = if idx == 0 { self.journal.as_deref_mut() } else { None };
-        let scope = Arc::make_mut(&mut self.scopes[idx]);
+        let slot = if idx == 0 && is_hot(name) { &mut self.hot } else { &mut self.scopes[idx] };
+        let scope = Arc::make_mut(slot);
         let Some(journal) = journal else {
             let v = Arc::make_mut(scope.entry_ref(name).or_insert_with(|| Arc::new(Var::empty())));
             v.unassigned = false;
@@ -343,8 +384,8 @@ impl Variables {
     pub fn roll_back(&mut self) {
         let Some(journal) = self.journal.take() else { return };
         self.scopes.truncate(1);
-        let scope = Arc::make_mut(&mut self.scopes[0]);
         for (name, before) in journal.before.into_iter().rev() {
+            let scope = self.scope_mut(0, &name);
             match before {
                 Some(v) => {
                     scope.insert(name, v);
@@ -458,23 +499,23 @@ impl Variables {
     }
 
     fn unset_in(&mut self, name: &str, bound: usize) -> Result<(), String> {
-        let idx = match self.scopes[..bound].iter().rposition(|s| s.contains_key(name)) {
+        let idx = match (0..bound).rev().find(|&i| self.scope(i, name).contains_key(name)) {
             Some(i) => i,
             None => return Ok(()),
         };
-        if self.scopes[idx].get(name).is_some_and(|v| v.readonly) {
+        if self.scope(idx, name).get(name).is_some_and(|v| v.readonly) {
             return Err(format!("{name}: cannot unset: readonly variable"));
         }
         if idx == 0 {
+            let before = self.scope(0, name).get(name).cloned();
             if let Some(journal) = self.journal.as_deref_mut() {
-                let v = self.scopes[0].get(name).filter(|v| v.epoch != journal.epoch);
-                if let Some(v) = v {
-                    journal.record(name, Some(v.clone()));
+                if let Some(v) = before.filter(|v| v.epoch != journal.epoch) {
+                    journal.record(name, Some(v));
                 }
             }
         }
         let top = self.scopes.len() - 1;
-        let scope = Arc::make_mut(&mut self.scopes[idx]);
+        let scope = self.scope_mut(idx, name);
         if idx == 0 || idx < top {
             // A global, or a local of a calling function: gone, so the
             // variable of the scope around it shows again (bash's dynamic unset).
@@ -489,7 +530,10 @@ impl Variables {
 
     /// The scopes, global first (for snapshots).
     pub fn scopes(&self) -> impl Iterator<Item = impl Iterator<Item = (&String, &Var)>> {
-        self.scopes.iter().map(|s| s.iter().map(|(k, v)| (k, &**v)))
+        self.scopes.iter().enumerate().map(|(i, s)| {
+            let hot = (i == 0).then(|| self.hot.iter()).into_iter().flatten();
+            s.iter().chain(hot).map(|(k, v)| (k, &**v))
+        })
     }
 
     /// Variables made of these scopes, global first; `None` without any scope.
@@ -498,8 +542,20 @@ impl Variables {
             return None;
         }
         let has_refs = scopes.iter().any(|s| s.values().any(|v| v.nameref));
-        let scopes = scopes.into_iter().map(|s| Arc::new(s.into_iter().map(|(k, v)| (k, Arc::new(v))).collect()));
-        Some(Variables { scopes: scopes.collect(), has_refs, journal: None, epoch: 0 })
+        let mut hot = Scope::default();
+        let scopes = scopes.into_iter().enumerate().map(|(i, s)| {
+            let mut scope = Scope::default();
+            for (k, v) in s {
+                if i == 0 && is_hot(&k) {
+                    hot.insert(k, Arc::new(v));
+                } else {
+                    scope.insert(k, Arc::new(v));
+                }
+            }
+            Arc::new(scope)
+        });
+        let scopes = scopes.collect();
+        Some(Variables { scopes, hot: Arc::new(hot), has_refs, journal: None, epoch: 0 })
     }
 
     /// Start a function scope.
@@ -547,7 +603,7 @@ impl Variables {
     /// Exported names with values, sorted.
     pub fn exported(&self) -> Vec<(String, String)> {
         let mut seen: BTreeMap<&str, Option<String>> = BTreeMap::new();
-        for scope in self.scopes.iter().rev() {
+        for scope in self.scopes.iter().rev().chain(std::iter::once(&self.hot)) {
             for (k, v) in scope.iter() {
                 seen.entry(k.as_str()).or_insert_with(|| {
                     if v.exported {
@@ -563,7 +619,8 @@ impl Variables {
 
     /// Every visible name, sorted (for `set`, `${!prefix*}`).
     pub fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
+        let mut names: Vec<String> =
+            self.scopes.iter().chain(std::iter::once(&self.hot)).flat_map(|s| s.keys().cloned()).collect();
         names.sort();
         names.dedup();
         names

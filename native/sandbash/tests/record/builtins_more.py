@@ -108,3 +108,9 @@ t("kill_self_runs_the_trap", r'''trap 'echo INT caught' INT; kill -INT $$; echo 
 t("kill_self_default_action_ends_the_shell", r'''bash -c 'trap "echo bye" EXIT; kill $$; echo unreached'; echo "rc=$?"''')
 t("kill_self_hangup_in_a_function", r'''bash -c 'f() { kill -s HUP $$; echo unreached; }; f; echo unreached'; echo "rc=$?"''')
 t("kill_self_harmless_signals", r'''kill -0 $$; echo "alive $?"; kill -CHLD $$; kill -WINCH $$; echo "still $?"''')
+
+group("Job control in a shell without it")
+e("fg_bg_and_job_names", "fg; echo \"rc=$?\"; bg %1; echo \"rc=$?\"; %d; echo \"rc=$?\"; x=%y; $x; echo \"rc=$?\"; f() { %1; }; f; echo \"rc=$?\"")
+e("disown_jobs", "disown; echo \"rc=$?\"; disown %5; echo \"rc=$?\"; sleep 0 & disown; echo \"rc=$?\"; jobs; sleep 0 & sleep 0 & disown -a; echo \"rc=$?\"; jobs; disown -z; echo \"rc=$?\"")
+e("suspend_times_logout", "suspend; echo \"rc=$?\"; times >/dev/null; echo \"times $?\"; logout; echo \"rc=$?\"; type fg bg disown suspend times logout")
+e("length_of_dash_flags", "echo ${#-}; set -e; echo ${#-} $-; echo ${#-x} ${#?}")
