@@ -341,6 +341,7 @@ impl BashBuilder {
             arith_warnings: Vec::new(),
             random: Default::default(),
             unread: None,
+            compound_unrun: false,
             aliases: Default::default(),
             dirstack: Default::default(),
             jobs: Default::default(),

@@ -110,6 +110,25 @@ fn toggle_unset_and_multibyte() {
     check(r#"unset n; printf '<%s>' "${n~~}" ${n~}; u='éÀb'; printf '<%s>' "${u~~}"; echo"#, "<><ÉàB>\n", 0);
 }
 
+#[test]
+fn toggle_nested_in_operands() {
+    check(
+        r#"a=x; v=aBc; printf '<%s>' "${a:?${v~~}}" ${a:-${v~}} "${b:-${v~~}}" ${b-${v~[a]}} "${b:+${v~}}"; echo
+r=v; echo ${!r~~} ${b:=${v~}} $b
+cat <<EOF
+it's ${a:?${v~~}} ${b-${v~}} '${v~~}'
+EOF
+echo '${v~}' \${v~}"#,
+        "<x><x><AbC><ABc><>\nAbC ABc ABc\nit's x ABc 'AbC'\n${v~} ${v~}\n",
+        0,
+    );
+}
+
+#[test]
+fn toggle_of_special_parameters_is_bad_substitution() {
+    check_err(r#"echo ${?~}; echo ${x:-${-~}}; echo after"#, "", "bash: line 1: ${?~}: bad substitution\n", 1);
+}
+
 // ----------------------------------------------------------------------
 // Operators on $#
 // ----------------------------------------------------------------------

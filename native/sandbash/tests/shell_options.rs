@@ -237,3 +237,72 @@ fn local_dash_with_other_names() {
 fn xtrace_compound_commands() {
     check_err(r#"set -x; x="a b"; [[ $x ]]; [[ ! -z $x ]]; [[ $x == a* || -f /nope ]]; [[ 1 -lt 2 ]]; y=3; (( z = $y + 1 )); ((z++)); for i in 1 "2 3"; do :; done; for ((j=0; j<1; j++)); do :; done; for ((;;)); do break; done; case "$x" in a*) :;; esac"#, "", "+ x='a b'\n+ [[ -n a b ]]\n+ [[ ! -z a b ]]\n+ [[ a b == a* ]]\n+ [[ 1 -lt 2 ]]\n+ y=3\n+ ((  z = 3 + 1  ))\n+ (( z++ ))\n+ for i in 1 \"2 3\"\n+ :\n+ for i in 1 \"2 3\"\n+ :\n+ (( j=0 ))\n+ (( j<1 ))\n+ :\n+ (( j++ ))\n+ (( j<1 ))\n+ (( 1 ))\n+ (( 1 ))\n+ break\n+ case \"$x\" in\n+ :\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// ERR and set -e after compound commands
+// ----------------------------------------------------------------------
+
+#[test]
+fn err_trap_once_per_failure() {
+    check(
+        r#"trap 'echo ERR' ERR
+{ false; }; echo a
+if true; then false; fi; echo b
+for x in 1; do false; done; echo c
+for ((k=0;k<2;k++)); do false; done; echo d
+case x in x) false;; esac; echo e
+while :; do false; break; done; echo f
+{ (exit 2); }; echo g
+( false ); echo h
+f() { false; }; f; echo i
+[[ a = b ]]; (( 0 )); echo j"#,
+        "ERR\na\nERR\nb\nERR\nc\nERR\nERR\nd\nERR\ne\nERR\nf\nERR\ng\nERR\nh\nERR\ni\nERR\nERR\nj\n",
+        0,
+    );
+}
+
+#[test]
+fn err_trap_not_for_a_failing_condition_inside() {
+    check(
+        r#"trap 'echo ERR' ERR
+{ false && true; }; echo a
+for x in 1; do false && true; done; echo b
+f() { false && true; }; f; echo c"#,
+        "a\nb\nERR\nc\n",
+        0,
+    );
+}
+
+#[test]
+fn err_trap_for_a_compound_whose_redirection_fails() {
+    check_err(r#"trap 'echo ERR' ERR
+{ :; } < /nonexistent; echo a
+{ false; } < /dev/null; echo b
+{ :; } < /nonexistent && echo x; echo c"#, "ERR\na\nERR\nb\nc\n", "bash: line 2: /nonexistent: No such file or directory\nbash: line 4: /nonexistent: No such file or directory\n", 0);
+}
+
+#[test]
+fn errexit_not_for_a_condition_inside_a_compound() {
+    check(
+        r#"set -e
+{ false && true; }; echo a
+if true; then false && true; fi; echo b
+for x in 1; do false && true; done; echo c
+while :; do false && true; break; done; echo d
+case 1 in 1) false && true;; esac; echo e
+( false && true ); echo never"#,
+        "a\nb\nc\nd\ne\n",
+        1,
+    );
+}
+
+#[test]
+fn errexit_for_a_compound_whose_redirection_fails() {
+    check_err(
+        r#"set -e
+{ :; } < /nonexistent; echo never"#,
+        "",
+        "bash: line 2: /nonexistent: No such file or directory\n",
+        1,
+    );
+}

@@ -114,7 +114,82 @@ pub fn fatal_status(sh: &ShellState) -> i32 {
 }
 
 fn parse_word(raw: &str) -> Result<Vec<WordPieceWithSource>, String> {
-    word::parse(&guard_tildes(raw), &crate::syntax::options()).map_err(|_| format!("{raw}: bad substitution"))
+    word::parse(&mark_toggles(&guard_tildes(raw)), &crate::syntax::options())
+        .map_err(|_| format!("{raw}: bad substitution"))
+}
+
+/// Marks a case toggle's pattern (`${x~pat}`, `${x~~pat}`, bash's undocumented
+/// operators, which brush-parser does not know) in `${x^pat}` form.
+pub(crate) const TOGGLE: char = '\u{1}';
+
+/// `${x~pat}` and `${x~~pat}` rewritten as `${x^\u{1}pat}` and
+/// `${x^^\u{1}pat}`, wherever they stand (nested in another operand too);
+/// the evaluator toggles for a pattern that starts with [`TOGGLE`]. `${?~}`,
+/// `${#~}` and `${-~}` stay: bash calls them bad substitutions.
+fn mark_toggles(raw: &str) -> std::borrow::Cow<'_, str> {
+    mark_toggles_in(raw, true)
+}
+
+/// [`mark_toggles`]; `quotes`: single quotes hide what they hold (not in a
+/// here-document body).
+fn mark_toggles_in(raw: &str, quotes: bool) -> std::borrow::Cow<'_, str> {
+    if !raw.contains('~') || !raw.contains("${") {
+        return std::borrow::Cow::Borrowed(raw);
+    }
+    let c: Vec<char> = raw.chars().collect();
+    let mut out = String::with_capacity(raw.len() + 4);
+    let mut single = false;
+    let mut i = 0;
+    while i < c.len() {
+        let ch = c[i];
+        out.push(ch);
+        i += 1;
+        match ch {
+            '\\' if !single => {
+                if let Some(&n) = c.get(i) {
+                    out.push(n);
+                    i += 1;
+                }
+            }
+            '\'' if quotes => single = !single,
+            '$' if !single && c.get(i) == Some(&'{') => {
+                out.push('{');
+                i += 1;
+                let mut j = i;
+                if c.get(j) == Some(&'!') {
+                    j += 1;
+                }
+                let name_start = j;
+                if c.get(j).is_some_and(|x| x.is_ascii_alphabetic() || *x == '_') {
+                    while c.get(j).is_some_and(|x| x.is_ascii_alphanumeric() || *x == '_') {
+                        j += 1;
+                    }
+                    if c.get(j) == Some(&'[') {
+                        match c[j..].iter().position(|&x| x == ']') {
+                            Some(k) => j += k + 1,
+                            None => continue,
+                        }
+                    }
+                } else if c.get(j).is_some_and(|x| x.is_ascii_digit()) {
+                    while c.get(j).is_some_and(|x| x.is_ascii_digit()) {
+                        j += 1;
+                    }
+                } else if c.get(j).is_some_and(|x| matches!(x, '@' | '*' | '$' | '!' | '0')) {
+                    j += 1;
+                }
+                if j == name_start || c.get(j) != Some(&'~') {
+                    continue;
+                }
+                out.extend(&c[i..j]);
+                let all = c.get(j + 1) == Some(&'~');
+                out.push_str(if all { "^^" } else { "^" });
+                out.push(TOGGLE);
+                i = j + if all { 2 } else { 1 };
+            }
+            _ => {}
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// brush-parser panics on `~N`, `~+N` or `~-N` whose number overflows; bash
@@ -194,7 +269,7 @@ impl ParseCache {
         }
         let pieces = if assignment {
             let opts = brush_parser::ParserOptions { tilde_expansion_after_colon: true, ..crate::syntax::options() };
-            word::parse(&guard_tildes(raw), &opts).map_err(|_| format!("{raw}: bad substitution"))?
+            word::parse(&mark_toggles(&guard_tildes(raw)), &opts).map_err(|_| format!("{raw}: bad substitution"))?
         } else {
             parse_word(raw)?
         };
@@ -339,7 +414,7 @@ pub async fn expand_heredoc(sh: &mut ShellState, fds: &Fds, body: &str) -> Resul
     } else {
         body
     };
-    let pieces = match word::parse_heredoc(body, &crate::syntax::options()) {
+    let pieces = match word::parse_heredoc(&mark_toggles_in(body, false), &crate::syntax::options()) {
         Ok(p) => p,
         Err(_) => return Err(fatal(sh.loc(), fds, &format!("{body}: bad substitution"), fatal_status(sh)).await),
     };

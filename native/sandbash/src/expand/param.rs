@@ -895,7 +895,14 @@ pub async fn expand(
                     return Err(super::abort(sh.loc(), fds, &msg).await);
                 }
             }
-            case_modify(sh, fds, parameter, *indirect, pattern, Some(upper), all, quoted, out).await?;
+            // `${x~pat}` / `${x~~pat}` come as this with a marked pattern.
+            match pattern.as_deref().and_then(|p| p.strip_prefix(super::TOGGLE)) {
+                Some(rest) => {
+                    let rest = (!rest.is_empty()).then(|| rest.to_string());
+                    case_modify(sh, fds, parameter, *indirect, &rest, None, all, quoted, out).await?;
+                }
+                None => case_modify(sh, fds, parameter, *indirect, pattern, Some(upper), all, quoted, out).await?,
+            }
         }
         P::ReplaceSubstring { parameter, indirect, pattern, replacement, match_kind } => {
             // After `${x//`, bash takes the next character into the pattern

@@ -305,6 +305,7 @@ async fn run_pipeline(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res 
 }
 
 async fn run_pipeline_untimed(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res {
+    sh.compound_unrun = false;
     let cond_before = sh.in_condition;
     if p.bang {
         sh.in_condition = true;
@@ -318,6 +319,16 @@ async fn run_pipeline_untimed(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds)
         return Ok(s);
     }
     sh.last_status = status;
+    // A group, loop, `if` or `case` reports its own failure through the
+    // command inside it that failed: bash runs neither the ERR trap nor
+    // `set -e` again for the compound (a failing `a && b` inside one stays
+    // a condition).
+    if let [ast::Command::Compound(c, _)] = p.seq.as_slice() {
+        let unrun = std::mem::take(&mut sh.compound_unrun);
+        if !unrun && !matches!(c, ast::CompoundCommand::Subshell(_) | ast::CompoundCommand::Arithmetic(_)) {
+            return Ok(status);
+        }
+    }
     check_errexit(sh, fds, status).await
 }
 
@@ -495,6 +506,7 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
                         other => other?,
                     };
                     let Some(fds) = applied else {
+                        sh.compound_unrun = true;
                         return Ok(1);
                     };
                     // Redirections of a compound command end with it, `exec` inside included.

@@ -136,6 +136,9 @@ pub struct ShellState {
     /// ran before it ended at (the script, a byte offset): read on there once
     /// aliases are defined (see `interp::reader`).
     pub unread: Option<(Arc<str>, usize)>,
+    /// The last compound command did not run: its redirections failed (its
+    /// failure is its own then, for the ERR trap and `set -e`).
+    pub compound_unrun: bool,
 }
 
 /// Where an error happened, for bash's message prefix.

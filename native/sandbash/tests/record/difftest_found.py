@@ -19,6 +19,13 @@ t("toggle_first_and_all", r'''x=aBc; printf '<%s>' "${x~}" "${x~~}" ${x~~[ab]} "
 t("toggle_split_and_lists", r'''y="ab cd"; printf '<%s>' ${y~} ${y~~}; arr=(ab Cd); printf '<%s>' "${arr[@]~}" "${arr[*]~~}" "${arr[1]~~}"; set -- xY z; printf '<%s>' "${@~}" "${*~~}"; echo''')
 t("toggle_inside_words", r'''x=aBc; echo "pre${x~}post ${x~~}" a${x~~}b$x; echo ${x~~}${x~}''')
 t("toggle_unset_and_multibyte", r'''unset n; printf '<%s>' "${n~~}" ${n~}; u='éÀb'; printf '<%s>' "${u~~}"; echo''')
+t("toggle_nested_in_operands", r'''a=x; v=aBc; printf '<%s>' "${a:?${v~~}}" ${a:-${v~}} "${b:-${v~~}}" ${b-${v~[a]}} "${b:+${v~}}"; echo
+r=v; echo ${!r~~} ${b:=${v~}} $b
+cat <<EOF
+it's ${a:?${v~~}} ${b-${v~}} '${v~~}'
+EOF
+echo '${v~}' \${v~}''')
+e("toggle_of_special_parameters_is_bad_substitution", r'''echo ${?~}; echo ${x:-${-~}}; echo after''')
 
 group("Operators on $#")
 t("nargs_operators", r'''set -- a b; printf '<%s>' "${##a}" "${###}" "${#%2}" "${#:-x}" "${#-x}" "${##}" "${#}" ${#/2/X} "${#:0:1}" "${#@Q}"; echo''')
