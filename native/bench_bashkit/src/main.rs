@@ -13,9 +13,8 @@
 #[path = "../../sandbash/benches/support/case_file.rs"]
 mod case_file;
 
-use case_file::{fmt_us, geomean, load_cases, median, Case};
+use case_file::{fmt_us, geomean, load_cases, median, run_bash, Case};
 use std::collections::BTreeMap;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 type Rt = tokio::runtime::Runtime;
@@ -34,18 +33,6 @@ fn theirs(rt: &Rt, script: &str) -> (Vec<u8>, i32) {
         Ok(r) => (r.stdout.into_bytes(), r.exit_code),
         Err(e) => (format!("<error: {e}>").into_bytes(), -1),
     }
-}
-
-fn real_bash(dir: &std::path::Path, script: &str) -> (Vec<u8>, i32) {
-    let out = Command::new("bash")
-        .arg("-c")
-        .arg(script)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .expect("spawn bash");
-    (out.stdout, out.status.code().unwrap_or(-1))
 }
 
 /// Median wall time of `runs` calls of `f`, after `warmup` untimed ones.
@@ -114,7 +101,7 @@ fn main() {
     let mut by_cat: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     let (mut same_ours, mut same_theirs) = (0, 0);
     for case in &cases {
-        let expect = real_bash(&dir, &case.script);
+        let expect = run_bash("bash", &dir, &case.script);
         let a = ours(&rt, &case.script) == expect;
         let b = theirs(&rt, &case.script) == expect;
         same_ours += a as usize;

@@ -17,12 +17,11 @@
 
 use sandbash::Bash;
 use std::collections::BTreeMap;
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
 #[path = "support/case_file.rs"]
 mod case_file;
-use case_file::{fmt_us, geomean, load_cases, median, Case};
+use case_file::{fmt_us, geomean, load_cases, median, run_bash, Case};
 
 fn run_sandbash(rt: &tokio::runtime::Runtime, script: &str) -> (Vec<u8>, i32) {
     let mut bash = Bash::builder().build().expect("build");
@@ -30,18 +29,6 @@ fn run_sandbash(rt: &tokio::runtime::Runtime, script: &str) -> (Vec<u8>, i32) {
         Ok(r) => (r.stdout, r.exit_code),
         Err(e) => (format!("<error: {e}>").into_bytes(), -1),
     }
-}
-
-fn run_bash(bash: &str, dir: &std::path::Path, script: &str) -> (Vec<u8>, i32) {
-    let out = Command::new(bash)
-        .arg("-c")
-        .arg(script)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .expect("spawn bash");
-    (out.stdout, out.status.code().unwrap_or(-1))
 }
 
 fn main() {

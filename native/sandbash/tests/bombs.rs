@@ -237,3 +237,15 @@ fn many_abandoned_commands_in_a_large_script() {
         assert_eq!(String::from_utf8_lossy(&r.stdout), "4002\n");
     })
 }
+
+#[test]
+fn alias_changes_before_a_large_rest_meet_the_deadline() {
+    // Every `alias` reads the rest of the script again (interp/reader.rs):
+    // here 3,000 readings of 2 MB. The deadline is met between commands.
+    let script = format!(
+        "shopt -s expand_aliases\nalias a=:\na\n{}#{}\n",
+        (0..3000).map(|i| format!("alias b{i}=:\n")).collect::<String>(),
+        "x".repeat(2_000_000)
+    );
+    stops(&script, "timed out");
+}

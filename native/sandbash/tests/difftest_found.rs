@@ -891,3 +891,25 @@ x=$(case é in é) echo ä;; esac); echo "$x" ä"#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Brace expansion reads double quotes as bash's braces.c does
+// ----------------------------------------------------------------------
+
+#[test]
+fn braces_after_inner_quotes_of_an_operand() {
+    check(
+        r#"b=; printf '<%s>' "${b-"{a,b}"}" "${b:-"x{1..3}"}"; echo; c=1; printf '<%s>' "${c:+"{p,q}"}" ${c-{a,b}} "${c-{a,b}}" ${u-"{a,b}"}; echo"#,
+        "<><><x1><x2><x3>\n<p><q><1}><1}><{a,b}>\n",
+        0,
+    );
+}
+
+#[test]
+fn braces_next_to_substitutions_in_quotes() {
+    check(
+        r#"printf '<%s>' "$(echo "{a,b}")" "$(printf "}")"{a,b} "`echo x`"{a,b} "a\"{x,y}"; x=1; printf '<%s>' "${x}"{a,b}; echo"#,
+        "<{a,b}><}a><}b><xa><xb><a\"{x,y}><1a><1b>\n",
+        0,
+    );
+}

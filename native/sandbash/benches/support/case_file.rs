@@ -3,7 +3,21 @@
 //! Included with `#[path]`, so each bench uses only part of it.
 #![allow(dead_code)]
 
+use std::process::{Command, Stdio};
 use std::time::Duration;
+
+/// `bash -c SCRIPT` in `dir` (stdin empty, stderr dropped): stdout and status.
+pub fn run_bash(bash: &str, dir: &std::path::Path, script: &str) -> (Vec<u8>, i32) {
+    let out = Command::new(bash)
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .expect("spawn bash");
+    (out.stdout, out.status.code().unwrap_or(-1))
+}
 
 pub struct Case {
     pub name: String,

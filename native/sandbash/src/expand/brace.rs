@@ -63,11 +63,13 @@ fn skip_special(b: &[u8], i: usize) -> Option<usize> {
         b'\\' => Some((i + 2).min(b.len())),
         b'\'' => Some(find_close(b, i + 1, b'\'').map_or(b.len(), |j| j + 1)),
         b'"' => {
-            // `"$(printf "}")"`: a substitution inside double quotes has
-            // quotes of its own.
+            // `"$(printf "}")"`: a command substitution inside double quotes
+            // has quotes of its own. Nothing else does to bash's brace
+            // expansion (braces.c): in `"${b-"{a,b}"}"` the inner quote ends
+            // the quoted part, and `{a,b}` expands.
             let mut j = i + 1;
             while j < b.len() && b[j] != b'"' {
-                if matches!(b[j], b'$' | b'`') {
+                if b[j] == b'$' && b.get(j + 1) == Some(&b'(') {
                     if let Some(n) = skip_special(b, j) {
                         j = n;
                         continue;

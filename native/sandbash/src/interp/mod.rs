@@ -934,14 +934,9 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
                 return r;
             }
         }
-        match run_list(sh, &program.complete_commands[i], fds).await {
+        let r = run_list(sh, &program.complete_commands[i], fds).await;
+        match string_step(sh, r, what, &program, i) {
             Ok(s) => status = s,
-            // A script file (`bash file`) goes on after an abandoned command.
-            Err(Flow::Abort(s)) if what == "bash" && sh.subshell_depth == sh.shell_base => {
-                status = s;
-                sh.last_status = s;
-                shift_after_abort(sh, &program, i);
-            }
             Err(e) => {
                 result = Err(e);
                 break;
@@ -966,6 +961,20 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
 /// A syntax error in text run by `eval` (`bash: eval: line 2: ...`),
 /// `source` (`file: line 1: ...`) or a nested bash (`script.sh: line 1: `,
 /// `bash: -c: line 1: `), both lines of it named as bash names them.
+/// One command's outcome in a string run inside the shell: its status, or
+/// the flow that ends the string. A script file (`bash file`) goes on after
+/// an abandoned command.
+fn string_step(sh: &mut ShellState, r: Res, what: &str, program: &ast::Program, i: usize) -> Res {
+    match r {
+        Err(Flow::Abort(s)) if what == "bash" && sh.subshell_depth == sh.shell_base => {
+            sh.last_status = s;
+            shift_after_abort(sh, program, i);
+            Ok(s)
+        }
+        other => other,
+    }
+}
+
 /// Report a syntax error in a string run inside the shell; the status it
 /// leaves. A malformed `[[ ]]` (`syntax::cond`) prints only its own message
 /// (none for `[[ ]]`), and a script file ends with the status it had.

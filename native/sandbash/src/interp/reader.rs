@@ -237,14 +237,9 @@ pub async fn run_string(sh: &mut ShellState, mut reader: Reader, fds: &Fds, what
                 break Ok(super::syntax_error_status(sh, fds, what, &m, base).await);
             }
         };
-        match run_list(sh, &program.complete_commands[i], fds).await {
+        let r = run_list(sh, &program.complete_commands[i], fds).await;
+        match super::string_step(sh, r, what, &program, i) {
             Ok(s) => status = s,
-            // A script file (`bash file`) goes on after an abandoned command.
-            Err(Flow::Abort(s)) if what == "bash" && sh.subshell_depth == sh.shell_base => {
-                status = s;
-                sh.last_status = s;
-                shift_after_abort(sh, &program, i);
-            }
             Err(e) => break Err(e),
         }
     };

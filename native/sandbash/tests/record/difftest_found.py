@@ -158,3 +158,7 @@ e("herestring_error_fails_the_command", "cat <<< ${c:?x}\necho next $?\nset -u\n
 e("readonly_assignment_under_errexit_ends_the_shell", "readonly v=1\nv=q; echo $?\nset -e\nv=q; echo $?\necho never")
 t("unquoted_at_in_contexts_without_splitting", r"""IFS=:; a=(x y); [[ ${a[@]} == "x y" ]] && echo yes1; [[ ${a[*]} == "x:y" ]] && echo yes2; case ${a[@]} in "x y") echo c1;; "x:y") echo c2;; esac; cat <<< ${a[@]}; v=${a[@]}; echo "$v"; w=${a[*]}; echo "$w" """)
 t("case_in_cmdsub_with_multibyte_text", "case '' in\n$b) printf '<%s>' ä \"$(printf '%s,' \"${a:1}\")\"; echo ;&\nesac\nx=$(case é in é) echo ä;; esac); echo \"$x\" ä")
+
+group("Brace expansion reads double quotes as bash's braces.c does")
+t("braces_after_inner_quotes_of_an_operand", r'''b=; printf '<%s>' "${b-"{a,b}"}" "${b:-"x{1..3}"}"; echo; c=1; printf '<%s>' "${c:+"{p,q}"}" ${c-{a,b}} "${c-{a,b}}" ${u-"{a,b}"}; echo''')
+t("braces_next_to_substitutions_in_quotes", r'''printf '<%s>' "$(echo "{a,b}")" "$(printf "}")"{a,b} "`echo x`"{a,b} "a\"{x,y}"; x=1; printf '<%s>' "${x}"{a,b}; echo''')
