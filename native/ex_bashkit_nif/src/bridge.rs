@@ -51,9 +51,6 @@ pub struct Bridge {
     pending: parking_lot::Mutex<HashMap<u64, oneshot::Sender<Reply>>>,
     next_id: AtomicU64,
     wait: Duration,
-    /// How long the last answer took, in ns (`u64::MAX`: none yet or slow):
-    /// a bridge whose answers come late stops spinning for them.
-    last_answer_ns: AtomicU64,
 }
 
 /// Removes a call's entry when its wait ends for any reason (reply, timeout, or
@@ -76,7 +73,6 @@ impl Bridge {
             pending: parking_lot::Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             wait: Duration::from_millis(callback_timeout_ms).saturating_add(GRACE),
-            last_answer_ns: AtomicU64::new(0),
         })
     }
 
@@ -128,10 +124,7 @@ impl Bridge {
             let until = sent_at + SPIN;
             loop {
                 match rx.try_recv() {
-                    Ok(reply) => {
-                        self.answered(sent_at);
-                        return Ok(reply);
-                    }
+                    Ok(reply) => return Ok(reply),
                     Err(oneshot::error::TryRecvError::Closed) => return Err("the callback broker is gone".into()),
                     Err(oneshot::error::TryRecvError::Empty) => {}
                 }
@@ -150,32 +143,22 @@ impl Bridge {
             None => wait.await,
         };
         match answer {
-            Ok(Ok(reply)) => {
-                self.answered(sent_at);
-                Ok(reply)
-            }
+            Ok(Ok(reply)) => Ok(reply),
             Ok(Err(_)) => Err("the callback broker is gone".into()),
             Err(_) => Err("the callback broker did not answer".into()),
         }
     }
 
-    /// Whether a call may spin for its answer: only while the answers come
-    /// within [`SPIN`] (a slow callback's wait parks at once), and only while
-    /// the runtime has a thread for every task alive, so the spin holds up no
-    /// other script.
+    /// Whether a call may wait for its answer by yielding: only while the
+    /// runtime has a thread for every task alive, so the wait holds up no
+    /// other script (and yielding gives the core to any thread that wants it).
+    /// A slow callback costs the [`SPIN`] once per call, against a wait of
+    /// its own that is far longer.
     fn spin_for(&self) -> bool {
-        if self.last_answer_ns.load(Ordering::Relaxed) > SPIN.as_nanos() as u64 {
-            return false;
-        }
         tokio::runtime::Handle::try_current().is_ok_and(|h| {
             let m = h.metrics();
             m.num_alive_tasks() <= m.num_workers()
         })
-    }
-
-    fn answered(&self, sent_at: Instant) {
-        let ns = u64::try_from(sent_at.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        self.last_answer_ns.store(ns, Ordering::Relaxed);
     }
 
     /// Hand `reply` to the call `id`; false when nobody waits for it any more.
