@@ -260,6 +260,19 @@ g"#,
     );
 }
 
+#[test]
+fn return_trap_not_for_an_abandoned_function() {
+    check_err(
+        r#"f() { trap 'echo R' RETURN; echo ${!1}; }; f ""
+echo next; f x; echo "ret=$?"
+g() { trap 'echo G' RETURN; : ${u:?gone}; }
+g; echo unreached"#,
+        "next\n\nR\nret=0\n",
+        "environment: line 1: : invalid variable name\nenvironment: line 3: u: gone\n",
+        127,
+    );
+}
+
 // ----------------------------------------------------------------------
 // caller and the call stack
 // ----------------------------------------------------------------------

@@ -712,6 +712,9 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
     let r = match r {
         Err(Flow::Stop(s)) => Err(Flow::Stop(s)),
         Err(Flow::Exit(n)) => Err(Flow::Exit(n)),
+        // An expansion error abandons the command: bash jumps back to the top
+        // level without running the RETURN trap.
+        Err(Flow::Abort(n)) => Err(Flow::Abort(n)),
         other if sh.traps.get("RETURN").is_some_and(|a| !a.is_empty()) => {
             // `$?` there is the status before `return`.
             let t = simple::run_trap(sh, "RETURN", &fds).await;

@@ -123,6 +123,10 @@ t("return_trap_functrace", '''set -T; trap 'echo "RET ${FUNCNAME[0]}"' RETURN
 f() { echo inf; }
 g() { f; }
 g''')
+e("return_trap_not_for_an_abandoned_function", '''f() { trap 'echo R' RETURN; echo ${!1}; }; f ""
+echo next; f x; echo "ret=$?"
+g() { trap 'echo G' RETURN; : ${u:?gone}; }
+g; echo unreached''')
 
 group("caller and the call stack")
 t("caller_in_c_functions", '''f(){ caller 0; echo $?; caller; echo $?; declare -p BASH_SOURCE BASH_LINENO FUNCNAME; }
