@@ -7,8 +7,11 @@
 //! (creation, `echo hi` on a live one, resident memory per idle session).
 //!
 //! Usage: `cargo run --release --manifest-path native/bench_bashkit/Cargo.toml --
-//! PATH/bashkit_cases.rs [--runs N] [--warmup N] [--filter TEXT] [--only sandbash|bashkit]`
-//! (`--only` times one engine, for a profiler; the other's column shows NaN).
+//! PATH/bashkit_cases.rs [--runs N] [--warmup N] [--filter TEXT] [--only sandbash|bashkit] [--cold] [--live N]`
+//! (`--only` times one engine, for a profiler; the other's column shows NaN;
+//! `--cold`: sandbash forgets its cached parses before each run, so every
+//! run parses its script as the first one does;
+//! `--live N` only runs `echo hi` N times on one live session, for a profiler).
 
 #[path = "../../sandbash/benches/support/case_file.rs"]
 mod case_file;
@@ -19,7 +22,10 @@ use std::time::{Duration, Instant};
 
 type Rt = tokio::runtime::Runtime;
 
-fn ours(rt: &Rt, script: &str) -> (Vec<u8>, i32) {
+fn ours(rt: &Rt, script: &str, cold: bool) -> (Vec<u8>, i32) {
+    if cold {
+        sandbash::clear_parse_caches();
+    }
     let mut b = sandbash::Bash::builder().build().expect("sandbash session");
     match rt.block_on(b.exec(script)) {
         Ok(r) => (r.stdout, r.exit_code),
@@ -69,17 +75,30 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (mut path, mut runs, mut warmup, mut filter) = (None, 50usize, 5usize, String::new());
     let mut only = String::new();
+    let mut live = 0usize;
+    let mut cold = false;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--runs" => runs = args.next().and_then(|v| v.parse().ok()).expect("--runs N"),
             "--warmup" => warmup = args.next().and_then(|v| v.parse().ok()).expect("--warmup N"),
             "--filter" => filter = args.next().expect("--filter TEXT"),
             "--only" => only = args.next().expect("--only sandbash|bashkit"),
+            "--cold" => cold = true,
+            "--live" => live = args.next().and_then(|v| v.parse().ok()).expect("--live N"),
             _ => path = Some(a),
         }
     }
+    if live > 0 {
+        // For a profiler: only `echo hi` on one live session, `live` times.
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        let mut sb = sandbash::Bash::builder().build().expect("session");
+        for _ in 0..live {
+            std::hint::black_box(rt.block_on(sb.exec("echo hi")).ok());
+        }
+        return;
+    }
     let Some(path) = path else {
-        eprintln!("usage: bench_bashkit PATH/bashkit_cases.rs [--runs N] [--warmup N] [--filter TEXT] [--only sandbash|bashkit]");
+        eprintln!("usage: bench_bashkit PATH/bashkit_cases.rs [--runs N] [--warmup N] [--filter TEXT] [--only sandbash|bashkit] [--cold] [--live N]");
         std::process::exit(2);
     };
     let cases: Vec<Case> = match load_cases(&path) {
@@ -102,7 +121,7 @@ fn main() {
     let (mut same_ours, mut same_theirs) = (0, 0);
     for case in &cases {
         let expect = run_bash("bash", &dir, &case.script);
-        let a = ours(&rt, &case.script) == expect;
+        let a = ours(&rt, &case.script, cold) == expect;
         let b = theirs(&rt, &case.script) == expect;
         same_ours += a as usize;
         same_theirs += b as usize;
@@ -111,7 +130,7 @@ fn main() {
             f64::NAN
         } else {
             time(runs, warmup, || {
-                std::hint::black_box(ours(&rt, &case.script));
+                std::hint::black_box(ours(&rt, &case.script, cold));
             })
         };
         let t = if only == "sandbash" {

@@ -337,7 +337,6 @@ impl BashBuilder {
             getopts_pos: (0, 0),
             select_menu: None,
             select_eof: false,
-            parse_cache: Default::default(),
             arith_warnings: Vec::new(),
             random: Default::default(),
             unread: None,
@@ -504,8 +503,8 @@ impl Bash {
             let hist = self.state.history.clone();
             let hist_no = hist.as_ref().map(|h| h.lock().push(opts.history_line.as_deref().unwrap_or(script)));
             let depth = self.limits.max_parser_depth as usize;
-            let parsed = match syntax::parse(script, depth) {
-                Ok(p) => p,
+            let parsed = match syntax::cache::program(script, depth) {
+                Ok(p) => (p.program, p.source),
                 // A malformed `[[ ]]`: bash prints its message and ends the
                 // script with the status it had, after the lines before it.
                 Err(m) if syntax::cond::message(&m).is_some() => {
@@ -519,7 +518,7 @@ impl Bash {
                     let sep = if prefix.is_empty() || prefix.ends_with('\n') { "" } else { "\n" };
                     let text = format!("{prefix}{sep}__syntax_error {} last\n", expand::param::quote(&shown));
                     self.state.unread = Some((Arc::from(script), ran));
-                    syntax::parse(&text, depth).map_err(Error::Parse)?
+                    owned(syntax::parse(&text, depth).map_err(Error::Parse)?)
                 }
                 Err(m) => {
                     let shown = format!("{}: -c: {m}", self.state.arg0);
@@ -529,14 +528,14 @@ impl Bash {
                         Some(p) => {
                             let ran = syntax::runnable_prefix(script, &m, depth).map_or(script.len(), |(_, n)| n);
                             self.state.unread = Some((Arc::from(script), ran));
-                            p
+                            owned(p)
                         }
                         // With the session's aliases the text may parse
                         // (`alias myif=if` in an earlier exec): read it with them.
                         None if self.state.opts.expand_aliases && !self.state.aliases.is_empty() => {
                             let text = format!("__syntax_error {}\n", expand::param::quote(&shown));
                             self.state.unread = Some((Arc::from(script), 0));
-                            syntax::parse(&text, depth).map_err(Error::Parse)?
+                            owned(syntax::parse(&text, depth).map_err(Error::Parse)?)
                         }
                         None => return Err(Error::Parse(shown)),
                     }
@@ -605,13 +604,12 @@ impl Bash {
         let deadline = budget.deadline();
         let outcome = {
             self.state.budget = budget;
-            self.state.src = parsed.source;
+            self.state.src = parsed.1;
             let scope = self.state.budget.clone();
             let watched = scope.clone();
             let run = limits::scope::Scoped::new(
                 scope,
-                std::panic::AssertUnwindSafe(interp::run_program(&mut self.state, &parsed.program, &fds))
-                    .catch_unwind(),
+                std::panic::AssertUnwindSafe(interp::run_program(&mut self.state, &parsed.0, &fds)).catch_unwind(),
             );
             // Every loop checks the budget; this backstop also ends a script that
             // waits on something that never comes, at the deadline or a cancel.
@@ -823,4 +821,16 @@ mod tests {
         let err = bash.exec("while :; do :; done & wait; echo not reached").await.unwrap_err();
         assert!(err.to_string().contains("max_loop_iterations: 50"), "{err}");
     }
+}
+
+/// Forget the parses this thread keeps for every session (scripts, `$( )`
+/// texts, words): the next exec on it parses its text again. For benchmarks
+/// that measure parsing too; nothing else needs it.
+pub fn clear_parse_caches() {
+    syntax::cache::clear();
+}
+
+/// A parse made for one exec (a syntax error's runnable prefix), shaped as a cached one.
+fn owned(p: syntax::Parsed) -> (Arc<brush_parser::ast::Program>, Arc<state::source::Source>) {
+    (Arc::new(p.program), p.source)
 }

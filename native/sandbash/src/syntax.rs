@@ -6,6 +6,7 @@ use brush_parser::{ast, ParseError, Parser, ParserOptions, Token};
 use std::borrow::Cow;
 use std::sync::Arc;
 
+pub mod cache;
 mod comsub_case;
 mod comsub_comments;
 pub mod cond;

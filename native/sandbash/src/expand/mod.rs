@@ -236,71 +236,21 @@ fn guard_tildes(raw: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Parsed words and `$( )` programs by their text, per session (shared with
-/// subshells: parsing is pure). A loop's `x=$((x + i))` or a function's
-/// `$(fib $((n-1)))` is parsed once, not on every turn.
-#[derive(Default)]
-pub struct ParseCache {
-    words: parking_lot::Mutex<std::collections::HashMap<Box<str>, Pieces, foldhash::fast::RandomState>>,
-    /// Assignment values (`~` also after `:`).
-    values: parking_lot::Mutex<std::collections::HashMap<Box<str>, Pieces, foldhash::fast::RandomState>>,
-    programs: parking_lot::Mutex<std::collections::HashMap<Box<str>, CachedProgram, foldhash::fast::RandomState>>,
-}
-
-type Pieces = std::sync::Arc<Vec<WordPieceWithSource>>;
-
-/// A parsed `$( )` text and the parser depth limit it was parsed under.
-#[derive(Clone)]
-pub struct CachedProgram {
-    pub program: std::sync::Arc<brush_parser::ast::Program>,
-    pub source: std::sync::Arc<crate::state::source::Source>,
-    depth: usize,
-}
-
-/// Entries each map holds before it starts over, and the longest text kept.
-const PARSE_CACHE_ENTRIES: usize = 256;
-const PARSE_CACHE_TEXT: usize = 512;
-
-impl ParseCache {
-    fn word(&self, raw: &str, assignment: bool) -> Result<Pieces, String> {
-        let map = if assignment { &self.values } else { &self.words };
-        if let Some(p) = map.lock().get(raw) {
-            return Ok(p.clone());
-        }
+/// The pieces of a word (`assignment`: an assignment value, where `~` also
+/// expands after `:`), from the parse cache when seen before.
+fn word_pieces(raw: &str, assignment: bool) -> Result<Pieces, String> {
+    crate::syntax::cache::word(raw, assignment, || {
         let pieces = if assignment {
             let opts = brush_parser::ParserOptions { tilde_expansion_after_colon: true, ..crate::syntax::options() };
             word::parse(&mark_toggles(&guard_tildes(raw)), &opts).map_err(|_| format!("{raw}: bad substitution"))?
         } else {
             parse_word(raw)?
         };
-        let pieces = std::sync::Arc::new(pieces);
-        if raw.len() <= PARSE_CACHE_TEXT {
-            let mut m = map.lock();
-            if m.len() >= PARSE_CACHE_ENTRIES {
-                m.clear();
-            }
-            m.insert(raw.into(), pieces.clone());
-        }
-        Ok(pieces)
-    }
-
-    /// `$( )` text parsed (as [`crate::syntax::parse`]), from the cache when seen before.
-    pub fn program(&self, src: &str, depth: usize) -> Result<CachedProgram, String> {
-        if let Some(p) = self.programs.lock().get(src).filter(|p| p.depth == depth) {
-            return Ok(p.clone());
-        }
-        let crate::syntax::Parsed { program, source } = crate::syntax::parse(src, depth)?;
-        let p = CachedProgram { program: std::sync::Arc::new(program), source, depth };
-        if src.len() <= PARSE_CACHE_TEXT {
-            let mut m = self.programs.lock();
-            if m.len() >= PARSE_CACHE_ENTRIES {
-                m.clear();
-            }
-            m.insert(src.into(), p.clone());
-        }
-        Ok(p)
-    }
+        Ok(std::sync::Arc::new(pieces))
+    })
 }
+
+type Pieces = crate::syntax::cache::Pieces;
 
 /// Expand words into argv: every expansion, splitting and globbing.
 pub async fn expand_words(sh: &mut ShellState, fds: &Fds, words: &[&str]) -> Result<Vec<String>, Flow> {
@@ -383,7 +333,7 @@ pub async fn expand_assignment_value(sh: &mut ShellState, fds: &Fds, raw: &str) 
     if is_literal(raw) {
         return Ok(raw.to_string());
     }
-    let pieces = match sh.parse_cache.clone().word(raw, true) {
+    let pieces = match word_pieces(raw, true) {
         Ok(p) => p,
         Err(m) => return Err(fatal(sh.loc(), fds, &m, fatal_status(sh)).await),
     };
@@ -468,7 +418,7 @@ pub(crate) fn join_fields(fields: Vec<Vec<Seg>>) -> Result<String, Flow> {
 
 /// Expand one word (after brace expansion) into unsplit fields of segments.
 pub async fn expand_to_segs(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<Vec<Seg>>, Flow> {
-    let pieces = match sh.parse_cache.clone().word(raw, false) {
+    let pieces = match word_pieces(raw, false) {
         Ok(p) => p,
         Err(m) => return Err(fatal(sh.loc(), fds, &m, 1).await),
     };

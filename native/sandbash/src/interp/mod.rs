@@ -745,8 +745,8 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
     // bash runs the text it printed back from the parsed command: its first
     // line is the first with a command, on the line of the command around it.
     let src = skip_empty_lines(src);
-    let crate::expand::CachedProgram { program, source, .. } =
-        match sh.parse_cache.clone().program(src, sh.budget.limits.max_parser_depth as usize) {
+    let crate::syntax::cache::CachedProgram { program, source, .. } =
+        match crate::syntax::cache::program(src, sh.budget.limits.max_parser_depth as usize) {
             Ok(p) => p,
             Err(m) => {
                 // As bash reports a backquoted command it parses as it runs

@@ -125,8 +125,6 @@ pub struct ShellState {
     pub select_menu: Option<(usize, usize)>,
     /// The last `__select` met end of input (the loop then ends with status 1).
     pub select_eof: bool,
-    /// Parsed words and `$( )` programs by text (shared with subshells).
-    pub parse_cache: Arc<crate::expand::ParseCache>,
     /// Warnings arithmetic met while evaluating (`a: bad array subscript`),
     /// printed by the caller (the evaluator cannot write).
     pub arith_warnings: Vec<String>,
