@@ -359,6 +359,22 @@ async fn declare_one(
     fds: &Fds,
 ) -> Result<i32, Flow> {
     let var_name = op.name.clone();
+    // `export`/`readonly` of a reference to an array element store the value
+    // through it, then refuse the attribute: bash looks the attribute's
+    // name up as `arr[1]`, no identifier (and still returns 0).
+    if matches!(cmd, "export" | "readonly") && op.index.is_none() && sh.vars.has_refs() {
+        if let crate::state::Resolved::Element(base, sub) = sh.vars.resolve(&var_name) {
+            if let Some(value) = op.value {
+                let a = Assigned { name: var_name.clone(), index: None, value, append: op.append };
+                if let Err(e) = store(sh, a) {
+                    e.report(sh, fds, &format!("{cmd}: ")).await?;
+                    return Ok(1);
+                }
+            }
+            fail(sh.loc(), fds, &format!("{cmd}: `{base}[{sub}]': not a valid identifier"), 1).await;
+            return Ok(0);
+        }
+    }
     if f.off & bit::N != 0 && sh.vars.is_nameref(&var_name) {
         sh.vars.entry_raw(&var_name).nameref = false;
     }
@@ -536,6 +552,26 @@ async fn declare_nameref(
     if target.is_some() && sh.vars.get_raw(var_name).is_some_and(|v| v.readonly) {
         return Ok(fail(sh.loc(), fds, &format!("{cmd}: {var_name}: readonly variable"), 1).await);
     }
+    // With `-i` the name would be evaluated as a number, never a valid
+    // target: bash 5.2 refuses the assignment without a message.
+    if target.is_some() && f.has(bit::I) {
+        return Ok(1);
+    }
+    // The other attributes are the reference's own: `-u` upper-cases the
+    // name it holds, as any assignment to it.
+    let case = if f.has(bit::L) {
+        Some(Case::Lower)
+    } else if f.has(bit::U) {
+        Some(Case::Upper)
+    } else if f.has(bit::C) {
+        Some(Case::Capital)
+    } else {
+        None
+    };
+    let target = target.map(|t| match case {
+        Some(c) => c.apply(t),
+        None => t,
+    });
     sh.vars.note_nameref();
     let v = if local { sh.vars.declare_local(var_name) } else { sh.vars.entry_raw(var_name) };
     v.nameref = true;
@@ -554,6 +590,15 @@ async fn declare_nameref(
     }
     if f.has(bit::R) {
         v.readonly = true;
+    }
+    if f.has(bit::I) {
+        v.integer = true;
+    }
+    if f.has(bit::T) {
+        v.trace = true;
+    }
+    if case.is_some() {
+        v.case = case;
     }
     Ok(0)
 }

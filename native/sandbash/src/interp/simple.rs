@@ -362,6 +362,7 @@ async fn run_with(
                 // any other failed assignment ends a non-interactive shell.
                 let readonly = matches!(&e, StoreError::Msg(m) if m.ends_with(": readonly variable")
                     || m.ends_with(": bad array subscript")
+                    || m.ends_with("': not a valid identifier")
                     || m.ends_with(": circular name reference"));
                 e.report(sh, fds, "").await?;
                 // Under `set -e` a failed assignment to a readonly name ends the shell.
@@ -716,6 +717,14 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
                 }
             }
             crate::state::Resolved::Element(base, sub) => {
+                // A reference to an element takes a string: an array is no
+                // identifier, and `@`/`*` are no element to store into.
+                if matches!(a.value, AssignedValue::Array(_)) {
+                    return Err(format!("`{base}[{sub}]': not a valid identifier"));
+                }
+                if a.index.is_none() && (sub == "@" || sub == "*") {
+                    return Err(format!("{base}[{sub}]: bad array subscript"));
+                }
                 if a.index.is_none() {
                     a.index = Some(sub);
                 }
