@@ -6,8 +6,8 @@
 //! The order is bash's: functions, then builtins (the application's commands
 //! come first among them), then a `PATH` search, where the utilities live in
 //! `/usr/bin` and `/bin` and an executable file of the sandbox in an earlier
-//! directory (`/usr/local/bin/ls`) shadows them. A utility is found even when
-//! `PATH` leaves its directory out.
+//! directory (`/usr/local/bin/ls`) shadows them. A `PATH` without those
+//! directories finds no utility (`PATH=/x ls`: command not found), as in bash.
 //!
 //! What a session may run can be restricted ([`CommandPolicy`]): `only` these
 //! names, or all `except` these. The restriction covers programs, that is
@@ -267,12 +267,6 @@ impl CommandTable {
             }
             if !all && !hits.is_empty() {
                 break;
-            }
-        }
-        if hits.is_empty() {
-            if let Some(p) = program {
-                // A utility is always found, even when PATH leaves its directory out.
-                hits.push(Resolved::Utility(p, format!("/usr/bin/{name}")));
             }
         }
         hits

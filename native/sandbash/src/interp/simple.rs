@@ -516,7 +516,11 @@ pub async fn run_resolved(
 /// `bash: line N: NAME: command not found`, status 127 (also for a name the
 /// session's policy restricts: to the script it does not exist).
 async fn not_found(sh: &ShellState, name: &str, fds: &Fds) -> Res {
-    fds.shell_err(sh.loc(), &format!("{name}: command not found")).await;
+    // With `PATH` empty or unset bash runs the name from the current
+    // directory, and fails as a missing file does.
+    let what =
+        if sh.get_var("PATH").is_none_or(|p| p.is_empty()) { "No such file or directory" } else { "command not found" };
+    fds.shell_err(sh.loc(), &format!("{name}: {what}")).await;
     Ok(127)
 }
 

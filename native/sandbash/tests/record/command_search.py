@@ -1,0 +1,20 @@
+"""The `PATH` search as bash does it: utilities are found only through
+`PATH` (a `PATH` without `/usr/bin` and `/bin` finds none), a prefix or
+local `PATH` counts for its command, an empty or unset `PATH` runs the name
+from the current directory, and `type`, `command -v` and `hash` agree."""
+
+tools("ls", "env", "xargs", "find", "printf", "chmod")
+
+group("PATH leaving the utilities out")
+e("not_found_without_their_directory", r'''PATH=/nonexistent; ls; echo $?; type ls; echo $?; command -v ls; echo $?; hash ls; echo $?''')
+e("a_path_still_runs_them", r'''PATH=/nonexistent; /bin/ls -d /dev; echo $?''')
+e("utilities_that_run_others", r'''PATH=/nonexistent; env; echo $?; xargs echo </dev/null; echo $?''')
+e("prefix_assignment_counts_for_its_command", r'''PATH=/x ls; echo $?; ls -d /dev''')
+e("builtins_stay", r'''PATH=/nonexistent; printf '%s\n' builtin; echo x | read v; type -t printf echo cd''')
+e("disabled_builtin_is_gone", r'''PATH=/nonexistent; type printf; enable -n printf; type printf; echo $?; printf x; echo " $?"; enable printf; printf 'back\n' ''')
+
+group("Empty or unset PATH")
+e("empty_path", r'''PATH=; ls; echo $?; type ls; echo $?''')
+e("unset_path", r'''unset PATH; ls /dev/null; echo $?; command -v ls; echo $?''')
+e("colon_path", r'''PATH=:; ls; echo $?''')
+e("an_executable_in_the_current_directory", "mkdir -p d; printf '#!/bin/sh\\necho ran\\n' > d/tool; chmod +x d/tool; cd d; PATH=; tool; echo $?; PATH=:; tool; echo $?")
