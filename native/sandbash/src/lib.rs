@@ -285,6 +285,17 @@ impl BashBuilder {
             var.value = Some(state::Value::Scalar(v.clone()));
             var.exported = true;
         }
+        // One level above the environment's, as bash starts.
+        let (level, _) = interp::nofork::child_level(
+            vars.get("SHLVL").and_then(|v| v.value.as_ref()).and_then(|v| match v {
+                state::Value::Scalar(s) => Some(s.as_str()),
+                _ => None,
+            }),
+            false,
+        );
+        let shlvl = vars.entry("SHLVL");
+        shlvl.value = Some(state::Value::Scalar(level.to_string()));
+        shlvl.exported = true;
         for (k, v) in [("IFS", " \t\n"), ("OPTERR", "1"), ("OPTIND", "1"), ("PS4", "+ ")] {
             vars.entry(k).value = Some(state::Value::Scalar(v.to_string()));
         }
@@ -341,6 +352,8 @@ impl BashBuilder {
             random: Default::default(),
             unread: None,
             compound_unrun: false,
+            nofork: 0,
+            nofork_now: false,
             aliases: Default::default(),
             dirstack: Default::default(),
             jobs: Default::default(),

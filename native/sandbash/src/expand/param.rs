@@ -141,7 +141,6 @@ pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
         "BASHPID" | "PPID" => "1".into(),
         "UID" | "EUID" => "1000".into(),
         "BASH_VERSION" => "5.2.15(1)-release".into(),
-        "SHLVL" => "1".into(),
         "BASH" => "/bin/bash".into(),
         "DIRSTACK" => sh.cwd.clone(),
         "BASH_COMMAND" => sh.bash_command(),

@@ -208,6 +208,7 @@ async fn arith(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<i64>
 pub(crate) async fn subshell(sh: &mut ShellState, list: &ast::CompoundList, fds: &Fds) -> Res {
     let mut sub = super::fork(sh);
     enter_subshell(&mut sub)?;
+    sub.nofork = super::nofork::target(list);
     let status = match run_list(&mut sub, list, fds).await {
         Ok(s) => s,
         Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => s,

@@ -121,6 +121,7 @@ pub async fn spawn_job(sh: &mut ShellState, list: &ast::AndOrList, bg_fds: Fds, 
     let job_tx = tx.clone();
     let budget = sh.budget.clone();
     let job = async move {
+        sub.nofork = super::nofork::target_and_or(&list);
         let status = match run_and_or(&mut sub, &list, &bg_fds).await {
             Ok(s) | Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => s,
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => sub.last_status,

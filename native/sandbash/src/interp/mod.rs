@@ -7,6 +7,7 @@ mod compound;
 pub mod cond;
 mod coproc;
 mod fast;
+pub mod nofork;
 pub use coproc::reap as reap_coproc;
 pub mod jobs;
 pub mod print_cmd;
@@ -89,7 +90,11 @@ pub async fn run_program(sh: &mut ShellState, program: &ast::Program, fds: &Fds)
 }
 
 async fn run_program_body(sh: &mut ShellState, program: &ast::Program, fds: &Fds) -> Result<i32, Stop> {
+    sh.nofork = 0;
     for i in 0..program.complete_commands.len() {
+        if i + 1 == program.complete_commands.len() && !sh.script_file {
+            sh.nofork = nofork::target(&program.complete_commands[i]);
+        }
         if let Some(r) =
             reader::wants(sh, program, i).then(|| reader::Reader::at_command(sh, program, i, None)).flatten()
         {
@@ -937,6 +942,10 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
                 return r;
             }
         }
+        // A `bash -c` string's last command runs as if `exec`ed.
+        if what == "bash" && !sh.script_file && i + 1 == program.complete_commands.len() {
+            sh.nofork = nofork::target(&program.complete_commands[i]);
+        }
         let r = run_list(sh, &program.complete_commands[i], fds).await;
         match string_step(sh, r, what, &program, i) {
             Ok(s) => status = s,
@@ -1065,6 +1074,20 @@ pub async fn run_child_script(
             let _ = child.set_var(k, v);
         }
     }
+    // One level deeper than the exported one; the parent lowered it first
+    // when this is its last command (an implicit `exec`).
+    let parent_level = sh.vars.get("SHLVL").filter(|v| v.exported).and_then(|v| match &v.value {
+        Some(crate::state::Value::Scalar(s)) => Some(s.as_str()),
+        _ => None,
+    });
+    let (level, warning) = nofork::child_level(parent_level, sh.nofork_now);
+    let shlvl = child.vars.entry("SHLVL");
+    shlvl.value = Some(crate::state::Value::Scalar(level.to_string()));
+    shlvl.exported = true;
+    if let Some(w) = warning {
+        let _ = fds.stderr.write(format!("bash: {w}\n").as_bytes()).await;
+    }
+    child.nofork_now = false;
     // Only exported functions reach a separate bash (through its environment in bash).
     let exported: std::collections::HashMap<String, Arc<Function>> = sh
         .funcs

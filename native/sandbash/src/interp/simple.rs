@@ -25,6 +25,7 @@ fn is_declaration(name: &str) -> bool {
 }
 
 pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Res {
+    sh.nofork_now = sh.nofork == cmd as *const ast::SimpleCommand as usize && super::nofork::traps_allow(sh);
     let mut subs = super::procsub::ProcSubs::default();
     let r = run_with(sh, cmd, fds, &mut subs).await;
     super::procsub::finish(sh, fds, subs).await?;

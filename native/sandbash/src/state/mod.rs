@@ -137,6 +137,11 @@ pub struct ShellState {
     /// The last compound command did not run: its redirections failed (its
     /// failure is its own then, for the ERR trap and `set -e`).
     pub compound_unrun: bool,
+    /// The simple command this shell would run without forking (see
+    /// `interp::nofork`), by address; 0 for none.
+    pub nofork: usize,
+    /// The simple command running now is that one.
+    pub nofork_now: bool,
 }
 
 /// Where an error happened, for bash's message prefix.
