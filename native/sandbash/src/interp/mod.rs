@@ -913,12 +913,13 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
     let base = if relative { sh.line.saturating_sub(1) } else { 0 };
     // After a syntax error, the commands before it still run.
     let mut error_after = None;
-    let crate::syntax::Parsed { program, source } = match crate::syntax::parse(src, depth) {
-        Ok(p) => p,
+    // From the parse cache: a loop's `eval` runs the same text again and again.
+    let (program, source) = match crate::syntax::cache::program(src, depth) {
+        Ok(p) => (p.program, p.source),
         Err(m) => match crate::syntax::runnable_prefix(src, &m, depth) {
             Some((p, ran)) => {
                 error_after = Some((m, ran));
-                p
+                (Arc::new(p.program), p.source)
             }
             // A reserved word may come from an alias (`alias myif=if`).
             None if sh.opts.expand_aliases && !sh.aliases.is_empty() => {
