@@ -311,3 +311,35 @@ fn export_f_not_a_function() {
 fn set_lists_functions() {
     check(r#"f() { echo hi; }; set | tail -4"#, "f () \n{ \n    echo hi\n}\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// declare -F and -f with names
+// ----------------------------------------------------------------------
+
+#[test]
+fn in_the_order_named() {
+    check(
+        r#"f() { :; }; h() { :; }; declare -f h f; declare -F h f; declare -F h nosuch f; echo $?; declare -F h h; typeset -f nosuch; echo $?"#,
+        "h () \n{ \n    :\n}\nf () \n{ \n    :\n}\nh\nf\nh\nf\n1\nh\nh\n1\n",
+        0,
+    );
+}
+
+#[test]
+fn extdebug_shows_line_and_file() {
+    check(r#"printf 'myfunc() {\n  echo hi\n}\n\n g() { :; }\n' > funcs.sh; shopt -s extdebug
+f() { :; }
+
+  h()
+{ :; }
+declare -F f h; . ./funcs.sh; declare -F myfunc g; declare -F; typeset -F f; eval 'k() { :; }'; declare -F k; shopt -u extdebug; declare -F f"#, "f 2 environment\nh 4 environment\nmyfunc 1 ./funcs.sh\ng 5 ./funcs.sh\ndeclare -f f\ndeclare -f g\ndeclare -f h\ndeclare -f myfunc\nf 2 environment\nk 6 environment\nf\n", 0);
+}
+
+#[test]
+fn extdebug_in_a_child_shell() {
+    check(
+        r#"f() { :; }; export -f f; bash -c 'shopt -s extdebug; declare -F f'; shopt -s extdebug; bash -c 'g() { :; }; declare -F g' "#,
+        "f 0 environment\ng\n",
+        0,
+    );
+}

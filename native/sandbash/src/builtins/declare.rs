@@ -812,27 +812,29 @@ async fn print_functions(
             DeclArg::Assign(a) => a.name.clone(),
         })
         .collect();
-    let mut names: Vec<&String> = sh.funcs.keys().collect();
-    names.sort();
+    // Named ones in the order named, all of them sorted.
+    let names: Vec<&String> = if wanted.is_empty() {
+        let mut all: Vec<&String> = sh.funcs.keys().collect();
+        all.sort();
+        all
+    } else {
+        wanted.iter().filter(|w| sh.funcs.contains_key(*w)).collect()
+    };
     let mut out = String::new();
-    let mut status = 0;
-    for w in &wanted {
-        if !sh.funcs.contains_key(w) {
-            status = 1;
-        }
-    }
+    let status = if wanted.iter().all(|w| sh.funcs.contains_key(w)) { 0 } else { 1 };
     for n in names {
-        if !wanted.is_empty() && !wanted.contains(n) {
-            continue;
-        }
         let exported = sh.funcs.get(n).is_some_and(|f| f.exported);
         if only_exported && !exported {
             continue;
         }
         let attrs = if exported { "-fx" } else { "-f" };
         if names_only && !wanted.is_empty() && !print {
-            // `declare -F NAME` shows just the name; the bare listing is declarative.
-            out.push_str(&format!("{n}\n"));
+            // `declare -F NAME` shows just the name (with `extdebug`, where
+            // it was defined too); the bare listing is declarative.
+            match sh.funcs.get(n) {
+                Some(f) if sh.opts.extdebug => out.push_str(&format!("{n} {} {}\n", f.line, f.file)),
+                _ => out.push_str(&format!("{n}\n")),
+            }
         } else if names_only {
             out.push_str(&format!("declare {attrs} {n}\n"));
         } else if let Some(f) = sh.funcs.get(n) {

@@ -573,8 +573,9 @@ fn define_function(sh: &mut ShellState, def: &ast::FunctionDefinition) {
     // A redefinition keeps the export attribute, as in bash.
     let exported = sh.funcs.get(&name).is_some_and(|f| f.exported);
     let file: Arc<str> = sh.source_name().unwrap_or_else(|| "environment".into()).into();
-    Arc::make_mut(&mut sh.funcs)
-        .insert(name, Arc::new(Function { def: def.clone(), source, program, exported, readonly: false, file }));
+    let line = def.location().map_or(sh.line, |l| program.line(l.start.line));
+    let f = Function { def: def.clone(), source, program, exported, readonly: false, file, line };
+    Arc::make_mut(&mut sh.funcs).insert(name, Arc::new(f));
 }
 
 /// The text of a function definition, complete enough to parse back into the
@@ -1094,7 +1095,7 @@ pub async fn run_child_script(
         .funcs
         .iter()
         .filter(|(_, f)| f.exported)
-        .map(|(k, f)| (k.clone(), Arc::new(Function { file: "environment".into(), ..Function::clone(f) })))
+        .map(|(k, f)| (k.clone(), Arc::new(Function { file: "environment".into(), line: 0, ..Function::clone(f) })))
         .collect();
     child.funcs = Arc::new(exported);
     child.opts = opts;

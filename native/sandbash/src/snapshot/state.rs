@@ -308,6 +308,7 @@ fn parse_function(name: &str, source: &str, limits: &Limits) -> Result<Function,
         exported: false,
         readonly: false,
         file,
+        line: 0,
     })
 }
 

@@ -34,6 +34,9 @@ pub struct Function {
     /// The file it was defined in, its `${BASH_SOURCE[0]}` while it runs
     /// ("environment" for one defined by `-c` text or inherited).
     pub file: Arc<str>,
+    /// The line it was defined on in that file (`declare -F` under
+    /// `extdebug`); 0 for one inherited from a parent shell.
+    pub line: usize,
 }
 
 impl Function {

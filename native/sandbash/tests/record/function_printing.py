@@ -83,3 +83,8 @@ t("export_f_listings", r'''f() { echo F; }; g() { :; }; export -f f; export -f; 
 t("export_nf_and_unset", r'''f() { :; }; export -f f; export -nf f; declare -F; declare -fx f; declare -F f; unset -f f; f() { :; }; declare -F''')
 e("export_f_not_a_function", r'''export -f nosuch; echo $?''')
 t("set_lists_functions", r'''f() { echo hi; }; set | tail -4''')
+
+group("declare -F and -f with names")
+t("in_the_order_named", r'''f() { :; }; h() { :; }; declare -f h f; declare -F h f; declare -F h nosuch f; echo $?; declare -F h h; typeset -f nosuch; echo $?''')
+t("extdebug_shows_line_and_file", "printf 'myfunc() {\\n  echo hi\\n}\\n\\n g() { :; }\\n' > funcs.sh; shopt -s extdebug\nf() { :; }\n\n  h()\n{ :; }\ndeclare -F f h; . ./funcs.sh; declare -F myfunc g; declare -F; typeset -F f; eval 'k() { :; }'; declare -F k; shopt -u extdebug; declare -F f")
+t("extdebug_in_a_child_shell", r'''f() { :; }; export -f f; bash -c 'shopt -s extdebug; declare -F f'; shopt -s extdebug; bash -c 'g() { :; }; declare -F g' ''')
