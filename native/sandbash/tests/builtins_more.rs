@@ -826,7 +826,7 @@ fn fg_bg_and_job_names() {
 
 #[test]
 fn disown_jobs() {
-    check_err(r#"disown; echo "rc=$?"; disown %5; echo "rc=$?"; sleep 0 & disown; echo "rc=$?"; jobs; sleep 0 & sleep 0 & disown -a; echo "rc=$?"; jobs; disown -z; echo "rc=$?""#, "rc=1\nrc=1\nrc=0\nrc=0\nrc=2\n", "bash: line 1: disown: current: no such job\nbash: line 1: disown: %5: no such job\nbash: line 1: disown: -z: invalid option\ndisown: usage: disown [-h] [-ar] [jobspec ... | pid ...]\n", 0);
+    check_err(r#"disown; echo "rc=$?"; disown %5; echo "rc=$?"; sleep 2 & disown; echo "rc=$?"; jobs; sleep 2 & sleep 2 & disown -a; echo "rc=$?"; jobs; disown -z; echo "rc=$?""#, "rc=1\nrc=1\nrc=0\nrc=0\nrc=2\n", "bash: line 1: disown: current: no such job\nbash: line 1: disown: %5: no such job\nbash: line 1: disown: -z: invalid option\ndisown: usage: disown [-h] [-ar] [jobspec ... | pid ...]\n", 0);
 }
 
 #[test]

@@ -111,6 +111,6 @@ t("kill_self_harmless_signals", r'''kill -0 $$; echo "alive $?"; kill -CHLD $$; 
 
 group("Job control in a shell without it")
 e("fg_bg_and_job_names", "fg; echo \"rc=$?\"; bg %1; echo \"rc=$?\"; %d; echo \"rc=$?\"; x=%y; $x; echo \"rc=$?\"; f() { %1; }; f; echo \"rc=$?\"")
-e("disown_jobs", "disown; echo \"rc=$?\"; disown %5; echo \"rc=$?\"; sleep 0 & disown; echo \"rc=$?\"; jobs; sleep 0 & sleep 0 & disown -a; echo \"rc=$?\"; jobs; disown -z; echo \"rc=$?\"")
+e("disown_jobs", "disown; echo \"rc=$?\"; disown %5; echo \"rc=$?\"; sleep 2 & disown; echo \"rc=$?\"; jobs; sleep 2 & sleep 2 & disown -a; echo \"rc=$?\"; jobs; disown -z; echo \"rc=$?\"")
 e("suspend_times_logout", "suspend; echo \"rc=$?\"; times >/dev/null; echo \"times $?\"; logout; echo \"rc=$?\"; type fg bg disown suspend times logout")
 e("length_of_dash_flags", "echo ${#-}; set -e; echo ${#-} $-; echo ${#-x} ${#?}")
