@@ -89,6 +89,15 @@ pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         _ => return run_utility(sh, cmd.as_ref(), argv, fds).await,
     };
     let rest = if argv.get(rest).is_some_and(|a| a == "--") { rest + 1 } else { rest };
+    // The name is checked before anything is formatted (status 2, as a usage error).
+    let well_formed = match var.split_once('[') {
+        Some((n, i)) => crate::builtins::valid_name(n) && i.ends_with(']'),
+        None => crate::builtins::valid_name(&var),
+    };
+    if !well_formed {
+        fds.shell_err(sh.loc(), &format!("printf: `{var}': not a valid identifier")).await;
+        return Ok(2);
+    }
     let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
     let buf = CaptureBuf::new(counter);
     let sub = Fds { stdout: Output::Capture(buf.clone()), ..fds.clone() };
@@ -107,7 +116,9 @@ pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         None => (var.clone(), None),
     };
     if let Err(e) = store(sh, Assigned { name, index, value: AssignedValue::Scalar(value), append: false }) {
-        e.report(sh, fds, "printf: ").await?;
+        // bash names no builtin for a readonly variable.
+        let readonly = matches!(&e, crate::interp::simple::StoreError::Msg(m) if m.ends_with(": readonly variable"));
+        e.report(sh, fds, if readonly { "" } else { "printf: " }).await?;
         return Ok(1);
     }
     Ok(status)

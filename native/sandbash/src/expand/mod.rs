@@ -97,6 +97,18 @@ pub async fn abort(loc: crate::state::Loc, fds: &Fds, msg: &str) -> Flow {
     Flow::Abort(1)
 }
 
+/// An error bash reports and, under `set -e`, exits on at once with status
+/// 1, wherever it happens (a condition or a function too); otherwise it
+/// abandons the line as [`abort`] does. An invalid indirect expansion is one.
+pub async fn abort_or_exit(sh: &ShellState, fds: &Fds, msg: &str) -> Flow {
+    fds.shell_err(sh.loc(), msg).await;
+    if sh.opts.errexit {
+        Flow::Exit(1)
+    } else {
+        Flow::Abort(1)
+    }
+}
+
 /// The status bash exits with after a fatal expansion error (an unset
 /// variable under `set -u`, `${x?}`, a bad substitution): 127 for a `-c`
 /// script itself, 1 in a subshell, a script file or under `set -e`.
@@ -251,6 +263,18 @@ fn word_pieces(raw: &str, assignment: bool) -> Result<Pieces, String> {
 }
 
 type Pieces = crate::syntax::cache::Pieces;
+
+/// Whether a parameter expansion piece was written with braces: `$1` is two
+/// characters, `${1}` four.
+fn raw_text_braced(p: &WordPieceWithSource) -> bool {
+    match &p.piece {
+        WordPiece::ParameterExpansion(brush_parser::word::ParameterExpr::Parameter {
+            parameter: brush_parser::word::Parameter::Positional(n),
+            ..
+        }) => p.end_index.saturating_sub(p.start_index) != 1 + n.to_string().len(),
+        _ => true,
+    }
+}
 
 /// Expand words into argv: every expansion, splitting and globbing.
 pub async fn expand_words(sh: &mut ShellState, fds: &Fds, words: &[&str]) -> Result<Vec<String>, Flow> {
@@ -501,7 +525,10 @@ pub fn expand_pieces<'a>(
                     let s = param::tilde(sh, t);
                     out.push(s, true, false)?;
                 }
-                WordPiece::ParameterExpansion(expr) => param::expand(sh, fds, expr, quoted, out).await?,
+                WordPiece::ParameterExpansion(expr) => {
+                    let bare = !raw_text_braced(p);
+                    param::expand(sh, fds, expr, quoted, out, bare).await?
+                }
                 WordPiece::CommandSubstitution(src) => {
                     let s = crate::interp::command_substitution(sh, fds, src).await?;
                     out.push(s, quoted, !quoted)?;

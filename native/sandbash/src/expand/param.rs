@@ -212,9 +212,13 @@ async fn error_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String,
 }
 
 /// bash's warning for a negative index before the start of an array (the
-/// expansion goes on, empty).
-async fn bad_subscript(sh: &ShellState, fds: &Fds, name: &str) {
+/// expansion goes on, empty; under `set -e` the shell exits with status 1).
+async fn bad_subscript(sh: &ShellState, fds: &Fds, name: &str) -> Result<(), Flow> {
     fds.shell_err(sh.loc(), &format!("{name}: bad array subscript")).await;
+    if sh.opts.errexit {
+        return Err(Flow::Exit(1));
+    }
+    Ok(())
 }
 
 /// Look a parameter up.
@@ -291,7 +295,7 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
                         _ => (None, i < 0),
                     });
                     if bad {
-                        bad_subscript(sh, fds, name).await;
+                        bad_subscript(sh, fds, name).await?;
                     }
                     found.map_or(PV::Unset, PV::Str)
                 }
@@ -346,11 +350,19 @@ async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Resul
         PV::Unset if matches!(p, Parameter::Positional(_)) => return Ok(PV::Unset),
         // A variable declared without a value refers to nothing either.
         PV::Unset if matches!(p, Parameter::Named(n) if sh.vars.get(n).is_some()) => return Ok(PV::Unset),
-        _ => return Err(abort(sh.loc(), fds, &format!("{}: invalid indirect expansion", param_name(p))).await),
+        _ => {
+            let msg = format!("{}: invalid indirect expansion", param_name(p));
+            return Err(super::abort_or_exit(sh, fds, &msg).await);
+        }
     };
+    // Digits name a positional parameter (`010` is `$10`).
+    if !target.is_empty() && target.bytes().all(|b| b.is_ascii_digit()) {
+        let n = target.trim_start_matches('0').parse::<u32>().unwrap_or(if target.len() > 9 { u32::MAX } else { 0 });
+        return lookup(sh, fds, &Parameter::Positional(n)).await;
+    }
     match brush_parser::word::parse_parameter(&target, &crate::syntax::options()) {
         Ok(tp) => lookup(sh, fds, &tp).await,
-        Err(_) => Err(abort(sh.loc(), fds, &format!("{target}: invalid variable name")).await),
+        Err(_) => Err(super::abort_or_exit(sh, fds, &format!("{target}: invalid variable name")).await),
     }
 }
 
@@ -451,18 +463,20 @@ fn emit(sh: &ShellState, out: &mut Fields, v: PV, quoted: bool) -> Result<(), Fl
 }
 
 /// Expand a `${...}` (or `$x`) into `out`.
+/// `bare`: written without braces (`$1`, which `set -u` names `$1`; `${1}` it names `1`).
 pub async fn expand(
     sh: &mut ShellState,
     fds: &Fds,
     expr: &ParameterExpr,
     quoted: bool,
     out: &mut Fields,
+    bare: bool,
 ) -> Result<(), Flow> {
     use ParameterExpr as P;
     match expr {
         P::Parameter { parameter, indirect } => {
             let v = get(sh, fds, parameter, *indirect).await?;
-            check_nounset(sh, fds, parameter, *indirect, &v, true).await?;
+            check_nounset(sh, fds, parameter, *indirect, &v, bare).await?;
             emit(sh, out, v, quoted)?;
         }
         P::UseDefaultValues { parameter, indirect, test_type, default_value } => {
@@ -683,7 +697,29 @@ pub async fn expand(
                     }
                     // Unlike a string's, a list's length may not be negative.
                     let len_ok = len.is_none_or(|l| l >= 0);
-                    match slice_range(all.len(), off, len).filter(|_| len_ok) {
+                    // An indexed array's offset is an index: the slice starts
+                    // at the first element at or past it (sparse arrays).
+                    let keys: Option<Vec<i64>> = match parameter {
+                        Parameter::NamedWithAllIndices { name, .. } if !*indirect => {
+                            match sh.vars.get(name).and_then(|v| v.value.as_ref()) {
+                                Some(Value::Indexed(m)) if m.len() == all.len() => Some(m.keys().copied().collect()),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    let range = match &keys {
+                        Some(keys) => {
+                            let base = if off < 0 { keys.last().map_or(0, |m| m + 1).saturating_add(off) } else { off };
+                            (base >= 0).then(|| {
+                                let a = keys.partition_point(|&k| k < base);
+                                let b = len.map_or(keys.len(), |l| a.saturating_add(l.max(0) as usize).min(keys.len()));
+                                (a, b)
+                            })
+                        }
+                        None => slice_range(all.len(), off, len),
+                    };
+                    match range.filter(|_| len_ok) {
                         Some((a, b)) => PV::List(all[a..b].to_vec(), c),
                         None => {
                             if !len_ok && slice_range(all.len(), off, None).is_some() {
@@ -735,8 +771,18 @@ pub async fn expand(
                     if var.readonly {
                         a.push('r');
                     }
+                    if var.trace {
+                        a.push('t');
+                    }
                     if var.exported {
                         a.push('x');
+                    }
+                    // bash's order: the case attributes come last.
+                    match var.case {
+                        Some(crate::state::Case::Capital) => a.push('c'),
+                        Some(crate::state::Case::Lower) => a.push('l'),
+                        Some(crate::state::Case::Upper) => a.push('u'),
+                        None => {}
                     }
                     a
                 }),

@@ -1,0 +1,37 @@
+"""Expansion corners: slices of sparse arrays (the offset is an index),
+`${x@a}` with every attribute letter in bash's order, indirection to digits,
+errors bash exits on under `set -e` wherever they happen (an invalid
+indirect expansion, a bad subscript) next to those it does not (a negative
+substring length), how `set -u` names `$1` and `${1}`, and `printf -v`
+names checked before formatting."""
+
+group("Slices of sparse arrays")
+t("offset_is_an_index", r'''arr[2]=x; arr[5]=y; arr[9]=z; printf '<%s>' "${arr[@]:1:1}" "${arr[@]:3}" "${arr[@]:2:2}" "${arr[@]: -1}" "${arr[@]:10}" "${arr[*]:3:1}"; echo''')
+t("negative_offsets_count_from_the_last_index", r'''a=([1]=a [3]=b [4]=c); echo "${a[@]:0:2}|${a[@]:2}|${a[@]: -2:1}|${a[@]: -10}|${a[@]: -5}|"''')
+t("through_a_nameref_and_dense", r'''a=([1]=a [3]=b); declare -n r=a; echo "${r[@]:2}"; b=(x y z); echo "${b[@]:1:1}" "${b[*]: -2}" "${b[@]:1:0}"''')
+e("negative_length", r'''b=(x y z); echo "${b[@]:1:-1}"; echo after''')
+
+group("Attribute letters")
+t("case_and_trace_letters", r'''f() { local -u x=abc; echo "${x@a}"; local -l y; echo "${y@a}"; declare -c z=q; echo "${z@a}"; }; f; declare -ct c=x; echo "${c@a}"; declare -lx l=X; echo "${l@a}"; declare -iu iu=1; echo "${iu@a}"; declare -ar ar=(1); echo "${ar@a}"''')
+
+group("Indirection")
+t("digits_name_positional_parameters", r'''x=010; echo "[${!x}]"; set -- p q; x=1; echo "${!x}"; x=02; echo "${!x}"; x=0; echo "${!x}"''')
+
+group("Errors under set -e")
+e("invalid_indirect_expansion_exits", "set -e\necho ${!x}; echo same\necho next")
+e("even_in_a_condition", "set -e; if echo ${!x}; then :; fi; echo same\necho next $?")
+e("even_in_a_function", "set -e; f() { echo ${!x}; echo in f; }; f; echo same\necho next $?")
+e("invalid_variable_name_exits", "set -e\nx='a b'; echo ${!x}; echo same\necho next")
+e("bad_subscript_exits", "set -e\nx=(a); echo ${x[-5]}; echo same\necho next")
+e("without_set_e", "x=(a); echo ${x[-5]}; echo same\necho ${!y}; echo same2\necho next $?")
+e("substring_error_does_not_exit", "set -e\na=5; echo ${a:1:-9}; echo same\necho next")
+
+group("set -u names")
+e("bare_positional", r'''set -u; echo $1''')
+e("braced_positional", r'''set -u; echo ${1}''')
+e("braced_two_digits", r'''set -u; echo "${10}x"''')
+
+group("printf -v")
+e("names_are_checked_first", r'''printf -v "bad name" x; echo $?; printf -v 1x %s y; echo $?; printf -v "a[" %s y; echo $?; printf -v "" %s y; echo $?; printf -v "a[1]" %s y; echo $? ${a[1]}''')
+e("readonly_target", r'''readonly r; printf -v r %s y; echo $?''')
+e("bad_name_under_set_e", r'''set -e; printf -v "b c" x; echo after''')
