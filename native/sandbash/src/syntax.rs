@@ -144,8 +144,47 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
             });
         }
     }
-    let program = parse_text(&text, max_depth)?;
-    Ok(Parsed { program, source: Arc::new(Source::new(&text)) })
+    let (program, eof_heredocs) = match parse_text(&text, max_depth) {
+        Ok(p) => (p, Vec::new()),
+        // bash takes the end of the text as the end of a here-document it
+        // was reading (with a warning): read it so, with the delimiter lines added.
+        Err(m) => match unterminated_heredocs(&m) {
+            Some(open) => {
+                let ended = text.lines().count();
+                let mut closed = text.into_owned();
+                if !closed.ends_with('\n') {
+                    closed.push('\n');
+                }
+                for (_, tag) in &open {
+                    closed.push_str(tag);
+                    closed.push('\n');
+                }
+                let program = parse_text(&closed, max_depth).map_err(|_| m.clone())?;
+                text = Cow::Owned(closed);
+                (program, open.into_iter().map(|(line, tag)| (ended, line, tag)).collect())
+            }
+            None => return Err(m),
+        },
+    };
+    let mut source = Source::new(&text);
+    source.eof_heredocs = eof_heredocs;
+    Ok(Parsed { program, source: Arc::new(source) })
+}
+
+/// The here-documents brush-parser found unterminated at the end of the
+/// text (`... tag(s) [A, B] found at: [1,8, 1,17]`): each one's line and
+/// delimiter without quotes.
+fn unterminated_heredocs(m: &str) -> Option<Vec<(usize, String)>> {
+    let rest = m.split_once("unterminated here document sequence; tag(s) [")?.1;
+    let (tags, at) = rest.split_once("] found at: [")?;
+    let at = at.strip_suffix(']').unwrap_or(at);
+    let lines: Vec<usize> = at.split(", ").filter_map(|p| p.split(',').next()?.parse().ok()).collect();
+    let tags: Vec<&str> = tags.split(", ").collect();
+    if tags.len() != lines.len() || tags.is_empty() {
+        return None;
+    }
+    let unquoted = |t: &str| t.chars().filter(|c| !matches!(c, '\'' | '"' | '\\')).collect::<String>();
+    Some(lines.into_iter().zip(tags).map(|(l, t)| (l, unquoted(t))).collect())
 }
 
 /// Most prefixes tried by [`with_runnable_prefix`].

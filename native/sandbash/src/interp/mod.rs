@@ -83,6 +83,24 @@ impl From<Stop> for Flow {
 pub type Res = Result<i32, Flow>;
 
 /// Run a parsed script in `sh`.
+/// bash's warnings for the here-documents the end of the text closed
+/// (printed as bash reads the last command, before it runs).
+async fn eof_heredoc_warnings(sh: &ShellState, fds: &Fds) {
+    if sh.src.eof_heredocs.is_empty() {
+        return;
+    }
+    let src = sh.src.clone();
+    let who = sh.loc().who;
+    for (ended, line, tag) in &src.eof_heredocs {
+        let msg = format!(
+            "{who}: line {}: warning: here-document at line {} delimited by end-of-file (wanted `{tag}')\n",
+            src.line(*ended),
+            src.line(*line)
+        );
+        let _ = fds.stderr.write(msg.as_bytes()).await;
+    }
+}
+
 /// Run a parsed script in `sh`, then its EXIT trap.
 pub async fn run_program(sh: &mut ShellState, program: &ast::Program, fds: &Fds) -> Result<i32, Stop> {
     let status = run_program_body(sh, program, fds).await?;
@@ -92,8 +110,11 @@ pub async fn run_program(sh: &mut ShellState, program: &ast::Program, fds: &Fds)
 async fn run_program_body(sh: &mut ShellState, program: &ast::Program, fds: &Fds) -> Result<i32, Stop> {
     sh.nofork = 0;
     for i in 0..program.complete_commands.len() {
-        if i + 1 == program.complete_commands.len() && !sh.script_file {
-            sh.nofork = nofork::target(&program.complete_commands[i]);
+        if i + 1 == program.complete_commands.len() {
+            if !sh.script_file {
+                sh.nofork = nofork::target(&program.complete_commands[i]);
+            }
+            eof_heredoc_warnings(sh, fds).await;
         }
         if let Some(r) =
             reader::wants(sh, program, i).then(|| reader::Reader::at_command(sh, program, i, None)).flatten()
@@ -944,9 +965,12 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
                 return r;
             }
         }
-        // A `bash -c` string's last command runs as if `exec`ed.
-        if what == "bash" && !sh.script_file && i + 1 == program.complete_commands.len() {
-            sh.nofork = nofork::target(&program.complete_commands[i]);
+        if i + 1 == program.complete_commands.len() {
+            // A `bash -c` string's last command runs as if `exec`ed.
+            if what == "bash" && !sh.script_file {
+                sh.nofork = nofork::target(&program.complete_commands[i]);
+            }
+            eof_heredoc_warnings(sh, fds).await;
         }
         let r = run_list(sh, &program.complete_commands[i], fds).await;
         match string_step(sh, r, what, &program, i) {

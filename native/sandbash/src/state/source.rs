@@ -18,6 +18,11 @@ pub struct Source {
     shift: i64,
     /// Byte offset of every char, when the text is not ASCII.
     offsets: Option<std::sync::Arc<[u32]>>,
+    /// Here-documents the end of the text closed (their delimiter lines were
+    /// added to parse it): bash's warnings for them, printed before the last
+    /// command runs, each as (line the text ended on, line of the `<<`,
+    /// delimiter).
+    pub eof_heredocs: Vec<(usize, usize, String)>,
 }
 
 impl Source {
@@ -63,7 +68,7 @@ impl Source {
             v.push(text.len() as u32);
             std::sync::Arc::from(v)
         });
-        Source { text: std::sync::Arc::from(text), line_base: 0, shift: 0, offsets }
+        Source { text: std::sync::Arc::from(text), line_base: 0, shift: 0, offsets, eof_heredocs: Vec::new() }
     }
 
     /// Text between two char indices.
