@@ -285,6 +285,7 @@ impl BashBuilder {
             var.value = Some(state::Value::Scalar(v.clone()));
             var.exported = true;
         }
+        state::shell_vars::install(&mut vars);
         // One level above the environment's, as bash starts.
         let (level, _) = interp::nofork::child_level(
             vars.get("SHLVL").and_then(|v| v.value.as_ref()).and_then(|v| match v {

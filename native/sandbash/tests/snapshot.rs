@@ -400,7 +400,8 @@ fn an_idle_session_is_small() {
     let a = Bash::builder().build().expect("build");
     let n = snap(&a).len();
     println!("idle session snapshot: {n} bytes");
-    assert!(n < 1024, "{n} bytes");
+    // The startup variables (HOME, PATH, SHLVL, BASH_VERSINFO, ...) are most of it.
+    assert!(n < 1536, "{n} bytes");
     let n = a.snapshot(&SnapshotOptions { exclude_filesystem: true, ..unkeyed() }).expect("snapshot").len();
     println!("idle session snapshot without the filesystem: {n} bytes");
 }

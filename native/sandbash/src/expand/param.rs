@@ -138,9 +138,7 @@ pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
         }
         "LINENO" => sh.line.to_string(),
         "SECONDS" => "0".into(),
-        "BASHPID" | "PPID" => "1".into(),
-        "UID" | "EUID" => "1000".into(),
-        "BASH_VERSION" => "5.2.15(1)-release".into(),
+        "BASHPID" => "1".into(),
         "BASH" => "/bin/bash".into(),
         "DIRSTACK" => sh.cwd.clone(),
         "BASH_COMMAND" => sh.bash_command(),

@@ -1100,6 +1100,7 @@ pub async fn run_child_script(
             let _ = child.set_var(k, v);
         }
     }
+    crate::state::shell_vars::install(&mut child.vars);
     // One level deeper than the exported one; the parent lowered it first
     // when this is its last command (an implicit `exec`).
     let parent_level = sh.vars.get("SHLVL").filter(|v| v.exported).and_then(|v| match &v.value {

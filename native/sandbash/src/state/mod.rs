@@ -6,6 +6,7 @@ pub mod assoc;
 pub mod history;
 pub mod options;
 pub mod random;
+pub mod shell_vars;
 pub mod source;
 pub mod trace;
 pub mod vars;

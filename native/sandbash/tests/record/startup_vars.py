@@ -1,0 +1,15 @@
+"""Variables bash sets when it starts: BASH_VERSION, BASH_VERSINFO (a
+readonly array), HOSTTYPE, MACHTYPE, OSTYPE, and the readonly integers UID,
+EUID and PPID (values vary: only their attributes and presence are
+compared); they are set, listed and gated on like any variable."""
+
+tools("grep")
+
+group("Startup variables")
+t("version_values", r'''declare -p BASH_VERSION BASH_VERSINFO HOSTTYPE MACHTYPE OSTYPE; echo "${BASH_VERSINFO[0]} ${#BASH_VERSINFO[@]}"''')
+t("gating_on_the_version", r'''if (( BASH_VERSINFO[0] >= 4 )); then echo new; fi; [[ ${BASH_VERSION%%.*} -ge 5 ]] && echo five; case $BASH_VERSION in 5.*) echo v5;; esac''')
+t("they_are_set_and_listed", r'''[[ -v BASH_VERSION ]] && echo set; echo ${!BASH_VERSI*}; set | grep -c '^BASH_VERSION='; declare -p | grep -c BASH_VERSINFO; compgen -v OSTYP''')
+e("readonly_ones", r'''BASH_VERSINFO[0]=9; echo $?; UID=3; echo $?; EUID=3; echo $?; PPID=2; echo $?; unset UID; echo $?''')
+t("attributes", r'''echo "${UID@a} ${EUID@a} ${PPID@a} ${BASH_VERSINFO@a}"''')
+t("a_nested_shell_has_them", r'''bash -c 'echo "${BASH_VERSINFO[1]} ${HOSTTYPE}"; declare -p BASH_VERSION' ''')
+t("unset_and_assigned", r'''unset BASH_VERSION; echo "[$BASH_VERSION]"; HOSTTYPE=other; echo "$HOSTTYPE"''')
