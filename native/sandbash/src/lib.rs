@@ -266,6 +266,8 @@ impl BashBuilder {
             )));
         }
         let mut vars = Variables::default();
+        // Every global a new shell sets (HOME, IFS, SHLVL, BASH_VERSINFO, ...).
+        vars.reserve_globals(16 + state::shell_vars::count() + self.env.len());
         let defaults = [
             ("HOME", home.clone()),
             ("PATH", "/usr/local/bin:/usr/bin:/bin".to_string()),

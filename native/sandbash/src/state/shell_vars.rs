@@ -2,31 +2,48 @@
 //! they show in `declare -p`, `set`, `compgen -v` and `${!prefix*}`, and
 //! test as set (`[[ -v BASH_VERSION ]]`); scripts gate features on
 //! `${BASH_VERSINFO[0]}`. The values describe the bash the sandbox emulates.
+//! They are made once and shared by every shell (a write copies one), so a
+//! session pays a table slot for each, not the values.
 
-use super::{Value, Variables};
+use super::{Value, Var, Variables};
+use std::sync::{Arc, LazyLock};
 
 /// The version bash reports.
 pub const VERSION: &str = "5.2.15(1)-release";
 
-/// Set them in `vars` (a new shell: a session or a nested `bash`).
-pub fn install(vars: &mut Variables) {
+static SHARED: LazyLock<Vec<(&'static str, Arc<Var>)>> = LazyLock::new(|| {
+    let mut all = Vec::new();
     for (name, value) in [
         ("BASH_VERSION", VERSION),
         ("HOSTTYPE", "x86_64"),
         ("MACHTYPE", "x86_64-pc-linux-gnu"),
         ("OSTYPE", "linux-gnu"),
     ] {
-        vars.entry(name).value = Some(Value::Scalar(value.to_string()));
+        all.push((name, Arc::new(Var::scalar(value.to_string()))));
     }
     let info = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"];
-    let v = vars.entry("BASH_VERSINFO");
-    v.value = Some(Value::Indexed(info.iter().enumerate().map(|(i, s)| (i as i64, s.to_string())).collect()));
-    v.readonly = true;
+    let versinfo = Var {
+        value: Some(Value::Indexed(info.iter().enumerate().map(|(i, s)| (i as i64, s.to_string())).collect())),
+        readonly: true,
+        ..Var::empty()
+    };
+    all.push(("BASH_VERSINFO", Arc::new(versinfo)));
     // The sandbox's user and its parent process, fixed.
     for (name, value) in [("UID", "1000"), ("EUID", "1000"), ("PPID", "1")] {
-        let v = vars.entry(name);
-        v.value = Some(Value::Scalar(value.to_string()));
-        v.integer = true;
-        v.readonly = true;
+        let v = Var { integer: true, readonly: true, ..Var::scalar(value.to_string()) };
+        all.push((name, Arc::new(v)));
+    }
+    all
+});
+
+/// How many variables [`install`] adds.
+pub fn count() -> usize {
+    SHARED.len()
+}
+
+/// Set them in `vars` (a new shell: a session or a nested `bash`).
+pub fn install(vars: &mut Variables) {
+    for (name, var) in SHARED.iter() {
+        vars.insert_shared(name, var.clone());
     }
 }

@@ -177,6 +177,21 @@ impl Default for Variables {
     }
 }
 
+impl Variables {
+    /// Bind `name` in the global scope to a variable shared with other
+    /// shells (a write copies it first, as every write to a shared one does).
+    /// Not journaled: for a shell being set up.
+    pub fn insert_shared(&mut self, name: &str, var: Arc<Var>) {
+        let slot = if is_hot(name) { &mut self.hot } else { &mut self.scopes[0] };
+        Arc::make_mut(slot).insert(name.to_string(), var);
+    }
+
+    /// Room for `n` more globals (a shell being set up: no table regrown on the way).
+    pub fn reserve_globals(&mut self, n: usize) {
+        Arc::make_mut(&mut self.scopes[0]).reserve(n);
+    }
+}
+
 /// Globals kept in [`Variables::hot`]: `$_` and `PIPESTATUS` change after
 /// every command, the call stack's arrays at every call.
 fn is_hot(name: &str) -> bool {
