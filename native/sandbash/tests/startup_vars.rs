@@ -64,3 +64,17 @@ fn a_nested_shell_has_them() {
 fn unset_and_assigned() {
     check(r#"unset BASH_VERSION; echo "[$BASH_VERSION]"; HOSTTYPE=other; echo "$HOSTTYPE""#, "[]\nother\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Computed variables and the call stack's arrays
+// ----------------------------------------------------------------------
+
+#[test]
+fn listed_with_the_set_ones() {
+    check(r#"echo ${!RAN*} ${!SEC*} ${!EPOCH*} ${!LINE*} ${!BASH_S*}; compgen -v SHELL; compgen -v DIRS; compgen -v BASHP"#, "RANDOM SECONDS EPOCHREALTIME EPOCHSECONDS LINENO BASH_SOURCE BASH_SUBSHELL\nSHELL\nSHELLOPTS\nDIRSTACK\nBASHPID\n", 0);
+}
+
+#[test]
+fn call_stack_arrays_start_empty() {
+    check(r#"declare -p BASH_LINENO BASH_SOURCE BASH_ARGV BASH_ARGC FUNCNAME; f() { declare -p BASH_SOURCE BASH_LINENO; }; f; declare -p BASH_SOURCE BASH_LINENO; echo "${BASH_SOURCE[0]-unset} ${#BASH_SOURCE[@]}""#, "declare -a BASH_LINENO=()\ndeclare -a BASH_SOURCE=()\ndeclare -a BASH_ARGV=()\ndeclare -a BASH_ARGC=([0]=\"0\")\ndeclare -a FUNCNAME\ndeclare -a BASH_SOURCE=([0]=\"environment\")\ndeclare -a BASH_LINENO=([0]=\"1\")\ndeclare -a BASH_SOURCE=()\ndeclare -a BASH_LINENO=()\nunset 0\n", 0);
+}

@@ -125,6 +125,40 @@ fn epoch() -> std::time::Duration {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default()
 }
 
+/// The variables [`dynamic_var`] and [`array_value`] compute: bash lists
+/// them among the set ones (`compgen -v`, `${!prefix*}`).
+const DYNAMIC_NAMES: [&str; 14] = [
+    "BASH",
+    "BASHOPTS",
+    "BASHPID",
+    "BASH_ALIASES",
+    "BASH_COMMAND",
+    "BASH_SUBSHELL",
+    "DIRSTACK",
+    "EPOCHREALTIME",
+    "EPOCHSECONDS",
+    "LINENO",
+    "RANDOM",
+    "SECONDS",
+    "SHELLOPTS",
+    "SRANDOM",
+];
+
+/// The names of the set variables, sorted: those with a value (namerefs
+/// not followed) and the computed ones.
+pub(crate) fn set_names(sh: &ShellState) -> Vec<String> {
+    let mut names: Vec<String> = sh
+        .vars
+        .names()
+        .into_iter()
+        .filter(|n| sh.vars.get_raw(n).is_some_and(|v| v.value.is_some() && !v.unassigned))
+        .collect();
+    names.extend(DYNAMIC_NAMES.iter().filter(|d| sh.vars.get_raw(d).is_none()).map(|d| d.to_string()));
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// Variables bash computes on every read.
 pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
     Some(match name {
@@ -982,16 +1016,7 @@ pub async fn expand(
             emit(sh, out, v, quoted)?;
         }
         P::VariableNames { prefix, concatenate } => {
-            let names: Vec<String> = sh
-                .vars
-                .names()
-                .into_iter()
-                // Set variables, namerefs with a target among them (not followed).
-                .filter(|n| {
-                    n.starts_with(prefix.as_str())
-                        && sh.vars.get_raw(n).is_some_and(|v| v.value.is_some() && !v.unassigned)
-                })
-                .collect();
+            let names: Vec<String> = set_names(sh).into_iter().filter(|n| n.starts_with(prefix.as_str())).collect();
             emit(sh, out, PV::List(names, *concatenate), quoted)?;
         }
         P::MemberKeys { variable_name, concatenate } => {

@@ -112,6 +112,12 @@ impl ShellState {
         if self.vars.get_raw("COMP_WORDBREAKS").is_none() {
             let _ = self.vars.set_scalar("COMP_WORDBREAKS", " \t\n\"'@><=;|&(:".to_string());
         }
+        // The call stack's other arrays start set and empty.
+        for name in ["BASH_LINENO", "BASH_SOURCE"] {
+            if self.vars.get_raw(name).is_none() {
+                let _ = self.vars.set_value(name, Value::Indexed(Default::default()));
+            }
+        }
         if self.func_depth == 0 && self.vars.get_raw("FUNCNAME").is_none() {
             // Declared from the start (`declare -p FUNCNAME` shows `declare -a FUNCNAME`).
             let v = self.vars.entry_raw("FUNCNAME");

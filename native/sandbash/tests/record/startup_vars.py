@@ -13,3 +13,7 @@ e("readonly_ones", r'''BASH_VERSINFO[0]=9; echo $?; UID=3; echo $?; EUID=3; echo
 t("attributes", r'''echo "${UID@a} ${EUID@a} ${PPID@a} ${BASH_VERSINFO@a}"''')
 t("a_nested_shell_has_them", r'''bash -c 'echo "${BASH_VERSINFO[1]} ${HOSTTYPE}"; declare -p BASH_VERSION' ''')
 t("unset_and_assigned", r'''unset BASH_VERSION; echo "[$BASH_VERSION]"; HOSTTYPE=other; echo "$HOSTTYPE"''')
+
+group("Computed variables and the call stack's arrays")
+t("listed_with_the_set_ones", r'''echo ${!RAN*} ${!SEC*} ${!EPOCH*} ${!LINE*} ${!BASH_S*}; compgen -v SHELL; compgen -v DIRS; compgen -v BASHP''')
+t("call_stack_arrays_start_empty", r'''declare -p BASH_LINENO BASH_SOURCE BASH_ARGV BASH_ARGC FUNCNAME; f() { declare -p BASH_SOURCE BASH_LINENO; }; f; declare -p BASH_SOURCE BASH_LINENO; echo "${BASH_SOURCE[0]-unset} ${#BASH_SOURCE[@]}"''')

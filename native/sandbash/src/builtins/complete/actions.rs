@@ -48,13 +48,7 @@ pub(super) async fn action_matches(sh: &ShellState, action: &str, word: &str) ->
         "setopt" => strs(&sh.opts.named().into_iter().map(|(n, _)| n).collect::<Vec<_>>()),
         "shopt" => strs(&crate::state::options::SHOPT_NAMES),
         "signal" => strs(SIGNALS),
-        "variable" => starts(
-            sh.vars
-                .names()
-                .into_iter()
-                .filter(|n| sh.vars.get_raw(n).is_some_and(|v| v.value.is_some() && !v.unassigned))
-                .collect(),
-        ),
+        "variable" => starts(crate::expand::param::set_names(sh)),
         // No jobs are left between commands, no services or hosts file in the sandbox.
         _ => Vec::new(),
     }
