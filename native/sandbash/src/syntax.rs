@@ -149,7 +149,10 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
         // bash takes the end of the text as the end of a here-document it
         // was reading (with a warning): read it so, with the delimiter lines added.
         Err(m) => match unterminated_heredocs(&m) {
-            Some(open) => {
+            // bash reads at most 16 here-documents for one command (more is
+            // an error there too), and brush-parser's second read of a text
+            // with many open ones grows with their square.
+            Some(open) if open.len() <= MAX_OPEN_HEREDOCS => {
                 let ended = text.lines().count();
                 let mut closed = text.into_owned();
                 if !closed.ends_with('\n') {
@@ -163,13 +166,16 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
                 text = Cow::Owned(closed);
                 (program, open.into_iter().map(|(line, tag)| (ended, line, tag)).collect())
             }
-            None => return Err(m),
+            _ => return Err(m),
         },
     };
     let mut source = Source::new(&text);
     source.eof_heredocs = eof_heredocs;
     Ok(Parsed { program, source: Arc::new(source) })
 }
+
+/// Here-documents bash reads for one command (its HEREDOC_MAX).
+const MAX_OPEN_HEREDOCS: usize = 16;
 
 /// The here-documents brush-parser found unterminated at the end of the
 /// text (`... tag(s) [A, B] found at: [1,8, 1,17]`): each one's line and

@@ -249,3 +249,19 @@ fn strings_run_inside_each_other_are_counted() {
     assert_eq!(out, "[]\n");
     assert!(err.contains("circular name reference"), "{err}");
 }
+
+/// Here-documents left open at the end of a text are closed by adding their
+/// delimiter lines and parsing once more: one more parse, however many.
+#[test]
+fn many_here_documents_left_open() {
+    for n in SIZES {
+        let script = format!("{}eval \": $h\"; echo \"after $?\"", repeated("h", " <<A", n));
+        // The point is the bound: the eval ends (bash refuses past 16
+        // here-documents) and the script goes on, or the parser's message
+        // naming every one of them meets the output limit.
+        match &survives(&script).result {
+            Ok(r) => assert!(String::from_utf8_lossy(&r.stdout).starts_with("after "), "{n}"),
+            Err(e) => assert!(e.to_string().contains("max_output_bytes"), "{n}: {e}"),
+        }
+    }
+}
