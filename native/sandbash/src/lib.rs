@@ -289,16 +289,8 @@ impl BashBuilder {
         }
         state::shell_vars::install(&mut vars);
         // One level above the environment's, as bash starts.
-        let (level, _) = interp::nofork::child_level(
-            vars.get("SHLVL").and_then(|v| v.value.as_ref()).and_then(|v| match v {
-                state::Value::Scalar(s) => Some(s.as_str()),
-                _ => None,
-            }),
-            false,
-        );
-        let shlvl = vars.entry("SHLVL");
-        shlvl.value = Some(state::Value::Scalar(level.to_string()));
-        shlvl.exported = true;
+        let from_env = vars.get("SHLVL").cloned();
+        state::shell_vars::set_level(&mut vars, from_env.as_ref(), false);
         for (k, v) in [("IFS", " \t\n"), ("OPTERR", "1"), ("OPTIND", "1"), ("PS4", "+ ")] {
             vars.entry(k).value = Some(state::Value::Scalar(v.to_string()));
         }

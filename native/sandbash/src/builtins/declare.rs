@@ -36,6 +36,19 @@ impl Flags {
     fn has(&self, b: u16) -> bool {
         self.on & b != 0
     }
+
+    /// The case attribute given (`-l`, `-u`, `-c`), if any.
+    fn case(&self) -> Option<Case> {
+        if self.has(bit::L) {
+            Some(Case::Lower)
+        } else if self.has(bit::U) {
+            Some(Case::Upper)
+        } else if self.has(bit::C) {
+            Some(Case::Capital)
+        } else {
+            None
+        }
+    }
 }
 
 /// A variable's attributes as bits.
@@ -449,12 +462,8 @@ async fn declare_one(
         } else if f.off & bit::T != 0 {
             v.trace = false;
         }
-        if f.has(bit::L) {
-            v.case = Some(Case::Lower);
-        } else if f.has(bit::U) {
-            v.case = Some(Case::Upper);
-        } else if f.has(bit::C) {
-            v.case = Some(Case::Capital);
+        if let Some(c) = f.case() {
+            v.case = Some(c);
         } else if f.off & bit::CASE != 0 {
             v.case = None;
         }
@@ -559,15 +568,7 @@ async fn declare_nameref(
     }
     // The other attributes are the reference's own: `-u` upper-cases the
     // name it holds, as any assignment to it.
-    let case = if f.has(bit::L) {
-        Some(Case::Lower)
-    } else if f.has(bit::U) {
-        Some(Case::Upper)
-    } else if f.has(bit::C) {
-        Some(Case::Capital)
-    } else {
-        None
-    };
+    let case = f.case();
     let target = target.map(|t| match case {
         Some(c) => c.apply(t),
         None => t,

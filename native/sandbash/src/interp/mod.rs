@@ -83,9 +83,13 @@ impl From<Stop> for Flow {
 pub type Res = Result<i32, Flow>;
 
 /// Run a parsed script in `sh`.
-/// bash's warnings for the here-documents the end of the text closed
-/// (printed as bash reads the last command, before it runs).
-async fn eof_heredoc_warnings(sh: &ShellState, fds: &Fds) {
+/// Before a `-c` text's last command (`execs`: it runs as if `exec`ed, see
+/// `nofork`) or a script's: bash's warnings for the here-documents the end
+/// of the text closed (printed as bash reads that command, before it runs).
+async fn at_last_command(sh: &mut ShellState, last: &ast::CompoundList, execs: bool, fds: &Fds) {
+    if execs {
+        sh.nofork = nofork::target(last);
+    }
     if sh.src.eof_heredocs.is_empty() {
         return;
     }
@@ -111,10 +115,7 @@ async fn run_program_body(sh: &mut ShellState, program: &ast::Program, fds: &Fds
     sh.nofork = 0;
     for i in 0..program.complete_commands.len() {
         if i + 1 == program.complete_commands.len() {
-            if !sh.script_file {
-                sh.nofork = nofork::target(&program.complete_commands[i]);
-            }
-            eof_heredoc_warnings(sh, fds).await;
+            at_last_command(sh, &program.complete_commands[i], !sh.script_file, fds).await;
         }
         if let Some(r) =
             reader::wants(sh, program, i).then(|| reader::Reader::at_command(sh, program, i, None)).flatten()
@@ -966,11 +967,9 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
             }
         }
         if i + 1 == program.complete_commands.len() {
-            // A `bash -c` string's last command runs as if `exec`ed.
-            if what == "bash" && !sh.script_file {
-                sh.nofork = nofork::target(&program.complete_commands[i]);
-            }
-            eof_heredoc_warnings(sh, fds).await;
+            // A nested `bash -c` string's last command too.
+            let execs = what == "bash" && !sh.script_file;
+            at_last_command(sh, &program.complete_commands[i], execs, fds).await;
         }
         let r = run_list(sh, &program.complete_commands[i], fds).await;
         match string_step(sh, r, what, &program, i) {
@@ -1103,15 +1102,7 @@ pub async fn run_child_script(
     crate::state::shell_vars::install(&mut child.vars);
     // One level deeper than the exported one; the parent lowered it first
     // when this is its last command (an implicit `exec`).
-    let parent_level = sh.vars.get("SHLVL").filter(|v| v.exported).and_then(|v| match &v.value {
-        Some(crate::state::Value::Scalar(s)) => Some(s.as_str()),
-        _ => None,
-    });
-    let (level, warning) = nofork::child_level(parent_level, sh.nofork_now);
-    let shlvl = child.vars.entry("SHLVL");
-    shlvl.value = Some(crate::state::Value::Scalar(level.to_string()));
-    shlvl.exported = true;
-    if let Some(w) = warning {
+    if let Some(w) = crate::state::shell_vars::set_level(&mut child.vars, sh.vars.get("SHLVL"), sh.nofork_now) {
         let _ = fds.stderr.write(format!("bash: {w}\n").as_bytes()).await;
     }
     child.nofork_now = false;

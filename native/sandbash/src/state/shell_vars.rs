@@ -41,6 +41,20 @@ pub fn count() -> usize {
     SHARED.len()
 }
 
+/// Set `SHLVL` for a shell started from one whose exported level is
+/// `parent` (`execed`: as its last command); bash's warning when too high.
+pub fn set_level(vars: &mut Variables, parent: Option<&Var>, execed: bool) -> Option<String> {
+    let parent = parent.filter(|v| v.exported).and_then(|v| match &v.value {
+        Some(Value::Scalar(s)) => Some(s.as_str()),
+        _ => None,
+    });
+    let (level, warning) = crate::interp::nofork::child_level(parent, execed);
+    let v = vars.entry("SHLVL");
+    v.value = Some(Value::Scalar(level.to_string()));
+    v.exported = true;
+    warning
+}
+
 /// Set them in `vars` (a new shell: a session or a nested `bash`).
 pub fn install(vars: &mut Variables) {
     for (name, var) in SHARED.iter() {
