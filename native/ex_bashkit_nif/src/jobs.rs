@@ -47,7 +47,7 @@ fn job_start<'a>(
         Err(m) => return err(env, &m),
     };
     let req = JobRequest {
-        script: String::from_utf8_lossy(script.as_slice()).into_owned(),
+        script: sandbash::raw_bytes::decode(script.as_slice()),
         name,
         stdin: opts.stdin.as_slice().to_vec(),
         timeout_ms: opts.timeout_ms,

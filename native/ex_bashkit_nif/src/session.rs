@@ -154,7 +154,7 @@ fn exec_start<'a>(
         Err(m) => return err(env, &m),
     };
     // Scripts are text to the parser; stray non-UTF-8 bytes in the source become U+FFFD.
-    let script = String::from_utf8_lossy(script.as_slice()).into_owned();
+    let script = sandbash::raw_bytes::decode(script.as_slice());
     let cancel = CancelToken::default();
     let overrides = (opts.cwd.is_some() || !opts.env.is_empty()).then(|| (opts.cwd.clone(), opts.env.clone()));
     let id = {

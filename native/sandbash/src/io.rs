@@ -134,9 +134,10 @@ impl Output {
         }
     }
 
-    /// Write a string.
+    /// Write a shell string: a byte that is not UTF-8 goes out as that byte
+    /// (see [`crate::raw_bytes`]).
     pub async fn write_str(&self, s: &str) -> Result<(), IoError> {
-        self.write(s.as_bytes()).await
+        self.write(&crate::raw_bytes::encode(s)).await
     }
 }
 

@@ -18,6 +18,7 @@ pub mod io;
 pub mod limits;
 pub mod net;
 pub mod pattern;
+pub mod raw_bytes;
 pub mod session;
 pub mod snapshot;
 pub mod state;

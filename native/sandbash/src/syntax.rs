@@ -207,8 +207,114 @@ pub fn with_runnable_prefix(src: &str, err: &str, shown: Option<&str>, max_depth
     let Some(shown) = shown else { return Some(parsed) };
     let prefix = &src[..len];
     let sep = if prefix.ends_with('\n') { "" } else { "\n" };
-    let text = format!("{prefix}{sep}__syntax_error {}\n", crate::expand::param::quote(shown));
+    let how = match eof_in_pair(err, src) {
+        Some(EofInPair::LastIfFailed) => " nonzero",
+        Some(EofInPair::One) => " one",
+        None => "",
+    };
+    let text = format!("{prefix}{sep}__syntax_error {}{how}\n", crate::expand::param::quote(shown));
     parse(&text, max_depth).ok()
+}
+
+/// How bash ends a script whose error is only an unclosed quote or bracket
+/// at its end: as at end of input, not with a syntax error's status.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum EofInPair {
+    /// The last command's status when it failed, else 2.
+    LastIfFailed,
+    /// 1: an array assignment's `(` never closed.
+    One,
+}
+
+/// See [`EofInPair`]. (An unclosed `$( )` is a nested script's syntax
+/// error, named past the last line: none of these.)
+pub fn eof_in_pair(err: &str, src: &str) -> Option<EofInPair> {
+    let line = error_line(err)?;
+    if !err.contains("unexpected EOF while looking for matching") || err.contains("syntax error") {
+        return None;
+    }
+    if line > src.lines().count() {
+        return None;
+    }
+    Some(if open_array_assignment(src) == Some(line) { EofInPair::One } else { EofInPair::LastIfFailed })
+}
+
+/// The outermost `$(` or `$((` never closed: whether it is a command
+/// substitution, and the line it opens on.
+fn open_dollar_paren(src: &str) -> Option<(bool, usize)> {
+    let mask = quoted_mask(src);
+    let b = src.as_bytes();
+    // (is a command substitution, line) of each open `$(`/`$((`/`(`.
+    let mut open: Vec<Option<(bool, usize)>> = Vec::new();
+    let mut line = 1;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\n' {
+            line += 1;
+        }
+        if !mask[i] {
+            if b[i] == b'$' && b.get(i + 1) == Some(&b'(') {
+                let arith = b.get(i + 2) == Some(&b'(');
+                open.push(Some((!arith, line)));
+                if arith {
+                    // Its inner `(`: `))` closes both.
+                    open.push(None);
+                }
+                i += if arith { 3 } else { 2 };
+                continue;
+            }
+            match b[i] {
+                b'(' => open.push(None),
+                b')' => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    open.into_iter().flatten().next()
+}
+
+/// The line of an array assignment whose `(` is never closed (`a=(x`),
+/// which bash reports as an unclosed pair.
+fn open_array_assignment(src: &str) -> Option<usize> {
+    let mask = quoted_mask(src);
+    let b = src.as_bytes();
+    for i in 1..b.len() {
+        if b[i] != b'(' || mask[i] || b[i - 1] != b'=' || mask[i - 1] {
+            continue;
+        }
+        // A name (and an optional `+`) right before the `=`, starting a word.
+        let mut j = i - 1;
+        if j > 0 && b[j - 1] == b'+' {
+            j -= 1;
+        }
+        let end = j;
+        while j > 0 && (b[j - 1].is_ascii_alphanumeric() || b[j - 1] == b'_') {
+            j -= 1;
+        }
+        let starts_word = j == 0 || matches!(b[j - 1], b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(');
+        if j == end || !starts_word || b[j].is_ascii_digit() {
+            continue;
+        }
+        let mut depth = 0usize;
+        let closed = (i..b.len()).any(|k| {
+            if mask[k] {
+                return false;
+            }
+            match b[k] {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        });
+        if !closed {
+            return Some(src[..i].matches('\n').count() + 1);
+        }
+    }
+    None
 }
 
 /// The longest run of whole lines before the error's line that parses, and
@@ -546,13 +652,23 @@ fn message(src: &str, err: &ParseError) -> String {
                 let line_text = src.lines().nth(line.saturating_sub(1)).unwrap_or("");
                 format!("line {line}: syntax error near unexpected token `{tok}'\nbash: -c: line {line}: `{line_text}'")
             }
-            None => format!("line {}: syntax error: unexpected end of file", src.lines().count() + 1),
+            None => match open_array_assignment(src) {
+                Some(line) => format!("line {line}: unexpected EOF while looking for matching `)'"),
+                None => format!("line {}: syntax error: unexpected end of file", src.lines().count() + 1),
+            },
         },
         ParseError::Tokenizing { inner, position } => {
             use brush_parser::TokenizerError as T;
             // An unterminated quote is reported on the line it opened on.
             let line = match inner {
                 T::UnterminatedSingleQuote(p) | T::UnterminatedDoubleQuote(p) | T::UnterminatedBackquote(p) => p.line,
+                // bash reads a `$( )` as a nested script: its end of file is
+                // past the last line. An arithmetic one is named where it opened.
+                T::UnterminatedCommandSubstitution | T::UnterminatedExpansion => match open_dollar_paren(src) {
+                    Some((true, _)) => src.lines().count() + 1,
+                    Some((false, line)) => line,
+                    None => position.as_ref().map_or(1, |p| p.line),
+                },
                 _ => position.as_ref().map_or(1, |p| p.line),
             };
             let what = match inner {

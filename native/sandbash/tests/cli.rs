@@ -1,6 +1,7 @@
 //! The `sandbash` binary: every limit from `SANDBASH_<LIMIT>`, and `--help`
 //! naming them all.
 
+use std::os::unix::ffi::OsStrExt;
 use std::process::Command;
 
 fn run(env: &[(&str, &str)], script: &str) -> (String, String, i32) {
@@ -78,4 +79,25 @@ fn a_bad_value_is_an_error() {
     let (_, err, code) = run(&[("SANDBASH_TIMEOUT_MS", "soon")], "echo hi");
     assert_eq!(code, 2);
     assert!(err.contains("SANDBASH_TIMEOUT_MS"), "{err}");
+}
+
+/// As `bash -c` (recorded from bash 5.2): an unclosed quote alone is a
+/// syntax error (2), an array assignment left open ends with status 1.
+#[test]
+fn status_of_a_script_that_does_not_parse() {
+    let (_, err, code) = run(&[], "echo \"");
+    assert_eq!((err.as_str(), code), ("bash: -c: line 1: unexpected EOF while looking for matching `\"'\n", 2));
+    let (_, err, code) = run(&[], "a=(1 \"(\" 2");
+    assert_eq!((err.as_str(), code), ("bash: -c: line 1: unexpected EOF while looking for matching `)'\n", 1));
+}
+
+/// Bytes that are not UTF-8 in the script's text come out unchanged.
+#[test]
+fn script_bytes_that_are_not_utf8() {
+    let out = Command::new(env!("CARGO_BIN_EXE_sandbash"))
+        .arg("-c")
+        .arg(std::ffi::OsStr::from_bytes(b"x='a\xffb'; printf %s \"$x\"; echo \" ${#x}\""))
+        .output()
+        .expect("run sandbash");
+    assert_eq!(out.stdout, b"a\xffb 3\n");
 }

@@ -201,3 +201,48 @@ fn bad_name_under_set_e() {
         2,
     );
 }
+
+// ----------------------------------------------------------------------
+// Transforms of whole arrays
+// ----------------------------------------------------------------------
+
+#[test]
+fn attributes_per_element() {
+    check(
+        r#"b=(x y z); printf '<%s>' "${b[@]@a}"; echo "|"; declare -A m=([k]=v [j]=w); printf '<%s>' "${m[@]@a}"; echo "|"; declare -i i=3; printf '<%s>' "${i[@]@a}" "${i[*]@a}"; echo "|"; s=; printf '<%s>' "${s[@]@a}" x; echo "|""#,
+        "<a><a><a>|\n<A><A>|\n<i><i>|\n<x>|\n",
+        0,
+    );
+}
+
+#[test]
+fn attributes_of_empty_and_declared_arrays() {
+    check(
+        r#"declare -a d; printf '<%s>' "${d[@]@a}" "${d[*]@a}" "${d@a}"; echo "|"; e=(); printf '<%s>' "${e[@]@a}" "${e[*]@a}" "${e@a}"; echo "|"; declare -A m; printf '<%s>' "${m[@]@a}"; echo "|"; printf '<%s>' "${u[@]@a}" "${u[*]@a}" x; echo "|""#,
+        "<a><a><a>|\n<><a>|\n<A>|\n<><x>|\n",
+        0,
+    );
+}
+
+#[test]
+fn assignment_form_is_a_word_list() {
+    check(r#"a=(1 2); printf '<%s>' "${a[@]@A}"; echo; printf '<%s>' "${a[*]@A}"; echo; declare -A m=([k]=v); printf '<%s>' "${m[@]@A}"; echo; declare -a d; printf '<%s>' "${d[@]@A}" "${d[*]@A}"; echo; e=(); printf '<%s>' "${e[@]@A}"; echo"#, "<declare><-a><a=([0]=\"1\" [1]=\"2\")>\n<declare -a a=([0]=\"1\" [1]=\"2\")>\n<declare><-A><m=([k]=\"v\" )>\n<declare><-a><d><declare -a d>\n<declare><-a><e=()>\n", 0);
+}
+
+#[test]
+fn assignment_form_of_scalars_and_positionals() {
+    check(
+        r#"declare -i i=3; printf '<%s>' "${i[@]@A}"; echo; s=x; printf '<%s>' "${s[@]@A}"; echo; set -- a 'b c'; printf '<%s>' "${@@A}"; echo; printf '<%s>' "${*@A}"; echo"#,
+        "<declare -i i='3'>\n<s='x'>\n<set><--><'a'><'b c'>\n<set -- 'a' 'b c'>\n",
+        0,
+    );
+}
+
+#[test]
+fn key_value_forms_of_empty_arrays() {
+    check(
+        r#"declare -A m; printf '<%s>' "${m[@]@K}"; echo "|"; printf '<%s>' "${m[*]@K}"; echo "|"; x=(); printf '<%s>' "${x[@]@K}" "${x[@]@k}" "${x[@]@Q}"; echo "|""#,
+        "<>|\n<>|\n<>|\n",
+        0,
+    );
+}

@@ -108,3 +108,124 @@ echo after"#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// An unclosed quote at the end
+// ----------------------------------------------------------------------
+
+#[test]
+fn status_of_the_last_command_when_it_failed() {
+    check_err(
+        r#"(exit 3)
+echo ""#,
+        "",
+        "bash: -c: line 2: unexpected EOF while looking for matching `\"'\n",
+        3,
+    );
+}
+
+#[test]
+fn else_two() {
+    check_err(
+        r#"true
+echo ""#,
+        "",
+        "bash: -c: line 2: unexpected EOF while looking for matching `\"'\n",
+        2,
+    );
+}
+
+#[test]
+fn false_then_an_open_array() {
+    check_err(
+        r#"false
+x=(a"#,
+        "",
+        "bash: -c: line 2: unexpected EOF while looking for matching `)'\n",
+        1,
+    );
+}
+
+#[test]
+fn open_arithmetic() {
+    check_err(
+        r#"(exit 4)
+echo $((1+"#,
+        "",
+        "bash: -c: line 2: unexpected EOF while looking for matching `)'\n",
+        4,
+    );
+}
+
+#[test]
+fn same_line_never_ran() {
+    check_parse_error(r#"false; echo ""#, "unexpected EOF while looking for matching `\"'");
+}
+
+#[test]
+fn command_substitution_is_a_syntax_error() {
+    check_err(
+        r#"false
+echo $(a"#,
+        "",
+        "bash: -c: line 3: unexpected EOF while looking for matching `)'\n",
+        2,
+    );
+}
+
+#[test]
+fn eval_is_always_two() {
+    check_err(
+        r#"false
+eval 'echo "'; echo $?"#,
+        "2\n",
+        "bash: eval: line 2: unexpected EOF while looking for matching `\"'\n",
+        0,
+    );
+}
+
+#[test]
+fn nested_bash() {
+    check_err(
+        r#"bash -c 'false
+echo "'; echo $?"#,
+        "1\n",
+        "bash: -c: line 2: unexpected EOF while looking for matching `\"'\n",
+        0,
+    );
+}
+
+#[test]
+fn an_open_array_is_always_one() {
+    check_err(
+        r#"(exit 3)
+x=(a"#,
+        "",
+        "bash: -c: line 2: unexpected EOF while looking for matching `)'\n",
+        1,
+    );
+}
+
+#[test]
+fn open_arithmetic_names_its_first_line() {
+    check_err(
+        r#"false
+a=$(( 1 +
+2"#,
+        "",
+        "bash: -c: line 2: unexpected EOF while looking for matching `)'\n",
+        1,
+    );
+}
+
+#[test]
+fn open_command_substitution_after_lines() {
+    check_err(
+        r#"true
+x=$( (echo a
+b"#,
+        "",
+        "bash: -c: line 4: unexpected EOF while looking for matching `)'\n",
+        2,
+    );
+}

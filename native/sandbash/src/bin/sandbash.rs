@@ -21,8 +21,11 @@
 use std::io::{IsTerminal, Read, Write};
 
 fn main() {
-    // Arguments that are not UTF-8 are taken lossily (a script is text to the parser).
-    let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    // Bytes that are not UTF-8 are kept, as bash keeps them (see `raw_bytes`).
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| sandbash::raw_bytes::decode(std::os::unix::ffi::OsStrExt::as_bytes(a.as_os_str())))
+        .collect();
     if matches!(args.first().map(String::as_str), Some("--help" | "-h")) {
         print!("{}", usage());
         std::process::exit(0);
@@ -83,7 +86,12 @@ fn main() {
             }
             Err(sandbash::Error::Parse(m)) => {
                 eprintln!("{m}");
-                2
+                // bash's status for an array assignment left open (nothing ran).
+                let err = m.split_once(": -c: ").map_or(m.as_str(), |(_, e)| e);
+                match sandbash::syntax::eof_in_pair(err, &script) {
+                    Some(sandbash::syntax::EofInPair::One) => 1,
+                    _ => 2,
+                }
             }
             Err(e) => {
                 eprintln!("sandbash: {e}");
@@ -174,12 +182,12 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
         }
         Some(file) => {
             let data = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
-            let script = String::from_utf8(data).map_err(|_| format!("{file}: not UTF-8 text"))?;
+            let script = sandbash::raw_bytes::decode_vec(data);
             Ok((script, file.to_string(), args[1..].to_vec(), read_stdin()))
         }
         None => {
             let data = read_stdin();
-            let script = String::from_utf8(data).map_err(|_| "script on stdin is not UTF-8 text".to_string())?;
+            let script = sandbash::raw_bytes::decode_vec(data);
             Ok((script, "bash".into(), Vec::new(), Vec::new()))
         }
     }

@@ -14,7 +14,7 @@ fn valid_alias_name(n: &str) -> bool {
 /// Print `msg` and the usage line on stderr; status 2.
 async fn usage(sh: &ShellState, fds: &Fds, msg: &str, usage: &str) -> i32 {
     fds.shell_err(sh.loc(), msg).await;
-    let _ = fds.stderr.write(format!("{usage}\n").as_bytes()).await;
+    let _ = fds.stderr.write_str(&format!("{usage}\n")).await;
     2
 }
 
@@ -58,14 +58,14 @@ pub async fn alias(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             _ => match sh.aliases.get(a.as_str()) {
                 Some(v) => out.push_str(&format!("alias {a}={}\n", quote(v))),
                 None => {
-                    let _ = fds.stdout.write(out.as_bytes()).await;
+                    let _ = fds.stdout.write_str(&out).await;
                     out.clear();
                     status = fail(sh.loc(), fds, &format!("alias: {a}: not found"), 1).await;
                 }
             },
         }
     }
-    let _ = fds.stdout.write(out.as_bytes()).await;
+    let _ = fds.stdout.write_str(&out).await;
     status
 }
 
@@ -93,7 +93,7 @@ pub async fn unalias(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         return 0;
     }
     if args.is_empty() {
-        let _ = fds.stderr.write(format!("{USAGE}\n").as_bytes()).await;
+        let _ = fds.stderr.write_str(&format!("{USAGE}\n")).await;
         return 2;
     }
     let mut status = 0;

@@ -19,7 +19,7 @@ There is NO WARRANTY, to the extent permitted by law.\n";
 async fn bad_option(fds: &Fds, what: &str) -> Res {
     let usage: String =
         HELP.lines().skip(1).take_while(|l| !l.starts_with("Type ")).map(|l| format!("{l}\n")).collect();
-    let _ = fds.stderr.write(format!("bash: {what}: invalid option\n{usage}").as_bytes()).await;
+    let _ = fds.stderr.write_str(&format!("bash: {what}: invalid option\n{usage}")).await;
     Ok(2)
 }
 
@@ -34,11 +34,11 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     while let Some(a) = argv.get(i).filter(|a| a.starts_with("--") && a.len() > 2) {
         match a.as_str() {
             "--help" => {
-                let _ = fds.stdout.write(HELP.as_bytes()).await;
+                let _ = fds.stdout.write_str(HELP).await;
                 return Ok(0);
             }
             "--version" => {
-                let _ = fds.stdout.write(VERSION.as_bytes()).await;
+                let _ = fds.stdout.write_str(VERSION).await;
                 return Ok(0);
             }
             "--login" | "--noediting" | "--noprofile" | "--norc" | "--posix" | "--restricted" | "--verbose"
@@ -77,7 +77,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                         if c == 'o' {
                             if !Options::exists(n, Kind::Set) {
                                 let msg = format!("bash: line 0: {}: {n}: invalid option name\n", argv[0]);
-                                let _ = fds.stderr.write(msg.as_bytes()).await;
+                                let _ = fds.stderr.write_str(&msg).await;
                                 return Ok(2);
                             }
                             named.push((n.clone(), on));
@@ -105,14 +105,14 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
             Some(file) => {
                 let p = path::resolve(&sh.cwd, file);
                 match sh.fs.read(&p).await {
-                    Ok(d) => (String::from_utf8_lossy(&d).into_owned(), file.clone(), rest[1..].to_vec()),
+                    Ok(d) => (crate::raw_bytes::decode_vec(d), file.clone(), rest[1..].to_vec()),
                     Err(e) => return Ok(fail(sh.loc(), fds, &format!("{file}: {e}"), 127).await),
                 }
             }
             None => {
                 let max = sh.budget.limits.max_input_bytes as usize;
                 match fds.stdin.read_to_end(max).await {
-                    Ok(d) => (String::from_utf8_lossy(&d).into_owned(), argv[0].clone(), Vec::new()),
+                    Ok(d) => (crate::raw_bytes::decode_vec(d), argv[0].clone(), Vec::new()),
                     Err(_) => return Ok(fail(sh.loc(), fds, "script on stdin too large", 1).await),
                 }
             }
@@ -123,7 +123,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         return match crate::syntax::parse(&src, sh.budget.limits.max_parser_depth as usize) {
             Ok(_) => Ok(0),
             Err(m) => {
-                let _ = fds.stderr.write(format!("bash: -c: {m}\n").as_bytes()).await;
+                let _ = fds.stderr.write_str(&format!("bash: -c: {m}\n")).await;
                 Ok(2)
             }
         };
@@ -138,7 +138,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     }
     for (n, on) in shopts {
         if !opts.set(&n, Kind::Shopt, on) {
-            let _ = fds.stderr.write(format!("bash: line 0: {n}: invalid shell option name\n").as_bytes()).await;
+            let _ = fds.stderr.write_str(&format!("bash: line 0: {n}: invalid shell option name\n")).await;
             return Ok(2);
         }
     }

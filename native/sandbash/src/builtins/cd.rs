@@ -23,7 +23,7 @@ pub async fn cd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 'e' | '@' => {}
                 c => {
                     fds.shell_err(sh.loc(), &format!("cd: -{c}: invalid option")).await;
-                    let _ = fds.stderr.write(CD_USAGE.as_bytes()).await;
+                    let _ = fds.stderr.write_str(CD_USAGE).await;
                     return 2;
                 }
             }
@@ -75,7 +75,7 @@ pub async fn cd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         return fail(sh.loc(), fds, &format!("cd: {m}"), 1).await;
     }
     if print {
-        let _ = fds.stdout.write(format!("{}\n", sh.cwd).as_bytes()).await;
+        let _ = fds.stdout.write_str(&format!("{}\n", sh.cwd)).await;
     }
     0
 }
@@ -136,7 +136,7 @@ pub async fn pwd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     let physical = argv[1..].iter().any(|a| a == "-P");
     let p =
         if physical { sh.fs.canonicalize(&sh.cwd).await.unwrap_or_else(|_| sh.cwd.clone()) } else { sh.cwd.clone() };
-    match fds.stdout.write(format!("{p}\n").as_bytes()).await {
+    match fds.stdout.write_str(&format!("{p}\n")).await {
         Ok(()) => 0,
         Err(_) => 1,
     }

@@ -170,7 +170,7 @@ async fn parse(sh: &ShellState, fds: &Fds, cmd: &str, argv: &[String]) -> Result
             if !letters.contains(c) || (plus && c != 'o') {
                 let sign = if plus { '+' } else { '-' };
                 fds.shell_err(sh.loc(), &format!("{cmd}: {sign}{c}: invalid option")).await;
-                let _ = fds.stderr.write(format!("{usage}\n").as_bytes()).await;
+                let _ = fds.stderr.write_str(&format!("{usage}\n")).await;
                 return Err(2);
             }
             if "oAGWFCXPS".contains(c) {
@@ -184,7 +184,7 @@ async fn parse(sh: &ShellState, fds: &Fds, cmd: &str, argv: &[String]) -> Result
                         Some(v) => v.clone(),
                         None => {
                             fds.shell_err(sh.loc(), &format!("{cmd}: -{c}: option requires an argument")).await;
-                            let _ = fds.stderr.write(format!("{usage}\n").as_bytes()).await;
+                            let _ = fds.stderr.write_str(&format!("{usage}\n")).await;
                             return Err(2);
                         }
                     }
@@ -257,7 +257,7 @@ pub async fn compgen(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         s.push_str(&f);
         s.push('\n');
     }
-    if fds.stdout.write(s.as_bytes()).await.is_err() {
+    if fds.stdout.write_str(&s).await.is_err() {
         return 1;
     }
     0
@@ -504,7 +504,7 @@ pub async fn complete(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 }
             }
         }
-        let _ = fds.stdout.write(out.as_bytes()).await;
+        let _ = fds.stdout.write_str(&out).await;
         return status;
     }
     if names.is_empty() {
@@ -557,6 +557,6 @@ pub async fn compopt(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             spec.options = (spec.options | p.spec.options) & !p.off;
         }
     }
-    let _ = fds.stdout.write(out.as_bytes()).await;
+    let _ = fds.stdout.write_str(&out).await;
     status
 }

@@ -286,7 +286,7 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
             match sh.vars.get_raw(&n) {
                 Some(v) if valid_name(&n) => {
                     let line = describe(&n, v);
-                    let _ = fds.stdout.write(format!("{line}\n").as_bytes()).await;
+                    let _ = fds.stdout.write_str(&format!("{line}\n")).await;
                 }
                 _ => {
                     status = fail(sh.loc(), fds, &format!("{name}: {n}: not found"), 1).await;
@@ -659,7 +659,7 @@ pub fn array_text(v: &Value) -> String {
 /// An associative key as bash shows it: bare, double-quoted when it holds
 /// a shell metacharacter, `$'...'` with control characters.
 pub fn key_quote(k: &str) -> String {
-    if k.chars().any(|c| c.is_control()) {
+    if k.chars().any(crate::raw_bytes::wants_ansi_quotes) {
         return crate::expand::param::quote_if_needed(k);
     }
     let meta = k.char_indices().any(|(i, c)| {
@@ -699,7 +699,7 @@ pub fn key_quote(k: &str) -> String {
 
 /// Double-quote for `declare -p`.
 pub(crate) fn dquote(s: &str) -> String {
-    if s.chars().any(|c| c.is_control()) {
+    if s.chars().any(crate::raw_bytes::wants_ansi_quotes) {
         return crate::expand::param::quote_if_needed(s);
     }
     let mut out = String::from("\"");
@@ -756,7 +756,7 @@ async fn print_vars(sh: &ShellState, name: &str, f: &Flags, fds: &Fds) {
             out.push('\n');
         }
     }
-    let _ = fds.stdout.write(out.as_bytes()).await;
+    let _ = fds.stdout.write_str(&out).await;
 }
 
 /// `readonly -f NAME`: each must be a function.
@@ -847,6 +847,6 @@ async fn print_functions(
             }
         }
     }
-    let _ = fds.stdout.write(out.as_bytes()).await;
+    let _ = fds.stdout.write_str(&out).await;
     status
 }

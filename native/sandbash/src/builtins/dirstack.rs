@@ -62,12 +62,12 @@ fn show(sh: &ShellState, d: &str, long: bool) -> String {
 
 async fn print_line(sh: &ShellState, fds: &Fds) {
     let line: Vec<String> = entries(sh).iter().map(|d| show(sh, d, false)).collect();
-    let _ = fds.stdout.write(format!("{}\n", line.join(" ")).as_bytes()).await;
+    let _ = fds.stdout.write_str(&format!("{}\n", line.join(" "))).await;
 }
 
 async fn usage(sh: &ShellState, fds: &Fds, msg: &str, usage: &str) -> i32 {
     fds.shell_err(sh.loc(), msg).await;
-    let _ = fds.stderr.write(format!("{usage}\n").as_bytes()).await;
+    let _ = fds.stderr.write_str(&format!("{usage}\n")).await;
     2
 }
 
@@ -97,7 +97,7 @@ pub async fn dirs(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     if let Some((left, n, shown)) = which {
         return match position(sh, left, n, &shown) {
             Ok(i) => {
-                let _ = fds.stdout.write(format!("{}\n", show(sh, &all[i], long)).as_bytes()).await;
+                let _ = fds.stdout.write_str(&format!("{}\n", show(sh, &all[i], long))).await;
                 0
             }
             Err(m) => fail(sh.loc(), fds, &format!("dirs: {m}"), 1).await,
@@ -120,7 +120,7 @@ pub async fn dirs(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     if !per_line {
         out.push('\n');
     }
-    let _ = fds.stdout.write(out.as_bytes()).await;
+    let _ = fds.stdout.write_str(&out).await;
     0
 }
 

@@ -52,6 +52,7 @@ async fn write(loc: crate::state::Loc, fds: &Fds, out: &[u8], newline: bool) -> 
     if newline {
         data.push(b'\n');
     }
+    let data = crate::raw_bytes::encode_vec(data);
     match fds.stdout.write(&data).await {
         Ok(()) => Ok(0),
         Err(crate::io::IoError::BrokenPipe) => Err(crate::interp::Flow::Exit(141)),
@@ -110,7 +111,7 @@ pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     if let Some(nul) = bytes.iter().position(|&b| b == 0) {
         bytes.truncate(nul);
     }
-    let value = String::from_utf8_lossy(&bytes).into_owned();
+    let value = crate::raw_bytes::decode_vec(bytes);
     let (name, index) = match var.split_once('[') {
         Some((n, i)) => (n.to_string(), Some(i.trim_end_matches(']').to_string())),
         None => (var.clone(), None),

@@ -126,7 +126,7 @@ pub async fn enable(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 out.push('\n');
             }
         }
-        return if fds.stdout.write(out.as_bytes()).await.is_ok() { 0 } else { 1 };
+        return if fds.stdout.write_str(&out).await.is_ok() { 0 } else { 1 };
     }
     let mut status = 0;
     let known = public_names();

@@ -44,7 +44,7 @@ pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         sh.fs.read(&p).await
     };
     let src = match read {
-        Ok(d) => String::from_utf8_lossy(&d).into_owned(),
+        Ok(d) => crate::raw_bytes::decode_vec(d),
         Err(e) => {
             let status = fail(sh.loc(), fds, &format!("{file}: {e}"), 1).await;
             // A special builtin's error ends a POSIX-mode shell.
@@ -106,7 +106,7 @@ pub async fn run_script_file(sh: &mut ShellState, argv: &[String], fds: &Fds) ->
         return Ok(fail(sh.loc(), fds, &format!("{name}: Permission denied"), 126).await);
     }
     let src = match sh.fs.read(&p).await {
-        Ok(d) => String::from_utf8_lossy(&d).into_owned(),
+        Ok(d) => crate::raw_bytes::decode_vec(d),
         Err(e) => return Ok(fail(sh.loc(), fds, &format!("{name}: {e}"), 126).await),
     };
     run_child_script(sh, &src, name.clone(), argv[1..].to_vec(), Default::default(), Some(name), fds).await

@@ -7,7 +7,7 @@ use crate::state::ShellState;
 async fn say(sh: &ShellState, fds: &Fds, msg: &str) {
     let silenced = sh.get_var("OPTERR").is_some_and(|v| v.trim() == "0");
     if !silenced {
-        let _ = fds.stderr.write(format!("{}: {msg}\n", sh.arg0).as_bytes()).await;
+        let _ = fds.stderr.write_str(&format!("{}: {msg}\n", sh.arg0)).await;
     }
 }
 

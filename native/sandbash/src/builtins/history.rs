@@ -44,7 +44,7 @@ pub async fn history(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 let skip = h.entries().len().saturating_sub(n);
                 h.entries().skip(skip).map(|e| format!("{:>5}  {}\n", e.number, e.line)).collect()
             };
-            match fds.stdout.write(text.as_bytes()).await {
+            match fds.stdout.write_str(&text).await {
                 Ok(()) => 0,
                 Err(_) => 1,
             }

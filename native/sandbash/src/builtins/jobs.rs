@@ -127,7 +127,7 @@ pub async fn jobs(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         let pid = if long { format!(" {:>5}", j.pid) } else { " ".to_string() };
         out.push_str(&format!("[{}]{mark}{pid} {:<24}{}\n", j.id, "Running", j.text));
     }
-    let _ = fds.stdout.write(out.as_bytes()).await;
+    let _ = fds.stdout.write_str(&out).await;
     status
 }
 
@@ -176,7 +176,7 @@ pub async fn kill(sh: &mut ShellState, argv: &[String], fds: &Fds) -> crate::int
         }
     }
     if args.is_empty() {
-        let _ = fds.stderr.write(USAGE.as_bytes()).await;
+        let _ = fds.stderr.write_str(USAGE).await;
         return Ok(2);
     }
     let mut status = 0;

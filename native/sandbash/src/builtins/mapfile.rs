@@ -49,7 +49,7 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
             }
             if !matches!(c, 'd' | 'n' | 'O' | 's' | 'u' | 'C' | 'c') {
                 fds.shell_err(sh.loc(), &format!("{name}: -{c}: invalid option")).await;
-                let _ = fds.stderr.write(format!("{}\n", USAGE.replacen("mapfile", name, 2)).as_bytes()).await;
+                let _ = fds.stderr.write_str(&format!("{}\n", USAGE.replacen("mapfile", name, 2))).await;
                 return Ok(2);
             }
             let rest = &a[1 + k + c.len_utf8()..];
@@ -60,7 +60,7 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
                     None => {
                         let msg = format!("{name}: -{c}: option requires an argument");
                         fds.shell_err(sh.loc(), &msg).await;
-                        let _ = fds.stderr.write(format!("{}\n", USAGE.replacen("mapfile", name, 2)).as_bytes()).await;
+                        let _ = fds.stderr.write_str(&format!("{}\n", USAGE.replacen("mapfile", name, 2))).await;
                         return Ok(2);
                     }
                 }
@@ -138,7 +138,11 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
         if trim && line.last() == Some(&delim) {
             line.pop();
         }
-        let text = String::from_utf8_lossy(&line).into_owned();
+        // An element is a C string in bash: it ends at the first NUL.
+        if let Some(nul) = memchr::memchr(0, &line) {
+            line.truncate(nul);
+        }
+        let text = crate::raw_bytes::decode_vec(line);
         if let Some(cb) = &callback {
             if (read + 1).is_multiple_of(quantum) {
                 let cmd = format!("{cb} {idx} {}", crate::expand::param::quote(&text));

@@ -7,12 +7,12 @@ use crate::table::Resolved;
 
 async fn usage(sh: &ShellState, fds: &Fds, msg: &str, usage: &str, status: i32) -> i32 {
     fds.shell_err(sh.loc(), msg).await;
-    let _ = fds.stderr.write(format!("{usage}\n").as_bytes()).await;
+    let _ = fds.stderr.write_str(&format!("{usage}\n")).await;
     status
 }
 
 async fn out(fds: &Fds, s: &str) {
-    let _ = fds.stdout.write(s.as_bytes()).await;
+    let _ = fds.stdout.write_str(s).await;
 }
 
 /// `u=rwx,g=rx,o=rx` for the permissions a mask leaves.

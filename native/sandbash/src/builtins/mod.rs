@@ -284,11 +284,16 @@ fn syntax_error<'a>(sh: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
         }
         let msg = c.argv.get(1).map_or("", String::as_str);
         if !msg.is_empty() {
-            let _ = c.fds.stderr.write(format!("{msg}\n").as_bytes()).await;
+            let _ = c.fds.stderr.write_str(&format!("{msg}\n")).await;
         }
-        // A malformed `[[ ]]` ends the script with the status it had.
-        let last = c.argv.get(2).is_some_and(|a| a == "last");
-        Err(Flow::Exit(if last { sh.last_status } else { 2 }))
+        // A malformed `[[ ]]` ends the script with the status it had; an
+        // unclosed quote at the end, with it when it failed.
+        Err(Flow::Exit(match c.argv.get(2).map(String::as_str) {
+            Some("last") => sh.last_status,
+            Some("nonzero") if sh.last_status != 0 => sh.last_status,
+            Some("one") => 1,
+            _ => 2,
+        }))
     })
 }
 
@@ -344,13 +349,13 @@ async fn exec_inner(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                         i += 1;
                     } else {
                         fds.shell_err(sh.loc(), "exec: -a: option requires an argument").await;
-                        let _ = fds.stderr.write(EXEC_USAGE.as_bytes()).await;
+                        let _ = fds.stderr.write_str(EXEC_USAGE).await;
                         return Ok(2);
                     }
                 }
                 c => {
                     fds.shell_err(sh.loc(), &format!("exec: -{c}: invalid option")).await;
-                    let _ = fds.stderr.write(EXEC_USAGE.as_bytes()).await;
+                    let _ = fds.stderr.write_str(EXEC_USAGE).await;
                     return Ok(2);
                 }
             }

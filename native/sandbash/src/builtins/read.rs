@@ -42,7 +42,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                         Some(v) => v.clone(),
                         None => {
                             fail(sh.loc(), fds, &format!("read: -{c}: option requires an argument"), 2).await;
-                            let _ = fds.stderr.write(USAGE.as_bytes()).await;
+                            let _ = fds.stderr.write_str(USAGE).await;
                             return Ok(2);
                         }
                     }
@@ -84,7 +84,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                 'i' => {}
                 _ => {
                     fail(sh.loc(), fds, &format!("read: -{c}: invalid option"), 2).await;
-                    let _ = fds.stderr.write(USAGE.as_bytes()).await;
+                    let _ = fds.stderr.write_str(USAGE).await;
                     return Ok(2);
                 }
             }
@@ -125,8 +125,12 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                 if more > 0 {
                     bytes.extend(input.read_exact_upto(more).await);
                 }
-                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let text = crate::raw_bytes::decode_vec(bytes);
                 for c in text.chars() {
+                    // bash skips NUL bytes (a variable's value is a C string).
+                    if c == '\0' {
+                        continue;
+                    }
                     if pass_next {
                         pass_next = false;
                         if c == '\n' {
@@ -163,8 +167,8 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
             if ended {
                 l.pop();
             }
-            let text = String::from_utf8_lossy(&l).into_owned();
-            let mut it = text.chars();
+            let text = crate::raw_bytes::decode_vec(l);
+            let mut it = text.chars().filter(|&c| c != '\0');
             let mut dangling = false;
             while let Some(c) = it.next() {
                 if c == '\\' && !raw {

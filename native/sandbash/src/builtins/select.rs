@@ -19,11 +19,11 @@ pub async fn select(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i
         if show_menu {
             let width = words.len().to_string().len();
             let menu: String = words.iter().enumerate().map(|(i, w)| format!("{:>width$}) {w}\n", i + 1)).collect();
-            let _ = fds.stderr.write(menu.as_bytes()).await;
+            let _ = fds.stderr.write_str(&menu).await;
             sh.select_menu = Some(here);
         }
         let ps3 = sh.get_var("PS3").unwrap_or_else(|| "#? ".to_string());
-        let _ = fds.stderr.write(ps3.as_bytes()).await;
+        let _ = fds.stderr.write_str(&ps3).await;
         let max = usize::try_from(sh.budget.limits.max_string_bytes).unwrap_or(usize::MAX);
         let Some(line) = fds.stdin.read_until(b'\n', max).await else {
             // End of input: bash ends the line and the loop.
@@ -32,7 +32,7 @@ pub async fn select(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i
             sh.select_eof = true;
             return Ok(1);
         };
-        let reply = String::from_utf8_lossy(&line).trim_end_matches('\n').to_string();
+        let reply = crate::raw_bytes::decode_vec(line).trim_end_matches('\n').to_string();
         let _ = sh.set_var("REPLY", reply.clone());
         if reply.is_empty() {
             show_menu = true;

@@ -33,7 +33,7 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             out.push_str(&f.printed());
             out.push('\n');
         }
-        let _ = fds.stdout.write(out.as_bytes()).await;
+        let _ = fds.stdout.write_str(&out).await;
         return 0;
     }
     let mut i = 1;
@@ -73,7 +73,7 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                                 out.push_str(&format!("set {}o {n}\n", if v { '-' } else { '+' }));
                             }
                         }
-                        let _ = fds.stdout.write(out.as_bytes()).await;
+                        let _ = fds.stdout.write_str(&out).await;
                         return 0;
                     }
                 }
@@ -161,7 +161,7 @@ pub async fn shopt(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         }
     }
     if !quiet && !out.is_empty() {
-        let _ = fds.stdout.write(out.as_bytes()).await;
+        let _ = fds.stdout.write_str(&out).await;
     }
     for e in errs {
         fail(sh.loc(), fds, &e, 1).await;

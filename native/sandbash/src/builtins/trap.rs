@@ -93,7 +93,7 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     }
     if args.first() == Some(&"-l") {
         let list: Vec<String> = SIGNALS.iter().map(|(s, n)| format!("{n:2}) SIG{s}")).collect();
-        let _ = fds.stdout.write(format!("{}\n", list.join("\t")).as_bytes()).await;
+        let _ = fds.stdout.write_str(&format!("{}\n", list.join("\t"))).await;
         return 0;
     }
     if args.is_empty() || args[0] == "-p" {
@@ -119,7 +119,7 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 out.push_str(&line(name, &all[name]));
             }
         }
-        let _ = fds.stdout.write(out.as_bytes()).await;
+        let _ = fds.stdout.write_str(&out).await;
         return 0;
     }
     // `trap N...` with an unsigned number first resets those conditions.

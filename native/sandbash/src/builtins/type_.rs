@@ -140,7 +140,7 @@ pub async fn type_(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             out.push('\n');
         }
     }
-    let _ = fds.stdout.write(out.as_bytes()).await;
+    let _ = fds.stdout.write_str(&out).await;
     status
 }
 
@@ -187,7 +187,7 @@ pub async fn command(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                 }
             }
         }
-        let _ = fds.stdout.write(out.as_bytes()).await;
+        let _ = fds.stdout.write_str(&out).await;
         return Ok(status);
     }
     // `command NAME args`: skip functions.

@@ -36,7 +36,7 @@ impl Command for Printf {
         // Output past the limit would be refused anyway; stop building it there.
         let limits = &ctx.budget.limits;
         let max_out = usize::try_from(limits.max_output_bytes.max(limits.max_string_bytes)).unwrap_or(usize::MAX);
-        let r = format(fmt.as_bytes(), rest, now, max_out);
+        let r = format(&crate::raw_bytes::encode(fmt), rest, now, max_out);
         if r.overflow {
             return Err(crate::io::IoError::OutputLimit(limits.max_output_bytes));
         }
@@ -356,26 +356,30 @@ pub fn format(fmt: &[u8], args: &[String], now: i64, max_out: usize) -> Formatte
             i += 1;
             match conv {
                 b'c' => {
-                    let b = a.next().and_then(|s| s.bytes().next()).unwrap_or(0);
+                    let b = a.next().and_then(|s| crate::raw_bytes::encode(s).first().copied()).unwrap_or(0);
                     sp.prec = None;
                     sp.string(&mut out, &[b]);
                 }
-                b's' => sp.string(&mut out, a.str().as_bytes()),
+                b's' => sp.string(&mut out, &crate::raw_bytes::encode(a.str())),
                 b'b' => {
-                    let (bytes, stop) = bexpand(a.str().as_bytes(), &mut a.errors);
+                    let (bytes, stop) = bexpand(&crate::raw_bytes::encode(a.str()), &mut a.errors);
                     sp.string(&mut out, &bytes);
                     if stop {
                         break 'outer;
                     }
                 }
                 b'q' | b'Q' => {
-                    let mut s = a.str().as_bytes();
+                    let mut s = a.str();
                     if conv == b'Q' {
                         if let Some(p) = sp.prec.take() {
-                            s = &s[..p.min(s.len())];
+                            let mut p = p.min(s.len());
+                            while !s.is_char_boundary(p) {
+                                p -= 1;
+                            }
+                            s = &s[..p];
                         }
                     }
-                    sp.string(&mut out, &shell_quote(&String::from_utf8_lossy(s)));
+                    sp.string(&mut out, &shell_quote(s));
                 }
                 b'(' => {
                     // `%(fmt)T`: the time format runs to the matching paren.
@@ -613,7 +617,7 @@ fn shell_quote(s: &str) -> Vec<u8> {
         return b"''".to_vec();
     }
     let mut out = String::new();
-    if s.chars().any(char::is_control) {
+    if s.chars().any(crate::raw_bytes::wants_ansi_quotes) {
         out.push_str("$'");
         for c in s.chars() {
             match c {
@@ -628,6 +632,9 @@ fn shell_quote(s: &str) -> Vec<u8> {
                 '\\' | '\'' => {
                     out.push('\\');
                     out.push(c);
+                }
+                c if crate::raw_bytes::as_byte(c).is_some() => {
+                    out.push_str(&format!("\\{:03o}", crate::raw_bytes::as_byte(c).unwrap_or(0)));
                 }
                 c if c.is_control() => {
                     let mut buf = [0u8; 4];

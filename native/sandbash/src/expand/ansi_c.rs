@@ -7,7 +7,7 @@ pub fn decode(s: &str) -> String {
     if let Some(nul) = bytes.iter().position(|&c| c == 0) {
         bytes.truncate(nul);
     }
-    String::from_utf8_lossy(&bytes).into_owned()
+    crate::raw_bytes::decode_vec(bytes)
 }
 
 /// Decode escapes to bytes. With `echo_mode`, octal is `\0NNN` (echo -e) and

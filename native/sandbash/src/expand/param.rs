@@ -782,7 +782,7 @@ pub async fn expand(
             let parameter = target.as_ref().unwrap_or(parameter);
             // An element's `@A`/`@a` speak of its array; a nameref's of its target.
             let name = match parameter {
-                Parameter::NamedWithIndex { name, .. } => name.clone(),
+                Parameter::NamedWithIndex { name, .. } | Parameter::NamedWithAllIndices { name, .. } => name.clone(),
                 Parameter::Named(n) if sh.vars.has_refs() => match sh.vars.resolve(n) {
                     crate::state::Resolved::Name(t, _) => t.into_owned(),
                     _ => n.clone(),
@@ -790,7 +790,9 @@ pub async fn expand(
                 _ => param_name(parameter),
             };
             let attrs = match parameter {
-                Parameter::Named(n) | Parameter::NamedWithIndex { name: n, .. } => sh.vars.get(n).map(|var| {
+                Parameter::Named(n)
+                | Parameter::NamedWithIndex { name: n, .. }
+                | Parameter::NamedWithAllIndices { name: n, .. } => sh.vars.get(n).map(|var| {
                     let mut a = String::new();
                     match &var.value {
                         Some(Value::Indexed(_)) => a.push('a'),
@@ -831,8 +833,12 @@ pub async fn expand(
                 match parameter {
                     Parameter::Special(SpecialParameter::AllPositionalParameters { .. }) => {
                         if !sh.positional.is_empty() {
-                            let words: Vec<String> = sh.positional.iter().map(|a| quote(a)).collect();
-                            emit(sh, out, PV::Str(format!("set -- {}", words.join(" "))), quoted)?;
+                            let mut words = vec!["set".to_string(), "--".to_string()];
+                            words.extend(sh.positional.iter().map(|a| quote(a)));
+                            // `"${@@A}"` is bash's word list; `"${*@A}"` one word.
+                            let v =
+                                if is_at_list(parameter) { PV::List(words, false) } else { PV::Str(words.join(" ")) };
+                            emit(sh, out, v, quoted)?;
                         }
                         return Ok(());
                     }
@@ -849,7 +855,19 @@ pub async fn expand(
                     {
                         let flags = attrs.clone().unwrap_or_default();
                         let _ = var;
-                        out.push(format!("declare -{flags} {name}"), quoted, !quoted)?;
+                        emit(sh, out, declare_words(format!("declare -{flags} {name}"), parameter), quoted)?;
+                        return Ok(());
+                    }
+                }
+                if let (ParameterTransformOp::ToAssignmentLogic, Parameter::NamedWithAllIndices { .. }) =
+                    (op, parameter)
+                {
+                    if let Some(var) =
+                        sh.vars.get(&name).filter(|v| matches!(v.value, Some(Value::Indexed(_) | Value::Assoc(_))))
+                    {
+                        let _ = var;
+                        let flags = attrs.clone().unwrap_or_default();
+                        emit(sh, out, declare_words(format!("declare -{flags} {name}"), parameter), quoted)?;
                     }
                 }
                 return Ok(());
@@ -861,7 +879,7 @@ pub async fn expand(
                 if let Some(var) = whole {
                     let v = match op {
                         ParameterTransformOp::ToAssignmentLogic => {
-                            Some(PV::Str(crate::builtins::declare::describe(arr, var)))
+                            Some(declare_words(crate::builtins::declare::describe(arr, var), parameter))
                         }
                         ParameterTransformOp::PossiblyQuoteWithArraysExpanded { separate_words } => {
                             // `@K`: one word of `key "value"` pairs (an associative
@@ -894,8 +912,10 @@ pub async fn expand(
                                 ),
                                 _ => (Vec::new(), false),
                             };
+                            // An empty array's `"${m[@]@K}"` is no word at all.
+                            let pairs_empty = pairs.is_empty();
                             let words = pairs.into_iter().flat_map(|(k, v)| [k, v]);
-                            Some(if *separate_words {
+                            Some(if *separate_words || (pairs_empty && is_at_list(parameter)) {
                                 PV::List(words.collect(), false)
                             } else {
                                 let mut joined = words.collect::<Vec<_>>().join(" ");
@@ -916,7 +936,7 @@ pub async fn expand(
             let v = match op {
                 ParameterTransformOp::Quoted => v.map(quote_reusable),
                 ParameterTransformOp::ExpandEscapeSequences => {
-                    v.map(|s| String::from_utf8_lossy(&super::ansi_c::decode_bytes(s, false)).into_owned())
+                    v.map(|s| crate::raw_bytes::decode_vec(super::ansi_c::decode_bytes(s, false)))
                 }
                 ParameterTransformOp::ToUpperCase => v.map(|s| s.to_uppercase()),
                 ParameterTransformOp::ToLowerCase => v.map(|s| s.to_lowercase()),
@@ -933,13 +953,30 @@ pub async fn expand(
                     let flags = attrs.clone().unwrap_or_default();
                     v.map(|s| {
                         if flags.is_empty() {
-                            format!("{name}={}", quote(s))
+                            format!("{name}={}", quote_reusable(s))
                         } else {
-                            format!("declare -{flags} {name}={}", quote(s))
+                            format!("declare -{flags} {name}={}", quote_reusable(s))
                         }
                     })
                 }
-                ParameterTransformOp::ToAttributeFlags => PV::Str(attrs.unwrap_or_default()),
+                // One word per element of a list (`"${a[@]@a}"`).
+                // None for a variable without attributes; an array only
+                // declared has its flags once.
+                ParameterTransformOp::ToAttributeFlags => {
+                    let a = attrs.unwrap_or_default();
+                    match v {
+                        PV::List(items, c) => {
+                            let declared_only = items.is_empty() && sh.vars.get(&name).is_some_and(|v| v.unassigned);
+                            let n = match (a.is_empty(), declared_only) {
+                                (true, _) => 0,
+                                (false, true) => 1,
+                                (false, false) => items.len(),
+                            };
+                            PV::List(vec![a; n], c)
+                        }
+                        _ => PV::Str(a),
+                    }
+                }
                 ParameterTransformOp::PossiblyQuoteWithArraysExpanded { .. } => v.map(quote_reusable),
             };
             emit(sh, out, v, quoted)?;
@@ -1028,6 +1065,16 @@ pub async fn expand(
 }
 
 /// `$@` or `${name[@]}`: a list that expands to separate words even when quoted.
+/// `declare -a a=(...)` as `${a[@]@A}` gives it: bash's words `declare`,
+/// the flags and the rest; `${a[*]@A}` keeps it one word.
+fn declare_words(text: String, p: &Parameter) -> PV {
+    if !is_at_list(p) {
+        return PV::Str(text);
+    }
+    let mut parts = text.splitn(3, ' ');
+    PV::List(parts.by_ref().map(str::to_string).collect(), false)
+}
+
 fn is_at_list(p: &Parameter) -> bool {
     matches!(
         p,

@@ -107,7 +107,7 @@ async fn trace(sh: &ShellState, fds: &Fds, neg: bool, text: &str) {
     if sh.opts.xtrace {
         let bang = if neg { "! " } else { "" };
         let line = format!("{}[[ {bang}{text} ]]\n", sh.xtrace_prefix());
-        let _ = super::simple::xtrace_out(sh, fds).write(line.as_bytes()).await;
+        let _ = super::simple::xtrace_out(sh, fds).write_str(&line).await;
     }
 }
 

@@ -55,7 +55,7 @@ impl Fds {
 
     /// Print `bash: line N: msg` on stderr (a shell-level error message).
     pub async fn shell_err(&self, loc: crate::state::Loc, msg: &str) {
-        let _ = self.stderr.write(format!("{loc}: {msg}\n").as_bytes()).await;
+        let _ = self.stderr.write(&crate::raw_bytes::encode_vec(format!("{loc}: {msg}\n").into_bytes())).await;
     }
 }
 
@@ -101,7 +101,7 @@ async fn at_last_command(sh: &mut ShellState, last: &ast::CompoundList, execs: b
             src.line(*ended),
             src.line(*line)
         );
-        let _ = fds.stderr.write(msg.as_bytes()).await;
+        let _ = fds.stderr.write_str(&msg).await;
     }
 }
 
@@ -326,7 +326,7 @@ async fn run_pipeline(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res 
     let r = run_pipeline_untimed(sh, p, fds).await;
     let posix = matches!(timed, ast::PipelineTimed::TimedWithPosixOutput(_));
     if let Some(text) = timing::report(sh.get_var("TIMEFORMAT").as_deref(), posix, start.elapsed()) {
-        let _ = fds.stderr.write(text.as_bytes()).await;
+        let _ = fds.stderr.write_str(&text).await;
     }
     r
 }
@@ -783,7 +783,7 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
                 let who = sh.loc().who;
                 let m = shift_lines(&m, sh.line.saturating_sub(1));
                 let text = m.replace("\nbash: -c: ", &format!("\n{who}: command substitution: "));
-                let _ = fds.stderr.write(format!("{who}: command substitution: {text}\n").as_bytes()).await;
+                let _ = fds.stderr.write_str(&format!("{who}: command substitution: {text}\n")).await;
                 sh.last_status = 2;
                 sh.subst_status = Some(2);
                 return Ok(String::new());
@@ -801,7 +801,7 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
                 }
                 sh.last_status = 0;
                 sh.subst_status = Some(0);
-                Ok(String::from_utf8_lossy(&bytes).into_owned())
+                Ok(crate::raw_bytes::decode_vec(bytes))
             }
             Err(e) => {
                 fds.shell_err(sh.loc(), &format!("{name}: {e}")).await;
@@ -838,7 +838,7 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
     while bytes.last() == Some(&b'\n') {
         bytes.pop();
     }
-    Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    Ok(crate::raw_bytes::decode_vec(bytes))
 }
 
 /// `src` from its first line that holds more than blanks or a comment.
@@ -949,7 +949,7 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
                 let r = reader::Reader::at_offset(Arc::from(src), 0, base);
                 return reader::run_string(sh, r, fds, what, base).await;
             }
-            None => return Ok(syntax_error_status(sh, fds, what, &m, base).await),
+            None => return Ok(syntax_error_status(sh, fds, what, &m, base, src).await),
         },
     };
     let source = if relative { rebase(source, base) } else { source };
@@ -989,7 +989,7 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
             return reader::run_string(sh, r, fds, what, base).await;
         }
         sh.src = saved_src;
-        return Ok(syntax_error_status(sh, fds, what, &m, base).await);
+        return Ok(syntax_error_status(sh, fds, what, &m, base, src).await);
     }
     sh.src = saved_src;
     result.map(|_| status)
@@ -1015,11 +1015,16 @@ fn string_step(sh: &mut ShellState, r: Res, what: &str, program: &ast::Program, 
 /// Report a syntax error in a string run inside the shell; the status it
 /// leaves. A malformed `[[ ]]` (`syntax::cond`) prints only its own message
 /// (none for `[[ ]]`), and a script file ends with the status it had.
-async fn syntax_error_status(sh: &ShellState, fds: &Fds, what: &str, m: &str, base: usize) -> i32 {
+async fn syntax_error_status(sh: &ShellState, fds: &Fds, what: &str, m: &str, base: usize, src: &str) -> i32 {
     match crate::syntax::cond::message(m) {
         None => {
             report_syntax_error(sh, fds, what, m, base).await;
-            2
+            match crate::syntax::eof_in_pair(m, src) {
+                _ if what != "bash" => 2,
+                Some(crate::syntax::EofInPair::LastIfFailed) if sh.last_status != 0 => sh.last_status,
+                Some(crate::syntax::EofInPair::One) => 1,
+                _ => 2,
+            }
         }
         Some(msg) => {
             if !msg.is_empty() {
@@ -1054,7 +1059,7 @@ async fn report_syntax_error(sh: &ShellState, fds: &Fds, what: &str, m: &str, ba
         file => format!("{file}: "),
     };
     let text = m.replace("\nbash: -c: ", &format!("\n{prefix}"));
-    let _ = fds.stderr.write(format!("{prefix}{text}\n").as_bytes()).await;
+    let _ = fds.stderr.write_str(&format!("{prefix}{text}\n")).await;
 }
 
 /// A parser message with each `line N:` it names moved down by `by` lines.
@@ -1103,7 +1108,7 @@ pub async fn run_child_script(
     // One level deeper than the exported one; the parent lowered it first
     // when this is its last command (an implicit `exec`).
     if let Some(w) = crate::state::shell_vars::set_level(&mut child.vars, sh.vars.get("SHLVL"), sh.nofork_now) {
-        let _ = fds.stderr.write(format!("bash: {w}\n").as_bytes()).await;
+        let _ = fds.stderr.write_str(&format!("bash: {w}\n")).await;
     }
     child.nofork_now = false;
     // Only exported functions reach a separate bash (through its environment in bash).

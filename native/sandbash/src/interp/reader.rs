@@ -199,7 +199,7 @@ pub async fn run_top(sh: &mut ShellState, mut reader: Reader, fds: &Fds) -> Res 
                 if cond != Some("") {
                     let who = format!("{}: -c: ", sh.arg0);
                     let text = m.replace("\nbash: -c: ", &format!("\n{who}"));
-                    let _ = fds.stderr.write(format!("{who}{text}\n").as_bytes()).await;
+                    let _ = fds.stderr.write_str(&format!("{who}{text}\n")).await;
                 }
                 break Err(Flow::Exit(if cond.is_some() { sh.last_status } else { 2 }));
             }
@@ -234,7 +234,8 @@ pub async fn run_string(sh: &mut ShellState, mut reader: Reader, fds: &Fds, what
             Step::Done => break Ok(status),
             Step::Error(m) => {
                 sh.src = saved.clone();
-                break Ok(super::syntax_error_status(sh, fds, what, &m, base).await);
+                let src = reader.raw.clone();
+                break Ok(super::syntax_error_status(sh, fds, what, &m, base, &src).await);
             }
         };
         let r = run_list(sh, &program.complete_commands[i], fds).await;

@@ -176,7 +176,7 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
             } else {
                 doc.doc.value.clone()
             };
-            set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(body.into_bytes())));
+            set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(crate::raw_bytes::encode_vec(body.into_bytes()))));
         }
         IoRedirect::HereString(fd, w) => {
             let mut s = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
@@ -185,7 +185,7 @@ async fn apply_one(sh: &mut ShellState, r: &IoRedirect, fds: &mut Fds) -> Result
                 return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", limit, "here-string size")));
             }
             s.push('\n');
-            set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(s.into_bytes())));
+            set(fds, fd.unwrap_or(0), Fd::In(Input::from_bytes(crate::raw_bytes::encode_vec(s.into_bytes()))));
         }
         IoRedirect::OutputAndError(w, append) => {
             let name = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;

@@ -393,7 +393,7 @@ async fn run_with(
     if sh.opts.xtrace {
         let ps4 = sh.xtrace_prefix();
         let line = argv.iter().map(|a| xtrace_quote(a)).collect::<Vec<_>>().join(" ");
-        let _ = xtrace_out(sh, fds).write(format!("{ps4}{line}\n").as_bytes()).await;
+        let _ = xtrace_out(sh, fds).write_str(&format!("{ps4}{line}\n")).await;
     }
 
     // Prefix assignments: temporary for the command; in POSIX mode they stay
@@ -581,7 +581,7 @@ pub async fn io_result(sh: &ShellState, name: &str, r: Result<i32, IoError>, fds
             if crate::builtins::is_bash_builtin(name) {
                 fds.shell_err(sh.loc(), &format!("{name}: write error: {e}")).await;
             } else {
-                let _ = fds.stderr.write(format!("{name}: write error: {e}\n").as_bytes()).await;
+                let _ = fds.stderr.write_str(&format!("{name}: write error: {e}\n")).await;
             }
             Ok(1)
         }
@@ -965,14 +965,14 @@ async fn trace_assignment(sh: &ShellState, fds: &Fds, v: &Assigned) {
             format!("({})", parts.join(" "))
         }
     };
-    let _ = xtrace_out(sh, fds).write(format!("{ps4}{}{index}{op}{value}\n", v.name).as_bytes()).await;
+    let _ = xtrace_out(sh, fds).write_str(&format!("{ps4}{}{index}{op}{value}\n", v.name)).await;
 }
 
 /// `set -x`: one line of trace (PS4, then `text`) when xtrace is on.
 pub async fn xtrace(sh: &ShellState, fds: &Fds, text: &str) {
     if sh.opts.xtrace {
         let line = format!("{}{text}\n", sh.xtrace_prefix());
-        let _ = xtrace_out(sh, fds).write(line.as_bytes()).await;
+        let _ = xtrace_out(sh, fds).write_str(&line).await;
     }
 }
 
@@ -991,6 +991,9 @@ pub(crate) fn xtrace_out<'a>(sh: &ShellState, fds: &'a Fds) -> &'a crate::io::Ou
 fn xtrace_quote(s: &str) -> String {
     if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c)) {
         s.to_string()
+    } else if s.chars().any(|c| !matches!(c, '\t' | '\n') && crate::raw_bytes::wants_ansi_quotes(c)) {
+        // bash's ansic_shouldquote: tabs and newlines stay inside single quotes.
+        expand::param::quote_if_needed(s)
     } else {
         expand::param::quote(s)
     }

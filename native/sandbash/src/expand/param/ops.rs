@@ -211,7 +211,7 @@ pub fn quote(s: &str) -> String {
 /// Quote only when needed (how `set` and `declare` print plain values).
 /// `${x@Q}`: single quotes, or `$'...'` when the value holds control characters.
 pub(super) fn quote_reusable(s: &str) -> String {
-    if s.chars().any(char::is_control) {
+    if s.chars().any(crate::raw_bytes::wants_ansi_quotes) {
         quote_if_needed(s)
     } else {
         quote(s)
@@ -221,7 +221,7 @@ pub(super) fn quote_reusable(s: &str) -> String {
 pub fn quote_if_needed(s: &str) -> String {
     if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "_-./:,+@%^=".contains(c)) {
         s.to_string()
-    } else if s.chars().any(|c| c.is_control()) {
+    } else if s.chars().any(crate::raw_bytes::wants_ansi_quotes) {
         let mut out = String::from("$'");
         for c in s.chars() {
             match c {
@@ -229,9 +229,16 @@ pub fn quote_if_needed(s: &str) -> String {
                 '\t' => out.push_str("\\t"),
                 '\r' => out.push_str("\\r"),
                 '\x1b' => out.push_str("\\E"),
+                '\x07' => out.push_str("\\a"),
+                '\x08' => out.push_str("\\b"),
+                '\x0c' => out.push_str("\\f"),
+                '\x0b' => out.push_str("\\v"),
                 '\'' => out.push_str("\\'"),
                 '\\' => out.push_str("\\\\"),
                 c if c.is_control() => out.push_str(&format!("\\{:03o}", c as u32)),
+                c if crate::raw_bytes::as_byte(c).is_some() => {
+                    out.push_str(&format!("\\{:03o}", crate::raw_bytes::as_byte(c).unwrap_or(0)))
+                }
                 c => out.push(c),
             }
         }
