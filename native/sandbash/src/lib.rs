@@ -333,6 +333,7 @@ impl BashBuilder {
             in_condition: false,
             local_opts: None,
             subst_status: None,
+            bad_subst: None,
             in_source: false,
             script_file: false,
             exec_fds: None,

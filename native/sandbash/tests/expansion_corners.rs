@@ -246,3 +246,122 @@ fn key_value_forms_of_empty_arrays() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Bad substitutions name the text being expanded
+// ----------------------------------------------------------------------
+
+#[test]
+fn the_double_quoted_string() {
+    check_err(
+        r#"echo "a ${1a} b"; echo "pre ${%}"; echo "x ${a b}" "c ${#,}"; echo next"#,
+        "",
+        "bash: line 1: a ${1a} b: bad substitution\n",
+        1,
+    );
+}
+
+#[test]
+fn the_whole_unquoted_word() {
+    check_err(r#"echo a${x!}b; echo q'r'"${1a}"; echo next"#, "", "bash: line 1: a${x!}b: bad substitution\n", 1);
+}
+
+#[test]
+fn only_the_quoted_part_of_a_word() {
+    check_err(r#"echo x"a ${a b}"y; echo next"#, "", "bash: line 1: a ${a b}: bad substitution\n", 1);
+}
+
+#[test]
+fn assignments_here_strings_and_case() {
+    check_err(
+        r#"x="a ${1a}" y=2; cat <<< "b ${1a}"; case "c ${1a}" in *) ;; esac; a=("d ${1a}"); echo next"#,
+        "",
+        "bash: line 1: a ${1a}: bad substitution\n",
+        1,
+    );
+}
+
+#[test]
+fn inside_another_expansion() {
+    check_err(r#"echo ${x:-"a ${1a} b"}; echo next"#, "", "bash: line 1: a ${1a} b: bad substitution\n", 1);
+}
+
+#[test]
+fn a_here_document_body() {
+    check_err(
+        r#"cat <<E
+a ${#,} b
+E
+echo next"#,
+        "next\n",
+        "bash: line 1: a ${#,} b\n: bad substitution\n",
+        0,
+    );
+}
+
+#[test]
+fn unknown_transformation_exits() {
+    check_err(r#"x=1; echo "a ${x@Z} b"; echo after"#, "", "bash: line 1: a ${x@Z} b: bad substitution\n", 127);
+}
+
+// ----------------------------------------------------------------------
+// The length of $# and a lone operator
+// ----------------------------------------------------------------------
+
+#[test]
+fn operators_with_words_apply_to_hash() {
+    check(
+        r#"echo "[${#%x}][${#+x}][${#=x}][${#:-x}][${#:+x}][${#/x/y}][${#::}][${#-x}][${#?x}][${#%%}][${###}][${##}][${#@}]""#,
+        "[0][x][0][0][x][0][][0][0][0][0][1][0]\n",
+        0,
+    );
+}
+
+#[test]
+fn lone_operators_are_bad() {
+    check_err(r#"for op in % + = / : , '~'; do eval 'echo "[${#'"$op"'}]"'; done; echo "[${#-}][${#?}]""#, "[3][1]\n", "bash: line 1: [${#%}]: bad substitution\nbash: line 1: [${#+}]: bad substitution\nbash: line 1: [${#=}]: bad substitution\nbash: line 1: [${#/}]: bad substitution\nbash: line 1: [${#:}]: bad substitution\nbash: line 1: [${#,}]: bad substitution\nbash: line 1: [${#~}]: bad substitution\n", 0);
+}
+
+#[test]
+fn hash_pattern_removal() {
+    check_err(r#"set -- a b c; echo "${##'3'*}" "${###}" "${#%3}""#, " 3 \n", "", 0);
+}
+
+// ----------------------------------------------------------------------
+// eval and source abandon only their own text
+// ----------------------------------------------------------------------
+
+#[test]
+fn eval_fails_and_the_line_goes_on() {
+    check_err(
+        r#"eval 'echo ${1a}; echo same'; echo "n $?"; shopt -s failglob; eval 'echo *.nomatch'; echo "g $?""#,
+        "n 1\ng 1\n",
+        "bash: line 1: ${1a}: bad substitution\nbash: line 1: no match: *.nomatch\n",
+        0,
+    );
+}
+
+#[test]
+fn every_discarding_error() {
+    check_err(r#"eval 'echo ${!x}'; echo "a $?"; x=5; eval 'echo ${x:1:-9}'; echo "b $?"; eval 'echo $((1/0))'; echo "c $?"; eval 'readonly r=1; r=2; echo in'; echo "d $?""#, "a 1\nb 1\nc 1\nd 1\n", "bash: line 1: x: invalid indirect expansion\nbash: line 1: -9: substring expression < 0\nbash: line 1: 1/0: division by 0 (error token is \"0\")\nbash: line 1: r: readonly variable\n", 0);
+}
+
+#[test]
+fn in_a_loop_and_a_function() {
+    check_err(r#"for i in 1 2; do eval 'echo ${1a}'; echo "in $?"; done; f() { eval 'echo ${#,}'; echo "inf $?"; }; f; echo "after $?""#, "in 1\nin 1\ninf 1\nafter 0\n", "bash: line 1: ${1a}: bad substitution\nbash: line 1: ${1a}: bad substitution\nenvironment: line 1: ${#,}: bad substitution\n", 0);
+}
+
+#[test]
+fn source() {
+    check_err(
+        r#"echo 'echo ${1a}; echo s2' > s.sh; source ./s.sh; echo "after $?""#,
+        "after 1\n",
+        "./s.sh: line 1: ${1a}: bad substitution\n",
+        0,
+    );
+}
+
+#[test]
+fn under_set_e_the_failure_exits() {
+    check_err(r#"set -e; eval 'echo ${1a}'; echo "n $?""#, "", "bash: line 1: ${1a}: bad substitution\n", 1);
+}

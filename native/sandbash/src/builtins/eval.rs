@@ -22,7 +22,12 @@ pub async fn eval(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     if src.trim().is_empty() {
         return Ok(0);
     }
-    run_string(sh, &src, fds, "eval").await
+    // An expansion error abandons the evaluated text only (bash's DISCARD
+    // stops at `parse_and_execute`): eval fails, the caller goes on.
+    match run_string(sh, &src, fds, "eval").await {
+        Err(Flow::Abort(n)) => Ok(n),
+        other => other,
+    }
 }
 
 pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
@@ -64,7 +69,11 @@ pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     sh.trace.args_init |= args.is_some();
     sh.trace.args.push(args);
     sh.push_frame("source");
-    let r = run_string(sh, &src, fds, file).await;
+    let r = match run_string(sh, &src, fds, file).await {
+        // As in eval: the sourced text is abandoned, not the caller's line.
+        Err(Flow::Abort(n)) => Ok(n),
+        other => other,
+    };
     // The RETURN trap runs when the file is done.
     let r = match r {
         Err(Flow::Stop(s)) => Err(Flow::Stop(s)),

@@ -347,7 +347,9 @@ pub async fn expand_string(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<
         Err(m) => return Err(fatal(sh.loc(), fds, &m, 1).await),
     };
     let mut f = Fields { join_star: true, ..Fields::default() };
-    expand_pieces(sh, fds, &pieces, false, &mut f).await?;
+    let r = expand_pieces(sh, fds, &pieces, false, &mut f).await;
+    report_bad_subst(sh, fds, raw).await;
+    r?;
     join_fields(f.finish())
 }
 
@@ -362,7 +364,9 @@ pub async fn expand_assignment_value(sh: &mut ShellState, fds: &Fds, raw: &str) 
         Err(m) => return Err(fatal(sh.loc(), fds, &m, fatal_status(sh)).await),
     };
     let mut f = Fields { join_star: true, ..Fields::default() };
-    expand_pieces(sh, fds, &pieces, false, &mut f).await?;
+    let r = expand_pieces(sh, fds, &pieces, false, &mut f).await;
+    report_bad_subst(sh, fds, raw).await;
+    r?;
     join_fields(f.finish())
 }
 
@@ -393,7 +397,12 @@ pub async fn expand_heredoc(sh: &mut ShellState, fds: &Fds, body: &str) -> Resul
         Err(_) => return Err(fatal(sh.loc(), fds, &format!("{body}: bad substitution"), fatal_status(sh)).await),
     };
     let mut f = Fields::default();
-    expand_pieces(sh, fds, &pieces, true, &mut f).await?;
+    let r = expand_pieces(sh, fds, &pieces, true, &mut f).await;
+    if sh.bad_subst.take().is_some() {
+        // A here-document's body is one double-quoted text: bash names it all.
+        fds.shell_err(sh.loc(), &format!("{body}: bad substitution")).await;
+    }
+    r?;
     join_fields(f.finish())
 }
 
@@ -447,8 +456,47 @@ pub async fn expand_to_segs(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result
         Err(m) => return Err(fatal(sh.loc(), fds, &m, 1).await),
     };
     let mut f = Fields::default();
-    expand_pieces(sh, fds, &pieces, false, &mut f).await?;
+    let r = expand_pieces(sh, fds, &pieces, false, &mut f).await;
+    report_bad_subst(sh, fds, raw).await;
+    r?;
     Ok(f.finish())
+}
+
+/// bash names a `${...}` it cannot read by the text it was expanding: the
+/// double-quoted string around it, else the whole word (`a${x!}b`).
+async fn report_bad_subst(sh: &mut ShellState, fds: &Fds, raw: &str) {
+    if let Some(body) = sh.bad_subst.take() {
+        let text = bad_subst_context(raw, &body);
+        fds.shell_err(sh.loc(), &format!("{text}: bad substitution")).await;
+    }
+}
+
+/// See [`report_bad_subst`]: the double-quoted text of `raw` that holds
+/// `body`, or `raw` itself.
+fn bad_subst_context<'a>(raw: &'a str, body: &'a str) -> &'a str {
+    let Some(at) = raw.find(body) else { return body };
+    let b = raw.as_bytes();
+    let (mut i, mut open) = (0, None);
+    while i < at {
+        match (b[i], open) {
+            (b'\\', _) => i += 1,
+            (b'\'', None) => i += raw[i + 1..].find('\'').map_or(raw.len(), |j| j + 1),
+            (b'"', None) => open = Some(i + 1),
+            (b'"', Some(_)) => open = None,
+            _ => {}
+        }
+        i += 1;
+    }
+    match open {
+        Some(start) => {
+            let mut j = at + body.len();
+            while j < b.len() && b[j] != b'"' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            &raw[start..j.min(raw.len())]
+        }
+        None => raw,
+    }
 }
 
 /// Expand parsed pieces into `out`. Boxed: it recurses through double quotes,
@@ -481,12 +529,12 @@ pub fn expand_pieces<'a>(
                                 }
                                 // An unknown `@` transformation ends the shell (127 for
                                 // `-c`); other text bash cannot read abandons the line.
-                                let msg = format!("${body}: bad substitution");
+                                // The word's caller names the text (`report_bad_subst`).
+                                sh.bad_subst = Some(format!("${body}"));
                                 return Err(if is_transform(body) {
-                                    let status = fatal_status(sh);
-                                    fatal(sh.loc(), fds, &msg, status).await
+                                    Flow::Exit(fatal_status(sh))
                                 } else {
-                                    abort(sh.loc(), fds, &msg).await
+                                    Flow::Abort(1)
                                 });
                             }
                         }

@@ -505,6 +505,10 @@ pub async fn expand(
     bare: bool,
 ) -> Result<(), Flow> {
     use ParameterExpr as P;
+    if let Some(op) = hash_with_lone_operator(expr) {
+        sh.bad_subst = Some(format!("${{#{op}}}"));
+        return Err(Flow::Abort(1));
+    }
     match expr {
         P::Parameter { parameter, indirect } => {
             let v = get(sh, fds, parameter, *indirect).await?;
@@ -1005,8 +1009,8 @@ pub async fn expand(
                         (false, false) => ",",
                         (false, true) => ",,",
                     };
-                    let msg = format!("${{{name}{op}{}}}: bad substitution", pattern.as_deref().unwrap_or(""));
-                    return Err(super::abort(sh.loc(), fds, &msg).await);
+                    sh.bad_subst = Some(format!("${{{name}{op}{}}}", pattern.as_deref().unwrap_or("")));
+                    return Err(Flow::Abort(1));
                 }
             }
             // `${x~pat}` / `${x~~pat}` come as this with a marked pattern.
@@ -1065,6 +1069,47 @@ pub async fn expand(
 }
 
 /// `$@` or `${name[@]}`: a list that expands to separate words even when quoted.
+/// `${#%}`, `${#+}`, `${#=}`, `${#/}` and `${#:}`: bash reads `${#` and one
+/// operator character as a length it cannot take (a bad substitution), where
+/// `${#-}`, `${#?}` and `${#%%}` are fine.
+fn hash_with_lone_operator(expr: &ParameterExpr) -> Option<&'static str> {
+    use ParameterExpr as P;
+    let hash = |p: &Parameter, indirect: bool| {
+        !indirect && matches!(p, Parameter::Special(SpecialParameter::PositionalParameterCount))
+    };
+    let empty = |w: &Option<String>| w.as_deref().is_none_or(str::is_empty);
+    match expr {
+        P::RemoveSmallestSuffixPattern { parameter, indirect, pattern }
+            if hash(parameter, *indirect) && empty(pattern) =>
+        {
+            Some("%")
+        }
+        P::UseAlternativeValue { parameter, indirect, test_type: ParameterTestType::Unset, alternative_value }
+            if hash(parameter, *indirect) && empty(alternative_value) =>
+        {
+            Some("+")
+        }
+        P::AssignDefaultValues { parameter, indirect, test_type: ParameterTestType::Unset, default_value }
+            if hash(parameter, *indirect) && empty(default_value) =>
+        {
+            Some("=")
+        }
+        P::ReplaceSubstring {
+            parameter,
+            indirect,
+            pattern,
+            replacement: None,
+            match_kind: SubstringMatchKind::FirstOccurrence,
+        } if hash(parameter, *indirect) && pattern.is_empty() => Some("/"),
+        P::Substring { parameter, indirect, offset, length: None }
+            if hash(parameter, *indirect) && offset.value.is_empty() =>
+        {
+            Some(":")
+        }
+        _ => None,
+    }
+}
+
 /// `declare -a a=(...)` as `${a[@]@A}` gives it: bash's words `declare`,
 /// the flags and the rest; `${a[*]@A}` keeps it one word.
 fn declare_words(text: String, p: &Parameter) -> PV {

@@ -87,6 +87,10 @@ pub struct ShellState {
     /// Status of the last command substitution of the current command, if any
     /// (the status of an assignment-only command).
     pub subst_status: Option<i32>,
+    /// A `${...}` bash cannot read, met while expanding a word: its message
+    /// names the whole text being expanded, which the word's caller knows
+    /// (see `expand::report_bad_subst`).
+    pub bad_subst: Option<String>,
     /// Inside `source`/`.`: `return` is allowed.
     pub in_source: bool,
     /// Running a script file (`bash file`, `./file`) rather than `-c` text:
