@@ -357,6 +357,7 @@ impl BashBuilder {
             call_lines: Vec::new(),
             trace: Default::default(),
             umask: 0o022,
+            ulimits: None,
             disabled: Default::default(),
             completions: Default::default(),
             subst_depth: 0,

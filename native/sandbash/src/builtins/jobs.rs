@@ -143,13 +143,46 @@ fn spec_pid(running: &[Job], spec: &str) -> Option<u32> {
 
 /// `kill [-s SIG | -n NUM | -SIG] pid|jobspec...`: ends background jobs; other
 /// pids name no process of the sandbox. `-l`/`-L` are the `kill` utility's.
+/// `kill -l [sigspec...]`: the table, or each number's name and each name's
+/// number (an exit status past 128 names its signal, as `$?` of a killed job).
+async fn list_signals(sh: &ShellState, args: &[String], fds: &Fds) -> i32 {
+    let args = if args.first().is_some_and(|a| a == "--") { &args[1..] } else { args };
+    if args.is_empty() {
+        let _ = fds.stdout.write_str(&super::signals::table()).await;
+        return 0;
+    }
+    let mut status = 0;
+    for a in args {
+        let line = match a.parse::<u32>() {
+            Ok(0) => Some("EXIT".to_string()),
+            Ok(n) if n > 128 => super::signals::name(n - 128),
+            // 32 and 33 (glibc's own): nothing, as bash.
+            Ok(32 | 33) => Some(String::new()),
+            Ok(n) => super::signals::name(n),
+            Err(_) if a.eq_ignore_ascii_case("EXIT") || a.eq_ignore_ascii_case("SIGEXIT") => Some("0".to_string()),
+            Err(_) => super::signals::by_name(a).map(|n| n.to_string()),
+        };
+        match line {
+            Some(l) if l.is_empty() => {}
+            Some(l) => {
+                let _ = fds.stdout.write_str(&format!("{l}\n")).await;
+            }
+            None => status = fail(sh.loc(), fds, &format!("kill: {a}: invalid signal specification"), 1).await,
+        }
+    }
+    status
+}
+
 pub async fn kill(sh: &mut ShellState, argv: &[String], fds: &Fds) -> crate::interp::Res {
     const USAGE: &str =
         "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n";
     let mut args = &argv[1..];
     let mut sig = 15;
     if let Some(a) = args.first() {
-        if matches!(a.as_str(), "-l" | "-L" | "--list" | "--table" | "--help") {
+        if matches!(a.as_str(), "-l" | "-L") {
+            return Ok(list_signals(sh, &args[1..], fds).await);
+        }
+        if matches!(a.as_str(), "--list" | "--table" | "--help") {
             return match crate::commands::default_registry().get("kill") {
                 Some(cmd) => crate::interp::simple::run_utility(sh, cmd.as_ref(), argv, fds).await,
                 None => Ok(1),

@@ -255,6 +255,7 @@ const HELP: &[(&str, &str, &str)] = &[
     ("mapfile", "mapfile: mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]", "mapfile - Read lines from the standard input into an indexed array variable."),
     ("readarray", "readarray: readarray [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]", "readarray - Read lines from a file into an array variable."),
     ("umask", "umask: umask [-p] [-S] [mode]", "umask - Display or set file mode mask."),
+    ("ulimit", "ulimit: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]", "ulimit - Modify shell resource limits."),
     ("hash", "hash: hash [-lr] [-p pathname] [-dt] [name ...]", "hash - Remember or display program locations."),
     (
         "history",

@@ -22,8 +22,10 @@ mod read;
 mod select;
 mod set;
 mod shift;
+pub(crate) mod signals;
 mod trap;
 pub(crate) mod type_;
+pub mod ulimit;
 mod unset;
 
 use crate::interp::simple::Assigned;
@@ -175,6 +177,7 @@ static TABLE: &[Builtin] = &[
     entry!("true", Regular, call ok),
     entry!("type", Regular, status type_::type_),
     entry!("typeset", Regular, call declaration),
+    entry!("ulimit", Regular, status ulimit::ulimit),
     entry!("umask", Regular, status misc::umask),
     entry!("unalias", Regular, status alias::unalias),
     entry!("unset", Special, status unset::unset),

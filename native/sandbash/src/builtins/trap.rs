@@ -8,39 +8,6 @@ use crate::interp::Fds;
 use crate::state::ShellState;
 use std::sync::Arc;
 
-const SIGNALS: &[(&str, u32)] = &[
-    ("HUP", 1),
-    ("INT", 2),
-    ("QUIT", 3),
-    ("ILL", 4),
-    ("TRAP", 5),
-    ("ABRT", 6),
-    ("BUS", 7),
-    ("FPE", 8),
-    ("KILL", 9),
-    ("USR1", 10),
-    ("SEGV", 11),
-    ("USR2", 12),
-    ("PIPE", 13),
-    ("ALRM", 14),
-    ("TERM", 15),
-    ("CHLD", 17),
-    ("CONT", 18),
-    ("STOP", 19),
-    ("TSTP", 20),
-    ("TTIN", 21),
-    ("TTOU", 22),
-    ("URG", 23),
-    ("XCPU", 24),
-    ("XFSZ", 25),
-    ("VTALRM", 26),
-    ("PROF", 27),
-    ("WINCH", 28),
-    ("IO", 29),
-    ("PWR", 30),
-    ("SYS", 31),
-];
-
 /// Canonical name of a condition: `EXIT`, `ERR`, `DEBUG`, `RETURN` or a signal without `SIG`.
 pub(crate) fn canonical(spec: &str) -> Option<String> {
     let up = spec.to_ascii_uppercase();
@@ -51,19 +18,12 @@ pub(crate) fn canonical(spec: &str) -> Option<String> {
     if name == "0" {
         return Some("EXIT".into());
     }
-    if let Ok(n) = name.parse::<u32>() {
-        return SIGNALS.iter().find(|(_, num)| *num == n).map(|(s, _)| s.to_string());
-    }
-    SIGNALS.iter().find(|(s, _)| *s == name).map(|(s, _)| s.to_string())
+    super::signals::name(super::signals::number(name)?)
 }
 
 /// The number of a signal given as `TERM`, `SIGTERM` or `15`.
 pub(crate) fn signal_number(spec: &str) -> Option<u32> {
-    if let Ok(n) = spec.parse::<u32>() {
-        return (n <= 64).then_some(n);
-    }
-    let name = canonical(spec)?;
-    SIGNALS.iter().find(|(s, _)| *s == name).map(|(_, n)| *n)
+    super::signals::number(spec)
 }
 
 /// bash lists EXIT first, then signals by number, then DEBUG, ERR and RETURN.
@@ -73,7 +33,7 @@ fn order(name: &str) -> u32 {
         "DEBUG" => 100,
         "ERR" => 101,
         "RETURN" => 102,
-        _ => SIGNALS.iter().find(|(s, _)| *s == name).map_or(99, |(_, n)| *n),
+        _ => super::signals::by_name(name).map_or(99, |n| n),
     }
 }
 
@@ -92,8 +52,7 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         args.remove(0);
     }
     if args.first() == Some(&"-l") {
-        let list: Vec<String> = SIGNALS.iter().map(|(s, n)| format!("{n:2}) SIG{s}")).collect();
-        let _ = fds.stdout.write_str(&format!("{}\n", list.join("\t"))).await;
+        let _ = fds.stdout.write_str(&super::signals::table()).await;
         return 0;
     }
     if args.is_empty() || args[0] == "-p" {

@@ -121,6 +121,8 @@ pub struct ShellState {
     pub trace: trace::Trace,
     /// The file creation mask (`umask`).
     pub umask: u32,
+    /// `ulimit`'s values once a script changed one (see `builtins::ulimit`).
+    pub ulimits: Option<Box<crate::builtins::ulimit::Values>>,
     /// Nesting of `$( )` (for `set -x`'s repeated PS4 character).
     pub subst_depth: usize,
     /// Builtins turned off with `enable -n` (a utility of that name runs instead).
