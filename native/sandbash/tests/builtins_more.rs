@@ -838,3 +838,17 @@ fn suspend_times_logout() {
 fn length_of_dash_flags() {
     check_err(r#"echo ${#-}; set -e; echo ${#-} $-; echo ${#-x} ${#?}"#, "3\n4 ehBc\n0 1\n", "", 0);
 }
+
+// ----------------------------------------------------------------------
+// History builtins in a shell without history
+// ----------------------------------------------------------------------
+
+#[test]
+fn fc_and_history_with_nothing_recorded() {
+    check_err(r#"fc -l; echo "st=$?"; fc -s; echo "st=$?"; fc -s a=b echo; echo "st=$?"; fc -x; echo "st=$?"; fc -e; echo "st=$?"; history -d 1; echo "st=$?"; history; echo "st=$?"; history -c; echo "st=$?""#, "st=0\nst=1\nst=1\nst=2\nst=2\nst=1\nst=0\nst=0\n", "bash: line 1: fc: no command found\nbash: line 1: fc: no command found\nbash: line 1: fc: -x: invalid option\nfc: usage: fc [-e ename] [-lnr] [first] [last] or fc -s [pat=rep] [command]\nbash: line 1: fc: -e: option requires an argument\nfc: usage: fc [-e ename] [-lnr] [first] [last] or fc -s [pat=rep] [command]\nbash: line 1: history: 1: history position out of range\n", 0);
+}
+
+#[test]
+fn bind_has_no_line_editor() {
+    check_err(r#"bind; echo "st=$?"; type -t fc bind; help -d fc bind"#, "st=0\nbuiltin\nbuiltin\nfc - Display or execute commands from the history list.\nbind - Set Readline key bindings and variables.\n", "bash: line 1: bind: warning: line editing not enabled\n", 0);
+}

@@ -60,7 +60,8 @@ fn main() {
                 return 2;
             }
         };
-        let mut builder = sandbash::Bash::builder().limits(limits).fs_limits(fs_limits);
+        // As `bash -c` (not interactive): no history.
+        let mut builder = sandbash::Bash::builder().limits(limits).fs_limits(fs_limits).history(false);
         if let Ok(dir) = std::env::var("SANDBASH_CWD") {
             builder = builder.cwd(dir);
         }

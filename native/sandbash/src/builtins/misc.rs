@@ -256,6 +256,12 @@ const HELP: &[(&str, &str, &str)] = &[
     ("readarray", "readarray: readarray [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]", "readarray - Read lines from a file into an array variable."),
     ("umask", "umask: umask [-p] [-S] [mode]", "umask - Display or set file mode mask."),
     ("ulimit", "ulimit: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]", "ulimit - Modify shell resource limits."),
+    ("fc", "fc: fc [-e ename] [-lnr] [first] [last] or fc -s [pat=rep] [command]", "fc - Display or execute commands from the history list."),
+    (
+        "bind",
+        "bind: bind [-lpsvPSVX] [-m keymap] [-f filename] [-q name] [-u name] [-r keyseq] [-x keyseq:shell-command] [keyseq:readline-function or readline-command]",
+        "bind - Set Readline key bindings and variables.",
+    ),
     ("hash", "hash: hash [-lr] [-p pathname] [-dt] [name ...]", "hash - Remember or display program locations."),
     (
         "history",

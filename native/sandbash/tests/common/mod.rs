@@ -38,7 +38,7 @@ pub fn run_with_stdin(script: &str, stdin: &[u8]) -> Result<ExecResult, Error> {
                 // The exec's own timeout well above a debug build's pace on a
                 // loaded machine (the watchdog is there for hangs).
                 let limits = sandbash::Limits { timeout_ms: 240_000, ..Default::default() };
-                let mut bash = Bash::builder().cwd(CWD).limits(limits).build().expect("build sandbox");
+                let mut bash = Bash::builder().cwd(CWD).limits(limits).history(false).build().expect("build sandbox");
                 bash.exec_with(&script_owned, ExecOptions { stdin, ..Default::default() }).await
             });
             let _ = tx.send(res);

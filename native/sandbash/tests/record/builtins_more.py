@@ -114,3 +114,7 @@ e("fg_bg_and_job_names", "fg; echo \"rc=$?\"; bg %1; echo \"rc=$?\"; %d; echo \"
 e("disown_jobs", "disown; echo \"rc=$?\"; disown %5; echo \"rc=$?\"; sleep 2 & disown; echo \"rc=$?\"; jobs; sleep 2 & sleep 2 & disown -a; echo \"rc=$?\"; jobs; disown -z; echo \"rc=$?\"")
 e("suspend_times_logout", "suspend; echo \"rc=$?\"; times >/dev/null; echo \"times $?\"; logout; echo \"rc=$?\"; type fg bg disown suspend times logout")
 e("length_of_dash_flags", "echo ${#-}; set -e; echo ${#-} $-; echo ${#-x} ${#?}")
+
+group("History builtins in a shell without history")
+e("fc_and_history_with_nothing_recorded", r'''fc -l; echo "st=$?"; fc -s; echo "st=$?"; fc -s a=b echo; echo "st=$?"; fc -x; echo "st=$?"; fc -e; echo "st=$?"; history -d 1; echo "st=$?"; history; echo "st=$?"; history -c; echo "st=$?"''')
+e("bind_has_no_line_editor", r'''bind; echo "st=$?"; type -t fc bind; help -d fc bind''', ignore=None)
