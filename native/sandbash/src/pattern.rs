@@ -51,6 +51,32 @@ impl Pattern {
         })
     }
 
+    /// Whether pathname expansion takes this as a pattern (bash's
+    /// `unquoted_glob_pattern_p`): an unquoted `*` or `?`, a bracket
+    /// expression or an extglob group. A backslash only escapes the next
+    /// character: `a\b` and `a\*b` from an expansion stay as they are.
+    pub fn is_glob_pattern(&self, extglob: bool) -> bool {
+        let c = &self.chars;
+        let mut i = 0;
+        while i < c.len() {
+            let (ch, q) = c[i];
+            if !q {
+                match ch {
+                    '\\' => {
+                        i += 2;
+                        continue;
+                    }
+                    '*' | '?' => return true,
+                    '[' if bracket(c, i).is_some() => return true,
+                    '+' | '@' | '!' if extglob && c.get(i + 1).is_some_and(|&(n, nq)| n == '(' && !nq) => return true,
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        false
+    }
+
     /// The literal text (quote removal, backslashes dropped).
     pub fn literal(&self) -> String {
         let mut out = String::new();

@@ -46,3 +46,49 @@ fn globignore_failglob() {
         1,
     );
 }
+
+// ----------------------------------------------------------------------
+// A backslash alone does not make a pattern
+// ----------------------------------------------------------------------
+
+#[test]
+fn expansion_results_keep_their_backslashes() {
+    check(
+        r#"touch ab 'a*b' abc; y='a\*b'; echo $y; w='a\b'; echo $w; shopt -s nullglob; echo $w $y; x='\n'; echo "[$x]" [$x]"#,
+        "a\\*b\na\\b\na\\b a\\*b\n[\\n]\n",
+        0,
+    );
+}
+
+#[test]
+fn failglob_passes_them() {
+    check_err(
+        r#"shopt -s failglob; x='\n'; echo $x; y='a\*b'; echo $y; z='\\'; echo $z; echo next"#,
+        "\\n\na\\*b\n\\\\\nnext\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn with_a_glob_character_the_backslash_escapes() {
+    check(
+        r#"touch ab 'a*b' abc; v='a\b*'; echo $v; v='\a*'; echo $v; v='x\y*'; echo $v; v='[ab]\c'; echo $v"#,
+        "ab abc\na*b ab abc\nx\\y*\n[ab]\\c\n",
+        0,
+    );
+}
+
+#[test]
+fn script_words_are_unchanged() {
+    check(r#"touch ab 'a*b' abc; echo a\*b a\\b a\b "a\*"* 'a\'* a\** a\?c"#, "a*b a\\b ab a\\** a\\* a*b a?c\n", 0);
+}
+
+#[test]
+fn matching_still_unescapes() {
+    check(
+        r#"w='a\b'; case ab in $w) echo case;; esac; [[ ab == $w ]] && echo cond; x='a\*'; [[ 'a*' == $x ]] && echo star"#,
+        "case\ncond\nstar\n",
+        0,
+    );
+}

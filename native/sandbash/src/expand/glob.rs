@@ -12,7 +12,7 @@ use crate::state::ShellState;
 pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) -> Result<Option<String>, Stop> {
     let pat = Pattern::from_parts(&parts);
     let literal: String = parts.iter().map(|p| p.0.as_str()).collect();
-    if sh.opts.noglob || !pat.has_meta(sh.opts.extglob) {
+    if sh.opts.noglob || !pat.is_glob_pattern(sh.opts.extglob) {
         out.push(literal_text(&parts));
         return Ok(None);
     }
