@@ -104,6 +104,7 @@ pub struct BashBuilder {
     shared: Option<(Arc<MemoryFs>, Arc<dyn Fs>)>,
     python: Vec<String>,
     commands: table::CommandPolicy,
+    script_file: Option<String>,
 }
 
 impl Default for BashBuilder {
@@ -126,6 +127,7 @@ impl Default for BashBuilder {
             shared: None,
             python: Vec::new(),
             commands: table::CommandPolicy::All,
+            script_file: None,
         }
     }
 }
@@ -166,6 +168,15 @@ impl BashBuilder {
     pub fn args(mut self, arg0: impl Into<String>, args: Vec<String>) -> Self {
         self.arg0 = arg0.into();
         self.args = args;
+        self
+    }
+
+    /// Run execs as `bash FILE` runs a script file rather than as `bash -c`:
+    /// messages name the file (`file: line 2: ...`), `BASH_SOURCE` and
+    /// `FUNCNAME` have their `main` frame, an expansion error such as
+    /// `${x?}` exits with status 1. An empty name is a script read from stdin.
+    pub fn script_file(mut self, name: impl Into<String>) -> Self {
+        self.script_file = Some(name.into());
         self
     }
 
@@ -363,7 +374,17 @@ impl BashBuilder {
             subst_depth: 0,
         };
         let mut state = state;
+        if let Some(file) = &self.script_file {
+            state.script_file = true;
+            // An empty name: the script comes from stdin (`bash < file`).
+            if !file.is_empty() {
+                state.push_source(file);
+            }
+        }
         state.init_args();
+        if state.script_file {
+            state.sync_call_vars();
+        }
         let aliases = session::AliasesHandle::default();
         aliases.publish(&state.aliases);
         Ok(Bash { state, mem, limits: self.limits, account, aliases })
@@ -456,6 +477,16 @@ impl Bash {
         self.account.used()
     }
 
+    /// How a syntax error in an exec's text starts: `bash: -c: ` as for
+    /// `bash -c`, `file: ` for a script file.
+    fn syntax_error_prefix(&self) -> String {
+        if self.state.script_file {
+            format!("{}: ", self.state.arg0)
+        } else {
+            format!("{}: -c: ", self.state.arg0)
+        }
+    }
+
     /// Run a script; state changes persist.
     pub async fn exec(&mut self, script: &str) -> Result<ExecResult, Error> {
         self.exec_with(script, ExecOptions::default()).await
@@ -519,7 +550,7 @@ impl Bash {
                 // A malformed `[[ ]]`: bash prints its message and ends the
                 // script with the status it had, after the lines before it.
                 Err(m) if syntax::cond::message(&m).is_some() => {
-                    let who = format!("{}: -c: ", self.state.arg0);
+                    let who = self.syntax_error_prefix();
                     let shown = match syntax::cond::message(&m) {
                         Some("") => String::new(),
                         _ => format!("{who}{}", m.replace("\nbash: -c: ", &format!("\n{who}"))),
@@ -532,7 +563,8 @@ impl Bash {
                     owned(syntax::parse(&text, depth).map_err(Error::Parse)?)
                 }
                 Err(m) => {
-                    let shown = format!("{}: -c: {m}", self.state.arg0);
+                    let who = self.syntax_error_prefix();
+                    let shown = format!("{who}{}", m.replace("\nbash: -c: ", &format!("\n{who}")));
                     match syntax::with_runnable_prefix(script, &m, Some(&shown), depth) {
                         // The commands before the error run first, as in bash;
                         // once they define aliases, the rest is read again.

@@ -276,45 +276,47 @@ fn open_dollar_paren(src: &str) -> Option<(bool, usize)> {
     open.into_iter().flatten().next()
 }
 
-/// The line of an array assignment whose `(` is never closed (`a=(x`),
-/// which bash reports as an unclosed pair.
+/// The line of the first array assignment whose `(` is never closed
+/// (`a=(x`), which bash reports as an unclosed pair. One pass: each `(` is
+/// kept with whether it opens an array until its `)`.
 fn open_array_assignment(src: &str) -> Option<usize> {
     let mask = quoted_mask(src);
     let b = src.as_bytes();
-    for i in 1..b.len() {
-        if b[i] != b'(' || mask[i] || b[i - 1] != b'=' || mask[i - 1] {
+    let mut open: Vec<Option<usize>> = Vec::new();
+    let mut line = 1;
+    for i in 0..b.len() {
+        if b[i] == b'\n' {
+            line += 1;
+        }
+        if mask[i] {
             continue;
         }
-        // A name (and an optional `+`) right before the `=`, starting a word.
-        let mut j = i - 1;
-        if j > 0 && b[j - 1] == b'+' {
-            j -= 1;
-        }
-        let end = j;
-        while j > 0 && (b[j - 1].is_ascii_alphanumeric() || b[j - 1] == b'_') {
-            j -= 1;
-        }
-        let starts_word = j == 0 || matches!(b[j - 1], b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(');
-        if j == end || !starts_word || b[j].is_ascii_digit() {
-            continue;
-        }
-        let mut depth = 0usize;
-        let closed = (i..b.len()).any(|k| {
-            if mask[k] {
-                return false;
+        match b[i] {
+            b'(' => open.push(opens_array(b, &mask, i).then_some(line)),
+            b')' => {
+                open.pop();
             }
-            match b[k] {
-                b'(' => depth += 1,
-                b')' => depth -= 1,
-                _ => {}
-            }
-            depth == 0
-        });
-        if !closed {
-            return Some(src[..i].matches('\n').count() + 1);
+            _ => {}
         }
     }
-    None
+    open.into_iter().flatten().next()
+}
+
+/// Whether the `(` at `i` follows `name=` or `name+=` at the start of a word.
+fn opens_array(b: &[u8], mask: &[bool], i: usize) -> bool {
+    if i == 0 || b[i - 1] != b'=' || mask[i - 1] {
+        return false;
+    }
+    let mut j = i - 1;
+    if j > 0 && b[j - 1] == b'+' {
+        j -= 1;
+    }
+    let end = j;
+    while j > 0 && (b[j - 1].is_ascii_alphanumeric() || b[j - 1] == b'_') {
+        j -= 1;
+    }
+    let starts_word = j == 0 || matches!(b[j - 1], b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(');
+    j < end && starts_word && !b[j].is_ascii_digit()
 }
 
 /// The longest run of whole lines before the error's line that parses, and
@@ -706,6 +708,10 @@ struct Frame {
 /// brush-parser names a later token than bash for some errors (`if then fi`,
 /// a stray `fi`, `echo >`). Scan the tokens as bash's grammar sees reserved
 /// words and redirections, and return the first token bash would refuse.
+fn line_of(t: &Token) -> usize {
+    t.location().start.line
+}
+
 fn unexpected_token(src: &str) -> Option<(String, usize)> {
     let toks = brush_parser::uncached_tokenize_str(src, &options().tokenizer_options()).ok()?;
     let mut stack: Vec<Frame> = Vec::new();
@@ -717,8 +723,48 @@ fn unexpected_token(src: &str) -> Option<(String, usize)> {
     };
     let mut in_array = false;
     let mut prev_assign = false;
-    for t in &toks {
+    // The word before was a command's first (a function's name when `(` follows).
+    let mut prev_command_word = false;
+    // Inside a function definition's `()`.
+    let mut fn_parens = false;
+    // Right after a compound command's end: only reserved words, redirections
+    // and operators may follow.
+    let mut after_compound = false;
+    // Inside `(( ))`: its depth of parentheses (the expression is not read).
+    let mut arith = 0usize;
+    for (i, t) in toks.iter().enumerate() {
         let text = t.to_str();
+        let was_command_word = std::mem::replace(&mut prev_command_word, false);
+        let was_after_compound = std::mem::replace(&mut after_compound, false);
+        let is_op = |s: &str| !matches!(t, Token::Word(..)) && text == s;
+        if arith > 0 {
+            if is_op("(") {
+                arith += 1;
+            } else if is_op(")") {
+                arith -= 1;
+                if arith == 0 {
+                    after_compound = true;
+                }
+            }
+            continue;
+        }
+        if fn_parens && !is_op(")") {
+            return Some((name_of(t), line_of(t)));
+        }
+        if was_after_compound && matches!(t, Token::Word(..)) {
+            let next_redirect = toks.get(i + 1).is_some_and(|n| {
+                !matches!(n, Token::Word(..))
+                    && matches!(
+                        n.to_str(),
+                        ">" | "<" | ">>" | ">|" | "<>" | ">&" | "<&" | "&>" | "&>>" | "<<<" | "<<" | "<<-"
+                    )
+            });
+            let reserved = matches!(text, "fi" | "done" | "}" | "esac" | "then" | "else" | "elif" | "do");
+            if !next_redirect && !reserved {
+                return Some((text.to_string(), line_of(t)));
+            }
+            command_start = reserved;
+        }
         let line = t.location().start.line;
         let is_word = matches!(t, Token::Word(..));
         // `a=(x y)`: the list is words, not a subshell.
@@ -777,8 +823,11 @@ fn unexpected_token(src: &str) -> Option<(String, usize)> {
                 ("do", Some(("done", Part::Cond, true))) | ("do", Some(("done", Part::Header, _))) => true,
                 ("fi" | "done" | "}", Some((c, Part::Body, true))) => c == text,
                 ("then" | "else" | "elif" | "do" | "fi" | "done" | "}" | "esac", _) => false,
+                // `function name ...`: left to the parser.
+                ("function", _) => return None,
                 _ => {
                     command_start = matches!(text, "!" | "time");
+                    prev_command_word = !command_start;
                     continue;
                 }
             };
@@ -789,6 +838,7 @@ fn unexpected_token(src: &str) -> Option<(String, usize)> {
                 "fi" | "done" | "}" => {
                     stack.pop();
                     command_start = false;
+                    after_compound = true;
                 }
                 "elif" => {
                     if let Some(f) = stack.last_mut() {
@@ -806,8 +856,50 @@ fn unexpected_token(src: &str) -> Option<(String, usize)> {
             }
             continue;
         }
-        if !is_word && matches!(text, "(" | ")") {
-            // Subshells and function definitions: leave them to the parser.
+        if !is_word && text == "(" {
+            let next_is_paren = toks.get(i + 1).is_some_and(|n| !matches!(n, Token::Word(..)) && n.to_str() == "(");
+            if was_command_word && !next_is_paren {
+                // `name ()`: the body follows the `)`.
+                fn_parens = true;
+                continue;
+            }
+            if command_start {
+                if let Some(f) = stack.last_mut() {
+                    f.has_cmd = true;
+                }
+                if next_is_paren {
+                    arith = 1;
+                    command_start = false;
+                } else {
+                    stack.push(Frame { closer: ")", part: Part::Body, has_cmd: false });
+                }
+                continue;
+            }
+            // `for ((...))`: the expression is not read.
+            if next_is_paren && stack.last().is_some_and(|f| f.part == Part::Header && f.closer == "done") {
+                arith = 1;
+                continue;
+            }
+            // Anything else: left to the parser.
+            return None;
+        }
+        if !is_word && text == ")" {
+            if std::mem::take(&mut fn_parens) {
+                command_start = true;
+                continue;
+            }
+            match stack.last() {
+                Some(f) if f.closer == ")" && f.has_cmd => {
+                    stack.pop();
+                    command_start = false;
+                    after_compound = true;
+                    continue;
+                }
+                Some(f) if f.closer == ")" => return Some((")".to_string(), line)),
+                _ => return None,
+            }
+        }
+        if fn_parens {
             return None;
         }
         if is_word {

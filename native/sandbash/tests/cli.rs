@@ -101,3 +101,53 @@ fn script_bytes_that_are_not_utf8() {
         .expect("run sandbash");
     assert_eq!(out.stdout, b"a\xffb 3\n");
 }
+
+/// `sandbash FILE` runs the file as `bash FILE` does (recorded from bash 5.2):
+/// messages name the file, `BASH_SOURCE` and `FUNCNAME` have their `main`
+/// frame, and `${x?}` exits with status 1 rather than `bash -c`'s 127.
+#[test]
+fn a_script_file_runs_as_bash_runs_one() {
+    let dir = std::env::temp_dir().join(format!("sandbash-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("s.sh");
+    std::fs::write(
+        &file,
+        "echo $0 \"${BASH_SOURCE[@]}\" \"${FUNCNAME[@]}\"\nf() { echo \"${FUNCNAME[@]}\"; }; f\nif then\n",
+    )
+    .expect("write");
+    let name = file.to_string_lossy().into_owned();
+    let out = Command::new(env!("CARGO_BIN_EXE_sandbash")).arg(&name).output().expect("run sandbash");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{name} {name}\nf main\n"));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("{name}: line 3: syntax error near unexpected token `then'\n{name}: line 3: `if then'\n")
+    );
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::write(&file, "echo ${x?unset}\necho after\n").expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_sandbash")).arg(&name).output().expect("run sandbash");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), format!("{name}: line 1: x: unset\n"));
+    assert_eq!(out.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A script on stdin: `bash: line N:` messages, status 1 for `${x?}`.
+#[test]
+fn a_script_on_stdin() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sandbash"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn sandbash");
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(b"echo hi\nif then\n").expect("write stdin");
+    }
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.stdout, b"hi\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "bash: line 2: syntax error near unexpected token `then'\nbash: line 2: `if then'\n"
+    );
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -390,3 +390,132 @@ bash s.sh; echo "st=$?""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Syntax errors around functions, subshells and arithmetic commands
+// ----------------------------------------------------------------------
+
+#[test]
+fn after_a_function_definition() {
+    check_err(
+        r#"f() { :; }; f
+if then
+"#,
+        "",
+        "bash: -c: line 2: syntax error near unexpected token `then'\nbash: -c: line 2: `if then'\n",
+        2,
+    );
+}
+
+#[test]
+fn after_a_function_without_newline() {
+    check_err(
+        r#"x() { echo; }
+if then"#,
+        "",
+        "bash: -c: line 2: syntax error near unexpected token `then'\nbash: -c: line 2: `if then'\n",
+        2,
+    );
+}
+
+#[test]
+fn after_a_subshell_and_arithmetic() {
+    check_err(
+        r#"( echo )
+(( 1 < 2 ))
+if then"#,
+        "\n",
+        "bash: -c: line 3: syntax error near unexpected token `then'\nbash: -c: line 3: `if then'\n",
+        2,
+    );
+}
+
+#[test]
+fn a_word_after_a_compound_command() {
+    check_err(
+        r#"echo start
+( : ) echo"#,
+        "start\n",
+        "bash: -c: line 2: syntax error near unexpected token `echo'\nbash: -c: line 2: `( : ) echo'\n",
+        2,
+    );
+}
+
+#[test]
+fn a_word_after_fi() {
+    check_err(
+        r#"echo start
+if :; then :; fi echo"#,
+        "start\n",
+        "bash: -c: line 2: syntax error near unexpected token `echo'\nbash: -c: line 2: `if :; then :; fi echo'\n",
+        2,
+    );
+}
+
+#[test]
+fn reserved_words_after_compound_commands() {
+    check_err(
+        r#"echo start
+f() { ( : ) }
+}"#,
+        "start\n",
+        "bash: -c: line 3: syntax error near unexpected token `}'\nbash: -c: line 3: `}'\n",
+        2,
+    );
+}
+
+#[test]
+fn a_function_name_without_its_paren() {
+    check_err(
+        r#"echo start
+echo ( a"#,
+        "start\n",
+        "bash: -c: line 2: syntax error near unexpected token `a'\nbash: -c: line 2: `echo ( a'\n",
+        2,
+    );
+}
+
+#[test]
+fn redirections_after_compound_commands_are_fine() {
+    check_err(r#"echo start
+if :; then :; fi 2>/dev/null; fi"#, "start\n", "bash: -c: line 2: syntax error near unexpected token `fi'\nbash: -c: line 2: `if :; then :; fi 2>/dev/null; fi'\n", 2);
+}
+
+#[test]
+fn arithmetic_for_header() {
+    check_err(
+        r#"echo start
+for ((i=0;i<1;i++))
+do :; done; fi"#,
+        "start\n",
+        "bash: -c: line 3: syntax error near unexpected token `fi'\nbash: -c: line 3: `do :; done; fi'\n",
+        2,
+    );
+}
+
+#[test]
+fn arithmetic_then_operator() {
+    check_err(
+        r#"echo start
+(( x = 1 )) && then"#,
+        "start\n",
+        "bash: -c: line 2: syntax error near unexpected token `then'\nbash: -c: line 2: `(( x = 1 )) && then'\n",
+        2,
+    );
+}
+
+#[test]
+fn nested_subshells() {
+    check_err(
+        r#"echo start
+(
+(
+:
+)
+)
+fi"#,
+        "start\n",
+        "bash: -c: line 7: syntax error near unexpected token `fi'\nbash: -c: line 7: `fi'\n",
+        2,
+    );
+}

@@ -30,7 +30,7 @@ fn main() {
         print!("{}", usage());
         std::process::exit(0);
     }
-    let (script, arg0, rest, stdin) = match parse_args(&args) {
+    let (script, arg0, rest, stdin, is_file) = match parse_args(&args) {
         Ok(v) => v,
         Err(m) => {
             eprintln!("sandbash: {m}");
@@ -64,6 +64,11 @@ fn main() {
         let mut builder = sandbash::Bash::builder().limits(limits).fs_limits(fs_limits).history(false);
         if let Ok(dir) = std::env::var("SANDBASH_CWD") {
             builder = builder.cwd(dir);
+        }
+        if is_file {
+            // A script on stdin has no file name (`BASH_SOURCE` stays empty).
+            let name = if args.is_empty() { String::new() } else { arg0.clone() };
+            builder = builder.script_file(name);
         }
         let mut bash = match builder.args(arg0, rest).network(policy).python(python_names()).build() {
             Ok(b) => b,
@@ -162,7 +167,9 @@ fn limits_from_env() -> Result<(sandbash::Limits, sandbash::FsLimits), String> {
     Ok((l, f))
 }
 
-type Parsed = (String, String, Vec<String>, Vec<u8>);
+/// The script, `$0`, the arguments, stdin, and whether the script is a file
+/// (run as `bash FILE` runs one, not as `bash -c`).
+type Parsed = (String, String, Vec<String>, Vec<u8>, bool);
 
 fn read_stdin() -> Vec<u8> {
     let mut buf = Vec::new();
@@ -179,17 +186,17 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
             let script = args.get(1).ok_or("-c: option requires an argument")?.clone();
             let arg0 = args.get(2).cloned().unwrap_or_else(|| "bash".into());
             let rest = args.iter().skip(3).cloned().collect();
-            Ok((script, arg0, rest, read_stdin()))
+            Ok((script, arg0, rest, read_stdin(), false))
         }
         Some(file) => {
             let data = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
             let script = sandbash::raw_bytes::decode_vec(data);
-            Ok((script, file.to_string(), args[1..].to_vec(), read_stdin()))
+            Ok((script, file.to_string(), args[1..].to_vec(), read_stdin(), true))
         }
         None => {
             let data = read_stdin();
             let script = sandbash::raw_bytes::decode_vec(data);
-            Ok((script, "bash".into(), Vec::new(), Vec::new()))
+            Ok((script, "bash".into(), Vec::new(), Vec::new(), true))
         }
     }
 }

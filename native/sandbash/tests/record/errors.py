@@ -104,3 +104,16 @@ echo $LINENO
 echo $LINENO''')
 e("lines_after_an_abandoned_command_in_a_script_file", r'''printf 'for i in 1; do\necho ${!x}\ndone\necho $LINENO\nif :\nthen : ${!y}\nfi\n\necho $LINENO\n' > s.sh
 bash s.sh; echo "st=$?"''')
+
+group("Syntax errors around functions, subshells and arithmetic commands")
+e("after_a_function_definition", "f() { :; }; f\nif then\n")
+e("after_a_function_without_newline", "x() { echo; }\nif then")
+e("after_a_subshell_and_arithmetic", "( echo )\n(( 1 < 2 ))\nif then")
+e("a_word_after_a_compound_command", "echo start\n( : ) echo")
+e("a_word_after_fi", "echo start\nif :; then :; fi echo")
+e("reserved_words_after_compound_commands", "echo start\nf() { ( : ) }\n}")
+e("a_function_name_without_its_paren", "echo start\necho ( a")
+e("redirections_after_compound_commands_are_fine", "echo start\nif :; then :; fi 2>/dev/null; fi")
+e("arithmetic_for_header", "echo start\nfor ((i=0;i<1;i++))\ndo :; done; fi")
+e("arithmetic_then_operator", "echo start\n(( x = 1 )) && then")
+e("nested_subshells", "echo start\n(\n(\n:\n)\n)\nfi")
