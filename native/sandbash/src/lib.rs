@@ -358,6 +358,7 @@ impl BashBuilder {
             select_eof: false,
             arith_warnings: Vec::new(),
             random: Default::default(),
+            seconds: (std::time::Instant::now(), 0),
             unread: None,
             compound_unrun: false,
             nofork: 0,

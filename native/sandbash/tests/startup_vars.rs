@@ -78,3 +78,21 @@ fn listed_with_the_set_ones() {
 fn call_stack_arrays_start_empty() {
     check(r#"declare -p BASH_LINENO BASH_SOURCE BASH_ARGV BASH_ARGC FUNCNAME; f() { declare -p BASH_SOURCE BASH_LINENO; }; f; declare -p BASH_SOURCE BASH_LINENO; echo "${BASH_SOURCE[0]-unset} ${#BASH_SOURCE[@]}""#, "declare -a BASH_LINENO=()\ndeclare -a BASH_SOURCE=()\ndeclare -a BASH_ARGV=()\ndeclare -a BASH_ARGC=([0]=\"0\")\ndeclare -a FUNCNAME\ndeclare -a BASH_SOURCE=([0]=\"environment\")\ndeclare -a BASH_LINENO=([0]=\"1\")\ndeclare -a BASH_SOURCE=()\ndeclare -a BASH_LINENO=()\nunset 0\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// SECONDS
+// ----------------------------------------------------------------------
+
+#[test]
+fn counts_from_the_start_and_from_an_assignment() {
+    check(
+        r#"(( SECONDS >= 0 && SECONDS < 100 )) && echo start; sleep 1; (( SECONDS >= 1 )) && echo counted; SECONDS=1000; (( SECONDS >= 1000 && SECONDS < 1100 )) && echo assigned; (( $(echo $SECONDS) >= 1000 )) && echo in-subshell"#,
+        "start\ncounted\nassigned\nin-subshell\n",
+        0,
+    );
+}
+
+#[test]
+fn unset_makes_it_plain() {
+    check(r#"unset SECONDS; echo "[$SECONDS]"; SECONDS=x; echo $SECONDS"#, "[]\nx\n", 0);
+}

@@ -171,7 +171,8 @@ pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
             format!("{}.{:06}", d.as_secs(), d.subsec_micros())
         }
         "LINENO" => sh.line.to_string(),
-        "SECONDS" => "0".into(),
+        "SECONDS" if sh.seconds_plain() => return None,
+        "SECONDS" => (sh.seconds.1.saturating_add(sh.seconds.0.elapsed().as_secs() as i64)).to_string(),
         "BASHPID" => "1".into(),
         "BASH" => "/bin/bash".into(),
         "DIRSTACK" => sh.cwd.clone(),

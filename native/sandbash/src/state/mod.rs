@@ -140,6 +140,8 @@ pub struct ShellState {
     pub arith_warnings: Vec<String>,
     /// `RANDOM`'s generator once a script seeded it.
     pub random: Arc<random::SeededRandom>,
+    /// `SECONDS` counts from this instant, plus the value last assigned.
+    pub seconds: (std::time::Instant, i64),
     /// The text after an exec's syntax error, from the line the commands that
     /// ran before it ended at (the script, a byte offset): read on there once
     /// aliases are defined (see `interp::reader`).
@@ -240,11 +242,21 @@ impl ShellState {
         self.vars.get(name).and_then(|v| v.value.as_ref()?.as_scalar())
     }
 
+    /// Whether `unset SECONDS` made it a plain variable.
+    pub fn seconds_plain(&self) -> bool {
+        self.seconds.1 == i64::MIN
+    }
+
     /// Set a scalar, honouring readonly. `Err` holds bash's message.
     pub fn set_var(&mut self, name: &str, value: String) -> Result<(), String> {
         // Assigning `RANDOM` seeds its generator (it stays dynamic).
         if name == "RANDOM" && self.vars.get_raw(name).is_none() {
             self.random.seed(&value);
+            return Ok(());
+        }
+        // Assigning `SECONDS` sets where it counts from (it stays dynamic).
+        if name == "SECONDS" && self.vars.get_raw(name).is_none() && !self.seconds_plain() {
+            self.seconds = (std::time::Instant::now(), value.trim().parse().unwrap_or(0));
             return Ok(());
         }
         self.vars.set_scalar(name, value)?;

@@ -17,3 +17,7 @@ t("unset_and_assigned", r'''unset BASH_VERSION; echo "[$BASH_VERSION]"; HOSTTYPE
 group("Computed variables and the call stack's arrays")
 t("listed_with_the_set_ones", r'''echo ${!RAN*} ${!SEC*} ${!EPOCH*} ${!LINE*} ${!BASH_S*}; compgen -v SHELL; compgen -v DIRS; compgen -v BASHP''')
 t("call_stack_arrays_start_empty", r'''declare -p BASH_LINENO BASH_SOURCE BASH_ARGV BASH_ARGC FUNCNAME; f() { declare -p BASH_SOURCE BASH_LINENO; }; f; declare -p BASH_SOURCE BASH_LINENO; echo "${BASH_SOURCE[0]-unset} ${#BASH_SOURCE[@]}"''')
+
+group("SECONDS")
+t("counts_from_the_start_and_from_an_assignment", r'''(( SECONDS >= 0 && SECONDS < 100 )) && echo start; sleep 1; (( SECONDS >= 1 )) && echo counted; SECONDS=1000; (( SECONDS >= 1000 && SECONDS < 1100 )) && echo assigned; (( $(echo $SECONDS) >= 1000 )) && echo in-subshell''')
+t("unset_makes_it_plain", r'''unset SECONDS; echo "[$SECONDS]"; SECONDS=x; echo $SECONDS''')
