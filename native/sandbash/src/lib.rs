@@ -345,6 +345,7 @@ impl BashBuilder {
             local_opts: None,
             subst_status: None,
             bad_subst: None,
+            in_heredoc: false,
             in_source: false,
             script_file: false,
             exec_fds: None,

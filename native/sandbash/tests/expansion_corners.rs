@@ -365,3 +365,19 @@ fn source() {
 fn under_set_e_the_failure_exits() {
     check_err(r#"set -e; eval 'echo ${1a}'; echo "n $?""#, "", "bash: line 1: ${1a}: bad substitution\n", 1);
 }
+
+// ----------------------------------------------------------------------
+// Here-documents
+// ----------------------------------------------------------------------
+
+#[test]
+fn ansi_c_quotes_in_operands_are_text() {
+    check(
+        r#"cat <<E
+${v-'x'} ${v-"y"} ${v-$'a\tb'} ${v:-a'b'c} ${v-\$q} $(echo $'c\td') ${v-$(echo $'e\tf')}
+E
+echo "${v-$'a\tb'}""#,
+        "'x' y $'a\\tb' a'b'c $q c\td e\tf\na\tb\n",
+        0,
+    );
+}

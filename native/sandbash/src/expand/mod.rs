@@ -397,7 +397,9 @@ pub async fn expand_heredoc(sh: &mut ShellState, fds: &Fds, body: &str) -> Resul
         Err(_) => return Err(fatal(sh.loc(), fds, &format!("{body}: bad substitution"), fatal_status(sh)).await),
     };
     let mut f = Fields::default();
+    let outer = std::mem::replace(&mut sh.in_heredoc, true);
     let r = expand_pieces(sh, fds, &pieces, true, &mut f).await;
+    sh.in_heredoc = outer;
     if sh.bad_subst.take().is_some() {
         // A here-document's body is one double-quoted text: bash names it all.
         fds.shell_err(sh.loc(), &format!("{body}: bad substitution")).await;

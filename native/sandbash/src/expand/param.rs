@@ -1198,7 +1198,8 @@ async fn expand_raw_into(
 ) -> Result<(), Flow> {
     let dq;
     let raw = if quoted {
-        dq = dq_operand(raw);
+        // In a here-document `$'` is two plain characters.
+        dq = if sh.in_heredoc && raw.contains("$'") { dq_operand(&plain_ansi_quotes(raw)) } else { dq_operand(raw) };
         dq.as_str()
     } else {
         raw
@@ -1259,6 +1260,35 @@ fn drop_plain_escapes(text: &str) -> String {
 /// keeps single quotes literally (`"${x:-'a b'}"` is `'a b'`), a leading `~`
 /// is not expanded and `\}` is a `}`; double quotes, `$'...'` and nested
 /// expansions keep their meaning. The result is expanded as quoted text.
+/// `raw` with each `$'` outside `$( )` escaped (`\$'`): a here-document's
+/// operand text, where it is not a quote.
+fn plain_ansi_quotes(raw: &str) -> String {
+    let b = raw.as_bytes();
+    let mut out = String::with_capacity(raw.len() + 4);
+    let mut depth = 0usize;
+    let mut last = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'$' if b.get(i + 1) == Some(&b'(') => {
+                depth += 1;
+                i += 1;
+            }
+            b')' if depth > 0 => depth -= 1,
+            b'$' if depth == 0 && b.get(i + 1) == Some(&b'\'') => {
+                out.push_str(&raw[last..i]);
+                out.push('\\');
+                last = i;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push_str(&raw[last..]);
+    out
+}
+
 pub(crate) fn dq_operand(raw: &str) -> String {
     let b: Vec<char> = raw.chars().collect();
     let mut out = String::with_capacity(raw.len() + 8);

@@ -91,6 +91,9 @@ pub struct ShellState {
     /// names the whole text being expanded, which the word's caller knows
     /// (see `expand::report_bad_subst`).
     pub bad_subst: Option<String>,
+    /// Expanding a here-document's body: `$'...'` in a `${...}` operand is
+    /// plain text there (bash decodes it only inside double quotes).
+    pub in_heredoc: bool,
     /// Inside `source`/`.`: `return` is allowed.
     pub in_source: bool,
     /// Running a script file (`bash file`, `./file`) rather than `-c` text:

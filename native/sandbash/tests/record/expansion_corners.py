@@ -63,3 +63,6 @@ e("every_discarding_error", r'''eval 'echo ${!x}'; echo "a $?"; x=5; eval 'echo 
 e("in_a_loop_and_a_function", r'''for i in 1 2; do eval 'echo ${1a}'; echo "in $?"; done; f() { eval 'echo ${#,}'; echo "inf $?"; }; f; echo "after $?"''')
 e("source", r'''echo 'echo ${1a}; echo s2' > s.sh; source ./s.sh; echo "after $?"''')
 e("under_set_e_the_failure_exits", r'''set -e; eval 'echo ${1a}'; echo "n $?"''')
+
+group("Here-documents")
+t("ansi_c_quotes_in_operands_are_text", "cat <<E\n${v-'x'} ${v-\"y\"} ${v-$'a\\tb'} ${v:-a'b'c} ${v-\\$q} $(echo $'c\\td') ${v-$(echo $'e\\tf')}\nE\necho \"${v-$'a\\tb'}\"")
