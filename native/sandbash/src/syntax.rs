@@ -166,12 +166,26 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
                 text = Cow::Owned(closed);
                 (program, open.into_iter().map(|(line, tag)| (ended, line, tag)).collect())
             }
-            _ => return Err(m),
+            _ => return Err(shown_line_from(m, src)),
         },
     };
     let mut source = Source::new(&text);
     source.eof_heredocs = eof_heredocs;
     Ok(Parsed { program, source: Arc::new(source) })
+}
+
+/// A syntax error's second line quotes the script's own line, not the text
+/// [`prepare`] made of it (`for ((;;))` is read as `for ((; ;))`).
+fn shown_line_from(m: String, src: &str) -> String {
+    let marker = "\nbash: -c: line ";
+    let Some(at) = m.find(marker) else { return m };
+    let rest = &m[at + marker.len()..];
+    let Some((n, quoted)) = rest.split_once(": `") else { return m };
+    let (Ok(line), true) = (n.parse::<usize>(), quoted.ends_with('\'')) else { return m };
+    match src.lines().nth(line.saturating_sub(1)) {
+        Some(orig) if orig != &quoted[..quoted.len() - 1] => format!("{}{marker}{line}: `{orig}'", &m[..at]),
+        _ => m,
+    }
 }
 
 /// Here-documents bash reads for one command (its HEREDOC_MAX).
@@ -564,13 +578,16 @@ fn rewrite_arith_for(src: &str) -> Cow<'_, str> {
         return Cow::Borrowed(src);
     }
     let b = src.as_bytes();
+    // Quoted text (`echo 'for ((;;))'`) is not a loop.
+    let quoted = quoted_mask(src);
     let mut out = String::with_capacity(src.len() + 8);
     let mut i = 0;
     let mut last = 0;
     while let Some(pos) = src[i..].find("for") {
         let start = i + pos;
         i = start + 3;
-        let before_ok = start == 0 || !(b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'_');
+        let before_ok =
+            !quoted[start] && (start == 0 || !(b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'_'));
         let mut j = i;
         while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
             j += 1;

@@ -519,3 +519,27 @@ fi"#,
         2,
     );
 }
+
+#[test]
+fn quoted_line_of_an_arithmetic_for() {
+    check_err(
+        r#"true
+for ((;;)); fi"#,
+        "",
+        "bash: -c: line 2: syntax error near unexpected token `fi'\nbash: -c: line 2: `for ((;;)); fi'\n",
+        2,
+    );
+}
+
+// ----------------------------------------------------------------------
+// Quoted text that looks like an arithmetic for
+// ----------------------------------------------------------------------
+
+#[test]
+fn is_left_as_written() {
+    check(
+        r#"echo 'for ((;;)); x'; echo "for ((;;))"; x='for ((;; )) a'; echo $x; for ((i=0;;i++)); do ((i>2)) && break; done; echo $i"#,
+        "for ((;;)); x\nfor ((;;))\nfor ((;; )) a\n3\n",
+        0,
+    );
+}

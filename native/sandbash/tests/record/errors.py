@@ -117,3 +117,7 @@ e("redirections_after_compound_commands_are_fine", "echo start\nif :; then :; fi
 e("arithmetic_for_header", "echo start\nfor ((i=0;i<1;i++))\ndo :; done; fi")
 e("arithmetic_then_operator", "echo start\n(( x = 1 )) && then")
 e("nested_subshells", "echo start\n(\n(\n:\n)\n)\nfi")
+e("quoted_line_of_an_arithmetic_for", "true\nfor ((;;)); fi")
+
+group("Quoted text that looks like an arithmetic for")
+t("is_left_as_written", r'''echo 'for ((;;)); x'; echo "for ((;;))"; x='for ((;; )) a'; echo $x; for ((i=0;;i++)); do ((i>2)) && break; done; echo $i''')
