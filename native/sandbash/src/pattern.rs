@@ -735,8 +735,15 @@ fn extglob_group(
     }
 }
 
+/// Characters a bracket expression may span. Each `[` of a pattern looks for
+/// its `]`: without a bound, a value of many `[` and no `]` costs the square of
+/// its length (50 KB took 3 s). Longer ones are a literal `[`, as a `[` that
+/// is never closed is.
+const MAX_BRACKET: usize = 256;
+
 /// Translate a bracket expression starting at `c[start] == '['`.
 fn bracket(c: &[(char, bool)], start: usize) -> Option<(String, usize)> {
+    let c = &c[..c.len().min(start.saturating_add(MAX_BRACKET))];
     let mut i = start + 1;
     let mut out = String::from("[");
     if matches!(c.get(i), Some(&('!', false)) | Some(&('^', false))) {

@@ -251,6 +251,16 @@ mod tests {
         assert!(err.contains("fc: -q: invalid option\nfc: usage: fc [-e ename]"), "{err}");
     }
 
+    /// An entry that is itself `fc -s` runs itself again: nested as evals
+    /// are, it stops at `max_function_depth`.
+    #[tokio::test]
+    async fn fc_s_of_itself_is_bounded() {
+        let mut b = session(&[]).await;
+        let _ = b.exec("fc -s").await;
+        let err = b.exec("fc -s").await.map(|r| r.exit_code).unwrap_err();
+        assert!(err.to_string().contains("max_function_depth"), "{err}");
+    }
+
     #[tokio::test]
     async fn fc_edits_with_fcedit_then_runs_the_result() {
         let mut b = session(&["echo old"]).await;

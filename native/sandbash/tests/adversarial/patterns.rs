@@ -185,3 +185,14 @@ fn globstar_over_a_deep_tree() {
     );
     assert_eq!(o.stdout(), "41\nd/d/d/f.txt\n", "{}", o.describe());
 }
+
+/// A value of many `[` and no `]`: each `[` looks for its `]` only so far
+/// (the square of the length before), in globbing, `case` and `[[ == ]]`.
+#[test]
+fn many_unclosed_brackets() {
+    for n in SIZES {
+        let script = format!("x=$(head -c {n} /dev/zero | tr '\\0' '[')\n")
+            + "echo $x | wc -c; case a in $x) echo case;; esac; [[ a == $x ]] || echo cond\n";
+        answer_or_limit(&script, &format!("{}\ncond\n", n + 1), &["max_", "timeout_ms"]);
+    }
+}
