@@ -229,3 +229,83 @@ b"#,
         2,
     );
 }
+
+// ----------------------------------------------------------------------
+// Here-documents after an arithmetic command in a command substitution
+// ----------------------------------------------------------------------
+
+#[test]
+fn after_a_loop_condition() {
+    check(
+        r#"r=$(
+q=0; until (( q++ >= 2 )); do echo "$q"; done
+); printf '[%s]\n' "$r"
+cat <<EOF
+x $r
+EOF
+echo after"#,
+        "[1\n2]\nx 1\n2\nafter\n",
+        0,
+    );
+}
+
+#[test]
+fn after_an_arithmetic_for() {
+    check(
+        r#"x=$(for ((i=0;i<2;i++)); do echo $i; done)
+cat <<-'E'
+	$x
+	E
+echo "$x""#,
+        "$x\n0\n1\n",
+        0,
+    );
+}
+
+#[test]
+fn quoted_substitution_and_the_same_line() {
+    check(
+        r#"echo "$( (( 1 )) && echo yes )" a; cat <<EOF
+body
+EOF"#,
+        "yes a\nbody\n",
+        0,
+    );
+}
+
+#[test]
+fn nested_substitutions() {
+    check(
+        r#"x=$(y=$( ((1)); echo in ); echo "$y out") ; cat <<E
+$x
+E"#,
+        "in out\n",
+        0,
+    );
+}
+
+#[test]
+fn in_a_function_printed() {
+    check(
+        r#"f() {
+  x=$( (( 1 )) && echo hi)
+  cat <<EOF
+$x
+EOF
+}
+f; declare -f f"#,
+        "hi\nf () \n{ \n    x=$( (( 1 )) && echo hi);\n    cat <<EOF\n$x\nEOF\n\n}\n",
+        0,
+    );
+}
+
+#[test]
+fn shifts_stay_shifts() {
+    check(
+        r#"x=$( (( y = 1 << 2 )); echo $y ); echo $(( 1 << 3 )) $x; cat <<EOF
+z
+EOF"#,
+        "8 4\nz\n",
+        0,
+    );
+}

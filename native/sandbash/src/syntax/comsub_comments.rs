@@ -140,13 +140,13 @@ pub fn blank(src: &str) -> Cow<'_, str> {
 }
 
 /// Whether the `#` or `((` at `i` begins a word.
-fn word_start(b: &[u8], i: usize) -> bool {
+pub(super) fn word_start(b: &[u8], i: usize) -> bool {
     i == 0 || matches!(b[i - 1], b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>')
 }
 
 /// Past the `'` closing a quote whose text starts at `from` (`$'...'` takes
 /// backslash escapes); `None` when it never closes.
-fn skip_single(b: &[u8], from: usize, ansi: bool) -> Option<usize> {
+pub(super) fn skip_single(b: &[u8], from: usize, ansi: bool) -> Option<usize> {
     let mut j = from;
     while j < b.len() {
         match b[j] {
