@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 pub mod cache;
+pub mod comsub_arith;
 mod comsub_case;
 mod comsub_comments;
 pub mod cond;
@@ -365,6 +366,10 @@ fn prepare(src: &str) -> Cow<'_, str> {
         Cow::Borrowed(_) => src,
         Cow::Owned(s) => Cow::Owned(s),
     };
+    let src = match comsub_arith::rewrite(&src) {
+        Cow::Borrowed(_) => src,
+        Cow::Owned(s) => Cow::Owned(s),
+    };
     let src = match comsub_case::rewrite(&src) {
         Cow::Borrowed(_) => src,
         Cow::Owned(s) => Cow::Owned(s),
@@ -380,9 +385,39 @@ fn prepare(src: &str) -> Cow<'_, str> {
     }
 }
 
+/// Stand-ins for a blank inside a subscript (see [`rewrite_subscript_blanks`]):
+/// Unicode noncharacters, which no text means as itself, escaped so that
+/// the parser reads each as a piece of its own (`a[ i[1] ]=x`: a name
+/// with a subscript must start a piece to be read as one).
+pub const SUBSCRIPT_SPACE: &str = "\\\u{FDD0}";
+pub const SUBSCRIPT_TAB: &str = "\\\u{FDD1}";
+
+/// A subscript's text with its blanks back (see [`rewrite_subscript_blanks`]).
+pub fn unmark_subscript_blanks(s: &str) -> Cow<'_, str> {
+    if s.contains(['\u{FDD0}', '\u{FDD1}']) {
+        Cow::Owned(s.replace(SUBSCRIPT_SPACE, " ").replace(SUBSCRIPT_TAB, "\t"))
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// A word's text without what the rewrites before parsing added to it
+/// ([`unmark_subscript_blanks`], [`comsub_arith::ARITH_RESET`]).
+pub fn word_as_written(s: &str) -> Cow<'_, str> {
+    let s = unmark_subscript_blanks(s);
+    if s.contains(comsub_arith::ARITH_RESET) {
+        Cow::Owned(s.replace(comsub_arith::ARITH_RESET, ""))
+    } else {
+        s
+    }
+}
+
 /// bash reads `a[1 + 1]=x` (an assignment at the start of a command) and
 /// `([k 1]=v)` (a key in a compound assignment) as one word: the blanks
-/// inside the subscript are escaped here so the parser keeps the word whole.
+/// inside the subscript become [`SUBSCRIPT_SPACE`] and [`SUBSCRIPT_TAB`] here
+/// so the parser keeps the word whole; who reads the word's text puts them
+/// back (an escape would change the subscript's meaning: it is arithmetic
+/// text, where a backslash stays).
 fn rewrite_subscript_blanks(src: &str) -> Cow<'_, str> {
     if !src.contains("]=") && !src.contains("]+=") {
         return Cow::Borrowed(src);
@@ -462,10 +497,11 @@ fn rewrite_subscript_blanks(src: &str) -> Cow<'_, str> {
                             let o = out.get_or_insert_with(String::new);
                             o.push_str(&src[last..i]);
                             for (k, c) in src[i..e].char_indices() {
-                                if (c == ' ' || c == '\t') && !mask[i + k] {
-                                    o.push('\\');
+                                match c {
+                                    ' ' if !mask[i + k] => o.push_str(SUBSCRIPT_SPACE),
+                                    '\t' if !mask[i + k] => o.push_str(SUBSCRIPT_TAB),
+                                    c => o.push(c),
                                 }
-                                o.push(c);
                             }
                             last = e;
                             i = e;

@@ -343,3 +343,87 @@ declare -A m; readonly m; (( m[k] = 1 )); echo "st=$?"
 a=(1); readonly a; (( a[0] = 2 )); echo "st=$? ${a[*]}"
 echo $(( r = 5 )); echo not reached"#, "st=1\nst=1 s=unset\nst=1 t=unset\nst=1\nst=1\nf st=1\nok\nst=1\nst=1 1\n", "bash: line 2: r: readonly variable\nbash: line 3: r: readonly variable\nbash: line 4: r: readonly variable\nbash: line 5: r: readonly variable\nbash: line 6: r: readonly variable\nenvironment: line 7: r: readonly variable\nbash: line 9: m: readonly variable\nbash: line 10: a: readonly variable\nbash: line 11: r: readonly variable\n", 1);
 }
+
+// ----------------------------------------------------------------------
+// quotes in arithmetic text
+// ----------------------------------------------------------------------
+
+#[test]
+fn single_quotes_stay_and_are_an_error() {
+    check_err(r#"echo $(( '1' + 2 ))
+(( '1' )); echo "st=$?"
+echo $[ '1' ]
+echo $(( $'1' ))
+echo $(( ${x:-'1'} + 1 ))
+echo after"#, "st=1\nafter\n", "bash: line 1: '1' + 2 : syntax error: operand expected (error token is \"'1' + 2 \")\nbash: line 2: ((: '1' : syntax error: operand expected (error token is \"'1' \")\nbash: line 3: '1' : syntax error: operand expected (error token is \"'1' \")\nbash: line 4: '1' : syntax error: operand expected (error token is \"'1' \")\nbash: line 5: '1' + 1 : syntax error: operand expected (error token is \"'1' + 1 \")\n", 0);
+}
+
+#[test]
+fn double_quotes_go() {
+    check_err(
+        r#"x=3; echo $(( "1" + 2 )) $(( "$x" * 2 )) $(( "1 + 2" * 3 )) $(( ${y:-"4"} + 1 ))
+echo $(( "1\"" ))
+echo after"#,
+        "3 6 7 5\nafter\n",
+        "bash: line 2: 1\" : syntax error: invalid arithmetic operator (error token is \"\" \")\n",
+        0,
+    );
+}
+
+#[test]
+fn backslashes_as_in_double_quotes() {
+    check_err(r#"x=2; echo $(( \$x ))
+echo $(( \1 ))
+echo $(( x\
++1 ))"#, "3\n", "bash: line 1: $x : syntax error: operand expected (error token is \"$x \")\nbash: line 2: \\1 : syntax error: operand expected (error token is \"\\1 \")\n", 0);
+}
+
+#[test]
+fn pattern_operands_keep_their_quotes() {
+    check_err(r#"x=1a; echo $(( ${x%'a'} + 1 )) $(( ${x%"a"} + 2 ))"#, "2 3\n", "", 0);
+}
+
+#[test]
+fn indexed_subscripts() {
+    check_err(
+        r#"a=(5 6 7); echo ${a["1"]} $(( a["2"] ))
+echo ${a['1']}
+echo after
+a['1']=x
+echo after2
+a[\1]=x
+a[$'1']=y
+declare -p a"#,
+        "6 7\n",
+        "bash: line 2: '1': syntax error: operand expected (error token is \"'1'\")\n",
+        1,
+    );
+}
+
+#[test]
+fn keys_of_associative_arrays_are_words() {
+    check(
+        r#"declare -A m; m['k']=1; m["j"]=2; m[$'t']=3; declare -n r=m; r['via ref']=4; declare -p m"#,
+        "declare -A m=([\"via ref\"]=\"4\" [t]=\"3\" [k]=\"1\" [j]=\"2\" )\n",
+        0,
+    );
+}
+
+#[test]
+fn blanks_inside_an_assigned_subscript() {
+    check(r#"a[ 1 ]=w; a[	2	]=t; a[1 + 2]=s; i=0; a[ i ]=z; b=([1 + 1]=x [ 3 ]=y); declare -p a b
+declare -A m; m[k 1]=v; m[ x ]=y; declare -p m
+f() { a[1 + 1]=x; c=([1 + 1]=q); }; declare -f f"#, "declare -a a=([0]=\"z\" [1]=\"w\" [2]=\"t\" [3]=\"s\")\ndeclare -a b=([2]=\"x\" [3]=\"y\")\ndeclare -A m=([\"k 1\"]=\"v\" [\" x \"]=\"y\" )\nf () \n{ \n    a[1 + 1]=x;\n    c=([1 + 1]=q)\n}\n", 0);
+}
+
+#[test]
+fn blanks_inside_subscripts_traced() {
+    check_err(
+        r#"set -x; a[1 + 1]=x; declare -A m; m[k 1]=v; set +x
+trap 'echo "$BASH_COMMAND"' DEBUG
+a[3 * 1]=w"#,
+        "a[3 * 1]=w\n",
+        "+ a[1 + 1]=x\n+ declare -A m\n+ m[k 1]=v\n+ set +x\n",
+        0,
+    );
+}

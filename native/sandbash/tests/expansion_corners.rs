@@ -381,3 +381,14 @@ echo "${v-$'a\tb'}""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Bad substitutions name the word as bash's parser left it
+// ----------------------------------------------------------------------
+
+#[test]
+fn ansi_c_quotes_are_single_quoted() {
+    check_err(r#"IFS=','; printf '<%s>' $'010'${#,,}; echo
+echo $'a\tb'${x!}; echo "st=$?"
+echo "$'a'${x!}""#, "", "bash: line 1: '010'${#,,}: bad substitution\nbash: line 2: 'a\tb'${x!}: bad substitution\nbash: line 3: $'a'${x!}: bad substitution\n", 1);
+}

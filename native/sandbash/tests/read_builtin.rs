@@ -259,3 +259,35 @@ fn invalid_names() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Names checked as bash checks them
+// ----------------------------------------------------------------------
+
+#[test]
+fn first_name_before_reading() {
+    check_err(
+        r#"printf '1\n2\n' | { read 1x; read b; echo "b=$b"; }
+read "" a <<< "1 2 3"; echo "st=$? a=$a""#,
+        "b=1\nst=1 a=\n",
+        "bash: line 1: read: `1x': not a valid identifier\nbash: line 2: read: `': not a valid identifier\n",
+        0,
+    );
+}
+
+#[test]
+fn later_names_as_they_are_assigned() {
+    check_err(r#"printf '1\n2\n' | { read a 1x; read b; echo "a=$a b=$b"; }
+read a "" b <<< "1 2 3"; echo "st=$? a=$a b=$b"
+read -N 2 c 2y <<< abc; echo "st=$? c=$c""#, "a=1 b=2\nst=1 a=1 b=\nst=1 c=ab\n", "bash: line 1: read: `1x': not a valid identifier\nbash: line 2: read: `': not a valid identifier\nbash: line 3: read: `2y': not a valid identifier\n", 0);
+}
+
+#[test]
+fn array_name_after_reading() {
+    check_err(
+        r#"printf '1 2\n3\n' | { read -a 1x; read b; echo "b=$b"; }"#,
+        "b=3\n",
+        "bash: line 1: read: `1x': not a valid identifier\n",
+        0,
+    );
+}

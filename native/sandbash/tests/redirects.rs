@@ -664,3 +664,21 @@ cat <<< ${v:?x}; echo "after $?""#,
         1,
     );
 }
+
+#[test]
+fn compound_redirection_bad_substitution_abandons_the_line() {
+    check_err(r#"{ cat; } < ${!v}; echo same
+echo "next $?"
+while read l; do :; done << EOF; echo same
+${!v}
+EOF
+echo "next $?"
+{ cat; } << EOF; echo same
+$((1/0))
+EOF
+echo "next $?"
+f() { { cat; } <<< ${!v}; echo same; }; f
+echo "next $?"
+set -e; { cat; } < ${!v}; echo same
+echo "not reached""#, "next 1\nnext 1\nnext 1\nnext 1\n", "bash: line 1: v: invalid indirect expansion\nbash: line 5: v: invalid indirect expansion\nbash: line 9: 1/0: division by 0 (error token is \"0\")\nenvironment: line 11: v: invalid indirect expansion\nbash: line 13: v: invalid indirect expansion\n", 1);
+}

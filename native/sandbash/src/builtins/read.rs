@@ -91,10 +91,10 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
         }
         i += 1;
     }
-    for n in names.iter().chain(array.iter()) {
-        if !super::valid_name(n) {
-            return Ok(fail(sh.loc(), fds, &format!("read: `{n}': not a valid identifier"), 1).await);
-        }
+    // bash checks the first name before reading, the others (and `-a`'s)
+    // as it assigns: the input is read and the names before a bad one set.
+    if let Some(n) = names.first().filter(|n| !super::valid_name(n)) {
+        return Ok(invalid_name(sh, fds, n).await);
     }
     if timeout_zero {
         // `-t 0`: is there input to read? Nothing is read.
@@ -204,6 +204,9 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
     let plain = |cs: &[(char, bool)]| cs.iter().map(|&(c, _)| c).collect::<String>();
 
     if let Some(arr) = array {
+        if !super::valid_name(&arr) {
+            return Ok(invalid_name(sh, fds, &arr).await);
+        }
         let fields = if exact { vec![plain(&chars)] } else { split_all(&chars, &ifs) };
         let items = fields.into_iter().map(|f| (None, f)).collect();
         let _ = sh.vars.unset(&arr);
@@ -222,12 +225,18 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
         // `-N`: no splitting; the first name gets it all.
         let mut ok = set(sh, &names[0], plain(&chars), fds).await?;
         for n in &names[1..] {
+            if !super::valid_name(n) {
+                return Ok(invalid_name(sh, fds, n).await);
+            }
             ok &= set(sh, n, String::new(), fds).await?;
         }
         return Ok(if ok { status } else { 1 });
     }
     let mut rest: &[(char, bool)] = &chars;
     for (k, name) in names.iter().enumerate() {
+        if !super::valid_name(name) {
+            return Ok(invalid_name(sh, fds, name).await);
+        }
         let v = if k + 1 == names.len() {
             trim_last(rest, &ifs)
         } else {
@@ -240,6 +249,10 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
         }
     }
     Ok(status)
+}
+
+async fn invalid_name(sh: &ShellState, fds: &Fds, name: &str) -> i32 {
+    fail(sh.loc(), fds, &format!("read: `{name}': not a valid identifier"), 1).await
 }
 
 /// Assign one name; false (after bash's message) when it cannot be.

@@ -3,7 +3,6 @@
 //! evaluated while it is parsed, so side effects before an error stay and the
 //! first error met is the one reported, with bash's error token.
 
-use super::expand_to_segs;
 use crate::interp::{Fds, Flow};
 use crate::state::{ShellState, Value};
 
@@ -102,8 +101,7 @@ pub fn eval_or_stop(sh: &mut ShellState, text: &str) -> Result<Result<i64, Strin
 /// expansion (what is then parsed).
 pub async fn expand_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<String, Flow> {
     Ok(if text.contains(['$', '`', '"', '\'', '\\']) {
-        let fields = expand_to_segs(sh, fds, text).await?;
-        fields.into_iter().flatten().map(|s| s.text).collect::<String>()
+        super::expand_arith_text(sh, fds, text).await?
     } else {
         text.to_string()
     })

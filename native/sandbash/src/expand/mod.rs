@@ -145,7 +145,7 @@ fn mark_toggles(raw: &str) -> std::borrow::Cow<'_, str> {
 /// [`mark_toggles`]; `quotes`: single quotes hide what they hold (not in a
 /// here-document body).
 fn mark_toggles_in(raw: &str, quotes: bool) -> std::borrow::Cow<'_, str> {
-    if !raw.contains('~') || !raw.contains("${") {
+    if !raw.contains("${") || !(raw.contains('~') || raw.contains("${#")) {
         return std::borrow::Cow::Borrowed(raw);
     }
     let c: Vec<char> = raw.chars().collect();
@@ -167,6 +167,18 @@ fn mark_toggles_in(raw: &str, quotes: bool) -> std::borrow::Cow<'_, str> {
             '$' if !single && c.get(i) == Some(&'{') => {
                 out.push('{');
                 i += 1;
+                // `${##pat}`, `${#%pat}`: `$#` with a pattern removed, which
+                // brush-parser cannot read (with quotes in the pattern, not
+                // even as the text `unparsed_expansion` reads); `${##}` is
+                // the length of `$#` and `${#%}` a bad substitution.
+                if c.get(i) == Some(&'#')
+                    && matches!(c.get(i + 1), Some('#' | '%'))
+                    && c.get(i + 2).is_some_and(|x| *x != '}')
+                {
+                    out.push_str(NARGS);
+                    i += 1;
+                    continue;
+                }
                 let mut j = i;
                 if c.get(j) == Some(&'!') {
                     j += 1;
@@ -464,11 +476,52 @@ pub async fn expand_to_segs(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result
     Ok(f.finish())
 }
 
+/// The text of an arithmetic expression expanded as bash expands it: as if
+/// in double quotes, with the double quotes themselves removed. Single
+/// quotes, `$'...'` and a backslash before an ordinary character stay in the
+/// text (and make it a syntax error there, as in bash: `$(( '1' ))`).
+pub async fn expand_arith_text(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<String, Flow> {
+    let pieces = match word_pieces(raw, false) {
+        Ok(p) => p,
+        Err(m) => return Err(fatal(sh.loc(), fds, &m, 1).await),
+    };
+    let quotes =
+        |p: &WordPieceWithSource| matches!(p.piece, WordPiece::SingleQuotedText(_) | WordPiece::AnsiCQuotedText(_));
+    let kept;
+    let pieces: &[WordPieceWithSource] = if pieces.iter().any(quotes) {
+        let as_text =
+            |p: &WordPieceWithSource, text: String| WordPieceWithSource { piece: WordPiece::Text(text), ..p.clone() };
+        kept = pieces
+            .iter()
+            .map(|p| match &p.piece {
+                WordPiece::SingleQuotedText(t) => as_text(p, format!("'{t}'")),
+                WordPiece::AnsiCQuotedText(t) => as_text(p, format!("'{}'", ansi_c::decode(t))),
+                _ => p.clone(),
+            })
+            .collect::<Vec<_>>();
+        &kept
+    } else {
+        &pieces
+    };
+    let mut f = Fields::default();
+    let r = expand_pieces(sh, fds, pieces, true, &mut f).await;
+    report_bad_subst(sh, fds, raw).await;
+    r?;
+    Ok(f.finish().into_iter().flatten().map(|s| s.text).collect())
+}
+
 /// bash names a `${...}` it cannot read by the text it was expanding: the
 /// double-quoted string around it, else the whole word (`a${x!}b`).
 async fn report_bad_subst(sh: &mut ShellState, fds: &Fds, raw: &str) {
     if let Some(body) = sh.bad_subst.take() {
         let text = bad_subst_context(raw, &body);
+        // bash's parser has already made `$'...'` a single-quoted string.
+        let whole_word = text.len() == raw.len();
+        let text = if whole_word && text.contains("$'") {
+            std::borrow::Cow::Owned(crate::interp::print_cmd::ansi_c_to_single(text))
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        };
         fds.shell_err(sh.loc(), &format!("{text}: bad substitution")).await;
     }
 }
@@ -599,7 +652,7 @@ pub fn expand_pieces<'a>(
 }
 
 /// Name of the temporary variable that stands for `$#` in `${##pat}`.
-const NARGS: &str = "__sandbash_nargs__";
+pub(crate) const NARGS: &str = "__sandbash_nargs__";
 
 /// A `${...}` that brush-parser cannot read but bash can, rewritten as one it
 /// reads: `${x~}`/`${x~~pat}` (case toggle) as `${x^}`/`${x^^pat}` (expanded

@@ -180,6 +180,8 @@ pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
         "SHELLOPTS" => sh.opts.shellopts(),
         "BASHOPTS" => sh.opts.bashopts(),
         "BASH_SUBSHELL" => sh.subshell_depth.saturating_sub(sh.shell_base).to_string(),
+        // `$#` under the name a `${##pat}` is rewritten to (see `mark_toggles`).
+        super::NARGS => sh.positional.len().to_string(),
         _ => return None,
     })
 }
@@ -672,6 +674,9 @@ pub async fn expand(
         | P::RemoveLargestPrefixPattern { parameter, indirect, pattern } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, *indirect, &v, false).await?;
+            if no_elements(&v) {
+                return emit(sh, out, v, quoted);
+            }
             let parts = expand_pattern(sh, fds, pattern.as_deref().unwrap_or("")).await?;
             let pat = Pattern::from_parts(&parts);
             let extglob = sh.opts.extglob;
@@ -1045,6 +1050,9 @@ pub async fn expand(
             };
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, *indirect, &v, false).await?;
+            if no_elements(&v) {
+                return emit(sh, out, v, quoted);
+            }
             let pat = Pattern::from_parts(&expand_pattern(sh, fds, pattern).await?);
             let rep = match replacement {
                 // patsub_replacement: an unquoted `&` stands for the match.
@@ -1067,6 +1075,12 @@ pub async fn expand(
         }
     }
     Ok(())
+}
+
+/// A list (`$@`, `${a[@]}`) without elements: bash expands the operand of a
+/// pattern operator on it only when there is something to apply it to.
+fn no_elements(v: &PV) -> bool {
+    matches!(v, PV::List(items, _) if items.is_empty())
 }
 
 /// `$@` or `${name[@]}`: a list that expands to separate words even when quoted.
@@ -1147,6 +1161,9 @@ pub(crate) async fn case_modify(
 ) -> Result<(), Flow> {
     let v = get(sh, fds, parameter, indirect).await?;
     check_nounset(sh, fds, parameter, indirect, &v, false).await?;
+    if no_elements(&v) {
+        return emit(sh, out, v, quoted);
+    }
     let pat = match pattern.as_deref() {
         Some(p) if !p.is_empty() => Some(Pattern::from_parts(&expand_pattern(sh, fds, p).await?)),
         _ => None,

@@ -527,9 +527,6 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
                             sh.last_status = s;
                             return Ok(s);
                         }
-                        // Otherwise it ends the shell (bash has read the whole
-                        // command: the error names the line after the body).
-                        Err(Flow::Abort(s)) => return Err(Flow::Exit(s)),
                         other => other?,
                     };
                     let Some(fds) = applied else {

@@ -742,7 +742,7 @@ fn unfold(mut node: Node<'_>) -> (Option<&ast::Pipeline>, Shape<'_>) {
 
 /// `$'...'` outside double quotes becomes its decoded text single-quoted, as
 /// bash's parser leaves it.
-fn ansi_c_to_single(word: &str) -> String {
+pub(crate) fn ansi_c_to_single(word: &str) -> String {
     let mut out = String::with_capacity(word.len());
     let mut rest = word;
     let mut in_double = false;

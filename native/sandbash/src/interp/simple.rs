@@ -609,7 +609,18 @@ pub enum AssignedValue {
 pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignment) -> Result<Assigned, Flow> {
     let (name, index) = match &a.name {
         AssignmentName::VariableName(n) => (n.clone(), None),
-        AssignmentName::ArrayElementName(n, i) => (n.clone(), Some(expand::expand_string(sh, fds, i).await?)),
+        // An indexed array's subscript is arithmetic text: expanded as in
+        // double quotes (`a['1']=x` is an error in bash); an associative
+        // array's key is an ordinary word.
+        AssignmentName::ArrayElementName(n, i) => {
+            let i = crate::syntax::unmark_subscript_blanks(i);
+            let i = if is_assoc(sh, n) {
+                expand::expand_string(sh, fds, &i).await?
+            } else {
+                expand::expand_arith_text(sh, fds, &i).await?
+            };
+            (n.clone(), Some(i))
+        }
     };
     let value = match &a.value {
         AssignmentValue::Scalar(w) => {
@@ -637,6 +648,15 @@ pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignme
         }
     };
     Ok(Assigned { name, index, value, append: a.append })
+}
+
+/// Whether `name` (or what it refers to) is an associative array.
+fn is_assoc(sh: &ShellState, name: &str) -> bool {
+    let target = match sh.vars.resolve(name) {
+        crate::state::Resolved::Name(n, _) => n,
+        _ => std::borrow::Cow::Borrowed(name),
+    };
+    matches!(sh.vars.get(&target).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)))
 }
 
 /// The value text of `name=value` read from the source (the parsed value has

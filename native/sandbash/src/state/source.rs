@@ -82,6 +82,13 @@ impl Source {
 
     /// A word's exact source text (falls back to the parsed value).
     pub fn word<'a>(&'a self, w: &'a ast::Word) -> Cow<'a, str> {
+        match self.word_text(w) {
+            Cow::Borrowed(s) => crate::syntax::word_as_written(s),
+            Cow::Owned(s) => Cow::Owned(crate::syntax::word_as_written(&s).into_owned()),
+        }
+    }
+
+    fn word_text<'a>(&'a self, w: &'a ast::Word) -> Cow<'a, str> {
         if w.value.contains("${") || w.value.contains('"') {
             if let Some(loc) = &w.loc {
                 if let Some(s) = self.slice(loc.start.index, loc.end.index) {

@@ -182,3 +182,34 @@ f() { (( r += 1 )); echo "f st=$?"; }; f
 declare -A m; readonly m; (( m[k] = 1 )); echo "st=$?"
 a=(1); readonly a; (( a[0] = 2 )); echo "st=$? ${a[*]}"
 echo $(( r = 5 )); echo not reached''')
+
+group("quotes in arithmetic text")
+e("single_quotes_stay_and_are_an_error", r'''echo $(( '1' + 2 ))
+(( '1' )); echo "st=$?"
+echo $[ '1' ]
+echo $(( $'1' ))
+echo $(( ${x:-'1'} + 1 ))
+echo after''')
+e("double_quotes_go", r'''x=3; echo $(( "1" + 2 )) $(( "$x" * 2 )) $(( "1 + 2" * 3 )) $(( ${y:-"4"} + 1 ))
+echo $(( "1\"" ))
+echo after''')
+e("backslashes_as_in_double_quotes", r'''x=2; echo $(( \$x ))
+echo $(( \1 ))
+echo $(( x\
++1 ))''')
+e("pattern_operands_keep_their_quotes", r'''x=1a; echo $(( ${x%'a'} + 1 )) $(( ${x%"a"} + 2 ))''')
+e("indexed_subscripts", r'''a=(5 6 7); echo ${a["1"]} $(( a["2"] ))
+echo ${a['1']}
+echo after
+a['1']=x
+echo after2
+a[\1]=x
+a[$'1']=y
+declare -p a''')
+t("keys_of_associative_arrays_are_words", r'''declare -A m; m['k']=1; m["j"]=2; m[$'t']=3; declare -n r=m; r['via ref']=4; declare -p m''')
+t("blanks_inside_an_assigned_subscript", r'''a[ 1 ]=w; a[	2	]=t; a[1 + 2]=s; i=0; a[ i ]=z; b=([1 + 1]=x [ 3 ]=y); declare -p a b
+declare -A m; m[k 1]=v; m[ x ]=y; declare -p m
+f() { a[1 + 1]=x; c=([1 + 1]=q); }; declare -f f''')
+e("blanks_inside_subscripts_traced", r'''set -x; a[1 + 1]=x; declare -A m; m[k 1]=v; set +x
+trap 'echo "$BASH_COMMAND"' DEBUG
+a[3 * 1]=w''')

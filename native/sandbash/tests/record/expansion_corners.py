@@ -66,3 +66,8 @@ e("under_set_e_the_failure_exits", r'''set -e; eval 'echo ${1a}'; echo "n $?"'''
 
 group("Here-documents")
 t("ansi_c_quotes_in_operands_are_text", "cat <<E\n${v-'x'} ${v-\"y\"} ${v-$'a\\tb'} ${v:-a'b'c} ${v-\\$q} $(echo $'c\\td') ${v-$(echo $'e\\tf')}\nE\necho \"${v-$'a\\tb'}\"")
+
+group("Bad substitutions name the word as bash's parser left it")
+e("ansi_c_quotes_are_single_quoted", r'''IFS=','; printf '<%s>' $'010'${#,,}; echo
+echo $'a\tb'${x!}; echo "st=$?"
+echo "$'a'${x!}"''')

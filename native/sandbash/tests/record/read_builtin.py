@@ -40,3 +40,11 @@ e("readonly_name", r'''readonly ro=orig; echo new | { read ro; echo "s=$? ro=$ro
 t("prompt_not_shown_without_terminal", r'''echo x | { read -p 'P> ' v; echo "[$v]"; }''')
 e("option_errors", r'''read -d; echo $?; read -q; echo $?''')
 e("invalid_names", r'''echo a | { read 'a b'; echo $?; }; echo a | { read -a 1x; echo $?; }''')
+
+group("Names checked as bash checks them")
+e("first_name_before_reading", r'''printf '1\n2\n' | { read 1x; read b; echo "b=$b"; }
+read "" a <<< "1 2 3"; echo "st=$? a=$a"''')
+e("later_names_as_they_are_assigned", r'''printf '1\n2\n' | { read a 1x; read b; echo "a=$a b=$b"; }
+read a "" b <<< "1 2 3"; echo "st=$? a=$a b=$b"
+read -N 2 c 2y <<< abc; echo "st=$? c=$c"''')
+e("array_name_after_reading", r'''printf '1 2\n3\n' | { read -a 1x; read b; echo "b=$b"; }''')

@@ -170,3 +170,17 @@ f <<< ${v:?x}; echo "after $?"
 echo not reached''')
 e("program_error_under_errexit", r'''set -e
 cat <<< ${v:?x}; echo "after $?"''')
+e("compound_redirection_bad_substitution_abandons_the_line", r'''{ cat; } < ${!v}; echo same
+echo "next $?"
+while read l; do :; done << EOF; echo same
+${!v}
+EOF
+echo "next $?"
+{ cat; } << EOF; echo same
+$((1/0))
+EOF
+echo "next $?"
+f() { { cat; } <<< ${!v}; echo same; }; f
+echo "next $?"
+set -e; { cat; } < ${!v}; echo same
+echo "not reached"''')
