@@ -765,23 +765,8 @@ fn bracket(c: &[(char, bool)], start: usize) -> Option<(String, usize)> {
             if let Some(end) = end {
                 let name: String = window[2..end].iter().collect();
                 let name = name.as_str();
-                if matches!(
-                    name,
-                    "alpha"
-                        | "digit"
-                        | "alnum"
-                        | "upper"
-                        | "lower"
-                        | "space"
-                        | "blank"
-                        | "punct"
-                        | "print"
-                        | "graph"
-                        | "cntrl"
-                        | "xdigit"
-                        | "word"
-                ) {
-                    out.push_str(&format!("[:{name}:]"));
+                if let Some(class) = char_class(name) {
+                    out.push_str(class);
                     i += end + 2;
                     continue;
                 }
@@ -802,6 +787,29 @@ fn bracket(c: &[(char, bool)], start: usize) -> Option<(String, usize)> {
         i += 1;
     }
     None
+}
+
+/// A character class as bash matches it in a UTF-8 locale (glibc's
+/// `iswalpha` and kin: letters of every script are `alpha`, while `digit`
+/// and `xdigit` stay ASCII), as an item of a regex class.
+pub(crate) fn char_class(name: &str) -> Option<&'static str> {
+    Some(match name {
+        // glibc counts the digits of other scripts as letters.
+        "alpha" => r"[\p{Alphabetic}\p{Nd}--0-9]",
+        "upper" => r"\p{Uppercase}",
+        "lower" => r"\p{Lowercase}",
+        "alnum" => r"\p{Alphabetic}\p{Nd}",
+        "word" => r"\p{Alphabetic}\p{Nd}_",
+        "punct" => r"\p{P}\p{S}",
+        "print" => r"[^\p{Cc}]",
+        "graph" => r"[^\p{Cc}\p{Z}\s]",
+        "cntrl" => r"\p{Cc}",
+        "digit" => "[:digit:]",
+        "space" => "[:space:]",
+        "blank" => "[:blank:]",
+        "xdigit" => "[:xdigit:]",
+        _ => return None,
+    })
 }
 
 fn push_lit(out: &mut String, ch: char) {

@@ -92,3 +92,30 @@ fn matching_still_unescapes() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Character classes in a UTF-8 locale
+// ----------------------------------------------------------------------
+
+#[test]
+fn letters_of_every_script() {
+    check(r#"for c in ä É é ß 5 ١ € _ ' ' x; do printf '%s:' "$c"; for k in alpha upper lower alnum digit punct print graph space word; do case $c in [[:$k:]]) printf ' %s' $k;; esac; done; echo; done"#, "ä: alpha lower alnum print graph word\nÉ: alpha upper alnum print graph word\né: alpha lower alnum print graph word\nß: alpha lower alnum print graph word\n5: alnum digit print graph word\n١: alpha alnum print graph word\n€: punct print graph\n_: punct print graph word\n : print space\nx: alpha lower alnum print graph word\n", 0);
+}
+
+#[test]
+fn in_parameter_patterns_and_tests() {
+    check(
+        r#"v="é:è"; echo "${v##[[:alpha:]]*}|${v%%[[:punct:]]*}|${v//[[:alpha:]]/L}"; [[ É == [![:lower:]] ]] && echo not-lower; [[ é =~ ^[[:alpha:]]+$ ]] && echo re "${BASH_REMATCH[0]}""#,
+        "|é|L:L\nnot-lower\nre é\n",
+        0,
+    );
+}
+
+#[test]
+fn in_grep_and_sed() {
+    check(
+        r#"printf 'émile\nfoo1\nnaïve x\n' > f; grep -c '^[[:alpha:]]*$' f; sed 's/[[:alpha:]]/L/g' f"#,
+        "1\nLLLLL\nLLL1\nLLLLL L\n",
+        0,
+    );
+}

@@ -403,7 +403,8 @@ impl Tr<'_> {
                     if !CLASSES.contains(&name.as_str()) {
                         return Err("Invalid character class name".into());
                     }
-                    out.push_str(&format!("[:{name}:]"));
+                    // Classes as in a UTF-8 locale (letters of every script).
+                    out.push_str(crate::pattern::char_class(&name).unwrap_or_default());
                     prev = None;
                 } else {
                     // `[=a=]` and `[.a.]`: in the C locale, just the character.
