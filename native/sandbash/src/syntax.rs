@@ -345,6 +345,12 @@ pub fn runnable_prefix(src: &str, err: &str, max_depth: usize) -> Option<(Parsed
         if prefix.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
             return None;
         }
+        // A line continued onto the next is no end of a command.
+        let continued =
+            prefix.strip_suffix('\n').is_some_and(|p| p.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1);
+        if continued {
+            continue;
+        }
         if let Ok(parsed) = parse(&prefix, max_depth) {
             return Some((parsed, prefix.len()));
         }
@@ -714,6 +720,17 @@ fn message(src: &str, err: &ParseError) -> String {
         },
         ParseError::Tokenizing { inner, position } => {
             use brush_parser::TokenizerError as T;
+            // A syntax error before the quote that never closes is the one
+            // bash meets first (`echo a (b) '`).
+            if let T::UnterminatedSingleQuote(p) | T::UnterminatedDoubleQuote(p) | T::UnterminatedBackquote(p) = inner {
+                let before: String = src.chars().take(p.index).collect();
+                if let Some((tok, line)) = unexpected_token(&before).filter(|(t, _)| t != "newline") {
+                    let line_text = src.lines().nth(line.saturating_sub(1)).unwrap_or("");
+                    return format!(
+                        "line {line}: syntax error near unexpected token `{tok}'\nbash: -c: line {line}: `{line_text}'"
+                    );
+                }
+            }
             // An unterminated quote is reported on the line it opened on.
             let line = match inner {
                 T::UnterminatedSingleQuote(p) | T::UnterminatedDoubleQuote(p) | T::UnterminatedBackquote(p) => p.line,
@@ -785,6 +802,8 @@ fn unexpected_token(src: &str) -> Option<(String, usize)> {
     let mut after_compound = false;
     // Inside `(( ))`: its depth of parentheses (the expression is not read).
     let mut arith = 0usize;
+    // The first word of the simple command being read.
+    let mut first_word: Option<&str> = None;
     for (i, t) in toks.iter().enumerate() {
         let text = t.to_str();
         let was_command_word = std::mem::replace(&mut prev_command_word, false);
@@ -881,6 +900,7 @@ fn unexpected_token(src: &str) -> Option<(String, usize)> {
                 _ => {
                     command_start = matches!(text, "!" | "time");
                     prev_command_word = !command_start;
+                    first_word = Some(text);
                     continue;
                 }
             };
@@ -911,7 +931,7 @@ fn unexpected_token(src: &str) -> Option<(String, usize)> {
         }
         if !is_word && text == "(" {
             let next_is_paren = toks.get(i + 1).is_some_and(|n| !matches!(n, Token::Word(..)) && n.to_str() == "(");
-            if was_command_word && !next_is_paren {
+            if was_command_word && !next_is_paren && !first_word.is_some_and(|w| w.contains('=')) {
                 // `name ()`: the body follows the `)`.
                 fn_parens = true;
                 continue;
@@ -932,6 +952,11 @@ fn unexpected_token(src: &str) -> Option<(String, usize)> {
             if next_is_paren && stack.last().is_some_and(|f| f.part == Part::Header && f.closer == "done") {
                 arith = 1;
                 continue;
+            }
+            // After a command's arguments (`echo a (b)`) bash names the `(`;
+            // inside `[[ ]]` or after `coproc` it is grouping.
+            if !command_start && first_word.is_some_and(|w| !matches!(w, "[[" | "coproc" | "function")) {
+                return Some(("(".to_string(), line));
             }
             // Anything else: left to the parser.
             return None;
@@ -968,7 +993,8 @@ fn unexpected_token(src: &str) -> Option<(String, usize)> {
             command_start = true;
         }
     }
-    if after_redirect {
+    // The end of a `-c` string is a newline to bash: `f (` names it.
+    if after_redirect || fn_parens {
         return Some(("newline".to_string(), src.lines().count().max(1)));
     }
     None

@@ -543,3 +543,92 @@ fn is_left_as_written() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// A parenthesis after a command's words
+// ----------------------------------------------------------------------
+
+#[test]
+fn after_arguments() {
+    check_parse_error(r#"echo a; echo b (c)"#, "syntax error near unexpected token `('");
+}
+
+#[test]
+fn after_quoted_words() {
+    check_parse_error(r#"echo 'ab' (y)"#, "syntax error near unexpected token `('");
+}
+
+#[test]
+fn after_a_word_across_lines() {
+    check_parse_error(
+        r#"echo "a
+b" (y)"#,
+        "syntax error near unexpected token `('",
+    );
+}
+
+#[test]
+fn after_a_continued_line() {
+    check_parse_error(
+        r#"echo a\
+b (y)"#,
+        "syntax error near unexpected token `('",
+    );
+}
+
+#[test]
+fn after_compound_commands() {
+    check_parse_error(r#"{ a; } (b)"#, "syntax error near unexpected token `('");
+}
+
+#[test]
+fn after_an_assignment() {
+    check_parse_error(r#"x=1 (y)"#, "syntax error near unexpected token `('");
+}
+
+#[test]
+fn after_a_substitution() {
+    check_parse_error(r#"echo $(echo a) (y)"#, "syntax error near unexpected token `('");
+}
+
+#[test]
+fn in_a_for_list() {
+    check_parse_error(r#"for i in a (b); do :; done"#, "syntax error near unexpected token `('");
+}
+
+#[test]
+fn function_parentheses_then_the_end() {
+    check_parse_error(r#"f ("#, "syntax error near unexpected token `newline'");
+}
+
+#[test]
+fn before_an_unclosed_quote() {
+    check_parse_error(r#"echo 'a' (y) '"#, "syntax error near unexpected token `('");
+}
+
+#[test]
+fn before_a_quote_closed_on_the_next_line() {
+    check_parse_error(
+        r#"printf '%'d\n' 
+printf '<%s>' ; while read -r l; do printf '(%s)' "$l"; done < f3; echo"#,
+        "syntax error near unexpected token `('",
+    );
+}
+
+#[test]
+fn grouping_inside_conditionals() {
+    check(
+        r#"[[ ( a == a ) && ( b != c ) ]] && echo ok; read v < <(echo hi); echo "$v" >(:) x"#,
+        "ok\nhi /dev/fd/63 x\n",
+        0,
+    );
+}
+
+#[test]
+fn a_continued_line_before_an_error_is_not_run() {
+    check_parse_error(
+        r#"echo a\
+b; ("#,
+        "syntax error: unexpected end of file",
+    );
+}

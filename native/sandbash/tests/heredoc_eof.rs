@@ -309,3 +309,18 @@ EOF"#,
         0,
     );
 }
+
+#[test]
+fn shift_after_inner_parentheses_of_an_arithmetic_command() {
+    check(
+        r#"(( ((1)) << 1 )); echo "$? x"
+set -- ; echo "$#"
+for (( i=((0)); i < ((1)) << 1; i++ )); do echo $i; done
+(( ((1)) << 2 )) && cat <<E
+body
+E
+f() { (( ((1)) << 2 )); }; f; echo "f $?""#,
+        "0 x\n0\n0\n1\nbody\nf 0\n",
+        0,
+    );
+}

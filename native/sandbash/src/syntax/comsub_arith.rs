@@ -7,6 +7,12 @@
 //! expansion that is always empty and holds one, [`ARITH_RESET`], is added.
 //! Only when a here-document follows; readers of a word's text drop it again
 //! (see [`crate::state::source::Source::word`]).
+//!
+//! The same note is forgotten too early inside an arithmetic command: the
+//! `))` of `(( ((1)) << 2 ))` ends it, and the shift after it starts a
+//! here-document that swallows the script. There the inner `))` gets a blank
+//! between its parentheses (the same arithmetic), when a `<<` follows in the
+//! command.
 
 use super::comsub_comments::{skip_single, word_start};
 use std::borrow::Cow;
@@ -21,8 +27,9 @@ enum Frame {
     Comsub,
     /// `(` of a subshell, a function body, a pattern or `<(`.
     Paren,
-    /// `$((` or `((`, with the parentheses open inside it.
-    Arith(usize),
+    /// `$((` or `((` (`true`: an arithmetic command), with the
+    /// parentheses open inside it.
+    Arith(usize, bool),
     /// `${`.
     Brace,
     /// `"`.
@@ -32,7 +39,7 @@ enum Frame {
 /// `src` with [`ARITH_RESET`] after each command substitution that holds
 /// `((`, when a here-document comes after it.
 pub fn rewrite(src: &str) -> Cow<'_, str> {
-    if !src.contains("((") || !src.contains("<<") || !src.contains("$(") {
+    if !src.contains("((") || !src.contains("<<") {
         return Cow::Borrowed(src);
     }
     let b = src.as_bytes();
@@ -40,6 +47,10 @@ pub fn rewrite(src: &str) -> Cow<'_, str> {
     // For each `Comsub` on the stack, innermost last: whether `((` is in it.
     let mut dirty: Vec<bool> = Vec::new();
     let mut inserts: Vec<usize> = Vec::new();
+    // Where a blank goes inside an arithmetic command's inner `))`.
+    let mut blanks: Vec<usize> = Vec::new();
+    // For each arithmetic command open, innermost last: its inner `))`.
+    let mut inner: Vec<Vec<usize>> = Vec::new();
     // Whether a here-document starts after the last insert point.
     let mut heredoc_after = false;
     // Delimiters (and `<<-`) of here-documents whose bodies start at the next newline.
@@ -60,7 +71,7 @@ pub fn rewrite(src: &str) -> Cow<'_, str> {
             }
             b'$' if b.get(i + 1) == Some(&b'(') => {
                 if b.get(i + 2) == Some(&b'(') {
-                    stack.push(Frame::Arith(0));
+                    stack.push(Frame::Arith(0, false));
                     i += 3;
                 } else {
                     stack.push(Frame::Comsub);
@@ -89,14 +100,29 @@ pub fn rewrite(src: &str) -> Cow<'_, str> {
                 i += 1;
                 continue;
             }
-            Some(Frame::Arith(depth)) => {
+            Some(Frame::Arith(depth, command)) => {
                 match c {
-                    b'(' => *stack.last_mut().expect("arith frame") = Frame::Arith(depth + 1),
-                    b')' if depth > 0 => *stack.last_mut().expect("arith frame") = Frame::Arith(depth - 1),
+                    b'(' => *stack.last_mut().expect("arith frame") = Frame::Arith(depth + 1, command),
+                    b')' if depth > 0 => {
+                        *stack.last_mut().expect("arith frame") = Frame::Arith(depth - 1, command);
+                        if command && b.get(i + 1) == Some(&b')') {
+                            if let Some(pairs) = inner.last_mut() {
+                                pairs.push(i + 1);
+                            }
+                        }
+                    }
                     b')' => {
                         stack.pop();
+                        if command {
+                            inner.pop();
+                        }
                         if b.get(i + 1) == Some(&b')') {
                             i += 1;
+                        }
+                    }
+                    b'<' if command && b.get(i + 1) == Some(&b'<') => {
+                        if let Some(pairs) = inner.last_mut() {
+                            blanks.append(pairs);
                         }
                     }
                     b'"' => stack.push(Frame::Dquote),
@@ -132,7 +158,8 @@ pub fn rewrite(src: &str) -> Cow<'_, str> {
                 if let Some(d) = dirty.last_mut() {
                     *d = true;
                 }
-                stack.push(Frame::Arith(0));
+                stack.push(Frame::Arith(0, true));
+                inner.push(Vec::new());
                 i += 1;
             }
             b'(' if code => stack.push(Frame::Paren),
@@ -155,14 +182,17 @@ pub fn rewrite(src: &str) -> Cow<'_, str> {
     if !heredoc_after {
         inserts.pop();
     }
-    if inserts.is_empty() {
+    if inserts.is_empty() && blanks.is_empty() {
         return Cow::Borrowed(src);
     }
-    let mut out = String::with_capacity(src.len() + inserts.len() * ARITH_RESET.len());
+    let mut all: Vec<(usize, &str)> = inserts.into_iter().map(|at| (at, ARITH_RESET)).collect();
+    all.extend(blanks.into_iter().map(|at| (at, " ")));
+    all.sort_unstable();
+    let mut out = String::with_capacity(src.len() + all.len() * ARITH_RESET.len());
     let mut last = 0;
-    for at in inserts {
+    for (at, text) in all {
         out.push_str(&src[last..at]);
-        out.push_str(ARITH_RESET);
+        out.push_str(text);
         last = at;
     }
     out.push_str(&src[last..]);
@@ -244,6 +274,13 @@ mod tests {
         ] {
             assert_eq!(rewrite(src), src, "{src}");
         }
+    }
+
+    #[test]
+    fn inner_parentheses_of_an_arithmetic_command_before_a_shift() {
+        assert_eq!(rewrite("(( ((1)) << 2 ))\necho"), "(( ((1) ) << 2 ))\necho");
+        assert_eq!(rewrite("(( ((1)) >> 2 )) <<E\nE\n"), "(( ((1)) >> 2 )) <<E\nE\n");
+        assert_eq!(rewrite("x=$(( ((1)) << 2 ))"), "x=$(( ((1)) << 2 ))");
     }
 
     #[test]

@@ -33,3 +33,4 @@ t("quoted_substitution_and_the_same_line", "echo \"$( (( 1 )) && echo yes )\" a;
 t("nested_substitutions", "x=$(y=$( ((1)); echo in ); echo \"$y out\") ; cat <<E\n$x\nE")
 t("in_a_function_printed", "f() {\n  x=$( (( 1 )) && echo hi)\n  cat <<EOF\n$x\nEOF\n}\nf; declare -f f")
 t("shifts_stay_shifts", "x=$( (( y = 1 << 2 )); echo $y ); echo $(( 1 << 3 )) $x; cat <<EOF\nz\nEOF")
+t("shift_after_inner_parentheses_of_an_arithmetic_command", "(( ((1)) << 1 )); echo \"$? x\"\nset -- ; echo \"$#\"\nfor (( i=((0)); i < ((1)) << 1; i++ )); do echo $i; done\n(( ((1)) << 2 )) && cat <<E\nbody\nE\nf() { (( ((1)) << 2 )); }; f; echo \"f $?\"")
