@@ -457,3 +457,62 @@ typeset b=5; echo "st=$?"
 export b; echo "st=$?"
 f() { local -r c=1; export c=2; echo "f st=$?"; }; f"#, "st=1\nst=1\nst=1\nst=1\nst=0\nf st=1\n", "bash: line 2: b: readonly variable\nbash: line 3: b: readonly variable\nbash: line 4: declare: b: readonly variable\nbash: line 5: typeset: b: readonly variable\nenvironment: line 7: c: readonly variable\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Assigning defaults through attributes
+// ----------------------------------------------------------------------
+
+#[test]
+fn default_takes_the_attributes() {
+    check(
+        r#"f() { local -u c; echo ${c:=x} $c; }; f; declare -i n; echo ${n:=1+2} $n; declare -l l; echo "${l:=ABC}" $l; declare -n r=t; echo ${r:=val} $t"#,
+        "X X\n3 3\nabc abc\nval val\n",
+        0,
+    );
+}
+
+#[test]
+fn readonly_default_abandons_the_line() {
+    check_err(
+        r#"readonly b=; echo ${b:=x} same; echo "same $?"
+echo "next $?"
+f() { readonly c=; echo ${c:=x} same; echo "same $?"; }; f; echo "same $?"
+echo "next $?""#,
+        "next 1\nnext 1\n",
+        "bash: line 1: b: readonly variable\nenvironment: line 3: c: readonly variable\n",
+        0,
+    );
+}
+
+#[test]
+fn integer_default_errors() {
+    check_err(
+        r#"declare -i n; echo ${n:=1/0}; echo same
+echo "next $?""#,
+        "",
+        "bash: line 1: 1/0: division by 0 (error token is \"0\")\n",
+        1,
+    );
+}
+
+#[test]
+fn unset_variable_in_an_integer_value_ends_the_shell() {
+    check_err(
+        r#"set -u; declare -i v; v=x; echo "st=$?"
+echo not reached"#,
+        "",
+        "bash: line 1: x: unbound variable\n",
+        127,
+    );
+}
+
+#[test]
+fn unset_variable_in_declare_i() {
+    check_err(
+        r#"set -u; f() { declare -i v=x; echo "st=$?"; }; f
+echo not reached"#,
+        "",
+        "environment: line 1: x: unbound variable\n",
+        127,
+    );
+}

@@ -392,3 +392,79 @@ fn ansi_c_quotes_are_single_quoted() {
 echo $'a\tb'${x!}; echo "st=$?"
 echo "$'a'${x!}""#, "", "bash: line 1: '010'${#,,}: bad substitution\nbash: line 2: 'a\tb'${x!}: bad substitution\nbash: line 3: $'a'${x!}: bad substitution\n", 1);
 }
+
+// ----------------------------------------------------------------------
+// Negative lengths of array slices
+// ----------------------------------------------------------------------
+
+#[test]
+fn offset_past_the_last_index_is_empty() {
+    check_err(
+        r#"a=(x y z); echo "<${a[@]:3:-1}>" "<${a[*]:4:-2}>"
+a=([5]=x [9]=y); echo "<${a[@]:10:-1}>"
+a=(x); echo "<${a[@]:1:-1}>"
+echo "<${a[@]:0:-1}>"; echo not reached"#,
+        "<> <>\n<>\n<>\n",
+        "bash: line 4: -1: substring expression < 0\n",
+        1,
+    );
+}
+
+#[test]
+fn offset_inside_a_sparse_array() {
+    check_err(
+        r#"a=([5]=x [9]=y); echo "<${a[@]:6:-1}>"; echo not reached
+echo next"#,
+        "next\n",
+        "bash: line 1: -1: substring expression < 0\n",
+        0,
+    );
+}
+
+#[test]
+fn pattern_operands_of_nothing_are_not_expanded() {
+    check_err(
+        r#"set -u; set --; a=(); echo "[${*/a/$x}]" "[${@#$y}]" "[${a[@]/b/$z}]" "[${a[@]^$w}]"
+z=; echo "[${z/a/$w}]"; echo not reached"#,
+        "[] [] [] []\n",
+        "bash: line 2: w: unbound variable\n",
+        127,
+    );
+}
+
+#[test]
+fn quoted_patterns_on_the_count() {
+    check_err(
+        r#"set -- a b c d e f g h i j k l; echo ${##1} ${#%2} ${#%%2} ${###} ${#%%} ${##"1"} ${#%"2"} "${##"1"}" ${##*} ${##\*} ${##"*"}
+set --; echo ${##"*"} ${###"*"} ${##"0"}x ${#%%"0"}x"#,
+        "2 1 1 12 12 2 1 2 12 12 12\n0 0 x x\n",
+        "",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// Bad substitutions in operands name the operand
+// ----------------------------------------------------------------------
+
+#[test]
+fn innermost_operand_word() {
+    check_err(r#"echo "${a:=${?^^}}"
+echo x${a:-${?^^}}y
+echo "${a:-z${?^^}}"
+echo ${a:-"${?^^}"}
+echo ${a:-${b:-${?^^}}}
+echo done"#, "done\n", "bash: line 1: ${?^^}: bad substitution\nbash: line 2: ${?^^}: bad substitution\nbash: line 3: z${?^^}: bad substitution\nbash: line 4: ${?^^}: bad substitution\nbash: line 5: ${?^^}: bad substitution\n", 0);
+}
+
+#[test]
+fn patterns_removed_from_nothing_are_not_expanded() {
+    check_err(
+        r#"a=; echo "[${a#$(echo side >&2)}]" "[${u%$(echo side >&2)}]"
+set -u; echo "[${a#$zz}]"; a=x; echo "[${a#$(echo side >&2)}]"
+b=; echo "[${b/$(echo side >&2)/$(echo rep >&2)}]" "[${b^$(echo up >&2)}]""#,
+        "[] []\n[]\n[x]\n[] []\n",
+        "side\nside\nrep\nup\n",
+        0,
+    );
+}

@@ -43,6 +43,11 @@ const UNBOUND_MARK: &str = "\u{1}unbound:";
 /// message as it is, without the `((: `/`let: ` of the command.
 const BARE_MARK: &str = "\u{2}bare:";
 
+/// Whether an arithmetic error is a variable unset under `set -u`.
+pub fn is_unbound(m: &str) -> bool {
+    m.starts_with(UNBOUND_MARK)
+}
+
 /// An arithmetic error's message without its marks.
 pub fn plain(m: &str) -> &str {
     let m = m.strip_prefix(SUB_MARK).or_else(|| m.strip_prefix(UNBOUND_MARK)).unwrap_or(m);

@@ -512,7 +512,7 @@ pub async fn expand_arith_text(sh: &mut ShellState, fds: &Fds, raw: &str) -> Res
 
 /// bash names a `${...}` it cannot read by the text it was expanding: the
 /// double-quoted string around it, else the whole word (`a${x!}b`).
-async fn report_bad_subst(sh: &mut ShellState, fds: &Fds, raw: &str) {
+pub(super) async fn report_bad_subst(sh: &mut ShellState, fds: &Fds, raw: &str) {
     if let Some(body) = sh.bad_subst.take() {
         let text = bad_subst_context(raw, &body);
         // bash's parser has already made `$'...'` a single-quoted string.

@@ -546,11 +546,26 @@ pub async fn expand(
                 } else {
                     expand_string(sh, fds, raw).await?
                 };
-                match parameter {
+                let val = match parameter {
                     Parameter::Named(n) => {
-                        if let Err(m) = sh.set_var(n, val.clone()) {
-                            return Err(fatal(sh.loc(), fds, &m, 1).await);
+                        // Assigned as `n=val` is: attributes apply (`-i`
+                        // evaluates, `-u` raises), and what is expanded is the
+                        // value stored. A readonly variable abandons the line.
+                        use crate::interp::simple::{store, Assigned, AssignedValue, StoreError};
+                        let a =
+                            Assigned { name: n.clone(), index: None, value: AssignedValue::Scalar(val), append: false };
+                        match store(sh, a) {
+                            Ok(()) => {}
+                            Err(StoreError::Msg(m)) => {
+                                fds.shell_err(sh.loc(), &m).await;
+                                return Err(Flow::Abort(1));
+                            }
+                            Err(e) => {
+                                e.report(sh, fds, "").await?;
+                                return Err(Flow::Abort(1));
+                            }
                         }
+                        sh.get_var(n).unwrap_or_default()
                     }
                     Parameter::NamedWithIndex { name, index } => {
                         let idx = array_index(sh, fds, index).await?;
@@ -561,12 +576,13 @@ pub async fn expand(
                             }
                             _ => entry.value = Some(Value::Indexed([(idx, val.clone())].into_iter().collect())),
                         }
+                        val
                     }
                     other => {
                         let msg = format!("${}: cannot assign in this way", param_name(other));
                         return Err(fatal(sh.loc(), fds, &msg, 1).await);
                     }
-                }
+                };
                 out.push(val, quoted, !quoted)?;
             } else {
                 emit(sh, out, v, quoted)?;
@@ -674,7 +690,8 @@ pub async fn expand(
         | P::RemoveLargestPrefixPattern { parameter, indirect, pattern } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             check_nounset(sh, fds, parameter, *indirect, &v, false).await?;
-            if no_elements(&v) {
+            // Nor is a pattern to remove from an empty or unset value.
+            if no_elements(&v) || matches!(&v, PV::Unset) || matches!(&v, PV::Str(s) if s.is_empty()) {
                 return emit(sh, out, v, quoted);
             }
             let parts = expand_pattern(sh, fds, pattern.as_deref().unwrap_or("")).await?;
@@ -764,7 +781,17 @@ pub async fn expand(
                     match range.filter(|_| len_ok) {
                         Some((a, b)) => PV::List(all[a..b].to_vec(), c),
                         None => {
-                            if !len_ok && slice_range(all.len(), off, None).is_some() {
+                            // An array's offset past its last index is an
+                            // empty slice, whatever the length.
+                            let starts_inside = match &keys {
+                                Some(keys) => {
+                                    let end = keys.last().map_or(0, |m| m + 1);
+                                    let base = if off < 0 { end.saturating_add(off) } else { off };
+                                    (0..end).contains(&base)
+                                }
+                                None => slice_range(all.len(), off, None).is_some(),
+                            };
+                            if !len_ok && starts_inside {
                                 return Err(abort(
                                     sh.loc(),
                                     fds,
@@ -1213,6 +1240,7 @@ async fn expand_raw_into(
     quoted: bool,
     out: &mut Fields,
 ) -> Result<(), Flow> {
+    let written = raw;
     let dq;
     let raw = if quoted {
         // In a here-document `$'` is two plain characters.
@@ -1226,7 +1254,10 @@ async fn expand_raw_into(
         Err(m) => return Err(fatal(sh.loc(), fds, &m, fatal_status(sh)).await),
     };
     let (done, cur) = (out.done.len(), out.cur.len());
-    expand_pieces(sh, fds, &pieces, quoted, out).await?;
+    let r = expand_pieces(sh, fds, &pieces, quoted, out).await;
+    // bash names the operand it was expanding (the innermost word).
+    super::report_bad_subst(sh, fds, written).await;
+    r?;
     if quoted {
         // A quoted operand is a word even when it expands an empty list:
         // `set -- "${u-$@}"` with no arguments sets one empty argument.

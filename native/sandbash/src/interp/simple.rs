@@ -685,6 +685,8 @@ pub enum StoreError {
     /// An arithmetic error (an integer variable's value, a subscript): bash
     /// discards the rest of the `-c` string (of the line, in a script file).
     Arith(String),
+    /// A variable unset under `set -u` in such a value: it ends the shell.
+    Unbound(String),
     Stop(crate::limits::Stop),
 }
 
@@ -700,6 +702,9 @@ impl StoreError {
                 fds.shell_err(sh.loc(), &format!("{prefix}{m}")).await;
                 Err(if sh.script_file { Flow::Abort(1) } else { Flow::Exit(1) })
             }
+            StoreError::Unbound(m) => {
+                Err(crate::expand::fatal(sh.loc(), fds, &m, crate::expand::fatal_status(sh)).await)
+            }
             StoreError::Stop(s) => Err(Flow::Stop(s)),
         }
     }
@@ -709,9 +714,15 @@ impl StoreError {
 const LIMIT_MARK: &str = "\0max_string_bytes:";
 /// Marks an arithmetic error.
 const ARITH_MARK: &str = "\0arith:";
+/// Marks an unset variable under `set -u` in arithmetic.
+const UNBOUND_MARK: &str = "\0unbound:";
 
 fn arith(sh: &mut ShellState, text: &str) -> Result<i64, String> {
-    crate::expand::arith::eval_str(sh, text, 0).map_err(|m| format!("{ARITH_MARK}{}", crate::expand::arith::plain(&m)))
+    use crate::expand::arith;
+    arith::eval_str(sh, text, 0).map_err(|m| {
+        let mark = if arith::is_unbound(&m) { UNBOUND_MARK } else { ARITH_MARK };
+        format!("{mark}{}", arith::plain(&m))
+    })
 }
 
 /// Assign a value; a value past `max_string_bytes` stops the exec.
@@ -724,6 +735,7 @@ pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), StoreError> {
     }
     r.map_err(|m| match m.strip_prefix(LIMIT_MARK) {
         None if m.starts_with(ARITH_MARK) => StoreError::Arith(m[ARITH_MARK.len()..].to_string()),
+        None if m.starts_with(UNBOUND_MARK) => StoreError::Unbound(m[UNBOUND_MARK.len()..].to_string()),
         Some(n) => StoreError::Stop(crate::limits::Budget::exceeded(
             "max_string_bytes",
             n.parse().unwrap_or(0),

@@ -87,3 +87,16 @@ declare -x b=4; echo "st=$?"
 typeset b=5; echo "st=$?"
 export b; echo "st=$?"
 f() { local -r c=1; export c=2; echo "f st=$?"; }; f''')
+
+group("Assigning defaults through attributes")
+t("default_takes_the_attributes", r'''f() { local -u c; echo ${c:=x} $c; }; f; declare -i n; echo ${n:=1+2} $n; declare -l l; echo "${l:=ABC}" $l; declare -n r=t; echo ${r:=val} $t''')
+e("readonly_default_abandons_the_line", r'''readonly b=; echo ${b:=x} same; echo "same $?"
+echo "next $?"
+f() { readonly c=; echo ${c:=x} same; echo "same $?"; }; f; echo "same $?"
+echo "next $?"''')
+e("integer_default_errors", r'''declare -i n; echo ${n:=1/0}; echo same
+echo "next $?"''')
+e("unset_variable_in_an_integer_value_ends_the_shell", r'''set -u; declare -i v; v=x; echo "st=$?"
+echo not reached''')
+e("unset_variable_in_declare_i", r'''set -u; f() { declare -i v=x; echo "st=$?"; }; f
+echo not reached''')

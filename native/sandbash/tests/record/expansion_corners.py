@@ -71,3 +71,26 @@ group("Bad substitutions name the word as bash's parser left it")
 e("ansi_c_quotes_are_single_quoted", r'''IFS=','; printf '<%s>' $'010'${#,,}; echo
 echo $'a\tb'${x!}; echo "st=$?"
 echo "$'a'${x!}"''')
+
+group("Negative lengths of array slices")
+e("offset_past_the_last_index_is_empty", r'''a=(x y z); echo "<${a[@]:3:-1}>" "<${a[*]:4:-2}>"
+a=([5]=x [9]=y); echo "<${a[@]:10:-1}>"
+a=(x); echo "<${a[@]:1:-1}>"
+echo "<${a[@]:0:-1}>"; echo not reached''')
+e("offset_inside_a_sparse_array", r'''a=([5]=x [9]=y); echo "<${a[@]:6:-1}>"; echo not reached
+echo next''')
+e("pattern_operands_of_nothing_are_not_expanded", r'''set -u; set --; a=(); echo "[${*/a/$x}]" "[${@#$y}]" "[${a[@]/b/$z}]" "[${a[@]^$w}]"
+z=; echo "[${z/a/$w}]"; echo not reached''')
+e("quoted_patterns_on_the_count", r'''set -- a b c d e f g h i j k l; echo ${##1} ${#%2} ${#%%2} ${###} ${#%%} ${##"1"} ${#%"2"} "${##"1"}" ${##*} ${##\*} ${##"*"}
+set --; echo ${##"*"} ${###"*"} ${##"0"}x ${#%%"0"}x''')
+
+group("Bad substitutions in operands name the operand")
+e("innermost_operand_word", r'''echo "${a:=${?^^}}"
+echo x${a:-${?^^}}y
+echo "${a:-z${?^^}}"
+echo ${a:-"${?^^}"}
+echo ${a:-${b:-${?^^}}}
+echo done''')
+e("patterns_removed_from_nothing_are_not_expanded", r'''a=; echo "[${a#$(echo side >&2)}]" "[${u%$(echo side >&2)}]"
+set -u; echo "[${a#$zz}]"; a=x; echo "[${a#$(echo side >&2)}]"
+b=; echo "[${b/$(echo side >&2)/$(echo rep >&2)}]" "[${b^$(echo up >&2)}]"''')
