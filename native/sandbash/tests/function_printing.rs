@@ -343,3 +343,51 @@ fn extdebug_in_a_child_shell() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Command substitutions are printed as bash's parser re-prints them
+// ----------------------------------------------------------------------
+
+#[test]
+fn blanks_comments_and_newlines() {
+    check(r#"f() { x=$( echo hi ); y=$(echo   hi;  echo  b); z="$(  echo a |   cat )"; a=$(echo a
+echo b); b=$(
+
+echo x
+
+
+echo y
+); c=$(echo a # comment
+); }
+declare -f f"#, "f () \n{ \n    x=$(echo hi);\n    y=$(echo hi; echo b);\n    z=\"$(echo a | cat)\";\n    a=$(echo a\necho b);\n    b=$(echo x\necho y);\n    c=$(echo a)\n}\n", 0);
+}
+
+#[test]
+fn compound_commands_inside() {
+    check(r#"f() { d=$(for i in 1; do :; done
+echo z); e=$(if :; then
+  echo a
+  echo b
+fi); h=$( (echo) ); i=$({ echo; }); j=$(echo a && echo b || echo c); k=$(! true | false); l=$(sleep 0 & echo x); m=$(   ); n=$( case x in x) echo;; y) :;; esac ); }
+type f"#, "f is a function\nf () \n{ \n    d=$(for i in 1;\ndo\n    :;\ndone\necho z);\n    e=$(if :; then\n    echo a\necho b;\nfi);\n    h=$( ( echo ));\n    i=$({ echo; });\n    j=$(echo a && echo b || echo c);\n    k=$(! true | false);\n    l=$(sleep 0 & echo x);\n    m=$();\n    n=$(case x in \n    x)\n        echo\n    ;;\n    y)\n        :\n    ;;\nesac)\n}\n", 0);
+}
+
+#[test]
+fn nested_and_in_operands() {
+    check(r#"f() { g=$(( 1 + 2 )); o=$(echo "$(echo  in)" `echo  q`); p=${q:-$(echo   r)}; s="${t:+ $(echo   u) }"; w=$(echo a; ); v=$(cat <<EOF
+hi
+EOF
+); }
+declare -f f"#, "f () \n{ \n    g=$(( 1 + 2 ));\n    o=$(echo \"$(echo in)\" `echo  q`);\n    p=${q:-$(echo r)};\n    s=\"${t:+ $(echo u) }\";\n    w=$(echo a);\n    v=$(cat <<EOF\nhi\nEOF\n)\n}\n", 0);
+}
+
+#[test]
+fn in_bash_command() {
+    check(
+        r#"trap 'echo "BC: $BASH_COMMAND"' DEBUG
+x=$( echo   hi;echo b )
+echo "$(  echo  a  )" > /dev/null"#,
+        "BC: x=$(echo hi; echo b)\nBC: echo \"$(echo a)\" > /dev/null\n",
+        0,
+    );
+}

@@ -118,6 +118,9 @@ struct Printer<'s> {
     was_heredoc: bool,
     printing_connection: usize,
     deferred_heredocs: Vec<String>,
+    /// Printing a command substitution's text, as bash's parser re-prints
+    /// it (`print_comsub`): newlines between commands are kept.
+    printing_comsub: bool,
 }
 
 impl<'s> Printer<'s> {
@@ -131,6 +134,7 @@ impl<'s> Printer<'s> {
             was_heredoc: false,
             printing_connection: 0,
             deferred_heredocs: Vec::new(),
+            printing_comsub: false,
         }
     }
 
@@ -244,6 +248,17 @@ impl<'s> Printer<'s> {
                     self.skip_this_indent += 1;
                 }
             }
+            Connector::Seq if self.printing_comsub && self.deferred_heredocs.is_empty() && !self.was_heredoc => {
+                // A newline between the two commands stays one; `;` is `; `.
+                if newline_between(self.src, &first, second.as_ref()) {
+                    self.put("\n");
+                } else {
+                    self.put("; ");
+                }
+                if second.is_some() {
+                    self.skip_this_indent += 1;
+                }
+            }
             Connector::Seq => {
                 if self.deferred_heredocs.is_empty() {
                     if !self.was_heredoc {
@@ -350,10 +365,11 @@ impl<'s> Printer<'s> {
     /// decoded (and single-quoted).
     fn word(&self, w: &ast::Word) -> String {
         let text = self.src.word(w);
-        if text.contains("$'") {
-            ansi_c_to_single(&text)
+        let text = if text.contains("$'") { ansi_c_to_single(&text) } else { text.into_owned() };
+        if text.contains("$(") {
+            reprint_substitutions(&text).unwrap_or(text)
         } else {
-            text.into_owned()
+            text
         }
     }
 
@@ -738,6 +754,129 @@ fn unfold(mut node: Node<'_>) -> (Option<&ast::Pipeline>, Shape<'_>) {
             },
         };
     }
+}
+
+/// Whether the text between the commands of a sequence is a newline (not `;`).
+fn newline_between(src: &Source, first: &Node<'_>, second: Option<&Node<'_>>) -> bool {
+    use brush_parser::ast::SourceLocation;
+    let end = match first {
+        Node::List(items, _) => items.last().and_then(|i| i.0.location()),
+        _ => None,
+    };
+    let start = match second {
+        Some(Node::AndOr(a, _)) => a.location(),
+        _ => None,
+    };
+    let (Some(end), Some(start)) = (end, start) else { return false };
+    src.slice(end.end.index, start.start.index)
+        .is_some_and(|gap| gap.trim_start_matches([' ', '\t']).starts_with(|c| c != ';' && c != '&'))
+}
+
+/// Nesting of command substitutions re-printed inside each other (bash's
+/// parser re-reads each as it reads it); deeper ones are kept as written.
+const MAX_REPRINT_DEPTH: usize = 32;
+
+thread_local! {
+    static REPRINT_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// A word with each `$( )` in it as bash's parser leaves it: parsed and
+/// printed again (`$( echo  hi )` is `$(echo hi)`; comments go; a newline
+/// between commands stays). `None` when nothing changes or the word or a
+/// substitution does not parse.
+fn reprint_substitutions(text: &str) -> Option<String> {
+    let depth = REPRINT_DEPTH.with(|d| d.get());
+    if depth >= MAX_REPRINT_DEPTH {
+        return None;
+    }
+    let pieces = brush_parser::word::parse(text, &crate::syntax::options()).ok()?;
+    let mut spans: Vec<(usize, usize, String)> = Vec::new();
+    collect_substitutions(text, &pieces, &mut spans);
+    if spans.is_empty() {
+        return None;
+    }
+    REPRINT_DEPTH.with(|d| d.set(depth + 1));
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    let mut changed = false;
+    for (start, end, body) in spans {
+        let Some(printed) = reprint_body(&body) else { continue };
+        let new = format!("$({printed})");
+        if text.get(start..end) == Some(new.as_str()) {
+            continue;
+        }
+        out.push_str(&text[last..start]);
+        out.push_str(&new);
+        last = end;
+        changed = true;
+    }
+    REPRINT_DEPTH.with(|d| d.set(depth));
+    out.push_str(&text[last..]);
+    changed.then_some(out)
+}
+
+/// The `$( )` pieces of a word (also inside double quotes): their byte
+/// span in `text` and their body.
+fn collect_substitutions(
+    text: &str,
+    pieces: &[brush_parser::word::WordPieceWithSource],
+    out: &mut Vec<(usize, usize, String)>,
+) {
+    use brush_parser::word::WordPiece;
+    for p in pieces {
+        match &p.piece {
+            WordPiece::CommandSubstitution(body)
+                if text.get(p.start_index..p.end_index).is_some_and(|t| t.starts_with("$(") && t.ends_with(')')) =>
+            {
+                out.push((p.start_index, p.end_index, body.clone()));
+            }
+            WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                collect_substitutions(text, inner, out);
+            }
+            // In an operand (`${x:-$(...)}`): each `$(` outside single quotes.
+            WordPiece::ParameterExpansion(_) => {
+                let Some(slice) = text.get(p.start_index..p.end_index) else { continue };
+                let b = slice.as_bytes();
+                let mut j = 0;
+                while j < b.len() {
+                    match b[j] {
+                        b'\\' => j += 1,
+                        b'\'' => j += slice[j + 1..].find('\'').map_or(b.len(), |k| k + 1),
+                        b'$' if b.get(j + 1) == Some(&b'(') && b.get(j + 2) != Some(&b'(') => {
+                            let found = brush_parser::word::parse(&slice[j..], &crate::syntax::options())
+                                .ok()
+                                .and_then(|ps| ps.into_iter().next())
+                                .and_then(|first| match first.piece {
+                                    WordPiece::CommandSubstitution(body) => Some((first.end_index, body)),
+                                    _ => None,
+                                });
+                            if let Some((len, body)) = found {
+                                out.push((p.start_index + j, p.start_index + j + len, body));
+                                j += len;
+                                continue;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A command substitution's text printed as bash's `print_comsub` does.
+fn reprint_body(body: &str) -> Option<String> {
+    let parsed = crate::syntax::parse(body, 200).ok()?;
+    let items: Vec<ast::CompoundListItem> =
+        parsed.program.complete_commands.iter().flat_map(|c| c.0.iter().cloned()).collect();
+    let mut p = Printer::new(&parsed.source);
+    p.printing_comsub = true;
+    p.make(Some(Node::List(&items, true)));
+    p.flush_deferred("");
+    // bash separates a leading `(` from the `$(` that opens the substitution.
+    Some(if p.out.starts_with('(') { format!(" {}", p.out) } else { p.out })
 }
 
 /// `$'...'` outside double quotes becomes its decoded text single-quoted, as

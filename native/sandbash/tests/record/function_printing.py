@@ -88,3 +88,29 @@ group("declare -F and -f with names")
 t("in_the_order_named", r'''f() { :; }; h() { :; }; declare -f h f; declare -F h f; declare -F h nosuch f; echo $?; declare -F h h; typeset -f nosuch; echo $?''')
 t("extdebug_shows_line_and_file", "printf 'myfunc() {\\n  echo hi\\n}\\n\\n g() { :; }\\n' > funcs.sh; shopt -s extdebug\nf() { :; }\n\n  h()\n{ :; }\ndeclare -F f h; . ./funcs.sh; declare -F myfunc g; declare -F; typeset -F f; eval 'k() { :; }'; declare -F k; shopt -u extdebug; declare -F f")
 t("extdebug_in_a_child_shell", r'''f() { :; }; export -f f; bash -c 'shopt -s extdebug; declare -F f'; shopt -s extdebug; bash -c 'g() { :; }; declare -F g' ''')
+
+group("Command substitutions are printed as bash's parser re-prints them")
+t("blanks_comments_and_newlines", r'''f() { x=$( echo hi ); y=$(echo   hi;  echo  b); z="$(  echo a |   cat )"; a=$(echo a
+echo b); b=$(
+
+echo x
+
+
+echo y
+); c=$(echo a # comment
+); }
+declare -f f''')
+t("compound_commands_inside", r'''f() { d=$(for i in 1; do :; done
+echo z); e=$(if :; then
+  echo a
+  echo b
+fi); h=$( (echo) ); i=$({ echo; }); j=$(echo a && echo b || echo c); k=$(! true | false); l=$(sleep 0 & echo x); m=$(   ); n=$( case x in x) echo;; y) :;; esac ); }
+type f''')
+t("nested_and_in_operands", r'''f() { g=$(( 1 + 2 )); o=$(echo "$(echo  in)" `echo  q`); p=${q:-$(echo   r)}; s="${t:+ $(echo   u) }"; w=$(echo a; ); v=$(cat <<EOF
+hi
+EOF
+); }
+declare -f f''')
+t("in_bash_command", r'''trap 'echo "BC: $BASH_COMMAND"' DEBUG
+x=$( echo   hi;echo b )
+echo "$(  echo  a  )" > /dev/null''')
