@@ -96,3 +96,23 @@ fn counts_from_the_start_and_from_an_assignment() {
 fn unset_makes_it_plain() {
     check(r#"unset SECONDS; echo "[$SECONDS]"; SECONDS=x; echo $SECONDS"#, "[]\nx\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// SHELLOPTS and BASHOPTS are readonly variables
+// ----------------------------------------------------------------------
+
+#[test]
+fn listed_by_declare_readonly_and_set() {
+    check(r#"declare -p SHELLOPTS BASHOPTS; set -e; shopt -s extglob; declare -p SHELLOPTS BASHOPTS; readonly -p | grep OPTS; set | grep -E '^(BASHOPTS|SHELLOPTS)='; declare | grep -c OPTS"#, "declare -r SHELLOPTS=\"braceexpand:hashall:interactive-comments\"\ndeclare -r BASHOPTS=\"checkwinsize:cmdhist:complete_fullquote:extquote:force_fignore:globasciiranges:globskipdots:hostcomplete:interactive_comments:patsub_replacement:progcomp:promptvars:sourcepath\"\ndeclare -r SHELLOPTS=\"braceexpand:errexit:hashall:interactive-comments\"\ndeclare -r BASHOPTS=\"checkwinsize:cmdhist:complete_fullquote:extglob:extquote:force_fignore:globasciiranges:globskipdots:hostcomplete:interactive_comments:patsub_replacement:progcomp:promptvars:sourcepath\"\ndeclare -r BASHOPTS=\"checkwinsize:cmdhist:complete_fullquote:extglob:extquote:force_fignore:globasciiranges:globskipdots:hostcomplete:interactive_comments:patsub_replacement:progcomp:promptvars:sourcepath\"\ndeclare -r SHELLOPTS=\"braceexpand:errexit:hashall:interactive-comments\"\nBASHOPTS=checkwinsize:cmdhist:complete_fullquote:extglob:extquote:force_fignore:globasciiranges:globskipdots:hostcomplete:interactive_comments:patsub_replacement:progcomp:promptvars:sourcepath\nSHELLOPTS=braceexpand:errexit:hashall:interactive-comments\n4\n", 0);
+}
+
+#[test]
+fn cannot_be_assigned_or_unset() {
+    check_err(r#"SHELLOPTS=x
+echo "st=$? ${SHELLOPTS:0:5}"
+unset BASHOPTS; echo "st=$?" ${BASHOPTS:0:12}
+read SHELLOPTS <<< x; echo "st=$?"
+declare BASHOPTS=1; echo "st=$?"
+f() { local SHELLOPTS; echo "st=$?"; }; f
+readonly SHELLOPTS; echo "st=$?"; declare -p SHELLOPTS"#, "st=1 brace\nst=1 checkwinsize\nst=1\nst=1\nst=1\nst=0\ndeclare -r SHELLOPTS=\"braceexpand:hashall:interactive-comments\"\n", "bash: line 1: SHELLOPTS: readonly variable\nbash: line 3: unset: BASHOPTS: cannot unset: readonly variable\nbash: line 4: SHELLOPTS: readonly variable\nbash: line 5: declare: BASHOPTS: readonly variable\nenvironment: line 6: local: SHELLOPTS: readonly variable\n", 0);
+}

@@ -283,9 +283,9 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
                 DeclArg::Plain(s) => s.clone(),
                 DeclArg::Assign(a) => assigned_text(a),
             };
-            match sh.vars.get_raw(&n) {
+            match sh.listed_var(&n) {
                 Some(v) if valid_name(&n) => {
-                    let line = describe(&n, v);
+                    let line = describe(&n, &v);
                     let _ = fds.stdout.write_str(&format!("{line}\n")).await;
                 }
                 _ => {
@@ -394,7 +394,14 @@ async fn declare_one(
     let is_local = local && sh.vars.local_names().contains(&var_name);
     // bash makes no local copy of a readonly global (a caller's readonly
     // local it does shadow).
-    if local && !is_local && sh.vars.in_function() && sh.vars.global_readonly(&var_name) {
+    // SHELLOPTS and BASHOPTS: readonly already; a value (or a local) is
+    // refused, attributes alone change nothing.
+    if sh.is_computed_readonly(&var_name) && op.value.is_none() && !local {
+        return Ok(0);
+    }
+    if (local && !is_local && sh.vars.in_function() && sh.vars.global_readonly(&var_name))
+        || sh.is_computed_readonly(&var_name)
+    {
         return Ok(fail(sh.loc(), fds, &format!("{cmd}: {var_name}: readonly variable"), 1).await);
     }
     let existing = if local { is_local.then(|| sh.vars.get_raw(&var_name)).flatten() } else { sh.vars.get(&var_name) };
@@ -727,11 +734,12 @@ pub fn set_style(name: &str, v: &Var) -> Option<String> {
 async fn print_vars(sh: &ShellState, name: &str, f: &Flags, fds: &Fds) {
     let mut out = String::new();
     // `local` lists the running function's own variables.
-    let names = if name == "local" { sh.vars.local_names() } else { sh.vars.names() };
+    let names = if name == "local" { sh.vars.local_names() } else { sh.listed_names() };
     let filter = f.on;
     let declaring = matches!(name, "declare" | "typeset" | "local");
     for n in names {
-        let Some(v) = sh.vars.get_raw(&n) else { continue };
+        let Some(v) = sh.listed_var(&n) else { continue };
+        let v = v.as_ref();
         let bits = var_bits(v);
         if filter != 0 && bits & filter == 0 {
             continue;

@@ -9,8 +9,11 @@ use std::sync::Arc;
 pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     if argv.len() == 1 {
         let mut out = String::new();
-        for n in sh.vars.names() {
-            let Some(v) = sh.vars.get(&n) else { continue };
+        for n in sh.listed_names() {
+            // A nameref shows what it refers to, as bash's `set` does.
+            let Some(v) = sh.vars.get(&n).map(std::borrow::Cow::Borrowed).or_else(|| sh.listed_var(&n)) else {
+                continue;
+            };
             match &v.value {
                 Some(Value::Scalar(s)) => out.push_str(&format!("{n}={}\n", crate::expand::param::quote_if_needed(s))),
                 Some(Value::Indexed(m)) => {

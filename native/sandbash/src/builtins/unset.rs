@@ -126,6 +126,11 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             status = fail(sh.loc(), fds, &format!("unset: `{a}': not a valid identifier"), 1).await;
             continue;
         }
+        // SHELLOPTS and BASHOPTS are readonly, as bash's are.
+        if sh.is_computed_readonly(a) {
+            status = fail(sh.loc(), fds, &format!("unset: {a}: cannot unset: readonly variable"), 1).await;
+            continue;
+        }
         // `unset SECONDS` ends its counting: a plain variable from then on.
         if a == "SECONDS" && sh.vars.get_raw(a).is_none() && !sh.seconds_plain() {
             sh.seconds.1 = i64::MIN;

@@ -77,6 +77,9 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
     let limit = sh.budget.limits.max_string_bytes;
     // What would make the store fail (its message is printed by the general
     // path) or store it otherwise than `set_var` and an append in place do.
+    if sh.is_computed_readonly(name) {
+        return Ok(None);
+    }
     let current_len = match sh.vars.get(name) {
         Some(v) if v.readonly || v.integer => return Ok(None),
         Some(v) if a.append && v.case.is_some() => return Ok(None),

@@ -782,7 +782,7 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
         Some(c) => c.apply(s),
         None => s,
     };
-    if sh.vars.get(&a.name).is_some_and(|v| v.readonly) {
+    if sh.vars.get(&a.name).is_some_and(|v| v.readonly) || sh.is_computed_readonly(&a.name) {
         return Err(format!("{}: readonly variable", a.name));
     }
     let limit = sh.budget.limits.max_string_bytes;

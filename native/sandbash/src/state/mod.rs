@@ -175,7 +175,52 @@ impl std::fmt::Display for Loc {
     }
 }
 
+/// Variables bash computes that its listings (`declare -p`, `set`,
+/// `readonly -p`) show as readonly strings.
+const LISTED_COMPUTED: [&str; 2] = ["BASHOPTS", "SHELLOPTS"];
+
 impl ShellState {
+    /// The names `declare -p` and `set` list: the variables, and the
+    /// computed ones bash lists with them.
+    pub fn listed_names(&self) -> Vec<String> {
+        let mut names = self.vars.names();
+        for n in LISTED_COMPUTED {
+            if let Err(at) = names.binary_search_by(|x| x.as_str().cmp(n)) {
+                names.insert(at, n.to_string());
+            }
+        }
+        names
+    }
+
+    /// SHELLOPTS or BASHOPTS (while no variable of that name exists): it
+    /// cannot be assigned or unset.
+    pub fn is_computed_readonly(&self, name: &str) -> bool {
+        LISTED_COMPUTED.contains(&name) && self.vars.get_raw(name).is_none()
+    }
+
+    /// A variable as the listings show it (see [`ShellState::listed_names`]).
+    pub fn listed_var(&self, name: &str) -> Option<std::borrow::Cow<'_, vars::Var>> {
+        if let Some(v) = self.vars.get_raw(name) {
+            return Some(std::borrow::Cow::Borrowed(v));
+        }
+        let value = match name {
+            "SHELLOPTS" => self.opts.shellopts(),
+            "BASHOPTS" => self.opts.bashopts(),
+            _ => return None,
+        };
+        Some(std::borrow::Cow::Owned(vars::Var {
+            value: Some(Value::Scalar(value)),
+            exported: false,
+            readonly: true,
+            integer: false,
+            case: None,
+            nameref: false,
+            trace: false,
+            unassigned: false,
+            epoch: 0,
+        }))
+    }
+
     /// A sourced or executed file starts: it becomes `${BASH_SOURCE[0]}`.
     pub fn push_source(&mut self, file: &str) {
         let mut all = self.source_stack();
@@ -261,6 +306,9 @@ impl ShellState {
         if name == "SECONDS" && self.vars.get_raw(name).is_none() && !self.seconds_plain() {
             self.seconds = (std::time::Instant::now(), value.trim().parse().unwrap_or(0));
             return Ok(());
+        }
+        if self.is_computed_readonly(name) {
+            return Err(format!("{name}: readonly variable"));
         }
         self.vars.set_scalar(name, value)?;
         if self.opts.allexport {

@@ -21,3 +21,13 @@ t("call_stack_arrays_start_empty", r'''declare -p BASH_LINENO BASH_SOURCE BASH_A
 group("SECONDS")
 t("counts_from_the_start_and_from_an_assignment", r'''(( SECONDS >= 0 && SECONDS < 100 )) && echo start; sleep 1; (( SECONDS >= 1 )) && echo counted; SECONDS=1000; (( SECONDS >= 1000 && SECONDS < 1100 )) && echo assigned; (( $(echo $SECONDS) >= 1000 )) && echo in-subshell''')
 t("unset_makes_it_plain", r'''unset SECONDS; echo "[$SECONDS]"; SECONDS=x; echo $SECONDS''')
+
+group("SHELLOPTS and BASHOPTS are readonly variables")
+t("listed_by_declare_readonly_and_set", r'''declare -p SHELLOPTS BASHOPTS; set -e; shopt -s extglob; declare -p SHELLOPTS BASHOPTS; readonly -p | grep OPTS; set | grep -E '^(BASHOPTS|SHELLOPTS)='; declare | grep -c OPTS''')
+e("cannot_be_assigned_or_unset", r'''SHELLOPTS=x
+echo "st=$? ${SHELLOPTS:0:5}"
+unset BASHOPTS; echo "st=$?" ${BASHOPTS:0:12}
+read SHELLOPTS <<< x; echo "st=$?"
+declare BASHOPTS=1; echo "st=$?"
+f() { local SHELLOPTS; echo "st=$?"; }; f
+readonly SHELLOPTS; echo "st=$?"; declare -p SHELLOPTS''')
