@@ -547,7 +547,7 @@ impl Bash {
             let hist = self.state.history.clone();
             let hist_no = hist.as_ref().map(|h| h.lock().push(opts.history_line.as_deref().unwrap_or(script)));
             let depth = self.limits.max_parser_depth as usize;
-            let parsed = match syntax::cache::program(script, depth) {
+            let parsed = match syntax::cache::program(script, depth, self.state.opts.extglob) {
                 Ok(p) => (p.program, p.source),
                 // A malformed `[[ ]]`: bash prints its message and ends the
                 // script with the status it had, after the lines before it.

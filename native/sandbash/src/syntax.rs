@@ -11,6 +11,7 @@ pub mod comsub_arith;
 mod comsub_case;
 mod comsub_comments;
 pub mod cond;
+mod extglob_off;
 
 /// Nesting past which the rewrites before parsing (`comsub_case`,
 /// `comsub_comments`) leave the text alone: it is far deeper than the
@@ -117,6 +118,32 @@ fn unclosed_parens(src: &str) -> usize {
 pub struct Parsed {
     pub program: ast::Program,
     pub source: Arc<Source>,
+}
+
+/// Parse a whole script as bash reads it with `extglob` as given: off, an
+/// extglob pattern outside `[[ ]]` is a syntax error (the first error in the
+/// text wins).
+pub fn parse_as(src: &str, max_depth: usize, extglob: bool) -> Result<Parsed, String> {
+    let parsed = parse(src, max_depth).map_err(|m| with_extglob_error(m, src, extglob))?;
+    match extglob_off::error(src) {
+        Some(e) if !extglob => Err(e),
+        _ => Ok(parsed),
+    }
+}
+
+/// The first of a parse error and the one extglob off adds (when it is off).
+pub fn with_extglob_error(m: String, src: &str, extglob: bool) -> String {
+    let Some(line) = error_line(&m).filter(|_| !extglob) else { return m };
+    match extglob_off::error(src) {
+        Some(e) if error_line(&e).is_some_and(|k| k <= line) => e,
+        _ => m,
+    }
+}
+
+/// Whether `src` is read otherwise once extglob is on: the commands before
+/// its error ran `shopt -s extglob`, the rest is read again.
+pub fn reads_otherwise_with_extglob(src: &str) -> bool {
+    extglob_off::error(src).is_some()
 }
 
 /// Parse a whole script. `Err` is bash's message (without the `bash: ` prefix).
@@ -741,6 +768,8 @@ fn message(src: &str, err: &ParseError) -> String {
                     Some((false, line)) => line,
                     None => position.as_ref().map_or(1, |p| p.line),
                 },
+                // An extglob pattern, on the line it opened on.
+                T::UnterminatedExtendedGlob(_) => extglob_off::open_pattern_line(src),
                 _ => position.as_ref().map_or(1, |p| p.line),
             };
             let what = match inner {
@@ -751,6 +780,7 @@ fn message(src: &str, err: &ParseError) -> String {
                     "unexpected EOF while looking for matching `)'".to_string()
                 }
                 T::UnterminatedVariable => "unexpected EOF while looking for matching `}'".to_string(),
+                T::UnterminatedExtendedGlob(_) => "unexpected EOF while looking for matching `)'".to_string(),
                 other => other.to_string(),
             };
             format!("line {line}: {what}")

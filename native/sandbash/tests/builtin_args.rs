@@ -185,3 +185,35 @@ fn printf_v_attached_and_double_dash() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Listings and their errors come out in order
+// ----------------------------------------------------------------------
+
+#[test]
+fn type_not_found_between_names() {
+    check(r#"f() { :; }; type echo nosuch f cd 2>&1; echo "rc=$?"; type -t echo nosuch cd 2>&1"#, "echo is a shell builtin\nbash: line 1: type: nosuch: not found\nf is a function\nf () \n{ \n    :\n}\ncd is a shell builtin\nrc=1\nbuiltin\nbuiltin\n", 1);
+}
+
+#[test]
+fn command_v_not_found_between_names() {
+    check(
+        r#"command -V echo nosuch cd 2>&1; echo "rc=$?""#,
+        "echo is a shell builtin\nbash: line 1: command: nosuch: not found\ncd is a shell builtin\nrc=0\n",
+        0,
+    );
+}
+
+#[test]
+fn shopt_p_unknown_between_names() {
+    check(r#"shopt -p extglob nosuch nullglob 2>&1; echo "rc=$?"; shopt -s nullglob bad dotglob 2>&1; shopt -p nullglob dotglob"#, "shopt -u extglob\nbash: line 1: shopt: nosuch: invalid shell option name\nshopt -u nullglob\nrc=1\nbash: line 1: shopt: bad: invalid shell option name\nshopt -s nullglob\nshopt -s dotglob\n", 0);
+}
+
+#[test]
+fn trap_p_bad_signal() {
+    check(
+        r#"trap '' INT; trap 'echo e' EXIT; trap -p INT nosig EXIT 2>&1; echo "rc=$?"; trap - EXIT"#,
+        "trap -- '' SIGINT\nbash: line 1: trap: nosig: invalid signal specification\ntrap -- 'echo e' EXIT\nrc=1\n",
+        0,
+    );
+}

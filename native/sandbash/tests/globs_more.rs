@@ -119,3 +119,98 @@ fn in_grep_and_sed() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Extglob patterns read with extglob off
+// ----------------------------------------------------------------------
+
+#[test]
+fn a_pattern_is_a_syntax_error() {
+    check_parse_error(r#"echo @(a|b); echo not-run"#, "syntax error near unexpected token `('");
+}
+
+#[test]
+fn each_opener() {
+    check_err(r#"for p in '?(a)' '*(a)' '+(a)' '!(a)' 'x@(a)y'; do bash -c "echo $p" 2>&1; echo "rc=$?"; done"#, "bash: -c: line 1: syntax error near unexpected token `('\nbash: -c: line 1: `echo ?(a)'\nrc=2\nbash: -c: line 1: syntax error near unexpected token `('\nbash: -c: line 1: `echo *(a)'\nrc=2\nbash: -c: line 1: syntax error near unexpected token `('\nbash: -c: line 1: `echo +(a)'\nrc=2\nbash: -c: line 1: syntax error near unexpected token `('\nbash: -c: line 1: `echo !(a)'\nrc=2\nbash: -c: line 1: syntax error near unexpected token `('\nbash: -c: line 1: `echo x@(a)y'\nrc=2\n", "", 0);
+}
+
+#[test]
+fn the_whole_line_is_read_before_it_runs() {
+    check_err(
+        r#"echo first
+shopt -s extglob; echo @(a|b)
+echo never"#,
+        "first\n",
+        "bash: -c: line 2: syntax error near unexpected token `('\nbash: -c: line 2: `shopt -s extglob; echo @(a|b)'\n",
+        2,
+    );
+}
+
+#[test]
+fn the_next_line_is_read_with_it() {
+    check_err(
+        r#"touch a b
+shopt -s extglob
+echo @(a|b) !(a)"#,
+        "a b b\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn case_patterns_too() {
+    check_parse_error(r#"x=foo; case $x in @(foo|bar)) echo yes;; esac"#, "syntax error near unexpected token `('");
+}
+
+#[test]
+fn cond_patterns_and_operands_need_no_option() {
+    check(
+        r#"[[ foo == @(foo|bar) ]] && echo cond; x=abc; echo "${x:-@(a)}" ${y:-+(b)}; echo "@(q)" \@\(r\) '!(s)' "#,
+        "cond\nabc +(b)\n@(q) @(r) !(s)\n",
+        0,
+    );
+}
+
+#[test]
+fn arithmetic_keeps_its_parentheses() {
+    check(
+        r#"(( y = 2*(3+1) )); echo $y $(( 4+(1) )) $(( 2*(y) )); for ((i=0; i<2*(2); i++)); do :; done; echo $i"#,
+        "8 5 16\n4\n",
+        0,
+    );
+}
+
+#[test]
+fn in_eval_with_the_option_of_then() {
+    check_err(
+        r#"eval 'shopt -s extglob
+echo @(a|b)'; shopt -u extglob; eval 'echo 1; echo *(d)'; echo "rc=$?""#,
+        "@(a|b)\nrc=2\n",
+        "bash: eval: line 2: syntax error near unexpected token `('\nbash: eval: line 2: `echo 1; echo *(d)'\n",
+        0,
+    );
+}
+
+#[test]
+fn a_function_keeps_how_it_was_read() {
+    check(
+        r#"shopt -s extglob
+f() { case $1 in @(a|b)) echo ab;; *) echo other;; esac; }; shopt -u extglob; f a; f c"#,
+        "other\nother\n",
+        0,
+    );
+}
+
+#[test]
+fn unterminated_pattern() {
+    check_err(
+        r#"shopt -s extglob
+echo a
+echo @(x
+echo b"#,
+        "a\n",
+        "bash: -c: line 3: unexpected EOF while looking for matching `)'\n",
+        2,
+    );
+}

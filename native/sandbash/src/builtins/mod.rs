@@ -279,11 +279,13 @@ fn test_panic<'a>(_: &'a mut ShellState, _: Call<'a>) -> BoxFuture<'a, Res> {
 }
 
 /// The syntax error after the commands that ran (see `syntax::with_runnable_prefix`);
-/// when they defined aliases, the rest of the script is read again with them.
+/// when they defined aliases or set extglob, the rest of the script is read
+/// again with them.
 fn syntax_error<'a>(sh: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
     Box::pin(async move {
         if let Some((raw, ran)) = sh.unread.take() {
-            if sh.opts.expand_aliases && !sh.aliases.is_empty() {
+            let extglob = sh.opts.extglob && crate::syntax::reads_otherwise_with_extglob(raw.get(ran..).unwrap_or(""));
+            if extglob || (sh.opts.expand_aliases && !sh.aliases.is_empty()) {
                 return crate::interp::read_on(sh, raw, ran, c.fds).await;
             }
         }

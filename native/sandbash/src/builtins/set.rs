@@ -131,7 +131,6 @@ pub async fn shopt(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         }
     };
     let mut out = String::new();
-    let mut errs = Vec::new();
     let mut status = 0;
     if names.is_empty() {
         // A listing: every option, or those `-s`/`-u` selects.
@@ -145,7 +144,11 @@ pub async fn shopt(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         for n in names {
             match (mode, sh.opts.get(n, kind)) {
                 (_, None) => {
-                    errs.push(unknown(n));
+                    // In order with the lines before it, as bash prints them.
+                    if !quiet && !out.is_empty() {
+                        let _ = fds.stdout.write_str(&std::mem::take(&mut out)).await;
+                    }
+                    fail(sh.loc(), fds, &unknown(n), 1).await;
                     status = 1;
                 }
                 (Some(on), Some(_)) => {
@@ -165,9 +168,6 @@ pub async fn shopt(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     }
     if !quiet && !out.is_empty() {
         let _ = fds.stdout.write_str(&out).await;
-    }
-    for e in errs {
-        fail(sh.loc(), fds, &e, 1).await;
     }
     status
 }

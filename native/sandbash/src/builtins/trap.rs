@@ -64,13 +64,22 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         let mut out = String::new();
         if args.len() > 1 {
             // Named conditions print in the order given.
+            let mut status = 0;
             for a in &args[1..] {
-                if let Some(name) = canonical(a) {
-                    if let Some(action) = all.get(&name) {
-                        out.push_str(&line(&name, action));
+                match canonical(a) {
+                    Some(name) => {
+                        if let Some(action) = all.get(&name) {
+                            out.push_str(&line(&name, action));
+                        }
+                    }
+                    None => {
+                        let _ = fds.stdout.write_str(&std::mem::take(&mut out)).await;
+                        status = fail(sh.loc(), fds, &format!("trap: {a}: invalid signal specification"), 1).await;
                     }
                 }
             }
+            let _ = fds.stdout.write_str(&out).await;
+            return status;
         } else {
             let mut names: Vec<&String> = all.keys().collect();
             names.sort_by_key(|n| order(n));

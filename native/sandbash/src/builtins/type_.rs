@@ -117,6 +117,8 @@ pub async fn type_(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         if kinds.is_empty() {
             status = 1;
             if !terse && !path {
+                // What came before goes out first, as bash's stdout is flushed.
+                let _ = fds.stdout.write_str(&std::mem::take(&mut out)).await;
                 fds.shell_err(sh.loc(), &format!("type: {name}: not found")).await;
             }
             continue;
@@ -182,6 +184,7 @@ pub async fn command(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                 Some(_) => out.push_str(&format!("{name}\n")),
                 None => {
                     if verbose {
+                        let _ = fds.stdout.write_str(&std::mem::take(&mut out)).await;
                         fds.shell_err(sh.loc(), &format!("command: {name}: not found")).await;
                     }
                 }

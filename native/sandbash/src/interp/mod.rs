@@ -771,7 +771,7 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
     // line is the first with a command, on the line of the command around it.
     let src = skip_empty_lines(src);
     let crate::syntax::cache::CachedProgram { program, source, .. } =
-        match crate::syntax::cache::program(src, sh.budget.limits.max_parser_depth as usize) {
+        match crate::syntax::cache::program(src, sh.budget.limits.max_parser_depth as usize, sh.opts.extglob) {
             Ok(p) => p,
             Err(m) => {
                 // As bash reports a backquoted command it parses as it runs
@@ -934,7 +934,7 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
     // After a syntax error, the commands before it still run.
     let mut error_after = None;
     // From the parse cache: a loop's `eval` runs the same text again and again.
-    let (program, source) = match crate::syntax::cache::program(src, depth) {
+    let (program, source) = match crate::syntax::cache::program(src, depth, sh.opts.extglob) {
         Ok(p) => (p.program, p.source),
         Err(m) => match crate::syntax::runnable_prefix(src, &m, depth) {
             Some((p, ran)) => {
@@ -979,8 +979,10 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
     }
     if let (Some((m, ran)), Ok(_)) = (error_after, &result) {
         // Once the commands before the error define aliases, the rest is
-        // read again with them (`alias myif=if` on an earlier line).
-        if sh.opts.expand_aliases && !sh.aliases.is_empty() {
+        // read again with them (`alias myif=if` on an earlier line); so
+        // too once they set extglob.
+        let extglob = sh.opts.extglob && crate::syntax::reads_otherwise_with_extglob(src.get(ran..).unwrap_or(""));
+        if extglob || (sh.opts.expand_aliases && !sh.aliases.is_empty()) {
             let r = reader::Reader::at_offset(Arc::from(src), ran, sh.src.line_base);
             sh.src = saved_src;
             return reader::run_string(sh, r, fds, what, base).await;

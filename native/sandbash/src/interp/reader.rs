@@ -121,7 +121,7 @@ impl Reader {
             None => (rest, &[]),
         };
         let depth = sh.budget.limits.max_parser_depth as usize;
-        let (parsed, len) = match crate::syntax::parse(text, depth) {
+        let (parsed, len) = match crate::syntax::parse_as(text, depth, sh.opts.extglob) {
             Ok(p) => (p, text.len()),
             Err(m) => match crate::syntax::runnable_prefix(text, &m, depth) {
                 Some(p) => p,

@@ -29,6 +29,8 @@ pub struct CachedProgram {
     pub program: Arc<Program>,
     pub source: Arc<Source>,
     depth: usize,
+    /// The error the text is with extglob off ([`super::extglob_off`]).
+    extglob_off: Option<Arc<str>>,
 }
 
 /// One bounded map of parses by their text.
@@ -98,17 +100,25 @@ pub fn word(raw: &str, assignment: bool, parse: impl FnOnce() -> Result<Pieces, 
     Ok(p)
 }
 
-/// `src` parsed as [`super::parse`] does, from the cache when seen before
+/// `src` parsed as [`super::parse_as`] does, from the cache when seen before
 /// under the same depth limit (the limit decides which texts are errors).
-pub fn program(src: &str, depth: usize) -> Result<CachedProgram, String> {
+pub fn program(src: &str, depth: usize, extglob: bool) -> Result<CachedProgram, String> {
     let hit = CACHES.with_borrow(|c| c.programs.get(src)).filter(|p| p.depth == depth);
-    if let Some(p) = hit {
-        return Ok(p);
+    let p = match hit {
+        Some(p) => p,
+        None => {
+            let super::Parsed { program, source } =
+                super::parse(src, depth).map_err(|m| super::with_extglob_error(m, src, extglob))?;
+            let extglob_off = super::extglob_off::error(src).map(Arc::from);
+            let p = CachedProgram { program: Arc::new(program), source, depth, extglob_off };
+            CACHES.with_borrow_mut(|c| c.programs.put(src, p.clone()));
+            p
+        }
+    };
+    match &p.extglob_off {
+        Some(e) if !extglob => Err(e.to_string()),
+        _ => Ok(p),
     }
-    let super::Parsed { program, source } = super::parse(src, depth)?;
-    let p = CachedProgram { program: Arc::new(program), source, depth };
-    CACHES.with_borrow_mut(|c| c.programs.put(src, p.clone()));
-    Ok(p)
 }
 
 #[cfg(test)]
@@ -117,13 +127,13 @@ mod tests {
 
     #[test]
     fn a_hit_is_the_same_parse_and_errors_are_not_kept() {
-        let a = program("echo cached-once\n", 100).expect("parses");
-        let b = program("echo cached-once\n", 100).expect("parses");
+        let a = program("echo cached-once\n", 100, true).expect("parses");
+        let b = program("echo cached-once\n", 100, true).expect("parses");
         assert!(Arc::ptr_eq(&a.program, &b.program));
         // Another depth limit is another parse.
-        let c = program("echo cached-once\n", 99).expect("parses");
+        let c = program("echo cached-once\n", 99, true).expect("parses");
         assert!(!Arc::ptr_eq(&a.program, &c.program));
-        assert!(program("if then", 100).is_err());
+        assert!(program("if then", 100, true).is_err());
         let mut calls = 0;
         let mut parse = || {
             calls += 1;

@@ -49,3 +49,9 @@ t("underscore_after_assignments", '''echo seed; x=1; echo "[$_]"; echo a b; x=$(
 
 group("printf -v")
 t("printf_v_attached_and_double_dash", '''printf -vx "%s" hi; echo "$x"; printf -v z -- "%s-%s" q r; echo "$z"; printf -vvv 'value'; echo "$vv"; declare -a arr; printf -v 'arr[2]' %d 7; declare -p arr''')
+
+group("Listings and their errors come out in order")
+t("type_not_found_between_names", '''f() { :; }; type echo nosuch f cd 2>&1; echo "rc=$?"; type -t echo nosuch cd 2>&1''')
+t("command_v_not_found_between_names", '''command -V echo nosuch cd 2>&1; echo "rc=$?"''')
+t("shopt_p_unknown_between_names", '''shopt -p extglob nosuch nullglob 2>&1; echo "rc=$?"; shopt -s nullglob bad dotglob 2>&1; shopt -p nullglob dotglob''')
+t("trap_p_bad_signal", '''trap '' INT; trap 'echo e' EXIT; trap -p INT nosig EXIT 2>&1; echo "rc=$?"; trap - EXIT''')

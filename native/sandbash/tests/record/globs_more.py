@@ -23,3 +23,24 @@ group("Character classes in a UTF-8 locale")
 t("letters_of_every_script", r'''for c in ä É é ß 5 ١ € _ ' ' x; do printf '%s:' "$c"; for k in alpha upper lower alnum digit punct print graph space word; do case $c in [[:$k:]]) printf ' %s' $k;; esac; done; echo; done''')
 t("in_parameter_patterns_and_tests", r'''v="é:è"; echo "${v##[[:alpha:]]*}|${v%%[[:punct:]]*}|${v//[[:alpha:]]/L}"; [[ É == [![:lower:]] ]] && echo not-lower; [[ é =~ ^[[:alpha:]]+$ ]] && echo re "${BASH_REMATCH[0]}"''')
 t("in_grep_and_sed", r'''printf 'émile\nfoo1\nnaïve x\n' > f; grep -c '^[[:alpha:]]*$' f; sed 's/[[:alpha:]]/L/g' f''')
+
+group("Extglob patterns read with extglob off")
+p("a_pattern_is_a_syntax_error", '''echo @(a|b); echo not-run''')
+e("each_opener", '''for p in '?(a)' '*(a)' '+(a)' '!(a)' 'x@(a)y'; do bash -c "echo $p" 2>&1; echo "rc=$?"; done''')
+e("the_whole_line_is_read_before_it_runs", '''echo first
+shopt -s extglob; echo @(a|b)
+echo never''')
+e("the_next_line_is_read_with_it", '''touch a b
+shopt -s extglob
+echo @(a|b) !(a)''')
+p("case_patterns_too", '''x=foo; case $x in @(foo|bar)) echo yes;; esac''')
+t("cond_patterns_and_operands_need_no_option", '''[[ foo == @(foo|bar) ]] && echo cond; x=abc; echo "${x:-@(a)}" ${y:-+(b)}; echo "@(q)" \\@\\(r\\) '!(s)' ''')
+t("arithmetic_keeps_its_parentheses", '''(( y = 2*(3+1) )); echo $y $(( 4+(1) )) $(( 2*(y) )); for ((i=0; i<2*(2); i++)); do :; done; echo $i''')
+e("in_eval_with_the_option_of_then", '''eval 'shopt -s extglob
+echo @(a|b)'; shopt -u extglob; eval 'echo 1; echo *(d)'; echo "rc=$?"''')
+t("a_function_keeps_how_it_was_read", '''shopt -s extglob
+f() { case $1 in @(a|b)) echo ab;; *) echo other;; esac; }; shopt -u extglob; f a; f c''')
+e("unterminated_pattern", '''shopt -s extglob
+echo a
+echo @(x
+echo b''')

@@ -1,0 +1,148 @@
+//! With `extglob` off, bash's reader ends a word at a `(`: `echo @(a)` and
+//! `case x in +(a)) ...` are syntax errors, read before any of the line runs
+//! (`shopt -s extglob; echo @(a)` on one line fails as a whole). brush-parser
+//! always reads extglob patterns, so the script is checked apart: the first
+//! unquoted `?(`, `*(`, `+(`, `@(` or `!(` outside `[[ ]]` (where bash reads
+//! them whatever the option) and outside arithmetic.
+
+use brush_parser::Token;
+
+/// The error bash gives for `src` read with extglob off, in the form of
+/// [`super::parse`]'s messages (`line N: syntax error near unexpected token `('`
+/// and the line quoted); `None` when it reads as it does with extglob on.
+pub fn error(src: &str) -> Option<String> {
+    let line = first_pattern_line(src)?;
+    let text = src.lines().nth(line.saturating_sub(1)).unwrap_or("");
+    Some(format!("line {line}: syntax error near unexpected token `('\nbash: -c: line {line}: `{text}'"))
+}
+
+/// The line of the last `(` left open that starts an extglob pattern (the
+/// one the tokenizer found unterminated), 1 when none is.
+pub fn open_pattern_line(src: &str) -> usize {
+    let b = src.as_bytes();
+    // Lines of the parentheses still open, and whether each starts a pattern.
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    let mut line = 1;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'\n' => line += 1,
+            b'(' => open.push((line, i > 0 && matches!(b[i - 1], b'?' | b'*' | b'+' | b'@' | b'!'))),
+            b')' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.iter().rev().find(|(_, pattern)| *pattern).map_or(1, |(l, _)| *l)
+}
+
+/// Whether the text holds an extglob opener anywhere (most scripts do not:
+/// they skip the tokenizing).
+fn may_hold_pattern(src: &str) -> bool {
+    src.as_bytes().windows(2).any(|w| w[1] == b'(' && matches!(w[0], b'?' | b'*' | b'+' | b'@' | b'!'))
+}
+
+/// Words after which a `!` starts a pipeline (`!(false)` negates a subshell).
+fn starts_command(prev: Option<&Token>) -> bool {
+    match prev {
+        None => true,
+        Some(Token::Word(w, _)) => {
+            matches!(w.as_str(), "then" | "do" | "else" | "elif" | "if" | "while" | "until" | "{" | "!" | "time")
+        }
+        Some(_) => true,
+    }
+}
+
+/// The line of the first extglob pattern bash would refuse.
+fn first_pattern_line(src: &str) -> Option<usize> {
+    if !may_hold_pattern(src) {
+        return None;
+    }
+    let opts =
+        brush_parser::TokenizerOptions { enable_extended_globbing: false, ..super::options().tokenizer_options() };
+    // A text the tokenizer refuses gets its error from the parse.
+    let toks = brush_parser::uncached_tokenize_str(src, &opts).ok()?;
+    let is_op = |t: &Token, s: &str| matches!(t, Token::Operator(o, _) if o == s);
+    // Inside `[[ ]]`; inside `(( ))` or `for (( ))`, its parenthesis depth.
+    let (mut cond, mut arith) = (false, 0usize);
+    for (i, t) in toks.iter().enumerate() {
+        let next = toks.get(i + 1);
+        if arith > 0 {
+            if is_op(t, "(") {
+                arith += 1;
+            } else if is_op(t, ")") {
+                arith -= 1;
+            }
+            continue;
+        }
+        match t {
+            Token::Word(w, _) if cond => cond = w != "]]",
+            Token::Word(w, _) if w == "[[" => cond = true,
+            Token::Operator(o, loc)
+                if o == "("
+                // `((`: arithmetic (a subshell in a subshell is written `( (`).
+                && next.is_some_and(|n| is_op(n, "(") && n.location().start.index == loc.end.index) =>
+            {
+                arith = 1;
+            }
+            Token::Word(w, loc) => {
+                if !next.is_some_and(|n| is_op(n, "(") && n.location().start.index == loc.end.index) {
+                    continue;
+                }
+                let last = w.chars().last();
+                if !last.is_some_and(|c| matches!(c, '?' | '*' | '+' | '@' | '!')) {
+                    continue;
+                }
+                // `\@(` is a quoted `@` followed by a `(`: the `(` is still
+                // refused, but as any `(` after a word is (that error comes
+                // from the parse).
+                let escapes = w[..w.len() - 1].bytes().rev().take_while(|&b| b == b'\\').count();
+                if escapes % 2 == 1 {
+                    continue;
+                }
+                // `name+() { ...; }` defines a function.
+                if toks.get(i + 2).is_some_and(|n| is_op(n, ")")) {
+                    continue;
+                }
+                if w == "!" && starts_command(i.checked_sub(1).and_then(|p| toks.get(p))) {
+                    continue;
+                }
+                return Some(loc.start.line);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_pattern_line as at;
+
+    #[test]
+    fn patterns_are_found_where_bash_reads_words() {
+        assert_eq!(at("echo @(a|b)"), Some(1));
+        assert_eq!(at("echo a\necho x+(y)z"), Some(2));
+        assert_eq!(at("case x in ?(a)) :;; esac"), Some(1));
+        assert_eq!(at("echo !(a)"), Some(1));
+    }
+
+    #[test]
+    fn other_parentheses_are_left_alone() {
+        for s in [
+            "[[ x == @(a|b) ]]",
+            "(( y = 2*(3+1) ))",
+            "for ((i=0; i<2*(1); i++)); do :; done",
+            "echo $(( 2*(3) ))",
+            "echo \"@(a)\" '+(b)' \\@\\(c\\)",
+            "echo ${x:-@(a)}",
+            "!(false)",
+            "if !(false); then :; fi",
+            "f+() { :; }",
+            "a=(1 2)",
+            "echo *.txt (",
+        ] {
+            assert_eq!(at(s), None, "{s}");
+        }
+    }
+}
