@@ -749,7 +749,11 @@ fn message(src: &str, err: &ParseError) -> String {
             use brush_parser::TokenizerError as T;
             // A syntax error before the quote that never closes is the one
             // bash meets first (`echo a (b) '`).
-            if let T::UnterminatedSingleQuote(p) | T::UnterminatedDoubleQuote(p) | T::UnterminatedBackquote(p) = inner {
+            if let T::UnterminatedSingleQuote(p)
+            | T::UnterminatedAnsiCQuote(p)
+            | T::UnterminatedDoubleQuote(p)
+            | T::UnterminatedBackquote(p) = inner
+            {
                 let before: String = src.chars().take(p.index).collect();
                 if let Some((tok, line)) = unexpected_token(&before).filter(|(t, _)| t != "newline") {
                     let line_text = src.lines().nth(line.saturating_sub(1)).unwrap_or("");
@@ -760,7 +764,10 @@ fn message(src: &str, err: &ParseError) -> String {
             }
             // An unterminated quote is reported on the line it opened on.
             let line = match inner {
-                T::UnterminatedSingleQuote(p) | T::UnterminatedDoubleQuote(p) | T::UnterminatedBackquote(p) => p.line,
+                T::UnterminatedSingleQuote(p)
+                | T::UnterminatedAnsiCQuote(p)
+                | T::UnterminatedDoubleQuote(p)
+                | T::UnterminatedBackquote(p) => p.line,
                 // bash reads a `$( )` as a nested script: its end of file is
                 // past the last line. An arithmetic one is named where it opened.
                 T::UnterminatedCommandSubstitution | T::UnterminatedExpansion => match open_dollar_paren(src) {
@@ -773,7 +780,9 @@ fn message(src: &str, err: &ParseError) -> String {
                 _ => position.as_ref().map_or(1, |p| p.line),
             };
             let what = match inner {
-                T::UnterminatedSingleQuote(_) => "unexpected EOF while looking for matching `''".to_string(),
+                T::UnterminatedSingleQuote(_) | T::UnterminatedAnsiCQuote(_) => {
+                    "unexpected EOF while looking for matching `''".to_string()
+                }
                 T::UnterminatedDoubleQuote(_) => "unexpected EOF while looking for matching `\"'".to_string(),
                 T::UnterminatedBackquote(_) => "unexpected EOF while looking for matching ``'".to_string(),
                 T::UnterminatedCommandSubstitution | T::UnterminatedExpansion => {

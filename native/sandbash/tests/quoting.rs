@@ -431,3 +431,31 @@ echo "${v:+\x}" "${v:+'x'}" "${v:+z"x\xy"z}""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// ANSI-C quotes in a double-quoted command substitution
+// ----------------------------------------------------------------------
+
+#[test]
+fn in_an_operand_they_lose_their_quotes() {
+    check(
+        r#"echo "$(echo ${?+$'a\tb'})"; echo "$(echo ${x-$'c  d'} $'e  f')"; echo "$(echo "${x-$'g\th'}")"; echo "`echo ${?+$'i  j'}`""#,
+        "a b\nc d e  f\ng\th\ni  j\n",
+        0,
+    );
+}
+
+#[test]
+fn outside_double_quotes_they_stay() {
+    check(r#"echo $(echo ${?+$'a  b'}); x=$(echo ${?+$'c  d'}); echo "$x""#, "a b\nc  d\n", 0);
+}
+
+#[test]
+fn an_unterminated_one() {
+    check_err(
+        r#"echo `echo $'\\'x`; echo "rc=$?""#,
+        "\nrc=0\n",
+        "bash: command substitution: line 1: unexpected EOF while looking for matching `''\n",
+        0,
+    );
+}

@@ -15,6 +15,7 @@ use crate::interp::{Fds, Flow};
 use crate::state::ShellState;
 use brush_parser::word::{self, WordPiece, WordPieceWithSource};
 use futures_util::future::BoxFuture;
+use std::borrow::Cow;
 
 /// One run of expanded text.
 #[derive(Clone, Debug)]
@@ -633,7 +634,8 @@ pub fn expand_pieces<'a>(
                     param::expand(sh, fds, expr, quoted, out, bare).await?
                 }
                 WordPiece::CommandSubstitution(src) => {
-                    let s = crate::interp::command_substitution(sh, fds, src).await?;
+                    let src = if quoted { dq_comsub_text(src) } else { Cow::Borrowed(src.as_str()) };
+                    let s = crate::interp::command_substitution(sh, fds, &src).await?;
                     out.push(s, quoted, !quoted)?;
                 }
                 WordPiece::BackquotedCommandSubstitution(src) => {
@@ -743,6 +745,55 @@ fn is_transform(body: &str) -> bool {
     crate::builtins::valid_name(name)
         || matches!(name, "@" | "*")
         || (!name.is_empty() && name.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// The text of a `$( )` inside double quotes as bash reads it: a `$'...'` in a
+/// `${...}` operand is decoded in place without its quotes (bash's reader
+/// applies the double-quote rule for `${...}` to it), so its result is split
+/// and globbed: `"$(echo ${x-$'a  b'})"` prints `a b`.
+fn dq_comsub_text(src: &str) -> Cow<'_, str> {
+    if !src.contains("$'") || !src.contains("${") {
+        return Cow::Borrowed(src);
+    }
+    let b = src.as_bytes();
+    let mut out = String::with_capacity(src.len());
+    // Depth of `${` open; where the text not yet copied starts.
+    let (mut depth, mut from, mut i) = (0usize, 0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'$' if b.get(i + 1) == Some(&b'{') => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' if depth > 0 => depth -= 1,
+            b'$' if depth > 0 && b.get(i + 1) == Some(&b'\'') => {
+                // The closing quote: the first one not escaped by a backslash.
+                let mut j = i + 2;
+                while j < b.len() && b[j] != b'\'' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                if j >= b.len() {
+                    break;
+                }
+                out.push_str(&src[from..i]);
+                out.push_str(&ansi_c::decode(&src[i + 2..j]));
+                from = j + 1;
+                i = j;
+            }
+            b'\'' if depth == 0 => match src[i + 1..].find('\'') {
+                Some(k) => i += k + 1,
+                None => break,
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    if from == 0 {
+        return Cow::Borrowed(src);
+    }
+    out.push_str(&src[from..]);
+    Cow::Owned(out)
 }
 
 /// Inside backquotes, `\\`, `` \` `` and `\$` stand for the bare character.

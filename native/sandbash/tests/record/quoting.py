@@ -116,3 +116,8 @@ t("inner_quotes_make_backslashes_escapes_again", r'''v=1
 echo "${v:+"a\xb\$c\\d\"e\`f"}"
 echo "${v:+a"\x"b}" "${u:-"\x\y"}" "${v:+"\*"}" ${v:+"\x"}
 echo "${v:+\x}" "${v:+'x'}" "${v:+z"x\xy"z}"''')
+
+group("ANSI-C quotes in a double-quoted command substitution")
+t("in_an_operand_they_lose_their_quotes", r'''echo "$(echo ${?+$'a\tb'})"; echo "$(echo ${x-$'c  d'} $'e  f')"; echo "$(echo "${x-$'g\th'}")"; echo "`echo ${?+$'i  j'}`"''')
+t("outside_double_quotes_they_stay", r'''echo $(echo ${?+$'a  b'}); x=$(echo ${?+$'c  d'}); echo "$x"''')
+e("an_unterminated_one", r'''echo `echo $'\\'x`; echo "rc=$?"''')
