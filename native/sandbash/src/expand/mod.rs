@@ -313,6 +313,11 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
     if is_literal(raw) {
         return Ok(vec![raw.to_string()]);
     }
+    // Apart, so that the futures of commands whose words are literal stay small.
+    Box::pin(expand_word_slow(sh, fds, raw)).await
+}
+
+async fn expand_word_slow(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<String>, Flow> {
     let max_items = sh.budget.limits.max_brace_items;
     let alternatives = if !sh.opts.braceexpand {
         vec![raw.to_string()]

@@ -513,76 +513,86 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
         crate::limits::inline::at_command(&sh.budget).await;
         match cmd {
             ast::Command::Simple(s) => simple::run(sh, s, fds).await,
-            ast::Command::Compound(c, redirs) => match redirs {
-                Some(r) => {
-                    // bash has read the whole command, here-documents included:
-                    // errors of its redirections name the line it ended on.
-                    if let Some(end) = redirect::end_line(c, &r.0) {
-                        sh.line = sh.src.line(end);
-                    }
-                    let applied = match redirect::apply(sh, &r.0, fds).await {
-                        // A subshell makes its redirections in its child: an
-                        // expansion error there fails the subshell only.
-                        Err(Flow::Exit(s) | Flow::Abort(s)) if matches!(c, ast::CompoundCommand::Subshell(_)) => {
-                            sh.last_status = s;
-                            return Ok(s);
-                        }
-                        other => other?,
-                    };
-                    let Some(fds) = applied else {
-                        sh.compound_unrun = true;
-                        return Ok(1);
-                    };
-                    // Redirections of a compound command end with it, `exec` inside included.
-                    let saved = sh.exec_fds.take();
-                    let r = compound::run(sh, c, &fds).await;
-                    sh.exec_fds = saved;
-                    r
-                }
-                None => compound::run(sh, c, fds).await,
-            },
-            ast::Command::Function(def) => {
-                let name = &def.fname.value;
-                if sh.opts.get("posix", crate::state::options::Kind::Set) == Some(true) {
-                    // POSIX mode: a function needs a valid name, not a special
-                    // builtin's; a non-interactive shell ends (status 2).
-                    let msg = if !crate::builtins::valid_name(name) {
-                        Some(format!("`{name}': not a valid identifier"))
-                    } else {
-                        crate::builtins::is_special(name).then(|| format!("`{name}': is a special builtin"))
-                    };
-                    if let Some(msg) = msg {
-                        fds.shell_err(sh.loc(), &msg).await;
-                        return Err(Flow::Exit(2));
-                    }
-                }
-                if sh.funcs.get(name).is_some_and(|f| f.readonly) {
-                    fds.shell_err(sh.loc(), &format!("{name}: readonly function")).await;
-                    return Ok(1);
-                }
-                define_function(sh, def);
-                Ok(0)
-            }
-            ast::Command::ExtendedTest(t, redirs) => {
-                // bash has read the whole `[[ ]]` when it runs it: its line
-                // (`LINENO`, messages) is the one it ends on.
-                if let Some(loc) = t.location() {
-                    sh.line = sh.src.line(loc.end.line);
-                }
-                if simple::before_command(sh, fds, |sh| print_cmd::one_command_text(&sh.src, cmd)).await? {
-                    return Ok(sh.last_status);
-                }
-                let fds = match redirs {
-                    Some(r) => match redirect::apply(sh, &r.0, fds).await? {
-                        Some(f) => f,
-                        None => return Ok(1),
-                    },
-                    None => fds.clone(),
-                };
-                cond::extended_test(sh, &t.expr, &fds).await
-            }
+            // The rest apart: this future is made for every command, and
+            // copied as large as its largest arm.
+            _ => Box::pin(run_other_command(sh, cmd, fds)).await,
         }
     })))
+}
+
+/// A command that is not a simple command.
+async fn run_other_command(sh: &mut ShellState, cmd: &ast::Command, fds: &Fds) -> Res {
+    match cmd {
+        ast::Command::Simple(s) => simple::run(sh, s, fds).await,
+        ast::Command::Compound(c, redirs) => match redirs {
+            Some(r) => {
+                // bash has read the whole command, here-documents included:
+                // errors of its redirections name the line it ended on.
+                if let Some(end) = redirect::end_line(c, &r.0) {
+                    sh.line = sh.src.line(end);
+                }
+                let applied = match redirect::apply(sh, &r.0, fds).await {
+                    // A subshell makes its redirections in its child: an
+                    // expansion error there fails the subshell only.
+                    Err(Flow::Exit(s) | Flow::Abort(s)) if matches!(c, ast::CompoundCommand::Subshell(_)) => {
+                        sh.last_status = s;
+                        return Ok(s);
+                    }
+                    other => other?,
+                };
+                let Some(fds) = applied else {
+                    sh.compound_unrun = true;
+                    return Ok(1);
+                };
+                // Redirections of a compound command end with it, `exec` inside included.
+                let saved = sh.exec_fds.take();
+                let r = compound::run(sh, c, &fds).await;
+                sh.exec_fds = saved;
+                r
+            }
+            None => compound::run(sh, c, fds).await,
+        },
+        ast::Command::Function(def) => {
+            let name = &def.fname.value;
+            if sh.opts.get("posix", crate::state::options::Kind::Set) == Some(true) {
+                // POSIX mode: a function needs a valid name, not a special
+                // builtin's; a non-interactive shell ends (status 2).
+                let msg = if !crate::builtins::valid_name(name) {
+                    Some(format!("`{name}': not a valid identifier"))
+                } else {
+                    crate::builtins::is_special(name).then(|| format!("`{name}': is a special builtin"))
+                };
+                if let Some(msg) = msg {
+                    fds.shell_err(sh.loc(), &msg).await;
+                    return Err(Flow::Exit(2));
+                }
+            }
+            if sh.funcs.get(name).is_some_and(|f| f.readonly) {
+                fds.shell_err(sh.loc(), &format!("{name}: readonly function")).await;
+                return Ok(1);
+            }
+            define_function(sh, def);
+            Ok(0)
+        }
+        ast::Command::ExtendedTest(t, redirs) => {
+            // bash has read the whole `[[ ]]` when it runs it: its line
+            // (`LINENO`, messages) is the one it ends on.
+            if let Some(loc) = t.location() {
+                sh.line = sh.src.line(loc.end.line);
+            }
+            if simple::before_command(sh, fds, |sh| print_cmd::one_command_text(&sh.src, cmd)).await? {
+                return Ok(sh.last_status);
+            }
+            let fds = match redirs {
+                Some(r) => match redirect::apply(sh, &r.0, fds).await? {
+                    Some(f) => f,
+                    None => return Ok(1),
+                },
+                None => fds.clone(),
+            };
+            cond::extended_test(sh, &t.expr, &fds).await
+        }
+    }
 }
 
 fn define_function(sh: &mut ShellState, def: &ast::FunctionDefinition) {

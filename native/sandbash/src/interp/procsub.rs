@@ -67,6 +67,12 @@ pub async fn capture(sh: &mut ShellState, fds: &Fds, cmd: &SubshellCommand) -> R
     Ok(buf.take())
 }
 
+impl ProcSubs {
+    pub fn is_empty(&self) -> bool {
+        self.paths.is_empty() && self.writers.is_empty()
+    }
+}
+
 /// After the command: feed each `>(cmd)` what was written for it, then
 /// remove the files.
 pub async fn finish(sh: &mut ShellState, fds: &Fds, subs: ProcSubs) -> Result<(), Flow> {

@@ -28,7 +28,10 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
     sh.nofork_now = sh.nofork == cmd as *const ast::SimpleCommand as usize && super::nofork::traps_allow(sh);
     let mut subs = super::procsub::ProcSubs::default();
     let r = run_with(sh, cmd, fds, &mut subs).await;
-    super::procsub::finish(sh, fds, subs).await?;
+    // Most commands have none: their future stays small without it.
+    if !subs.is_empty() {
+        Box::pin(super::procsub::finish(sh, fds, subs)).await?;
+    }
     r
 }
 
@@ -276,7 +279,7 @@ async fn run_with(
         } else {
             let text = super::print_cmd::simple_text(&sh.src, cmd);
             if debug_set(sh) {
-                if debug_trap(sh, fds, text).await? {
+                if Box::pin(debug_trap(sh, fds, text)).await? {
                     return Ok(sh.last_status);
                 }
             } else {
@@ -319,7 +322,7 @@ async fn run_with(
         match *it {
             Arg::Item(Item::AssignmentWord(a, w)) if declaring => {
                 let _ = w;
-                let v = expand_assignment(sh, fds, a).await?;
+                let v = Box::pin(expand_assignment(sh, fds, a)).await?;
                 // A function of that name gets the word as text (and `$_` is it).
                 argv.push(match &v.value {
                     AssignedValue::Scalar(s) => {
@@ -344,7 +347,7 @@ async fn run_with(
                 }
             }
             Arg::Item(Item::ProcessSubstitution(kind, sub)) => {
-                argv.push(super::procsub::open(sh, fds, kind, sub, subs).await?);
+                argv.push(Box::pin(super::procsub::open(sh, fds, kind, sub, subs)).await?);
             }
             Arg::Item(Item::IoRedirect(_)) => {}
         }
@@ -353,9 +356,9 @@ async fn run_with(
     if argv.is_empty() {
         // Assignments only (and maybe redirects): they change this shell.
         for a in &assigns {
-            let v = expand_assignment(sh, fds, a).await?;
+            let v = Box::pin(expand_assignment(sh, fds, a)).await?;
             if sh.opts.xtrace {
-                trace_assignment(sh, fds, &v).await;
+                Box::pin(trace_assignment(sh, fds, &v)).await;
             }
             if let Err(e) = store(sh, v) {
                 // Assigning to a readonly variable abandons the current
@@ -372,7 +375,7 @@ async fn run_with(
         }
         // A command of assignments (or redirections) only leaves `$_` empty.
         set_last_arg(sh, String::new());
-        if !redirs.is_empty() && redirect::apply(sh, &redirs, fds).await?.is_none() {
+        if !redirs.is_empty() && Box::pin(redirect::apply(sh, &redirs, fds)).await?.is_none() {
             return Ok(1);
         }
         return Ok(sh.subst_status.unwrap_or(0));
@@ -380,15 +383,16 @@ async fn run_with(
 
     // Without redirections the command writes where the shell does (no copy).
     let applied;
-    let fds = match if redirs.is_empty() { Ok(None) } else { redirect::apply(sh, &redirs, fds).await.map(Some) } {
-        Ok(None) => fds,
-        Ok(Some(Some(f))) => {
-            applied = f;
-            &applied
-        }
-        Ok(Some(None)) => return Ok(1),
-        Err(e) => return redirect_error(sh, &argv[0], e).await,
-    };
+    let fds =
+        match if redirs.is_empty() { Ok(None) } else { Box::pin(redirect::apply(sh, &redirs, fds)).await.map(Some) } {
+            Ok(None) => fds,
+            Ok(Some(Some(f))) => {
+                applied = f;
+                &applied
+            }
+            Ok(Some(None)) => return Ok(1),
+            Err(e) => return Box::pin(redirect_error(sh, &argv[0], e)).await,
+        };
     let name = argv[0].clone();
     if sh.opts.xtrace {
         let ps4 = sh.xtrace_prefix();
@@ -404,7 +408,7 @@ async fn run_with(
         && !sh.funcs.contains_key(&name);
     let mut saved: Vec<(String, Option<Var>)> = Vec::new();
     for a in &assigns {
-        let v = expand_assignment(sh, fds, a).await?;
+        let v = Box::pin(expand_assignment(sh, fds, a)).await?;
         if !persistent {
             saved.push((v.name.clone(), sh.vars.get(&v.name).cloned()));
         }
@@ -496,21 +500,21 @@ pub async fn run_resolved(
     fds: &Fds,
 ) -> Res {
     match resolved {
-        Resolved::Function(f) => call_function(sh, name, f, argv[1..].to_vec(), fds).await,
+        Resolved::Function(f) => Box::pin(call_function(sh, name, f, argv[1..].to_vec(), fds)).await,
         Resolved::SpecialBuiltin(b) | Resolved::Builtin(b) | Resolved::Utility(Program::Shell(b), _) => {
             builtins::run_builtin(sh, b, &argv, decl, fds).await
         }
         Resolved::AppBuiltin => match sh.commands.app_builtins().cloned() {
-            Some(host) => run_host(sh, &host, &argv, fds).await,
-            None => not_found(sh, name, fds).await,
+            Some(host) => Box::pin(run_host(sh, &host, &argv, fds)).await,
+            None => Box::pin(not_found(sh, name, fds)).await,
         },
-        Resolved::Utility(Program::Command(cmd), _) => run_utility(sh, cmd.as_ref(), &argv, fds).await,
+        Resolved::Utility(Program::Command(cmd), _) => Box::pin(run_utility(sh, cmd.as_ref(), &argv, fds)).await,
         Resolved::File(path) => {
             let mut argv = argv;
             argv[0] = path;
-            builtins::run_script_file(sh, &argv, fds).await
+            Box::pin(builtins::run_script_file(sh, &argv, fds)).await
         }
-        Resolved::NotFound | Resolved::NotAllowed => not_found(sh, name, fds).await,
+        Resolved::NotFound | Resolved::NotAllowed => Box::pin(not_found(sh, name, fds)).await,
     }
 }
 
