@@ -217,3 +217,37 @@ fn trap_p_bad_signal() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// exit, return and trap arguments
+// ----------------------------------------------------------------------
+
+#[test]
+fn exit_with_too_many_arguments_leaves() {
+    check_err(r#"echo a; exit 3 4; echo after"#, "a\n", "bash: line 1: exit: too many arguments\n", 1);
+}
+
+#[test]
+fn return_with_too_many_arguments_leaves() {
+    check_err(
+        r#"f() { return 3 4; echo in; }; f; echo "f=$?""#,
+        "",
+        "environment: line 1: return: too many arguments\n",
+        1,
+    );
+}
+
+#[test]
+fn break_with_too_many_arguments_leaves() {
+    check_err(r#"for i in 1; do break 1 2; done; echo next"#, "", "bash: line 1: break: too many arguments\n", 1);
+}
+
+#[test]
+fn double_dash_before_the_status() {
+    check(r#"f() { return -- 4; }; f; echo "f=$?"; (exit -- 5); echo "sub=$?""#, "f=4\nsub=5\n", 0);
+}
+
+#[test]
+fn trap_options() {
+    check_err(r#"trap -1; echo "rc=$?"; trap -- -1; echo "rc=$?"; trap -lp | head -1; trap foo; echo "rc=$?"; trap 'echo x' INT; trap -p INT; trap -- INT; trap -p; echo end"#, "rc=2\nrc=2\n 1) SIGHUP\t 2) SIGINT\t 3) SIGQUIT\t 4) SIGILL\t 5) SIGTRAP\nrc=2\ntrap -- 'echo x' SIGINT\nend\n", "bash: line 1: trap: -1: invalid option\ntrap: usage: trap [-lp] [[arg] signal_spec ...]\ntrap: usage: trap [-lp] [[arg] signal_spec ...]\ntrap: usage: trap [-lp] [[arg] signal_spec ...]\n", 0);
+}

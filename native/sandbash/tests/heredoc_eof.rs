@@ -324,3 +324,47 @@ f() { (( ((1)) << 2 )); }; f; echo "f $?""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// A here-document inside $( ) with a lone double quote
+// ----------------------------------------------------------------------
+
+#[test]
+fn comsub_quoted_delimiter() {
+    check(
+        r#"r=$(cat <<"EOF"
+"
+EOF
+); printf '[%s]\n' "$r""#,
+        "[\"]\n",
+        0,
+    );
+}
+
+#[test]
+fn comsub_unquoted_delimiter_expands() {
+    check(
+        r#"r=$(
+cat <<EOF
+a"b $((1+1)) it's
+EOF
+); echo "[$r]""#,
+        "[a\"b 2 it's]\n",
+        0,
+    );
+}
+
+#[test]
+fn comsub_tab_stripped_and_commands_after() {
+    check(
+        r#"x=$(cat <<-EOF
+	say "hi
+	EOF
+echo "ok"); echo "$x"; echo "$(cat <<E
+"q
+E
+)""#,
+        "say \"hi\nok\n\"q\n",
+        0,
+    );
+}

@@ -198,3 +198,26 @@ echo unreached"#,
 fn conditional_arithmetic_error_is_false() {
     check_err(r#"[[ 1/0 -eq 1 ]]; echo $?; [[ ! 1/0 -eq 1 ]]; echo $?; [[ 08 -lt 9 ]]; echo $?"#, "1\n0\n1\n", "bash: line 1: [[: 1/0: division by 0 (error token is \"0\")\nbash: line 1: [[: 1/0: division by 0 (error token is \"0\")\nbash: line 1: [[: 08: value too great for base (error token is \"08\")\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// bash -c takes its command after the options
+// ----------------------------------------------------------------------
+
+#[test]
+fn options_after_c() {
+    check(
+        r#"bash -c -- 'echo "$0 $1"' a b; bash -c -x 'echo hi' 2>&1; bash -xc 'echo two' 2>&1; bash -c -e 'false; echo no'; echo "rc=$?""#,
+        "a b\n+ echo hi\nhi\n+ echo two\ntwo\nrc=1\n",
+        0,
+    );
+}
+
+#[test]
+fn c_without_a_command() {
+    check_err(
+        r#"bash -c; echo "rc=$?"; bash -c --; echo "rc=$?""#,
+        "rc=2\nrc=2\n",
+        "bash: -c: option requires an argument\nbash: -c: option requires an argument\n",
+        0,
+    );
+}

@@ -25,7 +25,8 @@ async fn bad_option(fds: &Fds, what: &str) -> Res {
 
 pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     let mut i = 1;
-    let mut command: Option<String> = None;
+    // `-c`: the first argument after the options is the command string.
+    let mut want_command = false;
     let mut flags: Vec<(char, bool)> = Vec::new();
     let mut named: Vec<(String, bool)> = Vec::new();
     let mut shopts: Vec<(String, bool)> = Vec::new();
@@ -60,17 +61,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         let on = a.starts_with('-');
         for c in a[1..].chars() {
             match c {
-                'c' => {
-                    i += 1;
-                    match argv.get(i) {
-                        Some(s) => command = Some(s.clone()),
-                        None => {
-                            return Ok(
-                                fail(sh.loc(), fds, &format!("{}: -c: option requires an argument", argv[0]), 2).await
-                            )
-                        }
-                    }
-                }
+                'c' => want_command = true,
                 'o' | 'O' => {
                     i += 1;
                     if let Some(n) = argv.get(i) {
@@ -94,7 +85,16 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         }
         i += 1;
     }
-    let rest: Vec<String> = argv[i.min(argv.len())..].to_vec();
+    let mut rest: Vec<String> = argv[i.min(argv.len())..].to_vec();
+    let command = match want_command {
+        true if rest.is_empty() => {
+            // The child's own message: no line of the parent's.
+            let _ = fds.stderr.write_str(&format!("{}: -c: option requires an argument\n", argv[0])).await;
+            return Ok(2);
+        }
+        true => Some(rest.remove(0)),
+        false => None,
+    };
     let script_file = if command.is_none() { rest.first().cloned() } else { None };
     let (src, arg0, args) = match command {
         Some(c) => {

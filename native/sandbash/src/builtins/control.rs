@@ -5,6 +5,8 @@ use crate::state::ShellState;
 
 pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     let name = argv[0].as_str();
+    // A leading `--` ends the options (`exit -- 5`).
+    let argv = if argv.get(1).is_some_and(|a| a == "--") { &argv[1..] } else { argv };
     let arg = argv.get(1);
     match name {
         "exit" | "return" => {
@@ -22,8 +24,9 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                 },
             };
             if argv.len() > 2 {
+                // bash leaves the shell from here (status 1), `return` too.
                 fds.shell_err(sh.loc(), &format!("{name}: too many arguments")).await;
-                return Ok(1);
+                return Err(Flow::Exit(1));
             }
             if name == "exit" {
                 return Err(Flow::Exit(status));

@@ -47,25 +47,43 @@ fn display(name: &str) -> String {
 }
 
 pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    const USAGE: &str = "trap: usage: trap [-lp] [[arg] signal_spec ...]";
     let mut args: Vec<&str> = argv[1..].iter().map(String::as_str).collect();
-    if args.first() == Some(&"--") {
+    // Options up to `--` or the first operand (`trap -1` is a bad option,
+    // `trap -- -1` an action without a signal).
+    let (mut list, mut print) = (false, false);
+    while let Some(a) = args.first().copied() {
+        if a == "--" {
+            args.remove(0);
+            break;
+        }
+        if a.len() < 2 || !a.starts_with('-') {
+            break;
+        }
+        for c in a[1..].chars() {
+            match c {
+                'l' => list = true,
+                'p' => print = true,
+                _ => return fail(sh.loc(), fds, &format!("trap: -{c}: invalid option\n{USAGE}"), 2).await,
+            }
+        }
         args.remove(0);
     }
-    if args.first() == Some(&"-l") {
+    if list {
         let _ = fds.stdout.write_str(&super::signals::table()).await;
         return 0;
     }
-    if args.is_empty() || args[0] == "-p" {
+    if args.is_empty() || print {
         // A subshell still lists the traps it inherited until it sets one.
         let mut all = (*sh.shown_traps).clone();
         all.extend(sh.traps.iter().map(|(k, v)| (k.clone(), v.clone())));
         let line =
             |name: &str, action: &str| format!("trap -- {} {}\n", crate::expand::param::quote(action), display(name));
         let mut out = String::new();
-        if args.len() > 1 {
+        if !args.is_empty() {
             // Named conditions print in the order given.
             let mut status = 0;
-            for a in &args[1..] {
+            for a in &args {
                 match canonical(a) {
                     Some(name) => {
                         if let Some(action) = all.get(&name) {
@@ -89,6 +107,11 @@ pub async fn trap(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         }
         let _ = fds.stdout.write_str(&out).await;
         return 0;
+    }
+    // One operand that names no condition is an action without any.
+    if args.len() == 1 && args[0] != "-" && canonical(args[0]).is_none() {
+        let _ = fds.stderr.write_str(&format!("{USAGE}\n")).await;
+        return 2;
     }
     // `trap N...` with an unsigned number first resets those conditions.
     let (action, conds): (Option<&str>, &[&str]) = if args.len() == 1 || args[0] == "-" {

@@ -7,6 +7,7 @@ pub mod ansi_c;
 pub mod arith;
 pub mod brace;
 pub mod glob;
+mod heredoc_quotes;
 pub mod param;
 pub mod prompt;
 pub mod split;
@@ -127,8 +128,22 @@ pub fn fatal_status(sh: &ShellState) -> i32 {
 }
 
 fn parse_word(raw: &str) -> Result<Vec<WordPieceWithSource>, String> {
-    word::parse(&mark_toggles(&guard_tildes(raw)), &crate::syntax::options())
-        .map_err(|_| format!("{raw}: bad substitution"))
+    parse_word_with(raw, &crate::syntax::options())
+}
+
+fn parse_word_with(raw: &str, opts: &brush_parser::ParserOptions) -> Result<Vec<WordPieceWithSource>, String> {
+    let parse = |text: &str| word::parse(&mark_toggles(&guard_tildes(text)), opts);
+    match parse(raw) {
+        Ok(p) => Ok(p),
+        // brush-parser reads a `$( )` in a word as words, and a here-document
+        // body in it with a lone `"` never closes: read again with those
+        // quotes stood in for (put back before the substitution runs).
+        Err(_) if raw.contains("<<") && raw.contains('"') => match heredoc_quotes::hide(raw) {
+            Some(hidden) => parse(&hidden).map_err(|_| format!("{raw}: bad substitution")),
+            None => Err(format!("{raw}: bad substitution")),
+        },
+        Err(_) => Err(format!("{raw}: bad substitution")),
+    }
 }
 
 /// Marks a case toggle's pattern (`${x~pat}`, `${x~~pat}`, bash's undocumented
@@ -267,7 +282,7 @@ fn word_pieces(raw: &str, assignment: bool) -> Result<Pieces, String> {
     crate::syntax::cache::word(raw, assignment, || {
         let pieces = if assignment {
             let opts = brush_parser::ParserOptions { tilde_expansion_after_colon: true, ..crate::syntax::options() };
-            word::parse(&mark_toggles(&guard_tildes(raw)), &opts).map_err(|_| format!("{raw}: bad substitution"))?
+            parse_word_with(raw, &opts)?
         } else {
             parse_word(raw)?
         };
@@ -639,7 +654,8 @@ pub fn expand_pieces<'a>(
                     param::expand(sh, fds, expr, quoted, out, bare).await?
                 }
                 WordPiece::CommandSubstitution(src) => {
-                    let src = if quoted { dq_comsub_text(src) } else { Cow::Borrowed(src.as_str()) };
+                    let src = heredoc_quotes::restore(src);
+                    let src = if quoted { Cow::Owned(dq_comsub_text(&src).into_owned()) } else { src };
                     let s = crate::interp::command_substitution(sh, fds, &src).await?;
                     out.push(s, quoted, !quoted)?;
                 }

@@ -55,3 +55,10 @@ t("type_not_found_between_names", '''f() { :; }; type echo nosuch f cd 2>&1; ech
 t("command_v_not_found_between_names", '''command -V echo nosuch cd 2>&1; echo "rc=$?"''')
 t("shopt_p_unknown_between_names", '''shopt -p extglob nosuch nullglob 2>&1; echo "rc=$?"; shopt -s nullglob bad dotglob 2>&1; shopt -p nullglob dotglob''')
 t("trap_p_bad_signal", '''trap '' INT; trap 'echo e' EXIT; trap -p INT nosig EXIT 2>&1; echo "rc=$?"; trap - EXIT''')
+
+group("exit, return and trap arguments")
+e("exit_with_too_many_arguments_leaves", '''echo a; exit 3 4; echo after''')
+e("return_with_too_many_arguments_leaves", '''f() { return 3 4; echo in; }; f; echo "f=$?"''')
+e("break_with_too_many_arguments_leaves", '''for i in 1; do break 1 2; done; echo next''')
+t("double_dash_before_the_status", '''f() { return -- 4; }; f; echo "f=$?"; (exit -- 5); echo "sub=$?"''')
+e("trap_options", '''trap -1; echo "rc=$?"; trap -- -1; echo "rc=$?"; trap -lp | head -1; trap foo; echo "rc=$?"; trap 'echo x' INT; trap -p INT; trap -- INT; trap -p; echo end''')

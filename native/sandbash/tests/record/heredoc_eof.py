@@ -34,3 +34,21 @@ t("nested_substitutions", "x=$(y=$( ((1)); echo in ); echo \"$y out\") ; cat <<E
 t("in_a_function_printed", "f() {\n  x=$( (( 1 )) && echo hi)\n  cat <<EOF\n$x\nEOF\n}\nf; declare -f f")
 t("shifts_stay_shifts", "x=$( (( y = 1 << 2 )); echo $y ); echo $(( 1 << 3 )) $x; cat <<EOF\nz\nEOF")
 t("shift_after_inner_parentheses_of_an_arithmetic_command", "(( ((1)) << 1 )); echo \"$? x\"\nset -- ; echo \"$#\"\nfor (( i=((0)); i < ((1)) << 1; i++ )); do echo $i; done\n(( ((1)) << 2 )) && cat <<E\nbody\nE\nf() { (( ((1)) << 2 )); }; f; echo \"f $?\"")
+
+group("A here-document inside $( ) with a lone double quote")
+t("comsub_quoted_delimiter", '''r=$(cat <<"EOF"
+"
+EOF
+); printf '[%s]\\n' "$r"''')
+t("comsub_unquoted_delimiter_expands", '''r=$(
+cat <<EOF
+a"b $((1+1)) it's
+EOF
+); echo "[$r]"''')
+t("comsub_tab_stripped_and_commands_after", '''x=$(cat <<-EOF
+	say "hi
+	EOF
+echo "ok"); echo "$x"; echo "$(cat <<E
+"q
+E
+)"''')

@@ -60,3 +60,7 @@ echo unreached''')
 
 group("Arithmetic errors in [[ ]]")
 e("conditional_arithmetic_error_is_false", r'''[[ 1/0 -eq 1 ]]; echo $?; [[ ! 1/0 -eq 1 ]]; echo $?; [[ 08 -lt 9 ]]; echo $?''')
+
+group("bash -c takes its command after the options")
+t("options_after_c", '''bash -c -- 'echo "$0 $1"' a b; bash -c -x 'echo hi' 2>&1; bash -xc 'echo two' 2>&1; bash -c -e 'false; echo no'; echo "rc=$?"''')
+e("c_without_a_command", '''bash -c; echo "rc=$?"; bash -c --; echo "rc=$?"''')
