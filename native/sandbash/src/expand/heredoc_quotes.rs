@@ -63,39 +63,16 @@ fn operators(line: &str) -> Vec<(String, bool)> {
             i += 1;
             continue;
         }
-        i += 2;
-        if b.get(i) == Some(&b'<') {
-            i += 1;
+        if b.get(i + 2) == Some(&b'<') {
+            i += 3;
             continue;
         }
-        let tabs = b.get(i) == Some(&b'-');
-        if tabs {
-            i += 1;
-        }
-        while matches!(b.get(i), Some(b' ' | b'\t')) {
-            i += 1;
-        }
-        let mut delim = String::new();
-        while let Some(&c) = b.get(i) {
-            match c {
-                b'\'' | b'"' => {
-                    let close = line[i + 1..].find(c as char).map_or(line.len(), |k| i + 1 + k);
-                    delim.push_str(&line[i + 1..close]);
-                    i = close + 1;
-                }
-                b'\\' => {
-                    i += 1;
-                }
-                b' ' | b'\t' | b'\n' | b';' | b'|' | b'&' | b'<' | b'>' | b'(' | b')' => break,
-                _ => {
-                    let ch = line[i..].chars().next().unwrap_or(' ');
-                    delim.push(ch);
-                    i += ch.len_utf8();
-                }
+        match crate::syntax::comsub_arith::heredoc_word(line, i + 2) {
+            Some((delim, tabs, end)) => {
+                found.push((delim, tabs));
+                i = end.max(i + 2);
             }
-        }
-        if !delim.is_empty() {
-            found.push((delim, tabs));
+            None => i += 2,
         }
     }
     found

@@ -210,14 +210,8 @@ impl ShellState {
         };
         Some(std::borrow::Cow::Owned(vars::Var {
             value: Some(Value::Scalar(value)),
-            exported: false,
             readonly: true,
-            integer: false,
-            case: None,
-            nameref: false,
-            trace: false,
-            unassigned: false,
-            epoch: 0,
+            ..vars::Var::empty()
         }))
     }
 

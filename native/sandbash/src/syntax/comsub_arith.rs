@@ -201,7 +201,7 @@ pub fn rewrite(src: &str) -> Cow<'_, str> {
 
 /// The delimiter of a here-document whose operator ends before `from` (quotes
 /// removed), whether it is `<<-`, and where the word ends.
-fn heredoc_word(src: &str, mut from: usize) -> Option<(String, bool, usize)> {
+pub(crate) fn heredoc_word(src: &str, mut from: usize) -> Option<(String, bool, usize)> {
     let b = src.as_bytes();
     let strip = b.get(from) == Some(&b'-');
     if strip {

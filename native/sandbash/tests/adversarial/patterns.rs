@@ -196,3 +196,26 @@ fn many_unclosed_brackets() {
         answer_or_limit(&script, &format!("{}\ncond\n", n + 1), &["max_", "timeout_ms"]);
     }
 }
+
+/// Many extglob openers read with extglob off (`extglob_off` tokenizes the
+/// text once, and finds where the last one opened with one stack pass).
+#[test]
+fn many_extglob_openers_with_extglob_off() {
+    for n in SIZES {
+        let script = format!("s=$(yes '@(' | head -n {n} | tr -d '\\n')\n")
+            + "eval \"echo $s\" 2>/dev/null; echo \"a=$?\"; eval \"echo x$s)\" 2>/dev/null; echo \"b=$?\"\n";
+        answer_or_limit(&script, "a=2\nb=2\n", &["max_", "timeout_ms"]);
+    }
+}
+
+/// A `$( )` of many here-documents, each with a lone `"`, in a double-quoted
+/// word (read again with the quotes stood in for: one pass over the lines).
+#[test]
+fn many_heredocs_with_quotes_in_a_substitution() {
+    for n in SIZES {
+        let n = n / 8;
+        let script =
+            format!("b=$(yes 'cat <<E\n\"\nE' | head -n {})\n", 3 * n) + "eval \"r=\\\"\\$($b\n)\\\"\"; echo ${#r}\n";
+        answer_or_limit(&script, &format!("{}\n", 2 * n - 1), &["max_", "timeout_ms"]);
+    }
+}
