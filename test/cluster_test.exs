@@ -134,6 +134,9 @@ defmodule ExBashkit.ClusterTest do
       ref = Process.monitor(pid)
       :peer.stop(peer_d)
       assert_receive {:DOWN, ^ref, :process, ^pid, _}, 60_000
+      # B learns of the death on its own connection: until it has, a call from
+      # B could still be in flight to D (and fail with :nodedown, as documented).
+      assert eventually(fn -> d not in :erpc.call(b, Node, :list, [:connected]) end)
 
       # From B: the session comes back on B from its last record.
       assert {:ok, %Result{stdout: "checkpointed saved\n"}} =

@@ -237,7 +237,13 @@ defmodule ExBashkit.Server do
   end
 
   defp remote(name) do
-    live = fn pid -> node(pid) != node() or Process.alive?(pid) end
+    # A member on a node this one is no longer connected to is stale (`:pg`
+    # drops it a moment later): a call to it could not run, so it is not live.
+    connected = Node.list(:connected)
+
+    live = fn pid ->
+      if node(pid) == node(), do: Process.alive?(pid), else: node(pid) in connected
+    end
 
     case Enum.filter(:pg.get_members(@scope, {__MODULE__, name}), live) do
       [] -> nil
