@@ -13,8 +13,9 @@
 //! Every limit can be set as `SANDBASH_<LIMIT>` in capitals, for example
 //! `SANDBASH_TIMEOUT_MS=600000` or `SANDBASH_MAX_MEMORY_BYTES=1073741824`
 //! (the names of the Elixir `:limits` option; see `sandbash::limits::LIMIT_NAMES`).
-//! `SANDBASH_CWD=/dir` starts the script in that (new, empty) directory of the sandbox
-//! instead of `/` (the differential tester runs bash in an empty directory).
+//! The script starts in a new, empty sandbox directory with the path of the directory
+//! `sandbash` runs in (as `bash -c` starts where it is run; no host file is visible), or in
+//! `SANDBASH_CWD=/dir` when that is set.
 //! `SANDBASH_REPORT_PEAK_RSS=1` prints this process's peak resident memory to
 //! stderr at the end (`sandbash: peak rss N KiB`), for the memory benchmarks.
 
@@ -62,7 +63,7 @@ fn main() {
         };
         // As `bash -c` (not interactive): no history.
         let mut builder = sandbash::Bash::builder().limits(limits).fs_limits(fs_limits).history(false);
-        if let Ok(dir) = std::env::var("SANDBASH_CWD") {
+        if let Some(dir) = start_dir() {
             builder = builder.cwd(dir);
         }
         if is_file {
@@ -112,6 +113,17 @@ fn main() {
     std::process::exit(code);
 }
 
+/// The sandbox directory the script starts in: `SANDBASH_CWD`, else one with
+/// the path of this process's directory (as `bash -c` starts where it is run),
+/// created empty: only its name comes from the host, never its files.
+fn start_dir() -> Option<String> {
+    if let Ok(dir) = std::env::var("SANDBASH_CWD") {
+        return Some(dir);
+    }
+    let here = std::env::current_dir().ok()?;
+    here.to_str().filter(|p| p.starts_with('/')).map(str::to_string)
+}
+
 /// What `sandbash --help` prints: the forms, the settings from the environment
 /// and every limit as `SANDBASH_<LIMIT>` with its default.
 fn usage() -> String {
@@ -123,7 +135,8 @@ fn usage() -> String {
          \x20 SANDBASH_ALLOW_NET=PATTERNS|all  URL patterns (comma-separated) the network may reach\n\
          \x20 SANDBASH_ALLOW_PRIVATE_IPS=1     allow private and reserved addresses\n\
          \x20 SANDBASH_PYTHON=1                provide python and python3 (Monty)\n\
-         \x20 SANDBASH_CWD=/dir                start in that (new, empty) directory\n\
+         \x20 SANDBASH_CWD=/dir                start in that (new, empty) directory [the path of the\n\
+         \x20                                  current directory, created empty in the sandbox]\n\
          \x20 SANDBASH_REPORT_PEAK_RSS=1       print this process's peak memory at the end\n\n\
          Limits, each SANDBASH_<LIMIT>=N (a whole number; default in brackets):\n",
     );

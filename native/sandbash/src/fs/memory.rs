@@ -119,6 +119,10 @@ impl MemoryFs {
                 }
             }
         }
+        // As on Linux: anyone may create files in /tmp, only owners remove them.
+        if let Some(tmp) = nodes.get_mut("/tmp") {
+            tmp.mode = 0o1777;
+        }
         if nodes.contains_key("/dev") {
             for dev in DEVICES {
                 nodes.insert(
