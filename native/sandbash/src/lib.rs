@@ -360,6 +360,7 @@ impl BashBuilder {
             arith_warnings: Vec::new(),
             random: Default::default(),
             seconds: (std::time::Instant::now(), 0),
+            lineno_plain: false,
             unread: None,
             compound_unrun: false,
             nofork: 0,

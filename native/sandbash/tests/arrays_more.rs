@@ -241,3 +241,26 @@ echo "next $?""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Keyed items bash reads in a compound assignment
+// ----------------------------------------------------------------------
+
+#[test]
+fn compound_keyed_append_and_brackets_in_keys() {
+    check(r#"a=([1]=x [1]+=y); declare -p a
+b=([0]=5 [b[0]]=x); declare -p b
+declare -A h=([k]=a [k]+=b [x]=1); declare -p h
+c=('[1]=q' [2]=r); declare -p c"#, "declare -a a=([1]=\"xy\")\ndeclare -a b=([0]=\"5\" [5]=\"x\")\ndeclare -A h=([x]=\"1\" [k]=\"b\" )\ndeclare -a c=([0]=\"[1]=q\" [2]=\"r\")\n", 0);
+}
+
+#[test]
+fn list_to_an_element_is_an_error() {
+    check_err(
+        r#"a=(1 2); a[0]=(3 4); echo st=$?
+echo next $?; declare -p a"#,
+        "next 1\ndeclare -a a=([0]=\"1\" [1]=\"2\")\n",
+        "bash: line 1: a[0]: cannot assign list to array member\n",
+        0,
+    );
+}

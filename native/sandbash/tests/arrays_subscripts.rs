@@ -157,3 +157,17 @@ fn unset_element_of_readonly() {
 fn unset_function_with_odd_name() {
     check(r#"function [() { :; }; unset [; echo $?; type -t ["#, "0\nbuiltin\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Quoted keys in arithmetic
+// ----------------------------------------------------------------------
+
+#[test]
+fn arith_assoc_keys_lose_their_quotes() {
+    check(
+        r#"declare -A A=([k]=42 ['a b']=1); (( x = A['k'] )); echo $x $(( A["a b"] + A[k] ))
+(( A['j'] = 5 )); (( A["j"] += 2 )); echo ${A[j]}; declare -p A"#,
+        "42 43\n7\ndeclare -A A=([k]=\"42\" [j]=\"7\" [\"a b\"]=\"1\" )\n",
+        0,
+    );
+}

@@ -251,3 +251,72 @@ fn double_dash_before_the_status() {
 fn trap_options() {
     check_err(r#"trap -1; echo "rc=$?"; trap -- -1; echo "rc=$?"; trap -lp | head -1; trap foo; echo "rc=$?"; trap 'echo x' INT; trap -p INT; trap -- INT; trap -p; echo end"#, "rc=2\nrc=2\n 1) SIGHUP\t 2) SIGINT\t 3) SIGQUIT\t 4) SIGILL\t 5) SIGTRAP\nrc=2\ntrap -- 'echo x' SIGINT\nend\n", "bash: line 1: trap: -1: invalid option\ntrap: usage: trap [-lp] [[arg] signal_spec ...]\ntrap: usage: trap [-lp] [[arg] signal_spec ...]\ntrap: usage: trap [-lp] [[arg] signal_spec ...]\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Options of set, unset, wait and printf -v
+// ----------------------------------------------------------------------
+
+#[test]
+fn getopts_restarts_when_optind_is_assigned() {
+    check(
+        r#"getopts ab o -ab; OPTIND=1; getopts xy o -x; echo $o
+OPTIND=1; getopts ab o -ab; echo $o $OPTIND; OPTIND=1; getopts ab o -ab; echo $o $OPTIND"#,
+        "x\na 1\na 1\n",
+        0,
+    );
+}
+
+#[test]
+fn unset_options_and_names() {
+    check_err(r#"unset -z; echo $?
+unset -fn; echo $?
+unset 'a b'; echo $?
+unset -v 'a b'; echo $?
+x=1; unset -v x -n y; echo $?
+readonly r; unset -n r; echo $?
+unset -- -x; echo $?
+unset -vf x; echo $?
+a=(1); unset -v 'a[-2]'; echo st=$?"#, "2\n0\n0\n1\n1\n1\n0\n1\nst=1\n", "bash: line 1: unset: -z: invalid option\nunset: usage: unset [-f] [-v] [-n] [name ...]\nbash: line 4: unset: `a b': not a valid identifier\nbash: line 5: unset: `-n': not a valid identifier\nbash: line 6: unset: r: cannot unset: readonly variable\nbash: line 8: unset: cannot simultaneously unset a function and a variable\nbash: line 9: unset: [-2]: bad array subscript\n", 0);
+}
+
+#[test]
+fn set_lone_dash_and_plus() {
+    check(
+        r#"set -v; set - a; echo "$- $*"
+set a; set + -; echo "[$*]"
+set -x + -v x y; echo "$- $*"
+set +xv; set a b; set - +; echo "[$*]""#,
+        "hBc a\n[a]\nhvxBc x y\n[+]\n",
+        0,
+    );
+}
+
+#[test]
+fn set_checks_every_letter_first() {
+    check_err(r#"set -ez; echo $? $-
+set -uz; echo $-"#, "2 hBc\nhBc\n", "bash: line 1: set: -z: invalid option\nset: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\nbash: line 2: set: -z: invalid option\nset: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n", 0);
+}
+
+#[test]
+fn set_lists_empty_values_and_keys() {
+    check(
+        r#"c=""; d="a b"; declare -A A; A['k e y']=v; set | grep -E "^(c|d|A)=""#,
+        "A=([\"k e y\"]=\"v\" )\nc=\nd='a b'\n",
+        0,
+    );
+}
+
+#[test]
+fn wait_for_something_that_is_no_job() {
+    check_err(r#"wait zzz; echo $?"#, "1\n", "bash: line 1: wait: `zzz': not a pid or valid job spec\n", 0);
+}
+
+#[test]
+fn printf_v_without_a_format() {
+    check_err(
+        r#"printf -v x; echo "$? ${x-unset}""#,
+        "2 unset\n",
+        "printf: usage: printf [-v var] format [arguments]\n",
+        0,
+    );
+}

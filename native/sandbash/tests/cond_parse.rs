@@ -331,3 +331,18 @@ fn regex_quoted_parts_are_literal() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// -v on arrays
+// ----------------------------------------------------------------------
+
+#[test]
+fn test_v_array_name_is_element_zero() {
+    check(
+        r#"declare -A A=([x]=1); test -v A; echo $?; A[0]=y; test -v A; echo $?
+a=([1]=x); [[ -v a ]]; echo $?; a[0]=z; [[ -v a ]]; echo $?
+b=(1 2 3); [[ -v b[-1] ]]; echo $?; test -v "b[-3]"; echo $?; test -v "b[-4]"; echo $?"#,
+        "1\n0\n1\n0\n0\n0\n1\n",
+        0,
+    );
+}

@@ -516,3 +516,83 @@ echo not reached"#,
         127,
     );
 }
+
+// ----------------------------------------------------------------------
+// Attributes that bash refuses or keeps
+// ----------------------------------------------------------------------
+
+#[test]
+fn nameref_to_an_existing_value_that_is_no_name() {
+    check_err(r#"ref=1; typeset -n ref; echo "st=$? ref=$ref"; declare -p ref
+r2='#'; declare -n r2; echo $?; declare -p r2
+x=foo; declare -n x; echo $?; declare -p x"#, "st=1 ref=1\ndeclare -- ref=\"1\"\n1\ndeclare -- r2=\"#\"\n0\ndeclare -n x=\"foo\"\n", "bash: line 1: typeset: `1': invalid variable name for name reference\nbash: line 2: declare: `#': invalid variable name for name reference\n", 0);
+}
+
+#[test]
+fn listing_by_attributes() {
+    check(r#"declare -i I=2; declare -ai J=(1); declare -ar AR=(1); declare -r R=1; export E=1
+declare -ai; echo --; declare -ar; echo --; declare -ra; echo --; declare -rx | grep -E ' (R|E|AR)='
+echo --; declare -xi | grep -E ' (I|E)=' "#, "declare -ai J=([0]=\"1\")\n--\ndeclare -ar AR=([0]=\"1\")\ndeclare -ar BASH_VERSINFO=([0]=\"5\" [1]=\"2\" [2]=\"15\" [3]=\"1\" [4]=\"release\" [5]=\"x86_64-pc-linux-gnu\")\n--\ndeclare -ar AR=([0]=\"1\")\ndeclare -ar BASH_VERSINFO=([0]=\"5\" [1]=\"2\" [2]=\"15\" [3]=\"1\" [4]=\"release\" [5]=\"x86_64-pc-linux-gnu\")\n--\ndeclare -ar AR=([0]=\"1\")\ndeclare -x E=\"1\"\ndeclare -r R=\"1\"\n--\ndeclare -x E=\"1\"\ndeclare -i I=\"2\"\n", 0);
+}
+
+#[test]
+fn readonly_array_flags_and_conversions() {
+    check_err(r#"a=(1); readonly -A a; echo $?; declare -p a
+declare -A b=([k]=1); readonly -a b; echo $?; declare -p b
+readonly -a m2; readonly -A m3; readonly -a m4=(1); declare -p m2 m3 m4
+c=(1); declare -A c; echo s=$?
+c=(1); declare -A c=([x]=2); echo same
+echo next $?
+f(){ d=(1); local -A d=([x]=1); echo s=$?; }; f"#, "0\ndeclare -ar a=([0]=\"1\")\n0\ndeclare -Ar b=([k]=\"1\" )\ndeclare -r m2\ndeclare -r m3\ndeclare -ar m4=([0]=\"1\")\ns=1\nnext 1\ns=0\n", "bash: line 4: declare: c: cannot convert indexed to associative array\nbash: line 5: c: cannot convert indexed to associative array\n", 0);
+}
+
+#[test]
+fn declaration_builtins_take_their_own_options() {
+    check_err(r#"readonly -i r=1; echo $?
+export -i x; echo $?
+export -a y; echo $?
+declare -z; echo $?
+typeset -z; echo $?
+f(){ local -z; echo $?; }; f
+declare -I z; echo $?"#, "2\n2\n0\n2\n2\n2\n0\n", "bash: line 1: readonly: -i: invalid option\nreadonly: usage: readonly [-aAf] [name[=value] ...] or readonly -p\nbash: line 2: export: -i: invalid option\nexport: usage: export [-fn] [name[=value] ...] or export -p\nbash: line 4: declare: -z: invalid option\ndeclare: usage: declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]\nbash: line 5: typeset: -z: invalid option\ntypeset: usage: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]\nenvironment: line 6: local: -z: invalid option\nlocal: usage: local [option] name[=value] ...\n", 0);
+}
+
+#[test]
+fn a_local_of_an_exported_variable_is_exported() {
+    check(
+        r#"export x=g; f(){ local x=1; bash -c 'echo "[${x-unset}]"'; declare -p x; }; f; declare -p x
+h(){ declare x=2; bash -c 'echo "[${x-unset}]"'; }; h"#,
+        "[1]\ndeclare -x x=\"1\"\ndeclare -x x=\"g\"\n[2]\n",
+        0,
+    );
+}
+
+#[test]
+fn arrays_are_not_exported() {
+    check(
+        r#"a=(x y); export a; bash -c 'echo "[${a-unset}]"'
+declare -Ax A=([k]=v); bash -c 'echo "[${A-unset}]"' "#,
+        "[unset]\n[unset]\n",
+        0,
+    );
+}
+
+#[test]
+fn prefix_assignment_is_a_plain_string() {
+    check(
+        r#"declare -u x; declare -i n; f() { echo "$x $n"; }; x=abc n=1/0 f; echo "[$x] [$n]"; n=2+3; echo $n"#,
+        "abc 1/0\n[] []\n5\n",
+        0,
+    );
+}
+
+#[test]
+fn case_attributes_apply_to_element_appends() {
+    check(
+        r#"declare -u a; a[0]=z; a[0]+=q; echo ${a[0]}
+declare -l b=(X); b[0]+=YZ; echo ${b[0]}
+declare -Au h; h[k]=a; h[k]+=b; echo ${h[k]}"#,
+        "ZQ\nxyz\nAB\n",
+        0,
+    );
+}

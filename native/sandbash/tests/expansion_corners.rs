@@ -468,3 +468,45 @@ b=; echo "[${b/$(echo side >&2)/$(echo rep >&2)}]" "[${b^$(echo up >&2)}]""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Locale, LINENO and positional defaults
+// ----------------------------------------------------------------------
+
+#[test]
+fn length_counts_bytes_in_a_c_locale() {
+    check(
+        r#"s="ação"; a=(日本)
+echo "${#s} ${#a[0]}"
+LC_ALL=C; echo "${#s} ${#a[0]} $(( ${#s} + 0 ))"
+LC_ALL=; LC_CTYPE=POSIX; echo "${#s}"
+LC_CTYPE=C.UTF-8; echo "${#s}"
+LC_CTYPE=; LANG=C; echo "${#s}"
+f() { local LANG=C.UTF-8; echo "in=${#s}"; }; f; echo "out=${#s}""#,
+        "4 2\n6 6 6\n6\n4\n6\nin=4\nout=6\n",
+        0,
+    );
+}
+
+#[test]
+fn lineno_ignores_assignments_until_unset() {
+    check(
+        r#"LINENO=50; echo $LINENO
+f() { echo $LINENO; }
+LINENO=7; f
+unset LINENO; echo "[$LINENO]"; LINENO=3; echo $LINENO"#,
+        "1\n2\n[]\n3\n",
+        0,
+    );
+}
+
+#[test]
+fn positional_default_assignment_fails_its_line() {
+    check_err(
+        r#"echo ${1:=x}; echo same line
+echo after $?"#,
+        "after 1\n",
+        "bash: line 1: $1: cannot assign in this way\n",
+        0,
+    );
+}

@@ -273,3 +273,18 @@ fn func_recursive_fib() {
 fn func_recursive_countdown() {
     check(r#"down() { [ $1 -eq 0 ] && return; echo $1; down $(( $1 - 1 )); }; down 4"#, "4\n3\n2\n1\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Names with expansions
+// ----------------------------------------------------------------------
+
+#[test]
+fn function_name_with_an_expansion_is_refused() {
+    check_err(
+        r#"a$b() { echo x; }; echo "st=$?"; declare -F
+foo-$(echo hi)() { echo y; }; echo "st=$?"; declare -F"#,
+        "st=1\nst=1\n",
+        "bash: line 1: `a$b': not a valid identifier\nbash: line 2: `foo-$(echo hi)': not a valid identifier\n",
+        0,
+    );
+}

@@ -214,3 +214,32 @@ echo b"#,
         2,
     );
 }
+
+// ----------------------------------------------------------------------
+// failglob under set -e
+// ----------------------------------------------------------------------
+
+#[test]
+fn failglob_ends_the_shell_under_errexit() {
+    check_err(
+        r#"set -e
+shopt -s failglob
+echo *.ZZ
+echo "after $?""#,
+        "",
+        "bash: line 3: no match: *.ZZ\n",
+        1,
+    );
+}
+
+#[test]
+fn failglob_in_a_for_list_under_errexit() {
+    check_err(
+        r#"set -e; shopt -s failglob
+for x in *.ZZ; do echo $x; done
+echo after"#,
+        "",
+        "bash: line 2: no match: *.ZZ\n",
+        1,
+    );
+}

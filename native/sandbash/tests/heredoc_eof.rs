@@ -368,3 +368,49 @@ E
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Where a $( ) ends: case patterns, here-documents, comments
+// ----------------------------------------------------------------------
+
+#[test]
+fn comsub_case_pattern_in_double_quotes() {
+    check(
+        r#"echo "$(case b in b) echo B;; esac)"
+x="$(case $1 in *) echo star;; esac)"; echo $x
+echo "$(case a in (a) echo paren;; esac) after""#,
+        "B\nstar\nparen after\n",
+        0,
+    );
+}
+
+#[test]
+fn comsub_heredoc_body_with_parens() {
+    check(
+        r#"x=$(cat <<EOF
+)
+EOF
+); echo "[$x]"
+y=$(cat <<-EOF
+	a ( b
+	EOF
+); echo "$y"
+echo "$(cat <<EOF
+(x)
+EOF
+)""#,
+        "[)]\na ( b\n(x)\n",
+        0,
+    );
+}
+
+#[test]
+fn comsub_comment_with_paren() {
+    check(
+        r#"echo "$(echo a # )
+echo b)"
+echo "$(echo "(" ; echo ")")""#,
+        "a\nb\n(\n)\n",
+        0,
+    );
+}

@@ -57,3 +57,50 @@ fn indirect_nounset() {
 ( declare w; echo "${!w}"; echo in ); echo "rc=$?"
 ( echo "${!u}"; echo in ); echo "rc=$?""#, "d\nrc=1\nrc=1\nrc=1\nrc=1\n", "bash: line 1: !v: unbound variable\nbash: line 2: !v: unbound variable\nbash: line 3: !w: unbound variable\nbash: line 4: u: invalid indirect expansion\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Indirection with an operator after [@]
+// ----------------------------------------------------------------------
+
+#[test]
+fn indirect_all_elements_with_operator() {
+    check_err(
+        r#"a=(v); v=hi; echo "${!a[@]@Q}" "${!a[*]@Q}" "${!a[@]@U}"
+echo "[${!a[@]#h}] [${!a[@]/h/H}] [${!a[@]^}] [${!a[@]:1}]"
+declare -A A=([x]=y); echo "[${!A[@]@a}]"
+b=(); echo "[${!b[@]-default}] $?"
+echo "[${!nope[@]-default}] $?"
+echo after $?"#,
+        "'hi' 'hi' HI\n[i] [Hi] [Hi] [i]\n[]\n[default] 0\nafter 1\n",
+        "bash: line 5: nope[@]: invalid indirect expansion\n",
+        0,
+    );
+}
+
+#[test]
+fn indirect_attributes_through_a_subscript() {
+    check(
+        r#"a=(1 2); r="a[0]"; echo "[${!r@a}]"
+declare -A d=([k]=1); r='d[k]'; echo "[${!r@a}]"
+declare -A A=([x]=y); echo "[${!A@a}]"
+b=([1]=x); echo "[${!b@a}]"
+declare -i n=3; r=n; echo "[${!r@a}]"
+declare -n nr=n; echo "[${!nr@a}] [${nr@a}]""#,
+        "[a]\n[A]\n[]\n[]\n[i]\n[i] [i]\n",
+        0,
+    );
+}
+
+#[test]
+fn indirect_assign_default_to_the_target() {
+    check_err(
+        r#"r=v; echo ${!r:=x}; echo v=$v r=$r
+r=w; echo ${!r=y}; echo w=$w r=$r
+r='q[2]'; echo ${!r:=z}; echo not here
+echo next $?
+r=1; echo ${!r:=z}"#,
+        "x\nv=x r=v\ny\nw=y r=w\nnext 1\n",
+        "bash: line 3: q[2]: invalid variable name\nbash: line 5: 1: invalid variable name\n",
+        1,
+    );
+}

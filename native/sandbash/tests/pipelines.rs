@@ -182,3 +182,19 @@ fn pipefail_option_listed() {
         1,
     );
 }
+
+// ----------------------------------------------------------------------
+// PIPESTATUS after compound commands
+// ----------------------------------------------------------------------
+
+#[test]
+fn pipestatus_left_by_compound_commands_and_definitions() {
+    check(r#"for c in '{ :; }' 'f(){ :; }' 'case x in y) ;; esac' 'if true; then :; fi' 'if false|true; then false|false; fi' 'while false; do :; done' 'for i in; do :; done' '(( 1 ))' '[[ 1 ]]' '( : )' 'x=1' 'for ((;0;)); do :; done' '{ false|true; false; }'; do
+  eval "false | true; $c; echo \"\${PIPESTATUS[*]} <- \$c\""
+done"#, "0 <- { :; }\n1 0 <- f(){ :; }\n1 0 <- case x in y) ;; esac\n0 <- if true; then :; fi\n1 1 <- if false|true; then false|false; fi\n1 <- while false; do :; done\n1 0 <- for i in; do :; done\n0 <- (( 1 ))\n0 <- [[ 1 ]]\n0 <- ( : )\n0 <- x=1\n1 0 <- for ((;0;)); do :; done\n1 <- { false|true; false; }\n", 0);
+}
+
+#[test]
+fn pipestatus_set_even_when_readonly() {
+    check(r#"PIPESTATUS=(9 9); readonly PIPESTATUS; true | false; echo ${PIPESTATUS[@]}"#, "0 1\n", 0);
+}

@@ -459,3 +459,24 @@ fn an_unterminated_one() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Backquotes in double quotes; echo -e stops
+// ----------------------------------------------------------------------
+
+#[test]
+fn backquote_in_double_quotes_unescapes_dquote() {
+    check(
+        r#"echo "`echo \"hi\"`"
+x="`echo \"a b\"`"; echo "$x"
+echo `echo \"hi\"`
+echo "`echo \\\\x`""#,
+        "hi\na b\n\"hi\"\n\\x\n",
+        0,
+    );
+}
+
+#[test]
+fn echo_e_escaped_backslash_before_c() {
+    check(r#"echo -e 'a\\cb'; echo -e 'x\cy'; echo z; printf '%b\n' 'a\\cb' "#, "a\\cb\nxz\na\\cb\n", 0);
+}

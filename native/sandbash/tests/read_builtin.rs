@@ -291,3 +291,30 @@ fn array_name_after_reading() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Array elements as names
+// ----------------------------------------------------------------------
+
+#[test]
+fn array_elements_are_names() {
+    check_err(
+        r#"read 'a[1]' <<< x; echo "$? ${a[1]}"
+read 'c[1+1]' d <<< 'x y z'; echo "$? ${c[2]} $d"
+declare -A h; read 'h[k]' <<< v; declare -p h
+read 'a[' <<< x; echo "st=$?""#,
+        "0 x\n0 x y z\ndeclare -A h=([k]=\"v\" )\nst=1\n",
+        "bash: line 4: read: `a[': not a valid identifier\n",
+        0,
+    );
+}
+
+#[test]
+fn read_a_wants_a_plain_name() {
+    check_err(
+        r#"read -a 'a[1]' <<< x; echo $?; read -a 1x <<< x; echo $?"#,
+        "1\n1\n",
+        "bash: line 1: read: `a[1]': not a valid identifier\nbash: line 1: read: `1x': not a valid identifier\n",
+        0,
+    );
+}

@@ -682,3 +682,30 @@ echo "next $?"
 set -e; { cat; } < ${!v}; echo same
 echo "not reached""#, "next 1\nnext 1\nnext 1\nnext 1\n", "bash: line 1: v: invalid indirect expansion\nbash: line 5: v: invalid indirect expansion\nbash: line 9: 1/0: division by 0 (error token is \"0\")\nenvironment: line 11: v: invalid indirect expansion\nbash: line 13: v: invalid indirect expansion\n", 1);
 }
+
+// ----------------------------------------------------------------------
+// Named descriptors {var}
+// ----------------------------------------------------------------------
+
+#[test]
+fn named_fd_stays_open_after_a_command() {
+    check(
+        r#"echo hi {fd}>f; echo there >&$fd; cat f
+g() { echo a {gd}>g; }; g; echo b >&$gd; cat g
+for i in 1 2; do echo $i {hd}>>h; done; cat h
+echo x {a}>/dev/null {b}>/dev/null; [ "$a" != "$b" ] && echo distinct"#,
+        "hi\nthere\na\nb\n1\n2\nx\ndistinct\n",
+        0,
+    );
+}
+
+#[test]
+fn named_fd_failed_open_and_readonly_name() {
+    check_err(r#"exec {fd}>/nonexistent/x; echo "$? [$fd]"
+readonly ro=3; exec {ro}>f; echo $?; echo "[$ro]""#, "1 []\n1\n[3]\n", "bash: line 1: /nonexistent/x: No such file or directory\nbash: line 2: ro: readonly variable\nbash: line 2: ro: cannot assign fd to variable\n", 0);
+}
+
+#[test]
+fn named_fd_here_string() {
+    check(r#"exec {h}<<<line; read x <&$h; echo "$x""#, "line\n", 0);
+}

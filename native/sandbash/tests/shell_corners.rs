@@ -455,3 +455,24 @@ RANDOM=' 8 '; echo $RANDOM; RANDOM=+9; echo $RANDOM; RANDOM=; echo $RANDOM"#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Readonly prefix assignments; /tmp
+// ----------------------------------------------------------------------
+
+#[test]
+fn readonly_prefix_assignment_still_runs_the_command() {
+    check_err(
+        r#"readonly R=1; R=2 echo "[$R]"; echo "s=$?"
+f(){ echo "f $R"; }; R=2 f; echo "s=$?"
+R=2 Q=3 bash -c 'echo "Q=$Q R=$R"'; echo "s=$?""#,
+        "[1]\ns=0\nf 1\ns=0\nQ=3 R=\ns=0\n",
+        "bash: line 1: R: readonly variable\nbash: line 2: R: readonly variable\nbash: line 3: R: readonly variable\n",
+        0,
+    );
+}
+
+#[test]
+fn tmp_is_sticky() {
+    check(r#"test -k /tmp && echo sticky; test -d /tmp -a -w /tmp && echo writable"#, "sticky\nwritable\n", 0);
+}

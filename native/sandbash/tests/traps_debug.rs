@@ -372,3 +372,17 @@ y=`printf 'q\0\0r'`; echo $y
 z=$(< f); echo "${#z}"
 echo "$(printf '\0\0\0')" | od -c | head -1"#, "0000000   a   b\nqr\n2\n0000000  \\n\n", "bash: line 1: warning: command substitution: ignored null byte in input\nbash: line 2: warning: command substitution: ignored null byte in input\nbash: line 3: warning: command substitution: ignored null byte in input\nbash: line 4: warning: command substitution: ignored null byte in input\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// ERR trap under set -e
+// ----------------------------------------------------------------------
+
+#[test]
+fn errexit_applies_inside_the_err_trap() {
+    check_err(r#"set -e; trap "echo in trap; false; echo after" ERR; false; echo end"#, "in trap\n", "", 1);
+}
+
+#[test]
+fn err_trap_is_off_while_it_runs() {
+    check_err(r#"trap "echo trap; false; echo after" ERR; false; echo end"#, "trap\nafter\nend\n", "", 0);
+}

@@ -11,13 +11,6 @@ fn valid_alias_name(n: &str) -> bool {
     !n.is_empty() && !n.chars().any(|c| " \t\n|&;()<>'\"\\`$/=".contains(c))
 }
 
-/// Print `msg` and the usage line on stderr; status 2.
-async fn usage(sh: &ShellState, fds: &Fds, msg: &str, usage: &str) -> i32 {
-    fds.shell_err(sh.loc(), msg).await;
-    let _ = fds.stderr.write_str(&format!("{usage}\n")).await;
-    2
-}
-
 pub async fn alias(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     const USAGE: &str = "alias: usage: alias [-p] [name[=value] ... ]";
     let mut args = &argv[1..];
@@ -32,7 +25,7 @@ pub async fn alias(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             s if s.starts_with('-') && s.len() > 1 => {
                 let c = s.chars().nth(1).unwrap_or('-');
                 let c = if c == 'p' { s.chars().find(|&c| c != '-' && c != 'p').unwrap_or(c) } else { c };
-                return usage(sh, fds, &format!("alias: -{c}: invalid option"), USAGE).await;
+                return super::usage_error(sh, fds, &format!("alias: -{c}: invalid option"), USAGE).await;
             }
             _ => break,
         }
@@ -82,7 +75,7 @@ pub async fn unalias(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             "-a" => all = true,
             s if s.starts_with('-') && s.len() > 1 => {
                 let c = s.chars().find(|&c| c != '-' && c != 'a').unwrap_or('-');
-                return usage(sh, fds, &format!("unalias: -{c}: invalid option"), USAGE).await;
+                return super::usage_error(sh, fds, &format!("unalias: -{c}: invalid option"), USAGE).await;
             }
             _ => break,
         }

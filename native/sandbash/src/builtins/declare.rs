@@ -21,7 +21,7 @@ mod bit {
     pub const CASE: u16 = L | U | C;
 }
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Flags {
     /// Attributes to give (`-x`) and to take away (`+x`).
     on: u16,
@@ -194,6 +194,22 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
                     continue;
                 }
                 let on = s.starts_with('-');
+                // `export` and `readonly` take fewer letters than `declare`.
+                let allowed = match name {
+                    "export" => "afnp",
+                    "readonly" => "aAfnp",
+                    _ => "aAcfFgiIlnprtux",
+                };
+                if let Some(c) = s[1..].chars().find(|c| !allowed.contains(*c)) {
+                    let usage = match name {
+                        "export" => "export: usage: export [-fn] [name[=value] ...] or export -p",
+                        "readonly" => "readonly: usage: readonly [-aAf] [name[=value] ...] or readonly -p",
+                        "local" => "local: usage: local [option] name[=value] ...",
+                        "typeset" => "typeset: usage: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]",
+                        _ => "declare: usage: declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
+                    };
+                    return Ok(super::usage_error(sh, fds, &format!("{name}: -{c}: invalid option"), usage).await);
+                }
                 for c in s[1..].chars() {
                     let b = match c {
                         'a' => bit::A,
@@ -227,6 +243,8 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
                             f.function_names = true;
                             continue;
                         }
+                        // `-I` (a local inherits the outer attributes): accepted.
+                        'I' => continue,
                         _ => {
                             let usage = format!("{name}: -{c}: invalid option");
                             return Ok(fail(sh.loc(), fds, &usage, 2).await);
@@ -372,6 +390,22 @@ async fn declare_one(
     fds: &Fds,
 ) -> Result<i32, Flow> {
     let var_name = op.name.clone();
+    // `readonly -a`/`-A` make no array of a name without a value, and
+    // convert no array of the other kind: only `-r` is given then.
+    let readonly_flags;
+    let f = match (cmd, f.has(bit::A | bit::AA)) {
+        ("readonly", true) => {
+            let cur = sh.vars.get(&var_name).map_or(0, var_bits);
+            let other_kind = (f.has(bit::AA) && cur & bit::A != 0) || (!f.has(bit::AA) && cur & bit::AA != 0);
+            let mut g = f.clone();
+            if op.value.is_none() || other_kind {
+                g.on &= !(bit::A | bit::AA);
+            }
+            readonly_flags = g;
+            &readonly_flags
+        }
+        _ => f,
+    };
     // `export`/`readonly` of a reference to an array element store the value
     // through it, then refuse the attribute: bash looks the attribute's
     // name up as `arr[1]`, no identifier (and still returns 0).
@@ -413,13 +447,20 @@ async fn declare_one(
         let msg = format!("{cmd}: {var_name}: cannot destroy array variables in this way");
         return Ok(fail(sh.loc(), fds, &msg, 1).await);
     }
-    if f.has(bit::A) && !f.has(bit::AA) && old_bits & bit::AA != 0 {
-        let msg = format!("{cmd}: {var_name}: cannot convert associative to indexed array");
-        return Ok(fail(sh.loc(), fds, &msg, 1).await);
-    }
-    if f.has(bit::AA) && old_bits & bit::A != 0 {
-        let msg = format!("{cmd}: {var_name}: cannot convert indexed to associative array");
-        return Ok(fail(sh.loc(), fds, &msg, 1).await);
+    // With a value to assign, the error abandons the command line.
+    let conversion = if f.has(bit::A) && !f.has(bit::AA) && old_bits & bit::AA != 0 {
+        Some("associative to indexed")
+    } else if f.has(bit::AA) && old_bits & bit::A != 0 {
+        Some("indexed to associative")
+    } else {
+        None
+    };
+    if let Some(what) = conversion {
+        let msg = format!("{var_name}: cannot convert {what} array");
+        if op.value.is_some() {
+            return Err(crate::expand::abort_or_exit(sh, fds, &msg).await);
+        }
+        return Ok(fail(sh.loc(), fds, &format!("{cmd}: {msg}"), 1).await);
     }
     if f.off & bit::R != 0 && old_bits & bit::R != 0 {
         return Ok(fail(sh.loc(), fds, &format!("{cmd}: {var_name}: readonly variable"), 1).await);
@@ -551,7 +592,16 @@ async fn declare_nameref(
         }
         None => None,
     };
-    if let Some(t) = &target {
+    // Without a value, the variable's own value becomes the target: it must
+    // name a variable too (else it keeps its value, without the attribute).
+    let existing = match (&target, local) {
+        (None, false) => sh.vars.get_raw(var_name).and_then(|v| v.value.as_ref()).and_then(|v| match v {
+            Value::Scalar(s) if !s.is_empty() && !sh.vars.is_nameref(var_name) => Some(s.clone()),
+            _ => None,
+        }),
+        _ => None,
+    };
+    if let Some(t) = target.as_ref().or(existing.as_ref()) {
         let base = crate::state::vars::split_subscript(t).map_or(t.as_str(), |(b, _)| b);
         if !valid_name(base) {
             let msg = format!("{cmd}: `{t}': invalid variable name for name reference");
@@ -741,7 +791,9 @@ async fn print_vars(sh: &ShellState, name: &str, f: &Flags, fds: &Fds) {
         let Some(v) = sh.listed_var(&n) else { continue };
         let v = v.as_ref();
         let bits = var_bits(v);
-        if filter != 0 && bits & filter == 0 {
+        // An array attribute in the filter is required; of the others, any will do.
+        let (kind, rest) = (filter & (bit::A | bit::AA), filter & !(bit::A | bit::AA));
+        if (kind != 0 && bits & kind == 0) || (rest != 0 && bits & rest == 0) {
             continue;
         }
         if declaring && filter == 0 && !f.print && name != "local" {

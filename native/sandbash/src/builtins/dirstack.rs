@@ -65,12 +65,6 @@ async fn print_line(sh: &ShellState, fds: &Fds) {
     let _ = fds.stdout.write_str(&format!("{}\n", line.join(" "))).await;
 }
 
-async fn usage(sh: &ShellState, fds: &Fds, msg: &str, usage: &str) -> i32 {
-    fds.shell_err(sh.loc(), msg).await;
-    let _ = fds.stderr.write_str(&format!("{usage}\n")).await;
-    2
-}
-
 pub async fn dirs(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     let (mut long, mut per_line, mut numbered) = (false, false, false);
     let mut which: Option<(bool, usize, String)> = None;
@@ -87,9 +81,9 @@ pub async fn dirs(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             s => match stack_index(s) {
                 Some((left, n)) => which = Some((left, n, s[1..].to_string())),
                 None if s.starts_with('-') || s.starts_with('+') => {
-                    return usage(sh, fds, &format!("dirs: {s}: invalid number"), DIRS_USAGE).await;
+                    return super::usage_error(sh, fds, &format!("dirs: {s}: invalid number"), DIRS_USAGE).await;
                 }
-                None => return usage(sh, fds, &format!("dirs: {s}: invalid option"), DIRS_USAGE).await,
+                None => return super::usage_error(sh, fds, &format!("dirs: {s}: invalid option"), DIRS_USAGE).await,
             },
         }
     }
@@ -133,7 +127,7 @@ pub async fn pushd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             "-n" if !opts_done => no_cd = true,
             "--" if !opts_done => opts_done = true,
             s if !opts_done && s.len() > 1 && s.starts_with('-') && stack_index(s).is_none() => {
-                return usage(sh, fds, &format!("pushd: {s}: invalid number"), PUSHD_USAGE).await;
+                return super::usage_error(sh, fds, &format!("pushd: {s}: invalid number"), PUSHD_USAGE).await;
             }
             s => operands.push(s),
         }
@@ -201,9 +195,9 @@ pub async fn popd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             s => match stack_index(s) {
                 Some((left, n)) => which = Some((left, n, s.to_string())),
                 None if s.starts_with('-') || s.starts_with('+') => {
-                    return usage(sh, fds, &format!("popd: {s}: invalid number"), POPD_USAGE).await;
+                    return super::usage_error(sh, fds, &format!("popd: {s}: invalid number"), POPD_USAGE).await;
                 }
-                None => return usage(sh, fds, &format!("popd: {s}: invalid argument"), POPD_USAGE).await,
+                None => return super::usage_error(sh, fds, &format!("popd: {s}: invalid argument"), POPD_USAGE).await,
             },
         }
     }

@@ -33,7 +33,7 @@ pub async fn echo(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         }
         if escapes {
             // \c ends all output, newline included.
-            if let Some(pos) = a.find("\\c") {
+            if let Some(pos) = stop_escape(a) {
                 out.extend(crate::expand::ansi_c::decode_bytes(&a[..pos], true));
                 newline = false;
                 return write(loc, fds, &out, newline).await;
@@ -44,6 +44,22 @@ pub async fn echo(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         }
     }
     write(loc, fds, &out, newline).await
+}
+
+/// Where a `\c` escape stands (not the `c` after an escaped backslash).
+fn stop_escape(a: &str) -> Option<usize> {
+    let b = a.as_bytes();
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'\\' {
+            if b[i + 1] == b'c' {
+                return Some(i);
+            }
+            i += 1;
+        }
+        i += 1;
+    }
+    None
 }
 
 /// A closed pipe ends the stage, as SIGPIPE would (status 141).
@@ -105,6 +121,10 @@ pub async fn printf(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     let mut args = vec![argv[0].clone()];
     args.extend(argv[rest..].iter().cloned());
     let status = run_utility(sh, cmd.as_ref(), &args, &sub).await?;
+    // With no format, a usage error: the variable is left alone.
+    if args.len() < 2 {
+        return Ok(status);
+    }
     let mut bytes = buf.take();
     // A variable's value is a C string in bash: it ends at the first NUL
     // (`printf -v v 'a\0b'` or `%c` of an empty argument).

@@ -31,6 +31,10 @@ pub async fn getopts(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     let mut sub = if sh.getopts_pos.0 == optind && raw > 0 { sh.getopts_pos.1 } else { 0 };
     // Past the end: OPTIND comes back to one after the last argument.
     optind = optind.min(args.len() + 1);
+    // A position past the end of the argument (its text changed) starts it over.
+    if args.get(optind - 1).is_none_or(|a| a.chars().count() <= sub) {
+        sub = 0;
+    }
     let mut set = |sh: &mut ShellState, var: &str, val: Option<String>| match val {
         Some(v) => {
             let _ = sh.set_var(var, v);
@@ -50,8 +54,10 @@ pub async fn getopts(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             _ => return finish(sh, name, optind, &mut set),
         }
     }
-    let arg: Vec<char> = args[optind - 1].chars().collect();
-    let c = arg[sub];
+    let arg: Vec<char> = args.get(optind - 1).map(|a| a.chars().collect()).unwrap_or_default();
+    let Some(&c) = arg.get(sub) else {
+        return finish(sh, name, optind, &mut set);
+    };
     sub += 1;
     if sub >= arg.len() {
         optind += 1;

@@ -62,7 +62,7 @@ pub async fn wait(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             None if a.parse::<u32>().is_ok() => {
                 fail(sh.loc(), fds, &format!("wait: pid {a} is not a child of this shell"), 127).await
             }
-            None => fail(sh.loc(), fds, &format!("wait: `{a}': not a pid or valid job spec"), 2).await,
+            None => fail(sh.loc(), fds, &format!("wait: `{a}': not a pid or valid job spec"), 1).await,
         };
     }
     status

@@ -405,6 +405,13 @@ pub async fn fail(loc: crate::state::Loc, fds: &Fds, msg: &str, status: i32) -> 
     status
 }
 
+/// Print `msg` and the builtin's usage line on stderr; status 2.
+pub async fn usage_error(sh: &ShellState, fds: &Fds, msg: &str, usage: &str) -> i32 {
+    fds.shell_err(sh.loc(), msg).await;
+    let _ = fds.stderr.write_str(&format!("{usage}\n")).await;
+    2
+}
+
 /// Is `s` a valid variable name?
 pub fn valid_name(s: &str) -> bool {
     let mut c = s.chars();

@@ -93,7 +93,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
     }
     // bash checks the first name before reading, the others (and `-a`'s)
     // as it assigns: the input is read and the names before a bad one set.
-    if let Some(n) = names.first().filter(|n| !super::valid_name(n)) {
+    if let Some(n) = names.first().filter(|n| !assignable(n)) {
         return Ok(invalid_name(sh, fds, n).await);
     }
     if timeout_zero {
@@ -225,7 +225,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
         // `-N`: no splitting; the first name gets it all.
         let mut ok = set(sh, &names[0], plain(&chars), fds).await?;
         for n in &names[1..] {
-            if !super::valid_name(n) {
+            if !assignable(n) {
                 return Ok(invalid_name(sh, fds, n).await);
             }
             ok &= set(sh, n, String::new(), fds).await?;
@@ -234,7 +234,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
     }
     let mut rest: &[(char, bool)] = &chars;
     for (k, name) in names.iter().enumerate() {
-        if !super::valid_name(name) {
+        if !assignable(name) {
             return Ok(invalid_name(sh, fds, name).await);
         }
         let v = if k + 1 == names.len() {
@@ -251,6 +251,12 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
     Ok(status)
 }
 
+/// A name `read` can assign: a variable or an array element (`a[1]`).
+fn assignable(name: &str) -> bool {
+    super::valid_name(name)
+        || crate::state::vars::split_subscript(name).is_some_and(|(n, i)| super::valid_name(n) && !i.is_empty())
+}
+
 async fn invalid_name(sh: &ShellState, fds: &Fds, name: &str) -> i32 {
     fail(sh.loc(), fds, &format!("read: `{name}': not a valid identifier"), 1).await
 }
@@ -259,9 +265,14 @@ async fn invalid_name(sh: &ShellState, fds: &Fds, name: &str) -> i32 {
 /// Assign one variable as bash's read does (an integer variable evaluates
 /// the text: an error there ends the shell, as for any assignment).
 async fn set(sh: &mut ShellState, name: &str, v: String, fds: &Fds) -> Result<bool, Flow> {
-    let integer = sh.vars.get(name).is_some_and(|var| var.integer);
-    if integer {
-        let a = Assigned { name: name.to_string(), index: None, value: AssignedValue::Scalar(v), append: false };
+    let element = crate::state::vars::split_subscript(name);
+    let integer = sh.vars.get(element.map_or(name, |(n, _)| n)).is_some_and(|var| var.integer);
+    if integer || element.is_some() {
+        let (name, index) = match element {
+            Some((n, i)) => (n.to_string(), Some(i.to_string())),
+            None => (name.to_string(), None),
+        };
+        let a = Assigned { name, index, value: AssignedValue::Scalar(v), append: false };
         return match store(sh, a) {
             Ok(()) => Ok(true),
             Err(e) => {

@@ -15,17 +15,10 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                 continue;
             };
             match &v.value {
+                // An empty value shows as nothing (`c=`).
+                Some(Value::Scalar(s)) if s.is_empty() => out.push_str(&format!("{n}=\n")),
                 Some(Value::Scalar(s)) => out.push_str(&format!("{n}={}\n", crate::expand::param::quote_if_needed(s))),
-                Some(Value::Indexed(m)) => {
-                    let items: Vec<String> =
-                        m.iter().map(|(k, v)| format!("[{k}]={}", super::declare::dquote(v))).collect();
-                    out.push_str(&format!("{n}=({})\n", items.join(" ")));
-                }
-                Some(Value::Assoc(m)) => {
-                    let items: String =
-                        m.iter().map(|(k, v)| format!("[{k}]={} ", super::declare::dquote(v))).collect();
-                    out.push_str(&format!("{n}=({items})\n"));
-                }
+                Some(array) => out.push_str(&format!("{n}={}\n", super::declare::array_text(array))),
                 None => {}
             }
         }
@@ -39,6 +32,19 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         let _ = fds.stdout.write_str(&out).await;
         return 0;
     }
+    // Every option letter is checked before any is applied (`set -uz`
+    // changes nothing).
+    for a in argv[1..].iter().take_while(|a| !matches!(a.as_str(), "--" | "-")) {
+        if !(a.starts_with('-') || a.starts_with('+')) {
+            break;
+        }
+        let on = a.starts_with('-');
+        if let Some(c) = a[1..].chars().find(|&c| c != 'o' && !sh.opts.is_flag(c)) {
+            let sign = if on { '-' } else { '+' };
+            let msg = format!("set: {sign}{c}: invalid option\nset: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]");
+            return fail(sh.loc(), fds, &msg, 2).await;
+        }
+    }
     let mut i = 1;
     while i < argv.len() {
         let a = argv[i].as_str();
@@ -46,12 +52,19 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             sh.positional = Arc::new(argv[i + 1..].to_vec());
             return 0;
         }
+        // A lone `-` ends the options and turns off -x and -v; a lone `+`
+        // is an option word with no letters.
         if a == "-" {
             sh.opts.xtrace = false;
+            sh.opts.set_flag('v', false);
             if i + 1 < argv.len() {
                 sh.positional = Arc::new(argv[i + 1..].to_vec());
             }
             return 0;
+        }
+        if a == "+" {
+            i += 1;
+            continue;
         }
         let on = a.starts_with('-');
         if !(a.starts_with('-') || a.starts_with('+')) || a.len() < 2 {

@@ -6,28 +6,36 @@ use crate::state::{ShellState, Value};
 use std::sync::Arc;
 
 pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    const USAGE: &str = "unset: usage: unset [-f] [-v] [-n] [name ...]";
     let mut funcs_only = false;
     let mut vars_only = false;
     let mut raw = false;
     let mut status = 0;
-    for a in &argv[1..] {
-        match a.as_str() {
-            "-f" => {
-                funcs_only = true;
-                continue;
-            }
-            "-v" => {
-                vars_only = true;
-                continue;
-            }
-            "-n" => {
-                raw = true;
-                continue;
-            }
-            "--" => continue,
-            _ => {}
+    // Options come first, as clusters (`-fn`); `--` ends them.
+    let mut names = &argv[1..];
+    while let Some(a) = names.first().filter(|a| a.len() > 1 && a.starts_with('-')) {
+        names = &names[1..];
+        if a == "--" {
+            break;
         }
+        for c in a[1..].chars() {
+            match c {
+                'f' => funcs_only = true,
+                'v' => vars_only = true,
+                'n' => raw = true,
+                _ => return super::usage_error(sh, fds, &format!("unset: -{c}: invalid option"), USAGE).await,
+            }
+        }
+    }
+    if funcs_only && vars_only {
+        return fail(sh.loc(), fds, "unset: cannot simultaneously unset a function and a variable", 1).await;
+    }
+    for a in names {
         if raw && !funcs_only {
+            if sh.vars.get_raw(a).is_some_and(|v| v.readonly) {
+                status = fail(sh.loc(), fds, &format!("unset: {a}: cannot unset: readonly variable"), 1).await;
+                continue;
+            }
             // `unset -n`: only a nameref itself goes; any other variable stays.
             if sh.vars.is_nameref(a) {
                 if let Err(m) = sh.vars.unset_raw(a) {
@@ -100,9 +108,14 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                             continue;
                         }
                     };
+                    let mut before_start = false;
                     if let Some(Value::Indexed(m)) = sh.vars.entry(name).value.as_mut() {
-                        let i = if i < 0 { m.keys().next_back().map_or(0, |k| k + 1) + i } else { i };
+                        let i = if i < 0 { m.keys().next_back().map_or(0, |k| k + 1).saturating_add(i) } else { i };
+                        before_start = i < 0;
                         m.remove(&i);
+                    }
+                    if before_start {
+                        status = fail(sh.loc(), fds, &format!("unset: [{idx}]: bad array subscript"), 1).await;
                     }
                 }
                 Some(Kind::Assoc) => {
@@ -118,9 +131,12 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             continue;
         }
         if !super::valid_name(a) {
-            // Not a variable name: a function of that name may still go (`unset [`).
-            if !vars_only && sh.funcs.contains_key(a.as_str()) {
-                Arc::make_mut(&mut sh.funcs).remove(a.as_str());
+            // Not a variable name: a function of that name may still go (`unset [`);
+            // without `-v` nothing else happens, silently.
+            if !vars_only {
+                if sh.funcs.contains_key(a.as_str()) {
+                    Arc::make_mut(&mut sh.funcs).remove(a.as_str());
+                }
                 continue;
             }
             status = fail(sh.loc(), fds, &format!("unset: `{a}': not a valid identifier"), 1).await;
@@ -129,6 +145,10 @@ pub async fn unset(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         // SHELLOPTS and BASHOPTS are readonly, as bash's are.
         if sh.is_computed_readonly(a) {
             status = fail(sh.loc(), fds, &format!("unset: {a}: cannot unset: readonly variable"), 1).await;
+            continue;
+        }
+        if a == "LINENO" && sh.vars.get_raw(a).is_none() && !sh.lineno_plain {
+            sh.lineno_plain = true;
             continue;
         }
         // `unset SECONDS` ends its counting: a plain variable from then on.

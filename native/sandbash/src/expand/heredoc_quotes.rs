@@ -43,6 +43,47 @@ pub fn hide(raw: &str) -> Option<String> {
     changed.then_some(out)
 }
 
+/// Whether every here-document `text` opens ends in it (its delimiter line
+/// is there).
+pub fn closed(text: &str) -> bool {
+    !text.contains("<<") || scan(text).1
+}
+
+/// The byte ranges of the here-document bodies (delimiter lines included)
+/// in `text`, in one pass over its lines.
+pub fn body_ranges(text: &str) -> Vec<(usize, usize)> {
+    if !text.contains("<<") {
+        return Vec::new();
+    }
+    scan(text).0
+}
+
+/// Body ranges, and whether every here-document opened was closed.
+fn scan(text: &str) -> (Vec<(usize, usize)>, bool) {
+    let mut opened: Vec<(String, bool)> = Vec::new();
+    let mut bodies: std::collections::VecDeque<(String, bool)> = Default::default();
+    let mut ranges = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        if let Some((delim, tabs)) = bodies.front() {
+            ranges.push((start, at));
+            let l = line.strip_suffix('\n').unwrap_or(line);
+            let l = if *tabs { l.trim_start_matches('\t') } else { l };
+            if l == delim {
+                bodies.pop_front();
+            }
+            continue;
+        }
+        opened.extend(operators(line));
+        if line.ends_with('\n') {
+            bodies.extend(opened.drain(..));
+        }
+    }
+    (ranges, opened.is_empty() && bodies.is_empty())
+}
+
 /// The text of a command substitution with its stand-ins put back.
 pub fn restore(s: &str) -> Cow<'_, str> {
     if s.contains(STAND_IN) {

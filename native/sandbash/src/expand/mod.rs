@@ -6,6 +6,7 @@
 pub mod ansi_c;
 pub mod arith;
 pub mod brace;
+mod comsub_ends;
 pub mod glob;
 mod heredoc_quotes;
 pub mod param;
@@ -132,8 +133,33 @@ fn parse_word(raw: &str) -> Result<Vec<WordPieceWithSource>, String> {
 }
 
 fn parse_word_with(raw: &str, opts: &brush_parser::ParserOptions) -> Result<Vec<WordPieceWithSource>, String> {
-    let parse = |text: &str| word::parse(&mark_toggles(&guard_tildes(text)), opts);
-    match parse(raw) {
+    let parse = |text: &str| {
+        let guarded = guard_tildes(text);
+        let marked = mark_toggles(&guarded);
+        word::parse(&marked, opts).map(|mut pieces| {
+            if marked.contains(ALL_INDICES) {
+                unmark_all_indices(&mut pieces);
+            }
+            pieces
+        })
+    };
+    // A substitution the word reader ended too early (at a `case` pattern's
+    // `)`, say) is read again up to where its body is a whole command.
+    let complete = |body: &str| {
+        let depth = crate::limits::Limits::default().max_parser_depth as usize;
+        heredoc_quotes::closed(body) && crate::syntax::cache::program(body, depth, true).is_ok()
+    };
+    let reread = |raw: &str| {
+        let h = comsub_ends::hide(raw, &complete)?;
+        parse(&h).ok().or_else(|| heredoc_quotes::hide(&h).and_then(|q| parse(&q).ok()))
+    };
+    let first = parse(raw);
+    if comsub_ends::suspect(raw) && first.as_ref().map_or(true, |p| cut_short(p, &complete)) {
+        if let Some(p) = reread(raw) {
+            return Ok(p);
+        }
+    }
+    match first {
         Ok(p) => Ok(p),
         // brush-parser reads a `$( )` in a word as words, and a here-document
         // body in it with a lone `"` never closes: read again with those
@@ -146,9 +172,66 @@ fn parse_word_with(raw: &str, opts: &brush_parser::ParserOptions) -> Result<Vec<
     }
 }
 
+/// Whether a command substitution among `pieces` is no whole command, or
+/// none was read at all (a `(` in a body makes the reader take `$(` as text).
+fn cut_short(pieces: &[WordPieceWithSource], complete: &dyn Fn(&str) -> bool) -> bool {
+    fn walk(pieces: &[WordPieceWithSource], complete: &dyn Fn(&str) -> bool, seen: &mut bool) -> bool {
+        pieces.iter().any(|p| match &p.piece {
+            WordPiece::CommandSubstitution(body) => {
+                *seen = true;
+                !complete(body)
+            }
+            WordPiece::DoubleQuotedSequence(v) | WordPiece::GettextDoubleQuotedSequence(v) => walk(v, complete, seen),
+            _ => false,
+        })
+    }
+    let mut seen = false;
+    walk(pieces, complete, &mut seen) || !seen
+}
+
 /// Marks a case toggle's pattern (`${x~pat}`, `${x~~pat}`, bash's undocumented
 /// operators, which brush-parser does not know) in `${x^pat}` form.
 pub(crate) const TOGGLE: char = '\u{1}';
+
+/// Marks `@`/`*` as the subscript of `${!a[@]OP}` (see `mark_toggles_in`).
+pub(crate) const ALL_INDICES: char = '\u{3}';
+
+/// The subscripts [`ALL_INDICES`] marked read back as `a[@]`/`a[*]`.
+fn unmark_all_indices(pieces: &mut [WordPieceWithSource]) {
+    use brush_parser::word::{Parameter, ParameterExpr as P, WordPiece};
+    for p in pieces {
+        match &mut p.piece {
+            WordPiece::DoubleQuotedSequence(v) | WordPiece::GettextDoubleQuotedSequence(v) => unmark_all_indices(v),
+            WordPiece::ParameterExpansion(
+                P::Parameter { parameter, .. }
+                | P::UseDefaultValues { parameter, .. }
+                | P::AssignDefaultValues { parameter, .. }
+                | P::IndicateErrorIfNullOrUnset { parameter, .. }
+                | P::UseAlternativeValue { parameter, .. }
+                | P::ParameterLength { parameter, .. }
+                | P::RemoveSmallestSuffixPattern { parameter, .. }
+                | P::RemoveLargestSuffixPattern { parameter, .. }
+                | P::RemoveSmallestPrefixPattern { parameter, .. }
+                | P::RemoveLargestPrefixPattern { parameter, .. }
+                | P::Substring { parameter, .. }
+                | P::Transform { parameter, .. }
+                | P::UppercaseFirstChar { parameter, .. }
+                | P::UppercasePattern { parameter, .. }
+                | P::LowercaseFirstChar { parameter, .. }
+                | P::LowercasePattern { parameter, .. }
+                | P::ReplaceSubstring { parameter, .. },
+            ) => {
+                if let Parameter::NamedWithIndex { name, index } = parameter {
+                    if let Some(all) = index.strip_prefix(ALL_INDICES) {
+                        let concatenate = all == "*";
+                        *parameter = Parameter::NamedWithAllIndices { name: std::mem::take(name), concatenate };
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
 
 /// `${x~pat}` and `${x~~pat}` rewritten as `${x^\u{1}pat}` and
 /// `${x^^\u{1}pat}`, wherever they stand (nested in another operand too);
@@ -161,7 +244,7 @@ fn mark_toggles(raw: &str) -> std::borrow::Cow<'_, str> {
 /// [`mark_toggles`]; `quotes`: single quotes hide what they hold (not in a
 /// here-document body).
 fn mark_toggles_in(raw: &str, quotes: bool) -> std::borrow::Cow<'_, str> {
-    if !raw.contains("${") || !(raw.contains('~') || raw.contains("${#")) {
+    if !raw.contains("${") || !(raw.contains('~') || raw.contains("${#") || raw.contains("${!")) {
         return std::borrow::Cow::Borrowed(raw);
     }
     let c: Vec<char> = raw.chars().collect();
@@ -217,10 +300,27 @@ fn mark_toggles_in(raw: &str, quotes: bool) -> std::borrow::Cow<'_, str> {
                 } else if c.get(j).is_some_and(|x| matches!(x, '@' | '*' | '$' | '!' | '0')) {
                     j += 1;
                 }
+                // `${!a[@]OP}`: brush-parser reads `${!a[@]` as the key list
+                // and fails on the operator; as `${!a[<mark>@]OP}` it reads a
+                // subscript, turned back by `unmark_all_indices`.
+                let all_indices = c[i..].first() == Some(&'!')
+                    && j >= name_start + 4
+                    && c[j - 3] == '['
+                    && matches!(c[j - 2], '@' | '*')
+                    && c[j - 1] == ']'
+                    && c.get(j).is_some_and(|x| *x != '}');
+                if all_indices {
+                    out.extend(&c[i..j - 2]);
+                    out.push(ALL_INDICES);
+                    out.extend(&c[j - 2..j]);
+                    i = j;
+                }
                 if j == name_start || c.get(j) != Some(&'~') {
                     continue;
                 }
-                out.extend(&c[i..j]);
+                if !all_indices {
+                    out.extend(&c[i..j]);
+                }
                 let all = c.get(j + 1) == Some(&'~');
                 out.push_str(if all { "^^" } else { "^" });
                 out.push(TOGGLE);
@@ -358,7 +458,7 @@ async fn expand_word_slow(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<V
                 if let Some(pat) = glob::expand_field(sh, parts, &mut out).await.map_err(Flow::Stop)? {
                     // failglob: the whole command line is abandoned.
                     fds.shell_err(sh.loc(), &format!("no match: {pat}")).await;
-                    return Err(Flow::Abort(1));
+                    return Err(if sh.opts.errexit { Flow::Exit(1) } else { Flow::Abort(1) });
                 }
             }
         }
@@ -425,8 +525,14 @@ pub async fn expand_heredoc(sh: &mut ShellState, fds: &Fds, body: &str) -> Resul
     } else {
         body
     };
-    let pieces = match word::parse_heredoc(&mark_toggles_in(body, false), &crate::syntax::options()) {
-        Ok(p) => p,
+    let marked = mark_toggles_in(body, false);
+    let pieces = match word::parse_heredoc(&marked, &crate::syntax::options()) {
+        Ok(mut p) => {
+            if marked.contains(ALL_INDICES) {
+                unmark_all_indices(&mut p);
+            }
+            p
+        }
         Err(_) => return Err(fatal(sh.loc(), fds, &format!("{body}: bad substitution"), fatal_status(sh)).await),
     };
     let mut f = Fields::default();
@@ -654,13 +760,14 @@ pub fn expand_pieces<'a>(
                     param::expand(sh, fds, expr, quoted, out, bare).await?
                 }
                 WordPiece::CommandSubstitution(src) => {
-                    let src = heredoc_quotes::restore(src);
+                    let src = comsub_ends::restore(src);
+                    let src = heredoc_quotes::restore(&src);
                     let src = if quoted { Cow::Owned(dq_comsub_text(&src).into_owned()) } else { src };
                     let s = crate::interp::command_substitution(sh, fds, &src).await?;
                     out.push(s, quoted, !quoted)?;
                 }
                 WordPiece::BackquotedCommandSubstitution(src) => {
-                    let src = unescape_backquoted(src);
+                    let src = unescape_backquoted(src, quoted && !sh.in_heredoc);
                     let s = crate::interp::command_substitution(sh, fds, &src).await?;
                     out.push(s, quoted, !quoted)?;
                 }
@@ -818,13 +925,14 @@ fn dq_comsub_text(src: &str) -> Cow<'_, str> {
 }
 
 /// Inside backquotes, `\\`, `` \` `` and `\$` stand for the bare character.
-fn unescape_backquoted(s: &str) -> String {
+/// (Inside double quotes `\"` stands for `"` too.)
+fn unescape_backquoted(s: &str, double_quoted: bool) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\\' {
             if let Some(&n) = chars.peek() {
-                if matches!(n, '\\' | '$' | '`') {
+                if matches!(n, '\\' | '$' | '`') || (double_quoted && n == '"') {
                     out.push(n);
                     chars.next();
                     continue;

@@ -170,6 +170,7 @@ pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
             let d = epoch();
             format!("{}.{:06}", d.as_secs(), d.subsec_micros())
         }
+        "LINENO" if sh.lineno_plain => return None,
         "LINENO" => sh.line.to_string(),
         "SECONDS" if sh.seconds_plain() => return None,
         "SECONDS" => (sh.seconds.1.saturating_add(sh.seconds.0.elapsed().as_secs() as i64)).to_string(),
@@ -375,7 +376,8 @@ async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Resul
     let target = match lookup(sh, fds, p).await? {
         PV::Str(s) => s,
         // `${!a[@]-x}`: the elements joined name the parameter; none is unset.
-        PV::List(l, _) if matches!(p, Parameter::NamedWithAllIndices { .. }) => {
+        // (An unset array is an error, as any unset name is.)
+        PV::List(l, _) if matches!(p, Parameter::NamedWithAllIndices { name, .. } if sh.vars.get(name).is_some()) => {
             if l.is_empty() {
                 return Ok(PV::Unset);
             }
@@ -546,7 +548,22 @@ pub async fn expand(
                 } else {
                     expand_string(sh, fds, raw).await?
                 };
-                let val = match parameter {
+                // `${!r:=v}` assigns the variable r names, which must be a
+                // plain name.
+                let target = if *indirect {
+                    let t = match lookup(sh, fds, parameter).await? {
+                        PV::Str(t) => t,
+                        PV::List(l, _) => l.join(" "),
+                        PV::Unset => String::new(),
+                    };
+                    if !crate::builtins::valid_name(&t) {
+                        return Err(super::abort_or_exit(sh, fds, &format!("{t}: invalid variable name")).await);
+                    }
+                    Some(Parameter::Named(t))
+                } else {
+                    None
+                };
+                let val = match target.as_ref().unwrap_or(parameter) {
                     Parameter::Named(n) => {
                         // Assigned as `n=val` is: attributes apply (`-i`
                         // evaluates, `-u` raises), and what is expanded is the
@@ -579,8 +596,9 @@ pub async fn expand(
                         val
                     }
                     other => {
+                        // It abandons the command line (bash leaves only in POSIX mode).
                         let msg = format!("${}: cannot assign in this way", param_name(other));
-                        return Err(fatal(sh.loc(), fds, &msg, 1).await);
+                        return Err(super::abort_or_exit(sh, fds, &msg).await);
                     }
                 };
                 out.push(val, quoted, !quoted)?;
@@ -679,6 +697,8 @@ pub async fn expand(
             }
             let n = match v {
                 PV::Unset => 0,
+                // Bytes in a C locale, characters otherwise.
+                PV::Str(s) if sh.single_byte_locale() => crate::raw_bytes::encode(&s).len(),
                 PV::Str(s) => s.chars().count(),
                 PV::List(items, _) => items.len(),
             };
@@ -809,11 +829,21 @@ pub async fn expand(
         P::Transform { parameter, indirect, op } => {
             let v = get(sh, fds, parameter, *indirect).await?;
             // `${!ref@a}`: the attributes of the variable ref names.
-            let target = match (parameter, *indirect) {
-                (Parameter::Named(n), true) => match lookup(sh, fds, parameter).await? {
-                    PV::Str(t) if !sh.vars.is_nameref(n) => Some(Parameter::Named(t)),
-                    _ => None,
-                },
+            // The value may hold a subscript (`r='a[0]'`: the attributes of
+            // `a`); an empty or unset one names nothing, which has none.
+            let mut names_nothing = false;
+            let target = match parameter {
+                Parameter::Named(n) if *indirect && sh.vars.is_nameref(n) => None,
+                _ if *indirect => {
+                    let t = match lookup(sh, fds, parameter).await? {
+                        PV::Str(t) => t,
+                        PV::List(l, _) => l.join(" "),
+                        PV::Unset => String::new(),
+                    };
+                    let p = brush_parser::word::parse_parameter(&t, &crate::syntax::options()).ok();
+                    names_nothing = p.is_none();
+                    p
+                }
                 _ => None,
             };
             let parameter = target.as_ref().unwrap_or(parameter);
@@ -827,6 +857,7 @@ pub async fn expand(
                 _ => param_name(parameter),
             };
             let attrs = match parameter {
+                _ if names_nothing => None,
                 Parameter::Named(n)
                 | Parameter::NamedWithIndex { name: n, .. }
                 | Parameter::NamedWithAllIndices { name: n, .. } => sh.vars.get(n).map(|var| {

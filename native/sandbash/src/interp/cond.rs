@@ -205,15 +205,26 @@ pub async fn unary(sh: &ShellState, p: &UP, s: &str) -> Result<bool, String> {
                 let idx = rest.trim_end_matches(']');
                 match sh.vars.get_set(name).and_then(|v| v.value.as_ref()) {
                     Some(Value::Indexed(m)) => {
-                        idx.parse::<i64>().is_ok_and(|i| m.contains_key(&i)) || idx == "@" || idx == "*"
+                        // A negative subscript counts back from the end.
+                        let top = m.keys().next_back().map_or(0, |k| k + 1);
+                        let at = |i: i64| if i < 0 { i.saturating_add(top) } else { i };
+                        idx.trim().parse::<i64>().is_ok_and(|i| m.contains_key(&at(i))) || idx == "@" || idx == "*"
                     }
                     Some(Value::Assoc(m)) => m.contains_key(idx),
                     Some(Value::Scalar(_)) => idx == "0",
                     None => false,
                 }
             }
-            // An array declared without a value is not set.
-            None => sh.vars.get_set(s).is_some_and(|v| !v.unassigned),
+            // An array's name alone stands for its element 0; an array
+            // declared without a value is not set.
+            None => sh.vars.get_set(s).is_some_and(|v| {
+                !v.unassigned
+                    && match &v.value {
+                        Some(Value::Indexed(m)) => m.contains_key(&0),
+                        Some(Value::Assoc(m)) => m.contains_key("0"),
+                        _ => true,
+                    }
+            }),
         },
     })
 }

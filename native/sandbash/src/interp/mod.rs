@@ -304,10 +304,10 @@ async fn check_errexit(sh: &mut ShellState, fds: &Fds, status: i32) -> Res {
         return Ok(status);
     }
     // Functions run without it unless `set -E` (see `call_function`).
+    // The action runs as any commands do: under `set -e` a failure in it
+    // ends the shell (the trap itself is off while it runs).
     if sh.traps.get("ERR").is_some_and(|a| !a.is_empty()) {
-        sh.in_condition = true;
         let r = simple::run_trap(sh, "ERR", fds).await;
-        sh.in_condition = false;
         sh.last_status = status;
         r?;
     }
@@ -365,7 +365,18 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
             Some(cmd) => run_command(sh, cmd, fds).await?,
             None => 0,
         };
-        set_pipestatus_one(sh, status);
+        // A compound command (other than `( )` and `(( ))`) and a function
+        // definition leave what the commands in them set.
+        let own = match p.seq.first() {
+            Some(ast::Command::Compound(c, _)) => {
+                matches!(c, ast::CompoundCommand::Subshell(_) | ast::CompoundCommand::Arithmetic(_))
+            }
+            Some(ast::Command::Function(_)) => false,
+            _ => true,
+        };
+        if own {
+            set_pipestatus_one(sh, status);
+        }
         return Ok(status);
     }
     let limit = sh.budget.limits.max_pipeline_stages;
@@ -476,8 +487,13 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
     let status =
         if sh.opts.pipefail { statuses.iter().rev().find(|&&s| s != 0).copied().unwrap_or(0) } else { statuses[n - 1] };
     let pipestatus = statuses.iter().enumerate().map(|(i, s)| (i as i64, s.to_string())).collect();
-    let _ = sh.vars.set_value("PIPESTATUS", crate::state::Value::Indexed(pipestatus));
+    set_pipestatus(sh, crate::state::Value::Indexed(pipestatus));
     Ok(status)
+}
+
+/// The shell sets PIPESTATUS even when a script made it readonly.
+fn set_pipestatus(sh: &mut ShellState, value: crate::state::Value) {
+    sh.vars.entry("PIPESTATUS").value = Some(value);
 }
 
 /// `PIPESTATUS=(status)` after a one-command pipeline, unless it already is
@@ -489,7 +505,7 @@ fn set_pipestatus_one(sh: &mut ShellState, status: i32) {
             return;
         }
     }
-    let _ = sh.vars.set_value("PIPESTATUS", Value::Indexed([(0, status.to_string())].into_iter().collect()));
+    set_pipestatus(sh, Value::Indexed([(0, status.to_string())].into_iter().collect()));
 }
 
 /// A word's exact source text (see `state::source`).
@@ -566,6 +582,14 @@ async fn run_other_command(sh: &mut ShellState, cmd: &ast::Command, fds: &Fds) -
                     fds.shell_err(sh.loc(), &msg).await;
                     return Err(Flow::Exit(2));
                 }
+            }
+            // A name with an expansion in it is refused when the definition runs.
+            if name.contains(['$', '`']) {
+                if let Some(l) = &def.fname.loc {
+                    sh.line = sh.src.line(l.start.line);
+                }
+                fds.shell_err(sh.loc(), &format!("`{name}': not a valid identifier")).await;
+                return Ok(1);
             }
             if sh.funcs.get(name).is_some_and(|f| f.readonly) {
                 fds.shell_err(sh.loc(), &format!("{name}: readonly function")).await;

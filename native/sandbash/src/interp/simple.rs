@@ -37,8 +37,14 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
 
 /// `{name}>file` / `{name}>&-`: a word `{name}` right before a redirection
 /// (no blank between) names the descriptor. Opening picks the lowest free
-/// descriptor from 10 and stores it in `name`; closing reads it from `name`.
-fn named_fds<'i>(sh: &mut ShellState, items: &'i [Item], fds: &Fds) -> std::borrow::Cow<'i, [Item]> {
+/// descriptor from 10, to be stored in `name` once the redirections are
+/// made (`opened`); closing reads it from `name`.
+fn named_fds<'i>(
+    sh: &mut ShellState,
+    items: &'i [Item],
+    fds: &Fds,
+    opened: &mut Vec<NamedFd>,
+) -> std::borrow::Cow<'i, [Item]> {
     let src = sh.src.clone();
     let is_named = |w: &ast::Word| {
         let v = &w.value;
@@ -55,29 +61,45 @@ fn named_fds<'i>(sh: &mut ShellState, items: &'i [Item], fds: &Fds) -> std::borr
         return std::borrow::Cow::Borrowed(items);
     }
     let mut out = Vec::with_capacity(items.len());
-    let mut taken: Vec<i32> = Vec::new();
     let mut i = 0;
     while i < items.len() {
-        if let (Item::Word(w), Some(Item::IoRedirect(ast::IoRedirect::File(None, kind, target)))) =
-            (&items[i], items.get(i + 1))
-        {
-            if is_named(w) {
+        if let (Item::Word(w), Some(Item::IoRedirect(r))) = (&items[i], items.get(i + 1)) {
+            let unnumbered = matches!(
+                r,
+                ast::IoRedirect::File(None, _, _)
+                    | ast::IoRedirect::HereString(None, _)
+                    | ast::IoRedirect::HereDocument(None, _)
+            );
+            if unnumbered && is_named(w) {
                 let name = &w.value[1..w.value.len() - 1];
-                let closing = matches!(target, ast::IoFileRedirectTarget::Duplicate(t) if t.value == "-");
+                let closing =
+                    matches!(r, ast::IoRedirect::File(_, _, ast::IoFileRedirectTarget::Duplicate(t)) if t.value == "-");
                 let fd = if closing {
                     fd_var_value(sh, name).and_then(|v| v.trim().parse::<i32>().ok())
                 } else {
                     let current = sh.exec_fds.clone();
                     let open = &current.as_deref().unwrap_or(fds).extra;
-                    let fd = (10..1024).find(|n| !open.contains_key(n) && !taken.contains(n));
+                    let fd = (10..1024).find(|n| !open.contains_key(n) && !opened.iter().any(|o| o.fd == *n));
                     if let Some(n) = fd {
-                        taken.push(n);
-                        set_fd_var(sh, name, n);
+                        // Set now: a later redirection of the command may use it.
+                        let base = crate::state::vars::split_subscript(name).map_or(name, |(b, _)| b);
+                        let readonly = sh.vars.get(base).is_some_and(|v| v.readonly);
+                        let before = sh.vars.get(base).cloned();
+                        if !readonly {
+                            set_fd_var(sh, name, n);
+                        }
+                        opened.push(NamedFd { name: name.to_string(), fd: n, before, readonly });
                     }
                     fd
                 };
                 if let Some(n) = fd {
-                    out.push(Item::IoRedirect(ast::IoRedirect::File(Some(n), kind.clone(), target.clone())));
+                    let numbered = match r.clone() {
+                        ast::IoRedirect::File(_, kind, target) => ast::IoRedirect::File(Some(n), kind, target),
+                        ast::IoRedirect::HereString(_, word) => ast::IoRedirect::HereString(Some(n), word),
+                        ast::IoRedirect::HereDocument(_, doc) => ast::IoRedirect::HereDocument(Some(n), doc),
+                        other => other,
+                    };
+                    out.push(Item::IoRedirect(numbered));
                     i += 2;
                     continue;
                 }
@@ -87,6 +109,50 @@ fn named_fds<'i>(sh: &mut ShellState, items: &'i [Item], fds: &Fds) -> std::borr
         i += 1;
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// A descriptor a `{name}` redirection opens, and what `name` held before.
+struct NamedFd {
+    name: String,
+    fd: i32,
+    before: Option<Var>,
+    readonly: bool,
+}
+
+/// bash's messages for a `{name}` that is readonly; `false` when there was one.
+async fn named_fds_assignable(sh: &ShellState, fds: &Fds, opened: &[NamedFd]) -> bool {
+    let Some(o) = opened.iter().find(|o| o.readonly) else { return true };
+    let base = crate::state::vars::split_subscript(&o.name).map_or(o.name.as_str(), |(b, _)| b);
+    fds.shell_err(sh.loc(), &format!("{base}: readonly variable")).await;
+    fds.shell_err(sh.loc(), &format!("{}: cannot assign fd to variable", o.name)).await;
+    false
+}
+
+/// A redirection failed: the `{name}` variables get their values back.
+fn unset_named_fds(sh: &mut ShellState, opened: Vec<NamedFd>) {
+    for o in opened.into_iter().rev().filter(|o| !o.readonly) {
+        let base = crate::state::vars::split_subscript(&o.name).map_or(o.name.clone(), |(b, _)| b.to_string());
+        match o.before {
+            Some(v) => *sh.vars.entry(&base) = v,
+            None => {
+                let _ = sh.vars.unset(&base);
+            }
+        }
+    }
+}
+
+/// The descriptors `{name}` redirections of a command opened stay open
+/// after it, as the shell's own.
+fn keep_named_fds(sh: &mut ShellState, applied: &Fds, base: &Fds, opened: &[NamedFd]) {
+    let current = sh.exec_fds.clone();
+    let base = current.as_deref().unwrap_or(base);
+    let mut extra = (*base.extra).clone();
+    for o in opened {
+        if let Some(slot) = applied.extra.get(&o.fd) {
+            extra.insert(o.fd, slot.clone());
+        }
+    }
+    sh.exec_fds = Some(Arc::new(Fds { extra: Arc::new(extra), ..base.clone() }));
 }
 
 /// `{name}` or `{name[N]}` (coprocesses keep their descriptors in an array).
@@ -290,8 +356,9 @@ async fn run_with(
     let mut assigns: Vec<&ast::Assignment> = Vec::new();
     let mut redirs: Vec<ast::IoRedirect> = Vec::new();
     let mut words: Vec<Arg> = Vec::new();
-    let prefix_items = cmd.prefix.as_ref().map(|p| named_fds(sh, &p.0, fds));
-    let suffix_items = cmd.suffix.as_ref().map(|s| named_fds(sh, &s.0, fds));
+    let mut opened: Vec<NamedFd> = Vec::new();
+    let prefix_items = cmd.prefix.as_ref().map(|p| named_fds(sh, &p.0, fds, &mut opened));
+    let suffix_items = cmd.suffix.as_ref().map(|s| named_fds(sh, &s.0, fds, &mut opened));
     if let Some(prefix) = &prefix_items {
         for it in prefix.iter() {
             match it {
@@ -366,6 +433,7 @@ async fn run_with(
                 // any other failed assignment ends a non-interactive shell.
                 let readonly = matches!(&e, StoreError::Msg(m) if m.ends_with(": readonly variable")
                     || m.ends_with(": bad array subscript")
+                    || m.ends_with(": cannot assign list to array member")
                     || m.ends_with("': not a valid identifier")
                     || m.ends_with(": circular name reference"));
                 e.report(sh, fds, "").await?;
@@ -375,13 +443,26 @@ async fn run_with(
         }
         // A command of assignments (or redirections) only leaves `$_` empty.
         set_last_arg(sh, String::new());
-        if !redirs.is_empty() && Box::pin(redirect::apply(sh, &redirs, fds)).await?.is_none() {
-            return Ok(1);
+        if !redirs.is_empty() {
+            if !named_fds_assignable(sh, fds, &opened).await {
+                return Ok(1);
+            }
+            let Some(applied) = Box::pin(redirect::apply(sh, &redirs, fds)).await? else {
+                unset_named_fds(sh, opened);
+                return Ok(1);
+            };
+            if !opened.is_empty() {
+                keep_named_fds(sh, &applied, fds, &opened);
+            }
         }
         return Ok(sh.subst_status.unwrap_or(0));
     }
 
     // Without redirections the command writes where the shell does (no copy).
+    let outer = fds;
+    if !named_fds_assignable(sh, fds, &opened).await {
+        return Ok(1);
+    }
     let applied;
     let fds =
         match if redirs.is_empty() { Ok(None) } else { Box::pin(redirect::apply(sh, &redirs, fds)).await.map(Some) } {
@@ -390,7 +471,10 @@ async fn run_with(
                 applied = f;
                 &applied
             }
-            Ok(Some(None)) => return Ok(1),
+            Ok(Some(None)) => {
+                unset_named_fds(sh, opened);
+                return Ok(1);
+            }
             Err(e) => return Box::pin(redirect_error(sh, &argv[0], e)).await,
         };
     let name = argv[0].clone();
@@ -413,7 +497,26 @@ async fn run_with(
             saved.push((v.name.clone(), sh.vars.get(&v.name).cloned()));
         }
         let n = v.name.clone();
+        // A temporary binding is a plain string: `-i`, `-l` and `-u` of the
+        // variable it hides do not apply to it.
+        let plain = !persistent && v.index.is_none() && !v.append && matches!(v.value, AssignedValue::Scalar(_));
+        let v = match v {
+            Assigned { value: AssignedValue::Scalar(s), .. }
+                if plain && sh.vars.get(&n).is_some_and(|x| !x.readonly && (x.integer || x.case.is_some())) =>
+            {
+                let e = sh.vars.entry(&n);
+                e.integer = false;
+                e.case = None;
+                Assigned { name: n.clone(), index: None, value: AssignedValue::Scalar(s), append: false }
+            }
+            v => v,
+        };
         if let Err(e) = store(sh, v) {
+            // A readonly name keeps its value and the command still runs.
+            if matches!(&e, StoreError::Msg(m) if m.ends_with(": readonly variable")) {
+                e.report(sh, fds, "").await?;
+                continue;
+            }
             restore(sh, saved);
             e.report(sh, fds, "").await?;
             return Ok(1);
@@ -424,6 +527,9 @@ async fn run_with(
     }
     let last_arg = argv.last().cloned().unwrap_or_default();
     let result = dispatch(sh, &name, argv, decl, fds).await;
+    if !opened.is_empty() && name != "exec" {
+        keep_named_fds(sh, fds, outer, &opened);
+    }
     restore(sh, saved);
     // `$_`: the last argument of the previous command.
     set_last_arg(sh, last_arg);
@@ -642,7 +748,17 @@ pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignme
                         out.push((Some(key), val));
                     }
                     None => {
-                        for f in expand::expand_word(sh, fds, &super::raw_word(sh, v)).await? {
+                        let raw = super::raw_word(sh, v);
+                        // `[k]+=v` and keys holding `]` (`[a[0]]=v`), which
+                        // brush-parser reads as plain words.
+                        if let Some((key, append, val)) = keyed_item(&raw) {
+                            let key = expand::expand_string(sh, fds, key).await?;
+                            let val = expand::expand_string(sh, fds, val).await?;
+                            let key = if append { format!("{APPEND_KEY}{key}") } else { key };
+                            out.push((Some(key), val));
+                            continue;
+                        }
+                        for f in expand::expand_word(sh, fds, &raw).await? {
                             out.push((None, f));
                         }
                     }
@@ -652,6 +768,29 @@ pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignme
         }
     };
     Ok(Assigned { name, index, value, append: a.append })
+}
+
+/// Marks the key of a `[k]+=v` item of a compound assignment.
+const APPEND_KEY: char = '\u{2}';
+
+/// `[key]=value` or `[key]+=value` written as one word: the key (brackets
+/// balanced, so it may hold `]`), whether it appends, and the value.
+fn keyed_item(raw: &str) -> Option<(&str, bool, &str)> {
+    let rest = raw.strip_prefix('[')?;
+    let mut depth = 1usize;
+    let close = rest.char_indices().find_map(|(i, c)| {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            _ => {}
+        }
+        (depth == 0).then_some(i)
+    })?;
+    let (key, after) = (&rest[..close], &rest[close + 1..]);
+    if let Some(v) = after.strip_prefix("+=") {
+        return Some((key, true, v));
+    }
+    after.strip_prefix('=').map(|v| (key, false, v))
 }
 
 /// Whether `name` (or what it refers to) is an associative array.
@@ -850,6 +989,10 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
                             return Err(format!("{LIMIT_MARK}{limit}"));
                         }
                         entry.push_str(&s);
+                        // `-u`/`-l` apply to the whole new value.
+                        if case.is_some() {
+                            *entry = cased(std::mem::take(entry));
+                        }
                     } else {
                         *entry = cased(s);
                     }
@@ -880,6 +1023,9 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
             if !too_long {
                 if a.append {
                     entry.push_str(&s);
+                    if case.is_some() {
+                        *entry = cased(std::mem::take(entry));
+                    }
                 } else {
                     *entry = cased(s);
                 }
@@ -890,6 +1036,7 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
             }
             Ok(())
         }
+        (Some(idx), AssignedValue::Array(_)) => Err(format!("{}[{idx}]: cannot assign list to array member", a.name)),
         (_, AssignedValue::Array(items)) => {
             let items = if integer {
                 let mut out = Vec::with_capacity(items.len());
@@ -910,6 +1057,10 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
                 let mut pending_key: Option<String> = None;
                 for (k, v) in items {
                     match (k, pending_key.take()) {
+                        // bash 5.2 assigns an associative `[k]+=v` as `[k]=v`.
+                        (Some(k), _) if k.starts_with(APPEND_KEY) => {
+                            m.insert(k[APPEND_KEY.len_utf8()..].to_string(), cased(v));
+                        }
                         (Some(k), _) => {
                             m.insert(k, cased(v));
                         }
@@ -938,9 +1089,31 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
                 };
                 let mut next = m.keys().next_back().map_or(0, |k| k + 1);
                 for (k, v) in items {
-                    let i = match k {
-                        Some(k) => arith(sh, &k)?,
-                        None => next,
+                    let (i, append) = match k {
+                        Some(k) => {
+                            let (k, append) = match k.strip_prefix(APPEND_KEY) {
+                                Some(k) => (k.to_string(), true),
+                                None => (k, false),
+                            };
+                            // A key that reads the array sees the items before
+                            // it (`b=([0]=5 [b[0]]=x)`): lent to the variable.
+                            let i = if k.contains(a.name.as_str()) {
+                                let _ = sh.vars.set_value(&a.name, Value::Indexed(std::mem::take(&mut m)));
+                                let i = arith(sh, &k);
+                                if let Some(Value::Indexed(back)) = sh.vars.entry(&a.name).value.take() {
+                                    m = back;
+                                }
+                                i?
+                            } else {
+                                arith(sh, &k)?
+                            };
+                            (i, append)
+                        }
+                        None => (next, false),
+                    };
+                    let v = match m.get(&i) {
+                        Some(cur) if append => format!("{cur}{v}"),
+                        _ => v,
                     };
                     m.insert(i, cased(v));
                     next = i + 1;

@@ -145,6 +145,9 @@ pub struct ShellState {
     pub random: Arc<random::SeededRandom>,
     /// `SECONDS` counts from this instant, plus the value last assigned.
     pub seconds: (std::time::Instant, i64),
+    /// `unset LINENO` made it a plain variable (assignments to it are
+    /// otherwise ignored: the line number is the shell's).
+    pub lineno_plain: bool,
     /// The text after an exec's syntax error, from the line the commands that
     /// ran before it ended at (the script, a byte offset): read on there once
     /// aliases are defined (see `interp::reader`).
@@ -284,6 +287,17 @@ impl ShellState {
         self.vars.get(name).and_then(|v| v.value.as_ref()?.as_scalar())
     }
 
+    /// Whether the locale's characters are single bytes (LC_ALL, else
+    /// LC_CTYPE, else LANG names one that is not UTF-8, such as C or POSIX).
+    /// With none of them set the sandbox is C.UTF-8.
+    pub fn single_byte_locale(&self) -> bool {
+        let named = ["LC_ALL", "LC_CTYPE", "LANG"].iter().find_map(|n| self.get_var(n).filter(|v| !v.is_empty()));
+        named.is_some_and(|l| {
+            let l = l.to_ascii_lowercase();
+            !(l.contains("utf-8") || l.contains("utf8"))
+        })
+    }
+
     /// Whether `unset SECONDS` made it a plain variable.
     pub fn seconds_plain(&self) -> bool {
         self.seconds.1 == i64::MIN
@@ -296,6 +310,9 @@ impl ShellState {
             self.random.seed(&value);
             return Ok(());
         }
+        if name == "LINENO" && !self.lineno_plain && self.vars.get_raw(name).is_none() {
+            return Ok(());
+        }
         // Assigning `SECONDS` sets where it counts from (it stays dynamic).
         if name == "SECONDS" && self.vars.get_raw(name).is_none() && !self.seconds_plain() {
             self.seconds = (std::time::Instant::now(), value.trim().parse().unwrap_or(0));
@@ -303,6 +320,10 @@ impl ShellState {
         }
         if self.is_computed_readonly(name) {
             return Err(format!("{name}: readonly variable"));
+        }
+        // Assigning OPTIND starts getopts over (mid-cluster too).
+        if name == "OPTIND" {
+            self.getopts_pos = (0, 0);
         }
         self.vars.set_scalar(name, value)?;
         if self.opts.allexport {

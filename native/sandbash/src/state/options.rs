@@ -331,6 +331,11 @@ impl Options {
     }
 
     /// Set a `set -X` flag; `false` when the letter is unknown.
+    /// Whether `set -LETTER` names an option.
+    pub fn is_flag(&self, letter: char) -> bool {
+        SET_NAMES.iter().any(|(_, c)| *c == Some(letter))
+    }
+
     pub fn set_flag(&mut self, letter: char, on: bool) -> bool {
         match SET_NAMES.iter().find(|(_, c)| *c == Some(letter)) {
             Some((name, _)) => self.set(name, Kind::Set, on),

@@ -68,7 +68,6 @@ impl ShellState {
             let _ = self.vars.set_value("FUNCNAME", Value::Indexed(names));
         } else {
             // Outside functions bash shows it as a declared, unassigned array.
-            let _ = self.vars.unset_raw("FUNCNAME");
             let v = self.vars.entry_raw("FUNCNAME");
             v.value = Some(Value::Indexed(Default::default()));
             v.unassigned = true;

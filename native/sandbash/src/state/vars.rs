@@ -612,7 +612,14 @@ impl Variables {
 
     /// `local name`: declare in the innermost scope (keeps an existing local).
     pub fn declare_local(&mut self, name: &str) -> &mut Var {
-        self.entry_at(self.scopes.len() - 1, name)
+        let idx = self.scopes.len() - 1;
+        // A new local of an exported variable is exported too, as in bash.
+        let inherit = !self.scope(idx, name).contains_key(name) && self.get_raw(name).is_some_and(|v| v.exported);
+        let v = self.entry_at(idx, name);
+        if inherit {
+            v.exported = true;
+        }
+        v
     }
 
     /// Exported names with values, sorted.
@@ -621,8 +628,12 @@ impl Variables {
         for scope in self.scopes.iter().rev().chain(std::iter::once(&self.hot)) {
             for (k, v) in scope.iter() {
                 seen.entry(k.as_str()).or_insert_with(|| {
+                    // Arrays never reach a child's environment.
                     if v.exported {
-                        v.value.as_ref().and_then(Value::as_scalar)
+                        match &v.value {
+                            Some(Value::Scalar(s)) => Some(s.clone()),
+                            _ => None,
+                        }
                     } else {
                         None
                     }

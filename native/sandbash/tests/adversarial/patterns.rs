@@ -219,3 +219,14 @@ fn many_heredocs_with_quotes_in_a_substitution() {
         answer_or_limit(&script, &format!("{}\n", 2 * n - 1), &["max_", "timeout_ms"]);
     }
 }
+
+/// A double-quoted `$( )` whose here-document holds many `)` lines: the end
+/// is found past them (body lines are never tried as the end; one pass).
+#[test]
+fn many_parens_in_a_heredoc_in_a_quoted_substitution() {
+    for n in SIZES {
+        let n = n / 8;
+        let script = format!("b=$(yes ')' | head -n {n})\n") + "eval \"r=\\\"\\$(cat <<E\n$b\nE\n)\\\"\"; echo ${#r}\n";
+        answer_or_limit(&script, &format!("{}\n", 2 * n - 1), &["max_", "timeout_ms"]);
+    }
+}

@@ -51,3 +51,11 @@ a=(v); v=5; echo "${!a[@]-d}" "${!a[*]:+alt}"
 b=(""); echo "[${!b[@]-d}]"; echo next
 c=(x y); echo "${!c[@]-d}"; echo not here
 echo "next $?"''')
+
+group("Keyed items bash reads in a compound assignment")
+t("compound_keyed_append_and_brackets_in_keys", r'''a=([1]=x [1]+=y); declare -p a
+b=([0]=5 [b[0]]=x); declare -p b
+declare -A h=([k]=a [k]+=b [x]=1); declare -p h
+c=('[1]=q' [2]=r); declare -p c''')
+e("list_to_an_element_is_an_error", r'''a=(1 2); a[0]=(3 4); echo st=$?
+echo next $?; declare -p a''')

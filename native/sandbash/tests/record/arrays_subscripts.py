@@ -30,3 +30,7 @@ r[0]=5; echo same line
 echo "s=$?"; declare -p r''')
 e("unset_element_of_readonly", r'''f=(a b c); readonly f; unset 'f[0]'; echo "s=$?"; declare -p f''')
 t("unset_function_with_odd_name", r'''function [() { :; }; unset [; echo $?; type -t [''')
+
+group("Quoted keys in arithmetic")
+t("arith_assoc_keys_lose_their_quotes", r'''declare -A A=([k]=42 ['a b']=1); (( x = A['k'] )); echo $x $(( A["a b"] + A[k] ))
+(( A['j'] = 5 )); (( A["j"] += 2 )); echo ${A[j]}; declare -p A''')

@@ -62,3 +62,25 @@ e("return_with_too_many_arguments_leaves", '''f() { return 3 4; echo in; }; f; e
 e("break_with_too_many_arguments_leaves", '''for i in 1; do break 1 2; done; echo next''')
 t("double_dash_before_the_status", '''f() { return -- 4; }; f; echo "f=$?"; (exit -- 5); echo "sub=$?"''')
 e("trap_options", '''trap -1; echo "rc=$?"; trap -- -1; echo "rc=$?"; trap -lp | head -1; trap foo; echo "rc=$?"; trap 'echo x' INT; trap -p INT; trap -- INT; trap -p; echo end''')
+
+group("Options of set, unset, wait and printf -v")
+t("getopts_restarts_when_optind_is_assigned", r'''getopts ab o -ab; OPTIND=1; getopts xy o -x; echo $o
+OPTIND=1; getopts ab o -ab; echo $o $OPTIND; OPTIND=1; getopts ab o -ab; echo $o $OPTIND''')
+e("unset_options_and_names", r'''unset -z; echo $?
+unset -fn; echo $?
+unset 'a b'; echo $?
+unset -v 'a b'; echo $?
+x=1; unset -v x -n y; echo $?
+readonly r; unset -n r; echo $?
+unset -- -x; echo $?
+unset -vf x; echo $?
+a=(1); unset -v 'a[-2]'; echo st=$?''')
+t("set_lone_dash_and_plus", r'''set -v; set - a; echo "$- $*"
+set a; set + -; echo "[$*]"
+set -x + -v x y; echo "$- $*"
+set +xv; set a b; set - +; echo "[$*]"''')
+e("set_checks_every_letter_first", r'''set -ez; echo $? $-
+set -uz; echo $-''')
+t("set_lists_empty_values_and_keys", r'''c=""; d="a b"; declare -A A; A['k e y']=v; set | grep -E "^(c|d|A)="''')
+e("wait_for_something_that_is_no_job", r'''wait zzz; echo $?''')
+e("printf_v_without_a_format", r'''printf -v x; echo "$? ${x-unset}"''')

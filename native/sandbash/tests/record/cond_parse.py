@@ -47,3 +47,8 @@ t("regex_bracket_and_newline", "[[ '[' =~ ^([x[]) ]] && echo \"bracket ${BASH_RE
 t("regex_invalid_is_status_two", "for r in '{' 'a{b' 'a{}' '+a' 'a|*b' '(*a)' '^*a' 'a{1,2' 'x{2,1}'; do [[ x =~ $r ]]; echo \"$r $?\"; done")
 t("regex_valid_corners", "for r in 'a{,2}' 'a**' 'a{1}{2}' '(abc)\\1'; do [[ abcabc =~ $r ]]; echo \"$r $? ${BASH_REMATCH[*]}\"; done\n[[ ab =~ (a)(c)?b ]]; declare -p BASH_REMATCH\n[[ 'foo bar' =~ \\<bar ]] && echo word-start")
 t("regex_quoted_parts_are_literal", "[[ x.y =~ \"x.y\" ]] && echo q1; [[ xzy =~ \"x.y\" ]] || echo q2; [[ 'a+b' =~ a\"+\"b ]] && echo q3; re='^(a|b)+$'; [[ abab =~ $re ]] && echo var")
+
+group("-v on arrays")
+t("test_v_array_name_is_element_zero", r'''declare -A A=([x]=1); test -v A; echo $?; A[0]=y; test -v A; echo $?
+a=([1]=x); [[ -v a ]]; echo $?; a[0]=z; [[ -v a ]]; echo $?
+b=(1 2 3); [[ -v b[-1] ]]; echo $?; test -v "b[-3]"; echo $?; test -v "b[-4]"; echo $?''')

@@ -100,3 +100,33 @@ e("unset_variable_in_an_integer_value_ends_the_shell", r'''set -u; declare -i v;
 echo not reached''')
 e("unset_variable_in_declare_i", r'''set -u; f() { declare -i v=x; echo "st=$?"; }; f
 echo not reached''')
+
+group("Attributes that bash refuses or keeps")
+e("nameref_to_an_existing_value_that_is_no_name", r'''ref=1; typeset -n ref; echo "st=$? ref=$ref"; declare -p ref
+r2='#'; declare -n r2; echo $?; declare -p r2
+x=foo; declare -n x; echo $?; declare -p x''')
+t("listing_by_attributes", r'''declare -i I=2; declare -ai J=(1); declare -ar AR=(1); declare -r R=1; export E=1
+declare -ai; echo --; declare -ar; echo --; declare -ra; echo --; declare -rx | grep -E ' (R|E|AR)='
+echo --; declare -xi | grep -E ' (I|E)=' ''')
+e("readonly_array_flags_and_conversions", r'''a=(1); readonly -A a; echo $?; declare -p a
+declare -A b=([k]=1); readonly -a b; echo $?; declare -p b
+readonly -a m2; readonly -A m3; readonly -a m4=(1); declare -p m2 m3 m4
+c=(1); declare -A c; echo s=$?
+c=(1); declare -A c=([x]=2); echo same
+echo next $?
+f(){ d=(1); local -A d=([x]=1); echo s=$?; }; f''')
+e("declaration_builtins_take_their_own_options", r'''readonly -i r=1; echo $?
+export -i x; echo $?
+export -a y; echo $?
+declare -z; echo $?
+typeset -z; echo $?
+f(){ local -z; echo $?; }; f
+declare -I z; echo $?''')
+t("a_local_of_an_exported_variable_is_exported", r'''export x=g; f(){ local x=1; bash -c 'echo "[${x-unset}]"'; declare -p x; }; f; declare -p x
+h(){ declare x=2; bash -c 'echo "[${x-unset}]"'; }; h''')
+t("arrays_are_not_exported", r'''a=(x y); export a; bash -c 'echo "[${a-unset}]"'
+declare -Ax A=([k]=v); bash -c 'echo "[${A-unset}]"' ''')
+t("prefix_assignment_is_a_plain_string", r'''declare -u x; declare -i n; f() { echo "$x $n"; }; x=abc n=1/0 f; echo "[$x] [$n]"; n=2+3; echo $n''')
+t("case_attributes_apply_to_element_appends", r'''declare -u a; a[0]=z; a[0]+=q; echo ${a[0]}
+declare -l b=(X); b[0]+=YZ; echo ${b[0]}
+declare -Au h; h[k]=a; h[k]+=b; echo ${h[k]}''')

@@ -94,3 +94,18 @@ echo done''')
 e("patterns_removed_from_nothing_are_not_expanded", r'''a=; echo "[${a#$(echo side >&2)}]" "[${u%$(echo side >&2)}]"
 set -u; echo "[${a#$zz}]"; a=x; echo "[${a#$(echo side >&2)}]"
 b=; echo "[${b/$(echo side >&2)/$(echo rep >&2)}]" "[${b^$(echo up >&2)}]"''')
+
+group("Locale, LINENO and positional defaults")
+t("length_counts_bytes_in_a_c_locale", r'''s="ação"; a=(日本)
+echo "${#s} ${#a[0]}"
+LC_ALL=C; echo "${#s} ${#a[0]} $(( ${#s} + 0 ))"
+LC_ALL=; LC_CTYPE=POSIX; echo "${#s}"
+LC_CTYPE=C.UTF-8; echo "${#s}"
+LC_CTYPE=; LANG=C; echo "${#s}"
+f() { local LANG=C.UTF-8; echo "in=${#s}"; }; f; echo "out=${#s}"''')
+t("lineno_ignores_assignments_until_unset", r'''LINENO=50; echo $LINENO
+f() { echo $LINENO; }
+LINENO=7; f
+unset LINENO; echo "[$LINENO]"; LINENO=3; echo $LINENO''')
+e("positional_default_assignment_fails_its_line", r'''echo ${1:=x}; echo same line
+echo after $?''')

@@ -55,3 +55,7 @@ group("Recursion")
 t("func_recursive_factorial", r'''fact() { if [ $1 -le 1 ]; then echo 1; else echo $(( $1 * $(fact $(( $1 - 1 ))) )); fi; }; fact 10''')
 t("func_recursive_fib", r'''fib() { local n=$1; if [ $n -lt 2 ]; then echo $n; return; fi; local a=$(fib $((n-1))) b=$(fib $((n-2))); echo $((a+b)); }; fib 10''')
 t("func_recursive_countdown", r'''down() { [ $1 -eq 0 ] && return; echo $1; down $(( $1 - 1 )); }; down 4''')
+
+group("Names with expansions")
+e("function_name_with_an_expansion_is_refused", r'''a$b() { echo x; }; echo "st=$?"; declare -F
+foo-$(echo hi)() { echo y; }; echo "st=$?"; declare -F''')

@@ -44,3 +44,12 @@ e("unterminated_pattern", '''shopt -s extglob
 echo a
 echo @(x
 echo b''')
+
+group("failglob under set -e")
+e("failglob_ends_the_shell_under_errexit", r'''set -e
+shopt -s failglob
+echo *.ZZ
+echo "after $?"''')
+e("failglob_in_a_for_list_under_errexit", r'''set -e; shopt -s failglob
+for x in *.ZZ; do echo $x; done
+echo after''')

@@ -52,3 +52,23 @@ echo "ok"); echo "$x"; echo "$(cat <<E
 "q
 E
 )"''')
+
+group("Where a $( ) ends: case patterns, here-documents, comments")
+t("comsub_case_pattern_in_double_quotes", r'''echo "$(case b in b) echo B;; esac)"
+x="$(case $1 in *) echo star;; esac)"; echo $x
+echo "$(case a in (a) echo paren;; esac) after"''')
+t("comsub_heredoc_body_with_parens", r'''x=$(cat <<EOF
+)
+EOF
+); echo "[$x]"
+y=$(cat <<-EOF
+	a ( b
+	EOF
+); echo "$y"
+echo "$(cat <<EOF
+(x)
+EOF
+)"''')
+t("comsub_comment_with_paren", r'''echo "$(echo a # )
+echo b)"
+echo "$(echo "(" ; echo ")")"''')

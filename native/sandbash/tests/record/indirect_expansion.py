@@ -23,3 +23,22 @@ e("indirect_nounset", r'''set -u; v=zz; echo "${!v:-d}"; ( echo "${!v}"; echo in
 ( v="a[1]"; echo "${!v}"; echo in ); echo "rc=$?"
 ( declare w; echo "${!w}"; echo in ); echo "rc=$?"
 ( echo "${!u}"; echo in ); echo "rc=$?"''')
+
+group("Indirection with an operator after [@]")
+e("indirect_all_elements_with_operator", r'''a=(v); v=hi; echo "${!a[@]@Q}" "${!a[*]@Q}" "${!a[@]@U}"
+echo "[${!a[@]#h}] [${!a[@]/h/H}] [${!a[@]^}] [${!a[@]:1}]"
+declare -A A=([x]=y); echo "[${!A[@]@a}]"
+b=(); echo "[${!b[@]-default}] $?"
+echo "[${!nope[@]-default}] $?"
+echo after $?''')
+t("indirect_attributes_through_a_subscript", r'''a=(1 2); r="a[0]"; echo "[${!r@a}]"
+declare -A d=([k]=1); r='d[k]'; echo "[${!r@a}]"
+declare -A A=([x]=y); echo "[${!A@a}]"
+b=([1]=x); echo "[${!b@a}]"
+declare -i n=3; r=n; echo "[${!r@a}]"
+declare -n nr=n; echo "[${!nr@a}] [${nr@a}]"''')
+e("indirect_assign_default_to_the_target", r'''r=v; echo ${!r:=x}; echo v=$v r=$r
+r=w; echo ${!r=y}; echo w=$w r=$r
+r='q[2]'; echo ${!r:=z}; echo not here
+echo next $?
+r=1; echo ${!r:=z}''')

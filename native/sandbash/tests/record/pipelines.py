@@ -38,3 +38,9 @@ t("pipefail_on_all_success", r'''set -o pipefail; true | true; echo $?''')
 t("pipefail_with_errexit", r'''set -eo pipefail; false | true; echo never''')
 t("pipefail_in_if", r'''set -o pipefail; if false | true; then echo yes; else echo no; fi''')
 t("pipefail_option_listed", r'''set -o pipefail; set -o | while read name state; do [ "$name" = pipefail ] && echo "$name $state"; done''')
+
+group("PIPESTATUS after compound commands")
+t("pipestatus_left_by_compound_commands_and_definitions", r'''for c in '{ :; }' 'f(){ :; }' 'case x in y) ;; esac' 'if true; then :; fi' 'if false|true; then false|false; fi' 'while false; do :; done' 'for i in; do :; done' '(( 1 ))' '[[ 1 ]]' '( : )' 'x=1' 'for ((;0;)); do :; done' '{ false|true; false; }'; do
+  eval "false | true; $c; echo \"\${PIPESTATUS[*]} <- \$c\""
+done''')
+t("pipestatus_set_even_when_readonly", r'''PIPESTATUS=(9 9); readonly PIPESTATUS; true | false; echo ${PIPESTATUS[@]}''')

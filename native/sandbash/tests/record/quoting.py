@@ -121,3 +121,10 @@ group("ANSI-C quotes in a double-quoted command substitution")
 t("in_an_operand_they_lose_their_quotes", r'''echo "$(echo ${?+$'a\tb'})"; echo "$(echo ${x-$'c  d'} $'e  f')"; echo "$(echo "${x-$'g\th'}")"; echo "`echo ${?+$'i  j'}`"''')
 t("outside_double_quotes_they_stay", r'''echo $(echo ${?+$'a  b'}); x=$(echo ${?+$'c  d'}); echo "$x"''')
 e("an_unterminated_one", r'''echo `echo $'\\'x`; echo "rc=$?"''')
+
+group("Backquotes in double quotes; echo -e stops")
+t("backquote_in_double_quotes_unescapes_dquote", r'''echo "`echo \"hi\"`"
+x="`echo \"a b\"`"; echo "$x"
+echo `echo \"hi\"`
+echo "`echo \\\\x`"''')
+t("echo_e_escaped_backslash_before_c", r'''echo -e 'a\\cb'; echo -e 'x\cy'; echo z; printf '%b\n' 'a\\cb' ''')

@@ -48,3 +48,10 @@ e("later_names_as_they_are_assigned", r'''printf '1\n2\n' | { read a 1x; read b;
 read a "" b <<< "1 2 3"; echo "st=$? a=$a b=$b"
 read -N 2 c 2y <<< abc; echo "st=$? c=$c"''')
 e("array_name_after_reading", r'''printf '1 2\n3\n' | { read -a 1x; read b; echo "b=$b"; }''')
+
+group("Array elements as names")
+e("array_elements_are_names", r'''read 'a[1]' <<< x; echo "$? ${a[1]}"
+read 'c[1+1]' d <<< 'x y z'; echo "$? ${c[2]} $d"
+declare -A h; read 'h[k]' <<< v; declare -p h
+read 'a[' <<< x; echo "st=$?"''')
+e("read_a_wants_a_plain_name", r'''read -a 'a[1]' <<< x; echo $?; read -a 1x <<< x; echo $?''')

@@ -184,3 +184,12 @@ f() { { cat; } <<< ${!v}; echo same; }; f
 echo "next $?"
 set -e; { cat; } < ${!v}; echo same
 echo "not reached"''')
+
+group("Named descriptors {var}")
+t("named_fd_stays_open_after_a_command", r'''echo hi {fd}>f; echo there >&$fd; cat f
+g() { echo a {gd}>g; }; g; echo b >&$gd; cat g
+for i in 1 2; do echo $i {hd}>>h; done; cat h
+echo x {a}>/dev/null {b}>/dev/null; [ "$a" != "$b" ] && echo distinct''')
+e("named_fd_failed_open_and_readonly_name", r'''exec {fd}>/nonexistent/x; echo "$? [$fd]"
+readonly ro=3; exec {ro}>f; echo $?; echo "[$ro]"''')
+t("named_fd_here_string", r'''exec {h}<<<line; read x <&$h; echo "$x"''')

@@ -99,3 +99,9 @@ t("seeded_random_repeats_bashs_numbers", r'''RANDOM=7; s=$RANDOM; echo $RANDOM $
 RANDOM=42; echo $RANDOM $((RANDOM)) ${RANDOM}; (: $RANDOM); echo $RANDOM; x=$RANDOM; echo $x
 RANDOM=0; echo $RANDOM; RANDOM=-5; echo $RANDOM; RANDOM=12abc; echo $RANDOM; RANDOM=99999999999; echo $RANDOM
 RANDOM=' 8 '; echo $RANDOM; RANDOM=+9; echo $RANDOM; RANDOM=; echo $RANDOM''')
+
+group("Readonly prefix assignments; /tmp")
+e("readonly_prefix_assignment_still_runs_the_command", r'''readonly R=1; R=2 echo "[$R]"; echo "s=$?"
+f(){ echo "f $R"; }; R=2 f; echo "s=$?"
+R=2 Q=3 bash -c 'echo "Q=$Q R=$R"'; echo "s=$?"''')
+t("tmp_is_sticky", r'''test -k /tmp && echo sticky; test -d /tmp -a -w /tmp && echo writable''')

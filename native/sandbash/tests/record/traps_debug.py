@@ -171,3 +171,7 @@ e("nul_bytes_dropped_with_warning", r'''printf 'a\0b' > f; x=$(cat f); printf '%
 y=`printf 'q\0\0r'`; echo $y
 z=$(< f); echo "${#z}"
 echo "$(printf '\0\0\0')" | od -c | head -1''')
+
+group("ERR trap under set -e")
+e("errexit_applies_inside_the_err_trap", r'''set -e; trap "echo in trap; false; echo after" ERR; false; echo end''')
+e("err_trap_is_off_while_it_runs", r'''trap "echo trap; false; echo after" ERR; false; echo end''')

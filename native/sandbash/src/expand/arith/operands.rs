@@ -310,8 +310,9 @@ impl Ev<'_> {
         }
         let assoc = matches!(self.sh.vars.get_set(name).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
         if assoc {
+            let key = unquote_key(sub);
             let v = match self.sh.vars.get_set(name).and_then(|v| v.value.as_ref()) {
-                Some(Value::Assoc(m)) => m.get(sub).cloned(),
+                Some(Value::Assoc(m)) => m.get(key.as_ref()).cloned(),
                 _ => None,
             };
             return Ok((v, None));
@@ -357,7 +358,7 @@ impl Ev<'_> {
                 return Err(format!("{BARE_MARK}{n}: readonly variable"));
             }
             if let Some(Value::Assoc(m)) = &mut var.value {
-                m.insert(sub.to_string(), v.to_string());
+                m.insert(unquote_key(sub).into_owned(), v.to_string());
             }
             return Ok(());
         }
@@ -399,4 +400,31 @@ impl Ev<'_> {
         }
         Ok(())
     }
+}
+
+/// An associative key written in arithmetic (`A['k']`, `A["k"]`, `A[\k]`):
+/// its quotes removed, as bash removes them.
+fn unquote_key(sub: &str) -> std::borrow::Cow<'_, str> {
+    if !sub.contains(['\'', '"', '\\']) {
+        return std::borrow::Cow::Borrowed(sub);
+    }
+    let mut out = String::with_capacity(sub.len());
+    let mut chars = sub.chars();
+    let mut double = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' if !double => out.extend(chars.by_ref().take_while(|&q| q != '\'')),
+            '"' => double = !double,
+            '\\' => match chars.next() {
+                Some(n) if !double || matches!(n, '"' | '\\' | '$' | '`') => out.push(n),
+                Some(n) => {
+                    out.push('\\');
+                    out.push(n);
+                }
+                None => out.push('\\'),
+            },
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
