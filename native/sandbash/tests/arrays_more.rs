@@ -264,3 +264,13 @@ echo next $?; declare -p a"#,
         0,
     );
 }
+
+#[test]
+fn assoc_keyed_append_in_an_appended_list() {
+    check(
+        r#"declare -A A=([hello]=2); A+=([hello]+=:34 [hello]+=:56); declare -p A
+a=(1 2); a+=([1]+=x [5]+=y); declare -p a"#,
+        "declare -A A=([hello]=\"2:34:56\" )\ndeclare -a a=([0]=\"1\" [1]=\"2x\" [5]=\"y\")\n",
+        0,
+    );
+}

@@ -320,3 +320,9 @@ fn printf_v_without_a_format() {
         0,
     );
 }
+
+#[test]
+fn shopt_o_with_an_unknown_name() {
+    check_err(r#"shopt -so nope; echo s=$?; shopt -uo nope; echo s=$?; shopt -o nope; echo s=$?; shopt -s nope; echo s=$?
+shopt -so errexit nope; echo s=$? $-"#, "s=0\ns=0\ns=1\ns=1\ns=0 ehBc\n", "bash: line 1: shopt: nope: invalid option name\nbash: line 1: shopt: nope: invalid option name\nbash: line 1: shopt: nope: invalid option name\nbash: line 1: shopt: nope: invalid shell option name\nbash: line 2: shopt: nope: invalid option name\n", 0);
+}

@@ -852,3 +852,19 @@ fn fc_and_history_with_nothing_recorded() {
 fn bind_has_no_line_editor() {
     check_err(r#"bind; echo "st=$?"; type -t fc bind; help -d fc bind"#, "st=0\nbuiltin\nbuiltin\nfc - Display or execute commands from the history list.\nbind - Set Readline key bindings and variables.\n", "bash: line 1: bind: warning: line editing not enabled\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// printf %(fmt)T and TZ
+// ----------------------------------------------------------------------
+
+#[test]
+fn printf_time_in_tz() {
+    check(
+        r#"printf "%(%F %H:%M %Z)T\n" 0
+export TZ=EST5; printf "%(%H %Z)T\n" 0
+TZ=Europe/Paris printf "%(%H:%M %Z)T\n" 1700000000
+TZ=UTC printf "%(%F)T\n" 86400"#,
+        "1970-01-01 00:00 UTC\n19 EST\n23:13 CET\n1970-01-02\n",
+        0,
+    );
+}

@@ -510,3 +510,25 @@ echo after $?"#,
         0,
     );
 }
+
+#[test]
+fn null_ifs_joins_unquoted_name_and_key_lists() {
+    check(
+        r#"v1=1 v2=2; IFS=; printf "<%s>" ${!v*} ${!v@}; echo
+a=(x y z); printf "<%s>" ${!a[*]} ${!a[@]}; echo
+IFS=:; printf "<%s>" ${!v*} ${!a[*]}; echo"#,
+        "<v1v2><v1><v2>\n<0 1 2><0><1><2>\n<v1><v2><0><1><2>\n",
+        0,
+    );
+}
+
+#[test]
+fn lineno_of_a_redirection_only_command() {
+    check(
+        r#"echo a
+> f$LINENO
+echo f*"#,
+        "a\nf2\n",
+        0,
+    );
+}

@@ -162,7 +162,11 @@ pub async fn shopt(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
                         let _ = fds.stdout.write_str(&std::mem::take(&mut out)).await;
                     }
                     fail(sh.loc(), fds, &unknown(n), 1).await;
-                    status = 1;
+                    // bash's quirk: setting or unsetting an unknown `-o` name
+                    // is an error without a failing status.
+                    if !(kind == Kind::Set && mode.is_some()) {
+                        status = 1;
+                    }
                 }
                 (Some(on), Some(_)) => {
                     let ok = if kind == Kind::Set { sh.opts.set_named(n, on) } else { sh.opts.set(n, kind, on) };

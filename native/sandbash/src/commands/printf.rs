@@ -36,7 +36,9 @@ impl Command for Printf {
         // Output past the limit would be refused anyway; stop building it there.
         let limits = &ctx.budget.limits;
         let max_out = usize::try_from(limits.max_output_bytes.max(limits.max_string_bytes)).unwrap_or(usize::MAX);
-        let r = format(&crate::raw_bytes::encode(fmt), rest, now, max_out);
+        // `%(fmt)T` shows times in `TZ`'s zone.
+        let zone = crate::commands::date::parse::Zone::from_tz(ctx.env.get("TZ").as_deref());
+        let r = format_in(&crate::raw_bytes::encode(fmt), rest, now, Some(&zone), max_out);
         if r.overflow {
             return Err(crate::io::IoError::OutputLimit(limits.max_output_bytes));
         }
@@ -265,6 +267,17 @@ impl Spec {
 /// while arguments remain. `now` is the time `%(fmt)T` shows for -1 / -2.
 /// Output that would pass `max_out` bytes is not built: `overflow` says so.
 pub fn format(fmt: &[u8], args: &[String], now: i64, max_out: usize) -> Formatted {
+    format_in(fmt, args, now, None, max_out)
+}
+
+/// [`format`] with `%(fmt)T` in `zone` (UTC without one).
+pub fn format_in(
+    fmt: &[u8],
+    args: &[String],
+    now: i64,
+    zone: Option<&crate::commands::date::parse::Zone>,
+    max_out: usize,
+) -> Formatted {
     let mut a = Args { list: args, pos: 0, errors: Vec::new(), conversion_error: false };
     let mut out = Vec::new();
     let mut status = 0;
@@ -410,7 +423,14 @@ pub fn format(fmt: &[u8], args: &[String], now: i64, max_out: usize) -> Formatte
                         s => s,
                     };
                     let tfmt: &[u8] = if tfmt.is_empty() { b"%X" } else { tfmt };
-                    let mut t = super::util::strftime::strftime(tfmt, secs);
+                    let mut t = match zone {
+                        Some(z) => {
+                            let (offset, abbr) = z.info(secs);
+                            let w = super::util::strftime::When { secs, nanos: 0, offset, abbr: &abbr };
+                            super::util::strftime::strftime_at(tfmt, &w)
+                        }
+                        None => super::util::strftime::strftime(tfmt, secs),
+                    };
                     // bash formats into a 128-byte buffer; longer results are empty.
                     if t.len() >= 128 {
                         t.clear();

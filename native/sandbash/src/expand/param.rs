@@ -1125,10 +1125,20 @@ pub async fn expand(
         }
         P::VariableNames { prefix, concatenate } => {
             let names: Vec<String> = set_names(sh).into_iter().filter(|n| n.starts_with(prefix.as_str())).collect();
+            // With a null IFS bash 5.2 joins the unquoted `*` forms into one
+            // word: names with nothing between, keys with a space.
+            if *concatenate && !quoted && sh.get_var("IFS").is_some_and(|i| i.is_empty()) {
+                out.push(names.concat(), false, true)?;
+                return Ok(());
+            }
             emit(sh, out, PV::List(names, *concatenate), quoted)?;
         }
         P::MemberKeys { variable_name, concatenate } => {
             let keys = array_keys(sh, variable_name);
+            if *concatenate && !quoted && sh.get_var("IFS").is_some_and(|i| i.is_empty()) {
+                out.push(keys.join(" "), false, true)?;
+                return Ok(());
+            }
             emit(sh, out, PV::List(keys, *concatenate), quoted)?;
         }
     }

@@ -265,6 +265,10 @@ pub(super) fn command_line(cmd: &ast::SimpleCommand) -> Option<usize> {
         match it {
             Item::Word(w) => w.loc.as_ref().map(|l| (l.start.line, l.end.line)),
             Item::AssignmentWord(a, _) => Some((a.loc.start.line, a.loc.end.line)),
+            // A redirection's target word knows its line.
+            Item::IoRedirect(ast::IoRedirect::File(_, _, ast::IoFileRedirectTarget::Filename(w))) => {
+                w.loc.as_ref().map(|l| (l.start.line, l.end.line))
+            }
             other => other.location().map(|l| (l.start.line, l.end.line)),
         }
     }
@@ -1057,9 +1061,15 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
                 let mut pending_key: Option<String> = None;
                 for (k, v) in items {
                     match (k, pending_key.take()) {
-                        // bash 5.2 assigns an associative `[k]+=v` as `[k]=v`.
+                        // bash 5.2 appends an associative `[k]+=v` only when the
+                        // whole list is appended (`A+=(...)`); else it is `[k]=v`.
                         (Some(k), _) if k.starts_with(APPEND_KEY) => {
-                            m.insert(k[APPEND_KEY.len_utf8()..].to_string(), cased(v));
+                            let k = k[APPEND_KEY.len_utf8()..].to_string();
+                            let v = match m.get(&k) {
+                                Some(cur) if a.append => format!("{cur}{v}"),
+                                _ => v,
+                            };
+                            m.insert(k, cased(v));
                         }
                         (Some(k), _) => {
                             m.insert(k, cased(v));

@@ -59,3 +59,5 @@ declare -A h=([k]=a [k]+=b [x]=1); declare -p h
 c=('[1]=q' [2]=r); declare -p c''')
 e("list_to_an_element_is_an_error", r'''a=(1 2); a[0]=(3 4); echo st=$?
 echo next $?; declare -p a''')
+t("assoc_keyed_append_in_an_appended_list", r'''declare -A A=([hello]=2); A+=([hello]+=:34 [hello]+=:56); declare -p A
+a=(1 2); a+=([1]+=x [5]+=y); declare -p a''')

@@ -84,3 +84,5 @@ set -uz; echo $-''')
 t("set_lists_empty_values_and_keys", r'''c=""; d="a b"; declare -A A; A['k e y']=v; set | grep -E "^(c|d|A)="''')
 e("wait_for_something_that_is_no_job", r'''wait zzz; echo $?''')
 e("printf_v_without_a_format", r'''printf -v x; echo "$? ${x-unset}"''')
+e("shopt_o_with_an_unknown_name", r'''shopt -so nope; echo s=$?; shopt -uo nope; echo s=$?; shopt -o nope; echo s=$?; shopt -s nope; echo s=$?
+shopt -so errexit nope; echo s=$? $-''')

@@ -118,3 +118,9 @@ e("length_of_dash_flags", "echo ${#-}; set -e; echo ${#-} $-; echo ${#-x} ${#?}"
 group("History builtins in a shell without history")
 e("fc_and_history_with_nothing_recorded", r'''fc -l; echo "st=$?"; fc -s; echo "st=$?"; fc -s a=b echo; echo "st=$?"; fc -x; echo "st=$?"; fc -e; echo "st=$?"; history -d 1; echo "st=$?"; history; echo "st=$?"; history -c; echo "st=$?"''')
 e("bind_has_no_line_editor", r'''bind; echo "st=$?"; type -t fc bind; help -d fc bind''', ignore=None)
+
+group("printf %(fmt)T and TZ")
+t("printf_time_in_tz", r'''printf "%(%F %H:%M %Z)T\n" 0
+export TZ=EST5; printf "%(%H %Z)T\n" 0
+TZ=Europe/Paris printf "%(%H:%M %Z)T\n" 1700000000
+TZ=UTC printf "%(%F)T\n" 86400''')

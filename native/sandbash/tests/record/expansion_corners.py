@@ -109,3 +109,9 @@ LINENO=7; f
 unset LINENO; echo "[$LINENO]"; LINENO=3; echo $LINENO''')
 e("positional_default_assignment_fails_its_line", r'''echo ${1:=x}; echo same line
 echo after $?''')
+t("null_ifs_joins_unquoted_name_and_key_lists", r'''v1=1 v2=2; IFS=; printf "<%s>" ${!v*} ${!v@}; echo
+a=(x y z); printf "<%s>" ${!a[*]} ${!a[@]}; echo
+IFS=:; printf "<%s>" ${!v*} ${!a[*]}; echo''')
+t("lineno_of_a_redirection_only_command", r'''echo a
+> f$LINENO
+echo f*''')

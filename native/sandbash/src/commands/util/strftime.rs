@@ -355,6 +355,14 @@ fn offset(out: &mut Vec<u8>, off: i32, colons: usize, pad: u8, width: Option<usi
     number(out, &digits, Some(if off < 0 { b'-' } else { b'+' }), pad, width, min);
 }
 
+/// [`strftime`] at `w`'s offset and zone name (bash's `%(fmt)T` under `TZ`).
+pub fn strftime_at(fmt: &[u8], w: &When) -> Vec<u8> {
+    let t = Tm::from_epoch(w.secs.saturating_add(i64::from(w.offset)));
+    let mut out = Vec::new();
+    format_into(&mut out, fmt, w, &t, true);
+    out
+}
+
 /// Format `secs` (seconds since the epoch, UTC, the sandbox's only zone) with `fmt`
 /// as glibc's strftime does (bash's `printf '%(fmt)T'`, gawk): gnulib's `%q`
 /// (quarter), a `date` extension, is not a conversion there.
