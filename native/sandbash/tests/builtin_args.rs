@@ -326,3 +326,23 @@ fn shopt_o_with_an_unknown_name() {
     check_err(r#"shopt -so nope; echo s=$?; shopt -uo nope; echo s=$?; shopt -o nope; echo s=$?; shopt -s nope; echo s=$?
 shopt -so errexit nope; echo s=$? $-"#, "s=0\ns=0\ns=1\ns=1\ns=0 ehBc\n", "bash: line 1: shopt: nope: invalid option name\nbash: line 1: shopt: nope: invalid option name\nbash: line 1: shopt: nope: invalid option name\nbash: line 1: shopt: nope: invalid shell option name\nbash: line 2: shopt: nope: invalid option name\n", 0);
 }
+
+#[test]
+fn getopts_bad_name_reads_the_option_first() {
+    check_err(
+        r#"set -- -c foo; getopts "c:" o-; echo st=$? OPTARG=$OPTARG OPTIND=$OPTIND; getopts "c:" o-; echo st=$? OPTIND=$OPTIND"#,
+        "st=1 OPTARG=foo OPTIND=3\nst=1 OPTIND=3\n",
+        "bash: line 1: getopts: `o-': not a valid identifier\nbash: line 1: getopts: `o-': not a valid identifier\n",
+        0,
+    );
+}
+
+#[test]
+fn source_looks_in_path_first() {
+    check(
+        r#"mkdir -p d; echo "echo path" > d/c; echo "echo cwd" > c; PATH="d:$PATH"; . c; shopt -u sourcepath; . c
+echo "echo here" > c2; . c2"#,
+        "path\ncwd\nhere\n",
+        0,
+    );
+}

@@ -596,3 +596,15 @@ declare -Au h; h[k]=a; h[k]+=b; echo ${h[k]}"#,
         0,
     );
 }
+
+#[test]
+fn declaration_builtin_from_an_expansion_splits_its_words() {
+    check(
+        r#"c=export; w="a b"; $c x=$w; echo "[$x] [${b-unset}]"
+d=declare; $d y=$w; echo "[$y]"
+export z=$w; echo "[$z]"
+t=typeset; $t q="1 2"; echo "[$q]""#,
+        "[a] [unset]\n[a]\n[a b]\n[1 2]\n",
+        0,
+    );
+}

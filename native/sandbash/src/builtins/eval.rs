@@ -30,11 +30,28 @@ pub async fn eval(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     }
 }
 
+/// The file `source name` reads: a name without a slash is looked up in
+/// PATH first (`shopt sourcepath`, on by default), then in the directory.
+async fn source_path(sh: &ShellState, file: &str) -> String {
+    let here = path::resolve(&sh.cwd, file);
+    if file.contains('/') || sh.opts.get("sourcepath", crate::state::options::Kind::Shopt) != Some(true) {
+        return here;
+    }
+    let search = sh.get_var("PATH").unwrap_or_default();
+    for dir in search.split(':').filter(|d| !d.is_empty()).take(256) {
+        let p = path::resolve(&sh.cwd, &format!("{dir}/{file}"));
+        if sh.fs.metadata(&p).await.is_ok_and(|m| m.is_file()) {
+            return p;
+        }
+    }
+    here
+}
+
 pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     let Some(file) = argv.get(1) else {
         return Ok(fail(sh.loc(), fds, &format!("{}: filename argument required", argv[0]), 2).await);
     };
-    let p = path::resolve(&sh.cwd, file);
+    let p = source_path(sh, file).await;
     let read = if matches!(p.as_str(), "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0") {
         // The script comes from this command's standard input (`. /dev/stdin <<EOF`).
         let max = sh.budget.limits.max_input_bytes as usize;

@@ -16,9 +16,9 @@ pub async fn getopts(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         let _ = fds.stderr.write(b"getopts: usage: getopts optstring name [arg ...]\n").await;
         return 2;
     };
-    if !super::valid_name(name) {
-        return super::fail(sh.loc(), fds, &format!("getopts: `{name}': not a valid identifier"), 1).await;
-    }
+    // A bad name is found when it is assigned: the option is read first
+    // (OPTARG and OPTIND move on).
+    let bad_name = !super::valid_name(name);
     let args: Vec<String> = if argv.len() > 3 { argv[3..].to_vec() } else { sh.positional.to_vec() };
     let (silent, spec) = match spec.strip_prefix(':') {
         Some(rest) => (true, rest),
@@ -36,6 +36,7 @@ pub async fn getopts(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         sub = 0;
     }
     let mut set = |sh: &mut ShellState, var: &str, val: Option<String>| match val {
+        _ if bad_name && var == name => {}
         Some(v) => {
             let _ = sh.set_var(var, v);
         }
@@ -48,15 +49,20 @@ pub async fn getopts(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         match arg {
             Some("--") => {
                 optind += 1;
-                return finish(sh, name, optind, &mut set);
+                finish(sh, name, optind, &mut set);
+                return bad_name_status(sh, fds, name, bad_name, 1).await;
             }
             Some(a) if a.len() > 1 && a.starts_with('-') => sub = 1,
-            _ => return finish(sh, name, optind, &mut set),
+            _ => {
+                finish(sh, name, optind, &mut set);
+                return bad_name_status(sh, fds, name, bad_name, 1).await;
+            }
         }
     }
     let arg: Vec<char> = args.get(optind - 1).map(|a| a.chars().collect()).unwrap_or_default();
     let Some(&c) = arg.get(sub) else {
-        return finish(sh, name, optind, &mut set);
+        finish(sh, name, optind, &mut set);
+        return bad_name_status(sh, fds, name, bad_name, 1).await;
     };
     sub += 1;
     if sub >= arg.len() {
@@ -95,19 +101,21 @@ pub async fn getopts(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     set(sh, name, Some(opt));
     set(sh, "OPTIND", Some(optind.to_string()));
     sh.getopts_pos = (optind, sub);
-    0
+    bad_name_status(sh, fds, name, bad_name, 0).await
+}
+
+/// `status`, unless the variable's name was bad: then bash's message and 1.
+async fn bad_name_status(sh: &ShellState, fds: &Fds, name: &str, bad: bool, status: i32) -> i32 {
+    if bad {
+        return super::fail(sh.loc(), fds, &format!("getopts: `{name}': not a valid identifier"), 1).await;
+    }
+    status
 }
 
 /// No more options: `name` becomes `?` and OPTIND the first operand.
-fn finish(
-    sh: &mut ShellState,
-    name: &str,
-    optind: usize,
-    set: &mut impl FnMut(&mut ShellState, &str, Option<String>),
-) -> i32 {
+fn finish(sh: &mut ShellState, name: &str, optind: usize, set: &mut impl FnMut(&mut ShellState, &str, Option<String>)) {
     set(sh, name, Some("?".into()));
     set(sh, "OPTARG", None);
     set(sh, "OPTIND", Some(optind.to_string()));
     sh.getopts_pos = (0, 0);
-    1
 }

@@ -406,9 +406,13 @@ async fn run_with(
             }
             Arg::Name(w) | Arg::Item(Item::Word(w) | Item::AssignmentWord(_, w)) => {
                 let src = sh.src.clone();
-                let fields = expand::expand_word(sh, fds, &src.word(w)).await?;
+                let raw = src.word(w);
+                let fields = expand::expand_word(sh, fds, &raw).await?;
                 if i == 0 || argv.is_empty() {
-                    declaring = fields.first().is_some_and(|n| is_declaration(n));
+                    // Only a name written as such makes the arguments
+                    // assignments: one an expansion gives (`$c x=$v`) takes
+                    // them as words, split and globbed.
+                    declaring = !raw.contains(['$', '`']) && fields.first().is_some_and(|n| is_declaration(n));
                 }
                 for f in fields {
                     if declaring && !argv.is_empty() {

@@ -86,3 +86,6 @@ e("wait_for_something_that_is_no_job", r'''wait zzz; echo $?''')
 e("printf_v_without_a_format", r'''printf -v x; echo "$? ${x-unset}"''')
 e("shopt_o_with_an_unknown_name", r'''shopt -so nope; echo s=$?; shopt -uo nope; echo s=$?; shopt -o nope; echo s=$?; shopt -s nope; echo s=$?
 shopt -so errexit nope; echo s=$? $-''')
+e("getopts_bad_name_reads_the_option_first", r'''set -- -c foo; getopts "c:" o-; echo st=$? OPTARG=$OPTARG OPTIND=$OPTIND; getopts "c:" o-; echo st=$? OPTIND=$OPTIND''')
+t("source_looks_in_path_first", r'''mkdir -p d; echo "echo path" > d/c; echo "echo cwd" > c; PATH="d:$PATH"; . c; shopt -u sourcepath; . c
+echo "echo here" > c2; . c2''')

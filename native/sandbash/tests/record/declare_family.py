@@ -130,3 +130,7 @@ t("prefix_assignment_is_a_plain_string", r'''declare -u x; declare -i n; f() { e
 t("case_attributes_apply_to_element_appends", r'''declare -u a; a[0]=z; a[0]+=q; echo ${a[0]}
 declare -l b=(X); b[0]+=YZ; echo ${b[0]}
 declare -Au h; h[k]=a; h[k]+=b; echo ${h[k]}''')
+t("declaration_builtin_from_an_expansion_splits_its_words", r'''c=export; w="a b"; $c x=$w; echo "[$x] [${b-unset}]"
+d=declare; $d y=$w; echo "[$y]"
+export z=$w; echo "[$z]"
+t=typeset; $t q="1 2"; echo "[$q]"''')
