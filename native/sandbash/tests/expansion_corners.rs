@@ -532,3 +532,17 @@ echo f*"#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// A word that is one parameter
+// ----------------------------------------------------------------------
+
+#[test]
+fn lone_parameter_words_split_and_glob_as_bash_does() {
+    check(r#": > f1; : > f2; v='f*'; w='a b'; e=''; n='x[1]'; p='-n'; q='a\b'
+printf '<%s>' $v "$v" $w "$w" $e "$e" ${w} "${w}" $n $p $q; echo
+IFS=:; c='a:b c'; printf '<%s>' $c "$c" ${c}; echo; IFS=; printf '<%s>' $c $w; echo; unset IFS
+set -- 'x y' z; printf '<%s>' $1 "$1" ${2} "$2" $3 "$3"; echo
+shopt -s extglob; g='@(f1)'; printf '<%s>' $g; echo
+[ $e ] || echo empty-is-no-word; [ "$e" ] || echo quoted-empty"#, "<f1><f2><f*><a><b><a b><><a><b><a b><x[1]><-n><a\\b>\n<a><b c><a:b c><a><b c>\n<a:b c><a b>\n<x><y><x y><z><z><>\n<f1>\nempty-is-no-word\nquoted-empty\n", 0);
+}

@@ -420,7 +420,9 @@ fn is_literal(raw: &str) -> bool {
     !raw.is_empty()
         && !raw
             .bytes()
-            .any(|b| matches!(b, b'$' | b'`' | b'\\' | b'\'' | b'"' | b'*' | b'?' | b'[' | b'{' | b'~' | b'(' | b')'))
+            .any(|b| matches!(b, b'$' | b'`' | b'\\' | b'\'' | b'"' | b'*' | b'?' | b'{' | b'~' | b'(' | b')'))
+        // A `[` with no `]` after it opens no bracket expression (the `[` command).
+        && raw.find('[').is_none_or(|i| !raw[i..].contains(']'))
 }
 
 /// Expand one word into zero or more fields.
@@ -428,8 +430,43 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
     if is_literal(raw) {
         return Ok(vec![raw.to_string()]);
     }
+    if let Some(fields) = lone_parameter(sh, raw) {
+        return Ok(fields);
+    }
     // Apart, so that the futures of commands whose words are literal stay small.
     Box::pin(expand_word_slow(sh, fds, raw)).await
+}
+
+/// A word that is only `$name`, `${name}` or `$N`, bare or in double quotes,
+/// whose value is a set string: its fields without the word parser, when
+/// nothing in the value would split or glob (else `None`, and the general
+/// path decides). The commonest argument of a loop's commands (`[ $i -lt`).
+fn lone_parameter(sh: &ShellState, raw: &str) -> Option<Vec<String>> {
+    let (text, quoted) = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(inner) => (inner, true),
+        None => (raw, false),
+    };
+    if !text.starts_with('$') {
+        return None;
+    }
+    let value = crate::interp::fast::parameter(sh, text)?;
+    if quoted {
+        return Some(vec![value.to_string()]);
+    }
+    // Unquoted: an empty value is no field; IFS characters split it; glob
+    // characters (and a backslash, and extglob's parentheses) make a pattern.
+    let ifs = match sh.vars.get("IFS").map(|v| v.value.as_ref()) {
+        None => b" \t\n".as_slice(),
+        Some(Some(crate::state::Value::Scalar(s))) => s.as_bytes(),
+        Some(_) => return None,
+    };
+    let plain = |b: u8| {
+        b.is_ascii()
+            && !b.is_ascii_control()
+            && !ifs.contains(&b)
+            && !matches!(b, b'*' | b'?' | b'[' | b'\\' | b'(' | b')')
+    };
+    (!value.is_empty() && value.bytes().all(plain)).then(|| vec![value.to_string()])
 }
 
 async fn expand_word_slow(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<String>, Flow> {

@@ -77,7 +77,7 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
     let limit = sh.budget.limits.max_string_bytes;
     // What would make the store fail (its message is printed by the general
     // path) or store it otherwise than `set_var` and an append in place do.
-    if sh.is_computed_readonly(name) {
+    if sh.is_computed_readonly(name) || simple::NOASSIGN.contains(&name.as_str()) {
         return Ok(None);
     }
     let current_len = match sh.vars.get(name) {
@@ -160,7 +160,7 @@ enum Value<'a> {
 /// The value of `$N`, `${N}`, `$name` or `${name}` when that is all the text
 /// and the parameter is set to a string (a variable's own value: a dynamic
 /// one like `RANDOM` is computed only when no variable holds it).
-fn parameter<'s>(sh: &'s ShellState, text: &str) -> Option<&'s str> {
+pub(crate) fn parameter<'s>(sh: &'s ShellState, text: &str) -> Option<&'s str> {
     let inner = text.strip_prefix('$')?;
     let name = match inner.strip_prefix('{') {
         Some(braced) => braced.strip_suffix('}')?,

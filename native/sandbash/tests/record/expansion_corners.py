@@ -115,3 +115,11 @@ IFS=:; printf "<%s>" ${!v*} ${!a[*]}; echo''')
 t("lineno_of_a_redirection_only_command", r'''echo a
 > f$LINENO
 echo f*''')
+
+group("A word that is one parameter")
+t("lone_parameter_words_split_and_glob_as_bash_does", r''': > f1; : > f2; v='f*'; w='a b'; e=''; n='x[1]'; p='-n'; q='a\b'
+printf '<%s>' $v "$v" $w "$w" $e "$e" ${w} "${w}" $n $p $q; echo
+IFS=:; c='a:b c'; printf '<%s>' $c "$c" ${c}; echo; IFS=; printf '<%s>' $c $w; echo; unset IFS
+set -- 'x y' z; printf '<%s>' $1 "$1" ${2} "$2" $3 "$3"; echo
+shopt -s extglob; g='@(f1)'; printf '<%s>' $g; echo
+[ $e ] || echo empty-is-no-word; [ "$e" ] || echo quoted-empty''')
