@@ -97,6 +97,59 @@ pub enum Output {
     Pipe(mpsc::Sender<Bytes>),
     /// Appends to a file in the sandbox filesystem (truncated when opened with `>`).
     File(Arc<FileSink>),
+    /// A file opened with `<>`: writes land at the offset its reading end
+    /// shares (see [`RwFile`]).
+    ReadWrite(Arc<RwFile>, Input),
+}
+
+/// A file opened for reading and writing (`n<>file`): one offset for both
+/// ends, as a descriptor of the kernel's has. Reads take the rest of the
+/// file from it; a write goes where reading stopped (bytes a reader took but
+/// put back do not count as read), overwriting, and moves it past itself.
+pub struct RwFile {
+    pub fs: Arc<dyn Fs>,
+    pub path: String,
+    offset: AtomicU64,
+}
+
+impl RwFile {
+    /// Both ends of `path` (which exists), at offset 0.
+    pub fn open(fs: Arc<dyn Fs>, path: String) -> (Input, Output) {
+        let f = Arc::new(RwFile { fs, path, offset: AtomicU64::new(0) });
+        let input = Input::from_source(Source::ReadWrite(f.clone()));
+        (input.clone(), Output::ReadWrite(f, input))
+    }
+
+    /// The rest of the file from the offset, which moves to its end.
+    async fn read_rest(&self) -> Option<Bytes> {
+        let data = self.fs.read(&self.path).await.ok()?;
+        let at = self.offset.load(Ordering::Relaxed) as usize;
+        if at >= data.len() {
+            return None;
+        }
+        self.offset.store(data.len() as u64, Ordering::Relaxed);
+        Some(Bytes::from(data).slice(at..))
+    }
+
+    async fn write(&self, input: &Input, data: &[u8]) -> Result<(), IoError> {
+        let unread = std::mem::take(&mut input.0.lock().await.pending).len() as u64;
+        let at = self.offset.load(Ordering::Relaxed).saturating_sub(unread);
+        let size = self.fs.metadata(&self.path).await.map_err(IoError::Fs)?.size;
+        if at >= size {
+            // The common case (after reading it all, or a new file): no copy.
+            self.fs.append(&self.path, data).await.map_err(IoError::Fs)?;
+        } else {
+            let mut whole = self.fs.read(&self.path).await.map_err(IoError::Fs)?;
+            let (from, to) = (at as usize, at as usize + data.len());
+            if whole.len() < to {
+                whole.resize(to, 0);
+            }
+            whole[from..to].copy_from_slice(data);
+            self.fs.write(&self.path, &whole).await.map_err(IoError::Fs)?;
+        }
+        self.offset.store(at + data.len() as u64, Ordering::Relaxed);
+        Ok(())
+    }
 }
 
 /// A file opened for writing.
@@ -131,6 +184,7 @@ impl Output {
                 Ok(())
             }
             Output::File(sink) => sink.fs.append(&sink.path, data).await.map_err(IoError::Fs),
+            Output::ReadWrite(f, input) => f.write(input, data).await,
         }
     }
 
@@ -152,6 +206,8 @@ pub enum Source {
     /// A file's contents, handed out a chunk at a time without copying, so a
     /// reader that stops early (`head`, `grep -m1`) touches only what it read.
     Slices(Bytes),
+    /// The reading end of a `<>` descriptor.
+    ReadWrite(Arc<RwFile>),
 }
 
 /// Bytes one read of an endless device yields.
@@ -178,6 +234,7 @@ impl Source {
             }
             Source::Slices(rest) if rest.is_empty() => None,
             Source::Slices(rest) => Some(rest.split_to(rest.len().min(FILE_CHUNK))),
+            Source::ReadWrite(f) => f.read_rest().await,
         }
     }
 }

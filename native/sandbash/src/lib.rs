@@ -342,6 +342,7 @@ impl BashBuilder {
             subshell_depth: 0,
             shell_base: 0,
             in_condition: false,
+            err_trap_new_in_call: false,
             local_opts: None,
             subst_status: None,
             bad_subst: None,

@@ -165,6 +165,16 @@ impl Pattern {
         Some(Matcher::Plain(Scanner::new(dfas(&self.regex_source(extglob)?, nocase)?)))
     }
 
+    /// What `${x#pat}` and `${x/pat/rep}` search with (see [`Searcher`]).
+    pub fn searcher(&self, extglob: bool, nocase: bool) -> Option<Searcher> {
+        if extglob {
+            if let Some(neg) = self.negations(nocase) {
+                return neg.map(Searcher::Pieces);
+            }
+        }
+        self.scanner_case(extglob, nocase).map(|s| Searcher::Scan(Box::new(s)))
+    }
+
     /// A scanner for the matches of this pattern inside a string (`${x#pat}`,
     /// `${x/pat/rep}`). `!(...)` groups are approximated as `*` there.
     pub fn scanner(&self, extglob: bool) -> Option<Scanner> {
@@ -430,6 +440,76 @@ impl Scanner {
             true
         })?;
         Ok(Some(bits))
+    }
+}
+
+/// The matches of a pattern inside a string. A pattern with a top-level
+/// `!(...)` has no automaton (a regex cannot say "does not match"): its
+/// whole-string matcher is tried on each piece of the text instead, which
+/// costs a match per piece (the deadline is checked throughout).
+pub enum Searcher {
+    Scan(Box<Scanner>),
+    Pieces(NegMatcher),
+}
+
+impl Searcher {
+    /// Whether a replacement may match the empty end of a non-empty string:
+    /// bash tries there only a pattern that can start matching at the end
+    /// of a string, which a negation cannot (`${x/%!(a)/-}` with x=a is a).
+    pub fn matches_at_end(&self) -> bool {
+        matches!(self, Searcher::Scan(_))
+    }
+
+    /// As [`Scanner::ends`].
+    pub fn ends(&mut self, s: &str, from: usize, mut f: impl FnMut(usize) -> bool) -> Result<(), Stop> {
+        match self {
+            Searcher::Scan(sc) => sc.ends(s, from, f),
+            Searcher::Pieces(m) => {
+                for j in (from..=s.len()).filter(|&j| s.is_char_boundary(j)) {
+                    crate::limits::checkpoint()?;
+                    if m.is_match(&s[from..j])? && !f(j) {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// As [`Scanner::starts`].
+    pub fn starts(&mut self, s: &str, mut f: impl FnMut(usize) -> bool) -> Result<bool, Stop> {
+        match self {
+            Searcher::Scan(sc) => sc.starts(s, f),
+            Searcher::Pieces(m) => {
+                for i in (0..=s.len()).rev().filter(|&i| s.is_char_boundary(i)) {
+                    crate::limits::checkpoint()?;
+                    if m.is_match(&s[i..])? && !f(i) {
+                        break;
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// As [`Scanner::match_starts`].
+    pub fn match_starts(&mut self, s: &str) -> Result<Option<Bits>, Stop> {
+        match self {
+            Searcher::Scan(sc) => sc.match_starts(s),
+            Searcher::Pieces(m) => {
+                let mut bits = Bits::new(s.len() + 1);
+                for i in (0..=s.len()).filter(|&i| s.is_char_boundary(i)) {
+                    for j in (i..=s.len()).filter(|&j| s.is_char_boundary(j)) {
+                        crate::limits::checkpoint()?;
+                        if m.is_match(&s[i..j])? {
+                            bits.set(i);
+                            break;
+                        }
+                    }
+                }
+                Ok(Some(bits))
+            }
+        }
     }
 }
 

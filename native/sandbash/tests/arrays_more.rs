@@ -274,3 +274,37 @@ a=(1 2); a+=([1]+=x [5]+=y); declare -p a"#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Keyed associative lists
+// ----------------------------------------------------------------------
+
+#[test]
+fn keyed_assoc_list_refuses_words_without_keys() {
+    check_err(r#"declare -A a=([j]=1 2 3); declare -p a
+declare -A b; b=([x]=1 y 2); declare -p b
+declare -A c=(k v k2 v2); declare -p c
+declare -A d=([x]=1); d+=(y 2); declare -p d"#, "declare -A a=([j]=\"1\" )\ndeclare -A b=([x]=\"1\" )\ndeclare -A c=([k]=\"v\" [k2]=\"v2\" )\ndeclare -A d=([y]=\"2\" [x]=\"1\" )\n", "bash: line 1: a: '2': must use subscript when assigning associative array\nbash: line 1: a: '3': must use subscript when assigning associative array\nbash: line 2: b: y: must use subscript when assigning associative array\nbash: line 2: b: 2: must use subscript when assigning associative array\n", 0);
+}
+
+// ----------------------------------------------------------------------
+// Arrays as prefix assignments; tildes in keyed items
+// ----------------------------------------------------------------------
+
+#[test]
+fn array_prefix_assignment_is_a_string() {
+    check_err(r#"x=1; B=($x "y  z") bash -c 'echo "[$B]"'
+f(){ echo "[$B] [${B[1]}]"; }; B=(p q) f; declare -p B
+b[0]=2 bash -c 'echo "[$b]"'; echo "st=$?"; g(){ echo "g[${b[0]}]"; }; b[0]=3 g; echo "[${b[@]}]""#, "[(1 y  z)]\n[(p q)] []\n[]\nst=0\ng[]\n[]\n", "bash: line 2: declare: B: not found\nbash: line 3: `b[0]': not a valid identifier\nbash: line 3: `b[0]': not a valid identifier\n", 0);
+}
+
+#[test]
+fn tilde_in_keyed_items() {
+    check(
+        r#"HOME=/h; a=([0]=~ [1]=~:~ ~ x:~ [4]=a:~/b); echo "${a[@]}"
+c=(~ [3]=~); echo "${c[@]}"; a+=([9]=~:~); echo "${a[9]}"
+declare -A b; b=([k]=~ [j]=~:~ [m]=x:~); echo "${b[k]} ${b[j]} ${b[m]}""#,
+        "/h /h:/h /h x:~ a:/h/b\n/h /h\n/h:/h\n~ ~:~ x:~\n",
+        0,
+    );
+}

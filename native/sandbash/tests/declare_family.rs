@@ -608,3 +608,29 @@ t=typeset; $t q="1 2"; echo "[$q]""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// -p with names
+// ----------------------------------------------------------------------
+
+#[test]
+fn export_and_readonly_p_with_names_set_the_attribute() {
+    check_err(
+        r#"x=1; readonly -p x; echo "st=$?"; declare -p x
+y=2; export -p y; echo "st=$?"; declare -p y
+readonly -p z=3; echo "$? $z"; declare -p z"#,
+        "st=0\ndeclare -r x=\"1\"\nst=0\ndeclare -x y=\"2\"\n0 3\ndeclare -r z=\"3\"\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn local_p_shows_only_locals() {
+    check_err(
+        r#"x=1; f(){ local y=2; local -p x y; echo "st=$?"; local -p; }; f"#,
+        "declare -- y=\"2\"\nst=1\ndeclare -- y=\"2\"\n",
+        "environment: line 1: local: x: not found\n",
+        0,
+    );
+}

@@ -391,3 +391,12 @@ echo "$(  echo  a  )" > /dev/null"#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Locale strings in listings
+// ----------------------------------------------------------------------
+
+#[test]
+fn locale_translation_quotes_print_as_double_quotes() {
+    check(r#"f() { echo $"y" "a$"b $"x $HOME" '$"q"' \$"z"; }; type f; declare -f f"#, "f is a function\nf () \n{ \n    echo \"y\" \"a$\"b \"x $HOME\" '$\"q\"' \\$\"z\"\n}\nf () \n{ \n    echo \"y\" \"a$\"b \"x $HOME\" '$\"q\"' \\$\"z\"\n}\n", 0);
+}

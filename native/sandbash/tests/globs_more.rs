@@ -243,3 +243,47 @@ echo after"#,
         1,
     );
 }
+
+// ----------------------------------------------------------------------
+// globskipdots off; GLOBIGNORE brackets
+// ----------------------------------------------------------------------
+
+#[test]
+fn globskipdots_off_lets_dot_patterns_match_dot_and_dotdot() {
+    check(
+        r#": > a.x; : > _b.x; : > .h; mkdir d
+shopt -u globskipdots; echo .*; echo .?; echo *; echo d/.*; echo .*/
+GLOBIGNORE=x; echo .*; unset GLOBIGNORE; shopt -s globskipdots; echo .*"#,
+        ". .. .h\n.. .h\n_b.x a.x d\nd/. d/..\n../ ./\n.h\n.h\n",
+        0,
+    );
+}
+
+#[test]
+fn globignore_colon_inside_brackets_does_not_split() {
+    check(
+        r#": > a.x; : > _b.x; : > a:b; : > c
+GLOBIGNORE=[[:alnum:]]*; echo *
+GLOBIGNORE='*[[:punct:]]*:c'; echo *
+GLOBIGNORE='a\:b:c'; echo *
+GLOBIGNORE='[]:]*:c'; echo *"#,
+        "_b.x\n*\n_b.x a.x\n_b.x a.x a:b\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// Extglob negation in removals and replacements
+// ----------------------------------------------------------------------
+
+#[test]
+fn negation_in_parameter_removal_and_replacement() {
+    check(
+        r#"shopt -s extglob; x=abc; echo ${x#!(*)} ${x/#!(*)/-} ${x//!(*)/-} ${x%%!(*)}
+z=a; echo "${z//!(a)/-}" "${z/!(a)/-}" "${z#!(a)}" "${z##!(a)}"
+v=xyxyx; echo "${v#!(x)y}" "${v##x!(y)}" "${v%x!(y)}" "${v//!(x|y)/-}" "${v/a!(b)*/-}"
+w=abc; echo "${w#a!(b)*}" "${w##a!(b)*}" "${w%!(a)}""#,
+        "abc abc abc abc\n-a -a a a\nx  xyxy - xyxyx\nbc  abc\n",
+        0,
+    );
+}

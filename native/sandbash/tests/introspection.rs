@@ -117,3 +117,39 @@ unalias ll; echo "[${BASH_ALIASES[@]}]""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// The call stack's arrays refuse assignments
+// ----------------------------------------------------------------------
+
+#[test]
+fn call_stack_arrays_ignore_assignments() {
+    check(
+        r#"FUNCNAME=y; echo "[$FUNCNAME] $?"
+f(){ FUNCNAME=y; echo "[$FUNCNAME] $?"; BASH_SOURCE=z; BASH_LINENO=3; echo "[${BASH_LINENO[*]}]"; }; f
+FUNCNAME[1]=q; echo $?; BASH_ARGV=x; declare -p BASH_ARGV
+g(){ echo "[$FUNCNAME]"; }; FUNCNAME=x g
+unset FUNCNAME; FUNCNAME=x; echo $FUNCNAME"#,
+        "[] 0\n[f] 0\n[2]\n0\ndeclare -a BASH_ARGV=()\n[g]\nx\n",
+        0,
+    );
+}
+
+#[test]
+fn call_stack_array_given_a_list_ends_the_shell() {
+    check(
+        r#"(FUNCNAME=(y); echo in); echo "out $?"
+f(){ BASH_SOURCE+=(x); echo in; }; f; echo never"#,
+        "out 1\n",
+        1,
+    );
+}
+
+#[test]
+fn call_stack_array_assignment_by_a_builtin_fails() {
+    check(
+        r#"declare FUNCNAME=x; echo "$? [$FUNCNAME]"; printf -v BASH_SOURCE %s hi; echo "$? [$BASH_SOURCE]""#,
+        "1 []\n1 []\n",
+        0,
+    );
+}

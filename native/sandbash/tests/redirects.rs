@@ -709,3 +709,47 @@ readonly ro=3; exec {ro}>f; echo $?; echo "[$ro]""#, "1 []\n1\n[3]\n", "bash: li
 fn named_fd_here_string() {
     check(r#"exec {h}<<<line; read x <&$h; echo "$x""#, "line\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Read-write descriptors share one offset
+// ----------------------------------------------------------------------
+
+#[test]
+fn read_write_descriptor_reads_then_writes_where_it_stopped() {
+    check(
+        r#"echo hello > f; exec 3<>f; read -r line <&3; echo "got $line"; echo more >&3; exec 3>&-; cat f
+exec 4<>new; echo x >&4; exec 4>&-; cat new
+echo abc > h; exec 5<>h; echo Z >&5; exec 5>&-; cat h
+printf 'hello\nworld\n' > k; exec 6<>k; read -r a <&6; echo X >&6; read -r b <&6; echo "a=$a b=$b"; exec 6<&-; cat k"#,
+        "got hello\nhello\nmore\nx\nZ\nc\na=hello b=rld\nhello\nX\nrld\n",
+        0,
+    );
+}
+
+#[test]
+fn read_write_on_stdin_stdout_and_duplicates() {
+    check_err(
+        r#"printf '12345\n' > m; echo ab 1<>m; cat m
+printf 'one\ntwo\n' > n; while read -r l; do echo "[$l]"; done 0<>n
+printf 'q\nr\n' > o; exec 8<>o; mapfile -u 8 arr; echo "${#arr[@]} ${arr[1]}"; exec 9>&8; echo W >&9; cat o
+mkdir dd; exec 7<>dd; echo "st=$?""#,
+        "ab\n45\n[one]\n[two]\n2 r\n\nq\nr\nW\nst=1\n",
+        "bash: line 4: dd: Is a directory\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// A directory opens for reading
+// ----------------------------------------------------------------------
+
+#[test]
+fn input_redirect_from_a_directory_succeeds() {
+    check(
+        r#"mkdir dd; { echo in; } < dd; echo "st=$?"
+while read -r l; do echo "[$l]"; done < dd; echo "st=$?"
+: < dd && echo opened"#,
+        "in\nst=0\nst=0\nopened\n",
+        0,
+    );
+}

@@ -476,3 +476,26 @@ R=2 Q=3 bash -c 'echo "Q=$Q R=$R"'; echo "s=$?""#,
 fn tmp_is_sticky() {
     check(r#"test -k /tmp && echo sticky; test -d /tmp -a -w /tmp && echo writable"#, "sticky\nwritable\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// A subshell in a subshell written like arithmetic
+// ----------------------------------------------------------------------
+
+#[test]
+fn dparen_not_closed_together_is_a_nested_subshell() {
+    check(
+        r#"((echo hi) 2>&1)
+((cd / && pwd) )
+( (echo c))
+( (echo d) )
+( (echo $LINENO)
+)
+x=$( (echo e) ); echo $x
+f() { ( (echo g; exit 3) ); echo "f: $?"; }; f
+(( (1+2) )); echo "arith $?"
+((x=5)); echo "x=$x"
+( (y=1) ); echo "y=[$y]""#,
+        "hi\n/\nc\nd\n5\ne\ng\nf: 3\narith 0\nx=5\ny=[]\n",
+        0,
+    );
+}

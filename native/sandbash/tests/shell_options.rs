@@ -306,3 +306,18 @@ fn errexit_for_a_compound_whose_redirection_fails() {
         1,
     );
 }
+
+// ----------------------------------------------------------------------
+// The xtrace line comes before the command's redirections
+// ----------------------------------------------------------------------
+
+#[test]
+fn xtrace_line_goes_to_the_shells_stderr() {
+    check_err(
+        r#"set -x; echo hi 2>err; : x 2>/dev/null; echo a > /nonexistent/x; f() { echo in; }; f 2>/dev/null; set +x
+echo "err:"; cat err"#,
+        "hi\nin\nerr:\n",
+        "+ echo hi\n+ : x\n+ echo a\nbash: line 1: /nonexistent/x: No such file or directory\n+ f\n+ set +x\n",
+        0,
+    );
+}

@@ -386,3 +386,41 @@ fn errexit_applies_inside_the_err_trap() {
 fn err_trap_is_off_while_it_runs() {
     check_err(r#"trap "echo trap; false; echo after" ERR; false; echo end"#, "trap\nafter\nend\n", "", 0);
 }
+
+// ----------------------------------------------------------------------
+// An ERR trap a function sets does not fire for that call
+// ----------------------------------------------------------------------
+
+#[test]
+fn err_trap_set_during_a_call_skips_that_calls_status() {
+    check(
+        r#"f(){ trap "echo t" ERR; return 1; }; f; echo end; f; echo end2
+trap - ERR; g(){ trap "echo t2" ERR; (exit 1); }; g; echo end3
+trap - ERR; h(){ trap "echo t3" ERR; return 1; }; k(){ h; echo "k $?"; }; k; echo end4
+trap "echo old" ERR; m(){ trap "echo new" ERR; return 1; }; m; echo end5
+trap "echo t4" ERR; n(){ trap - ERR; return 1; }; n; echo end6"#,
+        "end\nt\nend2\nt2\nend3\nk 1\nend4\nnew\nend5\nt4\nend6\n",
+        0,
+    );
+}
+
+#[test]
+fn err_trap_for_a_subshell_ending_a_pipeline_runs_twice() {
+    check(
+        r#"trap 'echo err' ERR; true | (false); echo "s=$?"; (false) | true; echo "s=$?"; true | (false; echo in); true | { false; }; echo end"#,
+        "err\nerr\ns=1\ns=0\nin\nerr\nend\n",
+        0,
+    );
+}
+
+#[test]
+fn debug_trap_lineno_at_the_for_line_each_turn() {
+    check(
+        r#"trap 'echo "[$LINENO]"' DEBUG
+for x in 1 2; do
+  :
+done"#,
+        "[2]\n[3]\n[2]\n[3]\n",
+        0,
+    );
+}

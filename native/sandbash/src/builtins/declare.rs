@@ -294,14 +294,18 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
         print_vars(sh, name, &f, fds).await;
         return Ok(0);
     }
-    if f.print {
+    // `export -p NAME` and `readonly -p NAME` give the attribute (the
+    // `-p` counts only without names); `local -p` shows only locals.
+    if f.print && !matches!(name, "export" | "readonly") {
         let mut status = 0;
+        let locals = if name == "local" { Some(sh.vars.local_names()) } else { None };
         for op in &operands {
             let n = match op {
                 DeclArg::Plain(s) => s.clone(),
                 DeclArg::Assign(a) => assigned_text(a),
             };
-            match sh.listed_var(&n) {
+            let visible = locals.as_ref().is_none_or(|l| l.contains(&n));
+            match sh.listed_var(&n).filter(|_| visible) {
                 Some(v) if valid_name(&n) => {
                     let line = describe(&n, &v);
                     let _ = fds.stdout.write_str(&format!("{line}\n")).await;
@@ -532,7 +536,17 @@ async fn declare_one(
             other => other,
         };
         let a = Assigned { name: var_name.clone(), index, value, append: op.append };
-        if let Err(e) = store(sh, a) {
+        let stored = store(sh, a);
+        // declare reads its list again from quoted words: they show quoted.
+        for w in sh.arith_warnings.iter_mut() {
+            if let Some(head) = w.strip_suffix(crate::interp::simple::UNKEYED_WARNING) {
+                if let Some((name, word)) = head.split_once(": ") {
+                    *w = format!("{name}: '{word}'{}", crate::interp::simple::UNKEYED_WARNING);
+                }
+            }
+        }
+        crate::expand::arith::flush_warnings(sh, fds).await;
+        if let Err(e) = stored {
             // `export`/`readonly` assign as the shell does: its message
             // for a readonly variable has no builtin's name.
             let bare = matches!(cmd, "export" | "readonly")

@@ -12,10 +12,7 @@ const USAGE: &str = "mapfile: usage: mapfile [-d delim] [-n count] [-O origin] [
 pub fn input_fd(fds: &Fds, fd: &str) -> Option<Input> {
     match fd.parse::<i32>().ok()? {
         0 => Some(fds.stdin.clone()),
-        n => match fds.extra.get(&n) {
-            Some(Slot::In(i)) => Some(i.clone()),
-            _ => None,
-        },
+        n => fds.extra.get(&n).and_then(Slot::input).cloned(),
     }
 }
 

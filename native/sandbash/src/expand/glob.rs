@@ -36,7 +36,8 @@ pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) 
 /// patterns (matched against the whole path, `*` crossing `/`), and `.` and `..`.
 fn ignore_globbed(sh: &ShellState, matches: &mut Vec<String>) -> Result<(), Stop> {
     let Some(list) = sh.get_var("GLOBIGNORE").filter(|v| !v.is_empty()) else { return Ok(()) };
-    let pats: Vec<Pattern> = list.split(':').filter(|p| !p.is_empty()).map(Pattern::from_glob_text).collect();
+    let pats: Vec<Pattern> =
+        split_patterns(&list).into_iter().filter(|p| !p.is_empty()).map(Pattern::from_glob_text).collect();
     let mut keep = Vec::with_capacity(matches.len());
     for m in matches.drain(..) {
         let base = m.trim_end_matches('/').rsplit('/').next().unwrap_or("");
@@ -57,6 +58,59 @@ fn ignore_globbed(sh: &ShellState, matches: &mut Vec<String>) -> Result<(), Stop
     }
     *matches = keep;
     Ok(())
+}
+
+/// GLOBIGNORE's patterns: split on `:`, but not on one inside a bracket
+/// expression (`[[:alnum:]]*`) or after a backslash.
+fn split_patterns(list: &str) -> Vec<&str> {
+    let b = list.as_bytes();
+    let (mut out, mut start, mut i) = (Vec::new(), 0, 0);
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'[' => {
+                if let Some(end) = bracket_end(b, i) {
+                    i = end;
+                }
+            }
+            b':' => {
+                out.push(&list[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(list.get(start..).unwrap_or(""));
+    out
+}
+
+/// The `]` closing the bracket expression opened at `open`, looked for
+/// within 256 bytes as pattern matching does (so a long run of `[` costs
+/// no more than that each).
+fn bracket_end(b: &[u8], open: usize) -> Option<usize> {
+    let limit = b.len().min(open + 256);
+    let mut j = open + 1;
+    if matches!(b.get(j), Some(b'!' | b'^')) {
+        j += 1;
+    }
+    if b.get(j) == Some(&b']') {
+        j += 1;
+    }
+    while j < limit {
+        match (b[j], b.get(j + 1)) {
+            (b'[', Some(&k @ (b':' | b'=' | b'.'))) => {
+                // `[:class:]`: up to its own `:]`.
+                let close = (j + 2..limit.saturating_sub(1)).find(|&x| b[x] == k && b[x + 1] == b']')?;
+                j = close + 2;
+                continue;
+            }
+            (b']', _) => return Some(j),
+            _ => {}
+        }
+        j += 1;
+    }
+    None
 }
 
 /// Dot files match once GLOBIGNORE has been given a value (bash turns
@@ -178,10 +232,18 @@ async fn glob(sh: &ShellState, parts: &Parts) -> Result<Vec<String>, Stop> {
             return Ok(Vec::new());
         };
         let explicit_dot = comp.first().is_some_and(|&(c, _)| c == '.');
+        // With `globskipdots` off, a pattern that starts with `.` may match
+        // `.` and `..` too.
+        let dots = explicit_dot && !sh.opts.globskipdots;
         for (disp, real) in current {
-            let Ok(entries) = sh.fs.read_dir(&real).await else {
+            let Ok(mut entries) = sh.fs.read_dir(&real).await else {
                 continue;
             };
+            if dots {
+                for name in ["..", "."] {
+                    entries.insert(0, crate::fs::DirEntry { name: name.into(), file_type: crate::fs::FileType::Dir });
+                }
+            }
             for e in entries {
                 if e.name.starts_with('.') && !explicit_dot && !dotglob {
                     continue;

@@ -7,7 +7,7 @@ pub use ops::*;
 use super::{abort, arith, expand_pattern, expand_pieces, expand_string, fatal, fatal_status, parse_word, Fields};
 use crate::interp::{Fds, Flow};
 use crate::limits::{Budget, Stop};
-use crate::pattern::{Pattern, Scanner};
+use crate::pattern::{Pattern, Searcher};
 use crate::state::{ShellState, Value};
 use brush_parser::word::{
     Parameter, ParameterExpr, ParameterTestType, ParameterTransformOp, SpecialParameter, SubstringMatchKind, TildeExpr,
@@ -723,7 +723,7 @@ pub async fn expand(
                 P::RemoveSmallestPrefixPattern { .. } => (false, false),
                 _ => (false, true),
             };
-            let mut scanner = pat.scanner(extglob);
+            let mut scanner = pat.searcher(extglob, false);
             let v = v.try_map(|s| remove_affix(s, scanner.as_mut(), suffix, largest))?;
             emit(sh, out, v, quoted)?;
         }
@@ -1118,7 +1118,7 @@ pub async fn expand(
                 Some(r) => Replacement::literal(expand_string(sh, fds, r).await?),
                 None => Replacement::literal(String::new()),
             };
-            let mut scanner = pat.scanner_case(sh.opts.extglob, sh.opts.nocasematch);
+            let mut scanner = pat.searcher(sh.opts.extglob, sh.opts.nocasematch);
             let limit = sh.budget.limits.max_string_bytes;
             let v = v.try_map(|s| replace(s, scanner.as_mut(), &rep, match_kind, limit))?;
             emit(sh, out, v, quoted)?;

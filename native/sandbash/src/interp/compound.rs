@@ -73,9 +73,12 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
                 None => (sh.positional.to_vec(), "\"$@\"".to_string()),
             };
             let mut status = 0;
+            let for_line = sh.src.line(f.loc.start.line);
             for (i, v) in values.into_iter().enumerate() {
                 sh.budget.tick_loop(i as u64 + 1)?;
                 loop_turn(sh).await?;
+                // Each turn starts at the `for` line (the DEBUG trap's `$LINENO`).
+                sh.line = for_line;
                 if before(sh, fds, |_| format!("for {} in {shown}", f.variable_name)).await? {
                     continue;
                 }
@@ -149,6 +152,9 @@ async fn run_inner(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
         }
         C::CaseClause(cc) => case(sh, cc, fds).await,
         C::Arithmetic(a) => {
+            if let Some(r) = nested_subshell(sh, a, fds).await {
+                return r;
+            }
             // Its errors name its own line, the one it ends on (`$LINENO` too).
             sh.line = sh.src.line(a.loc.end.line);
             // The text between `((` and `))` as written: `set -x` shows its blanks.
@@ -202,6 +208,29 @@ async fn arith(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<i64>
             Ok(None)
         }
     }
+}
+
+/// `((list) )`, `( (list))`: bash reads `((` as arithmetic only when it is
+/// written together and closes with `))` written together; otherwise it is a
+/// subshell in a subshell. brush-parser took the tokens as arithmetic: the
+/// text inside the outer parentheses is parsed again, blanked before it so
+/// its lines and positions stay, and run in a fork. `None`: arithmetic.
+async fn nested_subshell(sh: &mut ShellState, a: &ast::ArithmeticCommand, fds: &Fds) -> Option<Res> {
+    let (start, end) = (sh.src.byte_offset(a.loc.start.index)?, sh.src.byte_offset(a.loc.end.index)?);
+    let whole = sh.src.text.get(start..end)?;
+    if (whole.starts_with("((") && whole.ends_with("))")) || !whole.starts_with('(') || !whole.ends_with(')') {
+        return None;
+    }
+    let mut padded: String = sh.src.text[..=start].bytes().map(|b| if b == b'\n' { '\n' } else { ' ' }).collect();
+    padded.push_str(whole.get(1..whole.len() - 1)?);
+    let depth = sh.budget.limits.max_parser_depth as usize;
+    let parsed = crate::syntax::cache::program(&padded, depth, sh.opts.extglob).ok()?;
+    let [list] = &parsed.program.complete_commands[..] else { return None };
+    let source = (*parsed.source).clone().with_line_base(sh.src.line_base).with_shift(sh.src.shift());
+    let outer = std::mem::replace(&mut sh.src, std::sync::Arc::new(source));
+    let r = subshell(sh, list, fds).await;
+    sh.src = outer;
+    Some(r)
 }
 
 /// `( list )`: a fork of the shell; nothing it changes comes back.

@@ -6,7 +6,7 @@ pub mod alias;
 mod compound;
 pub mod cond;
 mod coproc;
-mod fast;
+pub(crate) mod fast;
 pub mod nofork;
 pub use coproc::reap as reap_coproc;
 pub mod jobs;
@@ -45,6 +45,26 @@ pub struct Fds {
 pub enum Slot {
     In(Input),
     Out(Output),
+    /// Opened with `<>`: both ends of one file.
+    Both(Input, Output),
+}
+
+impl Slot {
+    /// The end to read from, when it has one.
+    pub fn input(&self) -> Option<&Input> {
+        match self {
+            Slot::In(i) | Slot::Both(i, _) => Some(i),
+            Slot::Out(_) => None,
+        }
+    }
+
+    /// The end to write to, when it has one.
+    pub fn output(&self) -> Option<&Output> {
+        match self {
+            Slot::Out(o) | Slot::Both(_, o) => Some(o),
+            Slot::In(_) => None,
+        }
+    }
 }
 
 impl Fds {
@@ -300,13 +320,14 @@ async fn run_and_or_inner(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds,
 /// A command failed outside a condition: run the ERR trap, then leave the shell
 /// under `set -e`.
 async fn check_errexit(sh: &mut ShellState, fds: &Fds, status: i32) -> Res {
+    let new_in_call = std::mem::take(&mut sh.err_trap_new_in_call);
     if status == 0 || sh.in_condition {
         return Ok(status);
     }
     // Functions run without it unless `set -E` (see `call_function`).
     // The action runs as any commands do: under `set -e` a failure in it
     // ends the shell (the trap itself is off while it runs).
-    if sh.traps.get("ERR").is_some_and(|a| !a.is_empty()) {
+    if !new_in_call && sh.traps.get("ERR").is_some_and(|a| !a.is_empty()) {
         let r = simple::run_trap(sh, "ERR", fds).await;
         sh.last_status = status;
         r?;
@@ -434,9 +455,26 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
     sh.subshell_depth -= 1;
     let mut stage_fds = stage_fds;
     let last_fds = if lastpipe { stage_fds.pop() } else { None };
-    let futures = states.iter_mut().zip(p.seq.iter()).zip(stage_fds).map(|((st, cmd), f)| {
+    // The ERR trap as the stages' own processes keep it (see below).
+    let err_action = sh.traps.get("ERR").filter(|a| !a.is_empty()).cloned();
+    let err_action = &err_action;
+    let futures = states.iter_mut().zip(p.seq.iter()).zip(stage_fds).enumerate().map(|(i, ((st, cmd), f))| {
         Box::pin(async move {
             let r = run_command(st, cmd, &f).await;
+            // A `( list )` ending the pipeline that fails runs the ERR trap
+            // in its own process too (then the pipeline's runs it again).
+            let subshell_last =
+                i + 1 == n && matches!(cmd, ast::Command::Compound(ast::CompoundCommand::Subshell(_), _));
+            let r = match (r, err_action) {
+                (Ok(s), Some(action)) if s != 0 && subshell_last && !st.in_condition => {
+                    Arc::make_mut(&mut st.traps).insert("ERR".into(), action.clone());
+                    match simple::run_trap(st, "ERR", &f).await {
+                        Err(Flow::Stop(stop)) => Err(Flow::Stop(stop)),
+                        _ => Ok(s),
+                    }
+                }
+                (r, _) => r,
+            };
             let r = match r {
                 Ok(s) => Ok(s),
                 Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => Ok(s),
@@ -674,6 +712,7 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
     // traps, and without ERR unless `set -E`; they come back when it returns,
     // unless it set its own.
     let traced = sh.opts.functrace;
+    let err_before = sh.traps.get("ERR").is_some_and(|a| !a.is_empty());
     let mut stashed: Vec<(&str, String)> = Vec::new();
     if !sh.traps.is_empty() {
         let untraced: &[&str] = match (traced, sh.opts.errtrace) {
@@ -722,6 +761,7 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
             Arc::make_mut(&mut sh.traps).insert(t.to_string(), a);
         }
     }
+    sh.err_trap_new_in_call = !err_before && sh.traps.get("ERR").is_some_and(|a| !a.is_empty());
     sh.trace.args.pop();
     // The caller goes on at the line of the call.
     if let Some(l) = sh.pop_frame() {

@@ -362,10 +362,11 @@ impl<'s> Printer<'s> {
     }
 
     /// A word as bash keeps it: as written, except that `$'...'` is already
-    /// decoded (and single-quoted).
+    /// decoded (and single-quoted) and `$"..."` is plain `"..."`.
     fn word(&self, w: &ast::Word) -> String {
         let text = self.src.word(w);
-        let text = if text.contains("$'") { ansi_c_to_single(&text) } else { text.into_owned() };
+        let text =
+            if text.contains("$'") || text.contains("$\"") { ansi_c_to_single(&text) } else { text.into_owned() };
         if text.contains("$(") {
             reprint_substitutions(&text).unwrap_or(text)
         } else {
@@ -899,6 +900,11 @@ pub(crate) fn ansi_c_to_single(word: &str) -> String {
                 let end = rest[1..].find('\'').map_or(rest.len(), |e| e + 2);
                 out.push_str(&rest[..end]);
                 rest = &rest[end..];
+                continue;
+            }
+            // `$"..."` (locale translation) is kept as the plain `"..."`.
+            '$' if !in_double && rest[1..].starts_with('"') => {
+                rest = &rest[1..];
                 continue;
             }
             '$' if !in_double && rest[1..].starts_with('\'') => {

@@ -14,6 +14,7 @@ use std::sync::Arc;
 enum Fd {
     In(Input),
     Out(Output),
+    Both(Input, Output),
 }
 
 /// Apply redirects in order; `Ok(None)` after printing an error (status 1).
@@ -52,7 +53,9 @@ const MAX_FD: i32 = 1023;
 
 fn set(fds: &mut Fds, n: i32, fd: Fd) {
     match (n, fd) {
-        (0, Fd::In(i)) => fds.stdin = i,
+        (0, Fd::In(i) | Fd::Both(i, _)) => fds.stdin = i,
+        (1, Fd::Both(_, o)) => fds.stdout = o,
+        (2, Fd::Both(_, o)) => fds.stderr = o,
         (0, Fd::Out(_)) => fds.stdin = Input::null(),
         (1, Fd::Out(o)) => fds.stdout = o,
         (2, Fd::Out(o)) => fds.stderr = o,
@@ -62,6 +65,7 @@ fn set(fds: &mut Fds, n: i32, fd: Fd) {
             let slot = match fd {
                 Fd::In(i) => Slot::In(i),
                 Fd::Out(o) => Slot::Out(o),
+                Fd::Both(i, o) => Slot::Both(i, o),
             };
             Arc::make_mut(&mut fds.extra).insert(n, slot);
         }
@@ -211,6 +215,7 @@ fn dup(fds: &mut Fds, n: i32, m: i32) -> bool {
         m => match fds.extra.get(&m) {
             Some(Slot::In(i)) => Fd::In(i.clone()),
             Some(Slot::Out(o)) => Fd::Out(o.clone()),
+            Some(Slot::Both(i, o)) => Fd::Both(i.clone(), o.clone()),
             None => return false,
         },
     };
@@ -243,12 +248,24 @@ async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
     let p = path::resolve(&sh.cwd, name);
     let fs = &sh.fs;
     let result = match kind {
-        K::Read => fs.open(&p).await.map(Fd::In),
-        K::ReadAndWrite => match fs.read(&p).await {
-            Ok(d) => Ok(Fd::In(Input::from_bytes(d))),
-            Err(crate::fs::FsError::NotFound) => fs.write(&p, b"").await.map(|_| Fd::In(Input::null())),
-            Err(e) => Err(e),
+        // A directory opens for reading (as open(2) allows); reading it
+        // gives nothing here (an EISDIR error to bash's readers).
+        K::Read => match fs.open(&p).await {
+            Err(crate::fs::FsError::IsADirectory) => Ok(Fd::In(Input::null())),
+            other => other.map(Fd::In),
         },
+        K::ReadAndWrite => {
+            let exists = match fs.metadata(&p).await {
+                Ok(m) if m.is_dir() => Err(crate::fs::FsError::IsADirectory),
+                Ok(_) => Ok(()),
+                Err(crate::fs::FsError::NotFound) => fs.write(&p, b"").await,
+                Err(e) => Err(e),
+            };
+            exists.map(|_| {
+                let (i, o) = crate::io::RwFile::open(fs.clone(), p.clone());
+                Fd::Both(i, o)
+            })
+        }
         K::Write | K::Clobber | K::DuplicateOutput => {
             if sh.opts.noclobber && matches!(kind, K::Write) && fs.metadata(&p).await.is_ok_and(|m| m.is_file()) {
                 fds.shell_err(sh.loc(), &format!("{name}: cannot overwrite existing file")).await;

@@ -435,7 +435,9 @@ async fn run_with(
             if sh.opts.xtrace {
                 Box::pin(trace_assignment(sh, fds, &v)).await;
             }
-            if let Err(e) = store(sh, v) {
+            let stored = store(sh, v);
+            expand::arith::flush_warnings(sh, fds).await;
+            if let Err(e) = stored.or_else(|e| if matches!(e, StoreError::Refused) { Ok(()) } else { Err(e) }) {
                 // Assigning to a readonly variable abandons the current
                 // top-level command (the script goes on with its next line);
                 // any other failed assignment ends a non-interactive shell.
@@ -466,6 +468,13 @@ async fn run_with(
         return Ok(sh.subst_status.unwrap_or(0));
     }
 
+    // The trace goes where the shell's goes: it is written before the
+    // command's own redirections are made.
+    if sh.opts.xtrace {
+        let ps4 = sh.xtrace_prefix();
+        let line = argv.iter().map(|a| xtrace_quote(a)).collect::<Vec<_>>().join(" ");
+        let _ = xtrace_out(sh, fds).write_str(&format!("{ps4}{line}\n")).await;
+    }
     // Without redirections the command writes where the shell does (no copy).
     let outer = fds;
     if !named_fds_assignable(sh, fds, &opened).await {
@@ -486,11 +495,6 @@ async fn run_with(
             Err(e) => return Box::pin(redirect_error(sh, &argv[0], e)).await,
         };
     let name = argv[0].clone();
-    if sh.opts.xtrace {
-        let ps4 = sh.xtrace_prefix();
-        let line = argv.iter().map(|a| xtrace_quote(a)).collect::<Vec<_>>().join(" ");
-        let _ = xtrace_out(sh, fds).write_str(&format!("{ps4}{line}\n")).await;
-    }
 
     // Prefix assignments: temporary for the command; in POSIX mode they stay
     // after a special builtin (bash's default mode restores them too).
@@ -500,7 +504,25 @@ async fn run_with(
         && !sh.funcs.contains_key(&name);
     let mut saved: Vec<(String, Option<Var>)> = Vec::new();
     for a in &assigns {
-        let v = Box::pin(expand_assignment(sh, fds, a)).await?;
+        // A prefix assignment gives the command a string: `B=(b c) cmd` the
+        // text `(b c)` (expanded, not split); an element (`b[0]=2 cmd`) is
+        // refused, as bash does building the command's environment.
+        let v = match (&a.name, &a.value) {
+            (ast::AssignmentName::ArrayElementName(..), _) => {
+                let text = sh.src.slice(a.loc.start.index, a.loc.end.index).unwrap_or("");
+                let lhs = text.split_once('=').map_or(text, |(l, _)| l.trim_end_matches('+'));
+                fds.shell_err(sh.loc(), &format!("`{lhs}': not a valid identifier")).await;
+                continue;
+            }
+            (ast::AssignmentName::VariableName(name), ast::AssignmentValue::Array(_)) => {
+                let src = sh.src.clone();
+                let text = src.slice(a.loc.start.index, a.loc.end.index).unwrap_or("");
+                let list = text.split_once('=').map_or("", |(_, v)| v);
+                let value = expand::expand_string(sh, fds, list).await?;
+                Assigned { name: name.clone(), index: None, value: AssignedValue::Scalar(value), append: a.append }
+            }
+            _ => Box::pin(expand_assignment(sh, fds, a)).await?,
+        };
         if !persistent {
             saved.push((v.name.clone(), sh.vars.get(&v.name).cloned()));
         }
@@ -521,7 +543,9 @@ async fn run_with(
         };
         if let Err(e) = store(sh, v) {
             // A readonly name keeps its value and the command still runs.
-            if matches!(&e, StoreError::Msg(m) if m.ends_with(": readonly variable")) {
+            if matches!(&e, StoreError::Refused)
+                || matches!(&e, StoreError::Msg(m) if m.ends_with(": readonly variable"))
+            {
                 e.report(sh, fds, "").await?;
                 continue;
             }
@@ -723,6 +747,19 @@ pub enum AssignedValue {
     Array(Vec<(Option<String>, String)>),
 }
 
+/// The value of a `[k]=v` item: expanded as an assignment's (a tilde after
+/// `:` too) for an indexed array; for an associative one bash 5.2 leaves a
+/// tilde alone.
+async fn keyed_value(sh: &mut ShellState, fds: &Fds, raw: &str, assoc: bool) -> Result<String, Flow> {
+    if !assoc {
+        return expand::expand_assignment_value(sh, fds, raw).await;
+    }
+    match raw.strip_prefix('~') {
+        Some(rest) => expand::expand_string(sh, fds, &format!("\\~{rest}")).await,
+        None => expand::expand_string(sh, fds, raw).await,
+    }
+}
+
 /// Expand the value of `name=value` / `name=(...)` / `name[i]=value`.
 pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignment) -> Result<Assigned, Flow> {
     let (name, index) = match &a.name {
@@ -748,11 +785,12 @@ pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignme
         }
         AssignmentValue::Array(items) => {
             let mut out = Vec::new();
+            let assoc = is_assoc(sh, &name);
             for (k, v) in items {
                 match k {
                     Some(k) => {
                         let key = expand::expand_string(sh, fds, &super::raw_word(sh, k)).await?;
-                        let val = expand::expand_string(sh, fds, &super::raw_word(sh, v)).await?;
+                        let val = keyed_value(sh, fds, &super::raw_word(sh, v), assoc).await?;
                         out.push((Some(key), val));
                     }
                     None => {
@@ -761,7 +799,7 @@ pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignme
                         // brush-parser reads as plain words.
                         if let Some((key, append, val)) = keyed_item(&raw) {
                             let key = expand::expand_string(sh, fds, key).await?;
-                            let val = expand::expand_string(sh, fds, val).await?;
+                            let val = keyed_value(sh, fds, val, assoc).await?;
                             let key = if append { format!("{APPEND_KEY}{key}") } else { key };
                             out.push((Some(key), val));
                             continue;
@@ -839,6 +877,11 @@ pub enum StoreError {
     /// A variable unset under `set -u` in such a value: it ends the shell.
     Unbound(String),
     Stop(crate::limits::Stop),
+    /// A refusal bash makes without a message, ending the shell.
+    Silent,
+    /// A value bash ignores without a message: an assignment statement
+    /// goes on as if it were made, a builtin that assigns fails (status 1).
+    Refused,
 }
 
 impl StoreError {
@@ -857,6 +900,8 @@ impl StoreError {
                 Err(crate::expand::fatal(sh.loc(), fds, &m, crate::expand::fatal_status(sh)).await)
             }
             StoreError::Stop(s) => Err(Flow::Stop(s)),
+            StoreError::Silent => Err(Flow::Exit(1)),
+            StoreError::Refused => Ok(()),
         }
     }
 }
@@ -876,8 +921,22 @@ fn arith(sh: &mut ShellState, text: &str) -> Result<i64, String> {
     })
 }
 
+/// The end of the warning for a word without a key in a keyed associative list.
+pub const UNKEYED_WARNING: &str = ": must use subscript when assigning associative array";
+
+/// The call stack's arrays: bash keeps them itself (`att_noassign`). An
+/// assignment to one is ignored; a list assigned to one ends the shell,
+/// silently, as bash's refusal there is fatal.
+pub(super) const NOASSIGN: [&str; 5] = ["FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "BASH_ARGV", "BASH_ARGC"];
+
 /// Assign a value; a value past `max_string_bytes` stops the exec.
 pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), StoreError> {
+    if NOASSIGN.contains(&a.name.as_str()) && sh.vars.get_raw(&a.name).is_some_and(|v| !v.nameref) {
+        return match (&a.value, &a.index) {
+            (AssignedValue::Array(_), None) => Err(StoreError::Silent),
+            _ => Err(StoreError::Refused),
+        };
+    }
     let export = sh.opts.allexport && matches!(a.value, AssignedValue::Scalar(_)) && a.index.is_none();
     let name = if export { Some(a.name.clone()) } else { None };
     let r = store_inner(sh, a);
@@ -1063,7 +1122,14 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
                     _ => crate::state::assoc::AssocMap::new(),
                 };
                 let mut pending_key: Option<String> = None;
+                // A list that starts with `[k]=v` is keyed: a word without a
+                // key is refused with a warning (bash 5.2); else words pair up.
+                let keyed = items.first().is_some_and(|(k, _)| k.is_some());
                 for (k, v) in items {
+                    if keyed && k.is_none() {
+                        sh.arith_warnings.push(format!("{}: {v}{UNKEYED_WARNING}", a.name));
+                        continue;
+                    }
                     match (k, pending_key.take()) {
                         // bash 5.2 appends an associative `[k]+=v` only when the
                         // whole list is appended (`A+=(...)`); else it is `[k]=v`.
@@ -1203,10 +1269,7 @@ pub async fn xtrace(sh: &ShellState, fds: &Fds, text: &str) {
 pub(crate) fn xtrace_out<'a>(sh: &ShellState, fds: &'a Fds) -> &'a crate::io::Output {
     match sh.get_var("BASH_XTRACEFD").and_then(|v| v.trim().parse::<i32>().ok()) {
         Some(1) => &fds.stdout,
-        Some(n) if n > 2 => match fds.extra.get(&n) {
-            Some(super::Slot::Out(o)) => o,
-            _ => &fds.stderr,
-        },
+        Some(n) if n > 2 => fds.extra.get(&n).and_then(super::Slot::output).unwrap_or(&fds.stderr),
         _ => &fds.stderr,
     }
 }

@@ -81,6 +81,9 @@ pub struct ShellState {
     pub shell_base: u64,
     /// Running a condition (`if`, `while`, `&&`, `!`): `set -e` does not apply.
     pub in_condition: bool,
+    /// The function call that just returned set the ERR trap, which was
+    /// not set when it started: bash does not run it for that call's status.
+    pub err_trap_new_in_call: bool,
     /// The options as the running function found them, after its `local -`:
     /// they come back when it returns.
     pub local_opts: Option<Box<Options>>,

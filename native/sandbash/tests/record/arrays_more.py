@@ -61,3 +61,17 @@ e("list_to_an_element_is_an_error", r'''a=(1 2); a[0]=(3 4); echo st=$?
 echo next $?; declare -p a''')
 t("assoc_keyed_append_in_an_appended_list", r'''declare -A A=([hello]=2); A+=([hello]+=:34 [hello]+=:56); declare -p A
 a=(1 2); a+=([1]+=x [5]+=y); declare -p a''')
+
+group("Keyed associative lists")
+e("keyed_assoc_list_refuses_words_without_keys", r'''declare -A a=([j]=1 2 3); declare -p a
+declare -A b; b=([x]=1 y 2); declare -p b
+declare -A c=(k v k2 v2); declare -p c
+declare -A d=([x]=1); d+=(y 2); declare -p d''')
+
+group("Arrays as prefix assignments; tildes in keyed items")
+e("array_prefix_assignment_is_a_string", r'''x=1; B=($x "y  z") bash -c 'echo "[$B]"'
+f(){ echo "[$B] [${B[1]}]"; }; B=(p q) f; declare -p B
+b[0]=2 bash -c 'echo "[$b]"'; echo "st=$?"; g(){ echo "g[${b[0]}]"; }; b[0]=3 g; echo "[${b[@]}]"''')
+t("tilde_in_keyed_items", r'''HOME=/h; a=([0]=~ [1]=~:~ ~ x:~ [4]=a:~/b); echo "${a[@]}"
+c=(~ [3]=~); echo "${c[@]}"; a+=([9]=~:~); echo "${a[9]}"
+declare -A b; b=([k]=~ [j]=~:~ [m]=x:~); echo "${b[k]} ${b[j]} ${b[m]}"''')

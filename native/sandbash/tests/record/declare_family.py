@@ -134,3 +134,9 @@ t("declaration_builtin_from_an_expansion_splits_its_words", r'''c=export; w="a b
 d=declare; $d y=$w; echo "[$y]"
 export z=$w; echo "[$z]"
 t=typeset; $t q="1 2"; echo "[$q]"''')
+
+group("-p with names")
+e("export_and_readonly_p_with_names_set_the_attribute", r'''x=1; readonly -p x; echo "st=$?"; declare -p x
+y=2; export -p y; echo "st=$?"; declare -p y
+readonly -p z=3; echo "$? $z"; declare -p z''')
+e("local_p_shows_only_locals", r'''x=1; f(){ local y=2; local -p x y; echo "st=$?"; local -p; }; f''')

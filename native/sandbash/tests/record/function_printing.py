@@ -114,3 +114,6 @@ declare -f f''')
 t("in_bash_command", r'''trap 'echo "BC: $BASH_COMMAND"' DEBUG
 x=$( echo   hi;echo b )
 echo "$(  echo  a  )" > /dev/null''')
+
+group("Locale strings in listings")
+t("locale_translation_quotes_print_as_double_quotes", r'''f() { echo $"y" "a$"b $"x $HOME" '$"q"' \$"z"; }; type f; declare -f f''')

@@ -53,3 +53,19 @@ echo "after $?"''')
 e("failglob_in_a_for_list_under_errexit", r'''set -e; shopt -s failglob
 for x in *.ZZ; do echo $x; done
 echo after''')
+
+group("globskipdots off; GLOBIGNORE brackets")
+t("globskipdots_off_lets_dot_patterns_match_dot_and_dotdot", r''': > a.x; : > _b.x; : > .h; mkdir d
+shopt -u globskipdots; echo .*; echo .?; echo *; echo d/.*; echo .*/
+GLOBIGNORE=x; echo .*; unset GLOBIGNORE; shopt -s globskipdots; echo .*''')
+t("globignore_colon_inside_brackets_does_not_split", r''': > a.x; : > _b.x; : > a:b; : > c
+GLOBIGNORE=[[:alnum:]]*; echo *
+GLOBIGNORE='*[[:punct:]]*:c'; echo *
+GLOBIGNORE='a\:b:c'; echo *
+GLOBIGNORE='[]:]*:c'; echo *''')
+
+group("Extglob negation in removals and replacements")
+t("negation_in_parameter_removal_and_replacement", r'''shopt -s extglob; x=abc; echo ${x#!(*)} ${x/#!(*)/-} ${x//!(*)/-} ${x%%!(*)}
+z=a; echo "${z//!(a)/-}" "${z/!(a)/-}" "${z#!(a)}" "${z##!(a)}"
+v=xyxyx; echo "${v#!(x)y}" "${v##x!(y)}" "${v%x!(y)}" "${v//!(x|y)/-}" "${v/a!(b)*/-}"
+w=abc; echo "${w#a!(b)*}" "${w##a!(b)*}" "${w%!(a)}"''')

@@ -26,3 +26,13 @@ t("aliases_as_an_associative_array", r'''echo "[${BASH_ALIASES[@]}] ${#BASH_ALIA
 alias ll='ls -l'
 echo "[${BASH_ALIASES[@]}] [${!BASH_ALIASES[@]}] [${BASH_ALIASES[ll]}] ${#BASH_ALIASES[@]}"
 unalias ll; echo "[${BASH_ALIASES[@]}]"''')
+
+group("The call stack's arrays refuse assignments")
+t("call_stack_arrays_ignore_assignments", r'''FUNCNAME=y; echo "[$FUNCNAME] $?"
+f(){ FUNCNAME=y; echo "[$FUNCNAME] $?"; BASH_SOURCE=z; BASH_LINENO=3; echo "[${BASH_LINENO[*]}]"; }; f
+FUNCNAME[1]=q; echo $?; BASH_ARGV=x; declare -p BASH_ARGV
+g(){ echo "[$FUNCNAME]"; }; FUNCNAME=x g
+unset FUNCNAME; FUNCNAME=x; echo $FUNCNAME''')
+t("call_stack_array_given_a_list_ends_the_shell", r'''(FUNCNAME=(y); echo in); echo "out $?"
+f(){ BASH_SOURCE+=(x); echo in; }; f; echo never''')
+t("call_stack_array_assignment_by_a_builtin_fails", r'''declare FUNCNAME=x; echo "$? [$FUNCNAME]"; printf -v BASH_SOURCE %s hi; echo "$? [$BASH_SOURCE]"''')

@@ -193,3 +193,18 @@ echo x {a}>/dev/null {b}>/dev/null; [ "$a" != "$b" ] && echo distinct''')
 e("named_fd_failed_open_and_readonly_name", r'''exec {fd}>/nonexistent/x; echo "$? [$fd]"
 readonly ro=3; exec {ro}>f; echo $?; echo "[$ro]"''')
 t("named_fd_here_string", r'''exec {h}<<<line; read x <&$h; echo "$x"''')
+
+group("Read-write descriptors share one offset")
+t("read_write_descriptor_reads_then_writes_where_it_stopped", r'''echo hello > f; exec 3<>f; read -r line <&3; echo "got $line"; echo more >&3; exec 3>&-; cat f
+exec 4<>new; echo x >&4; exec 4>&-; cat new
+echo abc > h; exec 5<>h; echo Z >&5; exec 5>&-; cat h
+printf 'hello\nworld\n' > k; exec 6<>k; read -r a <&6; echo X >&6; read -r b <&6; echo "a=$a b=$b"; exec 6<&-; cat k''')
+e("read_write_on_stdin_stdout_and_duplicates", r'''printf '12345\n' > m; echo ab 1<>m; cat m
+printf 'one\ntwo\n' > n; while read -r l; do echo "[$l]"; done 0<>n
+printf 'q\nr\n' > o; exec 8<>o; mapfile -u 8 arr; echo "${#arr[@]} ${arr[1]}"; exec 9>&8; echo W >&9; cat o
+mkdir dd; exec 7<>dd; echo "st=$?"''')
+
+group("A directory opens for reading")
+t("input_redirect_from_a_directory_succeeds", r'''mkdir dd; { echo in; } < dd; echo "st=$?"
+while read -r l; do echo "[$l]"; done < dd; echo "st=$?"
+: < dd && echo opened''')

@@ -105,3 +105,16 @@ e("readonly_prefix_assignment_still_runs_the_command", r'''readonly R=1; R=2 ech
 f(){ echo "f $R"; }; R=2 f; echo "s=$?"
 R=2 Q=3 bash -c 'echo "Q=$Q R=$R"'; echo "s=$?"''')
 t("tmp_is_sticky", r'''test -k /tmp && echo sticky; test -d /tmp -a -w /tmp && echo writable''')
+
+group("A subshell in a subshell written like arithmetic")
+t("dparen_not_closed_together_is_a_nested_subshell", r'''((echo hi) 2>&1)
+((cd / && pwd) )
+( (echo c))
+( (echo d) )
+( (echo $LINENO)
+)
+x=$( (echo e) ); echo $x
+f() { ( (echo g; exit 3) ); echo "f: $?"; }; f
+(( (1+2) )); echo "arith $?"
+((x=5)); echo "x=$x"
+( (y=1) ); echo "y=[$y]"''')

@@ -53,3 +53,7 @@ t("err_trap_not_for_a_failing_condition_inside", "trap 'echo ERR' ERR\n{ false &
 e("err_trap_for_a_compound_whose_redirection_fails", "trap 'echo ERR' ERR\n{ :; } < /nonexistent; echo a\n{ false; } < /dev/null; echo b\n{ :; } < /nonexistent && echo x; echo c")
 t("errexit_not_for_a_condition_inside_a_compound", "set -e\n{ false && true; }; echo a\nif true; then false && true; fi; echo b\nfor x in 1; do false && true; done; echo c\nwhile :; do false && true; break; done; echo d\ncase 1 in 1) false && true;; esac; echo e\n( false && true ); echo never")
 e("errexit_for_a_compound_whose_redirection_fails", "set -e\n{ :; } < /nonexistent; echo never")
+
+group("The xtrace line comes before the command's redirections")
+e("xtrace_line_goes_to_the_shells_stderr", r'''set -x; echo hi 2>err; : x 2>/dev/null; echo a > /nonexistent/x; f() { echo in; }; f 2>/dev/null; set +x
+echo "err:"; cat err''')

@@ -175,3 +175,15 @@ echo "$(printf '\0\0\0')" | od -c | head -1''')
 group("ERR trap under set -e")
 e("errexit_applies_inside_the_err_trap", r'''set -e; trap "echo in trap; false; echo after" ERR; false; echo end''')
 e("err_trap_is_off_while_it_runs", r'''trap "echo trap; false; echo after" ERR; false; echo end''')
+
+group("An ERR trap a function sets does not fire for that call")
+t("err_trap_set_during_a_call_skips_that_calls_status", r'''f(){ trap "echo t" ERR; return 1; }; f; echo end; f; echo end2
+trap - ERR; g(){ trap "echo t2" ERR; (exit 1); }; g; echo end3
+trap - ERR; h(){ trap "echo t3" ERR; return 1; }; k(){ h; echo "k $?"; }; k; echo end4
+trap "echo old" ERR; m(){ trap "echo new" ERR; return 1; }; m; echo end5
+trap "echo t4" ERR; n(){ trap - ERR; return 1; }; n; echo end6''')
+t("err_trap_for_a_subshell_ending_a_pipeline_runs_twice", r'''trap 'echo err' ERR; true | (false); echo "s=$?"; (false) | true; echo "s=$?"; true | (false; echo in); true | { false; }; echo end''')
+t("debug_trap_lineno_at_the_for_line_each_turn", r'''trap 'echo "[$LINENO]"' DEBUG
+for x in 1 2; do
+  :
+done''')

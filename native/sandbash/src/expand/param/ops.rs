@@ -25,7 +25,7 @@ pub(super) fn slice_range(n: usize, off: i64, len: Option<i64>) -> Option<(usize
 /// `None`: a pattern that cannot be compiled, which matches nothing.
 pub(super) fn remove_affix(
     s: &str,
-    scanner: Option<&mut Scanner>,
+    scanner: Option<&mut Searcher>,
     suffix: bool,
     largest: bool,
 ) -> Result<String, Stop> {
@@ -120,7 +120,7 @@ impl Replacement {
 /// an earlier match) a forward scan finds the longest end.
 pub(super) fn replace(
     s: &str,
-    scanner: Option<&mut Scanner>,
+    scanner: Option<&mut Searcher>,
     rep: &Replacement,
     kind: &SubstringMatchKind,
     limit: u64,
@@ -147,7 +147,9 @@ pub(super) fn replace(
                 start = Some(i);
                 true
             })?;
-            let Some(i) = start else { return Ok(s.to_string()) };
+            let Some(i) = start.filter(|&i| i < s.len() || s.is_empty() || sc.matches_at_end()) else {
+                return Ok(s.to_string());
+            };
             let mut out = String::new();
             push_checked(&mut out, &s[..i], limit)?;
             rep.push_checked(&mut out, &s[i..], limit)?;

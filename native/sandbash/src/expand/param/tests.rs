@@ -271,14 +271,33 @@ const BASH: &[(&str, &str, [&str; 8])] = &[
     ("aXbXc", "?(y)x", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc"]),
     ("aXbXc", "\\*", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc"]),
     ("aXbXc", ".*", ["aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc", "aXbXc"]),
+    // Negation: a piece matches when it is none of the group's texts.
+    ("xyxyx", "!(*)", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+    ("xyxyx", "!(a)", ["xyxyx", "", "xyxyx", "", "-", "-", "-", "-"]),
+    ("xyxyx", "!(x)y", ["x", "x", "xyxyx", "xyxyx", "-x", "-x", "-x", "xyxyx"]),
+    ("xyxyx", "x!(y)", ["yxyx", "", "xyxy", "", "-", "-", "-", "-"]),
+    ("xyxyx", "!(x|y)", ["xyxyx", "", "xyxyx", "", "-", "-", "-", "-"]),
+    ("xyxyx", "a!(b)*", ["xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx", "xyxyx"]),
+    ("abc", "!(*)", ["abc", "abc", "abc", "abc", "abc", "abc", "abc", "abc"]),
+    ("abc", "!(a)", ["abc", "", "abc", "", "-", "-", "-", "-"]),
+    ("abc", "!(x)y", ["abc", "abc", "abc", "abc", "abc", "abc", "abc", "abc"]),
+    ("abc", "x!(y)", ["abc", "abc", "abc", "abc", "abc", "abc", "abc", "abc"]),
+    ("abc", "!(x|y)", ["abc", "", "abc", "", "-", "-", "-", "-"]),
+    ("abc", "a!(b)*", ["bc", "", "", "", "-", "-", "-", "-"]),
+    ("a", "!(*)", ["a", "a", "a", "a", "a", "a", "a", "a"]),
+    ("a", "!(a)", ["a", "a", "a", "a", "-a", "-a", "-a", "a"]),
+    ("a", "!(x)y", ["a", "a", "a", "a", "a", "a", "a", "a"]),
+    ("a", "x!(y)", ["a", "a", "a", "a", "a", "a", "a", "a"]),
+    ("a", "!(x|y)", ["a", "", "a", "", "-", "-", "-", "-"]),
+    ("a", "a!(b)*", ["", "", "", "", "-", "-", "-", "-"]),
 ];
 
 fn run(v: &str, p: &str) -> [String; 8] {
     let pat = Pattern::from_glob_text(p);
-    let mut sc = pat.scanner(true);
+    let mut sc = pat.searcher(true, false);
     let dash = Replacement::literal("-".into());
-    let affix = |sc: &mut Option<Scanner>, suffix, largest| remove_affix(v, sc.as_mut(), suffix, largest).unwrap();
-    let rep = |sc: &mut Option<Scanner>, k| replace(v, sc.as_mut(), &dash, &k, u64::MAX).unwrap();
+    let affix = |sc: &mut Option<Searcher>, suffix, largest| remove_affix(v, sc.as_mut(), suffix, largest).unwrap();
+    let rep = |sc: &mut Option<Searcher>, k| replace(v, sc.as_mut(), &dash, &k, u64::MAX).unwrap();
     [
         affix(&mut sc, false, false),
         affix(&mut sc, false, true),
@@ -304,7 +323,7 @@ fn a_replacement_past_the_string_limit_stops_before_it_is_built() {
     let pat = Pattern::from_glob_text("?");
     let err = replace(
         &big,
-        pat.scanner(false).as_mut(),
+        pat.searcher(false, false).as_mut(),
         &Replacement::literal(big.clone()),
         &SubstringMatchKind::Anywhere,
         100_000,
@@ -316,6 +335,6 @@ fn a_replacement_past_the_string_limit_stops_before_it_is_built() {
 fn patsub_replacement_puts_the_match() {
     let pat = Pattern::from_glob_text("b*");
     let rep = Replacement::from_parts(&[("<&>".into(), false)]);
-    let out = replace("abcb", pat.scanner(false).as_mut(), &rep, &SubstringMatchKind::Anywhere, u64::MAX);
+    let out = replace("abcb", pat.searcher(false, false).as_mut(), &rep, &SubstringMatchKind::Anywhere, u64::MAX);
     assert_eq!(out.unwrap(), "a<bcb>");
 }
