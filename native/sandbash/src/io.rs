@@ -122,8 +122,12 @@ impl RwFile {
 
     /// The rest of the file from the offset, which moves to its end.
     async fn read_rest(&self) -> Option<Bytes> {
-        let data = self.fs.read(&self.path).await.ok()?;
         let at = self.offset.load(Ordering::Relaxed) as usize;
+        // At the end: no copy of the file to find that out.
+        if at as u64 >= self.fs.metadata(&self.path).await.ok()?.size {
+            return None;
+        }
+        let data = self.fs.read(&self.path).await.ok()?;
         if at >= data.len() {
             return None;
         }

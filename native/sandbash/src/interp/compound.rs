@@ -213,20 +213,21 @@ async fn arith(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<i64>
 /// `((list) )`, `( (list))`: bash reads `((` as arithmetic only when it is
 /// written together and closes with `))` written together; otherwise it is a
 /// subshell in a subshell. brush-parser took the tokens as arithmetic: the
-/// text inside the outer parentheses is parsed again, blanked before it so
-/// its lines and positions stay, and run in a fork. `None`: arithmetic.
+/// text inside the outer parentheses is parsed again (its lines counted from
+/// the line of the `(`) and run in a fork. `None`: arithmetic.
 async fn nested_subshell(sh: &mut ShellState, a: &ast::ArithmeticCommand, fds: &Fds) -> Option<Res> {
     let (start, end) = (sh.src.byte_offset(a.loc.start.index)?, sh.src.byte_offset(a.loc.end.index)?);
     let whole = sh.src.text.get(start..end)?;
     if (whole.starts_with("((") && whole.ends_with("))")) || !whole.starts_with('(') || !whole.ends_with(')') {
         return None;
     }
-    let mut padded: String = sh.src.text[..=start].bytes().map(|b| if b == b'\n' { '\n' } else { ' ' }).collect();
-    padded.push_str(whole.get(1..whole.len() - 1)?);
+    let inner = whole.get(1..whole.len() - 1)?;
     let depth = sh.budget.limits.max_parser_depth as usize;
-    let parsed = crate::syntax::cache::program(&padded, depth, sh.opts.extglob).ok()?;
+    let parsed = crate::syntax::cache::program(inner, depth, sh.opts.extglob).ok()?;
     let [list] = &parsed.program.complete_commands[..] else { return None };
-    let source = (*parsed.source).clone().with_line_base(sh.src.line_base).with_shift(sh.src.shift());
+    // Its first line is the line of the `(`.
+    let base = sh.src.line_base + a.loc.start.line.saturating_sub(1);
+    let source = (*parsed.source).clone().with_line_base(base).with_shift(sh.src.shift());
     let outer = std::mem::replace(&mut sh.src, std::sync::Arc::new(source));
     let r = subshell(sh, list, fds).await;
     sh.src = outer;

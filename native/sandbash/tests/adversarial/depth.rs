@@ -265,3 +265,25 @@ fn many_here_documents_left_open() {
         }
     }
 }
+
+/// `( ( … echo hi … ) )` built at run time: brush-parser reads each `( (`
+/// as arithmetic, and each level is read again as it runs, so the depth is
+/// bounded as the parser's is, one level at a time.
+#[test]
+fn nested_subshells_written_like_arithmetic() {
+    for n in SIZES {
+        let script =
+            format!("{}{}eval \"${{o}}echo hi${{c}}\"; echo \"st=$?\"", repeated("o", "( ", n), repeated("c", " )", n));
+        let o = survives(&script);
+        match &o.result {
+            Ok(r) => {
+                let out = String::from_utf8_lossy(&r.stdout);
+                assert!(out == "hi\nst=0\n" || out.starts_with("st="), "{n}: {out:.200}");
+            }
+            Err(e) => {
+                let e = e.to_string();
+                assert!(e.contains("max_") || e.contains("timeout_ms"), "{n}: {e}");
+            }
+        }
+    }
+}

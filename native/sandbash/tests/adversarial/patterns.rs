@@ -230,3 +230,15 @@ fn many_parens_in_a_heredoc_in_a_quoted_substitution() {
         answer_or_limit(&script, &format!("{}\n", 2 * n - 1), &["max_", "timeout_ms"]);
     }
 }
+
+/// A negation replaced in a long value: each piece is tried with the
+/// negation matcher (quadratic in the value at worst), under the deadline.
+#[test]
+fn negation_replacement_on_long_values() {
+    // 10^5 already meets the deadline; 10^6 would only take as long again.
+    for n in SIZES.into_iter().take(3) {
+        let script = format!("x=$(head -c {n} /dev/zero | tr '\\0' a)\n")
+            + "shopt -s extglob; y=${x//!(b)/-}; echo ${#y}; z=${x%%!(a)}; echo ${#z}\n";
+        answer_or_limit(&script, "1\n0\n", &["max_", "timeout_ms"]);
+    }
+}
