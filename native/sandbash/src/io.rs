@@ -212,6 +212,9 @@ pub enum Source {
     Slices(Bytes),
     /// The reading end of a `<>` descriptor.
     ReadWrite(Arc<RwFile>),
+    /// A directory opened for reading: a read finds nothing and is an
+    /// error (EISDIR), noted for whoever reports it.
+    Directory(Arc<AtomicBool>),
 }
 
 /// Bytes one read of an endless device yields.
@@ -239,6 +242,10 @@ impl Source {
             Source::Slices(rest) if rest.is_empty() => None,
             Source::Slices(rest) => Some(rest.split_to(rest.len().min(FILE_CHUNK))),
             Source::ReadWrite(f) => f.read_rest().await,
+            Source::Directory(failed) => {
+                failed.store(true, Ordering::Relaxed);
+                None
+            }
         }
     }
 }
@@ -258,6 +265,19 @@ impl Input {
     fn from_source(source: Source) -> Self {
         Input(Arc::new(tokio::sync::Mutex::new(InputState { source, pending: Bytes::new() })))
     }
+    /// A directory opened for reading (see [`Source::Directory`]).
+    pub fn directory() -> Self {
+        Self::from_source(Source::Directory(Arc::new(AtomicBool::new(false))))
+    }
+
+    /// Whether a read of this directory failed since last asked.
+    pub async fn read_failed(&self) -> bool {
+        match &self.0.lock().await.source {
+            Source::Directory(failed) => failed.swap(false, Ordering::Relaxed),
+            _ => false,
+        }
+    }
+
     /// An input at end of file.
     pub fn null() -> Self {
         Self::from_source(Source::Empty)

@@ -101,3 +101,16 @@ fn an_executable_in_the_current_directory() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// ls in a removed working directory
+// ----------------------------------------------------------------------
+
+#[test]
+fn ls_in_a_removed_working_directory_lists_nothing() {
+    check(
+        r#"mkdir test-dir; cd test-dir; rmdir "$(pwd)"; ls; echo "st=$?"; ls -a >/dev/null; echo "st=$?""#,
+        "st=0\nst=0\n",
+        0,
+    );
+}

@@ -346,3 +346,24 @@ b=(1 2 3); [[ -v b[-1] ]]; echo $?; test -v "b[-3]"; echo $?; test -v "b[-4]"; e
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Reserved words after assignment words
+// ----------------------------------------------------------------------
+
+#[test]
+fn dbracket_after_a_prefix_assignment_is_a_command_name() {
+    check_err(r#"FOO=bar [[ a == a ]]; echo "st=$?"
+a[1]=x b+=y [[ -n x ]]; echo "st=$?"; echo "[${a[1]}] [$b]"
+FOO=bar; [[ $FOO == bar ]] && echo real"#, "st=127\nst=127\n[] []\nreal\n", "bash: line 1: [[: command not found\nbash: line 2: `a[1]': not a valid identifier\nbash: line 2: [[: command not found\n", 0);
+}
+
+#[test]
+fn unary_operand_spelled_like_a_binary_operator() {
+    check(
+        r#"[[ -n == ]]; echo $?; [[ -z = ]]; echo $?; [[ -f -eq ]]; echo $?
+[[ -n != && -n =~ ]]; echo $?; [[ ! -n == ]]; echo $?; x=a; [[ -n $x ]] && echo ok"#,
+        "0\n1\n1\n0\n1\nok\n",
+        0,
+    );
+}

@@ -744,12 +744,8 @@ mkdir dd; exec 7<>dd; echo "st=$?""#,
 // ----------------------------------------------------------------------
 
 #[test]
-fn input_redirect_from_a_directory_succeeds() {
-    check(
-        r#"mkdir dd; { echo in; } < dd; echo "st=$?"
+fn input_redirect_from_a_directory_opens_and_reading_it_fails() {
+    check_err(r#"mkdir dd; { echo in; } < dd; echo "st=$?"
 while read -r l; do echo "[$l]"; done < dd; echo "st=$?"
-: < dd && echo opened"#,
-        "in\nst=0\nst=0\nopened\n",
-        0,
-    );
+: < dd && echo opened; cat < dd; echo "st=$?"; read x < dd; echo "st=$? [$x]"; mapfile a < dd; echo "st=$? ${#a[@]}""#, "in\nst=0\nst=0\nopened\nst=1\nst=1 []\nst=0 0\n", "bash: line 2: read: read error: 0: Is a directory\ncat: -: Is a directory\nbash: line 3: read: read error: 0: Is a directory\n", 0);
 }

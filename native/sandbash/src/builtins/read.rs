@@ -15,6 +15,8 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
     let mut exact = false;
     let mut names: Vec<String> = Vec::new();
     let mut input = fds.stdin.clone();
+    // The descriptor named in a read error.
+    let mut fd_shown = "0".to_string();
     let mut timeout_zero = false;
     let mut i = 1;
     while i < argv.len() {
@@ -68,7 +70,10 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
                 // The prompt shows only when the input is a terminal: never here.
                 'p' => {}
                 'u' => match super::mapfile::input_fd(fds, &value) {
-                    Some(inp) => input = inp,
+                    Some(inp) => {
+                        input = inp;
+                        fd_shown = value.clone();
+                    }
                     None => {
                         let msg = format!("read: {value}: invalid file descriptor: Bad file descriptor");
                         return Ok(fail(sh.loc(), fds, &msg, 1).await);
@@ -198,6 +203,9 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
             hit_delim = true;
             break;
         },
+    }
+    if input.read_failed().await {
+        return Ok(fail(sh.loc(), fds, &format!("read: read error: {fd_shown}: Is a directory"), 1).await);
     }
     let status = i32::from(!hit_delim);
     let ifs = sh.get_var("IFS").unwrap_or_else(|| " \t\n".into());

@@ -249,9 +249,9 @@ async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
     let fs = &sh.fs;
     let result = match kind {
         // A directory opens for reading (as open(2) allows); reading it
-        // gives nothing here (an EISDIR error to bash's readers).
+        // fails (EISDIR), which its reader reports.
         K::Read => match fs.open(&p).await {
-            Err(crate::fs::FsError::IsADirectory) => Ok(Fd::In(Input::null())),
+            Err(crate::fs::FsError::IsADirectory) => Ok(Fd::In(Input::directory())),
             other => other.map(Fd::In),
         },
         K::ReadAndWrite => {

@@ -705,6 +705,11 @@ async fn run_with_context(sh: &mut ShellState, runner: Runner<'_>, argv: &[Strin
         Runner::Host(host) => host.run(&mut ctx).await,
     };
     drop(ctx);
+    // It read a directory given as its input: the read failed.
+    if matches!(r, Ok(0)) && fds.stdin.read_failed().await {
+        let _ = fds.stderr.write_str(&format!("{}: -: Is a directory\n", argv[0])).await;
+        return Ok(1);
+    }
     io_result(sh, &argv[0], r, fds).await
 }
 

@@ -139,9 +139,23 @@ pub fn check(src: &str) -> Result<Option<String>, CondError> {
     let mut fn_name = false;
     // Open `case` commands: a `)` there ends a pattern.
     let mut cases = 0usize;
+    // Assignment words began the command: a reserved word after them is an
+    // ordinary word (`FOO=bar [[ x ]]` runs a command named `[[`).
+    let mut after_assignments = false;
     let mut i = 0;
     while i < toks.len() {
         let t = toks[i];
+        if t.word && (cmd_start || after_assignments) && is_assignment_word(t.text) {
+            after_assignments = true;
+            cmd_start = false;
+            i += 1;
+            continue;
+        }
+        if std::mem::take(&mut after_assignments) && t.word && t.text == "[[" {
+            inserts.push((t.index, "\\"));
+            i += 1;
+            continue;
+        }
         if !t.word {
             // `name ()` is followed by the function's body.
             let fn_parens = t.text == ")" && i > 0 && toks[i - 1].is_op("(");
@@ -173,14 +187,22 @@ pub fn check(src: &str) -> Result<Option<String>, CondError> {
             continue;
         }
         if cmd_start && t.text == "[[" {
-            let mut p =
-                Reader { toks: &toks, at: i + 1, chars: &chars, newlines: Vec::new(), line: t.line, too_deep: false };
+            let mut p = Reader {
+                toks: &toks,
+                at: i + 1,
+                chars: &chars,
+                newlines: Vec::new(),
+                line: t.line,
+                too_deep: false,
+                quoted: Vec::new(),
+            };
             let r = p.command();
             if p.too_deep {
                 return Ok(None);
             }
             r?;
             inserts.extend(p.newlines.iter().map(|&n| (n, " \\")));
+            inserts.extend(p.quoted.iter().flat_map(|&(a, b)| [(a, "'"), (b, "'")]));
             i = p.at;
             if is_body {
                 // The body's redirections stay with it, inside the braces.
@@ -218,6 +240,24 @@ pub fn check(src: &str) -> Result<Option<String>, CondError> {
     Ok(Some(out))
 }
 
+/// `name=...`, `name+=...` or `name[...]=...`: a word bash reads as an
+/// assignment before a command's name.
+fn is_assignment_word(w: &str) -> bool {
+    let name_len = w.bytes().take_while(|c| c.is_ascii_alphanumeric() || *c == b'_').count();
+    if name_len == 0 || w.as_bytes()[0].is_ascii_digit() {
+        return false;
+    }
+    let rest = &w[name_len..];
+    let rest = match rest.strip_prefix('[') {
+        Some(sub) => match sub.find("]") {
+            Some(e) => &sub[e + 1..],
+            None => return false,
+        },
+        None => rest,
+    };
+    rest.starts_with('=') || rest.starts_with("+=")
+}
+
 /// bash's `cond_expr` over the tokens after a `[[`.
 struct Reader<'t, 'a> {
     toks: &'t [Tok<'a>],
@@ -229,6 +269,8 @@ struct Reader<'t, 'a> {
     line: usize,
     /// Nested past [`MAX_DEPTH`]: not judged here.
     too_deep: bool,
+    /// Char ranges of operands to quote for brush-parser.
+    quoted: Vec<(usize, usize)>,
 }
 
 /// A term that failed: bash has printed its message already (`COND_ERROR`).
@@ -354,6 +396,11 @@ impl<'a> Reader<'_, 'a> {
         if t.word && unary_op(t.text) {
             let arg = self.read();
             match arg {
+                // An operand spelled like a binary operator (`[[ -n == ]]`)
+                // is a word to bash; brush-parser needs it quoted.
+                Some(a) if a.word && !a.is_end() && (binary_op(a.text) || a.text == "=~") => {
+                    self.quoted.push((a.index, a.end));
+                }
                 Some(a) if a.word && !a.is_end() => {}
                 a => {
                     let m = match name(a.as_ref()) {

@@ -3,7 +3,7 @@
 local `PATH` counts for its command, an empty or unset `PATH` runs the name
 from the current directory, and `type`, `command -v` and `hash` agree."""
 
-tools("ls", "env", "xargs", "find", "printf", "chmod")
+tools("ls", "env", "xargs", "find", "printf", "chmod", "rmdir")
 
 group("PATH leaving the utilities out")
 e("not_found_without_their_directory", r'''PATH=/nonexistent; ls; echo $?; type ls; echo $?; command -v ls; echo $?; hash ls; echo $?''')
@@ -18,3 +18,6 @@ e("empty_path", r'''PATH=; ls; echo $?; type ls; echo $?''')
 e("unset_path", r'''unset PATH; ls /dev/null; echo $?; command -v ls; echo $?''')
 e("colon_path", r'''PATH=:; ls; echo $?''')
 e("an_executable_in_the_current_directory", "mkdir -p d; printf '#!/bin/sh\\necho ran\\n' > d/tool; chmod +x d/tool; cd d; PATH=; tool; echo $?; PATH=:; tool; echo $?")
+
+group("ls in a removed working directory")
+t("ls_in_a_removed_working_directory_lists_nothing", r'''mkdir test-dir; cd test-dir; rmdir "$(pwd)"; ls; echo "st=$?"; ls -a >/dev/null; echo "st=$?"''')

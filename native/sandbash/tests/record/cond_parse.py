@@ -52,3 +52,10 @@ group("-v on arrays")
 t("test_v_array_name_is_element_zero", r'''declare -A A=([x]=1); test -v A; echo $?; A[0]=y; test -v A; echo $?
 a=([1]=x); [[ -v a ]]; echo $?; a[0]=z; [[ -v a ]]; echo $?
 b=(1 2 3); [[ -v b[-1] ]]; echo $?; test -v "b[-3]"; echo $?; test -v "b[-4]"; echo $?''')
+
+group("Reserved words after assignment words")
+e("dbracket_after_a_prefix_assignment_is_a_command_name", r'''FOO=bar [[ a == a ]]; echo "st=$?"
+a[1]=x b+=y [[ -n x ]]; echo "st=$?"; echo "[${a[1]}] [$b]"
+FOO=bar; [[ $FOO == bar ]] && echo real''')
+t("unary_operand_spelled_like_a_binary_operator", r'''[[ -n == ]]; echo $?; [[ -z = ]]; echo $?; [[ -f -eq ]]; echo $?
+[[ -n != && -n =~ ]]; echo $?; [[ ! -n == ]]; echo $?; x=a; [[ -n $x ]] && echo ok''')

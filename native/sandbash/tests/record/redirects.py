@@ -205,6 +205,6 @@ printf 'q\nr\n' > o; exec 8<>o; mapfile -u 8 arr; echo "${#arr[@]} ${arr[1]}"; e
 mkdir dd; exec 7<>dd; echo "st=$?"''')
 
 group("A directory opens for reading")
-t("input_redirect_from_a_directory_succeeds", r'''mkdir dd; { echo in; } < dd; echo "st=$?"
+e("input_redirect_from_a_directory_opens_and_reading_it_fails", r'''mkdir dd; { echo in; } < dd; echo "st=$?"
 while read -r l; do echo "[$l]"; done < dd; echo "st=$?"
-: < dd && echo opened''')
+: < dd && echo opened; cat < dd; echo "st=$?"; read x < dd; echo "st=$? [$x]"; mapfile a < dd; echo "st=$? ${#a[@]}"''')

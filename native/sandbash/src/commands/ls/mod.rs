@@ -137,10 +137,14 @@ impl Utility for Ls {
         let p = ctx.opts(&SPEC).await?;
         let o = options(ctx, &p).await?;
         let mut status = 0;
-        let ops: Vec<String> = if p.operands.is_empty() { vec![".".into()] } else { p.operands.clone() };
+        let implicit = p.operands.is_empty();
+        let ops: Vec<String> = if implicit { vec![".".into()] } else { p.operands.clone() };
         let (mut files, mut dirs) = (Vec::new(), Vec::new());
         for op in &ops {
             match operand_entry(ctx, &o, op).await {
+                // A working directory removed since: the directory itself is
+                // still open to `ls` (as to GNU ls), and empty.
+                Err(crate::fs::FsError::NotFound) if implicit => {}
                 Ok(e) if e.meta.is_dir() && !o.list_dirs => dirs.push(e),
                 Ok(e) => files.push(e),
                 Err(e) => {
