@@ -114,3 +114,19 @@ fn ls_in_a_removed_working_directory_lists_nothing() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Hard links: one file, several names
+// ----------------------------------------------------------------------
+
+#[test]
+fn hard_links_share_contents_and_identity() {
+    check(
+        r#"echo a > l; ln l h; echo b >> l; cat h; [ l -ef h ] && echo same; [[ h -ef l ]] && echo same2
+echo c > h; cat l; chmod 600 h; rm l; cat h; [ h -ef h ] && echo self
+mkdir d; ln h d/x; mv d e; echo z >> e/x; cat h; rm -r e; cat h
+ln h h2; mv h2 h3; [ h -ef h3 ] && echo moved; ln h3 h; echo "st=$?"; ls"#,
+        "a\nb\nsame\nsame2\nc\nc\nself\nc\nz\nc\nz\nmoved\nst=1\nh\nh3\n",
+        0,
+    );
+}

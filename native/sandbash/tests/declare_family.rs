@@ -634,3 +634,13 @@ fn local_p_shows_only_locals() {
         0,
     );
 }
+
+#[test]
+fn transform_a_declares_a_name_with_attributes_and_no_value() {
+    check(
+        r#"declare -i b; echo "[${b@A}]"; declare -a c; echo "[${c@A}]"; declare -x d; echo "[${d@A}]"
+e=; echo "[${e@A}]"; f() { local g; echo "[${g@A}]"; }; f; declare -A h; echo "[${h@A}]"; declare -r k; echo "[${k@A}]""#,
+        "[declare -i b]\n[declare -a c]\n[declare -x d]\n[e='']\n[]\n[declare -A h]\n[declare -r k]\n",
+        0,
+    );
+}

@@ -749,3 +749,27 @@ fn input_redirect_from_a_directory_opens_and_reading_it_fails() {
 while read -r l; do echo "[$l]"; done < dd; echo "st=$?"
 : < dd && echo opened; cat < dd; echo "st=$?"; read x < dd; echo "st=$? [$x]"; mapfile a < dd; echo "st=$? ${#a[@]}""#, "in\nst=0\nst=0\nopened\nst=1\nst=1 []\nst=0 0\n", "bash: line 2: read: read error: 0: Is a directory\ncat: -: Is a directory\nbash: line 3: read: read error: 0: Is a directory\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// A program's redirections are expanded in its child
+// ----------------------------------------------------------------------
+
+#[test]
+fn program_redirection_expansions_change_only_the_child() {
+    check_err(
+        r#"q=0; while (( q++ < 2 )); do
+cat <<-EOF
+$(( i++ ))
+EOF
+done; echo "loop=$?"; cat <<< "$((j++))"; echo "j=$j"; echo "$((k++))" > /dev/null; echo "k=$k"
+cat > /dev/null < nosuch$((m++)); echo "m=$m"; f() { cat; }; f <<< $((n++)); echo "n=$n"
+{ :; } < nosuch$((r++)); echo "r=$r"
+x=$(cat <<E
+$((t++))
+E
+); echo "t=$t [$x]"; cat <<< "${u:=set}"; echo "u=$u"; : <<< "${v:=set}"; echo "v=$v""#,
+        "0\n0\nloop=0\n0\nj=\nk=1\nm=\n0\nn=1\nr=1\nt= [0]\nset\nu=\nv=set\n",
+        "bash: line 6: nosuch0: No such file or directory\nbash: line 7: nosuch0: No such file or directory\n",
+        0,
+    );
+}

@@ -916,11 +916,13 @@ pub async fn expand(
                 }
             }
             if matches!(v, PV::Unset) && !matches!(op, ParameterTransformOp::ToAttributeFlags) {
-                // An array without element 0: `${a@A}` still declares it.
+                // An array without element 0, or a name declared with
+                // attributes and no value: `${a@A}` still declares it.
                 if let (ParameterTransformOp::ToAssignmentLogic, Parameter::Named(n)) = (op, parameter) {
-                    if let Some(var) =
-                        sh.vars.get(n).filter(|v| matches!(v.value, Some(Value::Indexed(_) | Value::Assoc(_))))
-                    {
+                    let has_flags = attrs.as_deref().is_some_and(|f| !f.is_empty());
+                    if let Some(var) = sh.vars.get(n).filter(|v| {
+                        matches!(v.value, Some(Value::Indexed(_) | Value::Assoc(_))) || (v.value.is_none() && has_flags)
+                    }) {
                         let flags = attrs.clone().unwrap_or_default();
                         let _ = var;
                         emit(sh, out, declare_words(format!("declare -{flags} {name}"), parameter), quoted)?;

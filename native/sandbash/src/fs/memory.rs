@@ -80,6 +80,8 @@ impl Default for FsLimits {
 struct Inner {
     nodes: BTreeMap<String, Node>,
     total_bytes: u64,
+    /// Names that share one file (`ln`); a snapshot keeps them as copies.
+    links: super::hard_links::Links,
 }
 
 /// An in-memory filesystem, safe to share between tasks.
@@ -99,7 +101,7 @@ impl MemoryFs {
     pub fn new(limits: FsLimits) -> Self {
         let mut nodes = BTreeMap::new();
         nodes.insert("/".to_string(), Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
-        MemoryFs { inner: RwLock::new(Inner { nodes, total_bytes: 0 }), limits }
+        MemoryFs { inner: RwLock::new(Inner { nodes, total_bytes: 0, links: Default::default() }), limits }
     }
 
     /// A new filesystem holding these directories (absolute, normalized
@@ -131,7 +133,7 @@ impl MemoryFs {
                 );
             }
         }
-        MemoryFs { inner: RwLock::new(Inner { nodes, total_bytes: 0 }), limits }
+        MemoryFs { inner: RwLock::new(Inner { nodes, total_bytes: 0, links: Default::default() }), limits }
     }
 
     /// Bytes currently stored in files.
@@ -165,6 +167,7 @@ impl MemoryFs {
         let mut inner = self.inner.write();
         inner.nodes = tree.nodes;
         inner.total_bytes = total_bytes;
+        inner.links = Default::default();
         Ok(())
     }
 }
@@ -317,8 +320,23 @@ impl Inner {
             return Err(FsError::Limit(FsLimit::Files, limits.max_files));
         }
         self.total_bytes = new_total;
-        self.nodes.insert(real, Node { kind: Kind::File(Arc::new(data)), mode, mtime: SystemTime::now() });
+        self.nodes.insert(real.clone(), Node { kind: Kind::File(Arc::new(data)), mode, mtime: SystemTime::now() });
+        self.mirror(&real);
         Ok(())
+    }
+
+    /// The other names of the file at `real` take its node again (after a
+    /// change): one shared buffer, its mode and time.
+    fn mirror(&mut self, real: &str) {
+        let others = self.links.others(real);
+        if others.is_empty() {
+            return;
+        }
+        if let Some(node) = self.nodes.get(real).cloned() {
+            for o in others {
+                self.nodes.insert(o, node.clone());
+            }
+        }
     }
 
     fn check_count(&self, limits: &FsLimits) -> FsResult<()> {
@@ -466,8 +484,10 @@ impl Fs for MemoryFs {
             None => Err(FsError::NotFound),
             Some(Node { kind: Kind::Dir, .. }) => Err(FsError::IsADirectory),
             Some(n) => {
-                if let Kind::File(d) = &n.kind {
-                    inner.total_bytes -= d.len() as u64;
+                let len = if let Kind::File(d) = &n.kind { d.len() as u64 } else { 0 };
+                // Bytes another name still holds stay counted.
+                if !inner.links.forget(&real) {
+                    inner.total_bytes -= len;
                 }
                 inner.nodes.remove(&real);
                 Ok(())
@@ -492,7 +512,9 @@ impl Fs for MemoryFs {
         }
         for k in desc {
             if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.remove(&k) {
-                inner.total_bytes -= d.len() as u64;
+                if !inner.links.forget(&k) {
+                    inner.total_bytes -= d.len() as u64;
+                }
             }
         }
         inner.nodes.remove(&real);
@@ -521,10 +543,13 @@ impl Fs for MemoryFs {
             Some(_) if src_is_dir => return Err(FsError::NotADirectory),
             Some(Node { kind: Kind::File(d), .. }) => {
                 let len = d.len() as u64;
-                inner.total_bytes -= len;
+                if !inner.links.forget(&dst) {
+                    inner.total_bytes -= len;
+                }
             }
             _ => {}
         }
+        inner.links.rename(&src, &dst);
         let moved: Vec<String> = if src_is_dir { inner.descendants_keys(&src) } else { Vec::new() };
         inner.nodes.remove(&src);
         inner.nodes.insert(dst.clone(), src_node);
@@ -565,6 +590,7 @@ impl Fs for MemoryFs {
         let real = inner.resolve(path, true)?;
         let node = inner.nodes.get_mut(&real).ok_or(FsError::NotFound)?;
         node.mode = mode & 0o7777;
+        inner.mirror(&real);
         Ok(())
     }
 
@@ -573,6 +599,7 @@ impl Fs for MemoryFs {
         let real = inner.resolve(path, true)?;
         let node = inner.nodes.get_mut(&real).ok_or(FsError::NotFound)?;
         node.mtime = mtime;
+        inner.mirror(&real);
         Ok(())
     }
 
@@ -585,6 +612,33 @@ impl Fs for MemoryFs {
             Err(FsError::NotFound)
         }
     }
+
+    async fn hard_link(&self, target: &str, link: &str) -> FsResult<()> {
+        let mut inner = self.inner.write();
+        let (node, real) = inner.get(target, true)?;
+        let node = match node.kind {
+            Kind::File(_) => node.clone(),
+            Kind::Dir => return Err(FsError::IsADirectory),
+            Kind::Symlink(_) => return Err(FsError::InvalidArgument),
+        };
+        if inner.resolve(link, false).is_ok_and(|l| inner.nodes.contains_key(&l)) {
+            return Err(FsError::AlreadyExists);
+        }
+        let at = inner.creatable(link, &self.limits)?;
+        inner.check_count(&self.limits)?;
+        inner.nodes.insert(at.clone(), node);
+        inner.links.link(&real, &at);
+        Ok(())
+    }
+
+    async fn same_file(&self, a: &str, b: &str) -> FsResult<bool> {
+        let inner = self.inner.read();
+        let (x, y) = (inner.resolve(a, true)?, inner.resolve(b, true)?);
+        if !inner.nodes.contains_key(&x) || !inner.nodes.contains_key(&y) {
+            return Err(FsError::NotFound);
+        }
+        Ok(x == y || inner.links.same(&x, &y))
+    }
 }
 
 #[cfg(test)]
@@ -593,6 +647,29 @@ mod tests {
 
     fn block<F: std::future::Future>(f: F) -> F::Output {
         tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f)
+    }
+
+    #[test]
+    fn hard_links_share_a_file_and_count_its_bytes_once() {
+        block(async {
+            let fs = MemoryFs::default();
+            fs.write("/a", b"abc").await.unwrap();
+            fs.hard_link("/a", "/b").await.unwrap();
+            assert_eq!(fs.hard_link("/a", "/b").await, Err(FsError::AlreadyExists));
+            assert_eq!(fs.total_bytes(), 3);
+            fs.append("/b", b"de").await.unwrap();
+            assert_eq!(fs.read("/a").await.unwrap(), b"abcde");
+            assert_eq!(fs.total_bytes(), 5);
+            assert!(fs.same_file("/a", "/b").await.unwrap());
+            fs.write("/c", b"x").await.unwrap();
+            // Replacing a linked name by a rename keeps the other's bytes.
+            fs.rename("/c", "/a").await.unwrap();
+            assert_eq!(fs.read("/b").await.unwrap(), b"abcde");
+            assert!(!fs.same_file("/a", "/b").await.unwrap());
+            assert_eq!(fs.total_bytes(), 6);
+            fs.remove_file("/b").await.unwrap();
+            assert_eq!(fs.total_bytes(), 1);
+        })
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 pub mod changes;
 #[cfg(target_os = "linux")]
+mod hard_links;
 pub mod host;
 pub mod memory;
 pub mod mount;
@@ -178,4 +179,18 @@ pub trait Fs: Send + Sync {
     async fn set_mtime(&self, path: &str, mtime: SystemTime) -> FsResult<()>;
     /// Resolve every symlink in `path`; the result names an existing node.
     async fn canonicalize(&self, path: &str) -> FsResult<String>;
+    /// Give the file at `target` a second name, `link` (which must not
+    /// exist). A backend without hard links makes `link` a copy.
+    async fn hard_link(&self, target: &str, link: &str) -> FsResult<()> {
+        let data = self.read(target).await?;
+        let meta = self.metadata(target).await?;
+        self.write(link, &data).await?;
+        self.set_mode(link, meta.mode).await.ok();
+        self.set_mtime(link, meta.mtime).await.ok();
+        Ok(())
+    }
+    /// Whether two paths name the same file (`test a -ef b`).
+    async fn same_file(&self, a: &str, b: &str) -> FsResult<bool> {
+        Ok(self.canonicalize(a).await? == self.canonicalize(b).await?)
+    }
 }

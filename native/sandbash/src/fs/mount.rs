@@ -147,4 +147,19 @@ impl Fs for MountFs {
         let inner = r.fs.canonicalize(&r.inner).await?;
         Ok(self.outer(r.mount, inner))
     }
+    async fn hard_link(&self, target: &str, link: &str) -> FsResult<()> {
+        let (a, b) = (self.route(target)?, self.route(link)?);
+        if a.mount != b.mount {
+            // No hard link across filesystems (EXDEV).
+            return Err(FsError::NotSupported);
+        }
+        a.fs.hard_link(&a.inner, &b.inner).await
+    }
+    async fn same_file(&self, x: &str, y: &str) -> FsResult<bool> {
+        let (a, b) = (self.route(x)?, self.route(y)?);
+        if a.mount != b.mount {
+            return Ok(false);
+        }
+        a.fs.same_file(&a.inner, &b.inner).await
+    }
 }

@@ -257,9 +257,7 @@ pub async fn binary(sh: &ShellState, p: &BP, a: &str, b: &str) -> Result<bool, S
             }
         }
         BP::FilesReferToSameDeviceAndInodeNumbers => {
-            let ca = fs.canonicalize(&path::resolve(&sh.cwd, a)).await;
-            let cb = fs.canonicalize(&path::resolve(&sh.cwd, b)).await;
-            matches!((ca, cb), (Ok(x), Ok(y)) if x == y)
+            fs.same_file(&path::resolve(&sh.cwd, a), &path::resolve(&sh.cwd, b)).await.unwrap_or(false)
         }
         _ => {
             let x = parse_int(a)?;

@@ -481,19 +481,29 @@ async fn run_with(
         return Ok(1);
     }
     let applied;
-    let fds =
-        match if redirs.is_empty() { Ok(None) } else { Box::pin(redirect::apply(sh, &redirs, fds)).await.map(Some) } {
-            Ok(None) => fds,
-            Ok(Some(Some(f))) => {
-                applied = f;
-                &applied
-            }
-            Ok(Some(None)) => {
-                unset_named_fds(sh, opened);
-                return Ok(1);
-            }
-            Err(e) => return Box::pin(redirect_error(sh, &argv[0], e)).await,
-        };
+    let redirected = if redirs.is_empty() {
+        Ok(None)
+    } else if opened.is_empty() && redirs.iter().any(expands) && runs_as_program(sh, &argv[0]).await {
+        // bash makes a program's redirections in the child it forked for
+        // it: what their expansions change (`$((i++))` in a here-document)
+        // stays there.
+        let mut child = super::fork(sh);
+        Box::pin(redirect::apply(&mut child, &redirs, fds)).await.map(Some)
+    } else {
+        Box::pin(redirect::apply(sh, &redirs, fds)).await.map(Some)
+    };
+    let fds = match redirected {
+        Ok(None) => fds,
+        Ok(Some(Some(f))) => {
+            applied = f;
+            &applied
+        }
+        Ok(Some(None)) => {
+            unset_named_fds(sh, opened);
+            return Ok(1);
+        }
+        Err(e) => return Box::pin(redirect_error(sh, &argv[0], e)).await,
+    };
     let name = argv[0].clone();
 
     // Prefix assignments: temporary for the command; in POSIX mode they stay
@@ -582,6 +592,29 @@ async fn redirect_error(sh: &ShellState, name: &str, e: Flow) -> Res {
         Resolved::SpecialBuiltin(_) | Resolved::Builtin(_) => Err(e),
         _ => Ok(s),
     }
+}
+
+/// Whether a redirection's word has an expansion (which may change the
+/// shell: `$((i++))`, `${x:=y}`, a command substitution).
+fn expands(r: &ast::IoRedirect) -> bool {
+    use ast::{IoFileRedirectTarget as T, IoRedirect as R};
+    let w = match r {
+        R::File(_, _, T::Filename(w) | T::Duplicate(w)) | R::HereString(_, w) | R::OutputAndError(w, _) => w,
+        R::File(_, _, T::Fd(_)) => return false,
+        R::File(_, _, T::ProcessSubstitution(..)) => return true,
+        R::HereDocument(_, doc) if !doc.requires_expansion => return false,
+        R::HereDocument(_, doc) => &doc.doc,
+    };
+    w.value.contains(['$', '`'])
+}
+
+/// Whether `name` runs as a program would in bash (a forked child): a
+/// utility, a script file, the embedder's command, or a name not found.
+async fn runs_as_program(sh: &ShellState, name: &str) -> bool {
+    !matches!(
+        sh.commands.resolve(sh, name).await,
+        Resolved::Function(_) | Resolved::SpecialBuiltin(_) | Resolved::Builtin(_)
+    )
 }
 
 /// Set `$_`, unless it already holds that (a loop's commands mostly repeat it).

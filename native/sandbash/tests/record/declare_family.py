@@ -140,3 +140,5 @@ e("export_and_readonly_p_with_names_set_the_attribute", r'''x=1; readonly -p x; 
 y=2; export -p y; echo "st=$?"; declare -p y
 readonly -p z=3; echo "$? $z"; declare -p z''')
 e("local_p_shows_only_locals", r'''x=1; f(){ local y=2; local -p x y; echo "st=$?"; local -p; }; f''')
+t("transform_a_declares_a_name_with_attributes_and_no_value", r'''declare -i b; echo "[${b@A}]"; declare -a c; echo "[${c@A}]"; declare -x d; echo "[${d@A}]"
+e=; echo "[${e@A}]"; f() { local g; echo "[${g@A}]"; }; f; declare -A h; echo "[${h@A}]"; declare -r k; echo "[${k@A}]"''')

@@ -208,3 +208,16 @@ group("A directory opens for reading")
 e("input_redirect_from_a_directory_opens_and_reading_it_fails", r'''mkdir dd; { echo in; } < dd; echo "st=$?"
 while read -r l; do echo "[$l]"; done < dd; echo "st=$?"
 : < dd && echo opened; cat < dd; echo "st=$?"; read x < dd; echo "st=$? [$x]"; mapfile a < dd; echo "st=$? ${#a[@]}"''')
+
+group("A program's redirections are expanded in its child")
+e("program_redirection_expansions_change_only_the_child", r'''q=0; while (( q++ < 2 )); do
+cat <<-EOF
+$(( i++ ))
+EOF
+done; echo "loop=$?"; cat <<< "$((j++))"; echo "j=$j"; echo "$((k++))" > /dev/null; echo "k=$k"
+cat > /dev/null < nosuch$((m++)); echo "m=$m"; f() { cat; }; f <<< $((n++)); echo "n=$n"
+{ :; } < nosuch$((r++)); echo "r=$r"
+x=$(cat <<E
+$((t++))
+E
+); echo "t=$t [$x]"; cat <<< "${u:=set}"; echo "u=$u"; : <<< "${v:=set}"; echo "v=$v"''')
