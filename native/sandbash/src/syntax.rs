@@ -6,6 +6,7 @@ use brush_parser::{ast, ParseError, Parser, ParserOptions, Token};
 use std::borrow::Cow;
 use std::sync::Arc;
 
+mod blank_before_list;
 pub mod cache;
 pub mod comsub_arith;
 mod comsub_case;
@@ -153,6 +154,9 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
         // arithmetic (`(( ((((((...`); the script cannot parse anyway.
         let line = src.lines().count().max(1);
         return Err(format!("line {line}: unexpected EOF while looking for matching `)'"));
+    }
+    if let Some(e) = blank_before_list::error(src) {
+        return Err(e);
     }
     let mut text = prepare(src);
     // A lone backslash at the very end is a literal `\` to bash (`echo \`);

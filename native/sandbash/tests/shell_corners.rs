@@ -499,3 +499,23 @@ f() { ( (echo g; exit 3) ); echo "f: $?"; }; f
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// A blank between an empty assignment and a list
+// ----------------------------------------------------------------------
+
+#[test]
+fn blank_before_a_list_after_an_empty_assignment_is_a_syntax_error() {
+    check_err(
+        r#"x=1; echo "$x"
+b+= (x); echo never"#,
+        "1\n",
+        "bash: -c: line 2: syntax error near unexpected token `('\nbash: -c: line 2: `b+= (x); echo never'\n",
+        2,
+    );
+}
+
+#[test]
+fn empty_assignment_then_a_list_elsewhere_is_fine() {
+    check(r#"a=(1 2); echo ${a[1]}; echo "a= (1)"; c= ; echo "[$c]""#, "2\na= (1)\n[]\n", 0);
+}

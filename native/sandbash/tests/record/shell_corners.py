@@ -118,3 +118,8 @@ f() { ( (echo g; exit 3) ); echo "f: $?"; }; f
 (( (1+2) )); echo "arith $?"
 ((x=5)); echo "x=$x"
 ( (y=1) ); echo "y=[$y]"''')
+
+group("A blank between an empty assignment and a list")
+e("blank_before_a_list_after_an_empty_assignment_is_a_syntax_error", r'''x=1; echo "$x"
+b+= (x); echo never''')
+t("empty_assignment_then_a_list_elsewhere_is_fine", r'''a=(1 2); echo ${a[1]}; echo "a= (1)"; c= ; echo "[$c]"''')
