@@ -369,7 +369,6 @@ impl BashBuilder {
             aliases: Default::default(),
             dirstack: Default::default(),
             jobs: Default::default(),
-            call_lines: Vec::new(),
             trace: Default::default(),
             umask: 0o022,
             ulimits: None,
@@ -382,13 +381,10 @@ impl BashBuilder {
             state.script_file = true;
             // An empty name: the script comes from stdin (`bash < file`).
             if !file.is_empty() {
-                state.push_source(file);
+                state.push_source(file.as_str());
             }
         }
         state.init_args();
-        if state.script_file {
-            state.sync_call_vars();
-        }
         let aliases = session::AliasesHandle::default();
         aliases.publish(&state.aliases);
         Ok(Bash { state, mem, limits: self.limits, account, aliases })

@@ -88,6 +88,26 @@ echo top ${#BASH_LINENO[@]}"#,
     );
 }
 
+#[test]
+fn unset_call_stack_array_stays_gone() {
+    check(r#"f(){ echo "[${FUNCNAME[*]}] [${BASH_LINENO[*]}] [${BASH_SOURCE[*]}]"; g; }; g(){ declare -p FUNCNAME BASH_SOURCE 2>&1; }
+f; unset FUNCNAME BASH_SOURCE; f; declare -p FUNCNAME; echo $?; declare -p BASH_LINENO
+h(){ local FUNCNAME=mine; echo "$FUNCNAME"; }; h; echo "[${FUNCNAME-unset}]"; FUNCNAME=3; FUNCNAME=4; echo $FUNCNAME"#, "[f] [2] [environment]\ndeclare -a FUNCNAME=([0]=\"g\" [1]=\"f\")\ndeclare -a BASH_SOURCE=([0]=\"environment\" [1]=\"environment\")\n[] [2] [environment]\nenvironment: line 1: declare: FUNCNAME: not found\ndeclare -a BASH_SOURCE=([0]=\"environment\" [1]=\"environment\")\n1\ndeclare -a BASH_LINENO=()\nmine\n[unset]\n4\n", 0);
+}
+
+#[test]
+fn no_local_of_a_call_stack_array() {
+    check_err(r#"h(){ local FUNCNAME=mine; echo "[$FUNCNAME] $?"; local BASH_SOURCE; echo "[$BASH_SOURCE] $?"; }; h"#, "[h] 1\n[environment] 1\n", "environment: line 1: local: FUNCNAME: variable may not be assigned value\nenvironment: line 1: local: BASH_SOURCE: variable may not be assigned value\n", 0);
+}
+
+#[test]
+fn call_stack_arrays_through_nested_calls_and_source() {
+    check(r#"echo 'echo "src: ${FUNCNAME[*]} | ${BASH_SOURCE[*]} | ${BASH_LINENO[*]}"; inner' > lib.sh
+inner(){ echo "inner: ${FUNCNAME[*]} | ${BASH_SOURCE[*]} | ${#BASH_LINENO[@]}"; }
+outer(){ source ./lib.sh; echo "back: ${FUNCNAME[*]}"; }
+outer; echo "top: [${FUNCNAME[*]}] [${BASH_SOURCE[*]}] [${BASH_LINENO[*]}]"; declare -p FUNCNAME"#, "src: source outer | ./lib.sh environment | 3 4\ninner: inner source outer | environment ./lib.sh environment | 3\nback: outer\ntop: [] [] []\ndeclare -a FUNCNAME\n", 0);
+}
+
 // ----------------------------------------------------------------------
 // Syntax errors in eval and source
 // ----------------------------------------------------------------------

@@ -442,6 +442,15 @@ async fn declare_one(
     {
         return Ok(fail(sh.loc(), fds, &format!("{cmd}: {var_name}: readonly variable"), 1).await);
     }
+    if local && !is_local && sh.vars.computed(&var_name) {
+        // bash makes no local of a name it keeps itself (`noassign`).
+        let msg = format!("{cmd}: {var_name}: variable may not be assigned value");
+        return Ok(fail(sh.loc(), fds, &msg, 1).await);
+    }
+    if op.value.is_some() && sh.vars.computed(&var_name) {
+        // Refused without a message, as an assignment to one is.
+        return Ok(1);
+    }
     let existing = if local { is_local.then(|| sh.vars.get_raw(&var_name)).flatten() } else { sh.vars.get(&var_name) };
     let old_bits = existing.map_or(0, var_bits);
     let was_array = old_bits & (bit::A | bit::AA) != 0;

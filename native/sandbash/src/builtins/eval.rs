@@ -79,12 +79,13 @@ pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     let saved_args =
         if argv.len() > 2 { Some(std::mem::replace(&mut sh.positional, Arc::new(argv[2..].to_vec()))) } else { None };
     let was_source = std::mem::replace(&mut sh.in_source, true);
-    sh.push_source(file);
+    sh.push_source(file.as_str());
     // A frame named `source`; its BASH_ARGV entry is the file name, or the
     // arguments under `extdebug`.
     let args = if argv.len() > 2 { sh.opts.extdebug.then(|| argv[2..].to_vec()) } else { Some(vec![file.clone()]) };
-    sh.trace.args_init |= args.is_some();
-    sh.trace.args.push(args);
+    let stack = sh.call_stack();
+    stack.args_init |= args.is_some();
+    stack.args.push(args);
     sh.push_frame("source");
     let r = match run_string(sh, &src, fds, file).await {
         // As in eval: the sourced text is abandoned, not the caller's line.
@@ -101,7 +102,7 @@ pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         }
         other => other,
     };
-    sh.trace.args.pop();
+    sh.call_stack().args.pop();
     // The caller goes on at the line of the call.
     if let Some(l) = sh.pop_frame() {
         sh.line = l;

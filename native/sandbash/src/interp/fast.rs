@@ -77,7 +77,7 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
     let limit = sh.budget.limits.max_string_bytes;
     // What would make the store fail (its message is printed by the general
     // path) or store it otherwise than `set_var` and an append in place do.
-    if sh.is_computed_readonly(name) || simple::NOASSIGN.contains(&name.as_str()) {
+    if sh.is_computed_readonly(name) || sh.vars.computed(name) {
         return Ok(None);
     }
     let current_len = match sh.vars.get(name) {

@@ -700,12 +700,13 @@ pub fn function_source(src: &crate::state::source::Source, def: &ast::FunctionDe
 /// Call a shell function with arguments.
 pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
     // BASH_SOURCE: the file each function on the stack was defined in.
-    let saved_source = sh.vars.get("BASH_SOURCE").cloned();
-    sh.push_source(&func.file);
+    sh.push_source(func.file.clone());
     sh.func_depth += 1;
     // Arguments count in BASH_ARGV only under `extdebug`.
-    sh.trace.args.push(sh.opts.extdebug.then(|| args.clone()));
-    sh.trace.args_init |= sh.opts.extdebug;
+    let extdebug = sh.opts.extdebug;
+    let stack = sh.call_stack();
+    stack.args.push(extdebug.then(|| args.clone()));
+    stack.args_init |= extdebug;
     sh.push_frame(name);
     sh.func_depth -= 1;
     // A function not traced (`set -T`) runs without the DEBUG and RETURN
@@ -762,17 +763,12 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
         }
     }
     sh.err_trap_new_in_call = !err_before && sh.traps.get("ERR").is_some_and(|a| !a.is_empty());
-    sh.trace.args.pop();
+    sh.call_stack().args.pop();
     // The caller goes on at the line of the call.
     if let Some(l) = sh.pop_frame() {
         sh.line = l;
     }
-    match saved_source {
-        Some(v) => *sh.vars.entry("BASH_SOURCE") = v,
-        None => {
-            let _ = sh.vars.unset("BASH_SOURCE");
-        }
-    }
+    sh.pop_source();
     r
 }
 
@@ -1204,13 +1200,11 @@ pub async fn run_child_script(
     child.aliases = Default::default();
     child.dirstack = Default::default();
     child.jobs = Default::default();
+    child.trace = Default::default();
     if let Some(f) = file {
         child.push_source(f);
     }
-    child.call_lines = Vec::new();
-    child.trace = Default::default();
-    child.trace.args = vec![Some(child.positional.to_vec())];
-    child.sync_call_vars();
+    child.call_stack().args = vec![Some(child.positional.to_vec())];
     let status = match run_string(&mut child, src, fds, "bash").await {
         Ok(s) => s,
         Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => s,

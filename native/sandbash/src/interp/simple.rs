@@ -739,7 +739,7 @@ async fn run_with_context(sh: &mut ShellState, runner: Runner<'_>, argv: &[Strin
     };
     drop(ctx);
     // It read a directory given as its input: the read failed.
-    if matches!(r, Ok(0)) && fds.stdin.read_failed().await {
+    if matches!(r, Ok(0)) && fds.stdin.read_failed() {
         let _ = fds.stderr.write_str(&format!("{}: -: Is a directory\n", argv[0])).await;
         return Ok(1);
     }
@@ -962,14 +962,12 @@ fn arith(sh: &mut ShellState, text: &str) -> Result<i64, String> {
 /// The end of the warning for a word without a key in a keyed associative list.
 pub const UNKEYED_WARNING: &str = ": must use subscript when assigning associative array";
 
-/// The call stack's arrays: bash keeps them itself (`att_noassign`). An
-/// assignment to one is ignored; a list assigned to one ends the shell,
-/// silently, as bash's refusal there is fatal.
-pub(super) const NOASSIGN: [&str; 5] = ["FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "BASH_ARGV", "BASH_ARGC"];
-
 /// Assign a value; a value past `max_string_bytes` stops the exec.
 pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), StoreError> {
-    if NOASSIGN.contains(&a.name.as_str()) && sh.vars.get_raw(&a.name).is_some_and(|v| !v.nameref) {
+    // The call stack's arrays: bash keeps them itself (`att_noassign`). An
+    // assignment to one is ignored; a list assigned to one ends the shell,
+    // silently, as bash's refusal there is fatal.
+    if sh.vars.computed(&a.name) {
         return match (&a.value, &a.index) {
             (AssignedValue::Array(_), None) => Err(StoreError::Silent),
             _ => Err(StoreError::Refused),

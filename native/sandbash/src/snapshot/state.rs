@@ -73,7 +73,7 @@ pub fn capture(sh: &ShellState, with_funcs: bool) -> StateM {
         .vars
         .scopes()
         .map(|scope| {
-            let mut vars: Vec<(&String, &crate::state::Var)> = scope.collect();
+            let mut vars: Vec<(&str, &crate::state::Var)> = scope.collect();
             vars.sort_by(|a, b| a.0.cmp(b.0));
             vars.into_iter().map(|(n, v)| var_mirror(n, v)).collect()
         })

@@ -3,6 +3,7 @@
 //! stages) is a clone; the maps inside are `Arc`-shared until written.
 
 pub mod assoc;
+pub mod call_stack;
 pub mod history;
 pub mod options;
 pub mod random;
@@ -121,8 +122,6 @@ pub struct ShellState {
     pub jobs: crate::interp::jobs::Jobs,
     /// `pushd`/`popd` stack below the current directory, top first.
     pub dirstack: Arc<Vec<String>>,
-    /// Lines the running functions were called from, innermost last (`caller`).
-    pub call_lines: Vec<usize>,
     /// The rest of the call stack and what traps see (see [`trace`]).
     pub trace: trace::Trace,
     /// The file creation mask (`umask`).
@@ -222,32 +221,14 @@ impl ShellState {
     }
 
     /// A sourced or executed file starts: it becomes `${BASH_SOURCE[0]}`.
-    pub fn push_source(&mut self, file: &str) {
-        let mut all = self.source_stack();
-        all.insert(0, file.to_string());
-        let _ = self.vars.set_value(
-            "BASH_SOURCE",
-            Value::Indexed(all.into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect()),
-        );
+    pub fn push_source(&mut self, file: impl Into<Arc<str>>) {
+        let file = file.into();
+        self.call_stack().sources.push(file);
     }
 
     /// The file from [`push_source`](Self::push_source) is done.
     pub fn pop_source(&mut self) {
-        let mut all = self.source_stack();
-        if !all.is_empty() {
-            all.remove(0);
-        }
-        let _ = self.vars.set_value(
-            "BASH_SOURCE",
-            Value::Indexed(all.into_iter().enumerate().map(|(i, v)| (i as i64, v)).collect()),
-        );
-    }
-
-    fn source_stack(&self) -> Vec<String> {
-        match self.vars.get("BASH_SOURCE").and_then(|v| v.value.clone()) {
-            Some(Value::Indexed(m)) => m.into_values().collect(),
-            _ => Vec::new(),
-        }
+        self.call_stack().sources.pop();
     }
 
     /// The current position for error messages.

@@ -3,6 +3,7 @@
 //! name wins).
 
 use super::assoc::AssocMap;
+use super::call_stack::CallStack;
 use hashbrown::hash_map::EntryRef;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -126,6 +127,8 @@ pub struct Variables {
     journal: Option<Box<Journal>>,
     /// The last journal's number.
     epoch: u32,
+    /// The frames the call stack's arrays are computed from (see [`CallStack`]).
+    stack: CallStack,
 }
 
 /// An exec's rollback journal of the global scope: each global name's
@@ -141,6 +144,8 @@ struct Journal {
     /// stays as small as the set of names the exec touched.
     recorded: hashbrown::HashSet<String, foldhash::fast::RandomState>,
     has_refs: bool,
+    /// The call stack at the exec's start.
+    stack: CallStack,
 }
 
 impl Journal {
@@ -161,6 +166,7 @@ impl Clone for Variables {
             has_refs: self.has_refs,
             journal: None,
             epoch: self.epoch,
+            stack: self.stack.clone(),
         }
     }
 }
@@ -173,6 +179,7 @@ impl Default for Variables {
             has_refs: false,
             journal: None,
             epoch: 0,
+            stack: CallStack::default(),
         }
     }
 }
@@ -184,6 +191,7 @@ impl Variables {
     pub fn insert_shared(&mut self, name: &str, var: Arc<Var>) {
         let slot = if is_hot(name) { &mut self.hot } else { &mut self.scopes[0] };
         Arc::make_mut(slot).insert(name.to_string(), var);
+        self.stack.forget(name);
     }
 
     /// Room for `n` more globals (a shell being set up: no table regrown on the way).
@@ -247,13 +255,50 @@ impl Variables {
 
     /// Innermost variable `name` among the scopes below `bound`, with its scope.
     fn find(&self, name: &str, bound: usize) -> Option<(usize, &Var)> {
-        (0..bound).rev().find_map(|i| self.scope(i, name).get(name).map(|v| (i, &**v)))
+        (0..bound).rev().find_map(|i| self.lookup(i, name).map(|v| (i, v)))
+    }
+
+    /// `name` in scope `idx`, the call stack's arrays computed.
+    fn lookup(&self, idx: usize, name: &str) -> Option<&Var> {
+        if idx == 0 && is_hot(name) {
+            if let Some(i) = self.stack.live_index(name) {
+                return Some(self.stack.var(i));
+            }
+            return self.hot.get(name).map(|v| &**v);
+        }
+        self.scopes[idx].get(name).map(|v| &**v)
+    }
+
+    /// Whether `name` is one of the call stack's arrays, computed by the
+    /// shell (bash's `noassign`): not unset, and no local of that name.
+    pub fn computed(&self, name: &str) -> bool {
+        self.stack.live_index(name).is_some() && !self.local_in(name, self.scopes.len())
+    }
+
+    /// The call stack's frames.
+    pub fn call_stack(&self) -> &CallStack {
+        &self.stack
+    }
+
+    /// The call stack's frames, to change: its arrays are computed again.
+    pub fn call_stack_mut(&mut self) -> &mut CallStack {
+        self.stack.changed();
+        &mut self.stack
+    }
+
+    /// A global computed from the call stack becomes a plain variable
+    /// (something is about to write it).
+    fn materialize(&mut self, name: &str) {
+        if let Some(i) = self.stack.live_index(name) {
+            let v = self.stack.take(i);
+            Arc::make_mut(&mut self.hot).insert(name.to_string(), v);
+        }
     }
 
     /// Whether the global variable `name` is readonly (no function can make
     /// it local).
     pub fn global_readonly(&self, name: &str) -> bool {
-        self.scope(0, name).get(name).is_some_and(|v| v.readonly)
+        self.lookup(0, name).is_some_and(|v| v.readonly)
     }
 
     /// True once any nameref was declared (lookups then follow them).
@@ -315,6 +360,11 @@ impl Variables {
         self.get(name).filter(|v| v.value.is_some())
     }
 
+    /// Whether a function scope below `bound` holds `name`.
+    fn local_in(&self, name: &str, bound: usize) -> bool {
+        (1..bound).any(|i| self.scopes[i].contains_key(name))
+    }
+
     fn scope_index(&self, name: &str, bound: usize) -> usize {
         // A name no function scope holds is global.
         (1..bound).rev().find(|&i| self.scopes[i].contains_key(name)).unwrap_or(0)
@@ -350,6 +400,9 @@ impl Variables {
     /// The variable `name` of scope `idx`, created if missing; a global's
     /// value from before this exec goes to the journal first.
     fn entry_at(&mut self, idx: usize, name: &str) -> &mut Var {
+        if idx == 0 {
+            self.materialize(name);
+        }
         let journal = if idx == 0 { self.journal.as_deref_mut() } else { None };
         let slot = if idx == 0 && is_hot(name) { &mut self.hot } else { &mut self.scopes[idx] };
         let scope = Arc::make_mut(slot);
@@ -386,6 +439,7 @@ impl Variables {
             before: Vec::new(),
             recorded: Default::default(),
             has_refs: self.has_refs,
+            stack: self.stack.clone(),
         }));
     }
 
@@ -411,6 +465,7 @@ impl Variables {
             }
         }
         self.has_refs = journal.has_refs;
+        self.stack = journal.stack;
     }
 
     /// Assign a scalar; `Err` is bash's message for a readonly name.
@@ -514,6 +569,11 @@ impl Variables {
     }
 
     fn unset_in(&mut self, name: &str, bound: usize) -> Result<(), String> {
+        if bound > 0 && name != "FUNCNAME" && self.stack.live_index(name).is_some() && !self.local_in(name, bound) {
+            // bash gives the other call stack arrays its `nounset` attribute.
+            return Err(format!("{name}: cannot unset"));
+        }
+        self.materialize(name);
         let idx = match (0..bound).rev().find(|&i| self.scope(i, name).contains_key(name)) {
             Some(i) => i,
             None => return Ok(()),
@@ -521,6 +581,7 @@ impl Variables {
         if self.scope(idx, name).get(name).is_some_and(|v| v.readonly) {
             return Err(format!("{name}: cannot unset: readonly variable"));
         }
+
         if idx == 0 {
             let before = self.scope(0, name).get(name).cloned();
             if let Some(journal) = self.journal.as_deref_mut() {
@@ -535,6 +596,9 @@ impl Variables {
             // A global, or a local of a calling function: gone, so the
             // variable of the scope around it shows again (bash's dynamic unset).
             scope.remove(name);
+            if idx == 0 {
+                self.stack.drop_name(name);
+            }
         } else if let Some(v) = scope.get_mut(name) {
             // A local of the running function stays local, without value or
             // attributes (bash keeps the name shadowed in that scope).
@@ -544,10 +608,15 @@ impl Variables {
     }
 
     /// The scopes, global first (for snapshots).
-    pub fn scopes(&self) -> impl Iterator<Item = impl Iterator<Item = (&String, &Var)>> {
+    pub fn scopes(&self) -> impl Iterator<Item = impl Iterator<Item = (&str, &Var)>> {
         self.scopes.iter().enumerate().map(|(i, s)| {
-            let hot = (i == 0).then(|| self.hot.iter()).into_iter().flatten();
-            s.iter().chain(hot).map(|(k, v)| (k, &**v))
+            let global = i == 0;
+            let hot = global.then(|| self.hot.iter()).into_iter().flatten();
+            let hot = hot.filter(|(k, _)| self.stack.live_index(k).is_none());
+            let computed = global.then(|| self.stack.live_names()).into_iter().flatten();
+            let computed = computed.map(|k| (k, self.lookup(0, k)));
+            let computed = computed.filter_map(|(k, v)| v.map(|v| (k, v)));
+            s.iter().chain(hot).map(|(k, v)| (k.as_str(), &**v)).chain(computed)
         })
     }
 
@@ -570,7 +639,8 @@ impl Variables {
             Arc::new(scope)
         });
         let scopes = scopes.collect();
-        Some(Variables { scopes, hot: Arc::new(hot), has_refs, journal: None, epoch: 0 })
+        let stack = CallStack::default();
+        Some(Variables { scopes, hot: Arc::new(hot), has_refs, journal: None, epoch: 0, stack })
     }
 
     /// Start a function scope.
@@ -626,7 +696,8 @@ impl Variables {
     pub fn exported(&self) -> Vec<(String, String)> {
         let mut seen: BTreeMap<&str, Option<String>> = BTreeMap::new();
         for scope in self.scopes.iter().rev().chain(std::iter::once(&self.hot)) {
-            for (k, v) in scope.iter() {
+            // The computed arrays are never exported.
+            for (k, v) in scope.iter().filter(|(k, _)| self.stack.live_index(k).is_none()) {
                 seen.entry(k.as_str()).or_insert_with(|| {
                     // Arrays never reach a child's environment.
                     if v.exported {
@@ -647,6 +718,7 @@ impl Variables {
     pub fn names(&self) -> Vec<String> {
         let mut names: Vec<String> =
             self.scopes.iter().chain(std::iter::once(&self.hot)).flat_map(|s| s.keys().cloned()).collect();
+        names.extend(self.stack.live_names().map(str::to_string));
         names.sort();
         names.dedup();
         names

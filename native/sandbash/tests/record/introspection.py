@@ -17,6 +17,15 @@ e("not_executable_is_not_found", r'''mkdir -p bin; echo 'echo hi' > bin/tool2; P
 group("Call stack")
 t("bash_lineno_and_funcname", "f(){ echo ${BASH_LINENO[@]} ${#BASH_LINENO[@]} ${FUNCNAME[@]}; }\ng(){\n f\n}\n\ng\necho top ${#BASH_LINENO[@]}")
 
+t("unset_call_stack_array_stays_gone", r'''f(){ echo "[${FUNCNAME[*]}] [${BASH_LINENO[*]}] [${BASH_SOURCE[*]}]"; g; }; g(){ declare -p FUNCNAME BASH_SOURCE 2>&1; }
+f; unset FUNCNAME BASH_SOURCE; f; declare -p FUNCNAME; echo $?; declare -p BASH_LINENO
+h(){ local FUNCNAME=mine; echo "$FUNCNAME"; }; h; echo "[${FUNCNAME-unset}]"; FUNCNAME=3; FUNCNAME=4; echo $FUNCNAME''')
+e("no_local_of_a_call_stack_array", r'''h(){ local FUNCNAME=mine; echo "[$FUNCNAME] $?"; local BASH_SOURCE; echo "[$BASH_SOURCE] $?"; }; h''')
+t("call_stack_arrays_through_nested_calls_and_source", r'''echo 'echo "src: ${FUNCNAME[*]} | ${BASH_SOURCE[*]} | ${BASH_LINENO[*]}"; inner' > lib.sh
+inner(){ echo "inner: ${FUNCNAME[*]} | ${BASH_SOURCE[*]} | ${#BASH_LINENO[@]}"; }
+outer(){ source ./lib.sh; echo "back: ${FUNCNAME[*]}"; }
+outer; echo "top: [${FUNCNAME[*]}] [${BASH_SOURCE[*]}] [${BASH_LINENO[*]}]"; declare -p FUNCNAME''')
+
 group("Syntax errors in eval and source")
 e("eval_syntax_errors", r'''eval 'if'; echo rc=$?; eval 'echo a; done'; echo rc=$?; f() { eval 'fi'; }; f''')
 e("source_syntax_errors", r'''echo 'fi' > s1.sh; source ./s1.sh; echo rc=$?; printf 'echo ok\nif\n' > s2.sh; . ./s2.sh; echo rc=$?''')
