@@ -259,23 +259,25 @@ struct InputState {
 /// A readable stream, shared by every command that reads the same fd (so `read`
 /// in a loop consumes a line at a time and the next command continues after it).
 #[derive(Clone)]
-pub struct Input(Arc<tokio::sync::Mutex<InputState>>);
+pub struct Input(Arc<tokio::sync::Mutex<InputState>>, Option<Arc<AtomicBool>>);
 
 impl Input {
     fn from_source(source: Source) -> Self {
-        Input(Arc::new(tokio::sync::Mutex::new(InputState { source, pending: Bytes::new() })))
+        Input(Arc::new(tokio::sync::Mutex::new(InputState { source, pending: Bytes::new() })), None)
     }
     /// A directory opened for reading (see [`Source::Directory`]).
     pub fn directory() -> Self {
-        Self::from_source(Source::Directory(Arc::new(AtomicBool::new(false))))
+        let failed = Arc::new(AtomicBool::new(false));
+        let mut input = Self::from_source(Source::Directory(failed.clone()));
+        // Kept outside the lock too: asked after every command that read
+        // stdin, where taking the lock would cost each of them.
+        input.1 = Some(failed);
+        input
     }
 
     /// Whether a read of this directory failed since last asked.
-    pub async fn read_failed(&self) -> bool {
-        match &self.0.lock().await.source {
-            Source::Directory(failed) => failed.swap(false, Ordering::Relaxed),
-            _ => false,
-        }
+    pub fn read_failed(&self) -> bool {
+        self.1.as_ref().is_some_and(|f| f.swap(false, Ordering::Relaxed))
     }
 
     /// An input at end of file.
@@ -314,7 +316,7 @@ impl Input {
 
     /// An input that yields `data` and then end of file.
     pub fn from_bytes(data: impl Into<Bytes>) -> Self {
-        Input(Arc::new(tokio::sync::Mutex::new(InputState { source: Source::Empty, pending: data.into() })))
+        Input(Arc::new(tokio::sync::Mutex::new(InputState { source: Source::Empty, pending: data.into() })), None)
     }
 
     /// A file's contents as a stream of chunks (shared, not copied).

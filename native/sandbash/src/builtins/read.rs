@@ -204,7 +204,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
             break;
         },
     }
-    if input.read_failed().await {
+    if input.read_failed() {
         return Ok(fail(sh.loc(), fds, &format!("read: read error: {fd_shown}: Is a directory"), 1).await);
     }
     let status = i32::from(!hit_delim);
