@@ -272,6 +272,16 @@ GLOBIGNORE='[]:]*:c'; echo *"#,
     );
 }
 
+#[test]
+fn globignore_unclosed_bracket_takes_the_rest() {
+    check(
+        r#": > a; : > b; : > '[x:b'
+GLOBIGNORE='[x:b'; echo *; GLOBIGNORE='[[x]:b'; echo *; GLOBIGNORE='[[a]]:b'; echo *; GLOBIGNORE='q\[:b'; echo *"#,
+        "a b\n[x:b a b\n[x:b a\n[x:b a\n",
+        0,
+    );
+}
+
 // ----------------------------------------------------------------------
 // Extglob negation in removals and replacements
 // ----------------------------------------------------------------------

@@ -60,20 +60,20 @@ fn ignore_globbed(sh: &ShellState, matches: &mut Vec<String>) -> Result<(), Stop
     Ok(())
 }
 
-/// GLOBIGNORE's patterns: split on `:`, but not on one inside a bracket
-/// expression (`[[:alnum:]]*`) or after a backslash.
+/// GLOBIGNORE's patterns: split on `:`, but not on one after a backslash or
+/// inside brackets (`[[:alnum:]]*`). As bash's `skip_to_delim` does, a `[`
+/// runs to its matching `]`, counting nested ones, and one never closed
+/// takes the rest of the list: a single pass however many `[` there are.
 fn split_patterns(list: &str) -> Vec<&str> {
     let b = list.as_bytes();
     let (mut out, mut start, mut i) = (Vec::new(), 0, 0);
+    let mut depth = 0usize;
     while i < b.len() {
         match b[i] {
             b'\\' => i += 1,
-            b'[' => {
-                if let Some(end) = bracket_end(b, i) {
-                    i = end;
-                }
-            }
-            b':' => {
+            b'[' => depth += 1,
+            b']' if depth > 0 => depth -= 1,
+            b':' if depth == 0 => {
                 out.push(&list[start..i]);
                 start = i + 1;
             }
@@ -83,34 +83,6 @@ fn split_patterns(list: &str) -> Vec<&str> {
     }
     out.push(list.get(start..).unwrap_or(""));
     out
-}
-
-/// The `]` closing the bracket expression opened at `open`, looked for
-/// within 256 bytes as pattern matching does (so a long run of `[` costs
-/// no more than that each).
-fn bracket_end(b: &[u8], open: usize) -> Option<usize> {
-    let limit = b.len().min(open + 256);
-    let mut j = open + 1;
-    if matches!(b.get(j), Some(b'!' | b'^')) {
-        j += 1;
-    }
-    if b.get(j) == Some(&b']') {
-        j += 1;
-    }
-    while j < limit {
-        match (b[j], b.get(j + 1)) {
-            (b'[', Some(&k @ (b':' | b'=' | b'.'))) => {
-                // `[:class:]`: up to its own `:]`.
-                let close = (j + 2..limit.saturating_sub(1)).find(|&x| b[x] == k && b[x + 1] == b']')?;
-                j = close + 2;
-                continue;
-            }
-            (b']', _) => return Some(j),
-            _ => {}
-        }
-        j += 1;
-    }
-    None
 }
 
 /// Dot files match once GLOBIGNORE has been given a value (bash turns

@@ -63,6 +63,8 @@ GLOBIGNORE=[[:alnum:]]*; echo *
 GLOBIGNORE='*[[:punct:]]*:c'; echo *
 GLOBIGNORE='a\:b:c'; echo *
 GLOBIGNORE='[]:]*:c'; echo *''')
+t("globignore_unclosed_bracket_takes_the_rest", r''': > a; : > b; : > '[x:b'
+GLOBIGNORE='[x:b'; echo *; GLOBIGNORE='[[x]:b'; echo *; GLOBIGNORE='[[a]]:b'; echo *; GLOBIGNORE='q\[:b'; echo *''')
 
 group("Extglob negation in removals and replacements")
 t("negation_in_parameter_removal_and_replacement", r'''shopt -s extglob; x=abc; echo ${x#!(*)} ${x/#!(*)/-} ${x//!(*)/-} ${x%%!(*)}
