@@ -14,6 +14,8 @@ mod harness;
 
 #[path = "adversarial/depth.rs"]
 mod depth;
+#[path = "adversarial/filesystem.rs"]
+mod filesystem;
 #[path = "adversarial/memory.rs"]
 mod memory;
 #[path = "adversarial/patterns.rs"]

@@ -4,25 +4,24 @@
 //! here; only changes and removals of linked names come through. The bytes
 //! of a group count once against the filesystem's size limit.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// Sorted maps: a name leaves its group, and a directory's renamed names are
+/// found, in logarithmic time however many links there are.
 #[derive(Debug, Default)]
 pub(super) struct Links {
-    group_of: HashMap<String, u64>,
-    groups: HashMap<u64, Vec<String>>,
+    group_of: BTreeMap<String, u64>,
+    groups: HashMap<u64, BTreeSet<String>>,
     next: u64,
 }
 
 impl Links {
-    /// The other names of the file at `path` (none when it has one name).
-    pub fn others(&self, path: &str) -> Vec<String> {
+    /// Every name of the file at `path`, when it has more than one.
+    pub fn group(&self, path: &str) -> Option<&BTreeSet<String>> {
         if self.group_of.is_empty() {
-            return Vec::new();
+            return None;
         }
-        match self.group_of.get(path).and_then(|g| self.groups.get(g)) {
-            Some(names) => names.iter().filter(|n| *n != path).cloned().collect(),
-            None => Vec::new(),
-        }
+        self.group_of.get(path).and_then(|g| self.groups.get(g))
     }
 
     /// Whether two names are one file.
@@ -37,12 +36,12 @@ impl Links {
             None => {
                 self.next += 1;
                 self.group_of.insert(target.to_string(), self.next);
-                self.groups.insert(self.next, vec![target.to_string()]);
+                self.groups.insert(self.next, BTreeSet::from([target.to_string()]));
                 self.next
             }
         };
         self.group_of.insert(link.to_string(), g);
-        self.groups.entry(g).or_default().push(link.to_string());
+        self.groups.entry(g).or_default().insert(link.to_string());
     }
 
     /// `path` is gone. `true` when other names still hold its file (so its
@@ -50,7 +49,7 @@ impl Links {
     pub fn forget(&mut self, path: &str) -> bool {
         let Some(g) = self.group_of.remove(path) else { return false };
         let Some(names) = self.groups.get_mut(&g) else { return false };
-        names.retain(|n| n != path);
+        names.remove(path);
         match names.len() {
             0 => {
                 self.groups.remove(&g);
@@ -58,8 +57,9 @@ impl Links {
             }
             1 => {
                 // A file with one name left is an ordinary file again.
-                let last = names.pop().unwrap_or_default();
-                self.group_of.remove(&last);
+                if let Some(last) = names.pop_first() {
+                    self.group_of.remove(&last);
+                }
                 self.groups.remove(&g);
                 true
             }
@@ -73,15 +73,17 @@ impl Links {
             return;
         }
         let below = format!("{from}/");
-        let moved: Vec<String> =
-            self.group_of.keys().filter(|k| *k == from || k.starts_with(&below)).cloned().collect();
+        let inside = self.group_of.range(below.clone()..).take_while(|(k, _)| k.starts_with(&below));
+        let mut moved: Vec<String> = inside.map(|(k, _)| k.clone()).collect();
+        if self.group_of.contains_key(from) {
+            moved.push(from.to_string());
+        }
         for old in moved {
             let new = format!("{to}{}", &old[from.len()..]);
             if let Some(g) = self.group_of.remove(&old) {
                 if let Some(names) = self.groups.get_mut(&g) {
-                    for n in names.iter_mut().filter(|n| **n == old) {
-                        *n = new.clone();
-                    }
+                    names.remove(&old);
+                    names.insert(new.clone());
                 }
                 self.group_of.insert(new, g);
             }
@@ -99,13 +101,19 @@ mod tests {
         l.link("/a", "/b");
         l.link("/b", "/c");
         assert!(l.same("/a", "/c"));
-        assert_eq!(l.others("/a"), vec!["/b".to_string(), "/c".to_string()]);
+        let names = |l: &Links, p: &str| l.group(p).map(|g| g.iter().cloned().collect::<Vec<_>>());
+        assert_eq!(names(&l, "/a"), Some(vec!["/a".to_string(), "/b".to_string(), "/c".to_string()]));
         l.rename("/c", "/d/c");
-        assert_eq!(l.others("/a"), vec!["/b".to_string(), "/d/c".to_string()]);
+        assert_eq!(names(&l, "/a"), Some(vec!["/a".to_string(), "/b".to_string(), "/d/c".to_string()]));
+        // A directory renamed carries the linked names below it, not a sibling's.
+        l.link("/a", "/dd");
+        l.rename("/d", "/e");
+        assert_eq!(names(&l, "/b"), Some(vec!["/a".into(), "/b".into(), "/dd".into(), "/e/c".into()]));
+        assert!(l.forget("/dd"));
         assert!(l.forget("/a"));
         assert!(l.forget("/b"));
         // One name left: an ordinary file.
-        assert!(l.others("/d/c").is_empty());
-        assert!(!l.forget("/d/c"));
+        assert!(l.group("/e/c").is_none());
+        assert!(!l.forget("/e/c"));
     }
 }

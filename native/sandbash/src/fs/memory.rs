@@ -328,13 +328,13 @@ impl Inner {
     /// The other names of the file at `real` take its node again (after a
     /// change): one shared buffer, its mode and time.
     fn mirror(&mut self, real: &str) {
-        let others = self.links.others(real);
-        if others.is_empty() {
-            return;
-        }
+        let Some(group) = self.links.group(real) else { return };
         if let Some(node) = self.nodes.get(real).cloned() {
-            for o in others {
-                self.nodes.insert(o, node.clone());
+            // In place: no key built or hashed anew for each name.
+            for o in group.iter().filter(|n| *n != real) {
+                if let Some(slot) = self.nodes.get_mut(o) {
+                    *slot = node.clone();
+                }
             }
         }
     }
