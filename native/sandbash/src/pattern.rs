@@ -824,6 +824,10 @@ const MAX_BRACKET: usize = 256;
 /// Translate a bracket expression starting at `c[start] == '['`.
 fn bracket(c: &[(char, bool)], start: usize) -> Option<(String, usize)> {
     let c = &c[..c.len().min(start.saturating_add(MAX_BRACKET))];
+    // Most `[` of a long run without `]` end here, before any text is built.
+    if !c.iter().skip(start + 2).any(|&(ch, q)| ch == ']' && !q) {
+        return None;
+    }
     let mut i = start + 1;
     let mut out = String::from("[");
     if matches!(c.get(i), Some(&('!', false)) | Some(&('^', false))) {

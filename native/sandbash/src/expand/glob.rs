@@ -36,8 +36,10 @@ pub async fn expand_field(sh: &ShellState, parts: Parts, out: &mut Vec<String>) 
 /// patterns (matched against the whole path, `*` crossing `/`), and `.` and `..`.
 fn ignore_globbed(sh: &ShellState, matches: &mut Vec<String>) -> Result<(), Stop> {
     let Some(list) = sh.get_var("GLOBIGNORE").filter(|v| !v.is_empty()) else { return Ok(()) };
-    let pats: Vec<Pattern> =
-        split_patterns(&list).into_iter().filter(|p| !p.is_empty()).map(Pattern::from_glob_text).collect();
+    // Compiled once for all the matches (a long pattern costs its length to compile).
+    let (extglob, nocase) = (sh.opts.extglob, sh.opts.nocaseglob);
+    let pats = split_patterns(&list).into_iter().filter(|p| !p.is_empty()).map(Pattern::from_glob_text);
+    let mut pats: Vec<crate::pattern::Matcher> = pats.filter_map(|p| p.matcher(extglob, nocase)).collect();
     let mut keep = Vec::with_capacity(matches.len());
     for m in matches.drain(..) {
         let base = m.trim_end_matches('/').rsplit('/').next().unwrap_or("");
@@ -45,9 +47,9 @@ fn ignore_globbed(sh: &ShellState, matches: &mut Vec<String>) -> Result<(), Stop
             continue;
         }
         let mut ignored = false;
-        for p in &pats {
+        for p in &mut pats {
             crate::limits::checkpoint()?;
-            if p.matches_case(&m, sh.opts.extglob, sh.opts.nocaseglob) {
+            if p.is_match(&m)? {
                 ignored = true;
                 break;
             }
