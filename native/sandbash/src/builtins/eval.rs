@@ -83,6 +83,7 @@ pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     // A frame named `source`; its BASH_ARGV entry is the file name, or the
     // arguments under `extdebug`.
     let args = if argv.len() > 2 { sh.opts.extdebug.then(|| argv[2..].to_vec()) } else { Some(vec![file.clone()]) };
+    let args = args.map(Arc::new);
     let stack = sh.call_stack();
     stack.args_init |= args.is_some();
     stack.args.push(args);

@@ -705,7 +705,7 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
     // Arguments count in BASH_ARGV only under `extdebug`.
     let extdebug = sh.opts.extdebug;
     let stack = sh.call_stack();
-    stack.args.push(extdebug.then(|| args.clone()));
+    stack.args.push(extdebug.then(|| Arc::new(args.clone())));
     stack.args_init |= extdebug;
     sh.push_frame(name);
     sh.func_depth -= 1;
@@ -1204,7 +1204,7 @@ pub async fn run_child_script(
     if let Some(f) = file {
         child.push_source(f);
     }
-    child.call_stack().args = vec![Some(child.positional.to_vec())];
+    child.call_stack().args = vec![Some(child.positional.clone())];
     let status = match run_string(&mut child, src, fds, "bash").await {
         Ok(s) => s,
         Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => s,

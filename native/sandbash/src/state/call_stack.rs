@@ -37,7 +37,7 @@ pub struct CallStack {
     pub sources: Vec<Arc<str>>,
     /// `BASH_ARGV`/`BASH_ARGC` frames, innermost last: `None` for a frame that
     /// pushed no arguments (a function called without `extdebug`).
-    pub args: Vec<Option<Vec<String>>>,
+    pub args: Vec<Option<Arc<Vec<String>>>>,
     /// `extdebug` has been on: function frames count in `BASH_ARGV` since.
     pub args_init: bool,
     /// A script file: a bottom frame `main` called from line 0.

@@ -62,7 +62,7 @@ impl ShellState {
 
     /// The shell's own arguments are the bottom `BASH_ARGV` frame.
     pub fn init_args(&mut self) {
-        let args = self.positional.to_vec();
+        let args = self.positional.clone();
         self.call_stack().args = vec![Some(args)];
         if self.vars.get_raw("_").is_none() {
             // `$_` starts as the shell's name (bash's argv[0] without `_` in its environment).

@@ -127,8 +127,9 @@ pub struct Variables {
     journal: Option<Box<Journal>>,
     /// The last journal's number.
     epoch: u32,
-    /// The frames the call stack's arrays are computed from (see [`CallStack`]).
-    stack: CallStack,
+    /// The frames the call stack's arrays are computed from (see
+    /// [`CallStack`]); shared with forks and the journal until changed.
+    stack: Arc<CallStack>,
 }
 
 /// An exec's rollback journal of the global scope: each global name's
@@ -145,7 +146,7 @@ struct Journal {
     recorded: hashbrown::HashSet<String, foldhash::fast::RandomState>,
     has_refs: bool,
     /// The call stack at the exec's start.
-    stack: CallStack,
+    stack: Arc<CallStack>,
 }
 
 impl Journal {
@@ -179,7 +180,7 @@ impl Default for Variables {
             has_refs: false,
             journal: None,
             epoch: 0,
-            stack: CallStack::default(),
+            stack: Default::default(),
         }
     }
 }
@@ -191,7 +192,7 @@ impl Variables {
     pub fn insert_shared(&mut self, name: &str, var: Arc<Var>) {
         let slot = if is_hot(name) { &mut self.hot } else { &mut self.scopes[0] };
         Arc::make_mut(slot).insert(name.to_string(), var);
-        self.stack.forget(name);
+        Arc::make_mut(&mut self.stack).forget(name);
     }
 
     /// Room for `n` more globals (a shell being set up: no table regrown on the way).
@@ -282,15 +283,16 @@ impl Variables {
 
     /// The call stack's frames, to change: its arrays are computed again.
     pub fn call_stack_mut(&mut self) -> &mut CallStack {
-        self.stack.changed();
-        &mut self.stack
+        let stack = Arc::make_mut(&mut self.stack);
+        stack.changed();
+        stack
     }
 
     /// A global computed from the call stack becomes a plain variable
     /// (something is about to write it).
     fn materialize(&mut self, name: &str) {
         if let Some(i) = self.stack.live_index(name) {
-            let v = self.stack.take(i);
+            let v = Arc::make_mut(&mut self.stack).take(i);
             Arc::make_mut(&mut self.hot).insert(name.to_string(), v);
         }
     }
@@ -597,7 +599,7 @@ impl Variables {
             // variable of the scope around it shows again (bash's dynamic unset).
             scope.remove(name);
             if idx == 0 {
-                self.stack.drop_name(name);
+                Arc::make_mut(&mut self.stack).drop_name(name);
             }
         } else if let Some(v) = scope.get_mut(name) {
             // A local of the running function stays local, without value or
@@ -639,7 +641,7 @@ impl Variables {
             Arc::new(scope)
         });
         let scopes = scopes.collect();
-        let stack = CallStack::default();
+        let stack = Default::default();
         Some(Variables { scopes, hot: Arc::new(hot), has_refs, journal: None, epoch: 0, stack })
     }
 
