@@ -671,7 +671,12 @@ pub async fn run_resolved(
     fds: &Fds,
 ) -> Res {
     match resolved {
-        Resolved::Function(f) => Box::pin(call_function(sh, name, f, argv[1..].to_vec(), fds)).await,
+        Resolved::Function(f) => {
+            // The arguments move to the call (no copy of each).
+            let mut argv = argv;
+            let args = if argv.is_empty() { argv } else { argv.split_off(1) };
+            Box::pin(call_function(sh, name, f, args, fds)).await
+        }
         Resolved::SpecialBuiltin(b) | Resolved::Builtin(b) | Resolved::Utility(Program::Shell(b), _) => {
             builtins::run_builtin(sh, b, &argv, decl, fds).await
         }
