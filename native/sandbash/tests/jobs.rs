@@ -79,6 +79,11 @@ fn bg_wait_n_returns_next_status() {
 }
 
 #[test]
+fn wait_n_skips_a_job_that_ended_before_a_foreground_command() {
+    check(r#"(exit 3) & sleep 0.2; wait -n; echo "n $?"; (exit 4) & wait -n; echo "n $?""#, "n 127\nn 4\n", 0);
+}
+
+#[test]
 fn bg_jobs_listing() {
     check(r#"sleep 0.3 & sleep 0.2 & jobs; echo "[$?]"; [[ $(jobs -l) =~ ^\[1\]-\ +[0-9]+\ Running ]] && echo pid-listed; jobs %1; jobs %-; echo "[$(jobs %+)]"; wait; jobs; echo end"#, "[1]-  Running                 sleep 0.3 &\n[2]+  Running                 sleep 0.2 &\n[0]\npid-listed\n[1]-  Running                 sleep 0.3 &\n[1]-  Running                 sleep 0.3 &\n[[2]+  Running                 sleep 0.2 &]\nend\n", 0);
 }

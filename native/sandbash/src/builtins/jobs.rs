@@ -29,6 +29,14 @@ pub async fn wait(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         args = &args[1..];
     }
     if any {
+        // A job that ended since the last foreground command is the next
+        // one, however quickly it ended (bash sees it dead, not notified).
+        if args.is_empty() {
+            if let Some(j) = sh.jobs.take_unnotified() {
+                reap(sh, &j);
+                return j.finished().unwrap_or(0);
+            }
+        }
         // The next of the running jobs (or of those named) to finish.
         let pool: Vec<Job> = if args.is_empty() {
             sh.jobs.running().into_iter().cloned().collect()

@@ -32,6 +32,9 @@ pub struct Job {
     /// A coprocess: its variable's name and the shell's two descriptors, let
     /// go when `wait` reaps it.
     pub coproc: Option<(String, i32, i32)>,
+    /// Seen ended by the shell after a foreground command (bash's
+    /// notification): `wait -n` no longer reports it.
+    pub notified: bool,
 }
 
 impl Job {
@@ -80,6 +83,20 @@ impl Jobs {
     }
 
     /// Jobs still running, in start order.
+    /// A foreground command ended: the jobs that ended before it count as
+    /// notified, as bash cleans up dead jobs when it waits for a child.
+    pub fn notify_dead(&mut self) {
+        for j in self.list.iter_mut().filter(|j| !j.notified) {
+            j.notified = j.finished().is_some();
+        }
+    }
+
+    /// The first job that ended and was not notified yet, taken off the list.
+    pub fn take_unnotified(&mut self) -> Option<Job> {
+        let i = self.list.iter().position(|j| !j.notified && j.finished().is_some())?;
+        Some(self.list.remove(i))
+    }
+
     pub fn running(&self) -> Vec<&Job> {
         self.list.iter().filter(|j| j.finished().is_none()).collect()
     }
@@ -162,7 +179,7 @@ pub async fn spawn_job(sh: &mut ShellState, list: &ast::AndOrList, bg_fds: Fds, 
             jobs.list.remove(i);
         }
     }
-    jobs.list.push(Job { id, pid, text, status: rx, ender, coproc: None });
+    jobs.list.push(Job { id, pid, text, status: rx, ender, coproc: None, notified: false });
     jobs.last_pid = Some(pid);
     Ok(jobs.list.len() - 1)
 }

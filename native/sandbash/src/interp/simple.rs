@@ -743,6 +743,9 @@ async fn run_with_context(sh: &mut ShellState, runner: Runner<'_>, argv: &[Strin
         Runner::Host(host) => host.run(&mut ctx).await,
     };
     drop(ctx);
+    if !sh.jobs.list.is_empty() {
+        sh.jobs.notify_dead();
+    }
     // It read a directory given as its input: the read failed.
     if matches!(r, Ok(0)) && fds.stdin.read_failed() {
         let _ = fds.stderr.write_str(&format!("{}: -: Is a directory\n", argv[0])).await;
