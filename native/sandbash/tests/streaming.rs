@@ -263,3 +263,31 @@ fn directory_operands() {
 fn missing_operands() {
     check_err(r#"tail -n2 nope; echo $?; cut -c1 nope; echo $?; wc nope; echo $?"#, "1\n1\n1\n", "tail: cannot open 'nope' for reading: No such file or directory\ncut: nope: No such file or directory\nwc: nope: No such file or directory\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// jq: its messages among its output, and runs that outgrow running inline
+// ----------------------------------------------------------------------
+
+#[test]
+fn jq_message_after_the_blocks_written() {
+    check_err(r#"seq 3000 > n; jq . n nope 2>&1 | grep -b -a error; echo "rc=${PIPESTATUS[0]}"; seq 2000 | jq '., (if . == 1500 then error("x") else empty end)' 2>&1 | grep -b -a error"#, "12288:jq: error: Could not open file nope: No such file or directory\nrc=2\n4093:104jq: error (at <stdin>:1500): x\n", "", 0);
+}
+
+#[test]
+fn jq_debug_among_output() {
+    check_err(
+        r#"jq -n 'range(3000) | if . % 1000 == 0 then debug else . end' 2>&1 | grep -b -a DEBUG; echo '[1,2]' | jq '.[] | debug' 2>&1"#,
+        "0:[\"DEBUG:\",0]\n13:[\"DEBUG:\",1000]\n8219:18[\"DEBUG:\",2000]\n[\"DEBUG:\",1]\n[\"DEBUG:\",2]\n1\n2\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn jq_runs_that_give_way() {
+    check(
+        r#"jq -n 'range(200000)' | tail -n 2; jq -n 'range(200000)' | head -n 2; jq -n '[range(2000000)] | add'; seq 30000 | jq -s add; seq 5 | jq -n '[inputs] | add'; seq 5 | jq -n 'input, input'; seq 3 | { jq -n 'first(inputs)'; cat; }"#,
+        "199998\n199999\n0\n1\n1999999000000\n450015000\n15\n1\n2\n1\n",
+        0,
+    );
+}

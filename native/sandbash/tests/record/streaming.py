@@ -46,3 +46,10 @@ t("paste_takes_alternate_lines", r'''seq 5 | paste - -''')
 group("Directories as operands")
 e("directory_operands", r'''mkdir d; tail d; echo $?; head d; echo $?; cut -f1 d; echo $?; wc d; echo $?; sed p d; echo $?; awk 1 d; echo $?; grep x d; echo $?''')
 e("missing_operands", r'''tail -n2 nope; echo $?; cut -c1 nope; echo $?; wc nope; echo $?''')
+
+group("jq: its messages among its output, and runs that outgrow running inline")
+# jq's stdout is block-buffered (4 KiB blocks as they fill) and its stderr is not.
+e("jq_message_after_the_blocks_written", r'''seq 3000 > n; jq . n nope 2>&1 | grep -b -a error; echo "rc=${PIPESTATUS[0]}"; seq 2000 | jq '., (if . == 1500 then error("x") else empty end)' 2>&1 | grep -b -a error''')
+e("jq_debug_among_output", r'''jq -n 'range(3000) | if . % 1000 == 0 then debug else . end' 2>&1 | grep -b -a DEBUG; echo '[1,2]' | jq '.[] | debug' 2>&1''')
+# More output, more time or more input than a run on the interpreter's thread takes.
+t("jq_runs_that_give_way", r'''jq -n 'range(200000)' | tail -n 2; jq -n 'range(200000)' | head -n 2; jq -n '[range(2000000)] | add'; seq 30000 | jq -s add; seq 5 | jq -n '[inputs] | add'; seq 5 | jq -n 'input, input'; seq 3 | { jq -n 'first(inputs)'; cat; }''')

@@ -10,7 +10,7 @@ pub(crate) mod run;
 pub(crate) mod val;
 
 use json::{Fmt};
-use run::{worker, GuardSpec, InMsg, JVal, Job, Msg};
+use run::{worker, Ahead, GuardSpec, InMsg, JVal, Job, Msg};
 use crate::commands::CommandContext;
 use crate::commands::util::{UError, UResult, Utility};
 use async_trait::async_trait;
@@ -319,7 +319,7 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// Where input comes from, served a chunk at a time to the worker.
+/// Where input comes from, served a chunk at a time to the run.
 struct Sources {
     files: Vec<String>,
     next: usize,
@@ -329,10 +329,49 @@ struct Sources {
     open_error: bool,
     /// The file operand being read, a chunk at a time.
     cur: Option<crate::io::Input>,
+    /// Read ahead for an inline run that gave way: served first.
+    ahead: std::collections::VecDeque<Ahead>,
 }
 
+/// Input read ahead for an inline run, at most (see `run::inline`): larger
+/// inputs stream to a worker as it reads them.
+const INLINE_INPUT: usize = 64 * 1024;
+
+/// How long an inline run may take before it gives way to a worker, which
+/// leaves the interpreter's thread free for other work meanwhile.
+const INLINE_TIME: std::time::Duration = std::time::Duration::from_millis(1);
+
 impl Sources {
-    async fn next(&mut self, ctx: &CommandContext<'_>) -> Result<InMsg, crate::io::IoError> {
+    /// The next input, with the message of each file that did not open on its way.
+    async fn next(&mut self, ctx: &CommandContext<'_>) -> Result<Ahead, crate::io::IoError> {
+        if let Some(a) = self.ahead.pop_front() {
+            return Ok(a);
+        }
+        let mut errors = Vec::new();
+        let msg = self.read(ctx, &mut errors).await?;
+        Ok(Ahead { errors, msg })
+    }
+
+    /// Read ahead, up to [`INLINE_INPUT`] bytes or the end; true at the end.
+    async fn read_ahead(&mut self, ctx: &CommandContext<'_>) -> Result<bool, crate::io::IoError> {
+        let mut bytes = 0;
+        while bytes < INLINE_INPUT {
+            let mut errors = Vec::new();
+            let msg = self.read(ctx, &mut errors).await?;
+            let a = Ahead { errors, msg };
+            let end = matches!(a.msg, InMsg::Eof);
+            if let InMsg::Chunk(_, b) = &a.msg {
+                bytes += b.len();
+            }
+            self.ahead.push_back(a);
+            if end {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    async fn read(&mut self, ctx: &CommandContext<'_>, errors: &mut Vec<u8>) -> Result<InMsg, crate::io::IoError> {
         if self.stdin {
             let first = !self.started;
             self.started = true;
@@ -359,7 +398,7 @@ impl Sources {
                 }
                 Err(e) => {
                     self.open_error = true;
-                    ctx.stderr.write(format!("jq: error: Could not open file {f}: {e}\n").as_bytes()).await?;
+                    errors.extend_from_slice(format!("jq: error: Could not open file {f}: {e}\n").as_bytes());
                 }
             }
         }
@@ -415,8 +454,15 @@ impl Utility for Jq {
                 budget: crate::limits::scope::current(),
             },
         };
-        let (tx, mut rx) = tokio::sync::mpsc::channel::<Msg>(4);
-        let (in_tx, in_rx) = std::sync::mpsc::channel::<InMsg>();
+        let mut src = Sources {
+            stdin: o.files.is_empty(),
+            files: o.files,
+            next: 0,
+            started: false,
+            open_error: false,
+            cur: None,
+            ahead: Default::default(),
+        };
         // A big stack: jaq's evaluator recurses (the guard lets it use
         // `EVAL_STACK`), and dropping what a program built recurses too: a
         // chain of closures (`def f(x): f([x])`) takes about its own size in
@@ -428,26 +474,46 @@ impl Utility for Jq {
         // reserve overflowed dropping a closure chain at the budget).
         let per_byte = if cfg!(debug_assertions) { 8 } else { 2 };
         let stack = val::EVAL_STACK + (16 << 20) + mem.saturating_mul(per_byte);
+        // Most runs are small: run them here, saving two thread hand-offs
+        // per input chunk (tens to hundreds of microseconds on an idle
+        // machine). With -n the input is not read unless the program asks.
+        let complete = !o.null_input && src.read_ahead(ctx).await?;
+        if complete || o.null_input {
+            let input = src.ahead.iter().cloned().collect();
+            let until = std::time::Instant::now() + INLINE_TIME;
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                stacker::grow(stack, || run::inline(&job, input, complete, until))
+            }));
+            if let Ok(Some(msgs)) = ran {
+                let mut status = 0;
+                for m in msgs {
+                    match m {
+                        Msg::Out(b) => ctx.out(&b).await?,
+                        Msg::Err(b) => ctx.stderr.write(&b).await?,
+                        Msg::Done(s) => status = s,
+                        Msg::NeedInput => {}
+                    }
+                }
+                return Ok(if status == 0 && src.open_error { 2 } else { status });
+            }
+        }
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<Msg>(4);
+        let (in_tx, in_rx) = std::sync::mpsc::channel::<InMsg>();
         let spawned = run_on_worker(stack, Box::new(move || worker(job, tx, in_rx)));
         if spawned.is_err() {
             return Err(UError::new(2, "error: cannot start"));
         }
-        let mut src = Sources {
-            stdin: o.files.is_empty(),
-            files: o.files,
-            next: 0,
-            started: false,
-            open_error: false,
-            cur: None,
-        };
         let mut status = 0;
         while let Some(msg) = rx.recv().await {
             match msg {
                 Msg::Out(b) => ctx.out(&b).await?,
                 Msg::Err(b) => ctx.stderr.write(&b).await?,
                 Msg::NeedInput => {
-                    let m = src.next(ctx).await?;
-                    if in_tx.send(m).is_err() {
+                    let a = src.next(ctx).await?;
+                    if !a.errors.is_empty() {
+                        ctx.stderr.write(&a.errors).await?;
+                    }
+                    if in_tx.send(a.msg).is_err() {
                         break;
                     }
                 }

@@ -1,7 +1,11 @@
-//! The `jq` worker: compiles the program with jaq, runs it over the input
+//! The `jq` run: compiles the program with jaq, runs it over the input
 //! stream and hands output, messages and input requests to the command's
-//! async side through channels. It runs on its own thread (jaq's values are
-//! not `Send`, and its evaluator recurses), under the guard of `jq_val`.
+//! async side, under the guard of `jq_val`. A run over a small input first
+//! runs inline, on the interpreter's thread with its input read ahead and
+//! its messages kept ([`inline`]); one that runs long, writes much or wants
+//! more input gives way and runs again on a worker thread of its own
+//! ([`worker`]), talking to the async side through channels as it goes
+//! (jaq's values are not `Send`, and its evaluator recurses).
 
 mod compile;
 use compile::*;
@@ -27,6 +31,7 @@ pub enum Msg {
 }
 
 /// Input, on request.
+#[derive(Clone)]
 pub enum InMsg {
     /// Bytes; `Some(name)` starts a new source (`None` name: stdin).
     Chunk(Option<Option<String>>, Vec<u8>),
@@ -87,16 +92,91 @@ pub struct GuardSpec {
 type Tx = tokio::sync::mpsc::Sender<Msg>;
 type Rx = std::sync::mpsc::Receiver<InMsg>;
 
+/// Input read ahead for an inline run, with the messages the async side
+/// wrote while reading it (a file that did not open), replayed in place.
+#[derive(Clone)]
+pub struct Ahead {
+    pub errors: Vec<u8>,
+    pub msg: InMsg,
+}
+
+/// Output an inline run may keep before it gives way to a worker (which
+/// streams it): a consumer such as `head` then sees output while it runs.
+const INLINE_OUTPUT: usize = 256 * 1024;
+
+/// Where a run's messages go and its input comes from.
+enum Link {
+    /// A worker thread: messages go to the async side as they come, and
+    /// input is asked for.
+    Thread(Tx, Rx),
+    /// The interpreter's thread: input read ahead, messages kept for the
+    /// async side to replay. `complete`: the input read ahead ends with its
+    /// end (else asking past it gives way).
+    Inline { input: std::vec::IntoIter<Ahead>, complete: bool, msgs: Vec<Msg>, bytes: usize },
+}
+
+impl Link {
+    /// Hand `m` on; false when the async side has gone.
+    fn push(&mut self, m: Msg) -> bool {
+        match self {
+            Link::Thread(tx, _) => tx.blocking_send(m).is_ok(),
+            Link::Inline { msgs, bytes, .. } => {
+                *bytes += match &m {
+                    Msg::Out(b) | Msg::Err(b) => b.len(),
+                    _ => 0,
+                };
+                msgs.push(m);
+                true
+            }
+        }
+    }
+
+    /// Hand `m` on during the run: stops it when the async side has gone,
+    /// and an inline run that has kept too much output gives way.
+    fn send(&mut self, m: Msg) {
+        if !self.push(m) {
+            val::abort(Abort::Stopped);
+        }
+        if matches!(self, Link::Inline { bytes, .. } if *bytes > INLINE_OUTPUT) {
+            val::abort(Abort::GiveWay);
+        }
+    }
+
+    /// The next input.
+    fn ask(&mut self) -> InMsg {
+        match self {
+            Link::Thread(tx, rx) => {
+                if tx.blocking_send(Msg::NeedInput).is_err() {
+                    val::abort(Abort::Stopped);
+                }
+                rx.recv().unwrap_or_else(|_| val::abort(Abort::Stopped))
+            }
+            Link::Inline { input, complete, msgs, .. } => match input.next() {
+                Some(a) => {
+                    if !a.errors.is_empty() {
+                        msgs.push(Msg::Err(a.errors));
+                    }
+                    a.msg
+                }
+                None if *complete => InMsg::Eof,
+                None => val::abort(Abort::GiveWay),
+            },
+        }
+    }
+}
+
 /// Output buffered before it is handed over.
 const FLUSH_AT: usize = 32 * 1024;
+
+/// The size of jq's stdout buffer: stdio's for a pipe or a file.
+const STDIO_BLOCK: usize = 4096;
 
 // ---------------------------------------------------------------------------
 // Runtime state shared with the native filters
 // ---------------------------------------------------------------------------
 
 struct Io {
-    tx: Tx,
-    rx: Rx,
+    link: Rc<RefCell<Link>>,
     out: Vec<u8>,
     buf: VecDeque<u8>,
     eof: bool,
@@ -123,9 +203,7 @@ pub struct Runtime {
 
 impl Io {
     fn send(&mut self, m: Msg) {
-        if self.tx.blocking_send(m).is_err() {
-            val::abort(Abort::Stopped);
-        }
+        self.link.borrow_mut().send(m);
     }
 
     fn flush(&mut self) {
@@ -135,10 +213,27 @@ impl Io {
         }
     }
 
-    /// A message on stderr. Pending stdout is not flushed first: jq's stdout
-    /// is block-buffered and its stderr is not, so messages come first.
+    /// Hand on the stdout jq would have written by now: its stdout is
+    /// block-buffered (stdio writes whole blocks of [`STDIO_BLOCK`] as they
+    /// fill) and its stderr is not, so a message comes before the output
+    /// still in the buffer, and after the blocks written.
+    fn flush_blocks(&mut self) {
+        let n = self.out.len() / STDIO_BLOCK * STDIO_BLOCK;
+        if n > 0 {
+            let rest = self.out.split_off(n);
+            let out = std::mem::replace(&mut self.out, rest);
+            self.send(Msg::Out(out));
+        }
+    }
+
+    /// A message on stderr, where jq's would come (see [`Io::flush_blocks`]).
     fn err(&mut self, msg: String) {
-        self.send(Msg::Err(msg.into_bytes()));
+        self.stderr(msg.into_bytes());
+    }
+
+    fn stderr(&mut self, msg: Vec<u8>) {
+        self.flush_blocks();
+        self.send(Msg::Err(msg));
     }
 
     /// More bytes, or false at the end of all input.
@@ -146,10 +241,11 @@ impl Io {
         if self.eof {
             return false;
         }
-        self.flush();
-        self.send(Msg::NeedInput);
-        match self.rx.recv() {
-            Ok(InMsg::Chunk(name, data)) => {
+        // Reading on may write messages (a file that does not open).
+        self.flush_blocks();
+        let next = self.link.borrow_mut().ask();
+        match next {
+            InMsg::Chunk(name, data) => {
                 if let Some(name) = name {
                     self.file = name;
                     self.lines = 0;
@@ -158,12 +254,11 @@ impl Io {
                 self.buf.extend(data);
                 true
             }
-            Ok(InMsg::Eof) => {
+            InMsg::Eof => {
                 self.eof = true;
                 self.started = true;
                 false
             }
-            Err(_) => val::abort(Abort::Stopped),
         }
     }
 
@@ -286,7 +381,7 @@ impl Runtime {
         self.io.borrow_mut().next_input()
     }
     fn stderr(&self, msg: Vec<u8>) {
-        self.io.borrow_mut().send(Msg::Err(msg));
+        self.io.borrow_mut().stderr(msg);
     }
 }
 
@@ -597,6 +692,29 @@ fn env_obj(rt: &Runtime) -> Val {
 
 /// Entry point of the worker thread.
 pub fn worker(job: Job, tx: Tx, rx: Rx) {
+    let link = Rc::new(RefCell::new(Link::Thread(tx, rx)));
+    guarded(&job, &link, None);
+}
+
+/// Run `job` on this thread over `input` read ahead (`complete`: to its end),
+/// giving way at `until`. The messages to replay, ending with `Done`, or
+/// `None` when the run gave way (ran past `until`, kept too much output or
+/// wanted input past what was read): it must run again on a worker.
+pub fn inline(job: &Job, input: Vec<Ahead>, complete: bool, until: std::time::Instant) -> Option<Vec<Msg>> {
+    let link = Rc::new(RefCell::new(Link::Inline { input: input.into_iter(), complete, msgs: Vec::new(), bytes: 0 }));
+    if !guarded(job, &link, Some(until)) {
+        return None;
+    }
+    let mut link = link.borrow_mut();
+    match &mut *link {
+        Link::Inline { msgs, .. } => Some(std::mem::take(msgs)),
+        Link::Thread(..) => None,
+    }
+}
+
+/// Run `job` under the guard, ending with `Done` on `link`; false when it
+/// gave way (`yield_at` passed, see [`inline`]).
+fn guarded(job: &Job, link: &Rc<RefCell<Link>>, yield_at: Option<std::time::Instant>) -> bool {
     let g = &job.guard;
     let _scope = g.budget.as_ref().map(crate::limits::scope::enter);
     let cancel = g.cancel.clone();
@@ -608,17 +726,19 @@ pub fn worker(job: Job, tx: Tx, rx: Rx) {
         .map(|m| val::heap_cap(m.used(), m.limit()));
     val::install_guard(Some(Guard {
         deadline: g.deadline,
+        yield_at,
         cancelled: Box::new(move || cancel.is_cancelled()),
         stop: g.stop.clone(),
         max_len: g.max_len,
         heap_cap,
     }));
-    let done_tx = tx.clone();
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_job(&job, tx, rx)));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_job(job, link.clone())));
+    val::install_guard(None);
     let status = match result {
         Ok(s) => s,
         Err(payload) => {
             let msg = match payload.downcast_ref::<Abort>() {
+                Some(Abort::GiveWay) => return false,
                 Some(Abort::Stopped) | Some(Abort::Cancelled) => None,
                 Some(Abort::Timeout) => Some("jq: error: time limit exceeded (timeout_ms)\n".to_string()),
                 Some(Abort::Depth) => Some(format!("jq: error: value nesting exceeds {}\n", val::MAX_DEPTH)),
@@ -635,22 +755,21 @@ pub fn worker(job: Job, tx: Tx, rx: Rx) {
                 None => Some("jq: error: internal error\n".to_string()),
             };
             if let Some(m) = msg {
-                let _ = done_tx.blocking_send(Msg::Err(m.into_bytes()));
+                link.borrow_mut().push(Msg::Err(m.into_bytes()));
             }
             5
         }
     };
-    val::install_guard(None);
-    let _ = done_tx.blocking_send(Msg::Done(status));
+    link.borrow_mut().push(Msg::Done(status));
+    true
 }
 
-fn run_job(job: &Job, tx: Tx, rx: Rx) -> i32 {
+fn run_job(job: &Job, link: Rc<RefCell<Link>>) -> i32 {
     let mut names: Vec<String> = vec!["$ENV".into(), "$ARGS".into()];
     names.extend(job.vars.iter().map(|(n, _)| format!("${n}")));
     let rt = Runtime {
         io: RefCell::new(Io {
-            tx,
-            rx,
+            link,
             out: Vec::new(),
             buf: VecDeque::new(),
             eof: false,
@@ -793,7 +912,7 @@ fn run_one(job: &Job, filter: &JFilter, ctx: &Ctx<JqData>, rt: &Runtime, input: 
                 st.any_output = true;
                 st.last = Some(v);
                 if io.out.len() >= FLUSH_AT {
-                    io.flush();
+                    io.flush_blocks();
                 }
             }
             Err(e) => match e.get_err() {

@@ -70,10 +70,14 @@ pub enum Abort {
     TooLarge(&'static str),
     /// The exec's budget said stop (memory, or another limit of the exec).
     Limit(String),
+    /// An inline run gave way, to run again on a worker (see `run::inline`).
+    GiveWay,
 }
 
 pub struct Guard {
     pub deadline: Option<Instant>,
+    /// An inline run gives way at this time (see `run::inline`).
+    pub yield_at: Option<Instant>,
     pub cancelled: Box<dyn Fn() -> bool + Send>,
     pub stop: Arc<AtomicBool>,
     /// Largest array/object length and string byte length a program may build.
@@ -152,7 +156,7 @@ pub fn tick() {
 
 #[cold]
 fn slow_check(full: bool) {
-    // Only the jq worker thread runs guarded; elsewhere (argument parsing on
+    // Only a jq run is guarded; elsewhere (argument parsing on
     // the interpreter's threads) values are small and bounded by the parser.
     if GUARD.with(|g| g.borrow().is_none()) {
         return;
@@ -176,8 +180,12 @@ fn slow_check(full: bool) {
         if (g.cancelled)() {
             return Some(Abort::Cancelled);
         }
-        if g.deadline.is_some_and(|d| Instant::now() >= d) {
+        let now = Instant::now();
+        if g.deadline.is_some_and(|d| now >= d) {
             return Some(Abort::Timeout);
+        }
+        if g.yield_at.is_some_and(|t| now >= t) {
+            return Some(Abort::GiveWay);
         }
         if let Some(cap) = g.heap_cap {
             let over = crate::limits::scope::with_budget(|b| match b.memory() {
