@@ -7,10 +7,11 @@
 //! (creation, `echo hi` on a live one, resident memory per idle session).
 //!
 //! Usage: `cargo run --release --manifest-path native/bench_bashkit/Cargo.toml --
-//! PATH/bashkit_cases.rs [--runs N] [--warmup N] [--filter TEXT] [--only sandbash|bashkit] [--cold] [--live N]`
+//! PATH/bashkit_cases.rs [--runs N] [--warmup N] [--filter TEXT] [--only sandbash|bashkit] [--cold] [--tails] [--live N]`
 //! (`--only` times one engine, for a profiler; the other's column shows NaN;
 //! `--cold`: sandbash forgets its cached parses before each run, so every
-//! run parses its script as the first one does;
+//! run parses its script as the first one does; `--tails` also prints each
+//! case's 99th percentile;
 //! `--live N` only runs `echo hi` N times on one live session, for a profiler).
 
 #[path = "../../sandbash/benches/support/case_file.rs"]
@@ -41,8 +42,9 @@ fn theirs(rt: &Rt, script: &str) -> (Vec<u8>, i32) {
     }
 }
 
-/// Median wall time of `runs` calls of `f`, after `warmup` untimed ones.
-fn time(runs: usize, warmup: usize, mut f: impl FnMut()) -> f64 {
+/// Median and 99th percentile wall time (µs) of `runs` calls of `f`, after
+/// `warmup` untimed ones.
+fn time(runs: usize, warmup: usize, mut f: impl FnMut()) -> (f64, f64) {
     for _ in 0..warmup {
         f();
     }
@@ -52,7 +54,9 @@ fn time(runs: usize, warmup: usize, mut f: impl FnMut()) -> f64 {
         f();
         v.push(t.elapsed());
     }
-    median(v).as_secs_f64() * 1e6
+    v.sort();
+    let p99 = v.get((v.len() * 99 / 100).min(v.len().saturating_sub(1))).copied().unwrap_or_default();
+    (median(v).as_secs_f64() * 1e6, p99.as_secs_f64() * 1e6)
 }
 
 /// Resident set size in bytes (Linux).
@@ -77,6 +81,7 @@ fn main() {
     let mut only = String::new();
     let mut live = 0usize;
     let mut cold = false;
+    let mut tails = false;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--runs" => runs = args.next().and_then(|v| v.parse().ok()).expect("--runs N"),
@@ -84,6 +89,7 @@ fn main() {
             "--filter" => filter = args.next().expect("--filter TEXT"),
             "--only" => only = args.next().expect("--only sandbash|bashkit"),
             "--cold" => cold = true,
+            "--tails" => tails = true,
             "--live" => live = args.next().and_then(|v| v.parse().ok()).expect("--live N"),
             _ => path = Some(a),
         }
@@ -98,7 +104,7 @@ fn main() {
         return;
     }
     let Some(path) = path else {
-        eprintln!("usage: bench_bashkit PATH/bashkit_cases.rs [--runs N] [--warmup N] [--filter TEXT] [--only sandbash|bashkit] [--cold] [--live N]");
+        eprintln!("usage: bench_bashkit PATH/bashkit_cases.rs [--runs N] [--warmup N] [--filter TEXT] [--only sandbash|bashkit] [--cold] [--tails] [--live N]");
         std::process::exit(2);
     };
     let cases: Vec<Case> = match load_cases(&path) {
@@ -126,15 +132,15 @@ fn main() {
         same_ours += a as usize;
         same_theirs += b as usize;
         // Alternate the engines case by case so neither runs on a warmer machine.
-        let o = if only == "bashkit" {
-            f64::NAN
+        let (o, o99) = if only == "bashkit" {
+            (f64::NAN, f64::NAN)
         } else {
             time(runs, warmup, || {
                 std::hint::black_box(ours(&rt, &case.script, cold));
             })
         };
-        let t = if only == "sandbash" {
-            f64::NAN
+        let (t, t99) = if only == "sandbash" {
+            (f64::NAN, f64::NAN)
         } else {
             time(runs, warmup, || {
                 std::hint::black_box(theirs(&rt, &case.script));
@@ -151,6 +157,9 @@ fn main() {
             yn(a),
             yn(b)
         );
+        if tails {
+            println!("{:<28} {:<10} {:>11} {:>11}  (99th percentile)", "", "", fmt_us(o99), fmt_us(t99));
+        }
         by_cat.entry(case.category.clone()).or_default().push((o, t));
         if case.script.contains("jq") {
             by_cat.entry("(uses jq)".into()).or_default().push((o, t));
@@ -184,19 +193,19 @@ fn main() {
     }
     println!();
     println!("a session                      sandbash     bashkit");
-    let o = time(2000, 100, || {
+    let (o, _) = time(2000, 100, || {
         std::hint::black_box(sandbash::Bash::builder().build().expect("session"));
     });
-    let t = time(2000, 100, || {
+    let (t, _) = time(2000, 100, || {
         std::hint::black_box(bashkit::Bash::new());
     });
     println!("new session                 {:>11} {:>11}", fmt_us(o), fmt_us(t));
     let mut sb = sandbash::Bash::builder().build().expect("session");
     let mut bk = bashkit::Bash::new();
-    let o = time(5000, 200, || {
+    let (o, _) = time(5000, 200, || {
         std::hint::black_box(rt.block_on(sb.exec("echo hi")).ok());
     });
-    let t = time(5000, 200, || {
+    let (t, _) = time(5000, 200, || {
         std::hint::black_box(rt.block_on(bk.exec("echo hi")).ok());
     });
     println!("echo hi, live session       {:>11} {:>11}", fmt_us(o), fmt_us(t));
