@@ -192,6 +192,15 @@ impl CommandTable {
         builtins::lookup(name).filter(|b| b.kind != Kind::Program && !sh.disabled.contains(name))
     }
 
+    /// Whether `name` runs the shell's own builtin: no function or
+    /// application command of that name, and not disabled (what a fast
+    /// path must know before it runs the builtin's work itself).
+    pub fn runs_builtin(&self, sh: &ShellState, name: &str) -> bool {
+        !sh.funcs.contains_key(name)
+            && !self.host.as_ref().is_some_and(|h| h.has(name))
+            && Self::builtin(sh, name).is_some()
+    }
+
     /// What `name` runs (see the module doc for the order).
     pub async fn resolve(&self, sh: &ShellState, name: &str) -> Resolved {
         self.resolve_with(sh, name, false).await

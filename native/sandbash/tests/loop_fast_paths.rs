@@ -277,3 +277,114 @@ set -u; g() { k=$2; echo "k=$k"; }; g one; echo not reached"#,
         127,
     );
 }
+
+// ----------------------------------------------------------------------
+// [ ] and test on plain operands
+// ----------------------------------------------------------------------
+
+#[test]
+fn test_forms_and_their_errors() {
+    check_err(r#"x=5; u=; for f in '[ $x -lt 10 ]' '[ "$x" -ge 5 ]' '[ " 5" -eq 5 ]' '[ +5 -eq 5 ]' '[ 5x -lt 10 ]' '[ a -lt b ]' '[ 99999999999999999999 -gt 1 ]' \
+  '[ -z "" ]' '[ -n "" ]' '[ -z ]' '[ -n ]' '[ ! ]' '[ = ]' '[ "" ]' '[ "$u" ]' '[ $u ]' '[ a = a ]' '[ a == b ]' "[ 'a b' != a ]" '[ ! = x ]' \
+  '[ $nope -lt 5 ]' 'test 3 -eq 3' 'test' 'test -z x' '[ 1 = 1' '[ a = a ] ]' '[ -n x ]; echo "$_"' 'test 1 -ne 2; echo "$_"' '[ 1 = 2 ]; echo "${PIPESTATUS[@]}"'; do
+  eval "$f"; echo "$f -> $?"
+done"#, "[ $x -lt 10 ] -> 0\n[ \"$x\" -ge 5 ] -> 0\n[ \" 5\" -eq 5 ] -> 0\n[ +5 -eq 5 ] -> 0\n[ 5x -lt 10 ] -> 2\n[ a -lt b ] -> 2\n[ 99999999999999999999 -gt 1 ] -> 2\n[ -z \"\" ] -> 0\n[ -n \"\" ] -> 1\n[ -z ] -> 0\n[ -n ] -> 0\n[ ! ] -> 0\n[ = ] -> 0\n[ \"\" ] -> 1\n[ \"$u\" ] -> 1\n[ $u ] -> 1\n[ a = a ] -> 0\n[ a == b ] -> 1\n[ 'a b' != a ] -> 0\n[ ! = x ] -> 1\n[ $nope -lt 5 ] -> 2\ntest 3 -eq 3 -> 0\ntest -> 1\ntest -z x -> 1\n[ 1 = 1 -> 2\n[ a = a ] ] -> 2\n]\n[ -n x ]; echo \"$_\" -> 0\n2\ntest 1 -ne 2; echo \"$_\" -> 0\n1\n[ 1 = 2 ]; echo \"${PIPESTATUS[@]}\" -> 0\n", "bash: line 4: [: 5x: integer expression expected\nbash: line 4: [: a: integer expression expected\nbash: line 4: [: 99999999999999999999: integer expression expected\nbash: line 4: [: -lt: unary operator expected\nbash: line 4: [: missing `]'\nbash: line 4: [: too many arguments\n", 0);
+}
+
+#[test]
+fn operands_that_split_or_glob() {
+    check_err(r#"touch a1 a2; x='a*'; [ $x = 'a*' ]; echo $?; y='1 2'; [ $y = '1 2' ]; echo $?; [ "$y" = '1 2' ]; echo $?
+IFS=-; z=a-b; [ $z = a-b ]; echo $?; IFS=' '; [ $z = a-b ]; echo $?; set -- 4 '' 'p q'; [ $1 -eq 4 ]; echo $?; [ $2 ]; echo $?; [ "$3" = 'p q' ]; echo $?"#, "2\n2\n0\n2\n0\n0\n1\n0\n", "bash: line 1: [: too many arguments\nbash: line 1: [: too many arguments\nbash: line 2: [: too many arguments\n", 0);
+}
+
+#[test]
+fn test_as_a_function_or_disabled() {
+    check_err(
+        r#"for i in 1 2 3; do
+  [ $i -eq 2 ] && test() { echo "fn $*"; return 7; }
+  test $i -eq $i; echo "test: $?"; [ $i = $i ]; echo "[: $?"
+done
+unset -f test; test 1 -eq 1; echo $?; enable -n test; test 1 -eq 1; echo "disabled: $?"; enable test; test 2 -gt 1; echo $?"#,
+        "test: 0\n[: 0\nfn 2 -eq 2\ntest: 7\n[: 0\nfn 3 -eq 3\ntest: 7\n[: 0\n0\ndisabled: 0\n0\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn test_under_errexit_nounset_and_traps() {
+    check_err(
+        r#"trap 'echo "ERR at $LINENO"' ERR
+for i in 1 2; do [ $i -eq 2 ] || echo "not two"; [ $i -eq 1 ] && echo one; done
+[ 1 -eq 2 ]; echo after
+trap - ERR; set -e; [ 1 -eq 2 ] && echo no; [ x = y ] || echo yes; (set -u; [ "$nope" = x ]; echo unreached); echo "sub: $?"; ( [ 1 -eq 2 ]; echo unreached ); echo "sub: $?"
+set -x; [ 2 -gt 1 ]; test a = a; set +x; echo done"#,
+        "not two\none\nERR at 3\nafter\nyes\n",
+        "bash: line 4: nope: unbound variable\n",
+        1,
+    );
+}
+
+#[test]
+fn loop_of_tests() {
+    check(
+        r#"i=0; n=0; while [ $i -lt 2000 ]; do i=$((i+1)); [ $((i % 7)) -eq 0 ] && n=$((n+1)); [ "$i" != 1000 ] || echo "at $i: $n"; done; echo "$i $n""#,
+        "at 1000: 142\n2000 285\n",
+        0,
+    );
+}
+
+#[test]
+fn function_names_written_with_quotes() {
+    check_err(r#"
+'f' () { :; }; echo $?; "g"() { :; }; echo $?; f\x() { :; }; echo $?; h'i'() { :; }; echo $?; function 'k' { :; }; echo $?; 12() { echo twelve; }; 12; declare -F"#, "1\n1\n1\n1\n1\ntwelve\ndeclare -f 12\n", "bash: line 2: `'f'': not a valid identifier\nbash: line 2: `\"g\"': not a valid identifier\nbash: line 2: `f\\x': not a valid identifier\nbash: line 2: `h'i'': not a valid identifier\nbash: line 2: `'k'': not a valid identifier\n", 0);
+}
+
+// ----------------------------------------------------------------------
+// function calls with plain arguments
+// ----------------------------------------------------------------------
+
+#[test]
+fn calls_and_what_they_leave() {
+    check_err(r#"f() { echo "$#:$1:${2-unset}:$_"; return $(( $# % 3 )); }
+f a b; echo "st=$? _=$_ ps=${PIPESTATUS[*]}"; f; echo "_=$_"; x='a b'; y='*'; touch q1 q2
+f $x; f "$x"; f $y; f "$y" "$nope"; f $nope z; set -- 1 '2 3' ''; f "$@"; echo "st=$?"; f "$1" $1 '$1' "lit"
+my-fn.x() { echo "dashed $*"; }; my-fn.x 1 2; for i in 1 2 3; do f $i; done; echo "_=$_"
+g() { local v=$1; echo "${FUNCNAME[*]} ${BASH_LINENO[*]} $LINENO $v"; }; for i in 1 2; do g $i; done; h() { g "$@"; }; h 9"#, "2:a:b:bash\nst=2 _=b ps=2\n0::unset:st=2 _=b ps=2\n_=f\n2:a:b:q2\n1:a b:unset:b\n2:q1:q2:a b\n2:*::q2\n1:z:unset:\n3:1:2 3:\nst=0\n4:1:1:st=0\ndashed 1 2\n1:1:unset:2\n1:2:unset:1\n1:3:unset:2\n_=3\ng 5 5 1\ng 5 5 2\ng h 5 5 5 9\n", "", 0);
+}
+
+#[test]
+fn calls_as_the_function_changes() {
+    check_err(
+        r#"f() { echo one $1; }
+for i in 1 2 3 4; do
+  f $i
+  [ $i = 1 ] && f() { echo two $1; }
+  [ $i = 2 ] && unset -f f
+  [ $i = 3 ] && f() { echo three $1; return 4; }
+done; echo "st=$?"
+alias f='echo aliased'; f 5; true; echo "_=$_"; false; echo "st=$? _=$_"; : x y; echo "_=$_""#,
+        "one 1\ntwo 2\nthree 4\nst=1\nthree 5\n_=true\nst=1 _=false\n_=y\n",
+        "bash: line 3: f: command not found\n",
+        0,
+    );
+}
+
+#[test]
+fn calls_under_errexit_and_in_subshells() {
+    check_err(r#"f() { echo "in f $1 $SHLVL $BASH_SUBSHELL"; return $1; }
+f 0; x=$(f 0); echo "[$x]"; (f 0); f 0 | cat; echo "$(f 0)"
+set -e; f 0; if f 3; then :; else echo "cond $?"; fi; f 2 || echo "or $?"; f 5; echo unreached"#, "in f 0 1 0\n[in f 0 1 1]\nin f 0 1 1\nin f 0 1 1\nin f 0 1 1\nin f 0 1 0\nin f 3 1 0\ncond 3\nin f 2 1 0\nor 2\nin f 5 1 0\n", "", 5);
+}
+
+#[test]
+fn recursion_through_calls() {
+    check_err(
+        r#"d() { if [ $1 -lt 50 ]; then d $(( $1 + 1 )); else echo "depth $1 ${#FUNCNAME[@]}"; fi; }; d 0
+c() { local n=$1; [ $n -eq 0 ] && return 0; c $(( n - 1 )); }; c 90; echo "st=$?"
+fact() { if [ "$1" -le 1 ]; then r=1; else fact $(( $1 - 1 )); r=$(( r * $1 )); fi; }; fact 20; echo $r"#,
+        "depth 50 51\nst=0\n2432902008176640000\n",
+        "",
+        0,
+    );
+}

@@ -268,7 +268,7 @@ pub async fn binary(sh: &ShellState, p: &BP, a: &str, b: &str) -> Result<bool, S
 }
 
 /// `test`'s integer operands: optional blanks and sign, decimal digits.
-fn parse_int(s: &str) -> Result<i64, String> {
+pub(super) fn parse_int(s: &str) -> Result<i64, String> {
     s.trim().parse::<i64>().map_err(|_| format!("{s}: integer expression expected"))
 }
 

@@ -264,6 +264,11 @@ pub fn run_list<'a>(sh: &'a mut ShellState, list: &'a ast::CompoundList, fds: &'
                 s
             } else if let Some(ran) = lone_command(and_or).map(|c| fast::try_command(sh, c)).transpose()?.flatten() {
                 finish_fast(sh, fds, ran).await?
+            } else if let Some((c, (f, args))) =
+                lone_simple(and_or).and_then(|c| Some((c, fast::call::function_call(sh, c)?)))
+            {
+                let s = fast::call::run(sh, c, f, args, fds).await?;
+                finish_fast(sh, fds, fast::Ran { status: s, yield_due: false }).await?
             } else {
                 run_and_or(sh, and_or, fds).await?
             };
@@ -277,6 +282,14 @@ fn lone_command(and_or: &ast::AndOrList) -> Option<&ast::Command> {
     let p = &and_or.first;
     match &p.seq[..] {
         [cmd] if and_or.additional.is_empty() && p.timed.is_none() && !p.bang => Some(cmd),
+        _ => None,
+    }
+}
+
+/// The simple command of a list item that is one simple command alone.
+fn lone_simple(and_or: &ast::AndOrList) -> Option<&ast::SimpleCommand> {
+    match lone_command(and_or)? {
+        ast::Command::Simple(c) => Some(c),
         _ => None,
     }
 }
@@ -303,7 +316,12 @@ async fn run_and_or(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> Re
 async fn run_and_or_inner(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds, cond_before: bool) -> Res {
     let n = list.additional.len();
     sh.in_condition = cond_before || n > 0;
-    let mut status = run_pipeline(sh, &list.first, fds).await?;
+    // A lone command was offered to `fast` already (see `run_list`).
+    let mut status = if n > 0 {
+        run_pipeline_or_fast(sh, &list.first, fds).await?
+    } else {
+        run_pipeline(sh, &list.first, fds).await?
+    };
     for (i, next) in list.additional.iter().enumerate() {
         let (run, p) = match next {
             ast::AndOr::And(p) => (status == 0, p),
@@ -311,10 +329,21 @@ async fn run_and_or_inner(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds,
         };
         if run {
             sh.in_condition = cond_before || i + 1 < n;
-            status = run_pipeline(sh, p, fds).await?;
+            status = run_pipeline_or_fast(sh, p, fds).await?;
         }
     }
     Ok(status)
+}
+
+/// Run pipeline `p` of an and-or list, at once when it is one command that
+/// [`fast`] runs (`[ -n "$x" ] && n=$((n + 1))`).
+async fn run_pipeline_or_fast(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res {
+    if let ([cmd], None, false) = (p.seq.as_slice(), &p.timed, p.bang) {
+        if let Some(ran) = fast::try_command(sh, cmd)? {
+            return finish_fast(sh, fds, ran).await;
+        }
+    }
+    run_pipeline(sh, p, fds).await
 }
 
 /// A command failed outside a condition: run the ERR trap, then leave the shell
@@ -621,8 +650,9 @@ async fn run_other_command(sh: &mut ShellState, cmd: &ast::Command, fds: &Fds) -
                     return Err(Flow::Exit(2));
                 }
             }
-            // A name with an expansion in it is refused when the definition runs.
-            if name.contains(['$', '`']) {
+            // A name with an expansion or a quote in it is refused when the
+            // definition runs (bash's `check_identifier`: W_HASDOLLAR, W_QUOTED).
+            if name.contains(['$', '`', '\'', '"', '\\']) {
                 if let Some(l) = &def.fname.loc {
                     sh.line = sh.src.line(l.start.line);
                 }

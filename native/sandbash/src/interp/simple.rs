@@ -25,7 +25,7 @@ fn is_declaration(name: &str) -> bool {
 }
 
 pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Res {
-    sh.nofork_now = sh.nofork == cmd as *const ast::SimpleCommand as usize && super::nofork::traps_allow(sh);
+    mark_nofork(sh, cmd);
     let mut subs = super::procsub::ProcSubs::default();
     let r = run_with(sh, cmd, fds, &mut subs).await;
     // Most commands have none: their future stays small without it.
@@ -33,6 +33,12 @@ pub async fn run(sh: &mut ShellState, cmd: &ast::SimpleCommand, fds: &Fds) -> Re
         Box::pin(super::procsub::finish(sh, fds, subs)).await?;
     }
     r
+}
+
+/// Whether `cmd` is the command a child shell runs without forking again
+/// (see `nofork`).
+pub(super) fn mark_nofork(sh: &mut ShellState, cmd: &ast::SimpleCommand) {
+    sh.nofork_now = sh.nofork == cmd as *const ast::SimpleCommand as usize && super::nofork::traps_allow(sh);
 }
 
 /// `{name}>file` / `{name}>&-`: a word `{name}` right before a redirection

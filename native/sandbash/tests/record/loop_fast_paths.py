@@ -111,3 +111,47 @@ printf '[%s]' "$w" "$x" "$y" "$z"; echo
 unset u; q=$u; r=${u}; printf '[%s]' "$q" "$r"; echo
 RANDOM=7; s=$RANDOM; t=$LINENO; printf '[%s]' "${#s}" "$t"; echo
 set -u; g() { k=$2; echo "k=$k"; }; g one; echo not reached''')
+
+group("[ ] and test on plain operands")
+tools("touch", "test")
+e("test_forms_and_their_errors", r'''x=5; u=; for f in '[ $x -lt 10 ]' '[ "$x" -ge 5 ]' '[ " 5" -eq 5 ]' '[ +5 -eq 5 ]' '[ 5x -lt 10 ]' '[ a -lt b ]' '[ 99999999999999999999 -gt 1 ]' \
+  '[ -z "" ]' '[ -n "" ]' '[ -z ]' '[ -n ]' '[ ! ]' '[ = ]' '[ "" ]' '[ "$u" ]' '[ $u ]' '[ a = a ]' '[ a == b ]' "[ 'a b' != a ]" '[ ! = x ]' \
+  '[ $nope -lt 5 ]' 'test 3 -eq 3' 'test' 'test -z x' '[ 1 = 1' '[ a = a ] ]' '[ -n x ]; echo "$_"' 'test 1 -ne 2; echo "$_"' '[ 1 = 2 ]; echo "${PIPESTATUS[@]}"'; do
+  eval "$f"; echo "$f -> $?"
+done''')
+e("operands_that_split_or_glob", r'''touch a1 a2; x='a*'; [ $x = 'a*' ]; echo $?; y='1 2'; [ $y = '1 2' ]; echo $?; [ "$y" = '1 2' ]; echo $?
+IFS=-; z=a-b; [ $z = a-b ]; echo $?; IFS=' '; [ $z = a-b ]; echo $?; set -- 4 '' 'p q'; [ $1 -eq 4 ]; echo $?; [ $2 ]; echo $?; [ "$3" = 'p q' ]; echo $?''')
+e("test_as_a_function_or_disabled", r'''for i in 1 2 3; do
+  [ $i -eq 2 ] && test() { echo "fn $*"; return 7; }
+  test $i -eq $i; echo "test: $?"; [ $i = $i ]; echo "[: $?"
+done
+unset -f test; test 1 -eq 1; echo $?; enable -n test; test 1 -eq 1; echo "disabled: $?"; enable test; test 2 -gt 1; echo $?''')
+e("test_under_errexit_nounset_and_traps", r'''trap 'echo "ERR at $LINENO"' ERR
+for i in 1 2; do [ $i -eq 2 ] || echo "not two"; [ $i -eq 1 ] && echo one; done
+[ 1 -eq 2 ]; echo after
+trap - ERR; set -e; [ 1 -eq 2 ] && echo no; [ x = y ] || echo yes; (set -u; [ "$nope" = x ]; echo unreached); echo "sub: $?"; ( [ 1 -eq 2 ]; echo unreached ); echo "sub: $?"
+set -x; [ 2 -gt 1 ]; test a = a; set +x; echo done''')
+t("loop_of_tests", r'''i=0; n=0; while [ $i -lt 2000 ]; do i=$((i+1)); [ $((i % 7)) -eq 0 ] && n=$((n+1)); [ "$i" != 1000 ] || echo "at $i: $n"; done; echo "$i $n"''')
+e("function_names_written_with_quotes", r'''
+'f' () { :; }; echo $?; "g"() { :; }; echo $?; f\x() { :; }; echo $?; h'i'() { :; }; echo $?; function 'k' { :; }; echo $?; 12() { echo twelve; }; 12; declare -F''')
+
+group("function calls with plain arguments")
+e("calls_and_what_they_leave", r'''f() { echo "$#:$1:${2-unset}:$_"; return $(( $# % 3 )); }
+f a b; echo "st=$? _=$_ ps=${PIPESTATUS[*]}"; f; echo "_=$_"; x='a b'; y='*'; touch q1 q2
+f $x; f "$x"; f $y; f "$y" "$nope"; f $nope z; set -- 1 '2 3' ''; f "$@"; echo "st=$?"; f "$1" $1 '$1' "lit"
+my-fn.x() { echo "dashed $*"; }; my-fn.x 1 2; for i in 1 2 3; do f $i; done; echo "_=$_"
+g() { local v=$1; echo "${FUNCNAME[*]} ${BASH_LINENO[*]} $LINENO $v"; }; for i in 1 2; do g $i; done; h() { g "$@"; }; h 9''')
+e("calls_as_the_function_changes", r'''f() { echo one $1; }
+for i in 1 2 3 4; do
+  f $i
+  [ $i = 1 ] && f() { echo two $1; }
+  [ $i = 2 ] && unset -f f
+  [ $i = 3 ] && f() { echo three $1; return 4; }
+done; echo "st=$?"
+alias f='echo aliased'; f 5; true; echo "_=$_"; false; echo "st=$? _=$_"; : x y; echo "_=$_"''')
+e("calls_under_errexit_and_in_subshells", r'''f() { echo "in f $1 $SHLVL $BASH_SUBSHELL"; return $1; }
+f 0; x=$(f 0); echo "[$x]"; (f 0); f 0 | cat; echo "$(f 0)"
+set -e; f 0; if f 3; then :; else echo "cond $?"; fi; f 2 || echo "or $?"; f 5; echo unreached''')
+e("recursion_through_calls", r'''d() { if [ $1 -lt 50 ]; then d $(( $1 + 1 )); else echo "depth $1 ${#FUNCNAME[@]}"; fi; }; d 0
+c() { local n=$1; [ $n -eq 0 ] && return 0; c $(( n - 1 )); }; c 90; echo "st=$?"
+fact() { if [ "$1" -le 1 ]; then r=1; else fact $(( $1 - 1 )); r=$(( r * $1 )); fi; }; fact 20; echo $r''')

@@ -1,12 +1,16 @@
-//! Commands that finish without waiting on anything, run at once: `(( ))`
-//! and `name=value` whose arithmetic compiles (see `expand::arith::compiled`)
-//! or whose value is plain text. The general path builds and boxes a future
+//! Commands that finish without waiting on anything, run at once: `(( ))`,
+//! `name=value` whose arithmetic compiles (see `expand::arith::compiled`)
+//! or whose value is plain text, and `:`, `true`, `false`, `[ ]` and `test`
+//! on plain operands ([`plain_builtins`]). The general path builds and boxes a future
 //! for every command, which is most of what a tight loop costs.
 //!
 //! Each case does exactly what the general path would do for it, and
 //! declines (`Ok(None)`, having changed nothing) whenever something could
 //! differ: traps, `set -x`, namerefs, a readonly or integer variable, text
 //! that needs expanding, an arithmetic error to report.
+
+pub mod call;
+mod plain_builtins;
 
 use super::{simple, Flow};
 use crate::state::ShellState;
@@ -24,6 +28,7 @@ pub fn try_command(sh: &mut ShellState, cmd: &ast::Command) -> Result<Option<Ran
         return Ok(None);
     }
     match cmd {
+        ast::Command::Simple(c) if c.word_or_name.is_some() => plain_builtins::builtin(sh, c),
         ast::Command::Simple(c) => assignment(sh, c),
         ast::Command::Compound(ast::CompoundCommand::Arithmetic(a), None) => arithmetic_turn(sh, a),
         _ => Ok(None),

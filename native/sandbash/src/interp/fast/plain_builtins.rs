@@ -1,0 +1,166 @@
+//! Builtins run at once when their operands need no word machinery
+//! (literals, quoted text, and single parameters whose value would not be
+//! split or globbed): `:`, `true` and `false`, and `[ A op B ]` / `test A op
+//! B`. Only the tests that cannot fail are decided here (one operand,
+//! `-z`/`-n`, `=`/`==`/`!=`, and the integer comparisons on integers);
+//! anything else (file tests, `!`, `-a`, an error to print) declines and
+//! runs the general way.
+
+use super::{parameter, simple, Ran};
+use crate::interp::Flow;
+use crate::state::ShellState;
+use brush_parser::ast::{self, CommandPrefixOrSuffixItem as Item};
+use std::borrow::Cow;
+
+/// Operands of a test decided here, at most (`[ a = b ]` has three).
+const MAX_OPERANDS: usize = 3;
+
+/// Operands of `:`, `true` or `false` taken here, at most.
+const MAX_IGNORED: usize = 8;
+
+/// Which builtin a command runs here.
+#[derive(Clone, Copy, PartialEq)]
+enum Plain {
+    Bracket,
+    Test,
+    /// `:`, `true` or `false`: the status whatever the operands.
+    Status(bool),
+}
+
+pub fn builtin(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>, Flow> {
+    let Some(word) = &c.word_or_name else {
+        return Ok(None);
+    };
+    let which = match word.value.as_str() {
+        "[" => Plain::Bracket,
+        "test" => Plain::Test,
+        ":" | "true" => Plain::Status(true),
+        "false" => Plain::Status(false),
+        _ => return Ok(None),
+    };
+    let bracket = which == Plain::Bracket;
+    if c.prefix.is_some() || sh.vars.has_refs() {
+        return Ok(None);
+    }
+    let items = c.suffix.as_ref().map_or(&[][..], |s| &s.0[..]);
+    if items.len() > MAX_IGNORED {
+        return Ok(None);
+    }
+    let src = sh.src.clone();
+    let mut raw: Vec<Cow<str>> = Vec::with_capacity(items.len());
+    for it in items {
+        let Item::Word(w) = it else {
+            return Ok(None);
+        };
+        raw.push(src.word(w));
+    }
+    if bracket {
+        // `[` without its `]` is an error, printed the general way.
+        if raw.pop().as_deref() != Some("]") {
+            return Ok(None);
+        }
+    }
+    let tested = matches!(which, Plain::Bracket | Plain::Test);
+    if (tested && (raw.is_empty() || raw.len() > MAX_OPERANDS)) || !sh.commands.runs_builtin(sh, &word.value) {
+        return Ok(None);
+    }
+    let mut ops: Vec<Cow<str>> = Vec::with_capacity(raw.len());
+    for r in &raw {
+        match operand(sh, r) {
+            Some(v) => ops.push(v),
+            None => return Ok(None),
+        }
+    }
+    let truth = match which {
+        Plain::Status(s) => s,
+        _ => match decide(&ops) {
+            Some(t) => t,
+            None => return Ok(None),
+        },
+    };
+    let last = match ops.last() {
+        _ if bracket => "]".to_string(),
+        Some(v) => v.to_string(),
+        None => word.value.clone(),
+    };
+    let yield_due = sh.budget.tick_short_command()?;
+    if let Some(line) = simple::command_line(c) {
+        sh.line = sh.src.line(line);
+    }
+    sh.trace.command = None;
+    if let Some(sp) = simple::span(c) {
+        sh.trace.span = sp;
+    }
+    sh.subst_status = None;
+    simple::set_last_arg(sh, last);
+    Ok(Some(Ran { status: i32::from(!truth), yield_due }))
+}
+
+/// What `test` says of these operands, when it is one of the forms decided here.
+fn decide(ops: &[Cow<str>]) -> Option<bool> {
+    match ops {
+        // One operand: true when not empty, whatever it says (`[ -z ]` too).
+        [a] => Some(!a.is_empty()),
+        [op, a] => match op.as_ref() {
+            "-z" => Some(a.is_empty()),
+            "-n" => Some(!a.is_empty()),
+            _ => None,
+        },
+        // Three operands with a binary operator in the middle are always
+        // that comparison (bash's `three_arguments` looks at it first).
+        [a, op, b] => match op.as_ref() {
+            "=" | "==" => Some(a == b),
+            "!=" => Some(a != b),
+            "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge" => {
+                let (x, y) = (int(a)?, int(b)?);
+                Some(match op.as_ref() {
+                    "-eq" => x == y,
+                    "-ne" => x != y,
+                    "-lt" => x < y,
+                    "-le" => x <= y,
+                    "-gt" => x > y,
+                    _ => x >= y,
+                })
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// An integer operand as `test` reads it; `None` (an error to print) otherwise.
+fn int(s: &str) -> Option<i64> {
+    crate::interp::cond::parse_int(s).ok()
+}
+
+/// The one field the word `raw` expands to, when that needs no word machinery.
+pub(super) fn operand<'s>(sh: &'s ShellState, raw: &'s str) -> Option<Cow<'s, str>> {
+    if let Some(inner) = raw.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')) {
+        return (!inner.contains('\'')).then_some(Cow::Borrowed(inner));
+    }
+    if let Some(inner) = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        if inner.starts_with('$') {
+            return parameter(sh, inner).map(Cow::Borrowed);
+        }
+        return (!inner.contains(['$', '`', '\\', '"'])).then_some(Cow::Borrowed(inner));
+    }
+    if raw.starts_with('$') {
+        // Unquoted: it must stay one field, as it is (not split, not globbed).
+        let v = parameter(sh, raw)?;
+        return (!v.is_empty() && v.bytes().all(plain) && !splits(sh, v)).then_some(Cow::Borrowed(v));
+    }
+    (!raw.is_empty() && raw.bytes().all(|b| plain(b) || b == b'!')).then_some(Cow::Borrowed(raw))
+}
+
+/// Bytes that no expansion, split (at the default IFS) or glob touches.
+fn plain(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"_-./,+@%:=".contains(&b)
+}
+
+/// Whether `IFS`, set otherwise than by default, would split `v`.
+fn splits(sh: &ShellState, v: &str) -> bool {
+    match sh.vars.get("IFS").and_then(|x| x.value.as_ref()) {
+        Some(crate::state::Value::Scalar(ifs)) => v.bytes().any(|b| ifs.as_bytes().contains(&b)),
+        _ => false,
+    }
+}
