@@ -15,7 +15,10 @@ fn cases() -> Vec<(&'static str, &'static str)> {
         ("for ((;;)) s+=ab, 300k", "for ((i=0;i<300000;i++)); do s+=ab; done; echo ${#s}"),
         ("while (( )) ((i++)), 300k", "i=0; while (( i < 300000 )); do ((i++)); done; echo $i"),
         ("while [ ] i=$((i+1)), 100k", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; echo $i"),
+        ("while [ ] && [ \"$i\" != ], 100k", "i=0; n=0; while [ \"$i\" != 100000 ]; do i=$((i+1)); [ -n \"$i\" ] && n=$((n+1)); done; echo $n"),
         ("function call f $i, 100k", "f() { x=$1; }; for ((i=0;i<100000;i++)); do f $i; done; echo $x"),
+        ("function call f (body :), 300k", "f() { :; }; for ((i=0;i<300000;i++)); do f; done; echo $i"),
+        ("recursion 3000 deep", "d() { [ $1 -lt 3000 ] && d $(( $1 + 1 )); }; d 0; echo $?"),
         (
             "fib 15 with $( )",
             "fib() { if (( $1 < 2 )); then echo $1; else echo $(( $(fib $(($1-1))) + $(fib $(($1-2))) )); fi; }; fib 15",
@@ -32,6 +35,7 @@ fn run(program: &str, script: &str) -> (Duration, Vec<u8>) {
         .env("SANDBASH_MAX_COMMANDS", "1000000000")
         .env("SANDBASH_MAX_LOOP_ITERATIONS", "1000000000")
         .env("SANDBASH_MAX_TOTAL_LOOP_ITERATIONS", "1000000000")
+        .env("SANDBASH_MAX_FUNCTION_DEPTH", "5000")
         .stdin(Stdio::null())
         .stderr(Stdio::inherit())
         .output()

@@ -331,6 +331,7 @@ pub(super) async fn take_turn(sh: &ShellState) {
         budget.requeue().await;
     }
     tokio::task::yield_now().await;
+    sh.budget.resumed();
 }
 
 async fn run_with(

@@ -215,6 +215,9 @@ thread_local! {
 }
 /// Work between two yields to the runtime, at most (checked at each command).
 pub const YIELD_AFTER: Duration = Duration::from_micros(500);
+/// Work between two turns at most, however much resuming costs (see
+/// [`Budget::quantum`]).
+const MAX_QUANTUM: Duration = Duration::from_millis(20);
 /// How long an exec keeps its admission slot while others wait for one: a
 /// script shorter than this runs start to finish (a burst completes in
 /// order), a longer one takes turns with the waiting ones.
@@ -249,6 +252,8 @@ pub struct Budget {
     /// When the exec started, and when it last let its runtime thread go.
     started: Instant,
     yielded_at_ns: AtomicU64,
+    /// What the last resume after a yield cost (ns): see [`Budget::resumed`].
+    resume_ns: AtomicU64,
     /// When the exec last got its slot (ns since `started`).
     slot_since_ns: AtomicU64,
     /// Time spent queued for a slot after admission (taking turns, or after an
@@ -278,6 +283,7 @@ impl Budget {
             slot: parking_lot::Mutex::new(None),
             started,
             yielded_at_ns: AtomicU64::new(0),
+            resume_ns: AtomicU64::new(0),
             slot_since_ns: AtomicU64::new(0),
             queued_ns: AtomicU64::new(0),
             queued_since_ns: AtomicU64::new(0),
@@ -515,11 +521,21 @@ impl Budget {
     fn turn_after(&self, n: u64) -> Result<bool, Stop> {
         let now = self.check_at()?;
         let last = self.yielded_at_ns.load(Ordering::Relaxed);
-        if now.saturating_sub(last) >= YIELD_AFTER.as_nanos() as u64 || n.is_multiple_of(YIELD_EVERY) {
+        let quantum = self.quantum();
+        let by_count = quantum == YIELD_AFTER.as_nanos() as u64 && n.is_multiple_of(YIELD_EVERY);
+        if now.saturating_sub(last) >= quantum || by_count {
             self.yielded_at_ns.store(now, Ordering::Relaxed);
             return Ok(true);
         }
         Ok(false)
+    }
+
+    /// Work between two turns (ns): [`YIELD_AFTER`], or four times what the
+    /// last resume cost when that is more (so resuming stays a fifth of the
+    /// time), up to [`MAX_QUANTUM`] (so other tasks still get their turns).
+    fn quantum(&self) -> u64 {
+        let resume = self.resume_ns.load(Ordering::Relaxed).saturating_mul(4);
+        resume.clamp(YIELD_AFTER.as_nanos() as u64, MAX_QUANTUM.as_nanos() as u64)
     }
 
     /// One more command that runs in well under a microsecond and never
@@ -531,6 +547,19 @@ impl Budget {
             return Ok(false);
         }
         self.turn_after(n)
+    }
+
+    /// The exec has its turn back: the next is owed after [`YIELD_AFTER`]
+    /// of work from now. Resuming polls down the whole chain of futures
+    /// (a deep recursion's, on fresh stack segments): counted as work, it
+    /// made every command at a depth of thousands yield again.
+    /// What resuming cost, from the poll of the exec's future down to
+    /// here, sets the next quantum (see [`Budget::quantum`]).
+    pub fn resumed(&self) {
+        let at = Instant::now();
+        let cost = scope::polled_at().map_or(0, |p| at.saturating_duration_since(p).as_nanos() as u64);
+        self.resume_ns.store(cost, Ordering::Relaxed);
+        self.yielded_at_ns.store(at.saturating_duration_since(self.started).as_nanos() as u64, Ordering::Relaxed);
     }
 
     /// A turn of a loop, or a command not counted as one: `Err` when the
@@ -548,7 +577,7 @@ impl Budget {
         }
         let now = self.check_at()?;
         let last = self.yielded_at_ns.load(Ordering::Relaxed);
-        if now.saturating_sub(last) >= YIELD_AFTER.as_nanos() as u64 {
+        if now.saturating_sub(last) >= self.quantum() {
             self.yielded_at_ns.store(now, Ordering::Relaxed);
             return Ok(true);
         }

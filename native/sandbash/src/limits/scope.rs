@@ -31,6 +31,13 @@ pub const STACK_RED_ZONE: usize = 256 * 1024;
 thread_local! {
     static BUDGET: Cell<*const Budget> = const { Cell::new(std::ptr::null()) };
     static TURNS: Cell<u32> = const { Cell::new(0) };
+    /// When this thread last began to poll an exec's future ([`Scoped`]).
+    static POLLED_AT: Cell<Option<std::time::Instant>> = const { Cell::new(None) };
+}
+
+/// When this thread last began to poll an exec's future.
+pub fn polled_at() -> Option<std::time::Instant> {
+    POLLED_AT.with(Cell::get)
 }
 
 /// Restores the previous scope when dropped.
@@ -188,6 +195,7 @@ impl<F: Future> Future for Scoped<F> {
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
         let _g = enter(&this.budget);
+        POLLED_AT.with(|p| p.set(Some(std::time::Instant::now())));
         this.fut.as_mut().poll(cx)
     }
 }
