@@ -192,7 +192,10 @@ impl Variables {
     pub fn insert_shared(&mut self, name: &str, var: Arc<Var>) {
         let slot = if is_hot(name) { &mut self.hot } else { &mut self.scopes[0] };
         Arc::make_mut(slot).insert(name.to_string(), var);
-        Arc::make_mut(&mut self.stack).forget(name);
+        // Only the call stack's own names touch it (not every global set up).
+        if self.stack.live_index(name).is_some() {
+            Arc::make_mut(&mut self.stack).forget(name);
+        }
     }
 
     /// Room for `n` more globals (a shell being set up: no table regrown on the way).
@@ -724,5 +727,19 @@ impl Variables {
         names.sort();
         names.dedup();
         names
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The call stack's names are looked up in the hot table: the two lists
+    /// must not drift apart (a computed name missing from it would never be
+    /// found in the global scope).
+    #[test]
+    fn call_stack_names_are_hot() {
+        for name in super::super::call_stack::NAMES {
+            assert!(super::is_hot(name), "{name}");
+        }
+        assert!(!super::is_hot("PATH"));
     }
 }

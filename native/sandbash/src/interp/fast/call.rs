@@ -53,19 +53,10 @@ pub async fn run(sh: &mut ShellState, c: &ast::SimpleCommand, f: Arc<Function>, 
     sh.compound_unrun = false;
     crate::limits::inline::at_command(&sh.budget).await;
     simple::mark_nofork(sh, c);
-    if let Some(line) = simple::command_line(c) {
-        sh.line = sh.src.line(line);
-    }
+    super::begin_simple(sh, c);
     if sh.budget.tick_command()? {
         simple::take_turn(sh).await;
     }
-    if sh.trace.in_trap == 0 {
-        sh.trace.command = None;
-        if let Some(sp) = simple::span(c) {
-            sh.trace.span = sp;
-        }
-    }
-    sh.subst_status = None;
     let last = args.last().cloned().unwrap_or_else(|| name.to_string());
     // As `run_command` does: a deep recursion grows the stack, not past it.
     let r = stack::GrowStack(Box::pin(crate::interp::call_function(sh, name, f, args, fds))).await;

@@ -125,14 +125,7 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
         // of digits is never near the limit; a literal is not evaluated.
         return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", limit, "variable size")));
     }
-    if let Some(line) = simple::command_line(c) {
-        sh.line = sh.src.line(line);
-    }
-    sh.trace.command = None;
-    if let Some(sp) = simple::span(c) {
-        sh.trace.span = sp;
-    }
-    sh.subst_status = None;
+    begin_simple(sh, c);
     // As `simple::store` does for these cases: an append grows the string
     // in place; `set_var` applies a case attribute and `set -a`.
     if a.append && current_len > 0 {
@@ -150,6 +143,22 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
     }
     simple::set_last_arg(sh, String::new());
     Ok(Some(Ran { status: 0, yield_due }))
+}
+
+/// What the general path records as simple command `c` starts (see
+/// `simple::run_with`): its line, the span `BASH_COMMAND` is printed from
+/// (not while a trap runs), and no command substitution's status yet.
+fn begin_simple(sh: &mut ShellState, c: &ast::SimpleCommand) {
+    if let Some(line) = simple::command_line(c) {
+        sh.line = sh.src.line(line);
+    }
+    if sh.trace.in_trap == 0 {
+        sh.trace.command = None;
+        if let Some(sp) = simple::span(c) {
+            sh.trace.span = sp;
+        }
+    }
+    sh.subst_status = None;
 }
 
 /// Where an assignment's value comes from.

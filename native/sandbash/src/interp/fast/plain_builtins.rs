@@ -6,7 +6,7 @@
 //! anything else (file tests, `!`, `-a`, an error to print) declines and
 //! runs the general way.
 
-use super::{parameter, simple, Ran};
+use super::{begin_simple, parameter, simple, Ran};
 use crate::interp::Flow;
 use crate::state::ShellState;
 use brush_parser::ast::{self, CommandPrefixOrSuffixItem as Item};
@@ -84,14 +84,7 @@ pub fn builtin(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran
         None => word.value.clone(),
     };
     let yield_due = sh.budget.tick_short_command()?;
-    if let Some(line) = simple::command_line(c) {
-        sh.line = sh.src.line(line);
-    }
-    sh.trace.command = None;
-    if let Some(sp) = simple::span(c) {
-        sh.trace.span = sp;
-    }
-    sh.subst_status = None;
+    begin_simple(sh, c);
     simple::set_last_arg(sh, last);
     Ok(Some(Ran { status: i32::from(!truth), yield_due }))
 }
