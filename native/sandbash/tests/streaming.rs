@@ -291,3 +291,15 @@ fn jq_runs_that_give_way() {
         0,
     );
 }
+
+#[test]
+fn jq_unbuffered_in_a_coprocess() {
+    check_err(
+        r#"coproc jq --unbuffered -c '.a'
+for i in 1 2 3; do echo "{\"a\":$i}" >&"${COPROC[1]}"; read -r line <&"${COPROC[0]}"; echo "got $line"; done
+eval "exec ${COPROC[1]}>&-"; wait; echo "rc=$?""#,
+        "got 1\ngot 2\ngot 3\nrc=0\n",
+        "",
+        0,
+    );
+}

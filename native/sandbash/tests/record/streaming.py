@@ -53,3 +53,7 @@ e("jq_message_after_the_blocks_written", r'''seq 3000 > n; jq . n nope 2>&1 | gr
 e("jq_debug_among_output", r'''jq -n 'range(3000) | if . % 1000 == 0 then debug else . end' 2>&1 | grep -b -a DEBUG; echo '[1,2]' | jq '.[] | debug' 2>&1''')
 # More output, more time or more input than a run on the interpreter's thread takes.
 t("jq_runs_that_give_way", r'''jq -n 'range(200000)' | tail -n 2; jq -n 'range(200000)' | head -n 2; jq -n '[range(2000000)] | add'; seq 30000 | jq -s add; seq 5 | jq -n '[inputs] | add'; seq 5 | jq -n 'input, input'; seq 3 | { jq -n 'first(inputs)'; cat; }''')
+# --unbuffered: each output reaches a coprocess's reader as it comes.
+e("jq_unbuffered_in_a_coprocess", r'''coproc jq --unbuffered -c '.a'
+for i in 1 2 3; do echo "{\"a\":$i}" >&"${COPROC[1]}"; read -r line <&"${COPROC[0]}"; echo "got $line"; done
+eval "exec ${COPROC[1]}>&-"; wait; echo "rc=$?"''')

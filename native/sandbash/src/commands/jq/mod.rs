@@ -97,6 +97,8 @@ struct Opts {
     raw_in: bool,
     exit_status: bool,
     stream: bool,
+    /// `--unbuffered`: each output is written at once (a coprocess's reader sees it).
+    unbuffered: bool,
     from_file: bool,
     filter: Option<String>,
     files: Vec<String>,
@@ -194,7 +196,8 @@ async fn parse_args(ctx: &CommandContext<'_>) -> Result<Opts, Early> {
                 }
                 "ascii-output" => o.fmt.ascii = true,
                 "sort-keys" => o.fmt.sort_keys = true,
-                "color-output" | "monochrome-output" | "unbuffered" => {}
+                "color-output" | "monochrome-output" => {}
+                "unbuffered" => o.unbuffered = true,
                 "tab" => {
                     o.fmt.tab = true;
                     o.fmt.indent = 2
@@ -442,6 +445,7 @@ impl Utility for Jq {
             raw_in: o.raw_in,
             exit_status: o.exit_status,
             stream: o.stream,
+            unbuffered: o.unbuffered,
             vars: o.vars,
             named: o.named,
             positional: o.positional,
@@ -476,9 +480,10 @@ impl Utility for Jq {
         let stack = val::EVAL_STACK + (16 << 20) + mem.saturating_mul(per_byte);
         // Most runs are small: run them here, saving two thread hand-offs
         // per input chunk (tens to hundreds of microseconds on an idle
-        // machine). With -n the input is not read unless the program asks.
-        let complete = !o.null_input && src.read_ahead(ctx).await?;
-        if complete || o.null_input {
+        // machine). With -n the input is not read unless the program asks;
+        // with --unbuffered each output must reach its reader as it comes.
+        let complete = !o.null_input && !o.unbuffered && src.read_ahead(ctx).await?;
+        if (complete || o.null_input) && !o.unbuffered {
             let input = src.ahead.iter().cloned().collect();
             let until = std::time::Instant::now() + INLINE_TIME;
             let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -51,6 +51,8 @@ pub struct Job {
     pub exit_status: bool,
     /// `--stream`: each input as its `tostream` events.
     pub stream: bool,
+    /// `--unbuffered`: each output handed on at once.
+    pub unbuffered: bool,
     /// `$name` values, in order; `named` holds those for `$ARGS.named`.
     pub vars: Vec<(String, JVal)>,
     pub named: Vec<(String, JVal)>,
@@ -911,7 +913,9 @@ fn run_one(job: &Job, filter: &JFilter, ctx: &Ctx<JqData>, rt: &Runtime, input: 
                 emit(job, &mut io.out, &v);
                 st.any_output = true;
                 st.last = Some(v);
-                if io.out.len() >= FLUSH_AT {
+                if job.unbuffered {
+                    io.flush();
+                } else if io.out.len() >= FLUSH_AT {
                     io.flush_blocks();
                 }
             }
