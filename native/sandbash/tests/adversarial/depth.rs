@@ -287,3 +287,19 @@ fn nested_subshells_written_like_arithmetic() {
         }
     }
 }
+
+/// Recursion through the fast call path (`f $1`, `[ ] && d ...`) with the
+/// depth limit raised far past the default: each level is a call the shell
+/// makes without the general path, and the native stack must still hold.
+/// It stops on a limit (depth, memory or the deadline).
+#[test]
+fn deep_recursion_through_fast_calls() {
+    let l = Limits { max_function_depth: 2_000, ..limits() };
+    for s in ["f(){ f $1; }; f x", "d(){ [ $1 -lt 100000 ] && d $(( $1 + 1 )); }; d 0"] {
+        let text = survives_with(s, l.clone()).describe();
+        assert!(
+            ["max_function_depth", "max_memory_bytes", "timeout_ms"].iter().any(|n| text.contains(n)),
+            "{s}: {text}"
+        );
+    }
+}
