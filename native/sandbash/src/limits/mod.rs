@@ -549,12 +549,12 @@ impl Budget {
         self.turn_after(n)
     }
 
-    /// The exec has its turn back: the next is owed after [`YIELD_AFTER`]
-    /// of work from now. Resuming polls down the whole chain of futures
-    /// (a deep recursion's, on fresh stack segments): counted as work, it
-    /// made every command at a depth of thousands yield again.
-    /// What resuming cost, from the poll of the exec's future down to
-    /// here, sets the next quantum (see [`Budget::quantum`]).
+    /// The exec has its turn back: the next is owed after a quantum of work
+    /// from now (see [`Budget::quantum`]), set by what this resume cost,
+    /// from the poll of the exec's future down to here. Resuming polls down
+    /// the whole chain of futures (a deep recursion's, on fresh stack
+    /// segments): counted as work, it made every command at a depth of
+    /// thousands yield again.
     pub fn resumed(&self) {
         let at = Instant::now();
         let cost = scope::polled_at().map_or(0, |p| at.saturating_duration_since(p).as_nanos() as u64);

@@ -347,9 +347,14 @@ const INLINE_TIME: std::time::Duration = std::time::Duration::from_millis(1);
 impl Sources {
     /// The next input, with the message of each file that did not open on its way.
     async fn next(&mut self, ctx: &CommandContext<'_>) -> Result<Ahead, crate::io::IoError> {
-        if let Some(a) = self.ahead.pop_front() {
-            return Ok(a);
+        match self.ahead.pop_front() {
+            Some(a) => Ok(a),
+            None => self.read_one(ctx).await,
         }
+    }
+
+    /// One input read now, with the messages written on its way.
+    async fn read_one(&mut self, ctx: &CommandContext<'_>) -> Result<Ahead, crate::io::IoError> {
         let mut errors = Vec::new();
         let msg = self.read(ctx, &mut errors).await?;
         Ok(Ahead { errors, msg })
@@ -359,9 +364,7 @@ impl Sources {
     async fn read_ahead(&mut self, ctx: &CommandContext<'_>) -> Result<bool, crate::io::IoError> {
         let mut bytes = 0;
         while bytes < INLINE_INPUT {
-            let mut errors = Vec::new();
-            let msg = self.read(ctx, &mut errors).await?;
-            let a = Ahead { errors, msg };
+            let a = self.read_one(ctx).await?;
             let end = matches!(a.msg, InMsg::Eof);
             if let InMsg::Chunk(_, b) = &a.msg {
                 bytes += b.len();
