@@ -783,14 +783,31 @@ impl Ev<'_> {
     }
 }
 
-/// A plain decimal number (optionally signed, no leading 0: that is octal).
+/// A plain decimal number (optionally signed, no leading 0: that is octal),
+/// read in one pass; `None` past the range of i64 as well.
 fn plain_decimal(t: &str) -> Option<i64> {
-    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
-    if digits.is_empty() || (digits.starts_with('0') && digits.len() > 1) || !digits.bytes().all(|c| c.is_ascii_digit())
-    {
+    let (neg, digits) = match t.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        all => (false, all),
+    };
+    if digits.is_empty() || (digits[0] == b'0' && digits.len() > 1) {
         return None;
     }
-    t.parse::<i64>().ok()
+    // Counted downwards so that i64::MIN, which has no positive, fits.
+    let mut v: i64 = 0;
+    for &c in digits {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_sub(i64::from(d))?;
+    }
+    if neg {
+        Some(v)
+    } else {
+        v.checked_neg()
+    }
 }
 
 /// Where the `]` closing the subscript that opens at `open` is.

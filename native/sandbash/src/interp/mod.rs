@@ -247,34 +247,95 @@ pub async fn read_on(sh: &mut ShellState, raw: Arc<str>, ran: usize, fds: &Fds) 
 }
 
 /// Run a list (`a; b & c`).
-pub fn run_list<'a>(sh: &'a mut ShellState, list: &'a ast::CompoundList, fds: &'a Fds) -> BoxFuture<'a, Res> {
-    Box::pin(async move {
-        let mut status = sh.last_status;
-        for ast::CompoundListItem(and_or, sep) in &list.0 {
-            if sh.opts.noexec {
-                // `set -n`: commands are read, never run (nothing can turn it off).
-                break;
-            }
-            // `exec >file` changed this shell's descriptors for what follows.
-            let current = sh.exec_fds.clone();
-            let fds = current.as_deref().unwrap_or(fds);
-            status = if matches!(sep, ast::SeparatorOperator::Async) {
-                let s = jobs::spawn(sh, and_or, fds).await?;
-                sh.last_status = s;
-                s
-            } else if let Some(ran) = lone_command(and_or).map(|c| fast::try_command(sh, c)).transpose()?.flatten() {
-                finish_fast(sh, fds, ran).await?
-            } else if let Some((c, (f, args))) =
-                lone_simple(and_or).and_then(|c| Some((c, fast::call::function_call(sh, c)?)))
-            {
-                let s = fast::call::run(sh, c, f, args, fds).await?;
-                finish_fast(sh, fds, fast::Ran { status: s, yield_due: false }).await?
-            } else {
-                run_and_or(sh, and_or, fds).await?
-            };
+///
+/// Its leading commands that the fast paths finish without waiting on
+/// anything run at the call, and a list made only of those (a loop body
+/// such as `x=$((x + i))`) needs no boxed future: boxing one copied the
+/// whole, large, state machine on every turn of a loop.
+pub fn run_list<'a>(sh: &'a mut ShellState, list: &'a ast::CompoundList, fds: &'a Fds) -> ListRun<'a> {
+    let mut status = sh.last_status;
+    for (done, ast::CompoundListItem(and_or, sep)) in list.0.iter().enumerate() {
+        if sh.opts.noexec || matches!(sep, ast::SeparatorOperator::Async) {
+            return ListRun::Boxed(Box::pin(run_items(sh, &list.0[done..], fds, Start::Fresh)));
         }
-        Ok(status)
-    })
+        let Some(cmd) = lone_command(and_or) else {
+            return ListRun::Boxed(Box::pin(run_items(sh, &list.0[done..], fds, Start::Fresh)));
+        };
+        match fast::try_command(sh, cmd) {
+            Err(e) => return ListRun::Ready(Some(Err(e))),
+            Ok(None) => return ListRun::Boxed(Box::pin(run_items(sh, &list.0[done..], fds, Start::Declined))),
+            Ok(Some(ran)) => match finish_fast_now(sh, &ran) {
+                Some(s) => status = s,
+                // Its status needs `set -e`, or a turn is due: the rest waits.
+                None => return ListRun::Boxed(Box::pin(run_items(sh, &list.0[done + 1..], fds, Start::Finish(ran)))),
+            },
+        }
+    }
+    ListRun::Ready(Some(Ok(status)))
+}
+
+/// A list's run: finished at the call, or the rest of it to wait on.
+pub enum ListRun<'a> {
+    Ready(Option<Res>),
+    Boxed(BoxFuture<'a, Res>),
+}
+
+impl std::future::Future for ListRun<'_> {
+    type Output = Res;
+    fn poll(self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Res> {
+        match self.get_mut() {
+            // Polled once only, as every future is: awaited at the call.
+            ListRun::Ready(r) => std::task::Poll::Ready(r.take().unwrap_or(Ok(0))),
+            ListRun::Boxed(f) => f.as_mut().poll(cx),
+        }
+    }
+}
+
+/// Where [`run_items`] starts.
+enum Start {
+    Fresh,
+    /// The first item is a lone command the fast paths declined.
+    Declined,
+    /// A fast command ran before the items, and its finish is left to do.
+    Finish(fast::Ran),
+}
+
+/// The items of a list from the first one [`run_list`] did not finish.
+async fn run_items(sh: &mut ShellState, items: &[ast::CompoundListItem], fds: &Fds, start: Start) -> Res {
+    let mut status = sh.last_status;
+    let mut declined = false;
+    match start {
+        Start::Fresh => {}
+        Start::Declined => declined = true,
+        Start::Finish(ran) => status = finish_fast(sh, fds, ran).await?,
+    }
+    for ast::CompoundListItem(and_or, sep) in items {
+        let offer = !std::mem::take(&mut declined);
+        if sh.opts.noexec {
+            // `set -n`: commands are read, never run (nothing can turn it off).
+            break;
+        }
+        // `exec >file` changed this shell's descriptors for what follows.
+        let current = sh.exec_fds.clone();
+        let fds = current.as_deref().unwrap_or(fds);
+        status = if matches!(sep, ast::SeparatorOperator::Async) {
+            let s = jobs::spawn(sh, and_or, fds).await?;
+            sh.last_status = s;
+            s
+        } else if let Some(ran) =
+            lone_command(and_or).filter(|_| offer).map(|c| fast::try_command(sh, c)).transpose()?.flatten()
+        {
+            finish_fast(sh, fds, ran).await?
+        } else if let Some((c, (f, args))) =
+            lone_simple(and_or).and_then(|c| Some((c, fast::call::function_call(sh, c)?)))
+        {
+            let s = fast::call::run(sh, c, f, args, fds).await?;
+            finish_fast(sh, fds, fast::Ran { status: s, yield_due: false }).await?
+        } else {
+            run_and_or(sh, and_or, fds).await?
+        };
+    }
+    Ok(status)
 }
 
 /// The command of a list item that is one command alone (no `&&`, `|`, `!`, `time`).
@@ -292,6 +353,19 @@ fn lone_simple(and_or: &ast::AndOrList) -> Option<&ast::SimpleCommand> {
         ast::Command::Simple(c) => Some(c),
         _ => None,
     }
+}
+
+/// [`finish_fast`] when it has nothing to wait on: a status that `set -e`
+/// and the ERR trap ignore, and no turn due (`None`, nothing done, otherwise).
+fn finish_fast_now(sh: &mut ShellState, ran: &fast::Ran) -> Option<i32> {
+    if ran.yield_due || (ran.status != 0 && !sh.in_condition) {
+        return None;
+    }
+    set_pipestatus_one(sh, ran.status);
+    sh.last_status = ran.status;
+    // As `check_errexit` does for a status it ignores.
+    sh.err_trap_new_in_call = false;
+    Some(ran.status)
 }
 
 /// What the pipeline around a command run by [`fast`] would have done after it.

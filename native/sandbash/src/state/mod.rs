@@ -5,6 +5,7 @@
 pub mod assoc;
 pub mod call_stack;
 pub mod history;
+pub mod name_key;
 pub mod options;
 pub mod random;
 pub mod shell_vars;

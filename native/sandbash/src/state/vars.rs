@@ -4,6 +4,7 @@
 
 use super::assoc::AssocMap;
 use super::call_stack::CallStack;
+use super::name_key::NameKey;
 use hashbrown::hash_map::EntryRef;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -207,10 +208,18 @@ impl Variables {
 /// Globals kept in [`Variables::hot`]: `$_` and `PIPESTATUS` change after
 /// every command, the call stack's arrays at every call.
 fn is_hot(name: &str) -> bool {
-    matches!(
-        name,
-        "_" | "PIPESTATUS" | "FUNCNAME" | "BASH_LINENO" | "BASH_SOURCE" | "BASH_ARGV" | "BASH_ARGC" | "BASH_REMATCH"
-    )
+    // The first byte rules out nearly every name before the compares.
+    matches!(name.as_bytes().first(), Some(b'_' | b'P' | b'F' | b'B'))
+        && matches!(
+            name,
+            "_" | "PIPESTATUS"
+                | "FUNCNAME"
+                | "BASH_LINENO"
+                | "BASH_SOURCE"
+                | "BASH_ARGV"
+                | "BASH_ARGC"
+                | "BASH_REMATCH"
+        )
 }
 
 /// One scope's variables. foldhash: several times faster than SipHash on
@@ -268,9 +277,9 @@ impl Variables {
             if let Some(i) = self.stack.live_index(name) {
                 return Some(self.stack.var(i));
             }
-            return self.hot.get(name).map(|v| &**v);
+            return self.hot.get(&NameKey(name)).map(|v| &**v);
         }
-        self.scopes[idx].get(name).map(|v| &**v)
+        self.scopes[idx].get(&NameKey(name)).map(|v| &**v)
     }
 
     /// Whether `name` is one of the call stack's arrays, computed by the
@@ -367,12 +376,12 @@ impl Variables {
 
     /// Whether a function scope below `bound` holds `name`.
     fn local_in(&self, name: &str, bound: usize) -> bool {
-        (1..bound).any(|i| self.scopes[i].contains_key(name))
+        (1..bound).any(|i| self.scopes[i].contains_key(&NameKey(name)))
     }
 
     fn scope_index(&self, name: &str, bound: usize) -> usize {
         // A name no function scope holds is global.
-        (1..bound).rev().find(|&i| self.scopes[i].contains_key(name)).unwrap_or(0)
+        (1..bound).rev().find(|&i| self.scopes[i].contains_key(&NameKey(name))).unwrap_or(0)
     }
 
     /// Mutable access to the variable `name` resolves to (namerefs followed),
@@ -412,11 +421,11 @@ impl Variables {
         let slot = if idx == 0 && is_hot(name) { &mut self.hot } else { &mut self.scopes[idx] };
         let scope = Arc::make_mut(slot);
         let Some(journal) = journal else {
-            let v = Arc::make_mut(scope.entry_ref(name).or_insert_with(|| Arc::new(Var::empty())));
+            let v = Arc::make_mut(scope.entry_ref(&NameKey(name)).or_insert_with(|| Arc::new(Var::empty())));
             v.unassigned = false;
             return v;
         };
-        let slot = match scope.entry_ref(name) {
+        let slot = match scope.entry_ref(&NameKey(name)) {
             EntryRef::Occupied(o) => {
                 let v = o.into_mut();
                 if v.epoch != journal.epoch {

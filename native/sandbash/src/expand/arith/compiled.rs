@@ -11,9 +11,9 @@
 //! assignment. The one assignment is held back until the end, so giving up
 //! never leaves a side effect behind and the full evaluator starts afresh.
 
+use crate::state::name_key::NameKey;
 use crate::state::{ShellState, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Longer texts are not compiled (they are rare in loops, and this bounds
@@ -26,8 +26,8 @@ const MAX_ENTRIES: usize = 512;
 
 thread_local! {
     /// Text to its tree, or `None` for a text outside the subset.
-    static CACHE: RefCell<HashMap<Box<str>, Option<Rc<Compiled>>, foldhash::fast::RandomState>> =
-        RefCell::new(HashMap::default());
+    static CACHE: RefCell<hashbrown::HashMap<Box<str>, Option<Rc<Compiled>>, foldhash::fast::RandomState>> =
+        RefCell::new(hashbrown::HashMap::default());
 }
 
 /// Evaluate `text` from its compiled tree; `None` when the full evaluator
@@ -38,7 +38,7 @@ pub(super) fn try_eval(sh: &mut ShellState, text: &str) -> Option<i64> {
     }
     let compiled = CACHE.with(|c| {
         let mut c = c.borrow_mut();
-        if let Some(hit) = c.get(text) {
+        if let Some(hit) = c.get(&NameKey(text)) {
             return hit.clone();
         }
         if c.len() >= MAX_ENTRIES {
@@ -474,7 +474,7 @@ impl Eval<'_, '_> {
         }
         match self.sh.vars.get(&self.names[slot])?.value.as_ref()? {
             Value::Scalar(v) => {
-                let t = v.trim_matches([' ', '\t', '\n']);
+                let t = trim_blanks(v);
                 if t.is_empty() {
                     return Some(0);
                 }
@@ -571,6 +571,16 @@ fn binop(op: Bin, x: i64, y: i64) -> Option<i64> {
     })
 }
 
+/// `v` without the blanks around it (space, tab, newline), as the full
+/// evaluator reads a variable; most values have none, checked first.
+fn trim_blanks(v: &str) -> &str {
+    let blank = |c: &u8| matches!(c, b' ' | b'\t' | b'\n');
+    match (v.as_bytes().first(), v.as_bytes().last()) {
+        (Some(f), Some(l)) if blank(f) || blank(l) => v.trim_matches([' ', '\t', '\n']),
+        _ => v,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -607,5 +617,19 @@ mod tests {
         assert!(compile(&t).is_none());
         let t = "-".repeat(150) + "1";
         assert!(compile(&t).is_none());
+    }
+
+    #[test]
+    fn plain_decimals_read_as_rust_parses_them() {
+        use super::super::plain_decimal;
+        for t in ["0", "-0", "+0", "7", "-7", "+7", "123456", "9223372036854775807", "-9223372036854775808"] {
+            assert_eq!(plain_decimal(t), t.parse::<i64>().ok(), "{t}");
+        }
+        for t in ["", "-", "+", "07", "-07", "1a", "1 ", "--1", "9223372036854775808", "-9223372036854775809"] {
+            assert_eq!(plain_decimal(t), None, "{t}");
+        }
+        assert_eq!(trim_blanks(" \t12\n"), "12");
+        assert_eq!(trim_blanks("12"), "12");
+        assert_eq!(trim_blanks(""), "");
     }
 }
