@@ -188,7 +188,11 @@ static TABLE: &[Builtin] = &[
 
 /// The builtin `name` (internal ones included), enabled or not.
 pub fn lookup(name: &str) -> Option<&'static Builtin> {
-    TABLE.binary_search_by(|b| b.name.cmp(name)).ok().map(|i| &TABLE[i])
+    // Compared inline: a memcmp call per step cost more than the compare.
+    TABLE
+        .binary_search_by(|b| crate::state::name_key::order(b.name.as_bytes(), name.as_bytes()))
+        .ok()
+        .map(|i| &TABLE[i])
 }
 
 /// Every builtin of the table.

@@ -8,6 +8,17 @@ use crate::state::ShellState;
 use brush_parser::ast::{self, CaseItemPostAction, CompoundCommand as C};
 
 pub async fn run(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
+    if let C::BraceGroup(b) = c {
+        // The body of nearly every function, kept apart from the other
+        // kinds, whose futures are large: a function call's future holds
+        // this one, and is copied whole on every call.
+        return run_list(sh, &b.list, fds).await;
+    }
+    Box::pin(run_other(sh, c, fds)).await
+}
+
+/// A compound command other than `{ …; }`.
+async fn run_other(sh: &mut ShellState, c: &C, fds: &Fds) -> Res {
     let is_loop = matches!(c, C::WhileClause(_) | C::UntilClause(_) | C::ForClause(_) | C::ArithmeticForClause(_));
     if !is_loop {
         return run_inner(sh, c, fds).await;

@@ -319,7 +319,7 @@ async fn run_items(sh: &mut ShellState, items: &[ast::CompoundListItem], fds: &F
         let current = sh.exec_fds.clone();
         let fds = current.as_deref().unwrap_or(fds);
         status = if matches!(sep, ast::SeparatorOperator::Async) {
-            let s = jobs::spawn(sh, and_or, fds).await?;
+            let s = Box::pin(jobs::spawn(sh, and_or, fds)).await?;
             sh.last_status = s;
             s
         } else if let Some(ran) =
@@ -332,7 +332,9 @@ async fn run_items(sh: &mut ShellState, items: &[ast::CompoundListItem], fds: &F
             let s = fast::call::run(sh, c, f, args, fds).await?;
             finish_fast(sh, fds, fast::Ran { status: s, yield_due: false }).await?
         } else {
-            run_and_or(sh, and_or, fds).await?
+            // Boxed apart, as the largest arm: this future is boxed for
+            // every list, and copied whole when it is.
+            Box::pin(run_and_or(sh, and_or, fds)).await?
         };
     }
     Ok(status)
@@ -431,7 +433,8 @@ async fn check_errexit(sh: &mut ShellState, fds: &Fds, status: i32) -> Res {
     // The action runs as any commands do: under `set -e` a failure in it
     // ends the shell (the trap itself is off while it runs).
     if !new_in_call && sh.traps.get("ERR").is_some_and(|a| !a.is_empty()) {
-        let r = simple::run_trap(sh, "ERR", fds).await;
+        // Boxed: inline, the trap's future made every list's future large.
+        let r = Box::pin(simple::run_trap(sh, "ERR", fds)).await;
         sh.last_status = status;
         r?;
     }
@@ -844,7 +847,8 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
         }
         sh.func_depth += 1;
         let text = sh.bash_command();
-        match simple::debug_trap(sh, fds, text).await {
+        // Boxed, as the traps below: a call's future is copied whole.
+        match Box::pin(simple::debug_trap(sh, fds, text)).await {
             Ok(s) => skip = s,
             Err(Flow::Return(n)) => {
                 skip = true;
@@ -886,7 +890,7 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
     sh.vars.push_scope();
     let body = &func.def.body;
     let fds = match &body.1 {
-        Some(r) => match redirect::apply(sh, &r.0, fds).await {
+        Some(r) => match Box::pin(redirect::apply(sh, &r.0, fds)).await {
             Ok(Some(f)) => f,
             Ok(None) => {
                 sh.vars.pop_scope();
@@ -916,7 +920,7 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
         Err(Flow::Abort(n)) => Err(Flow::Abort(n)),
         other if sh.traps.get("RETURN").is_some_and(|a| !a.is_empty()) => {
             // `$?` there is the status before `return`.
-            let t = simple::run_trap(sh, "RETURN", &fds).await;
+            let t = Box::pin(simple::run_trap(sh, "RETURN", &fds)).await;
             t.map(|_| ()).and(other)
         }
         other => other,

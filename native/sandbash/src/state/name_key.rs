@@ -57,6 +57,17 @@ pub fn same(a: &[u8], b: &[u8]) -> bool {
     true
 }
 
+/// Byte order (as `str`'s), inlined.
+#[inline]
+pub fn order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +86,9 @@ mod tests {
         assert_eq!(m.get(&NameKey("PIPESTATUs")), None);
         assert_eq!(m.get(&NameKey(&"n".repeat(41))), None);
         assert!(same(b"abc", b"abc") && !same(b"abc", b"abd") && !same(b"ab", b"abc"));
+        for (a, b) in [("", ""), ("", "a"), ("a", "b"), ("ab", "a"), ("echo", "eval"), ("[", "[[")] {
+            assert_eq!(order(a.as_bytes(), b.as_bytes()), a.cmp(b));
+            assert_eq!(order(b.as_bytes(), a.as_bytes()), b.cmp(a));
+        }
     }
 }
