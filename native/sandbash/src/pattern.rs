@@ -167,6 +167,14 @@ impl Pattern {
 
     /// What `${x#pat}` and `${x/pat/rep}` search with (see [`Searcher`]).
     pub fn searcher(&self, extglob: bool, nocase: bool) -> Option<Searcher> {
+        if !self.has_meta(extglob) && !nocase {
+            let lit = self.literal();
+            // Longer ones go to the automaton: a search for every (overlapping)
+            // occurrence costs up to the literal's length per position.
+            if !lit.is_empty() && lit.len() <= MAX_SEARCHED_LITERAL {
+                return Some(Searcher::Literal(lit.into_bytes()));
+            }
+        }
         if extglob {
             if let Some(neg) = self.negations(nocase) {
                 return neg.map(Searcher::Pieces);
@@ -450,20 +458,32 @@ impl Scanner {
 pub enum Searcher {
     Scan(Box<Scanner>),
     Pieces(NegMatcher),
+    /// A pattern without special characters (`${x/world/bash}`): searched
+    /// as bytes, with no automaton to build (that was most of such an exec).
+    Literal(Vec<u8>),
 }
+
+/// The longest literal searched as bytes (see [`Pattern::searcher`]).
+const MAX_SEARCHED_LITERAL: usize = 64;
 
 impl Searcher {
     /// Whether a replacement may match the empty end of a non-empty string:
     /// bash tries there only a pattern that can start matching at the end
     /// of a string, which a negation cannot (`${x/%!(a)/-}` with x=a is a).
     pub fn matches_at_end(&self) -> bool {
-        matches!(self, Searcher::Scan(_))
+        matches!(self, Searcher::Scan(_) | Searcher::Literal(_))
     }
 
     /// As [`Scanner::ends`].
     pub fn ends(&mut self, s: &str, from: usize, mut f: impl FnMut(usize) -> bool) -> Result<(), Stop> {
         match self {
             Searcher::Scan(sc) => sc.ends(s, from, f),
+            Searcher::Literal(lit) => {
+                if s.as_bytes().get(from..).is_some_and(|rest| rest.starts_with(lit)) {
+                    f(from + lit.len());
+                }
+                Ok(())
+            }
             Searcher::Pieces(m) => {
                 for j in (from..=s.len()).filter(|&j| s.is_char_boundary(j)) {
                     crate::limits::checkpoint()?;
@@ -480,6 +500,12 @@ impl Searcher {
     pub fn starts(&mut self, s: &str, mut f: impl FnMut(usize) -> bool) -> Result<bool, Stop> {
         match self {
             Searcher::Scan(sc) => sc.starts(s, f),
+            Searcher::Literal(lit) => {
+                if s.as_bytes().ends_with(lit) {
+                    f(s.len() - lit.len());
+                }
+                Ok(true)
+            }
             Searcher::Pieces(m) => {
                 for i in (0..=s.len()).rev().filter(|&i| s.is_char_boundary(i)) {
                     crate::limits::checkpoint()?;
@@ -496,6 +522,20 @@ impl Searcher {
     pub fn match_starts(&mut self, s: &str) -> Result<Option<Bits>, Stop> {
         match self {
             Searcher::Scan(sc) => sc.match_starts(s),
+            Searcher::Literal(lit) => {
+                // Every occurrence, overlapping ones too; a needle that is
+                // valid UTF-8 only matches where a character starts.
+                let mut bits = Bits::new(s.len() + 1);
+                let finder = memchr::memmem::Finder::new(lit);
+                let b = s.as_bytes();
+                let mut at = 0;
+                while let Some(k) = b.get(at..).and_then(|rest| finder.find(rest)) {
+                    crate::limits::checkpoint()?;
+                    bits.set(at + k);
+                    at += k + 1;
+                }
+                Ok(Some(bits))
+            }
             Searcher::Pieces(m) => {
                 let mut bits = Bits::new(s.len() + 1);
                 for i in (0..=s.len()).filter(|&i| s.is_char_boundary(i)) {
