@@ -194,6 +194,25 @@ impl Output {
 
     /// Write a shell string: a byte that is not UTF-8 goes out as that byte
     /// (see [`crate::raw_bytes`]).
+    /// [`Output::write`] for an output that never waits: `data` whole, at
+    /// once, or `None` (nothing written) for one that may wait, or would fail
+    /// (its error is for the general path to report).
+    pub fn write_now(&self, data: &[u8]) -> Option<()> {
+        match self {
+            Output::Null => Some(()),
+            Output::Capture(buf) => {
+                let c = &buf.counter;
+                let n = data.len() as u64;
+                c.used
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |u| u.checked_add(n).filter(|&t| t <= c.limit))
+                    .ok()?;
+                buf.data.lock().extend_from_slice(data);
+                Some(())
+            }
+            _ => None,
+        }
+    }
+
     pub async fn write_str(&self, s: &str) -> Result<(), IoError> {
         self.write(&crate::raw_bytes::encode(s)).await
     }

@@ -388,3 +388,77 @@ fact() { if [ "$1" -le 1 ]; then r=1; else fact $(( $1 - 1 )); r=$(( r * $1 )); 
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// quoted literal assignments
+// ----------------------------------------------------------------------
+
+#[test]
+fn quoted_values_and_what_makes_them_more() {
+    check_err(r#"a='x y'; b="p  q"; c="a'b"; d='a"b'; e="$a"; f="a\$b"; g=''; h=""; i="a\"b"; j='a\b'; k="a\\b"
+printf '[%s]' "$a" "$b" "$c" "$d" "$e" "$f" "$g" "$h" "$i" "$j" "$k"; echo
+l="a`echo b`c"; m='*'; n="~"; o="{1,2}"; p="'"; q='"'; r="a"'b'; s='a'"b"; t="é ü"
+printf '[%s]' "$l" "$m" "$n" "$o" "$p" "$q" "$r" "$s" "$t"; echo "_=$_"
+declare -u u; u="abc"; declare -i v; v="3+4"; declare -l w; w='XY'; readonly ro="k"; ro="z"; echo "st=$? $u $v $w $ro"
+set -a; ex="exp"; set +a; env | grep '^ex='; x[1]="el"; x="zero"; declare -p x
+for s in 1 2; do msg="turn $s"; echo "$msg"; done; FUNCNAME="fn"; echo "st=$?""#, "[x y][p  q][a'b][a\"b][x y][a$b][][][a\"b][a\\b][a\\b]\n[abc][*][~][{1,2}]['][\"][ab][ab][é ü]_=é ü\nex=exp\ndeclare -a x=([0]=\"zero\" [1]=\"el\")\nturn 1\nturn 2\nst=0\n", "bash: line 5: ro: readonly variable\n", 0);
+}
+
+// ----------------------------------------------------------------------
+// echo of plain operands
+// ----------------------------------------------------------------------
+
+#[test]
+fn echo_operands_and_options() {
+    check_err(r#"x='a  b'; y='*'; z=; n=-n; set -- p 'q r'
+echo; echo "$_"; echo a 'b  c' "d" "$x" $z "$z" end; echo "_=$_"
+echo -n no-newline; echo; echo "$n" x; echo $n y; echo -e 'a\tb'; echo -E 'a\tb'; echo '-e' z; echo -- -n
+echo 'back\slash' "q\"uote" 'a\nb'; echo $y "$y" $1 "$2" "$3" ${1} "${2}"; echo é "ü $x"
+shopt -s xpg_echo; echo 'a\tb' "c\\d"; shopt -u xpg_echo; echo 'a\tb'
+IFS=:; v=a:b; echo $v "$v"; IFS=' '; w='p q'; echo $w; unset IFS; echo $w
+raw=$'\xff\xfe'; echo "$raw" | od -An -c"#, "\necho\na b  c d a  b  end\n_=end\nno-newline\nxya\tb\na\\tb\nz\n-- -n\nback\\slash q\"uote a\\nb\n* * p q r  p q r\né ü a  b\na\tb c\\d\na\\tb\na b a:b\np q\np q\n 377 376  \\n\n", "", 0);
+}
+
+#[test]
+fn echo_where_its_output_goes() {
+    check_err(
+        r#"f() { echo "in f $1"; }
+echo one; s=$(echo two); echo "[$s]"; echo three | cat; f 1 | cat; (echo four)
+exec 3>&1; exec >/tmp/out.txt; echo five; echo six; exec >&3; cat /tmp/out.txt
+exec >/dev/null; echo gone; exec >&3; echo back; { echo seven; } >/dev/null; echo eight >&2
+echo() { builtin echo "fn: $*"; }; echo nine; unset -f echo; enable -n echo; echo ten; enable echo; echo eleven
+alias echo='printf "%s|\n"'; echo twelve; unalias echo; echo thirteen"#,
+        "one\n[two]\nthree\nin f 1\nfour\nfive\nsix\nback\nfn: nine\nten\neleven\ntwelve\nthirteen\n",
+        "eight\n",
+        0,
+    );
+}
+
+#[test]
+fn echo_under_options_and_traps() {
+    check_err(
+        r#"set -u; echo "${v:-dflt}" ok; echo "$unset_var" after; echo not reached"#,
+        "dflt ok\n",
+        "bash: line 1: unset_var: unbound variable\n",
+        127,
+    );
+}
+
+#[test]
+fn echo_with_xtrace_and_errexit() {
+    check_err(
+        r#"set -e; echo a; trap 'echo trapped' EXIT; echo b; set -x; echo c; set +x; echo d"#,
+        "a\nb\nc\nd\ntrapped\n",
+        "+ echo c\n+ set +x\n",
+        0,
+    );
+}
+
+#[test]
+fn echo_and_assign_text_with_parameters() {
+    check_err(r#"x='a  *'; n=3; set -- one two three four five six seven eight nine ten
+echo "line $n of ${n}" "$1x" "$10" "${x}y" "a$x-b" "$x$n" "é$n" "$n$" "$n $ m" "${#x}" "${x:-d}" "$@" "$?"
+s="v=$x/$n"; t="${n}${n}"; echo "$s" "$t" "[$nope]" "[${nope}]"; u="pre $nope post"; echo "$u"
+for i in 1 2 3; do msg="turn $i of $n"; echo "$msg" "$i$i"; done
+declare -u up; up="x $n"; echo "$up"; set -u; echo "ok $n"; echo "bad $nope"; echo unreached"#, "line 3 of 3 onex one0 a  *y aa  *-b a  *3 é3 3$ 3 $ m 4 a  * one two three four five six seven eight nine ten 0\nv=a  */3 33 [] []\npre  post\nturn 1 of 3 11\nturn 2 of 3 22\nturn 3 of 3 33\nX 3\nok 3\n", "bash: line 5: nope: unbound variable\n", 127);
+}

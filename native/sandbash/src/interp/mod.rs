@@ -261,7 +261,9 @@ pub fn run_list<'a>(sh: &'a mut ShellState, list: &'a ast::CompoundList, fds: &'
         let Some(cmd) = lone_command(and_or) else {
             return ListRun::Boxed(Box::pin(run_items(sh, &list.0[done..], fds, Start::Fresh)));
         };
-        match fast::try_command(sh, cmd) {
+        // `exec >file` changed this shell's descriptors for what follows.
+        let current = sh.exec_fds.clone();
+        match fast::try_command(sh, cmd, current.as_deref().unwrap_or(fds)) {
             Err(e) => return ListRun::Ready(Some(Err(e))),
             Ok(None) => return ListRun::Boxed(Box::pin(run_items(sh, &list.0[done..], fds, Start::Declined))),
             Ok(Some(ran)) => match finish_fast_now(sh, &ran) {
@@ -323,7 +325,7 @@ async fn run_items(sh: &mut ShellState, items: &[ast::CompoundListItem], fds: &F
             sh.last_status = s;
             s
         } else if let Some(ran) =
-            lone_command(and_or).filter(|_| offer).map(|c| fast::try_command(sh, c)).transpose()?.flatten()
+            lone_command(and_or).filter(|_| offer).map(|c| fast::try_command(sh, c, fds)).transpose()?.flatten()
         {
             finish_fast(sh, fds, ran).await?
         } else if let Some((c, (f, args))) =
@@ -415,7 +417,7 @@ async fn run_and_or_inner(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds,
 /// [`fast`] runs (`[ -n "$x" ] && n=$((n + 1))`).
 async fn run_pipeline_or_fast(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) -> Res {
     if let ([cmd], None, false) = (p.seq.as_slice(), &p.timed, p.bang) {
-        if let Some(ran) = fast::try_command(sh, cmd)? {
+        if let Some(ran) = fast::try_command(sh, cmd, fds)? {
             return finish_fast(sh, fds, ran).await;
         }
     }

@@ -4,7 +4,7 @@ compiled once and re-evaluated. Each case changes, part-way through a loop, what
 decides how such a command behaves (a variable's value or attributes, an option,
 a trap), so the short path and the general one must agree on every turn."""
 
-tools("printf", "echo")
+tools("printf", "echo", "env", "grep", "cat", "od")
 
 group("arithmetic whose variables change")
 t("values_that_are_not_plain_numbers", r'''for v in 7 010 0x1f 2#101 '1+2' '' ' 5 ' -3 +4 'y' '(2)'; do
@@ -155,3 +155,34 @@ set -e; f 0; if f 3; then :; else echo "cond $?"; fi; f 2 || echo "or $?"; f 5; 
 e("recursion_through_calls", r'''d() { if [ $1 -lt 50 ]; then d $(( $1 + 1 )); else echo "depth $1 ${#FUNCNAME[@]}"; fi; }; d 0
 c() { local n=$1; [ $n -eq 0 ] && return 0; c $(( n - 1 )); }; c 90; echo "st=$?"
 fact() { if [ "$1" -le 1 ]; then r=1; else fact $(( $1 - 1 )); r=$(( r * $1 )); fi; }; fact 20; echo $r''')
+
+group("quoted literal assignments")
+e("quoted_values_and_what_makes_them_more", r'''a='x y'; b="p  q"; c="a'b"; d='a"b'; e="$a"; f="a\$b"; g=''; h=""; i="a\"b"; j='a\b'; k="a\\b"
+printf '[%s]' "$a" "$b" "$c" "$d" "$e" "$f" "$g" "$h" "$i" "$j" "$k"; echo
+l="a`echo b`c"; m='*'; n="~"; o="{1,2}"; p="'"; q='"'; r="a"'b'; s='a'"b"; t="é ü"
+printf '[%s]' "$l" "$m" "$n" "$o" "$p" "$q" "$r" "$s" "$t"; echo "_=$_"
+declare -u u; u="abc"; declare -i v; v="3+4"; declare -l w; w='XY'; readonly ro="k"; ro="z"; echo "st=$? $u $v $w $ro"
+set -a; ex="exp"; set +a; env | grep '^ex='; x[1]="el"; x="zero"; declare -p x
+for s in 1 2; do msg="turn $s"; echo "$msg"; done; FUNCNAME="fn"; echo "st=$?"''')
+
+group("echo of plain operands")
+e("echo_operands_and_options", r'''x='a  b'; y='*'; z=; n=-n; set -- p 'q r'
+echo; echo "$_"; echo a 'b  c' "d" "$x" $z "$z" end; echo "_=$_"
+echo -n no-newline; echo; echo "$n" x; echo $n y; echo -e 'a\tb'; echo -E 'a\tb'; echo '-e' z; echo -- -n
+echo 'back\slash' "q\"uote" 'a\nb'; echo $y "$y" $1 "$2" "$3" ${1} "${2}"; echo é "ü $x"
+shopt -s xpg_echo; echo 'a\tb' "c\\d"; shopt -u xpg_echo; echo 'a\tb'
+IFS=:; v=a:b; echo $v "$v"; IFS=' '; w='p q'; echo $w; unset IFS; echo $w
+raw=$'\xff\xfe'; echo "$raw" | od -An -c''')
+e("echo_where_its_output_goes", r'''f() { echo "in f $1"; }
+echo one; s=$(echo two); echo "[$s]"; echo three | cat; f 1 | cat; (echo four)
+exec 3>&1; exec >/tmp/out.txt; echo five; echo six; exec >&3; cat /tmp/out.txt
+exec >/dev/null; echo gone; exec >&3; echo back; { echo seven; } >/dev/null; echo eight >&2
+echo() { builtin echo "fn: $*"; }; echo nine; unset -f echo; enable -n echo; echo ten; enable echo; echo eleven
+alias echo='printf "%s|\n"'; echo twelve; unalias echo; echo thirteen''')
+e("echo_under_options_and_traps", r'''set -u; echo "${v:-dflt}" ok; echo "$unset_var" after; echo not reached''')
+e("echo_with_xtrace_and_errexit", r'''set -e; echo a; trap 'echo trapped' EXIT; echo b; set -x; echo c; set +x; echo d''')
+e("echo_and_assign_text_with_parameters", r'''x='a  *'; n=3; set -- one two three four five six seven eight nine ten
+echo "line $n of ${n}" "$1x" "$10" "${x}y" "a$x-b" "$x$n" "é$n" "$n$" "$n $ m" "${#x}" "${x:-d}" "$@" "$?"
+s="v=$x/$n"; t="${n}${n}"; echo "$s" "$t" "[$nope]" "[${nope}]"; u="pre $nope post"; echo "$u"
+for i in 1 2 3; do msg="turn $i of $n"; echo "$msg" "$i$i"; done
+declare -u up; up="x $n"; echo "$up"; set -u; echo "ok $n"; echo "bad $nope"; echo unreached''')

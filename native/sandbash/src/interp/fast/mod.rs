@@ -1,7 +1,7 @@
 //! Commands that finish without waiting on anything, run at once: `(( ))`,
 //! `name=value` whose arithmetic compiles (see `expand::arith::compiled`)
-//! or whose value is plain text, and `:`, `true`, `false`, `[ ]` and `test`
-//! on plain operands ([`plain_builtins`]). The general path builds and boxes a future
+//! or whose value is plain text, `:`, `true`, `false`, `[ ]` and `test`
+//! on plain operands ([`plain_builtins`]), and `echo` of them ([`echo`]). The general path builds and boxes a future
 //! for every command, which is most of what a tight loop costs.
 //!
 //! Each case does exactly what the general path would do for it, and
@@ -10,9 +10,10 @@
 //! that needs expanding, an arithmetic error to report.
 
 pub mod call;
+mod echo;
 mod plain_builtins;
 
-use super::{simple, Flow};
+use super::{simple, Fds, Flow};
 use crate::state::ShellState;
 use brush_parser::ast::{self, AssignmentName, AssignmentValue, CommandPrefixOrSuffixItem as Item};
 
@@ -23,13 +24,16 @@ pub struct Ran {
 }
 
 /// Run `cmd` here if it is one of the fast cases.
-pub fn try_command(sh: &mut ShellState, cmd: &ast::Command) -> Result<Option<Ran>, Flow> {
+pub fn try_command(sh: &mut ShellState, cmd: &ast::Command, fds: &Fds) -> Result<Option<Ran>, Flow> {
     if !sh.traps.is_empty() || sh.opts.xtrace || crate::limits::inline::slice_spent(&sh.budget) {
         return Ok(None);
     }
     match cmd {
-        ast::Command::Simple(c) if c.word_or_name.is_some() => plain_builtins::builtin(sh, c),
-        ast::Command::Simple(c) => assignment(sh, c),
+        ast::Command::Simple(c) => match &c.word_or_name {
+            Some(w) if w.value == "echo" => echo::echo(sh, c, fds),
+            Some(_) => plain_builtins::builtin(sh, c),
+            None => assignment(sh, c),
+        },
         ast::Command::Compound(ast::CompoundCommand::Arithmetic(a), None) => arithmetic_turn(sh, a),
         _ => Ok(None),
     }
@@ -100,6 +104,11 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
         Some(inner) if !needs_expansion(inner) && balanced(inner) => Value::Arith(inner),
         Some(_) => return Ok(None),
         None if literal(text) => Value::Text(text),
+        // Quoted text, or a quoted parameter.
+        None if text.starts_with(['\'', '"']) => match plain_builtins::operand(sh, text) {
+            Some(v) => Value::Owned(v.into_owned()),
+            None => return Ok(None),
+        },
         None => match parameter(sh, text) {
             Some(v) => Value::Owned(v.to_string()),
             None => return Ok(None),

@@ -132,10 +132,16 @@ pub(super) fn operand<'s>(sh: &'s ShellState, raw: &'s str) -> Option<Cow<'s, st
         return (!inner.contains('\'')).then_some(Cow::Borrowed(inner));
     }
     if let Some(inner) = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-        if inner.starts_with('$') {
-            return parameter(sh, inner).map(Cow::Borrowed);
+        if inner.contains(['`', '\\', '"']) {
+            return None;
         }
-        return (!inner.contains(['$', '`', '\\', '"'])).then_some(Cow::Borrowed(inner));
+        if !inner.contains('$') {
+            return Some(Cow::Borrowed(inner));
+        }
+        if let Some(v) = parameter(sh, inner) {
+            return Some(Cow::Borrowed(v));
+        }
+        return interpolated(sh, inner).map(Cow::Owned);
     }
     if raw.starts_with('$') {
         // Unquoted: it must stay one field, as it is (not split, not globbed).
@@ -143,6 +149,30 @@ pub(super) fn operand<'s>(sh: &'s ShellState, raw: &'s str) -> Option<Cow<'s, st
         return (!v.is_empty() && v.bytes().all(plain) && !splits(sh, v)).then_some(Cow::Borrowed(v));
     }
     (!raw.is_empty() && raw.bytes().all(|b| plain(b) || b == b'!')).then_some(Cow::Borrowed(raw))
+}
+
+/// Text and parameters inside double quotes (`"line $i of ${n}"`): each
+/// parameter `$name`, `${name}` or `$N` must be set (see [`parameter`]);
+/// anything else after a `$` declines.
+fn interpolated(sh: &ShellState, inner: &str) -> Option<String> {
+    let mut out = String::with_capacity(inner.len());
+    let mut rest = inner;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let len = match after.as_bytes().first()? {
+            b'{' => after.find('}')? + 1,
+            b'0'..=b'9' => 1,
+            c if c.is_ascii_alphabetic() || *c == b'_' => {
+                after.bytes().position(|c| !(c.is_ascii_alphanumeric() || c == b'_')).unwrap_or(after.len())
+            }
+            _ => return None,
+        };
+        out.push_str(parameter(sh, &rest[at..at + 1 + len])?);
+        rest = &after[len..];
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 /// Bytes that no expansion, split (at the default IFS) or glob touches.
