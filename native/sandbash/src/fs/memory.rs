@@ -78,10 +78,52 @@ impl Default for FsLimits {
 }
 
 struct Inner {
-    nodes: BTreeMap<String, Node>,
+    /// Shared, until the first change, with the sessions built from the
+    /// same directories (see [`MemoryFs::with_dirs`]).
+    nodes: Arc<BTreeMap<String, Node>>,
     total_bytes: u64,
     /// Names that share one file (`ln`); a snapshot keeps them as copies.
     links: super::hard_links::Links,
+}
+
+impl Inner {
+    /// The nodes, to change: copied first while shared.
+    fn nodes_mut(&mut self) -> &mut BTreeMap<String, Node> {
+        Arc::make_mut(&mut self.nodes)
+    }
+}
+
+/// The directories of the last [`MemoryFs::with_dirs`] and their nodes:
+/// the sessions an application builds alike share one tree until each first
+/// changes a file (building it was a quarter of a new session's time).
+static TEMPLATE: parking_lot::Mutex<Option<(Vec<String>, Arc<BTreeMap<String, Node>>)>> = parking_lot::Mutex::new(None);
+
+/// These directories (absolute, normalized paths; their parents too) and
+/// the [`DEVICES`] under `/dev` when it is one of them, built without path
+/// lookups and with one clock read.
+fn dir_nodes(dirs: &[String]) -> BTreeMap<String, Node> {
+    let now = SystemTime::now();
+    let mut nodes = BTreeMap::new();
+    let dir = || Node { kind: Kind::Dir, mode: 0o755, mtime: now };
+    nodes.insert("/".to_string(), dir());
+    for d in dirs {
+        let ends = d.match_indices('/').map(|(i, _)| i).filter(|&i| i > 0).chain([d.len()]);
+        for i in ends {
+            if i > 1 && !nodes.contains_key(&d[..i]) {
+                nodes.insert(d[..i].to_string(), dir());
+            }
+        }
+    }
+    // As on Linux: anyone may create files in /tmp, only owners remove them.
+    if let Some(tmp) = nodes.get_mut("/tmp") {
+        tmp.mode = 0o1777;
+    }
+    if nodes.contains_key("/dev") {
+        for dev in DEVICES {
+            nodes.insert((*dev).to_string(), Node { kind: Kind::File(Arc::new(Vec::new())), mode: 0o666, mtime: now });
+        }
+    }
+    nodes
 }
 
 /// An in-memory filesystem, safe to share between tasks.
@@ -101,38 +143,26 @@ impl MemoryFs {
     pub fn new(limits: FsLimits) -> Self {
         let mut nodes = BTreeMap::new();
         nodes.insert("/".to_string(), Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
-        MemoryFs { inner: RwLock::new(Inner { nodes, total_bytes: 0, links: Default::default() }), limits }
+        MemoryFs {
+            inner: RwLock::new(Inner { nodes: Arc::new(nodes), total_bytes: 0, links: Default::default() }),
+            limits,
+        }
     }
 
-    /// A new filesystem holding these directories (absolute, normalized
-    /// paths; their parents too) and the [`DEVICES`] under `/dev` when it is
-    /// one of them: what a session starts with, built without path lookups
-    /// and with one clock read.
+    /// A new filesystem holding these directories and devices (see
+    /// [`dir_nodes`]): what a session starts with.
     pub fn with_dirs(limits: FsLimits, dirs: &[String]) -> Self {
-        let now = SystemTime::now();
-        let mut nodes = BTreeMap::new();
-        let dir = || Node { kind: Kind::Dir, mode: 0o755, mtime: now };
-        nodes.insert("/".to_string(), dir());
-        for d in dirs {
-            let ends = d.match_indices('/').map(|(i, _)| i).filter(|&i| i > 0).chain([d.len()]);
-            for i in ends {
-                if i > 1 && !nodes.contains_key(&d[..i]) {
-                    nodes.insert(d[..i].to_string(), dir());
+        let nodes = {
+            let mut last = TEMPLATE.lock();
+            match &*last {
+                Some((d, nodes)) if d == dirs => nodes.clone(),
+                _ => {
+                    let nodes = Arc::new(dir_nodes(dirs));
+                    *last = Some((dirs.to_vec(), nodes.clone()));
+                    nodes
                 }
             }
-        }
-        // As on Linux: anyone may create files in /tmp, only owners remove them.
-        if let Some(tmp) = nodes.get_mut("/tmp") {
-            tmp.mode = 0o1777;
-        }
-        if nodes.contains_key("/dev") {
-            for dev in DEVICES {
-                nodes.insert(
-                    (*dev).to_string(),
-                    Node { kind: Kind::File(Arc::new(Vec::new())), mode: 0o666, mtime: now },
-                );
-            }
-        }
+        };
         MemoryFs { inner: RwLock::new(Inner { nodes, total_bytes: 0, links: Default::default() }), limits }
     }
 
@@ -142,7 +172,7 @@ impl MemoryFs {
         let mut inner = self.inner.write();
         for dev in DEVICES {
             let node = Node { kind: Kind::File(Arc::new(Vec::new())), mode: 0o666, mtime: SystemTime::now() };
-            inner.nodes.insert((*dev).to_string(), node);
+            inner.nodes_mut().insert((*dev).to_string(), node);
         }
     }
 
@@ -156,7 +186,7 @@ impl MemoryFs {
 
     /// A copy of every node, taken at one instant (file data is shared, not copied).
     pub fn export(&self) -> MemoryTree {
-        MemoryTree { nodes: self.inner.read().nodes.clone() }
+        MemoryTree { nodes: (*self.inner.read().nodes).clone() }
     }
 
     /// Replace every node with `tree`'s, at once. The tree is checked against
@@ -165,7 +195,7 @@ impl MemoryFs {
     pub fn replace_contents(&self, tree: MemoryTree) -> Result<(), String> {
         let total_bytes = tree.check(&self.limits)?;
         let mut inner = self.inner.write();
-        inner.nodes = tree.nodes;
+        inner.nodes = Arc::new(tree.nodes);
         inner.total_bytes = total_bytes;
         inner.links = Default::default();
         Ok(())
@@ -320,7 +350,8 @@ impl Inner {
             return Err(FsError::Limit(FsLimit::Files, limits.max_files));
         }
         self.total_bytes = new_total;
-        self.nodes.insert(real.clone(), Node { kind: Kind::File(Arc::new(data)), mode, mtime: SystemTime::now() });
+        self.nodes_mut()
+            .insert(real.clone(), Node { kind: Kind::File(Arc::new(data)), mode, mtime: SystemTime::now() });
         self.mirror(&real);
         Ok(())
     }
@@ -332,7 +363,7 @@ impl Inner {
         if let Some(node) = self.nodes.get(real).cloned() {
             // In place: no key built or hashed anew for each name.
             for o in group.iter().filter(|n| *n != real) {
-                if let Some(slot) = self.nodes.get_mut(o) {
+                if let Some(slot) = Arc::make_mut(&mut self.nodes).get_mut(o) {
                     *slot = node.clone();
                 }
             }
@@ -395,7 +426,7 @@ impl Fs for MemoryFs {
         }
         let mut inner = self.inner.write();
         let real = inner.creatable(path, &self.limits)?;
-        let mut content = match inner.nodes.get_mut(&real) {
+        let mut content = match inner.nodes_mut().get_mut(&real) {
             Some(Node { kind: Kind::File(d), .. }) => {
                 // Take the buffer out so a single owner appends in place.
                 std::mem::take(Arc::make_mut(d))
@@ -413,7 +444,7 @@ impl Fs for MemoryFs {
             None
         };
         if let Some(e) = over {
-            if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.get_mut(&real) {
+            if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes_mut().get_mut(&real) {
                 *Arc::make_mut(d) = content;
             }
             return Err(e);
@@ -421,7 +452,7 @@ impl Fs for MemoryFs {
         content.extend_from_slice(data);
         // put_file accounts sizes from the stored (now empty) buffer.
         inner.total_bytes -= old_len;
-        if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.get_mut(&real) {
+        if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes_mut().get_mut(&real) {
             *d = Arc::new(Vec::new());
         }
         inner.put_file(real, content, &self.limits)
@@ -461,7 +492,7 @@ impl Fs for MemoryFs {
                     None => {
                         let real = inner.creatable(&cur, &self.limits)?;
                         inner.check_count(&self.limits)?;
-                        inner.nodes.insert(real, Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
+                        inner.nodes_mut().insert(real, Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
                     }
                 }
             }
@@ -473,7 +504,7 @@ impl Fs for MemoryFs {
         }
         let real = inner.creatable(path, &self.limits)?;
         inner.check_count(&self.limits)?;
-        inner.nodes.insert(real, Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
+        inner.nodes_mut().insert(real, Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
         Ok(())
     }
 
@@ -489,7 +520,7 @@ impl Fs for MemoryFs {
                 if !inner.links.forget(&real) {
                     inner.total_bytes -= len;
                 }
-                inner.nodes.remove(&real);
+                inner.nodes_mut().remove(&real);
                 Ok(())
             }
         }
@@ -511,13 +542,13 @@ impl Fs for MemoryFs {
             return Err(FsError::NotEmpty);
         }
         for k in desc {
-            if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes.remove(&k) {
+            if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes_mut().remove(&k) {
                 if !inner.links.forget(&k) {
                     inner.total_bytes -= d.len() as u64;
                 }
             }
         }
-        inner.nodes.remove(&real);
+        inner.nodes_mut().remove(&real);
         Ok(())
     }
 
@@ -551,12 +582,12 @@ impl Fs for MemoryFs {
         }
         inner.links.rename(&src, &dst);
         let moved: Vec<String> = if src_is_dir { inner.descendants_keys(&src) } else { Vec::new() };
-        inner.nodes.remove(&src);
-        inner.nodes.insert(dst.clone(), src_node);
+        inner.nodes_mut().remove(&src);
+        inner.nodes_mut().insert(dst.clone(), src_node);
         for k in moved {
-            if let Some(n) = inner.nodes.remove(&k) {
+            if let Some(n) = inner.nodes_mut().remove(&k) {
                 let new_key = format!("{dst}{}", &k[src.len()..]);
-                inner.nodes.insert(new_key, n);
+                inner.nodes_mut().insert(new_key, n);
             }
         }
         Ok(())
@@ -573,7 +604,7 @@ impl Fs for MemoryFs {
         }
         inner.check_count(&self.limits)?;
         inner
-            .nodes
+            .nodes_mut()
             .insert(real, Node { kind: Kind::Symlink(target.to_string()), mode: 0o777, mtime: SystemTime::now() });
         Ok(())
     }
@@ -588,7 +619,7 @@ impl Fs for MemoryFs {
     async fn set_mode(&self, path: &str, mode: u32) -> FsResult<()> {
         let mut inner = self.inner.write();
         let real = inner.resolve(path, true)?;
-        let node = inner.nodes.get_mut(&real).ok_or(FsError::NotFound)?;
+        let node = inner.nodes_mut().get_mut(&real).ok_or(FsError::NotFound)?;
         node.mode = mode & 0o7777;
         inner.mirror(&real);
         Ok(())
@@ -597,7 +628,7 @@ impl Fs for MemoryFs {
     async fn set_mtime(&self, path: &str, mtime: SystemTime) -> FsResult<()> {
         let mut inner = self.inner.write();
         let real = inner.resolve(path, true)?;
-        let node = inner.nodes.get_mut(&real).ok_or(FsError::NotFound)?;
+        let node = inner.nodes_mut().get_mut(&real).ok_or(FsError::NotFound)?;
         node.mtime = mtime;
         inner.mirror(&real);
         Ok(())
@@ -626,7 +657,7 @@ impl Fs for MemoryFs {
         }
         let at = inner.creatable(link, &self.limits)?;
         inner.check_count(&self.limits)?;
-        inner.nodes.insert(at.clone(), node);
+        inner.nodes_mut().insert(at.clone(), node);
         inner.links.link(&real, &at);
         Ok(())
     }
@@ -647,6 +678,27 @@ mod tests {
 
     fn block<F: std::future::Future>(f: F) -> F::Output {
         tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f)
+    }
+
+    #[test]
+    fn filesystems_built_alike_share_nothing_a_change_can_reach() {
+        block(async {
+            let dirs = vec!["/tmp".to_string(), "/home/user".to_string(), "/dev".to_string()];
+            let a = MemoryFs::with_dirs(FsLimits::default(), &dirs);
+            let b = MemoryFs::with_dirs(FsLimits::default(), &dirs);
+            a.write("/tmp/f", b"one").await.unwrap();
+            a.mkdir("/home/user/d", false).await.unwrap();
+            a.set_mode("/tmp", 0o700).await.unwrap();
+            a.remove_dir("/home/user", true).await.unwrap();
+            assert!(b.read("/tmp/f").await.is_err());
+            assert!(b.metadata("/home/user").await.is_ok());
+            assert!(b.metadata("/home/user/d").await.is_err());
+            assert_eq!(b.metadata("/tmp").await.unwrap().mode & 0o7777, 0o1777);
+            let c = MemoryFs::with_dirs(FsLimits::default(), &dirs);
+            assert!(c.read("/tmp/f").await.is_err() && c.metadata("/home/user").await.is_ok());
+            b.write("/dev/null", b"x").await.unwrap();
+            assert_eq!(c.read("/dev/null").await.unwrap(), b"");
+        });
     }
 
     #[test]
