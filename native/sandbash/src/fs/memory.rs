@@ -96,7 +96,10 @@ impl Inner {
 /// The directories of the last [`MemoryFs::with_dirs`] and their nodes:
 /// the sessions an application builds alike share one tree until each first
 /// changes a file (building it was a quarter of a new session's time).
-static TEMPLATE: parking_lot::Mutex<Option<(Vec<String>, Arc<BTreeMap<String, Node>>)>> = parking_lot::Mutex::new(None);
+static TEMPLATE: parking_lot::Mutex<Option<(Vec<String>, SharedNodes)>> = parking_lot::Mutex::new(None);
+
+/// A tree of nodes that filesystems share until one changes.
+type SharedNodes = Arc<BTreeMap<String, Node>>;
 
 /// These directories (absolute, normalized paths; their parents too) and
 /// the [`DEVICES`] under `/dev` when it is one of them, built without path
