@@ -42,6 +42,23 @@ fn prefix_and_suffix_removal_on_long_strings() {
     }
 }
 
+/// Text patterns are searched as bytes up to 64 bytes long: every
+/// overlapping occurrence of the longest one in a run of its own letter
+/// costs its length per position, bounded and checked against the deadline.
+#[test]
+fn longest_text_patterns_on_long_runs_of_their_letter() {
+    for n in SIZES {
+        let script = a_times(n)
+            + "p=$(head -c 64 /dev/zero | tr '\\0' a); q=${p}a\n\
+               y=${x//$p/b}; echo ${#y}\n\
+               y=${x//\"$q\"/b}; echo ${#y}\n\
+               y=${x/%$p/}; echo ${#y}\n\
+               y=${x#$p}; echo ${#y}\n";
+        let want = format!("{}\n{}\n{}\n{}\n", n / 64 + n % 64, n / 65 + n % 65, n - 64, n - 64);
+        answer_or_limit(&script, &want, &["timeout", "max_"]);
+    }
+}
+
 #[test]
 fn replacement_on_long_strings() {
     for n in SIZES {
