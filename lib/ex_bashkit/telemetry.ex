@@ -16,6 +16,11 @@ defmodule ExBashkit.Telemetry do
     * `[:ex_bashkit, :exec, :exception]` - measurements `%{duration}`;
       metadata adds `:kind`, `:reason` and `:stacktrace` (an exec that raised,
       for example on a bad option).
+    * `[:ex_bashkit, :exec, :watchdog]` - measurements `%{system_time}`;
+      metadata `%{command: name, error: message}`: an exec past its deadline
+      (or its cancel) by 90 ms whose worker was stuck in `command` was
+      answered as stopped by the watchdog; the session refuses new execs
+      until the worker is free.
 
   Attach as usual: `:telemetry.attach_many("log", [[:ex_bashkit, :exec, :stop]], &handle/4, nil)`.
   """
@@ -79,6 +84,20 @@ defmodule ExBashkit.Telemetry do
 
         :erlang.raise(kind, reason, __STACKTRACE__)
     end
+  end
+
+  @doc false
+  # The watchdog answered for an exec stuck in `command`.
+  def watchdog(command, message) do
+    if enabled?(),
+      do:
+        emit(
+          [:ex_bashkit, :exec, :watchdog],
+          %{system_time: System.system_time()},
+          %{command: command, error: message}
+        )
+
+    :ok
   end
 
   defp emit(event, measurements, meta) do

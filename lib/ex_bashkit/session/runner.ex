@@ -51,7 +51,13 @@ defmodule ExBashkit.Session.Runner do
   # The script runs on the NIF's runtime; its outcome arrives as a message.
   defp await(tag, partial?) do
     receive do
-      {^tag, outcome} -> outcome(outcome, partial?)
+      # The watchdog answered: the worker is stuck in `command`.
+      {^tag, {:watchdog, command, {:error, message, _} = outcome}} ->
+        ExBashkit.Telemetry.watchdog(command, message)
+        outcome(outcome, partial?)
+
+      {^tag, outcome} ->
+        outcome(outcome, partial?)
     end
   end
 

@@ -25,7 +25,7 @@ use std::task::Poll;
 const INLINE_SCRIPT: usize = 16 * 1024;
 const INLINE_STDIN: usize = 64 * 1024;
 
-rustler::atoms! { done }
+rustler::atoms! { done, watchdog }
 
 /// An exec that has started and not yet finished.
 struct Running {
@@ -59,6 +59,9 @@ pub struct Session {
     /// `await_job/3` callers waiting for a message, by waiter id.
     pub waiters: Arc<parking_lot::Mutex<Waiters>>,
     running: parking_lot::Mutex<(u64, HashMap<u64, Running>)>,
+    /// Set while an exec the watchdog answered for still holds its worker
+    /// (the command it is stuck in): new execs are refused until it is free.
+    stuck: Arc<parking_lot::Mutex<Option<String>>>,
 }
 
 #[rustler::resource_impl]
@@ -130,6 +133,7 @@ fn session_new<'a>(env: Env<'a>, opts: NewOpts<'a>) -> Term<'a> {
                 markers,
                 mount_points,
                 running: parking_lot::Mutex::new((0, HashMap::new())),
+                stuck: Default::default(),
             });
             (terms::ok(), res).encode(env)
         }
@@ -153,6 +157,15 @@ fn exec_start<'a>(
         Ok(rt) => rt,
         Err(m) => return err(env, &m),
     };
+    if let Some(cmd) = session.stuck.lock().as_ref() {
+        return err(
+            env,
+            &format!(
+                "session busy: its last exec was answered as stopped but its worker is still in {cmd}; \
+                 try again once it has ended"
+            ),
+        );
+    }
     // Scripts are text to the parser; stray non-UTF-8 bytes in the source become U+FFFD.
     let script = sandbash::raw_bytes::decode(script.as_slice());
     let cancel = CancelToken::default();
@@ -167,6 +180,36 @@ fn exec_start<'a>(
     // Small inputs may run their first slice here, on the caller's scheduler
     // (see `sandbash::limits::inline`): no thread to wake, no message back.
     let inline = overrides.is_none() && script.len() <= INLINE_SCRIPT && opts.stdin.len() <= INLINE_STDIN;
+    // The watchdog answers for an exec whose worker is stuck past its
+    // deadline (see `sandbash::limits::watchdog`): once it has, the exec's
+    // own outcome is for nobody. Only once the exec runs on the runtime: a
+    // first slice on the caller's thread is short by construction.
+    let answered = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spawned = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let on_watchdog = {
+        let (answered, spawned, stuck) = (answered.clone(), spawned.clone(), session.stuck.clone());
+        let wenv = OwnedEnv::new();
+        let wtag = wenv.save(tag);
+        let wenv = parking_lot::Mutex::new(Some((wenv, wtag)));
+        let f: sandbash::limits::watchdog::OnFire = Arc::new(move |fired: sandbash::limits::watchdog::Fired| {
+            if !spawned.load(std::sync::atomic::Ordering::Acquire) {
+                return;
+            }
+            let Some((mut wenv, wtag)) = wenv.lock().take() else { return };
+            answered.store(true, std::sync::atomic::Ordering::Release);
+            let command = fired.command.as_deref().unwrap_or("the shell").to_string();
+            *stuck.lock() = Some(command.clone());
+            let partial = ExecResult { stdout: fired.stdout, stderr: fired.stderr, exit_code: 1, queued_ms: 0 };
+            let reason = fired.reason.to_string();
+            // `{tag, {:watchdog, command, outcome}}`: the outcome as an
+            // exec's own, and what it was stuck in (for telemetry).
+            let _ = wenv.send_and_clear(&pid, |e| {
+                let outcome = (terms::error(), reason.as_str(), terms::result(e, &partial)).encode(e);
+                (wtag.load(e), (watchdog(), command.as_str(), outcome)).encode(e)
+            });
+        });
+        f
+    };
     let exec_opts = ExecOptions {
         stdin: opts.stdin.as_slice().to_vec(),
         cancel,
@@ -174,6 +217,7 @@ fn exec_start<'a>(
         history_line: None,
         exec_id: id,
         output_files: None,
+        on_watchdog: Some(on_watchdog),
     };
     if let (Some(bridge), Some(broker)) = (&session.bridge, opts.broker) {
         bridge.attach(id, broker);
@@ -222,9 +266,15 @@ fn exec_start<'a>(
     let mut owned = OwnedEnv::new();
     let tag = owned.save(tag);
     let res = session.clone();
+    spawned.store(true, std::sync::atomic::Ordering::Release);
     rt.spawn(async move {
         let outcome = run.await;
         finish(&res, id, None);
+        if answered.load(std::sync::atomic::Ordering::Acquire) {
+            // The watchdog told the caller; the session is free again.
+            *res.stuck.lock() = None;
+            return;
+        }
         // The caller may be gone; then there is nobody to tell.
         let _ = owned.send_and_clear(&pid, |e| (tag.load(e), reply(e, &outcome)));
     });

@@ -411,6 +411,11 @@ pub struct ExecOptions {
     /// Append stdout and stderr to these files of the sandbox instead of
     /// returning them (a background job's output files).
     pub output_files: Option<(String, String)>,
+    /// Called from the watchdog's thread when the exec is past its deadline
+    /// (or its cancel) by [`limits::watchdog::GRACE`] and has not ended: its
+    /// worker is stuck. The embedder answers its caller from there; the
+    /// exec's own result comes when the worker is free, and is then the same stop.
+    pub on_watchdog: Option<limits::watchdog::OnFire>,
 }
 
 /// A session: shell state plus its filesystem, kept across execs.
@@ -472,6 +477,12 @@ impl Bash {
         &self.limits
     }
 
+    /// The session's memory account (what `max_memory_bytes` bounds): what
+    /// it holds, and the most it held (`peak`).
+    pub fn memory_account(&self) -> &MemAccount {
+        &self.account
+    }
+
     /// Bytes this session holds now (what `max_memory_bytes` bounds).
     pub fn memory_used(&self) -> u64 {
         self.account.used()
@@ -485,6 +496,61 @@ impl Bash {
         } else {
             format!("{}: -c: ", self.state.arg0)
         }
+    }
+
+    /// How an exec's script is run: parsed whole (from the cache when seen
+    /// before), or, when long, read a run of commands at a time as it runs
+    /// (its parse memory is then a run's). Called inside the exec's scope.
+    fn plan(&mut self, script: &str) -> Result<Plan, Error> {
+        if script.len() > interp::reader::WHOLE {
+            let mut reader = interp::reader::Reader::at_offset(Arc::from(script), 0, 0);
+            if let Err(m) = reader.prime(&self.state) {
+                let who = self.syntax_error_prefix();
+                return Err(Error::Parse(format!("{who}{}", m.replace("\nbash: -c: ", &format!("\n{who}")))));
+            }
+            return Ok(Plan::Text(reader));
+        }
+        let depth = self.limits.max_parser_depth as usize;
+        let parsed = match syntax::cache::program(script, depth, self.state.opts.extglob) {
+            Ok(p) => (p.program, p.source),
+            // A malformed `[[ ]]`: bash prints its message and ends the
+            // script with the status it had, after the lines before it.
+            Err(m) if syntax::cond::message(&m).is_some() => {
+                let who = self.syntax_error_prefix();
+                let shown = match syntax::cond::message(&m) {
+                    Some("") => String::new(),
+                    _ => format!("{who}{}", m.replace("\nbash: -c: ", &format!("\n{who}"))),
+                };
+                let ran = syntax::runnable_prefix(script, &m, depth).map_or(0, |(_, n)| n);
+                let prefix = &script[..ran];
+                let sep = if prefix.is_empty() || prefix.ends_with('\n') { "" } else { "\n" };
+                let text = format!("{prefix}{sep}__syntax_error {} last\n", expand::param::quote(&shown));
+                self.state.unread = Some((Arc::from(script), ran));
+                owned(syntax::parse(&text, depth).map_err(Error::Parse)?)
+            }
+            Err(m) => {
+                let who = self.syntax_error_prefix();
+                let shown = format!("{who}{}", m.replace("\nbash: -c: ", &format!("\n{who}")));
+                match syntax::with_runnable_prefix(script, &m, Some(&shown), depth) {
+                    // The commands before the error run first, as in bash;
+                    // once they define aliases, the rest is read again.
+                    Some(p) => {
+                        let ran = syntax::runnable_prefix(script, &m, depth).map_or(script.len(), |(_, n)| n);
+                        self.state.unread = Some((Arc::from(script), ran));
+                        owned(p)
+                    }
+                    // With the session's aliases the text may parse
+                    // (`alias myif=if` in an earlier exec): read it with them.
+                    None if self.state.opts.expand_aliases && !self.state.aliases.is_empty() => {
+                        let text = format!("__syntax_error {}\n", expand::param::quote(&shown));
+                        self.state.unread = Some((Arc::from(script), 0));
+                        owned(syntax::parse(&text, depth).map_err(Error::Parse)?)
+                    }
+                    None => return Err(Error::Parse(shown)),
+                }
+            }
+        };
+        Ok(Plan::Program(parsed.0, parsed.1))
     }
 
     /// Run a script; state changes persist.
@@ -538,55 +604,16 @@ impl Bash {
             });
         }
         self.state.unread = None;
-        // The history line and the parsed program belong to the session's
-        // memory too (no await in this block: the scope is this thread's).
-        let (hist, hist_no, parsed) = {
+        // The history line belongs to the session's memory too (no await in
+        // this block: the scope is this thread's).
+        let (hist, hist_no) = {
             let _scope = limits::scope::enter_account(&self.account);
             let hist = self.state.history.clone();
             let hist_no = hist.as_ref().map(|h| h.lock().push(opts.history_line.as_deref().unwrap_or(script)));
-            let depth = self.limits.max_parser_depth as usize;
-            let parsed = match syntax::cache::program(script, depth, self.state.opts.extglob) {
-                Ok(p) => (p.program, p.source),
-                // A malformed `[[ ]]`: bash prints its message and ends the
-                // script with the status it had, after the lines before it.
-                Err(m) if syntax::cond::message(&m).is_some() => {
-                    let who = self.syntax_error_prefix();
-                    let shown = match syntax::cond::message(&m) {
-                        Some("") => String::new(),
-                        _ => format!("{who}{}", m.replace("\nbash: -c: ", &format!("\n{who}"))),
-                    };
-                    let ran = syntax::runnable_prefix(script, &m, depth).map_or(0, |(_, n)| n);
-                    let prefix = &script[..ran];
-                    let sep = if prefix.is_empty() || prefix.ends_with('\n') { "" } else { "\n" };
-                    let text = format!("{prefix}{sep}__syntax_error {} last\n", expand::param::quote(&shown));
-                    self.state.unread = Some((Arc::from(script), ran));
-                    owned(syntax::parse(&text, depth).map_err(Error::Parse)?)
-                }
-                Err(m) => {
-                    let who = self.syntax_error_prefix();
-                    let shown = format!("{who}{}", m.replace("\nbash: -c: ", &format!("\n{who}")));
-                    match syntax::with_runnable_prefix(script, &m, Some(&shown), depth) {
-                        // The commands before the error run first, as in bash;
-                        // once they define aliases, the rest is read again.
-                        Some(p) => {
-                            let ran = syntax::runnable_prefix(script, &m, depth).map_or(script.len(), |(_, n)| n);
-                            self.state.unread = Some((Arc::from(script), ran));
-                            owned(p)
-                        }
-                        // With the session's aliases the text may parse
-                        // (`alias myif=if` in an earlier exec): read it with them.
-                        None if self.state.opts.expand_aliases && !self.state.aliases.is_empty() => {
-                            let text = format!("__syntax_error {}\n", expand::param::quote(&shown));
-                            self.state.unread = Some((Arc::from(script), 0));
-                            owned(syntax::parse(&text, depth).map_err(Error::Parse)?)
-                        }
-                        None => return Err(Error::Parse(shown)),
-                    }
-                }
-            };
-            (hist, hist_no, parsed)
+            (hist, hist_no)
         };
-        // Admission: the timeout counts from here, once a slot is held.
+        // Admission: the timeout counts from here, once a slot is held; the
+        // parse is part of the exec (its memory, its deadline).
         let admitted = tokio::select! {
             a = limits::admission::global().admit() => a,
             () = opts.cancel.cancelled() => {
@@ -617,6 +644,23 @@ impl Bash {
         budget.watch_output(counter.clone());
         let out = CaptureBuf::new(counter.clone());
         let err = CaptureBuf::new(counter.clone());
+        // From here the watchdog answers for the exec if its worker gets stuck.
+        let watch = limits::watchdog::watch(budget.clone(), Some((out.clone(), err.clone())), opts.on_watchdog.clone());
+        // On a caller's thread (a first slice), a text that takes long to
+        // parse is parsed on the runtime.
+        if script.len() > PARSE_ON_CALLER && !syntax::cache::holds(script) {
+            limits::inline::leave().await;
+        }
+        let parsed = {
+            let _scope = limits::scope::enter(&budget);
+            let plan = self.plan(script);
+            match (plan, budget.job_stop()) {
+                // The parse was refused (its memory or its time).
+                (_, Some(reason)) => return Err(Error::Stopped { reason, partial: ExecResult::default() }),
+                (Ok(p), None) => p,
+                (Err(e), None) => return Err(e),
+            }
+        };
         let stdin = if opts.stdin.is_empty() { Input::null() } else { Input::from_bytes(opts.stdin) };
         let (stdout, stderr) = match &opts.output_files {
             Some((o, e)) => {
@@ -647,13 +691,20 @@ impl Bash {
         let deadline = budget.deadline();
         let outcome = {
             self.state.budget = budget;
-            self.state.src = parsed.1;
             let scope = self.state.budget.clone();
+            let state = &mut self.state;
+            let fds = &fds;
+            let body = async move {
+                match parsed {
+                    Plan::Program(program, source) => {
+                        state.src = source;
+                        interp::run_program(state, &program, fds).await
+                    }
+                    Plan::Text(reader) => interp::run_text(state, reader, fds).await,
+                }
+            };
             let watched = scope.clone();
-            let run = limits::scope::Scoped::new(
-                scope,
-                std::panic::AssertUnwindSafe(interp::run_program(&mut self.state, &parsed.0, &fds)).catch_unwind(),
-            );
+            let run = limits::scope::Scoped::new(scope, std::panic::AssertUnwindSafe(body).catch_unwind());
             // Every loop checks the budget; this backstop also ends a script that
             // waits on something that never comes, at the deadline or a cancel.
             // The deadline moves while the script waits for its turn in the
@@ -685,6 +736,15 @@ impl Bash {
         self.state.budget.end_jobs().await;
         self.state.budget.release_slot();
         self.state.jobs = Default::default();
+        // The watchdog answered for it: whatever the script did is undone.
+        let outcome = match outcome {
+            Ok(Ok(_)) if watch.fired() => {
+                let cancelled = self.state.budget.cancel_token().is_cancelled();
+                Ok(Err(if cancelled { Stop::Cancelled } else { Stop::Timeout(timeout_ms) }))
+            }
+            o => o,
+        };
+        drop(watch);
         // A job stopped by a limit (a fork bomb) stops the exec, even after the script's end.
         let outcome = match (outcome, self.state.budget.job_stop()) {
             (Ok(Ok(_)), Some(stop)) => Ok(Err(stop)),
@@ -874,6 +934,15 @@ pub fn clear_parse_caches() {
 }
 
 /// A parse made for one exec (a syntax error's runnable prefix), shaped as a cached one.
+/// How an exec's script runs (see [`Bash::plan`]).
+enum Plan {
+    Program(Arc<brush_parser::ast::Program>, Arc<state::source::Source>),
+    Text(interp::reader::Reader),
+}
+
+/// Scripts longer than this are parsed on the runtime, not on a caller's thread.
+const PARSE_ON_CALLER: usize = 4096;
+
 fn owned(p: syntax::Parsed) -> (Arc<brush_parser::ast::Program>, Arc<state::source::Source>) {
     (Arc::new(p.program), p.source)
 }

@@ -43,6 +43,7 @@ impl Pattern {
 
     /// True when some unquoted character makes this more than a literal string.
     pub fn has_meta(&self, extglob: bool) -> bool {
+        forget_closes();
         let c = &self.chars;
         c.iter().enumerate().any(|(i, &(ch, q))| {
             !q && (matches!(ch, '*' | '?' | '\\')
@@ -56,6 +57,7 @@ impl Pattern {
     /// expression or an extglob group. A backslash only escapes the next
     /// character: `a\b` and `a\*b` from an expansion stay as they are.
     pub fn is_glob_pattern(&self, extglob: bool) -> bool {
+        forget_closes();
         let c = &self.chars;
         let mut i = 0;
         while i < c.len() {
@@ -98,6 +100,7 @@ impl Pattern {
     pub fn regex_source(&self, extglob: bool) -> Option<String> {
         let mut out = String::new();
         let mut i = 0;
+        forget_closes();
         let c = &self.chars;
         translate(c, &mut i, &mut out, extglob, false, 0).ok()?;
         Some(out)
@@ -197,6 +200,7 @@ impl Pattern {
     /// The pattern split at its top-level `!(...)` groups, when it has any:
     /// `Some(None)` when it has some but cannot be compiled.
     fn negations(&self, nocase: bool) -> Option<Option<NegMatcher>> {
+        forget_closes();
         let c = &self.chars;
         let mut parts = Vec::new();
         let mut negs = Vec::new();
@@ -861,13 +865,41 @@ fn extglob_group(
 /// is never closed is.
 const MAX_BRACKET: usize = 256;
 
+thread_local! {
+    /// The last [`next_close`] answer: the pattern (its address and length),
+    /// where the search started, and the `]` it found.
+    static NEXT_CLOSE: std::cell::Cell<(usize, usize, usize, Option<usize>)> = const { std::cell::Cell::new((0, 0, 0, None)) };
+}
+
+/// Start a scan of another pattern: the remembered answer is for nobody
+/// (called where each scan of a pattern begins, so an answer about one
+/// pattern never serves another that came to lie at the same address).
+fn forget_closes() {
+    NEXT_CLOSE.with(|cell| cell.set((0, 0, 0, None)));
+}
+
+/// The first unquoted `]` of `c` at or after `from`. The callers ask about
+/// each `[` of a pattern from left to right, so the answer of the last
+/// question usually serves (a million `[` without a `]` are one scan, not a
+/// scan each).
+fn next_close(c: &[(char, bool)], from: usize) -> Option<usize> {
+    let key = (c.as_ptr() as usize, c.len());
+    let (p, n, lo, hit) = NEXT_CLOSE.with(std::cell::Cell::get);
+    if (p, n) == key && from >= lo && hit.is_none_or(|h| from <= h) {
+        return hit;
+    }
+    let found = c.get(from..).and_then(|rest| rest.iter().position(|&(ch, q)| ch == ']' && !q)).map(|k| from + k);
+    NEXT_CLOSE.with(|cell| cell.set((key.0, key.1, from, found)));
+    found
+}
+
 /// Translate a bracket expression starting at `c[start] == '['`.
 fn bracket(c: &[(char, bool)], start: usize) -> Option<(String, usize)> {
-    let c = &c[..c.len().min(start.saturating_add(MAX_BRACKET))];
     // Most `[` of a long run without `]` end here, before any text is built.
-    if !c.iter().skip(start + 2).any(|&(ch, q)| ch == ']' && !q) {
+    if next_close(c, start + 2).is_none_or(|at| at >= start.saturating_add(MAX_BRACKET)) {
         return None;
     }
+    let c = &c[..c.len().min(start.saturating_add(MAX_BRACKET))];
     let mut i = start + 1;
     let mut out = String::from("[");
     if matches!(c.get(i), Some(&('!', false)) | Some(&('^', false))) {

@@ -12,7 +12,9 @@ pub mod comsub_arith;
 mod comsub_case;
 mod comsub_comments;
 pub mod cond;
+pub mod cost;
 mod extglob_off;
+pub mod split;
 
 /// Nesting past which the rewrites before parsing (`comsub_case`,
 /// `comsub_comments`) leave the text alone: it is far deeper than the
@@ -148,20 +150,91 @@ pub fn reads_otherwise_with_extglob(src: &str) -> bool {
 }
 
 /// Parse a whole script. `Err` is bash's message (without the `bash: ` prefix).
+/// Its cost is asked of the exec's budget first ([`cost`]).
 pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
+    precheck(src, max_depth)?;
+    cost::admit_or_stop(cost::of_program(src))?;
+    parse_in(src, max_depth, true).map_err(|f| f.msg)
+}
+
+/// What refuses a text before any parse, in one cheap pass each: nesting past
+/// `max_parser_depth`, more here-documents than bash reads for a command.
+fn precheck(src: &str, max_depth: usize) -> Result<(), String> {
+    let depth = nesting_depth(src);
+    if depth > max_depth {
+        return Err(format!("script nesting too deep: {depth} levels (max_parser_depth: {max_depth})"));
+    }
+    match split::heredoc_count_error(src) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// How a parse of a run of commands cut from a longer text ended (see [`split`]).
+pub enum RunParse {
+    Parsed(Parsed),
+    /// Something is open at the run's end: a longer run must be read.
+    Incomplete,
+    /// A syntax error inside the run (bash's message, lines of the run).
+    Error(String),
+}
+
+/// Parse `src`, a run of whole commands from the start of a longer text,
+/// with `extglob` as given: nothing open at its end is closed by it (as the
+/// end of a text closes a here-document), and an error on its last line may
+/// be the cut's, not the text's: both are [`RunParse::Incomplete`].
+pub fn parse_run(src: &str, max_depth: usize, extglob: bool) -> RunParse {
+    if let Err(m) = precheck(src, max_depth).and_then(|()| cost::admit_or_stop(cost::of_program(src))) {
+        return RunParse::Error(m);
+    }
+    let failure = match parse_in(src, max_depth, false) {
+        Ok(parsed) => match extglob_off::error(src) {
+            Some(e) if !extglob => Failure { msg: e, incomplete: false },
+            _ => return RunParse::Parsed(parsed),
+        },
+        Err(f) => Failure { msg: with_extglob_error(f.msg, src, extglob), ..f },
+    };
+    let last_line = src.trim_end_matches('\n').matches('\n').count() + 1;
+    match error_line(&failure.msg) {
+        Some(line) if !failure.incomplete && line < last_line => RunParse::Error(failure.msg),
+        // A limit's refusal is no syntax error: reading on cannot help.
+        None if !failure.incomplete => RunParse::Error(failure.msg),
+        _ => RunParse::Incomplete,
+    }
+}
+
+/// A parse that failed: bash's message, and whether more text could mend it.
+struct Failure {
+    msg: String,
+    incomplete: bool,
+}
+
+impl From<String> for Failure {
+    fn from(msg: String) -> Self {
+        Failure { msg, incomplete: false }
+    }
+}
+
+/// [`parse`] without asking the budget; `at_end`: the text is the end of the
+/// script (an open here-document or a last backslash ends there, as in bash).
+fn parse_in(src: &str, max_depth: usize, at_end: bool) -> Result<Parsed, Failure> {
     if unclosed_parens(src) > MAX_UNCLOSED_PARENS {
         // brush-parser backtracks exponentially over unclosed parentheses in
         // arithmetic (`(( ((((((...`); the script cannot parse anyway.
         let line = src.lines().count().max(1);
-        return Err(format!("line {line}: unexpected EOF while looking for matching `)'"));
+        let msg = format!("line {line}: unexpected EOF while looking for matching `)'");
+        return Err(Failure { msg, incomplete: !at_end });
     }
     if let Some(e) = blank_before_list::error(src) {
-        return Err(e);
+        return Err(e.into());
     }
     let mut text = prepare(src);
     // A lone backslash at the very end is a literal `\` to bash (`echo \`);
     // brush-parser calls it an unterminated escape.
     if text.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1 {
+        if !at_end {
+            return Err(Failure { msg: "line 1: unexpected end of run".into(), incomplete: true });
+        }
         text = Cow::Owned(format!("{text}\\"));
     }
     // `[[ ]]` as bash reads it: its errors, and newlines brush-parser refuses.
@@ -171,8 +244,8 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
         Err(e) => {
             // The parser's error wins when it comes first in the text.
             return Err(match parse_text(&text, max_depth) {
-                Err(m) if error_line(&m).is_some_and(|l| l < e.line) => m,
-                _ => e.text(),
+                Err(f) if error_line(&f.msg).is_some_and(|l| l < e.line) => f,
+                _ => e.text().into(),
             });
         }
     }
@@ -180,7 +253,8 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
         Ok(p) => (p, Vec::new()),
         // bash takes the end of the text as the end of a here-document it
         // was reading (with a warning): read it so, with the delimiter lines added.
-        Err(m) => match unterminated_heredocs(&m) {
+        Err(f) => match unterminated_heredocs(&f.msg) {
+            Some(_) if !at_end => return Err(Failure { incomplete: true, ..f }),
             // bash reads at most 16 here-documents for one command (more is
             // an error there too), and brush-parser's second read of a text
             // with many open ones grows with their square.
@@ -194,11 +268,11 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
                     closed.push_str(tag);
                     closed.push('\n');
                 }
-                let program = parse_text(&closed, max_depth).map_err(|_| m.clone())?;
+                let program = parse_text(&closed, max_depth).map_err(|_| f.msg.clone())?;
                 text = Cow::Owned(closed);
                 (program, open.into_iter().map(|(line, tag)| (ended, line, tag)).collect())
             }
-            _ => return Err(shown_line_from(m, src)),
+            _ => return Err(Failure { msg: shown_line_from(f.msg, src), ..f }),
         },
     };
     let mut source = Source::new(&text);
@@ -684,10 +758,10 @@ fn rewrite_arith_for(src: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-fn parse_text(src: &str, max_depth: usize) -> Result<ast::Program, String> {
+fn parse_text(src: &str, max_depth: usize) -> Result<ast::Program, Failure> {
     let depth = nesting_depth(src);
     if depth > max_depth {
-        return Err(format!("script nesting too deep: {depth} levels (max_parser_depth: {max_depth})"));
+        return Err(format!("script nesting too deep: {depth} levels (max_parser_depth: {max_depth})").into());
     }
     // A caller's thread (a first slice) has less stack than the runtime's.
     let inline_depth = if crate::limits::inline::active() { INLINE_DEPTH / 5 } else { INLINE_DEPTH };
@@ -697,23 +771,33 @@ fn parse_text(src: &str, max_depth: usize) -> Result<ast::Program, String> {
         let parse = std::panic::AssertUnwindSafe(|| Parser::new(src.as_bytes(), &options()).parse_program());
         match std::panic::catch_unwind(parse) {
             Ok(r) => r,
-            Err(_) => return Err("syntax error: the parser could not read this script".into()),
+            Err(_) => return Err(String::from("syntax error: the parser could not read this script").into()),
         }
     } else {
         let owned = src.to_owned();
-        let handle = std::thread::Builder::new()
-            .name("sandbash-parse".into())
-            .stack_size(PARSER_STACK)
-            .spawn(move || Parser::new(owned.as_bytes(), &options()).parse_program());
+        // The parse's memory is the exec's, on its own thread too.
+        let scope = crate::limits::scope::Carried::here();
+        let handle =
+            std::thread::Builder::new().name("sandbash-parse".into()).stack_size(PARSER_STACK).spawn(move || {
+                let _in = scope.enter();
+                Parser::new(owned.as_bytes(), &options()).parse_program()
+            });
         match handle {
             Ok(h) => match h.join() {
                 Ok(r) => r,
-                Err(_) => return Err("internal error: the parser panicked".into()),
+                Err(_) => return Err(String::from("internal error: the parser panicked").into()),
             },
-            Err(e) => return Err(format!("internal error: cannot start the parser: {e}")),
+            Err(e) => return Err(format!("internal error: cannot start the parser: {e}").into()),
         }
     };
-    result.map_err(|e| message(src, &e))
+    result.map_err(|e| {
+        let incomplete = match &e {
+            ParseError::ParsingAtEndOfInput => true,
+            ParseError::Tokenizing { inner, .. } => inner.is_incomplete(),
+            ParseError::ParsingNear(_) => false,
+        };
+        Failure { msg: message(src, &e), incomplete }
+    })
 }
 
 /// bash's wording for a parse error.

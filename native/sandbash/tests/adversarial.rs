@@ -20,5 +20,9 @@ mod filesystem;
 mod memory;
 #[path = "adversarial/patterns.rs"]
 mod patterns;
+#[path = "adversarial/table.rs"]
+mod table;
 #[path = "adversarial/utilities.rs"]
 mod utilities;
+#[path = "adversarial/watchdog.rs"]
+mod watchdog;

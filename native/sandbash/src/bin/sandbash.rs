@@ -39,6 +39,9 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if std::env::var("SANDBASH_TEST_HOOKS").is_ok_and(|v| v == "1") {
+        sandbash::limits::watchdog::enable_test_hooks();
+    }
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(r) => r,
         Err(e) => {
@@ -78,7 +81,16 @@ fn main() {
                 return 1;
             }
         };
-        let opts = sandbash::ExecOptions { stdin, ..Default::default() };
+        // A worker stuck past the deadline: answer as the exec would have, and end.
+        let on_watchdog: sandbash::limits::watchdog::OnFire = std::sync::Arc::new(|f| {
+            let _ = std::io::stdout().write_all(&f.stdout);
+            let _ = std::io::stdout().flush();
+            let _ = std::io::stderr().write_all(&f.stderr);
+            let within = f.command.map(|c| format!(" (stuck in {c})")).unwrap_or_default();
+            eprintln!("sandbash: {}{within}", f.reason);
+            std::process::exit(1);
+        });
+        let opts = sandbash::ExecOptions { stdin, on_watchdog: Some(on_watchdog), ..Default::default() };
         match bash.exec_with(&script, opts).await {
             Ok(r) => {
                 let _ = std::io::stdout().write_all(&r.stdout);

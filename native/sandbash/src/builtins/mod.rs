@@ -121,6 +121,7 @@ static TABLE: &[Builtin] = &[
     entry!(":", Special, call ok),
     entry!("[", Regular, res crate::interp::cond::test_builtin),
     entry!("__select", Internal, res select::select),
+    entry!("__stuck", Internal, call stuck),
     entry!("__syntax_error", Internal, call syntax_error),
     #[cfg(test)]
     entry!("__test_panic", Internal, call test_panic),
@@ -280,6 +281,24 @@ fn fail_status<'a>(_: &'a mut ShellState, _: Call<'a>) -> BoxFuture<'a, Res> {
 #[cfg(test)]
 fn test_panic<'a>(_: &'a mut ShellState, _: Call<'a>) -> BoxFuture<'a, Res> {
     panic!("test panic")
+}
+
+/// `__stuck MS`: hold the worker for MS milliseconds (at most a minute)
+/// without looking at the clock, as a utility stuck in an algorithm would --
+/// only when the process enabled test hooks (`limits::watchdog::enable_test_hooks`,
+/// the CLI's `SANDBASH_TEST_HOOKS=1`): the watchdog's own tests. Otherwise
+/// it is no command.
+fn stuck<'a>(sh: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
+    Box::pin(async move {
+        if !crate::limits::watchdog::test_hooks() {
+            let _ = c.fds.stderr.write_str(&format!("{}: {}: command not found\n", sh.arg0, c.argv[0])).await;
+            return Ok(127);
+        }
+        let ms = c.argv.get(1).and_then(|a| a.parse::<u64>().ok()).unwrap_or(0).min(60_000);
+        sh.budget.set_command("__stuck");
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+        Ok(0)
+    })
 }
 
 /// The syntax error after the commands that ran (see `syntax::with_runnable_prefix`);

@@ -496,7 +496,12 @@ async fn emit(ctx: &CommandContext<'_>, sink: &mut Sink, data: &[u8]) -> Result<
                 return Ok(Err("File too large".into()));
             }
             if buf.len() < end {
-                buf.resize(end, 0);
+                // The growing buffer is asked of the budget before it moves.
+                let grow = end - buf.len();
+                if end > buf.capacity() && !crate::limits::scope::may_grow(end.max(buf.capacity() * 2) as u64) {
+                    return Ok(Err("Cannot allocate memory".into()));
+                }
+                buf.resize(buf.len() + grow, 0);
             }
             if let Some(dst) = buf.get_mut(*at..end) {
                 dst.copy_from_slice(data);

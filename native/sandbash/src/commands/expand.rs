@@ -26,6 +26,9 @@ impl Stops {
     }
 }
 
+/// Output handed on at a time.
+const BLOCK: usize = 64 * 1024;
+
 fn parse_stops(specs: &[String]) -> Result<Stops, String> {
     let mut list = Vec::new();
     for s in specs {
@@ -91,9 +94,23 @@ impl Utility for Expand {
                 for c in text.chars() {
                     match c {
                         '\t' if !initial || leading => {
-                            let w = stops.width(col);
-                            out.extend(std::iter::repeat_n(' ', w));
-                            col += w;
+                            // A stop far out (`-t 1,9223372036854775807`) is that
+                            // many blanks, handed on a block at a time until the
+                            // output limit or the deadline ends them.
+                            let mut w = stops.width(col);
+                            col = col.saturating_add(w);
+                            while w > 0 {
+                                let n = w.min(BLOCK);
+                                out.extend(std::iter::repeat_n(' ', n));
+                                w -= n;
+                                if out.len() >= BLOCK {
+                                    ctx.out(out.as_bytes()).await?;
+                                    out.clear();
+                                    if !ctx.still_running() {
+                                        return Ok(1);
+                                    }
+                                }
+                            }
                         }
                         '\x08' => {
                             out.push(c);
@@ -103,7 +120,7 @@ impl Utility for Expand {
                         _ => {
                             leading &= c == ' ' || c == '\t';
                             out.push(c);
-                            col += 1;
+                            col = col.saturating_add(1);
                         }
                     }
                 }

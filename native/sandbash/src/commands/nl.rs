@@ -102,17 +102,18 @@ impl Utility for Nl {
                     Style::Matching(re) => re.is_match(text),
                 };
                 if numbered {
+                    use crate::commands::util::pad;
                     let n = match format {
-                        "ln" => format!("{num:<width$}"),
-                        "rz" if num < 0 => format!("-{:0>w$}", -num, w = width.saturating_sub(1)),
-                        "rz" => format!("{num:0>width$}"),
-                        _ => format!("{num:>width$}"),
+                        "ln" => pad::left(&num.to_string(), width),
+                        "rz" if num < 0 => format!("-{}", pad::right(&(-num).to_string(), width.saturating_sub(1), '0')),
+                        "rz" => pad::right(&num.to_string(), width, '0'),
+                        _ => pad::right(&num.to_string(), width, ' '),
                     };
                     out.extend_from_slice(n.as_bytes());
                     out.extend_from_slice(&sep);
                     num += incr;
                 } else {
-                    out.extend(std::iter::repeat_n(b' ', width + sep.len()));
+                    out.extend(std::iter::repeat_n(b' ', crate::commands::util::pad::room(width.saturating_add(sep.len()), 0)));
                 }
                 // GNU ends a last line that lacks one with a newline.
                 out.extend_from_slice(text);

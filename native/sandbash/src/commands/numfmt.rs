@@ -183,6 +183,23 @@ fn scale_base(s: Scale) -> f64 {
     }
 }
 
+/// `v` with `prec` decimals, zeros after its sign up to `width`
+/// (`{v:0width$.prec$}`, for any width and precision, within the budget).
+fn zero_padded(v: f64, width: usize, prec: usize) -> String {
+    use crate::commands::util::pad;
+    let s = pad::fixed(v, prec);
+    let n = pad::room(width, s.len());
+    if n == 0 {
+        return s;
+    }
+    let (sign, digits) = if s.starts_with('-') { s.split_at(1) } else { ("", s.as_str()) };
+    let mut out = String::with_capacity(s.len() + n);
+    out.push_str(sign);
+    out.extend(std::iter::repeat_n('0', n));
+    out.push_str(digits);
+    out
+}
+
 /// GNU's double_to_human.
 fn to_human(val: f64, precision: usize, cfg: &Cfg) -> String {
     let zp = cfg.zero_pad;
@@ -192,7 +209,7 @@ fn to_human(val: f64, precision: usize, cfg: &Cfg) -> String {
         if v == 0.0 {
             v = 0.0;
         }
-        return format!("{v:0zp$.precision$}");
+        return zero_padded(v, zp, precision);
     }
     let base = scale_base(cfg.to);
     let mut v = val;
@@ -220,7 +237,7 @@ fn to_human(val: f64, precision: usize, cfg: &Cfg) -> String {
         None => usize::from(v != 0.0 && v.abs() < 10.0 && power > 0),
     };
     let letter = if power == 0 { String::new() } else { (SUFFIXES[power - 1] as char).to_string() };
-    let mut s = format!("{v:0zp$.decimals$}{letter}");
+    let mut s = format!("{}{letter}", zero_padded(v, zp, decimals));
     if cfg.to == Scale::IecI && power > 0 {
         s.push('i');
     }
@@ -366,7 +383,11 @@ fn convert(field: &str, index: usize, cfg: &Cfg) -> Result<String, String> {
     };
     let w = width.unsigned_abs() as usize;
     if w > s.chars().count() {
-        s = if width < 0 { format!("{s:<w$}") } else { format!("{s:>w$}") };
+        s = if width < 0 {
+            crate::commands::util::pad::left(&s, w)
+        } else {
+            crate::commands::util::pad::right(&s, w, ' ')
+        };
     }
     Ok(format!("{}{s}{}", cfg.prefix, cfg.postfix))
 }

@@ -162,12 +162,14 @@ fn default_format(first: &Operand, step: &Operand, last: &Operand, equal_width: 
     format!("%0{}.{prec}Lf", first_width.max(last_width))
 }
 
-/// Format one value with a (checked) printf-style float format.
-fn fmt_value(fmt: &[u8], v: f64) -> Vec<u8> {
+/// Format one value with a (checked) printf-style float format, in at most
+/// `max` bytes (`seq -f '%9223372036854775807g' 1` asks for more: `None`).
+fn fmt_value(fmt: &[u8], v: f64, max: usize) -> Option<Vec<u8>> {
     // `{}` is the shortest text that reads back as `v`; reading it as a long
     // double gives what GNU's long double arithmetic would mostly produce.
     let text = if v == 0.0 && v.is_sign_negative() { "-0".to_string() } else { format!("{v}") };
-    super::printf::format(fmt, &[text], 0, usize::MAX).out
+    let f = super::printf::format(fmt, &[text], 0, max);
+    (!f.overflow).then_some(f.out)
 }
 
 #[async_trait]
@@ -233,15 +235,24 @@ impl Utility for Seq {
         let mut out = Vec::new();
         let mut x = a;
         let mut i = 1u64;
+        let max = usize::try_from(ctx.budget.limits.max_string_bytes).unwrap_or(usize::MAX);
+        let too_wide = || {
+            let limit = ctx.budget.limits.max_string_bytes;
+            crate::commands::util::operands::stop_exec(
+                ctx.budget,
+                crate::limits::Budget::exceeded("max_string_bytes", limit, "formatted number"),
+            );
+            Ok(1)
+        };
         loop {
-            let shown = fmt_value(fmt, x);
+            let Some(shown) = fmt_value(fmt, x, max) else { return too_wide() };
             out.extend_from_slice(&shown);
             let next = a + i as f64 * s;
             i += 1;
             if past(next) {
                 // GNU prints one more when it rounds to LAST and differs
                 // from the previous number (`seq 0 0.000001 0.000003`).
-                let next_shown = fmt_value(fmt, next);
+                let Some(next_shown) = fmt_value(fmt, next, max) else { return too_wide() };
                 let reads_as_last = to_f64(ldouble::parse(&next_shown).0) == l;
                 if !(reads_as_last && next_shown != shown) {
                     break;

@@ -113,23 +113,39 @@ impl RandInt {
     /// gnulib randperm_new: the first `h` of a random permutation of `0..n`
     /// (a map stands in for the array when `n` is large).
     async fn perm(&mut self, h: u64, n: u64) -> Result<Vec<u64>, Eof> {
-        if h == 0 {
-            return Ok(Vec::new());
-        }
-        if h == 1 {
-            return Ok(vec![self.choose(n).await?]);
-        }
-        let mut v: HashMap<u64, u64> = HashMap::new();
-        let mut out = Vec::with_capacity(h as usize);
-        for i in 0..h {
-            let j = i + self.choose(n - i).await?;
-            let vi = *v.get(&i).unwrap_or(&i);
-            let vj = *v.get(&j).unwrap_or(&j);
-            v.insert(i, vj);
-            v.insert(j, vi);
-            out.push(vj);
+        let mut p = Perm::new(n);
+        let mut out = Vec::new();
+        for _ in 0..h {
+            out.push(p.next(self).await?);
         }
         Ok(out)
+    }
+}
+
+/// A random permutation of `0..n` drawn one item at a time (gnulib's
+/// randperm_new, sparse): its memory grows with the items drawn, not with `n`.
+struct Perm {
+    v: HashMap<u64, u64>,
+    i: u64,
+    n: u64,
+}
+
+impl Perm {
+    fn new(n: u64) -> Self {
+        Perm { v: HashMap::new(), i: 0, n }
+    }
+
+    async fn next(&mut self, rng: &mut RandInt) -> Result<u64, Eof> {
+        let (i, n) = (self.i, self.n);
+        self.i += 1;
+        let j = i + rng.choose(n - i).await?;
+        let vi = *self.v.get(&i).unwrap_or(&i);
+        let vj = *self.v.get(&j).unwrap_or(&j);
+        self.v.remove(&i);
+        if j != i {
+            self.v.insert(j, vi);
+        }
+        Ok(vj)
     }
 }
 
@@ -229,51 +245,59 @@ impl Utility for Shuf {
             head = head.min(n_items).min(ctx.budget.limits.max_output_bytes / 2 + 1);
         }
         let max_out = ctx.budget.limits.max_output_bytes;
-        let result: Result<Vec<u8>, Eof> = async {
-            let mut out = Vec::new();
-            let put = |i: u64, out: &mut Vec<u8>| {
-                match lo_hi {
-                    Some(lo) => out.extend_from_slice((lo + i).to_string().as_bytes()),
-                    None => out.extend_from_slice(&lines[i as usize]),
-                }
-                out.push(eol);
-            };
-            if repeat {
-                if head == 0 {
-                    return Ok(out);
+        // Written as it is drawn, a block at a time: `shuf -i 1-4000000000 |
+        // head -1` ends with its reader; into `-o FILE`, kept whole.
+        let to_file = p.last("o");
+        let mut out = Vec::new();
+        let mut sent = 0u64;
+        let mut draws = 0u64;
+        let mut perm = Perm::new(n_items);
+        let mut k = 0u64;
+        let ended: Result<(), Eof> = loop {
+            if out.len() >= BLOCK && to_file.is_none() {
+                ctx.out(&out).await?;
+                sent += out.len() as u64;
+                out.clear();
+            }
+            draws += 1;
+            if draws.is_multiple_of(256) && !ctx.still_running() {
+                return Ok(1);
+            }
+            let j = if repeat {
+                if k >= head || sent + out.len() as u64 > max_out {
+                    break Ok(());
                 }
                 if n_items == 0 {
-                    return Err(Eof(String::new()));
+                    break Err(Eof(String::new()));
                 }
-                let mut k = 0u64;
-                while k < head && (out.len() as u64) <= max_out {
-                    let j = rng.choose(n_items).await?;
-                    put(j, &mut out);
-                    k += 1;
+                match rng.choose(n_items).await {
+                    Ok(j) => j,
+                    Err(e) => break Err(e),
                 }
+            } else if k >= head.min(n_items) {
+                break Ok(());
             } else if reservoir {
                 // Already sampled and permuted.
-                for j in 0..n_items {
-                    put(j, &mut out);
-                }
+                k
             } else {
-                for j in rng.perm(head, n_items).await? {
-                    put(j, &mut out);
+                match perm.next(&mut rng).await {
+                    Ok(j) => j,
+                    Err(e) => break Err(e),
                 }
+            };
+            k += 1;
+            match lo_hi {
+                Some(lo) => out.extend_from_slice((lo + j).to_string().as_bytes()),
+                None => out.extend_from_slice(&lines[j as usize]),
             }
-            Ok(out)
-        }
-        .await;
-        let out = match result {
-            Ok(o) => o,
-            Err(Eof(name)) if name.is_empty() => {
-                return Err(UError::new(1, "no lines to repeat"));
-            }
-            Err(Eof(name)) => {
-                return Err(UError::new(1, format!("{}: end of file", quote(&name))));
-            }
+            out.push(eol);
         };
-        if let Some(f) = p.last("o") {
+        match ended {
+            Err(Eof(name)) if name.is_empty() => return Err(UError::new(1, "no lines to repeat")),
+            Err(Eof(name)) => return Err(UError::new(1, format!("{}: end of file", quote(&name)))),
+            Ok(()) => {}
+        }
+        if let Some(f) = to_file {
             if let Err(e) = ctx.fs.write(&ctx.resolve(f), &out).await {
                 return Err(UError::new(1, format!("{}: {e}", quotef(f))));
             }
@@ -283,6 +307,9 @@ impl Utility for Shuf {
         Ok(0)
     }
 }
+
+/// Output handed on at a time.
+const BLOCK: usize = 64 * 1024;
 
 /// GNU's reservoir sampling of stdin: keep `k` lines, each later line
 /// replacing a random one with falling probability (one draw per line read,

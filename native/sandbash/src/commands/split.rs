@@ -68,41 +68,39 @@ fn piece_take(by: &By, filled: u64, c: &[u8]) -> usize {
     }
 }
 
-/// Split `data` into the pieces `by` asks for (`-n`).
-fn pieces<'a>(data: &'a [u8], by: &By) -> Vec<&'a [u8]> {
-    let mut out = Vec::new();
+/// Split `data` into the pieces `by` asks for (`-n`), one at a time: `-n
+/// 9223372036854775807` asks for that many files, and they are made (as GNU
+/// makes them) until a limit or the deadline stops it, never listed first.
+fn pieces<'a>(data: &'a [u8], by: &By) -> Box<dyn Iterator<Item = &'a [u8]> + Send + 'a> {
     match *by {
         By::Lines(n) => {
-            let mut start = 0;
-            let mut count = 0;
-            for (i, &b) in data.iter().enumerate() {
-                if b == b'\n' {
-                    count += 1;
-                    if count == n {
-                        out.push(&data[start..=i]);
-                        start = i + 1;
-                        count = 0;
-                    }
+            let mut start = 0usize;
+            Box::new(std::iter::from_fn(move || {
+                if start >= data.len() {
+                    return None;
                 }
-            }
-            if start < data.len() {
-                out.push(&data[start..]);
-            }
+                let want = usize::try_from(n).unwrap_or(usize::MAX);
+                let end = memchr::memchr_iter(b'\n', &data[start..]).nth(want.saturating_sub(1)).map_or(data.len(), |i| start + i + 1);
+                let piece = &data[start..end];
+                start = end;
+                Some(piece)
+            }))
         }
-        By::Bytes(n) => out.extend(data.chunks(n.min(usize::MAX as u64) as usize)),
+        By::Bytes(n) => Box::new(data.chunks(usize::try_from(n).unwrap_or(usize::MAX))),
         By::Chunks(k) => {
             let size = data.len() as u64 / k;
-            for i in 0..k {
-                let a = (i * size) as usize;
-                let b = if i == k - 1 { data.len() } else { ((i + 1) * size) as usize };
-                out.push(&data[a..b]);
-            }
+            let len = data.len();
+            Box::new((0..k).map(move |i| {
+                let a = i.saturating_mul(size).min(len as u64) as usize;
+                let b = if i == k - 1 { len } else { (i + 1).saturating_mul(size).min(len as u64) as usize };
+                &data[a..b]
+            }))
         }
         By::LineChunks(k) => {
             let size = data.len() as u64 / k;
             let mut start = 0usize;
-            for i in 0..k {
-                let target = (((i + 1) * size) as usize).min(data.len());
+            Box::new((0..k).map(move |i| {
+                let target = ((i + 1).saturating_mul(size) as usize).min(data.len());
                 let end = if i == k - 1 {
                     data.len()
                 } else if target <= start {
@@ -110,12 +108,12 @@ fn pieces<'a>(data: &'a [u8], by: &By) -> Vec<&'a [u8]> {
                 } else {
                     data[target - 1..].iter().position(|&b| b == b'\n').map_or(data.len(), |p| target + p)
                 };
-                out.push(&data[start..end]);
+                let piece = &data[start..end];
                 start = end;
-            }
+                piece
+            }))
         }
     }
-    out
 }
 
 #[async_trait]
@@ -234,6 +232,9 @@ impl Utility for Split {
         };
         let mut n = 0;
         for piece in pieces(&data, &by) {
+            if !ctx.still_running() {
+                return Ok(1);
+            }
             if elide && piece.is_empty() {
                 continue;
             }

@@ -195,10 +195,13 @@ fn sequence(inner: &str, max: u64) -> Option<Vec<String>> {
         let mut v = a;
         loop {
             if width > 0 {
+                // (Not `format!`'s width: it panics past 65,535, and an
+                // operand of a long run of zeros asks for more.)
+                use crate::commands::util::pad;
                 if v < 0 {
-                    out.push(format!("-{:0w$}", v.unsigned_abs(), w = width - 1));
+                    out.push(format!("-{}", pad::right(&v.unsigned_abs().to_string(), width - 1, '0')));
                 } else {
-                    out.push(format!("{v:0width$}"));
+                    out.push(pad::right(&v.to_string(), width, '0'));
                 }
             } else {
                 out.push(v.to_string());

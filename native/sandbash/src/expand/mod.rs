@@ -133,6 +133,7 @@ fn parse_word(raw: &str) -> Result<Vec<WordPieceWithSource>, String> {
 }
 
 fn parse_word_with(raw: &str, opts: &brush_parser::ParserOptions) -> Result<Vec<WordPieceWithSource>, String> {
+    crate::syntax::cost::admit_or_stop(crate::syntax::cost::of_word(raw))?;
     let parse = |text: &str| {
         let guarded = guard_tildes(text);
         let marked = mark_toggles(&guarded);
@@ -562,6 +563,7 @@ pub async fn expand_heredoc(sh: &mut ShellState, fds: &Fds, body: &str) -> Resul
     } else {
         body
     };
+    crate::syntax::cost::admit(crate::syntax::cost::of_word(body)).map_err(Flow::Stop)?;
     let marked = mark_toggles_in(body, false);
     let pieces = match word::parse_heredoc(&marked, &crate::syntax::options()) {
         Ok(mut p) => {

@@ -452,7 +452,14 @@ impl Fs for MemoryFs {
             }
             return Err(e);
         }
-        content.extend_from_slice(data);
+        // A growing file doubles its buffer: the new one is asked of the
+        // session's budget before it is allocated (both are held while it moves).
+        if !crate::limits::scope::extend_within_budget(&mut content, data) {
+            if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes_mut().get_mut(&real) {
+                *Arc::make_mut(d) = content;
+            }
+            return Err(FsError::NoSpace);
+        }
         // put_file accounts sizes from the stored (now empty) buffer.
         inner.total_bytes -= old_len;
         if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes_mut().get_mut(&real) {

@@ -22,7 +22,7 @@ pub fn changes(sh: &ShellState, program: &ast::Program, i: usize) -> bool {
     }
     let Some(from) = command_start(&sh.src, program, i) else { return false };
     let end = command_start(&sh.src, program, i + 1).unwrap_or_else(|| sh.src.char_len());
-    sh.src.slice(from, end).is_some_and(|text| expand_text(text, &sh.aliases, &mut Vec::new()).is_some())
+    sh.src.slice(from, end).is_some_and(|text| expand_text(text, &sh.aliases, &mut Walk::new()).is_some())
 }
 
 /// Where complete command `i` starts (char index), its `function` keyword included.
@@ -90,11 +90,32 @@ fn is_assignment(w: &str) -> bool {
     crate::builtins::valid_name(name)
 }
 
+/// Bytes one expansion of a text's aliases may make outside an exec (inside
+/// one, `max_string_bytes`): bash expands them lazily, as it reads, but here
+/// a text is expanded whole, and aliases whose values name other aliases
+/// several times would grow it exponentially.
+const MAX_EXPANSION: u64 = 10 << 20;
+
+/// An expansion in progress.
+struct Walk {
+    /// The aliases being expanded (an alias is not expanded inside its own value).
+    active: Vec<String>,
+    /// Bytes the values substituted so far may still grow to.
+    room: u64,
+    limit: u64,
+}
+
+impl Walk {
+    fn new() -> Self {
+        let limit = crate::limits::scope::with_budget(|b| b.limits.max_string_bytes).unwrap_or(MAX_EXPANSION);
+        Walk { active: Vec::new(), room: limit, limit }
+    }
+}
+
 /// `text` with the aliases of its command words substituted; `None` when
-/// nothing changes. `active` holds the aliases being expanded (an alias is not
-/// expanded inside its own value).
-fn expand_text(text: &str, aliases: &BTreeMap<String, String>, active: &mut Vec<String>) -> Option<String> {
-    expand_edits(text, aliases, active).map(|(out, _)| out)
+/// nothing changes.
+fn expand_text(text: &str, aliases: &BTreeMap<String, String>, walk: &mut Walk) -> Option<String> {
+    expand_edits(text, aliases, walk).map(|(out, _)| out)
 }
 
 /// One substitution: bytes `raw` of the text became bytes `out` of the result.
@@ -107,7 +128,7 @@ pub struct Edit {
 /// [`expand_text`] of a whole text, with where each substitution went (for
 /// [`raw_offset`]); `None` when nothing changes.
 pub fn expand_mapped(text: &str, aliases: &BTreeMap<String, String>) -> Option<(String, Vec<Edit>)> {
-    expand_edits(text, aliases, &mut Vec::new())
+    expand_edits(text, aliases, &mut Walk::new())
 }
 
 /// The byte of the original text that byte `out` of an expansion stands
@@ -126,14 +147,11 @@ pub fn raw_offset(edits: &[Edit], out: usize) -> usize {
     out.saturating_add_signed(delta)
 }
 
-fn expand_edits(
-    text: &str,
-    aliases: &BTreeMap<String, String>,
-    active: &mut Vec<String>,
-) -> Option<(String, Vec<Edit>)> {
-    if active.len() > MAX_DEPTH {
+fn expand_edits(text: &str, aliases: &BTreeMap<String, String>, walk: &mut Walk) -> Option<(String, Vec<Edit>)> {
+    if walk.active.len() > MAX_DEPTH {
         return None;
     }
+    crate::syntax::cost::admit_or_stop(crate::syntax::cost::of_program(text)).ok()?;
     let toks = brush_parser::uncached_tokenize_str(text, &crate::syntax::options().tokenizer_options()).ok()?;
     // Replacements as (start char, end char, text).
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
@@ -262,12 +280,18 @@ fn expand_edits(
                     fn_name = was_cmd_start;
                     continue;
                 };
-                if active.iter().any(|a| a == w) {
+                if walk.active.iter().any(|a| a == w) {
                     continue;
                 }
-                active.push(w.clone());
-                let inner = expand_text(value, aliases, active).unwrap_or_else(|| value.clone());
-                active.pop();
+                walk.active.push(w.clone());
+                let inner = expand_text(value, aliases, walk).unwrap_or_else(|| value.clone());
+                walk.active.pop();
+                let Some(room) = walk.room.checked_sub(inner.len() as u64) else {
+                    let stop = crate::limits::Budget::exceeded("max_string_bytes", walk.limit, "alias expansion");
+                    crate::limits::scope::stop_exec(stop);
+                    return None;
+                };
+                walk.room = room;
                 check_next = value.ends_with([' ', '\t']);
                 // A value ending in a reserved word or an operator (`if`,
                 // `{`, `a |`) leaves the next word in command position.
@@ -311,7 +335,7 @@ mod tests {
 
     fn exp(text: &str, defs: &[(&str, &str)]) -> Option<String> {
         let m: BTreeMap<String, String> = defs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        expand_text(text, &m, &mut Vec::new())
+        expand_text(text, &m, &mut Walk::new())
     }
 
     #[test]

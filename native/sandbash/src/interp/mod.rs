@@ -12,7 +12,7 @@ pub use coproc::reap as reap_coproc;
 pub mod jobs;
 pub mod print_cmd;
 pub mod procsub;
-mod reader;
+pub(crate) mod reader;
 mod redirect;
 pub mod simple;
 mod stack;
@@ -242,6 +242,22 @@ pub fn fork(sh: &ShellState) -> ShellState {
 
 /// The rest of a top-level script after a syntax error, read again now that
 /// aliases are defined (from `__syntax_error`, see `reader`).
+/// Run a long script read a run of commands at a time (see
+/// [`reader::WHOLE`]), then its EXIT trap, as [`run_program`] runs a parsed one.
+pub async fn run_text(sh: &mut ShellState, reader: reader::Reader, fds: &Fds) -> Result<i32, Stop> {
+    sh.nofork = 0;
+    let status = match reader::run_top(sh, reader, fds).await {
+        Ok(n) => n,
+        Err(Flow::Exit(n)) => {
+            sh.last_status = n;
+            n
+        }
+        Err(Flow::Stop(s)) => return Err(s),
+        Err(_) => sh.last_status,
+    };
+    run_exit_trap(sh, fds, status).await
+}
+
 pub async fn read_on(sh: &mut ShellState, raw: Arc<str>, ran: usize, fds: &Fds) -> Res {
     reader::run_top(sh, reader::Reader::at_offset(raw, ran, 0), fds).await
 }
@@ -950,6 +966,9 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
     // bash runs the text it printed back from the parsed command: its first
     // line is the first with a command, on the line of the command around it.
     let src = skip_empty_lines(src);
+    if src.len() > reader::WHOLE {
+        return long_command_substitution(sh, fds, src).await;
+    }
     let crate::syntax::cache::CachedProgram { program, source, .. } =
         match crate::syntax::cache::program(src, sh.budget.limits.max_parser_depth as usize, sh.opts.extglob) {
             Ok(p) => p,
@@ -1004,6 +1023,38 @@ pub async fn command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> 
         Ok(s) => s,
         Err(stop) => return Err(Flow::Stop(stop)),
     };
+    if counter.exceeded() {
+        let limit = sh.budget.limits.max_string_bytes;
+        return Err(Flow::Stop(Budget::exceeded("max_string_bytes", limit, "command substitution output")));
+    }
+    sh.last_status = status;
+    sh.subst_status = Some(status);
+    let mut bytes = buf.take();
+    drop_nul_bytes(sh, fds, &mut bytes).await;
+    while bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    }
+    Ok(crate::raw_bytes::decode_vec(bytes))
+}
+
+/// [`command_substitution`] of a long text, read a run of commands at a time.
+async fn long_command_substitution(sh: &mut ShellState, fds: &Fds, src: &str) -> Result<String, Flow> {
+    let mut sub = fork(sh);
+    sub.subst_depth += 1;
+    if !sh.opts.inherit_errexit {
+        sub.opts.errexit = false;
+    }
+    enter_subshell(&mut sub)?;
+    let counter = OutputCounter::new(sh.budget.limits.max_string_bytes);
+    let buf = CaptureBuf::new(counter.clone());
+    let sub_fds = Fds { stdout: Output::Capture(buf.clone()), ..fds.clone() };
+    let reader = reader::Reader::at_offset(Arc::from(src), 0, sh.line.saturating_sub(1));
+    let status = match reader::run_top(&mut sub, reader, &sub_fds).await {
+        Ok(n) | Err(Flow::Exit(n)) => n,
+        Err(Flow::Stop(s)) => return Err(Flow::Stop(s)),
+        Err(_) => sub.last_status,
+    };
+    let status = run_exit_trap(&mut sub, &sub_fds, status).await.map_err(Flow::Stop)?;
     if counter.exceeded() {
         let limit = sh.budget.limits.max_string_bytes;
         return Err(Flow::Stop(Budget::exceeded("max_string_bytes", limit, "command substitution output")));
@@ -1111,6 +1162,11 @@ async fn run_string_inner(sh: &mut ShellState, src: &str, fds: &Fds, what: &str,
     // `eval` text's first line is the line of the `eval` itself, for its
     // syntax errors as for `LINENO` (taken before its commands move it).
     let base = if relative { sh.line.saturating_sub(1) } else { 0 };
+    if src.len() > reader::WHOLE {
+        // A long text is read a run of commands at a time.
+        let r = reader::Reader::at_offset(Arc::from(src), 0, base);
+        return reader::run_string(sh, r, fds, what, base).await;
+    }
     // After a syntax error, the commands before it still run.
     let mut error_after = None;
     // From the parse cache: a loop's `eval` runs the same text again and again.

@@ -790,6 +790,7 @@ fn reprint_substitutions(text: &str) -> Option<String> {
     if depth >= MAX_REPRINT_DEPTH {
         return None;
     }
+    crate::syntax::cost::admit_or_stop(crate::syntax::cost::of_word(text)).ok()?;
     let pieces = brush_parser::word::parse(text, &crate::syntax::options()).ok()?;
     let mut spans: Vec<(usize, usize, String)> = Vec::new();
     collect_substitutions(text, &pieces, &mut spans);

@@ -17,14 +17,17 @@ use super::alias::{self, Edit};
 use super::{run_list, shift_after_abort, Fds, Flow, Res};
 use crate::state::source::Source;
 use crate::state::ShellState;
+use crate::syntax::RunParse;
 use brush_parser::ast::{self, SourceLocation};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// What to do next.
 pub enum Step {
-    /// Run complete command `i` of the program (`sh.src` is its text).
-    Run(Arc<ast::Program>, usize),
+    /// Run complete command `i` of the program (`sh.src` is its text);
+    /// `true` when it is the text's last.
+    Run(Arc<ast::Program>, usize, bool),
     /// The text is done.
     Done,
     /// A syntax error (bash's message, lines counted in the text read).
@@ -54,7 +57,14 @@ struct Chunk {
     /// What the text was read with: a change means reading again.
     aliases: Arc<BTreeMap<String, String>>,
     expand: bool,
+    /// The run reaches the text's end: its last command is the text's last.
+    at_end: bool,
 }
+
+/// Texts up to this size are read at once, as a whole program.
+pub const WHOLE: usize = 16 * 1024;
+/// A longer text is read in runs of whole commands of about this size.
+pub const RUN: usize = 8 * 1024;
 
 impl Reader {
     /// Read on from complete command `i` of `program`, whose text is `sh.src`
@@ -75,10 +85,27 @@ impl Reader {
         Reader { raw, pos, lines_before, base, shift: 0, chunk: None }
     }
 
+    /// Read the first run now (a script's first command is parsed before it
+    /// runs): `Err` with bash's message when the text's first command does
+    /// not parse (nothing would run). A malformed `[[ ]]` is left for the run
+    /// to report, as it reports it.
+    pub fn prime(&mut self, sh: &ShellState) -> Result<(), String> {
+        while self.chunk.is_none() {
+            match self.read(sh) {
+                Ok(true) => {}
+                Ok(false) => return Ok(()),
+                Err(m) if crate::syntax::cond::message(&m).is_none() => return Err(m),
+                Err(_) => return Ok(()),
+            }
+        }
+        Ok(())
+    }
+
     /// The next command, with `sh.src` set to its text.
     pub fn next(&mut self, sh: &mut ShellState) -> Step {
-        // A fresh reading hands out its first command at once (two rounds).
-        for _ in 0..2 {
+        // A fresh reading hands out its first command at once; a run with no
+        // command (comments) is passed over. Every reading moves on.
+        loop {
             if let Some(c) = &mut self.chunk {
                 if c.next > 0 {
                     // The previous command may have moved the lines after it.
@@ -93,7 +120,7 @@ impl Reader {
                     self.lines_before += self.raw.get(self.pos..end).map_or(0, |t| t.matches('\n').count());
                     self.pos = end;
                     sh.src = c.source.clone();
-                    return Step::Run(c.program.clone(), i);
+                    return Step::Run(c.program.clone(), i, c.at_end && c.next == c.ends.len());
                 }
                 self.shift = c.source.shift();
             }
@@ -104,37 +131,65 @@ impl Reader {
                 Err(m) => return Step::Error(m),
             }
         }
-        Step::Done
     }
 
     /// Parse the text from `pos` with the aliases of now; `false` when no
-    /// command is left.
+    /// command is left. A long text is read a run of whole commands at a
+    /// time (see [`crate::syntax::split`]), so what is held parsed at once
+    /// is about [`RUN`] bytes, or one command when that is longer.
     fn read(&mut self, sh: &ShellState) -> Result<bool, String> {
         let rest = self.raw.get(self.pos..).unwrap_or("");
-        let mapped = if sh.opts.expand_aliases && !sh.aliases.is_empty() {
-            alias::expand_mapped(rest, &sh.aliases)
-        } else {
-            None
-        };
-        let (text, edits): (&str, &[Edit]) = match &mapped {
-            Some((t, e)) => (t, e),
-            None => (rest, &[]),
-        };
         let depth = sh.budget.limits.max_parser_depth as usize;
-        let (parsed, len) = match crate::syntax::parse_as(text, depth, sh.opts.extglob) {
-            Ok(p) => (p, text.len()),
-            Err(m) => match crate::syntax::runnable_prefix(text, &m, depth) {
-                Some(p) => p,
+        let mut want = RUN;
+        let (parsed, len, edits, at_end) = loop {
+            let cut = if rest.len() <= WHOLE { rest.len() } else { crate::syntax::split::scan(rest, want).cut };
+            let at_end = cut >= rest.len();
+            let run = &rest[..cut];
+            let mapped = if sh.opts.expand_aliases && !sh.aliases.is_empty() {
+                alias::expand_mapped(run, &sh.aliases)
+            } else {
+                None
+            };
+            let (text, edits): (Cow<'_, str>, Vec<Edit>) = match mapped {
+                Some((t, e)) => (Cow::Owned(t), e),
+                None => (Cow::Borrowed(run), Vec::new()),
+            };
+            let failed = if at_end {
+                match crate::syntax::parse_as(&text, depth, sh.opts.extglob) {
+                    Ok(p) => break (p, text.len(), edits, true),
+                    Err(m) => m,
+                }
+            } else {
+                match crate::syntax::parse_run(&text, depth, sh.opts.extglob) {
+                    RunParse::Parsed(p) => break (p, text.len(), edits, false),
+                    RunParse::Incomplete => {
+                        // The cut was inside a command: read a longer run.
+                        want = cut.saturating_mul(2);
+                        continue;
+                    }
+                    RunParse::Error(m) => m,
+                }
+            };
+            // The commands before the error run; the error comes at the next reading.
+            match crate::syntax::runnable_prefix(&text, &failed, depth) {
+                Some((p, n)) => break (p, n, edits, false),
                 None => {
-                    let m = if mapped.is_some() { quote_raw_line(&m, rest, text) } else { m };
+                    let m = if edits.is_empty() { failed } else { quote_raw_line(&failed, run, &text) };
                     return Err(super::shift_lines(&m, self.lines_before));
                 }
-            },
+            }
         };
         let program = parsed.program;
         let n = program.complete_commands.len();
         if n == 0 {
-            return Ok(false);
+            if at_end {
+                return Ok(false);
+            }
+            // Only comments and blank lines: on to the next run.
+            let end = (self.pos + alias::raw_offset(&edits, len)).clamp(self.pos + 1, self.raw.len());
+            self.lines_before += self.raw.get(self.pos..end).map_or(0, |t| t.matches('\n').count());
+            self.pos = end;
+            return Ok(true);
         }
         let source =
             Arc::unwrap_or_clone(parsed.source).with_line_base(self.base + self.lines_before).with_shift(self.shift);
@@ -144,9 +199,9 @@ impl Reader {
         let mut ends = Vec::with_capacity(n);
         for i in 1..n {
             let start = alias::command_start(&source, &program, i).and_then(|c| source.byte_offset(c)).unwrap_or(len);
-            ends.push(self.pos + alias::raw_offset(edits, start));
+            ends.push(self.pos + alias::raw_offset(&edits, start));
         }
-        ends.push(self.pos + alias::raw_offset(edits, len));
+        ends.push(self.pos + alias::raw_offset(&edits, len));
         // Every reading moves on by at least a byte, so reading ends.
         if ends[0] <= self.pos {
             ends[0] = (self.pos + 1).min(self.raw.len());
@@ -158,6 +213,7 @@ impl Reader {
             next: 0,
             aliases: sh.aliases.clone(),
             expand: sh.opts.expand_aliases,
+            at_end,
         });
         Ok(true)
     }
@@ -191,13 +247,19 @@ pub async fn run_top(sh: &mut ShellState, mut reader: Reader, fds: &Fds) -> Res 
     let saved = sh.src.clone();
     let out = loop {
         let (program, i) = match reader.next(sh) {
-            Step::Run(p, i) => (p, i),
+            Step::Run(p, i, last) => {
+                if last {
+                    let execs = !sh.script_file;
+                    super::at_last_command(sh, &p.complete_commands[i], execs, fds).await;
+                }
+                (p, i)
+            }
             Step::Done => break Ok(sh.last_status),
             Step::Error(m) => {
                 // A malformed `[[ ]]` ends the script with the status it had.
                 let cond = crate::syntax::cond::message(&m);
                 if cond != Some("") {
-                    let who = format!("{}: -c: ", sh.arg0);
+                    let who = if sh.script_file { format!("{}: ", sh.arg0) } else { format!("{}: -c: ", sh.arg0) };
                     let text = m.replace("\nbash: -c: ", &format!("\n{who}"));
                     let _ = fds.stderr.write_str(&format!("{who}{text}\n")).await;
                 }
@@ -230,7 +292,13 @@ pub async fn run_string(sh: &mut ShellState, mut reader: Reader, fds: &Fds, what
     let mut status = sh.last_status;
     let out = loop {
         let (program, i) = match reader.next(sh) {
-            Step::Run(p, i) => (p, i),
+            Step::Run(p, i, last) => {
+                if last {
+                    let execs = what == "bash" && !sh.script_file;
+                    super::at_last_command(sh, &p.complete_commands[i], execs, fds).await;
+                }
+                (p, i)
+            }
             Step::Done => break Ok(status),
             Step::Error(m) => {
                 sh.src = saved.clone();

@@ -731,6 +731,7 @@ enum Runner<'a> {
 async fn run_with_context(sh: &mut ShellState, runner: Runner<'_>, argv: &[String], fds: &Fds) -> Res {
     // A utility's loops do not come back to the interpreter: never on a caller's thread.
     crate::limits::inline::leave().await;
+    sh.budget.set_command(&argv[0]);
     let mut ctx = CommandContext {
         name: &argv[0],
         args: &argv[1..],

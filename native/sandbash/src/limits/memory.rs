@@ -15,7 +15,7 @@
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
 use std::sync::LazyLock;
 
 /// Accounts that can be alive at once; more sessions than this run untracked
@@ -31,6 +31,84 @@ static USED: [AtomicI64; SLOTS] = [const { AtomicI64::new(0) }; SLOTS];
 /// Each slot's generation, bumped when its account is dropped: a block that
 /// outlived its account (and names an older generation) credits nobody.
 static GEN: [AtomicU32; SLOTS] = [const { AtomicU32::new(0) }; SLOTS];
+
+/// Each slot's budget, so a charge that passes it can make the thread's next
+/// checkpoint look at the budget at once. Stored plus one (0: none), so the
+/// table is zeroed memory, which costs nothing until touched.
+static LIMIT: [AtomicU64; SLOTS] = [const { AtomicU64::new(0) }; SLOTS];
+/// The most each slot's account held at once (as published), for the
+/// property tests and benchmarks that bound a script's working set.
+static PEAK: [AtomicU64; SLOTS] = [const { AtomicU64::new(0) }; SLOTS];
+/// Bytes held by every live account together.
+static TOTAL: AtomicI64 = AtomicI64::new(0);
+/// What all accounts together may hold (see [`process_ceiling`]).
+static CEILING: AtomicU64 = AtomicU64::new(u64::MAX);
+
+/// Publish `delta` bytes to `slot`'s account; a charge that takes it past its
+/// budget, or the process past its ceiling, arms the thread's next checkpoint.
+#[inline]
+fn add(slot: u32, delta: i64) {
+    let n = USED[slot as usize].fetch_add(delta, Ordering::Relaxed).saturating_add(delta);
+    let total = TOTAL.fetch_add(delta, Ordering::Relaxed).saturating_add(delta);
+    if delta > 0 {
+        PEAK[slot as usize].fetch_max(n.max(0) as u64, Ordering::Relaxed);
+    }
+    let limit = LIMIT[slot as usize].load(Ordering::Relaxed);
+    if delta > 0 && ((limit != 0 && n.max(0) as u64 >= limit) || total.max(0) as u64 > CEILING.load(Ordering::Relaxed))
+    {
+        super::scope::arm_checkpoint();
+    }
+}
+
+/// Set what all sessions together may hold: a reservation that would take
+/// the process past it is refused, whatever the session's own budget says.
+pub fn set_process_ceiling(bytes: u64) {
+    CEILING_SET.call_once(|| {});
+    CEILING.store(bytes, Ordering::Relaxed);
+}
+
+static CEILING_SET: std::sync::Once = std::sync::Once::new();
+
+/// The ceiling now: set by [`set_process_ceiling`], or else derived once
+/// from the limits the process runs under (an address-space rlimit, a
+/// cgroup's memory limit): half of what is left of them when the first
+/// account opens, as the allocator's own overhead and the runtime's stacks
+/// and reservations need the rest. Without such a limit, none.
+pub fn process_ceiling() -> u64 {
+    CEILING_SET.call_once(|| CEILING.store(derived_ceiling(), Ordering::Relaxed));
+    CEILING.load(Ordering::Relaxed)
+}
+
+/// Bytes held by every live account together.
+pub fn process_used() -> u64 {
+    TOTAL.load(Ordering::Relaxed).max(0) as u64
+}
+
+fn derived_ceiling() -> u64 {
+    let mut room = u64::MAX;
+    // `Max address space  N  N  bytes` (or `unlimited`).
+    if let Ok(limits) = std::fs::read_to_string("/proc/self/limits") {
+        let soft = limits.lines().find(|l| l.starts_with("Max address space")).and_then(|l| {
+            l.trim_start_matches("Max address space").split_whitespace().next().and_then(|v| v.parse::<u64>().ok())
+        });
+        if let Some(limit) = soft {
+            let size = std::fs::read_to_string("/proc/self/statm")
+                .ok()
+                .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse::<u64>().ok()))
+                .map_or(0, |pages| pages.saturating_mul(4096));
+            room = room.min(limit.saturating_sub(size));
+        }
+    }
+    let cgroup = |f: &str| std::fs::read_to_string(format!("/sys/fs/cgroup/{f}")).ok()?.trim().parse::<u64>().ok();
+    if let (Some(max), current) = (cgroup("memory.max"), cgroup("memory.current")) {
+        room = room.min(max.saturating_sub(current.unwrap_or(0)));
+    }
+    if room == u64::MAX {
+        u64::MAX
+    } else {
+        room / 2
+    }
+}
 
 struct SlotTable {
     free: Vec<u32>,
@@ -72,7 +150,7 @@ thread_local! {
 #[inline]
 fn flush_other(o: Other) {
     if o.slot != 0 && o.pending != 0 && GEN[o.slot as usize].load(Ordering::Relaxed) == o.gen {
-        USED[o.slot as usize].fetch_add(o.pending, Ordering::Relaxed);
+        add(o.slot, o.pending);
     }
 }
 
@@ -151,6 +229,9 @@ impl MemAccount {
                 None => 0,
             }
         };
+        LIMIT[slot as usize].store(if slot == 0 { 0 } else { limit.saturating_add(1) }, Ordering::Relaxed);
+        PEAK[slot as usize].store(0, Ordering::Relaxed);
+        process_ceiling();
         MemAccount { slot, limit }
     }
 
@@ -187,6 +268,39 @@ impl MemAccount {
         used.saturating_add(more) > self.limit
     }
 
+    /// The most this account held at once since it opened or since
+    /// [`reset_peak`](Self::reset_peak) (as far as published: each thread
+    /// holds back up to 64 KiB).
+    pub fn peak(&self) -> u64 {
+        if self.slot == 0 {
+            return 0;
+        }
+        publish();
+        PEAK[self.slot as usize].load(Ordering::Relaxed).max(self.used())
+    }
+
+    /// Start measuring [`peak`](Self::peak) from what is held now.
+    pub fn reset_peak(&self) {
+        if self.slot != 0 {
+            PEAK[self.slot as usize].store(self.used(), Ordering::Relaxed);
+        }
+    }
+
+    /// Would `more` bytes take the process past its ceiling? A session that
+    /// asks for nothing more is only stopped when it holds a large share
+    /// (an eighth) of what all hold, so small sessions go on.
+    pub fn would_pass_ceiling(&self, more: u64) -> bool {
+        let ceiling = CEILING.load(Ordering::Relaxed);
+        if ceiling == u64::MAX {
+            return false;
+        }
+        let total = process_used();
+        if more == 0 {
+            return total > ceiling && self.used() > total / 8;
+        }
+        total.saturating_add(more) > ceiling
+    }
+
     /// Called when an exec ends: purging goes back to its short delay if
     /// this session holds less than half its budget.
     pub fn exec_ended(&self) {
@@ -211,9 +325,15 @@ impl Drop for MemAccount {
         // Blocks still alive that name this slot belong to a generation that
         // ends here: when freed they credit nobody, not the slot's next owner.
         GEN[self.slot as usize].fetch_add(1, Ordering::SeqCst);
-        USED[self.slot as usize].store(0, Ordering::Relaxed);
+        let held = USED[self.slot as usize].swap(0, Ordering::Relaxed);
+        TOTAL.fetch_sub(held, Ordering::Relaxed);
         TABLE.lock().free.push(self.slot);
     }
+}
+
+/// The account charged on this thread now (0: none).
+pub(crate) fn current_slot() -> u32 {
+    current().slot
 }
 
 /// Make `slot` the account charged on this thread; returns the previous one.
@@ -230,7 +350,7 @@ pub(crate) fn switch_to(slot: u32) -> u32 {
 pub(crate) fn publish() {
     let c = current();
     if c.slot != 0 && c.pending != 0 {
-        USED[c.slot as usize].fetch_add(c.pending, Ordering::Relaxed);
+        add(c.slot, c.pending);
         set_current(Current { pending: 0, ..c });
     }
     let o = OTHER.with(Cell::get);
@@ -254,7 +374,7 @@ fn charge(slot: u32, gen: u32, delta: i64) {
         if (-FLUSH..=FLUSH).contains(&p) {
             set_current(Current { pending: p, ..c });
         } else {
-            USED[slot as usize].fetch_add(p, Ordering::Relaxed);
+            add(slot, p);
             set_current(Current { pending: 0, ..c });
         }
     } else {
@@ -411,7 +531,7 @@ impl CountingAlloc {
             if p <= FLUSH {
                 set_current(Current { pending: p, ..c });
             } else {
-                USED[c.slot as usize].fetch_add(p, Ordering::Relaxed);
+                add(c.slot, p);
                 set_current(Current { pending: 0, ..c });
             }
         }
@@ -482,6 +602,22 @@ mod tests {
         switch_to(prev);
         // Each one-byte box holds a 16-byte block (header included).
         assert!(held >= 10_000 * 16 + 80_000, "{held}");
+        drop(v);
+    }
+
+    #[test]
+    fn the_process_ceiling_refuses_what_all_sessions_together_cannot_hold() {
+        let a = MemAccount::new(u64::MAX);
+        let prev = switch_to(a.slot());
+        let v: Vec<u8> = vec![1; 4 << 20];
+        publish();
+        switch_to(prev);
+        // Far above what the other tests running beside this one hold.
+        let before = CEILING.swap(process_used() + (64 << 20), Ordering::Relaxed);
+        assert!(a.would_pass_ceiling(128 << 20));
+        assert!(!a.would_pass_ceiling(1000));
+        CEILING.store(before, Ordering::Relaxed);
+        assert!(!a.would_exceed(2 << 20));
         drop(v);
     }
 

@@ -5,6 +5,7 @@ pub mod admission;
 pub mod inline;
 pub mod memory;
 pub mod scope;
+pub mod watchdog;
 
 pub use memory::MemAccount;
 pub use scope::{checkpoint, reserve, stack_low};
@@ -261,6 +262,8 @@ pub struct Budget {
     queued_ns: AtomicU64,
     /// When the current wait for a slot began (ns since `started`, plus one; 0: none).
     queued_since_ns: AtomicU64,
+    /// The command the exec is in, as far as it says (see [`watchdog`]).
+    command: parking_lot::Mutex<Option<Arc<str>>>,
 }
 
 impl Budget {
@@ -287,7 +290,22 @@ impl Budget {
             slot_since_ns: AtomicU64::new(0),
             queued_ns: AtomicU64::new(0),
             queued_since_ns: AtomicU64::new(0),
+            command: parking_lot::Mutex::new(None),
         })
+    }
+
+    /// The exec now runs `name` (a utility, a parse): what the watchdog
+    /// names if it has to answer for the exec.
+    pub fn set_command(&self, name: &str) {
+        let mut c = self.command.lock();
+        if c.as_deref() != Some(name) {
+            *c = Some(Arc::from(name));
+        }
+    }
+
+    /// The command the exec last said it runs.
+    pub fn command(&self) -> Option<Arc<str>> {
+        self.command.lock().clone()
     }
 
     /// A utility's whole-input read went past `max_string_bytes`.
@@ -412,10 +430,15 @@ impl Budget {
         Stop::Limit(format!("memory limit exceeded (max_memory_bytes: {limit})"))
     }
 
-    /// `Err` if `bytes` more would not fit in the memory budget.
+    /// `Err` if `bytes` more would not fit in the memory budget, or would
+    /// take the process past its ceiling (see [`memory::process_ceiling`]).
     pub fn reserve(&self, bytes: u64) -> Result<(), Stop> {
         match self.memory() {
             Some(m) if m.would_exceed(bytes) => Err(self.memory_exceeded()),
+            Some(m) if m.would_pass_ceiling(bytes) => Err(Stop::Limit(format!(
+                "memory limit exceeded (the process's memory ceiling: {} bytes, held by all sessions)",
+                memory::process_ceiling()
+            ))),
             _ => Ok(()),
         }
     }

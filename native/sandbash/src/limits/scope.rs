@@ -84,6 +84,25 @@ pub fn enter_account(account: &MemAccount) -> ScopeGuard {
     ScopeGuard { prev_budget, prev_slot: memory::switch_to(account.slot()) }
 }
 
+/// This thread's scope (budget and memory account), to be entered on a
+/// thread of its own (a deep parse): what it allocates stays charged.
+pub struct Carried {
+    budget: Option<Arc<Budget>>,
+    slot: u32,
+}
+
+impl Carried {
+    pub fn here() -> Self {
+        Carried { budget: current(), slot: memory::current_slot() }
+    }
+
+    /// Enter it on this thread until the guard drops.
+    pub fn enter(&self) -> ScopeGuard {
+        let prev_budget = BUDGET.with(|b| b.replace(self.budget.as_ref().map_or(std::ptr::null(), Arc::as_ptr)));
+        ScopeGuard { prev_budget, prev_slot: memory::switch_to(self.slot) }
+    }
+}
+
 /// Runs `f` with the current budget, if this thread works for an exec.
 pub fn with_budget<R>(f: impl FnOnce(&Budget) -> R) -> Option<R> {
     let p = BUDGET.with(Cell::get);
@@ -95,6 +114,13 @@ pub fn with_budget<R>(f: impl FnOnce(&Budget) -> R) -> Option<R> {
 /// The embedder's number of the exec this thread works for (0: none, or no exec).
 pub fn current_exec_id() -> u64 {
     with_budget(Budget::exec_id).unwrap_or(0)
+}
+
+/// Make this thread's next [`checkpoint`] look at the budget (the allocator
+/// saw an account pass its budget).
+#[inline]
+pub(crate) fn arm_checkpoint() {
+    let _ = TURNS.try_with(|t| t.set(CHECK_EVERY - 1));
 }
 
 /// One turn of an inner loop. `Err` when the exec must stop (deadline,
@@ -110,6 +136,25 @@ pub fn checkpoint() -> Result<(), Stop> {
         return Ok(());
     }
     check_now()
+}
+
+/// [`checkpoint`] for a turn that does `units` turns' worth of work (a row
+/// of a long multiplication: one unit per limb), so a heavy loop looks at
+/// the clock as often in time as a light one.
+#[inline]
+pub fn checkpoint_work(units: usize) -> Result<(), Stop> {
+    let units = u32::try_from(units).unwrap_or(u32::MAX).max(1);
+    let crossed = TURNS.with(|t| {
+        let before = t.get();
+        let after = before.wrapping_add(units);
+        t.set(after);
+        after < before || before / CHECK_EVERY != after / CHECK_EVERY
+    });
+    if crossed {
+        check_now()
+    } else {
+        Ok(())
+    }
 }
 
 /// Look at the budget now (see [`checkpoint`]).
@@ -129,6 +174,9 @@ pub fn stack_low() -> bool {
 /// sync code that cannot return a `Stop` through its callers.
 pub fn stop_exec(stop: Stop) {
     with_budget(|b| b.stop_from_job(stop));
+    // Every loop on this thread sees it at its next checkpoint, not in a
+    // thousand turns.
+    arm_checkpoint();
 }
 
 /// [`reserve`] and [`checkpoint`] for a sync loop that builds output: false

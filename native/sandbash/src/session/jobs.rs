@@ -160,6 +160,7 @@ impl Jobs {
             history_line: Some(format!("{} &", req.script)),
             exec_id: JOB_EXEC_BASE + id,
             output_files: Some((out, err.clone())),
+            on_watchdog: None,
         };
         let jobs = self.clone();
         let run = async move {

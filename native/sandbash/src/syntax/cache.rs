@@ -100,6 +100,11 @@ pub fn word(raw: &str, assignment: bool, parse: impl FnOnce() -> Result<Pieces, 
     Ok(p)
 }
 
+/// Whether `src` is parsed and kept already (under any depth limit).
+pub fn holds(src: &str) -> bool {
+    CACHES.with_borrow(|c| c.programs.map.contains_key(src))
+}
+
 /// `src` parsed as [`super::parse_as`] does, from the cache when seen before
 /// under the same depth limit (the limit decides which texts are errors).
 pub fn program(src: &str, depth: usize, extglob: bool) -> Result<CachedProgram, String> {

@@ -7,11 +7,18 @@ use super::value::Value;
 /// mantissa digits and the decimal exponent. Rust's float formatting is
 /// correctly rounded, like glibc's.
 fn e_parts(x: f64, prec: usize) -> (String, i32) {
-    let s = format!("{x:.prec$e}");
-    match s.split_once('e') {
+    // Past 800 fraction digits an f64's mantissa has only zeros (and
+    // `format!` panics past a precision of 65,535): they are added after.
+    let p = prec.min(800);
+    let s = format!("{x:.p$e}");
+    let (mut m, e) = match s.split_once('e') {
         Some((m, e)) => (m.to_string(), e.parse().unwrap_or(0)),
         None => (s, 0),
+    };
+    if prec > p {
+        m.extend(std::iter::repeat_n('0', crate::commands::util::pad::room(prec, p)));
     }
+    (m, e)
 }
 
 fn exp_suffix(e: i32, upper: bool) -> String {
@@ -29,7 +36,7 @@ pub fn fmt_e(x: f64, prec: usize, alt: bool, upper: bool) -> String {
 
 /// `%f` of a non-negative finite `x`.
 pub fn fmt_f(x: f64, prec: usize, alt: bool) -> String {
-    let mut s = format!("{x:.prec$}");
+    let mut s = crate::commands::util::pad::fixed(x, prec);
     if alt && prec == 0 {
         s.push('.');
     }
@@ -76,7 +83,7 @@ impl Spec {
         if len >= self.width {
             return format!("{sign}{body}");
         }
-        let fill = self.width - len;
+        let fill = crate::commands::util::pad::room(self.width, len);
         if self.left {
             format!("{sign}{body}{}", " ".repeat(fill))
         } else if self.zero && zero_ok {

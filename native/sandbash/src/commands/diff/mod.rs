@@ -65,6 +65,8 @@ struct Opts {
     blank_lines: bool,
     strip_cr: bool,
     text: bool,
+    /// `-d`: a shortest diff even when it is costly to find.
+    minimal: bool,
     labels: Vec<String>,
     /// The options as given, for the `diff -r a/f b/f` headers.
     switches: String,
@@ -109,6 +111,7 @@ impl Utility for Diff {
             blank_lines: false,
             strip_cr: false,
             text: false,
+            minimal: false,
             labels: Vec::new(),
             switches: String::new(),
         };
@@ -148,6 +151,7 @@ impl Utility for Diff {
                 "B" => o.blank_lines = true,
                 "strip-trailing-cr" => o.strip_cr = true,
                 "a" => o.text = true,
+                "d" => o.minimal = true,
                 "label" => o.labels.push(v.unwrap_or_default().to_string()),
                 _ => {}
             }
@@ -285,7 +289,7 @@ impl Differ<'_, '_> {
             Format::Normal => 0,
             Format::Unified(n) | Format::Context(n) => n,
         };
-        let mut changes = diff(&ia, &ib, horizon, &mut || ctx.still_running());
+        let mut changes = diff(&ia, &ib, horizon, self.o.minimal, &mut || ctx.still_running());
         if self.o.blank_lines {
             let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
             changes

@@ -382,7 +382,7 @@ fn conv(c: &Conv, data: &[u8], pos: usize, off: u64, out: &mut Vec<u8>) {
 
 /// `text` in the conversion's field (left-justified with `-`).
 fn pad(c: &Conv, text: &[u8]) -> Vec<u8> {
-    let fill = c.width.saturating_sub(text.len());
+    let fill = crate::commands::util::pad::room(c.width, text.len());
     let mut out = Vec::with_capacity(text.len() + fill);
     if c.spec.contains('-') {
         out.extend_from_slice(text);

@@ -54,12 +54,27 @@ fn sub_mag(a: &[u32], b: &[u32]) -> Vec<u32> {
     out
 }
 
+/// One more row of a long product or quotient: false once the exec must
+/// stop (the number is then cut short, and the exec ends before it is used).
+fn go_on(work: usize) -> bool {
+    match crate::limits::scope::checkpoint_work(work) {
+        Ok(()) => true,
+        Err(stop) => {
+            crate::limits::scope::stop_exec(stop);
+            false
+        }
+    }
+}
+
 fn mul_mag(a: &[u32], b: &[u32]) -> Vec<u32> {
     if a.is_empty() || b.is_empty() {
         return Vec::new();
     }
     let mut acc = vec![0u64; a.len() + b.len() + 1];
     for (i, &x) in a.iter().enumerate() {
+        if !go_on(b.len()) {
+            break;
+        }
         let mut carry = 0u64;
         for (j, &y) in b.iter().enumerate() {
             let t = acc[i + j] + u64::from(x) * u64::from(y) + carry;
@@ -117,6 +132,9 @@ fn divmod_mag(a: &[u32], b: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let mut q = vec![0u32; a.len()];
     let mut rem: Vec<u32> = Vec::new();
     for i in (0..a.len()).rev() {
+        if !go_on(b.len() * 4) {
+            break;
+        }
         rem.insert(0, a[i]);
         trim(&mut rem);
         if cmp_mag(&rem, b) == Ordering::Less {
@@ -303,6 +321,9 @@ impl BigInt {
         // Start above the root: 10^ceil(digits/2).
         let mut x = BigInt::from_i64(1).shl10(self.digit_count().div_ceil(2));
         loop {
+            if !go_on(1) {
+                return x;
+            }
             let Some((q, _)) = self.divmod(&x) else { return x };
             let y = x.add(&q).divmod(&BigInt::from_i64(2)).map(|p| p.0).unwrap_or_default();
             if y.cmp(&x) != Ordering::Less {

@@ -13,6 +13,7 @@ pub(crate) mod ldouble;
 pub(crate) mod lines;
 pub(crate) mod net;
 pub(crate) mod operands;
+pub(crate) mod pad;
 pub(crate) mod posix_regex;
 pub(crate) mod quote;
 pub(crate) mod regex_cache;
