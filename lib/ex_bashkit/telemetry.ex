@@ -17,6 +17,16 @@ defmodule ExBashkit.Telemetry do
       metadata adds `:kind`, `:reason` and `:stacktrace` (an exec that raised,
       for example on a bad option).
 
+  Background jobs (`exec(session, script, background: true)`) and servers send:
+
+    * `[:ex_bashkit, :job, :stop]` - when a background job ends: measurements
+      `%{duration}` (native time units, from its start); metadata `%{job: job,
+      status: :exited | :terminated | :failed, exit_status, error}` where `job`
+      is the map `ExBashkit.Session.jobs/1` lists.
+    * `[:ex_bashkit, :checkpoint, :stop]` - when an `ExBashkit.Server` has
+      written a checkpoint: measurements `%{duration, bytes}`; metadata
+      `%{name, kind: :full | :delta, generation}`.
+
   Attach as usual: `:telemetry.attach_many("log", [[:ex_bashkit, :exec, :stop]], &handle/4, nil)`.
   """
 
@@ -79,6 +89,13 @@ defmodule ExBashkit.Telemetry do
 
         :erlang.raise(kind, reason, __STACKTRACE__)
     end
+  end
+
+  @doc false
+  # Send one event, when `:telemetry` is there.
+  def event(event, measurements, meta) do
+    if enabled?(), do: emit(event, measurements, meta)
+    :ok
   end
 
   defp emit(event, measurements, meta) do
