@@ -244,7 +244,7 @@ defmodule ExBashkit.Server do
           Crashes.forget(name)
 
           :global.trans({{__MODULE__, name}, self()}, fn ->
-            case whereis(name) do
+            case registered_anywhere(name) do
               nil -> start_from(node, %{name: name, passed: record})
               pid -> {:error, {:already_started, pid}}
             end
@@ -411,7 +411,7 @@ defmodule ExBashkit.Server do
 
   defp wake_now(name) do
     :global.trans({{__MODULE__, name}, self()}, fn ->
-      with nil <- whereis(name),
+      with nil <- registered_anywhere(name),
            {:ok, record} <- stored(name),
            {:ok, pid} <- start_from(node(), %{name: name, stored: record, passed: nil}) do
         pid
@@ -421,6 +421,24 @@ defmodule ExBashkit.Server do
         {:error, _} = e -> e
       end
     end)
+  end
+
+  # Under the name's lock: a server that registered on any node, asked of
+  # each node's Registry (`:pg` may not have told this node of it yet, and
+  # waking a second copy would only have it refused by the store).
+  defp registered_anywhere(name) do
+    case whereis(name) do
+      nil ->
+        Node.list()
+        |> :erpc.multicall(Registry, :lookup, [@registry, name], 5_000)
+        |> Enum.find_value(fn
+          {:ok, [{pid, _}]} -> pid
+          _ -> nil
+        end)
+
+      pid ->
+        pid
+    end
   end
 
   defp stored(name) do
