@@ -381,10 +381,9 @@ defmodule ExBashkit.Server do
       reply -> reply
     end
   catch
-    :exit, {reason, _} when reason in [:noproc, :normal, :shutdown] ->
-      retry.()
-
-    :exit, {{:shutdown, _}, _} ->
+    # Gone before it took the call (it stops with :normal only after
+    # answering every call it took): the call goes to whoever serves the name now.
+    :exit, {reason, _} when reason in [:noproc, :normal] ->
       retry.()
 
     :exit, {{:nodedown, n}, _} ->
@@ -597,6 +596,11 @@ defmodule ExBashkit.Server do
     for {from, reply} <- st.held ++ ((st.ckpt && st.ckpt.waiters) || []),
         do: GenServer.reply(from, reply)
 
+    for {pid, {_, from, _, _}} <- st.workers do
+      Process.exit(pid, :kill)
+      GenServer.reply(from, {:error, :stopped})
+    end
+
     Store.delete(st.name)
     {:stop, :normal, :ok, %{st | held: [], ckpt: nil}}
   end
@@ -693,12 +697,18 @@ defmodule ExBashkit.Server do
 
         cond do
           why == :stale ->
-            # Someone else writes this session's checkpoints now: this copy is stale.
+            # Someone else writes this session's checkpoints now: this copy is
+            # stale. Every call it took is answered before it stops.
             for {from, _} <- st.held,
                 do: GenServer.reply(from, {:error, {:checkpoint_failed, :stale}})
 
+            for {pid, {_, from, _, _}} <- st.workers do
+              Process.exit(pid, :kill)
+              GenServer.reply(from, {:error, {:checkpoint_failed, :stale}})
+            end
+
             leave(st)
-            {:stop, :normal, %{st | held: []}}
+            {:stop, :normal, %{st | held: [], workers: %{}}}
 
           st.migrating != nil ->
             # A hibernation or move needs its checkpoint: it fails, the session stays.
