@@ -35,10 +35,13 @@ defmodule ExBashkit.Server do
   session's size: it is a delta (the files, variables and functions that
   changed since the last checkpoint, with the small parts of the shell state)
   appended to the session's log and `fsync`ed; every so often (when the deltas
-  add up to the size of the last full snapshot, or to 1,000 records) a full
-  snapshot is written instead and the log starts again. `bench/server.exs`
+  add up to the size of the last full snapshot and to at least 64 KiB, or to
+  1,000 records) a full snapshot is written instead and the log starts again.
+  A checkpoint is taken between execs (it waits for the session's lock), so a
+  file API call made while a long exec runs answers once that exec has ended. `bench/server.exs`
   measures what an exec pays for it. Calls that change nothing (reads,
-  `status/1`, `jobs/1`, ...) pay nothing.
+  `status/1`, `jobs/1`, ...) pay nothing; every exec counts as a change (it
+  adds to the history).
 
   `durability: :interval` replies at once and checkpoints at most
   `:checkpoint_after_ms` (default 1,000) after a change: a crash then loses
