@@ -550,7 +550,10 @@ defmodule ExBashkit.Server do
     e in ArgumentError -> {:error, {:invalid_option, :options, e.message}}
   end
 
-  defp restore_record(_session, %{snapshot: nil}, _key), do: :ok
+  defp restore_record(_session, %{snapshot: nil, deltas: []}, _key), do: :ok
+
+  defp restore_record(_session, %{snapshot: nil}, _key),
+    do: {:error, {:corrupt_record, "deltas without the snapshot they follow"}}
 
   defp restore_record(session, record, key) do
     case Checkpoint.restore(session, record.snapshot, record.deltas, key) do
