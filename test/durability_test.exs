@@ -167,6 +167,33 @@ defmodule ExBashkit.DurabilityTest do
     Server.stop(name)
   end
 
+  test "hibernating while calls and checkpoints are in flight: every call is answered, nothing lost" do
+    name = uniq("busy-hibernate")
+    {:ok, _} = Server.start(name, hibernate_after_ms: :infinity)
+
+    for round <- 1..5 do
+      calls =
+        for i <- 1..20 do
+          Task.async(fn ->
+            if rem(i, 2) == 0,
+              do: Server.exec(name, "v#{i}=#{round}"),
+              else: Server.write_file(name, "/f#{i}", "#{round}")
+          end)
+        end
+
+      Process.sleep(round)
+      assert :ok = Server.hibernate(name)
+      results = Task.await_many(calls, 60_000)
+      assert Enum.all?(results, &(match?({:ok, _}, &1) or &1 == :ok)), inspect(results)
+
+      assert {:ok, %Result{stdout: out}} = Server.exec(name, "echo $v2 $v20 $(cat /f1 /f19)")
+
+      assert out == "#{round} #{round} #{round}#{round}\n"
+    end
+
+    Server.stop(name)
+  end
+
   test "interval mode answers before its checkpoint and writes it within the window" do
     name = uniq("interval")
 

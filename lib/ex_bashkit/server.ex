@@ -818,8 +818,12 @@ defmodule ExBashkit.Server do
   # since the last one, then hibernate or move.
   defp maybe_move(st) do
     cond do
-      busy?(st) ->
+      st.workers != %{} or st.ckpt != nil ->
         {:noreply, st}
+
+      # Replies held for a checkpoint get it first.
+      st.held != [] ->
+        {:noreply, start_checkpoint(st)}
 
       # A move takes a full snapshot of its own.
       match?({:move, _, _}, st.migrating) ->
