@@ -8,7 +8,14 @@ alias ExBashkit.Server
 
 unless Node.alive?() do
   System.cmd("epmd", ["-daemon"])
-  {:ok, _} = :net_kernel.start([:"main@127.0.0.1", :longnames])
+
+  # epmd may take a moment to listen after -daemon returns.
+  Enum.reduce_while(1..100, nil, fn _, _ ->
+    case :net_kernel.start([:"main@127.0.0.1", :longnames]) do
+      {:ok, _} -> {:halt, :ok}
+      _ -> Process.sleep(50) && {:cont, nil}
+    end
+  end)
 end
 
 dir = Path.join(System.tmp_dir!(), "ex_bashkit_cluster_example")
@@ -32,7 +39,8 @@ end
 say = fn label, value -> IO.puts(String.pad_trailing(label, 44) <> inspect(value)) end
 
 # 1. Start a session on node b; call it from here and from c.
-{:ok, pid} = Server.start("agent-1", node: b, checkpoint_after_ms: 100)
+# Every call that changes it is checkpointed before it returns (durability: :sync).
+{:ok, pid} = Server.start("agent-1", node: b)
 say.("started on", node(pid))
 {:ok, _} = Server.exec("agent-1", "echo 'step 1' > /notes; count=1")
 
@@ -53,8 +61,8 @@ say.("now lives on", Server.status("agent-1"))
 say.("migrated to", node(pid))
 {:ok, _} = Server.exec("agent-1", "echo 'step 3' >> /notes")
 
-# 4. Kill c: the next call restarts the session from the disk store's last record.
-Process.sleep(500)
+# 4. Kill c: the next call restarts the session from the disk store's newest
+# checkpoint; the append above returned, so it is there.
 :peer.stop(peer_c)
 {:ok, r} = Server.exec("agent-1", "cat /notes")
 say.("after c died, from the disk store:", r.stdout)

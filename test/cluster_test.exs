@@ -9,10 +9,7 @@ defmodule ExBashkit.ClusterTest do
   @moduletag timeout: 300_000
 
   setup_all do
-    unless Node.alive?() do
-      System.cmd("epmd", ["-daemon"])
-      {:ok, _} = :net_kernel.start([:"ex_bashkit_test@127.0.0.1", :longnames])
-    end
+    ExBashkit.TestNodes.ensure_distributed()
 
     dir = Path.join(System.tmp_dir!(), "ex_bashkit_cluster_#{System.unique_integer([:positive])}")
     {b, peer_b} = start_peer("b")
@@ -83,6 +80,16 @@ defmodule ExBashkit.ClusterTest do
     # C wakes it (from B's memory store) and it now lives on C.
     assert {:ok, %Result{stdout: "7 kept\n"}} = on(c, :exec, [name, "echo $count $(cat /k)"])
     assert {:live, ^c} = Server.status(name)
+    assert :ok = Server.stop(name)
+  end
+
+  test "migrate to a node that is not there: one flat error, the session stays", %{b: b} do
+    name = uniq("nowhere")
+    {:ok, pid} = Server.start(name, node: b, hibernate_after_ms: :infinity)
+    {:ok, _} = Server.exec(name, "kept=1")
+    assert {:error, :noconnection} = Server.migrate(name, :"nobody@127.0.0.1")
+    assert Server.whereis(name) == pid
+    assert {:ok, %Result{stdout: "1\n"}} = Server.exec(name, "echo $kept")
     assert :ok = Server.stop(name)
   end
 

@@ -6,12 +6,8 @@ defmodule ExBashkit.PeerTest do
   alias ExBashkit.{Result, Session}
 
   setup_all do
-    unless Node.alive?() do
-      # Distribution needs epmd; start it if it is not running yet.
-      System.cmd("epmd", ["-daemon"])
-      {:ok, _} = :net_kernel.start([:"ex_bashkit_test@127.0.0.1", :longnames])
-    end
-
+    # Distribution needs epmd; started if it is not running yet (and waited for).
+    ExBashkit.TestNodes.ensure_distributed()
     args = Enum.flat_map(:code.get_path(), &[~c"-pa", &1])
     {:ok, peer, node} = :peer.start(%{name: :ex_bashkit_peer, host: ~c"127.0.0.1", args: args})
     on_exit(fn -> :peer.stop(peer) end)

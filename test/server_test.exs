@@ -70,13 +70,31 @@ defmodule ExBashkit.ServerTest do
     assert {:error, :not_found} = Server.exec(name, "true")
   end
 
-  test "bad options: ArgumentError at start, or the session's refusal as an error" do
-    assert_raise ArgumentError, ~r/unknown option/, fn -> Server.start(uniq("bad"), nope: 1) end
+  test "bad options: {:error, _} naming the option, before anything starts or is stored" do
+    dir = Path.join(System.tmp_dir!(), uniq("ex_bashkit_store"))
 
-    assert {:error, {:bad_options, msg}} =
-             Server.start(uniq("bad"), mounts: [{"/d", "/etc", :read_only}])
+    with_config([store: {Store.Disk, dir: dir}], fn ->
+      cases = [
+        {[nope: 1], :nope, "unknown option"},
+        {[hibernate_after_ms: -5], :hibernate_after_ms, "non-negative integer"},
+        {[checkpoint_after_ms: "x"], :checkpoint_after_ms, "positive integer"},
+        {[durability: :eventually], :durability, ":sync or :interval"},
+        {[limits: [max_commands: -1]], :limits, "max_commands"},
+        {[mounts: [{"/d", "/etc", :read_only}]], :mounts, "refused"},
+        {[workspace: :x], :workspace, "cannot be used"},
+        {[node: "b"], :node, "node name"}
+      ]
 
-    assert msg =~ "refused"
+      for {opts, key, text} <- cases do
+        name = uniq("bad")
+        assert {:error, {:invalid_option, ^key, msg}} = Server.start(name, opts)
+        assert msg =~ text
+        assert Server.status(name) == :unknown
+      end
+
+      # Nothing was stored, nothing is running.
+      assert File.ls(dir) in [{:ok, []}, {:error, :enoent}]
+    end)
   end
 
   test "cancel reaches a running exec" do
@@ -127,7 +145,8 @@ defmodule ExBashkit.ServerTest do
     end)
   end
 
-  test "a tampered record does not restore" do
+  @tag :capture_log
+  test "a tampered record is reported and never loaded" do
     dir = Path.join(System.tmp_dir!(), uniq("ex_bashkit_store"))
 
     with_config([store: {Store.Disk, dir: dir}], fn ->
@@ -135,10 +154,15 @@ defmodule ExBashkit.ServerTest do
       {:ok, _} = Server.start(name, hibernate_after_ms: :infinity)
       {:ok, _} = Server.exec(name, "x=1")
       :ok = Server.hibernate(name)
-      {:ok, rec} = Store.get(name)
-      <<head::binary-size(40), _::binary>> = rec.snapshot
-      :ok = Store.Disk.put(%{rec | snapshot: head <> "garbage"}, dir: dir)
-      assert {:error, :not_found} = Server.exec(name, "echo $x")
+      [file] = Path.wildcard(Path.join(dir, "*.session"))
+      bin = File.read!(file)
+      # One byte of the snapshot flipped: the record's checksum no longer holds.
+      at = byte_size(bin) - 40
+      <<head::binary-size(at), b, rest::binary>> = bin
+      File.write!(file, [head, Bitwise.bxor(b, 1), rest])
+      assert {:error, {:corrupt_record, why}} = Server.exec(name, "echo $x")
+      assert why =~ "checksum"
+      assert Server.whereis(name) == nil
       Server.stop(name)
     end)
   end
@@ -189,6 +213,31 @@ defmodule ExBashkit.ServerTest do
 
       assert_receive {:event, [:ex_bashkit, :exec, :exception], %{duration: _},
                       %{session: ^s, kind: :error}}
+
+      # A background job's end.
+      {:ok, id} = ExBashkit.Session.exec(s, "sleep 0.1; exit 4", background: true)
+
+      assert_receive {:event, [:ex_bashkit, :job, :stop], %{duration: d},
+                      %{job: %{id: ^id}, status: :exited, exit_status: 4}},
+                     10_000
+
+      assert d > 0
+
+      # A server's checkpoints.
+      name = uniq("telemetry")
+      {:ok, _} = Server.start(name, hibernate_after_ms: :infinity)
+      {:ok, _} = Server.exec(name, "x=1")
+
+      assert_receive {:event, [:ex_bashkit, :checkpoint, :stop], %{bytes: b1},
+                      %{name: ^name, kind: :full}}
+
+      {:ok, _} = Server.exec(name, "x=2")
+
+      assert_receive {:event, [:ex_bashkit, :checkpoint, :stop], %{bytes: b2},
+                      %{name: ^name, kind: :delta}}
+
+      assert b2 < b1
+      Server.stop(name)
 
       Process.unregister(:ex_bashkit_telemetry_sink)
     end

@@ -1,1 +1,2 @@
+Code.require_file("support/nodes.exs", __DIR__)
 ExUnit.start()

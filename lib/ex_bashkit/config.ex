@@ -21,8 +21,10 @@ defmodule ExBashkit.Config do
     * `:max_builtin_timeout_ms` - caps `:builtin_timeout_ms`.
 
   **Servers** (`ExBashkit.Server`): `:hibernate_after_ms` (idle time before a
-  named session is sealed into its store; `:infinity` never) and `:store`
-  (`{module, opts}` of an `ExBashkit.Store`, default the in-memory store).
+  named session is sealed into its store; `:infinity` never), `:durability`
+  (`:sync` or `:interval`), `:checkpoint_after_ms` (the interval mode's
+  window) and `:store` (`{module, opts}` of an `ExBashkit.Store`, default the
+  in-memory store). See `ExBashkit.Server`.
 
       # config/runtime.exs
       config :ex_bashkit,
@@ -32,13 +34,14 @@ defmodule ExBashkit.Config do
         max_limits: [max_memory_bytes: 128_000_000]
 
   A bad value raises `ArgumentError` naming the key (`config :ex_bashkit,
-  :limits: ...`), at application start and at the next `new/1`.
+  :limits: ...`), at application start and at the next `new/1`. `nil` for any
+  key means its default, as if it were not set.
   """
 
   alias ExBashkit.Session.Options
 
   @ceilings [:max_timeout_ms, :max_limits, :max_builtin_timeout_ms]
-  @server [:hibernate_after_ms, :store]
+  @server [:hibernate_after_ms, :checkpoint_after_ms, :durability, :store]
 
   @doc "The validated settings: session defaults and ceilings."
   @spec get() :: %{defaults: keyword(), ceilings: map(), server: map()}
@@ -57,6 +60,10 @@ defmodule ExBashkit.Config do
 
   defp put(acc, key, value) do
     cond do
+      # `nil` is the default (as if the key were not set).
+      value == nil and key in (Options.configurable() ++ @ceilings ++ @server) ->
+        acc
+
       key in Options.configurable() ->
         wrap(key, fn -> Options.check!(key, value) end)
         %{acc | defaults: acc.defaults ++ [{key, value}]}
@@ -132,6 +139,8 @@ defmodule ExBashkit.Config do
       )
 
   defp server!(:hibernate_after_ms, v) when (is_integer(v) and v >= 0) or v == :infinity, do: v
+  defp server!(:checkpoint_after_ms, v) when (is_integer(v) and v >= 1) or v == :infinity, do: v
+  defp server!(:durability, v) when v in [:sync, :interval], do: v
   defp server!(:store, {mod, opts} = v) when is_atom(mod) and is_list(opts), do: v
   defp server!(:store, mod) when is_atom(mod) and not is_nil(mod), do: {mod, []}
 
@@ -140,9 +149,11 @@ defmodule ExBashkit.Config do
       raise(
         ArgumentError,
         "config :ex_bashkit, #{inspect(key)}: " <>
-          if(key == :store,
-            do: "must be a module or {module, opts}",
-            else: "must be a non-negative integer or :infinity"
-          ) <> ", got: #{inspect(v)}"
+          case key do
+            :store -> "must be a module or {module, opts}"
+            :durability -> "must be :sync or :interval"
+            :checkpoint_after_ms -> "must be a positive integer or :infinity"
+            _ -> "must be a non-negative integer or :infinity"
+          end <> ", got: #{inspect(v)}"
       )
 end

@@ -22,6 +22,16 @@ defmodule ExBashkit.Telemetry do
       answered as stopped by the watchdog; the session refuses new execs
       until the worker is free.
 
+  Background jobs (`exec(session, script, background: true)`) and servers send:
+
+    * `[:ex_bashkit, :job, :stop]` - when a background job ends: measurements
+      `%{duration}` (native time units, from its start); metadata `%{job: job,
+      status: :exited | :terminated | :failed, exit_status, error}` where `job`
+      is the map `ExBashkit.Session.jobs/1` lists.
+    * `[:ex_bashkit, :checkpoint, :stop]` - when an `ExBashkit.Server` has
+      written a checkpoint: measurements `%{duration, bytes}`; metadata
+      `%{name, kind: :full | :delta, generation}`.
+
   Attach as usual: `:telemetry.attach_many("log", [[:ex_bashkit, :exec, :stop]], &handle/4, nil)`.
   """
 
@@ -89,14 +99,17 @@ defmodule ExBashkit.Telemetry do
   @doc false
   # The watchdog answered for an exec stuck in `command`.
   def watchdog(command, message) do
-    if enabled?(),
-      do:
-        emit(
-          [:ex_bashkit, :exec, :watchdog],
-          %{system_time: System.system_time()},
-          %{command: command, error: message}
-        )
+    event(
+      [:ex_bashkit, :exec, :watchdog],
+      %{system_time: System.system_time()},
+      %{command: command, error: message}
+    )
+  end
 
+  @doc false
+  # Send one event, when `:telemetry` is there.
+  def event(event, measurements, meta) do
+    if enabled?(), do: emit(event, measurements, meta)
     :ok
   end
 

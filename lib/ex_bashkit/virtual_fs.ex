@@ -23,14 +23,63 @@ defmodule ExBashkit.VirtualFs do
       `:rename`) and returning what the callback for `op` would. A function
       without a clause for an operation does not support it.
 
-  Every callback is optional: a missing one answers `{:error, :enotsup}`.
-  Without `stat/2`, the mount's root is a directory and every other path a
-  file, so a backend that implements `read/2` alone still serves `cat`.
-  `recursive` is `true` when the session asks for a whole tree in one call
-  (Python's `Path.mkdir(parents=True)`, say); a backend that answers that
-  with `:enotsup` gets one non-recursive call per directory or entry instead.
-  `mkdir -p` and `rm -r` walk the tree themselves, one non-recursive call per
-  level, so their messages are GNU's.
+  ## Implementing a backend
+
+      defmodule KvFs do
+        use ExBashkit.VirtualFs
+
+        @impl true
+        def read(store, "/" <> key) do
+          case Agent.get(store, &Map.get(&1, key)) do
+            nil -> {:error, :enoent}
+            value -> {:ok, value}
+          end
+        end
+
+        @impl true
+        def write(store, "/" <> key, data), do: Agent.update(store, &Map.put(&1, key, data))
+
+        @impl true
+        def list(store, "/"), do: {:ok, Agent.get(store, &Map.keys/1)}
+      end
+
+  `use ExBashkit.VirtualFs` declares the behaviour and gives every callback a
+  default, so a backend implements only what it supports: `read`, `write`,
+  `append`, `mkdir`, `remove`, `list` and `rename` answer `{:error, :enotsup}`,
+  and `stat` is derived from `read/2` (a path it reads is a file of that
+  size). Override any of them. A module that does not `use` it may leave any
+  callback out: a missing one answers `{:error, :enotsup}` as well.
+
+  ## What the shell asks the backend
+
+  | Script | Callback |
+  |--------|----------|
+  | `cat f`, `source f`, `$(<f)`, `grep x f` | `read` |
+  | `cmd > f` | one `write(path, everything cmd wrote)` when `cmd` ends |
+  | `cmd >> f` | one `append(path, everything cmd wrote)` when `cmd` ends |
+  | `ls d`, globs | `list` |
+  | `mkdir d`, `mkdir -p a/b` | `mkdir(path, false)`, `mkdir(path, true)` |
+  | `rm f`, `rm -r d` | `remove(path, false)`, `remove(path, true)` |
+  | `mv a b` (both in the mount) | `rename` |
+  | `test -e f`, `[ -f f ]`, `ls -l` | `stat` |
+
+  A redirection's output is held until the command (or the `{ }` group,
+  loop or function body the redirection is on) ends, then handed over in one
+  call, so a backend that keeps whole files never sees a partial one; a
+  failed `write` is reported there (`bash: /m/f: Operation not supported`,
+  status 1). Output to a descriptor that stays open (`exec >/m/log`) is
+  handed over when the exec ends. Tools that write as they go (`tee`, `awk`'s
+  `print > f`) call `write(path, "")` and then `append` for each chunk; for a
+  backend without `append`, each one becomes a `read` and a `write` of the
+  whole file.
+
+  The mount's root is a directory without asking the backend. A backend
+  without `stat` (or whose `stat` answers `:enotsup`) has it derived: a path
+  `read` returns is a file of that size, one `list` returns is a directory,
+  anything else is not there; so `read` alone gives working `cat`,
+  `test -f` and `test -e`. `mkdir -p` is one recursive call; a backend that
+  answers it with `:enotsup` gets one non-recursive call per missing level
+  instead (and `rm -r` one per entry).
 
   ## Errors
 
@@ -141,4 +190,47 @@ defmodule ExBashkit.VirtualFs do
                       list: 2,
                       stat: 2,
                       rename: 3
+
+  @doc """
+  Declare the behaviour with a default for every callback: `{:error, :enotsup}`,
+  and `stat/2` derived from `read/2`. Override what the backend supports.
+  """
+  defmacro __using__(_opts) do
+    quote do
+      @behaviour ExBashkit.VirtualFs
+
+      @impl ExBashkit.VirtualFs
+      def read(_arg, _path), do: {:error, :enotsup}
+      @impl ExBashkit.VirtualFs
+      def write(_arg, _path, _data), do: {:error, :enotsup}
+      @impl ExBashkit.VirtualFs
+      def append(_arg, _path, _data), do: {:error, :enotsup}
+      @impl ExBashkit.VirtualFs
+      def mkdir(_arg, _path, _recursive), do: {:error, :enotsup}
+      @impl ExBashkit.VirtualFs
+      def remove(_arg, _path, _recursive), do: {:error, :enotsup}
+      @impl ExBashkit.VirtualFs
+      def list(_arg, _path), do: {:error, :enotsup}
+      @impl ExBashkit.VirtualFs
+      def rename(_arg, _from, _to), do: {:error, :enotsup}
+
+      # What a path is, from reading it (a backend with `read` alone gets
+      # `cat`, `test -f` and `stat` for its files); override to avoid the read.
+      @impl ExBashkit.VirtualFs
+      def stat(arg, path) do
+        with {:ok, content} <- read(arg, path) do
+          {:ok, %{type: :file, size: IO.iodata_length(content)}}
+        end
+      end
+
+      defoverridable read: 2,
+                     write: 3,
+                     append: 3,
+                     mkdir: 3,
+                     remove: 3,
+                     list: 2,
+                     rename: 3,
+                     stat: 2
+    end
+  end
 end

@@ -33,6 +33,21 @@ defmodule ExBashkit.Session.Callback do
     end
   end
 
+  def run({:fs, index, :stat, path, extra}, cfg) do
+    spec = elem(cfg.mounts, index)
+
+    guarded(
+      fn ->
+        case dispatch(spec, :stat, path, extra) do
+          # No stat: what it is, from what read and list say.
+          {:error, :enotsup} -> derived_stat(spec, path)
+          other -> fs_reply(:stat, other, cfg.max_reply)
+        end
+      end,
+      fn why -> {:failed, why} end
+    )
+  end
+
   def run({:fs, index, op, path, extra}, cfg) do
     spec = elem(cfg.mounts, index)
 
@@ -104,6 +119,26 @@ defmodule ExBashkit.Session.Callback do
   defp flat(io), do: IO.iodata_to_binary(io)
 
   # --- virtual filesystems --------------------------------------------------
+
+  # A backend without `stat`: a path it can read is a file of that size, one
+  # it can list is a directory, and one it can do neither with is not there
+  # (so `test -f`, `test -e` and `cat` work with `read` alone).
+  defp derived_stat(spec, path) do
+    case dispatch(spec, :read, path, nil) do
+      {:ok, data} ->
+        {:stat, :file, iodata_length!(data), 0o644, 0}
+
+      {:error, errno} when errno in [:enoent, :eisdir, :enotsup] ->
+        case dispatch(spec, :list, path, nil) do
+          {:ok, entries} when is_list(entries) -> {:stat, :dir, 0, 0o755, 0}
+          {:error, :enotsup} when errno == :enotsup -> {:errno, :enotsup}
+          _ -> if errno == :eisdir, do: {:stat, :dir, 0, 0o755, 0}, else: {:errno, :enoent}
+        end
+
+      other ->
+        fs_reply(:stat, other, 0)
+    end
+  end
 
   defp dispatch(fun, op, path, extra) when is_function(fun, 1) do
     request =

@@ -117,12 +117,42 @@ defmodule ExBashkit.Session.Jobs do
            session.config.max_jobs
          ) do
       {:ok, id} ->
+        if ExBashkit.Telemetry.enabled?(), do: report_end(ref, id)
         {:ok, id}
 
       {:error, message} ->
         if broker, do: Broker.stop(broker)
         {:error, message}
     end
+  end
+
+  # `[:ex_bashkit, :job, :stop]` when job `id` ends, sent by a process that
+  # waits for the interpreter's message (it holds no reference to the
+  # session, so the session can still be collected, which ends the job).
+  defp report_end(ref, id) do
+    started = System.monotonic_time()
+    tag = make_ref()
+
+    listener =
+      spawn(fn ->
+        receive do
+          {^tag, job} -> job_stopped(convert(job), started)
+        end
+      end)
+
+    case Native.job_await(ref, id, listener, tag) do
+      {:done, job} -> send(listener, {tag, job})
+      {:waiting, _} -> :ok
+      :not_found -> Process.exit(listener, :kill)
+    end
+  end
+
+  defp job_stopped(job, started) do
+    ExBashkit.Telemetry.event(
+      [:ex_bashkit, :job, :stop],
+      %{duration: System.monotonic_time() - started},
+      %{job: job, status: job.status, exit_status: job.exit_code, error: job.error}
+    )
   end
 
   defp default_job_name(script) do

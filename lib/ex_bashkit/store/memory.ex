@@ -2,8 +2,9 @@ defmodule ExBashkit.Store.Memory do
   @moduledoc """
   The in-memory `ExBashkit.Store`: an ETS table on each node, owned by the
   application. `get/2` looks here and on every connected node and returns the
-  newest record, so a session hibernated on node A wakes when node B calls
-  it. Records die with their node; use `ExBashkit.Store.Disk` for failover.
+  newest record (the highest generation), so a session hibernated on node A
+  wakes when node B calls it. Records survive a crash of their server but die
+  with their node; use `ExBashkit.Store.Disk` for that.
   """
   @behaviour ExBashkit.Store
   use GenServer
@@ -20,11 +21,52 @@ defmodule ExBashkit.Store.Memory do
   end
 
   @impl ExBashkit.Store
-  def put(%{name: name} = record, _opts) do
-    :ets.insert(@table, {name, record})
-    # Older copies elsewhere (where the session lived before) would only be stale.
-    for n <- Node.list(), do: :erpc.cast(n, __MODULE__, :drop_older, [name, record.saved_at])
-    :ok
+  def put(%{name: name, generation: gen} = record, _opts) do
+    # Writes of one name come from its one server: a check, then the write.
+    case local_get(name) do
+      {:ok, %{generation: held}} when held >= gen ->
+        {:error, :stale}
+
+      _ ->
+        deltas = Map.get(record, :deltas, [])
+        record = Map.merge(record, %{deltas: deltas, base_generation: gen - length(deltas)})
+        :ets.insert(@table, {name, %{record | deltas: Enum.reverse(deltas)}})
+        # Older copies elsewhere (where the session lived before) would only be stale.
+        for n <- Node.list(), do: :erpc.cast(n, __MODULE__, :drop_older, [name, gen])
+        :ok
+    end
+  end
+
+  @impl ExBashkit.Store
+  def append(name, gen, delta, _opts) do
+    case :ets.lookup(@table, name) do
+      [{_, %{generation: held} = r}] when held == gen - 1 ->
+        # Deltas are kept newest first in the table (a cons, not a copy).
+        :ets.insert(@table, {name, %{r | generation: gen, deltas: [delta | r.deltas]}})
+        :ok
+
+      [_] ->
+        {:error, :stale}
+
+      [] ->
+        # The session woke here from another node's record: it moves here.
+        case get(name, []) do
+          {:ok, %{generation: held} = r} when held == gen - 1 ->
+            :ets.insert(
+              @table,
+              {name, %{r | generation: gen, deltas: [delta | Enum.reverse(r.deltas)]}}
+            )
+
+            for n <- Node.list(), do: :erpc.cast(n, __MODULE__, :drop_older, [name, gen])
+            :ok
+
+          {:ok, _} ->
+            {:error, :stale}
+
+          :error ->
+            {:error, :not_found}
+        end
+    end
   end
 
   @impl ExBashkit.Store
@@ -45,7 +87,7 @@ defmodule ExBashkit.Store.Memory do
 
     case local ++ remote do
       [] -> :error
-      records -> {:ok, Enum.max_by(records, & &1.saved_at)}
+      records -> {:ok, Enum.max_by(records, &{Map.get(&1, :generation, 0), &1.saved_at})}
     end
   end
 
@@ -60,17 +102,18 @@ defmodule ExBashkit.Store.Memory do
   def names(_opts), do: :ets.select(@table, [{{:"$1", :_}, [], [:"$1"]}])
 
   @doc false
+  # This node's record of `name`, deltas oldest first.
   def local_get(name) do
     case :ets.whereis(@table) != :undefined and :ets.lookup(@table, name) do
-      [{_, record}] -> {:ok, record}
+      [{_, record}] -> {:ok, Map.update(record, :deltas, [], &Enum.reverse/1)}
       _ -> :error
     end
   end
 
   @doc false
-  def drop_older(name, saved_at) do
-    case local_get(name) do
-      {:ok, %{saved_at: t}} when t < saved_at -> :ets.delete(@table, name)
+  def drop_older(name, generation) do
+    case :ets.whereis(@table) != :undefined and :ets.lookup(@table, name) do
+      [{_, %{generation: g}}] when g < generation -> :ets.delete(@table, name)
       _ -> :ok
     end
   end

@@ -60,9 +60,32 @@ fn failed(name: &str, msg: &str) -> HostReply {
 }
 
 /// One `:virtual_fs` mount. Paths arrive rooted at the mount.
+///
+/// A backend may keep whole files only (ex_bashkit's contract): a
+/// redirection hands it its output in one `write` (`>`) or `append` (`>>`)
+/// when it is closed ([`Fs::whole_operations`]), `mkdir -p` is one recursive
+/// call, an `append` it does not support is a read and a `write`, and its
+/// root is a directory without asking it.
 pub struct BridgeFs {
     pub bridge: Arc<Bridge>,
     pub mount: u32,
+    /// Writes of redirections dropped before their close, sent before the
+    /// next operation (in order) or at the exec's end.
+    deferred: parking_lot::Mutex<Vec<(String, Vec<u8>, bool)>>,
+    /// Deferred writes that failed, reported at [`Fs::sync`].
+    failed: parking_lot::Mutex<Vec<(String, FsError)>>,
+    /// The types of entries the backend listed: what a backend that cannot
+    /// `stat` (nor `read` or `list` the entry) has said about them.
+    listed: parking_lot::Mutex<std::collections::HashMap<String, FileType>>,
+}
+
+/// Most listed entry types remembered at once.
+const MAX_LISTED: usize = 10_000;
+
+impl BridgeFs {
+    pub fn new(bridge: Arc<Bridge>, mount: u32) -> Self {
+        BridgeFs { bridge, mount, deferred: Default::default(), failed: Default::default(), listed: Default::default() }
+    }
 }
 
 /// What an operation carries besides its path.
@@ -102,26 +125,78 @@ impl BridgeFs {
         }
     }
 
-    /// Metadata; a backend without `stat` shows its root as a directory and
-    /// every other path as a file (so `cat /mnt/x` works with `read` alone).
+    /// Send the deferred writes, oldest first, before any other operation.
+    async fn flush(&self) {
+        loop {
+            let pending = std::mem::take(&mut *self.deferred.lock());
+            if pending.is_empty() {
+                return;
+            }
+            for (path, data, append) in pending {
+                let r =
+                    if append { self.append_whole(&path, &data).await } else { self.write_whole(&path, &data).await };
+                if let Err(e) = r {
+                    self.failed.lock().push((path, e));
+                }
+            }
+        }
+    }
+
+    async fn write_whole(&self, path: &str, data: &[u8]) -> FsResult<()> {
+        self.done(write(), path, Extra::Data(data)).await
+    }
+
+    /// `append`, or for a backend without it, the file read and written again.
+    async fn append_whole(&self, path: &str, data: &[u8]) -> FsResult<()> {
+        match self.done(append(), path, Extra::Data(data)).await {
+            Err(FsError::NotSupported) => {}
+            r => return r,
+        }
+        let mut whole = match self.op(read(), path, Extra::None).await {
+            Ok(Reply::Data(d)) => d,
+            Ok(_) => return Err(FsError::Io),
+            Err(FsError::NotFound) => Vec::new(),
+            Err(e) => return Err(e),
+        };
+        whole.extend_from_slice(data);
+        self.write_whole(path, &whole).await
+    }
+
+    /// Metadata. The mount's root is a directory without asking the backend;
+    /// one without `stat` has it derived from `read` and `list` on the
+    /// Elixir side (`ExBashkit.Session.Callback`).
     async fn stat(&self, path: &str) -> FsResult<Metadata> {
+        if path == "/" {
+            return Ok(Metadata { file_type: FileType::Dir, size: 0, mode: 0o755, mtime: SystemTime::UNIX_EPOCH });
+        }
+        self.flush().await;
         match self.op(stat(), path, Extra::None).await {
             Ok(Reply::Stat(m)) => Ok(m),
             Ok(_) => Err(FsError::Io),
-            Err(FsError::NotSupported) => Ok(Metadata {
-                file_type: if path == "/" { FileType::Dir } else { FileType::File },
-                size: 0,
-                mode: if path == "/" { 0o755 } else { 0o644 },
-                mtime: SystemTime::UNIX_EPOCH,
-            }),
+            Err(FsError::NotSupported) => match self.listed.lock().get(path) {
+                Some(&file_type) => {
+                    let mode = if file_type == FileType::Dir { 0o755 } else { 0o644 };
+                    Ok(Metadata { file_type, size: 0, mode, mtime: SystemTime::UNIX_EPOCH })
+                }
+                None => Err(FsError::NotSupported),
+            },
             Err(e) => Err(e),
         }
     }
 
     async fn list(&self, path: &str) -> FsResult<Vec<DirEntry>> {
+        self.flush().await;
         match self.op(list(), path, Extra::None).await? {
             Reply::Entries(mut v) => {
                 v.sort_by(|a, b| a.name.cmp(&b.name));
+                let mut listed = self.listed.lock();
+                if listed.len() + v.len() > MAX_LISTED {
+                    listed.clear();
+                }
+                for e in v.iter().take(MAX_LISTED) {
+                    let child = if path == "/" { format!("/{}", e.name) } else { format!("{path}/{}", e.name) };
+                    listed.insert(child, e.file_type);
+                }
                 Ok(v)
             }
             _ => Err(FsError::Io),
@@ -159,16 +234,19 @@ impl BridgeFs {
 #[async_trait]
 impl Fs for BridgeFs {
     async fn read(&self, path: &str) -> FsResult<Vec<u8>> {
+        self.flush().await;
         match self.op(read(), path, Extra::None).await? {
             Reply::Data(d) => Ok(d),
             _ => Err(FsError::Io),
         }
     }
     async fn write(&self, path: &str, data: &[u8]) -> FsResult<()> {
-        self.done(write(), path, Extra::Data(data)).await
+        self.flush().await;
+        self.write_whole(path, data).await
     }
     async fn append(&self, path: &str, data: &[u8]) -> FsResult<()> {
-        self.done(append(), path, Extra::Data(data)).await
+        self.flush().await;
+        self.append_whole(path, data).await
     }
     async fn metadata(&self, path: &str) -> FsResult<Metadata> {
         self.stat(path).await
@@ -180,6 +258,7 @@ impl Fs for BridgeFs {
         self.list(path).await
     }
     async fn mkdir(&self, path: &str, parents: bool) -> FsResult<()> {
+        self.flush().await;
         if path == "/" {
             return if parents { Ok(()) } else { Err(FsError::AlreadyExists) };
         }
@@ -205,9 +284,11 @@ impl Fs for BridgeFs {
         Ok(())
     }
     async fn remove_file(&self, path: &str) -> FsResult<()> {
+        self.flush().await;
         self.done(remove(), path, Extra::Flag(false)).await
     }
     async fn remove_dir(&self, path: &str, recursive: bool) -> FsResult<()> {
+        self.flush().await;
         if recursive {
             // One recursive call; a backend without it gets the tree walked.
             return match self.done(remove(), path, Extra::Flag(true)).await {
@@ -218,6 +299,7 @@ impl Fs for BridgeFs {
         self.done(remove(), path, Extra::Flag(false)).await
     }
     async fn rename(&self, from: &str, to: &str) -> FsResult<()> {
+        self.flush().await;
         self.done(rename(), from, Extra::Path(to)).await
     }
     async fn symlink(&self, _target: &str, _link: &str) -> FsResult<()> {
@@ -236,5 +318,15 @@ impl Fs for BridgeFs {
     }
     async fn canonicalize(&self, path: &str) -> FsResult<String> {
         self.stat(path).await.map(|_| path.to_string())
+    }
+    fn whole_operations(&self, _path: &str) -> bool {
+        true
+    }
+    fn defer_write(&self, path: &str, data: Vec<u8>, append: bool) {
+        self.deferred.lock().push((path.to_string(), data, append));
+    }
+    async fn sync(&self) -> Vec<(String, FsError)> {
+        self.flush().await;
+        std::mem::take(&mut *self.failed.lock())
     }
 }

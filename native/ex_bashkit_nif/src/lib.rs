@@ -6,6 +6,7 @@ mod admission;
 mod bridge;
 mod callbacks;
 mod changes;
+mod checkpoint;
 mod files;
 mod guard;
 mod jobs;

@@ -69,7 +69,7 @@ pub fn builder(o: &NewOpts, bridge: Option<&Arc<Bridge>>) -> Result<BashBuilder,
         }
         for (i, mount) in o.virtual_fs.iter().enumerate() {
             let index = u32::try_from(i).map_err(|_| "too many virtual_fs mounts".to_string())?;
-            b = b.mount(mount.clone(), Arc::new(BridgeFs { bridge: br.clone(), mount: index }));
+            b = b.mount(mount.clone(), Arc::new(BridgeFs::new(br.clone(), index)));
         }
     }
     let policy = if o.allow_net_all {

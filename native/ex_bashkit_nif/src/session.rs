@@ -58,6 +58,8 @@ pub struct Session {
     pub jobs: Arc<Jobs>,
     /// `await_job/3` callers waiting for a message, by waiter id.
     pub waiters: Arc<parking_lot::Mutex<Waiters>>,
+    /// The checkpoint chain's base (`ExBashkit.Server`'s incremental checkpoints).
+    pub checkpoints: parking_lot::Mutex<crate::checkpoint::Checkpoints>,
     running: parking_lot::Mutex<(u64, HashMap<u64, Running>)>,
     /// Set while an exec the watchdog answered for still holds its worker
     /// (the command it is stuck in): new execs are refused until it is free.
@@ -127,6 +129,7 @@ fn session_new<'a>(env: Env<'a>, opts: NewOpts<'a>) -> Term<'a> {
                 bridge,
                 jobs: Jobs::new(),
                 waiters: Default::default(),
+                checkpoints: Default::default(),
                 aliases,
                 history,
                 mem,

@@ -9,7 +9,7 @@ use rustler::{Binary, Encoder, Env, LocalPid, OwnedEnv, ResourceArc, Term};
 use sandbash::SnapshotOptions;
 
 /// Send `{tag, reply}` to `pid` once `work` (run under the session's lock) ends.
-fn spawn_locked<'a, T, W, R>(
+pub(crate) fn spawn_locked<'a, T, W, R>(
     env: Env<'a>,
     session: ResourceArc<Session>,
     pid: LocalPid,

@@ -160,6 +160,81 @@ impl RwFile {
 pub struct FileSink {
     pub fs: Arc<dyn Fs>,
     pub path: String,
+    /// For a backend that takes whole operations ([`Fs::whole_operations`]):
+    /// what was written since the file was opened (or last handed on), owed
+    /// to the backend in one call when the descriptor is closed.
+    owed: Option<Mutex<Owed>>,
+}
+
+struct Owed {
+    data: Vec<u8>,
+    /// Hand it on with `append` (`>>`, or after a first hand-over), else `write`.
+    append: bool,
+    /// Whether a call is owed (opening with `>` owes one even with no data).
+    due: bool,
+}
+
+impl FileSink {
+    /// A file each write appends to at once (opened, and truncated for `>`, already).
+    pub fn new(fs: Arc<dyn Fs>, path: String) -> Self {
+        FileSink { fs, path, owed: None }
+    }
+
+    /// A file of a whole-operation backend, opened with `>` (or `>>` when
+    /// `append`): nothing reaches the backend until [`FileSink::close`], which
+    /// hands it everything written in one `write` (one `append`).
+    pub fn whole(fs: Arc<dyn Fs>, path: String, append: bool) -> Self {
+        FileSink { fs, path, owed: Some(Mutex::new(Owed { data: Vec::new(), append, due: true })) }
+    }
+
+    /// Whether it holds writes for [`FileSink::close`] (see [`FileSink::whole`]).
+    pub fn is_whole(&self) -> bool {
+        self.owed.is_some()
+    }
+
+    /// Hand what is owed to the backend; a sink that streams owes nothing.
+    /// Later writes (a descriptor `exec` keeps open) are owed again, as appends.
+    pub async fn close(&self) -> Result<(), FsError> {
+        let Some(owed) = &self.owed else { return Ok(()) };
+        let (data, append) = {
+            let mut o = owed.lock();
+            if !o.due {
+                return Ok(());
+            }
+            o.due = false;
+            (std::mem::take(&mut o.data), std::mem::replace(&mut o.append, true))
+        };
+        if append {
+            self.fs.append(&self.path, &data).await
+        } else {
+            self.fs.write(&self.path, &data).await
+        }
+    }
+
+    async fn write(&self, data: &[u8]) -> Result<(), IoError> {
+        let Some(owed) = &self.owed else {
+            return self.fs.append(&self.path, data).await.map_err(IoError::Fs);
+        };
+        let mut o = owed.lock();
+        if !crate::limits::scope::extend_within_budget(&mut o.data, data) {
+            return Err(IoError::Fs(FsError::NoSpace));
+        }
+        o.due = true;
+        Ok(())
+    }
+}
+
+impl Drop for FileSink {
+    /// Dropped without [`FileSink::close`]: the backend keeps the owed call
+    /// and makes it before its next operation (see [`Fs::defer_write`]).
+    fn drop(&mut self) {
+        if let Some(owed) = &mut self.owed {
+            let o = owed.get_mut();
+            if o.due {
+                self.fs.defer_write(&self.path, std::mem::take(&mut o.data), o.append);
+            }
+        }
+    }
 }
 
 impl Output {
@@ -187,7 +262,7 @@ impl Output {
                 }
                 Ok(())
             }
-            Output::File(sink) => sink.fs.append(&sink.path, data).await.map_err(IoError::Fs),
+            Output::File(sink) => sink.write(data).await,
             Output::ReadWrite(f, input) => f.write(input, data).await,
         }
     }

@@ -664,9 +664,8 @@ impl Bash {
         let stdin = if opts.stdin.is_empty() { Input::null() } else { Input::from_bytes(opts.stdin) };
         let (stdout, stderr) = match &opts.output_files {
             Some((o, e)) => {
-                let file = |path: &str| {
-                    Output::File(Arc::new(io::FileSink { fs: self.state.fs.clone(), path: path.to_string() }))
-                };
+                let file =
+                    |path: &str| Output::File(Arc::new(io::FileSink::new(self.state.fs.clone(), path.to_string())));
                 (file(o), file(e))
             }
             None => (Output::Capture(out.clone()), Output::Capture(err.clone())),
@@ -734,6 +733,12 @@ impl Bash {
         // by `exec` are closed first, so a `>(cmd)` reading them sees the end.
         self.state.exec_fds = None;
         self.state.budget.end_jobs().await;
+        // Writes a whole-file backend is still owed (output to a descriptor
+        // dropped without its close) reach it before the exec answers.
+        let unsent = limits::scope::Scoped::new(self.state.budget.clone(), self.state.fs.sync()).await;
+        for (path, e) in unsent {
+            let _ = Output::Capture(err.clone()).write(format!("bash: {path}: {e}\n").as_bytes()).await;
+        }
         self.state.budget.release_slot();
         self.state.jobs = Default::default();
         // The watchdog answered for it: whatever the script did is undone.

@@ -54,6 +54,17 @@ async fn make(
     if op.is_empty() {
         return Ok(Err((String::new(), FsError::NotFound)));
     }
+    if parents && !verbose && ctx.fs.whole_operations(&ctx.resolve(op)) {
+        // An application's backend gets `mkdir -p` as one recursive call.
+        let path = ctx.resolve(op);
+        if let Err(e) = ctx.fs.mkdir(&path, true).await {
+            return Ok(Err((op.to_string(), e)));
+        }
+        if let Some(m) = mode {
+            ctx.fs.set_mode(&path, m).await.ok();
+        }
+        return Ok(Ok(()));
+    }
     if parents {
         // Walk the ancestors as typed (`x/./y` reports `x/./y`), creating missing ones.
         let trimmed = op.trim_end_matches('/');

@@ -193,4 +193,22 @@ pub trait Fs: Send + Sync {
     async fn same_file(&self, a: &str, b: &str) -> FsResult<bool> {
         Ok(self.canonicalize(a).await? == self.canonicalize(b).await?)
     }
+    /// Whether `path` is served by an application's backend (a `:virtual_fs`
+    /// mount), where every call is a round trip and a backend may keep whole
+    /// files only: callers then hand it whole operations (a redirection's
+    /// output in one `write` when it is closed, `mkdir -p` as one call)
+    /// rather than steps.
+    fn whole_operations(&self, _path: &str) -> bool {
+        false
+    }
+    /// A whole-operation write a redirection still owed when its descriptor
+    /// went away without being closed (see [`crate::io::FileSink`]): the
+    /// backend keeps it and sends it before its next operation, or at
+    /// [`Fs::sync`], so it is never lost and never overtaken.
+    fn defer_write(&self, _path: &str, _data: Vec<u8>, _append: bool) {}
+    /// Send every write [`Fs::defer_write`] left owed (at the end of an exec);
+    /// the failures, by path.
+    async fn sync(&self) -> Vec<(String, FsError)> {
+        Vec::new()
+    }
 }

@@ -162,4 +162,21 @@ impl Fs for MountFs {
         }
         a.fs.same_file(&a.inner, &b.inner).await
     }
+    fn whole_operations(&self, path: &str) -> bool {
+        self.route(path).is_ok_and(|r| r.fs.whole_operations(&r.inner))
+    }
+    fn defer_write(&self, path: &str, data: Vec<u8>, append: bool) {
+        if let Ok(r) = self.route(path) {
+            r.fs.defer_write(&r.inner, data, append);
+        }
+    }
+    async fn sync(&self) -> Vec<(String, FsError)> {
+        let mut failed = self.root.sync().await;
+        for (i, m) in self.mounts.iter().enumerate() {
+            for (p, e) in m.fs.sync().await {
+                failed.push((self.outer(Some(i), p), e));
+            }
+        }
+        failed
+    }
 }

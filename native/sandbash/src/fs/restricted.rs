@@ -111,4 +111,15 @@ impl Fs for RestrictedFs {
         self.check(&real)?;
         Ok(real)
     }
+    fn whole_operations(&self, p: &str) -> bool {
+        self.check(p).is_ok() && self.inner.whole_operations(p)
+    }
+    fn defer_write(&self, p: &str, data: Vec<u8>, append: bool) {
+        if self.check(p).is_ok() {
+            self.inner.defer_write(p, data, append);
+        }
+    }
+    async fn sync(&self) -> Vec<(String, FsError)> {
+        self.inner.sync().await
+    }
 }

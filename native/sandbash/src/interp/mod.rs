@@ -718,15 +718,19 @@ async fn run_other_command(sh: &mut ShellState, cmd: &ast::Command, fds: &Fds) -
                     }
                     other => other?,
                 };
-                let Some(fds) = applied else {
+                let Some(inner) = applied else {
                     sh.compound_unrun = true;
                     return Ok(1);
                 };
                 // Redirections of a compound command end with it, `exec` inside included.
                 let saved = sh.exec_fds.take();
-                let r = compound::run(sh, c, &fds).await;
+                let r = compound::run(sh, c, &inner).await;
                 sh.exec_fds = saved;
-                r
+                if redirect::close_files(sh, fds, &inner).await {
+                    r
+                } else {
+                    r.map(|s| s.max(1))
+                }
             }
             None => compound::run(sh, c, fds).await,
         },

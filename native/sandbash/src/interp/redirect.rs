@@ -28,6 +28,51 @@ pub async fn apply(sh: &mut ShellState, redirs: &[IoRedirect], fds: &Fds) -> Res
     Ok(Some(fds))
 }
 
+/// Close the files of a whole-operation backend that `applied` opened for a
+/// command and `outer` (the descriptors around it) does not hold: each gets
+/// what was written to it in one call (see [`FileSink::whole`]). False after
+/// printing an error for one that failed.
+pub async fn close_files(sh: &ShellState, outer: &Fds, applied: &Fds) -> bool {
+    fn sink(o: &Output) -> Option<&Arc<FileSink>> {
+        match o {
+            Output::File(s) if s.is_whole() => Some(s),
+            _ => None,
+        }
+    }
+    // The common case, checked without building anything: no such file.
+    let extra_whole = applied.extra.values().any(|s| matches!(s, Slot::Out(o) | Slot::Both(_, o) if sink(o).is_some()));
+    if sink(&applied.stdout).is_none() && sink(&applied.stderr).is_none() && !extra_whole {
+        return true;
+    }
+    let outputs = |f: &Fds| {
+        let extra: Vec<Output> = f
+            .extra
+            .values()
+            .filter_map(|s| match s {
+                Slot::Out(o) | Slot::Both(_, o) => Some(o.clone()),
+                Slot::In(_) => None,
+            })
+            .collect();
+        [f.stdout.clone(), f.stderr.clone()].into_iter().chain(extra).collect::<Vec<Output>>()
+    };
+    let (inner, around) = (outputs(applied), outputs(outer));
+    let mut ok = true;
+    for (i, o) in inner.iter().enumerate() {
+        let Some(s) = sink(o) else { continue };
+        let held = around.iter().filter_map(sink).any(|a| Arc::ptr_eq(a, s));
+        // One file on two descriptors (`>f 2>&1`) is closed once.
+        let seen = inner[..i].iter().filter_map(sink).any(|a| Arc::ptr_eq(a, s));
+        if held || seen {
+            continue;
+        }
+        if let Err(e) = s.close().await {
+            outer.shell_err(sh.loc(), &format!("{}: {e}", s.path)).await;
+            ok = false;
+        }
+    }
+    ok
+}
+
 /// The line a compound command with redirections `redirs` ends on: its last
 /// redirection's, or past a here-document's body, its delimiter's.
 pub fn end_line(cmd: &brush_parser::ast::CompoundCommand, redirs: &[IoRedirect]) -> Option<usize> {
@@ -271,14 +316,18 @@ async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
                 fds.shell_err(sh.loc(), &format!("{name}: cannot overwrite existing file")).await;
                 return None;
             }
-            fs.write(&p, b"")
-                .await
-                .map(|_| Fd::Out(Output::File(Arc::new(FileSink { fs: fs.clone(), path: p.clone() }))))
+            // A backend of whole files gets the output in one `write` at close.
+            if fs.whole_operations(&p) {
+                return Some(Fd::Out(Output::File(Arc::new(FileSink::whole(fs.clone(), p, false)))));
+            }
+            fs.write(&p, b"").await.map(|_| Fd::Out(Output::File(Arc::new(FileSink::new(fs.clone(), p.clone())))))
         }
-        K::Append => fs
-            .append(&p, b"")
-            .await
-            .map(|_| Fd::Out(Output::File(Arc::new(FileSink { fs: fs.clone(), path: p.clone() })))),
+        K::Append if fs.whole_operations(&p) => {
+            return Some(Fd::Out(Output::File(Arc::new(FileSink::whole(fs.clone(), p, true)))));
+        }
+        K::Append => {
+            fs.append(&p, b"").await.map(|_| Fd::Out(Output::File(Arc::new(FileSink::new(fs.clone(), p.clone())))))
+        }
         K::DuplicateInput => fs.read(&p).await.map(|d| Fd::In(Input::from_bytes(d))),
     };
     match result {

@@ -470,6 +470,8 @@ async fn run_with(
             };
             if !opened.is_empty() {
                 keep_named_fds(sh, &applied, fds, &opened);
+            } else if !redirect::close_files(sh, fds, &applied).await {
+                return Ok(1);
             }
         }
         return Ok(sh.subst_status.unwrap_or(0));
@@ -576,6 +578,13 @@ async fn run_with(
     }
     let last_arg = argv.last().cloned().unwrap_or_default();
     let result = dispatch(sh, &name, argv, decl, fds).await;
+    // Files of whole-file backends get the command's output now (`exec`
+    // keeps its descriptors open).
+    let result = if std::ptr::eq(fds, outer) || name == "exec" || redirect::close_files(sh, outer, fds).await {
+        result
+    } else {
+        result.map(|s| s.max(1))
+    };
     if !opened.is_empty() && name != "exec" {
         keep_named_fds(sh, fds, outer, &opened);
     }

@@ -5,7 +5,9 @@
 //! "EXBK" | version: u16 LE | flags: u8 | body (bincode 2, standard config) | tag: 32 bytes
 //! ```
 //! The tag covers everything before it: SHA-256 when unkeyed, HMAC-SHA256 with
-//! the caller's key when keyed.
+//! the caller's key when keyed. A checkpoint delta (see [`super::delta`]) has
+//! the same envelope with the magic `"EXBD"` and versions of its own
+//! ([`DELTA`]), so neither kind of record is ever taken for the other.
 //!
 //! bincode 2's own size limit is a compile-time constant and its `Vec`/`String`
 //! decoders allocate a claimed length before reading it, so a forged length
@@ -44,6 +46,27 @@ const KNOWN_FLAGS: u8 = FLAG_KEYED | FLAG_NO_FS | FLAG_NO_FUNCS;
 
 type HmacSha256 = Hmac<Sha256>;
 
+/// One kind of sealed record: its magic bytes, the versions this build
+/// writes and reads, and its name in messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Envelope {
+    pub magic: &'static [u8; 4],
+    pub version: u16,
+    pub oldest: u16,
+    pub what: &'static str,
+}
+
+/// A full snapshot.
+pub const SNAPSHOT: Envelope = Envelope { magic: MAGIC, version: VERSION, oldest: OLDEST_VERSION, what: "snapshot" };
+/// An incremental checkpoint record (see [`super::delta`]).
+pub const DELTA: Envelope = Envelope { magic: b"EXBD", version: 1, oldest: 1, what: "checkpoint delta" };
+
+/// The tag that ends sealed bytes (a delta names its parent by it).
+pub fn tag_of(bytes: &[u8]) -> Option<[u8; TAG_LEN]> {
+    let start = bytes.len().checked_sub(TAG_LEN)?;
+    bytes[start..].try_into().ok()
+}
+
 fn config() -> bincode::config::Configuration {
     bincode::config::standard()
 }
@@ -78,6 +101,11 @@ fn keyed(key: &[u8]) -> Result<HmacSha256, Error> {
 
 /// Header, encoded body and tag.
 pub fn seal<T: Encode>(flags: u8, body: &T, key: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    seal_as(SNAPSHOT, flags, body, key)
+}
+
+/// [`seal`] as a record of kind `kind`.
+pub fn seal_as<T: Encode>(kind: Envelope, flags: u8, body: &T, key: Option<&[u8]>) -> Result<Vec<u8>, Error> {
     check_key(key)?;
     let flags = if key.is_some() { flags | FLAG_KEYED } else { flags & !FLAG_KEYED };
     let encode_err = |e: EncodeError| Error::Internal(format!("snapshot encoding failed: {e}"));
@@ -85,8 +113,8 @@ pub fn seal<T: Encode>(flags: u8, body: &T, key: Option<&[u8]>) -> Result<Vec<u8
     let mut sizer = SizeWriter::default();
     bincode::encode_into_writer(body, &mut sizer, config()).map_err(encode_err)?;
     let mut out = Vec::with_capacity(HEADER_LEN + sizer.bytes_written + TAG_LEN);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(kind.magic);
+    out.extend_from_slice(&kind.version.to_le_bytes());
     out.push(flags);
     bincode::encode_into_writer(body, VecSink(&mut out), config()).map_err(encode_err)?;
     let t = tag(&out, key)?;
@@ -113,17 +141,24 @@ pub struct Opened<'a> {
 /// Check magic, version, flags and tag, in that order (so a snapshot of another
 /// version or keying says so rather than failing its tag).
 pub fn open<'a>(bytes: &'a [u8], key: Option<&[u8]>) -> Result<Opened<'a>, Error> {
+    open_as(SNAPSHOT, bytes, key)
+}
+
+/// [`open`] for a record of kind `kind`.
+pub fn open_as<'a>(kind: Envelope, bytes: &'a [u8], key: Option<&[u8]>) -> Result<Opened<'a>, Error> {
     check_key(key)?;
-    if bytes.len() < 4 || &bytes[..4] != MAGIC {
-        return Err(invalid("not a snapshot (bad magic bytes)"));
+    let what = kind.what;
+    if bytes.len() < 4 || &bytes[..4] != kind.magic {
+        return Err(invalid(format!("not a {what} (bad magic bytes)")));
     }
     if bytes.len() < HEADER_LEN + TAG_LEN {
         return Err(invalid(format!("truncated ({} bytes)", bytes.len())));
     }
     let version = u16::from_le_bytes([bytes[4], bytes[5]]);
-    if !(OLDEST_VERSION..=VERSION).contains(&version) {
+    if !(kind.oldest..=kind.version).contains(&version) {
         return Err(Error::InvalidInput(format!(
-            "snapshot version {version} is not supported (this build reads version {VERSION})"
+            "{what} version {version} is not supported (this build reads version {})",
+            kind.version
         )));
     }
     let flags = bytes[6];
@@ -132,9 +167,9 @@ pub fn open<'a>(bytes: &'a [u8], key: Option<&[u8]>) -> Result<Opened<'a>, Error
     }
     let (data, given) = bytes.split_at(bytes.len() - TAG_LEN);
     match (flags & FLAG_KEYED != 0, key) {
-        (true, None) => return Err(Error::InvalidInput("snapshot is keyed: a key is required".into())),
+        (true, None) => return Err(Error::InvalidInput(format!("{what} is keyed: a key is required"))),
         (false, Some(_)) => {
-            return Err(Error::InvalidInput("snapshot is not keyed: restore it without a key".into()));
+            return Err(Error::InvalidInput(format!("{what} is not keyed: restore it without a key")));
         }
         (true, Some(k)) => {
             let mut mac = keyed(k)?;
@@ -252,6 +287,12 @@ impl<C, T: Decode<C>> Decode<C> for Seq<T> {
             v.push(T::decode(d)?);
         }
         Ok(Seq(v))
+    }
+}
+
+impl<T> Default for Seq<T> {
+    fn default() -> Self {
+        Seq(Vec::new())
     }
 }
 

@@ -6,13 +6,13 @@ use crate::fs::memory::{FsLimits, Kind, MemoryTree, Node};
 use bincode::{Decode, Encode};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-#[derive(Encode, Decode, Debug, PartialEq)]
+#[derive(Encode, Decode, Debug, PartialEq, Clone)]
 pub struct FsM {
     /// Sorted by path, so parents come before their children.
     pub nodes: Seq<NodeM>,
 }
 
-#[derive(Encode, Decode, Debug, PartialEq)]
+#[derive(Encode, Decode, Debug, PartialEq, Clone)]
 pub struct NodeM {
     pub path: Text,
     pub kind: KindM,
@@ -23,7 +23,7 @@ pub struct NodeM {
     pub mtime_nanos: u32,
 }
 
-#[derive(Encode, Decode, Debug, PartialEq)]
+#[derive(Encode, Decode, Debug, PartialEq, Clone)]
 pub enum KindM {
     File(Blob),
     Dir,
@@ -31,20 +31,18 @@ pub enum KindM {
 }
 
 pub fn capture(tree: &MemoryTree) -> FsM {
-    let nodes = tree
-        .nodes
-        .iter()
-        .map(|(path, n)| {
-            let (mtime_secs, mtime_nanos) = split_time(n.mtime);
-            let kind = match &n.kind {
-                Kind::File(d) => KindM::File(Blob(d.clone())),
-                Kind::Dir => KindM::Dir,
-                Kind::Symlink(t) => KindM::Symlink(Text(t.clone())),
-            };
-            NodeM { path: Text(path.clone()), kind, mode: n.mode, mtime_secs, mtime_nanos }
-        })
-        .collect();
-    FsM { nodes }
+    FsM { nodes: tree.nodes.iter().map(|(path, n)| node(path, n)).collect() }
+}
+
+/// The mirror of one node at `path` (file data shared, not copied).
+pub fn node(path: &str, n: &Node) -> NodeM {
+    let (mtime_secs, mtime_nanos) = split_time(n.mtime);
+    let kind = match &n.kind {
+        Kind::File(d) => KindM::File(Blob(d.clone())),
+        Kind::Dir => KindM::Dir,
+        Kind::Symlink(t) => KindM::Symlink(Text(t.clone())),
+    };
+    NodeM { path: Text(path.to_string()), kind, mode: n.mode, mtime_secs, mtime_nanos }
 }
 
 /// The tree the mirror describes, checked against `limits` (the target's).

@@ -21,6 +21,7 @@
 //! # });
 //! ```
 
+pub mod delta;
 pub mod format;
 pub mod fs;
 pub mod state;
@@ -68,11 +69,11 @@ struct BodyV2 {
 }
 
 /// One history entry: its number, the script, its status (if it finished).
-#[derive(Encode, Decode, Debug, PartialEq)]
-struct HistoryM {
-    number: u64,
-    line: format::Text,
-    status: Option<i32>,
+#[derive(Encode, Decode, Debug, PartialEq, Clone)]
+pub(crate) struct HistoryM {
+    pub number: u64,
+    pub line: format::Text,
+    pub status: Option<i32>,
 }
 
 /// A version 3 body: the version 2 body, then the history.
@@ -103,7 +104,61 @@ fn invalid(what: impl std::fmt::Display) -> Error {
     Error::InvalidInput(format!("invalid snapshot: {what}"))
 }
 
+/// The persistent parts of a session as a snapshot holds them, apart from
+/// its filesystem: what a full snapshot's body carries, and what a
+/// [`delta`] record is the difference of.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Parts {
+    pub state: state::StateM,
+    pub aliases: Vec<(format::Text, format::Text)>,
+    pub dirstack: Vec<format::Text>,
+    pub history: Vec<HistoryM>,
+    pub disabled: Vec<format::Text>,
+    pub exported: Vec<format::Text>,
+}
+
+/// A full snapshot, opened and decoded but not yet checked against a session.
+pub(crate) struct Full {
+    pub flags: u8,
+    pub parts: Parts,
+    pub fs: Option<fs::FsM>,
+}
+
+impl Parts {
+    /// The body the current version writes for these parts and `fs`.
+    fn into_body(self, fs: Option<fs::FsM>) -> BodyV4 {
+        let Parts { state, aliases, dirstack, history, disabled, exported } = self;
+        let base = Body { state, fs };
+        let extra = Extra { aliases: format::Seq(aliases), dirstack: format::Seq(dirstack) };
+        let v3 = BodyV3 { v2: BodyV2 { base, extra }, history: format::Seq(history) };
+        BodyV4 { v3, disabled: format::Seq(disabled), exported_funcs: format::Seq(exported) }
+    }
+}
+
 impl Bash {
+    /// The session's persistent parts (functions only `with_funcs`).
+    pub(crate) fn capture_parts(&self, with_funcs: bool) -> Parts {
+        let aliases = self.aliases().into_iter().map(|(k, v)| (format::Text(k), format::Text(v))).collect();
+        let dirstack = self.state.dirstack.iter().map(|d| format::Text(d.clone())).collect();
+        let history = match &self.state.history {
+            Some(h) => h
+                .lock()
+                .entries()
+                .map(|e| HistoryM { number: e.number, line: format::Text(e.line.clone()), status: e.status })
+                .collect(),
+            None => Vec::new(),
+        };
+        let disabled = self.state.disabled.iter().map(|n| format::Text(n.clone())).collect();
+        let mut exported: Vec<&String> = if with_funcs {
+            self.state.funcs.iter().filter(|(_, f)| f.exported).map(|(n, _)| n).collect()
+        } else {
+            Vec::new()
+        };
+        exported.sort();
+        let exported = exported.into_iter().map(|n| format::Text(n.clone())).collect();
+        Parts { state: state::capture(&self.state, with_funcs), aliases, dirstack, history, disabled, exported }
+    }
+
     /// The session's state (and filesystem, unless excluded) as bytes for
     /// [`restore`](Self::restore). See [`SnapshotOptions`].
     pub fn snapshot(&self, opts: &SnapshotOptions) -> Result<Vec<u8>, Error> {
@@ -116,32 +171,8 @@ impl Bash {
         if opts.exclude_functions {
             flags |= FLAG_NO_FUNCS;
         }
-        let base = Body {
-            state: state::capture(&self.state, !opts.exclude_functions),
-            fs: (!opts.exclude_filesystem).then(|| fs::capture(&self.mem.export())),
-        };
-        let extra = Extra {
-            aliases: format::Seq(self.aliases().into_iter().map(|(k, v)| (format::Text(k), format::Text(v))).collect()),
-            dirstack: format::Seq(self.state.dirstack.iter().map(|d| format::Text(d.clone())).collect()),
-        };
-        let history = match &self.state.history {
-            Some(h) => h
-                .lock()
-                .entries()
-                .map(|e| HistoryM { number: e.number, line: format::Text(e.line.clone()), status: e.status })
-                .collect(),
-            None => format::Seq(Vec::new()),
-        };
-        let disabled = format::Seq(self.state.disabled.iter().map(|n| format::Text(n.clone())).collect());
-        let mut exported: Vec<&String> = if opts.exclude_functions {
-            Vec::new()
-        } else {
-            self.state.funcs.iter().filter(|(_, f)| f.exported).map(|(n, _)| n).collect()
-        };
-        exported.sort();
-        let exported_funcs = format::Seq(exported.into_iter().map(|n| format::Text(n.clone())).collect());
-        let v3 = BodyV3 { v2: BodyV2 { base, extra }, history };
-        format::seal(flags, &BodyV4 { v3, disabled, exported_funcs }, key)
+        let fs = (!opts.exclude_filesystem).then(|| fs::capture(&self.mem.export()));
+        format::seal(flags, &self.capture_parts(!opts.exclude_functions).into_body(fs), key)
     }
 
     /// Replace this session's state (and filesystem, when the snapshot holds
@@ -153,54 +184,50 @@ impl Bash {
     /// The filesystem is replaced in place: the same [`MemoryFs`](crate::fs::MemoryFs)
     /// (and every `Arc` to it) sees the restored contents.
     pub fn restore(&mut self, bytes: &[u8], key: Option<&[u8]>) -> Result<(), Error> {
-        // The restored state is the session's own memory (`max_memory_bytes`);
-        // a snapshot larger than the whole budget cannot fit.
-        if bytes.len() as u64 > self.account.limit() {
+        self.fits_budget(bytes.len() as u64)?;
+        let _scope = crate::limits::scope::enter_account(&self.account);
+        let full = open_full(bytes, key)?;
+        let tree = match full.fs {
+            Some(m) => Some(fs::rebuild(m, self.mem.limits()).map_err(|e| invalid(format!("filesystem: {e}")))?),
+            None => None,
+        };
+        self.install(full.flags, full.parts, tree)
+    }
+
+    /// Refuse snapshot bytes larger than the session's whole memory budget:
+    /// the restored state is the session's own memory (`max_memory_bytes`).
+    pub(crate) fn fits_budget(&self, bytes: u64) -> Result<(), Error> {
+        if bytes > self.account.limit() {
             return Err(invalid(format!(
                 "the snapshot is larger than this session's memory budget (max_memory_bytes: {})",
                 self.account.limit()
             )));
         }
-        let _scope = crate::limits::scope::enter_account(&self.account);
-        let opened = format::open(bytes, key)?;
-        let (body, extra, history, disabled, exported) = match opened.version {
-            1 => (
-                format::decode::<Body>(opened.body)?,
-                Extra { aliases: format::Seq(Vec::new()), dirstack: format::Seq(Vec::new()) },
-                Vec::new(),
-                Vec::new(),
-                Vec::new(),
-            ),
-            2 => {
-                let v2: BodyV2 = format::decode(opened.body)?;
-                (v2.base, v2.extra, Vec::new(), Vec::new(), Vec::new())
-            }
-            3 => {
-                let v3: BodyV3 = format::decode(opened.body)?;
-                (v3.v2.base, v3.v2.extra, v3.history.0, Vec::new(), Vec::new())
-            }
-            _ => {
-                let v4: BodyV4 = format::decode(opened.body)?;
-                (v4.v3.v2.base, v4.v3.v2.extra, v4.v3.history.0, v4.disabled.0, v4.exported_funcs.0)
-            }
-        };
-        let no_fs = opened.flags & FLAG_NO_FS != 0;
-        let no_funcs = opened.flags & FLAG_NO_FUNCS != 0;
-        if no_fs != body.fs.is_none() {
+        Ok(())
+    }
+
+    /// Check `parts` (and the filesystem `tree`, built from the snapshot and
+    /// checked against this session's limits) and only then make them the
+    /// session's: on `Err` nothing changed.
+    pub(crate) fn install(
+        &mut self,
+        flags: u8,
+        parts: Parts,
+        tree: Option<crate::fs::memory::MemoryTree>,
+    ) -> Result<(), Error> {
+        let Parts { state: body_state, aliases: alias_list, dirstack: dirs, history, disabled, exported } = parts;
+        let no_fs = flags & FLAG_NO_FS != 0;
+        let no_funcs = flags & FLAG_NO_FUNCS != 0;
+        if no_fs != tree.is_none() {
             return Err(invalid("the flags and the body disagree about the filesystem"));
         }
-        if no_funcs && !body.state.funcs.0.is_empty() {
+        if no_funcs && !body_state.funcs.0.is_empty() {
             return Err(invalid("functions were excluded but the body holds some"));
         }
-        // Built off to the side; the session changes only once both are good.
-        let tree = match body.fs {
-            Some(m) => Some(fs::rebuild(m, self.mem.limits()).map_err(|e| invalid(format!("filesystem: {e}")))?),
-            None => None,
-        };
-        let mut new_state = state::rebuild(body.state, &self.state, &self.limits, no_funcs).map_err(invalid)?;
+        let mut new_state = state::rebuild(body_state, &self.state, &self.limits, no_funcs).map_err(invalid)?;
         let max = self.limits.max_string_bytes as usize;
         let mut aliases = std::collections::BTreeMap::new();
-        for (k, v) in extra.aliases.0 {
+        for (k, v) in alias_list {
             let bad_name = k.0.is_empty() || k.0.contains(['=', '/', '$', '`', '\\', ' ', '\t', '\n', '\0']);
             if bad_name || v.0.len() > max {
                 return Err(invalid(format!("alias {:?} is not valid here", k.0)));
@@ -208,7 +235,7 @@ impl Bash {
             aliases.insert(k.0, v.0);
         }
         let mut dirstack = Vec::new();
-        for d in extra.dirstack.0 {
+        for d in dirs {
             if !d.0.starts_with('/') || d.0.len() > max {
                 return Err(invalid("directory stack entries must be absolute paths"));
             }
@@ -251,6 +278,35 @@ impl Bash {
         }
         Ok(())
     }
+}
+
+/// Open a full snapshot of any version this build reads and decode its body.
+pub(crate) fn open_full(bytes: &[u8], key: Option<&[u8]>) -> Result<Full, Error> {
+    let opened = format::open(bytes, key)?;
+    let (body, extra, history, disabled, exported) = match opened.version {
+        1 => (
+            format::decode::<Body>(opened.body)?,
+            Extra { aliases: format::Seq(Vec::new()), dirstack: format::Seq(Vec::new()) },
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+        ),
+        2 => {
+            let v2: BodyV2 = format::decode(opened.body)?;
+            (v2.base, v2.extra, Vec::new(), Vec::new(), Vec::new())
+        }
+        3 => {
+            let v3: BodyV3 = format::decode(opened.body)?;
+            (v3.v2.base, v3.v2.extra, v3.history.0, Vec::new(), Vec::new())
+        }
+        _ => {
+            let v4: BodyV4 = format::decode(opened.body)?;
+            (v4.v3.v2.base, v4.v3.v2.extra, v4.v3.history.0, v4.disabled.0, v4.exported_funcs.0)
+        }
+    };
+    let parts =
+        Parts { state: body.state, aliases: extra.aliases.0, dirstack: extra.dirstack.0, history, disabled, exported };
+    Ok(Full { flags: opened.flags, parts, fs: body.fs })
 }
 
 #[cfg(test)]

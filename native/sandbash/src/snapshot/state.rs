@@ -8,7 +8,7 @@ use bincode::{Decode, Encode};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-#[derive(Encode, Decode, Debug, PartialEq)]
+#[derive(Encode, Decode, Debug, PartialEq, Clone)]
 pub struct StateM {
     /// Variable scopes, global first (only the global one at a command boundary).
     pub scopes: Seq<Seq<VarM>>,
@@ -26,7 +26,7 @@ pub struct StateM {
     pub traps: Seq<(Text, Text)>,
 }
 
-#[derive(Encode, Decode, Debug, PartialEq)]
+#[derive(Encode, Decode, Debug, PartialEq, Clone)]
 pub struct VarM {
     pub name: Text,
     /// `ATTR_*` bits.
@@ -45,7 +45,7 @@ pub const ATTR_TRACE: u8 = 64;
 /// An array declared without a value (`declare -a x`).
 pub const ATTR_UNASSIGNED: u8 = 128;
 
-#[derive(Encode, Decode, Debug, PartialEq)]
+#[derive(Encode, Decode, Debug, PartialEq, Clone)]
 pub enum ValueM {
     /// Declared without a value (`local x`, `declare -i n`).
     Unset,
@@ -56,7 +56,7 @@ pub enum ValueM {
 
 /// A function as its definition's text, parsed again on restore so the
 /// format never depends on the parser's AST.
-#[derive(Encode, Decode, Debug, PartialEq)]
+#[derive(Encode, Decode, Debug, PartialEq, Clone)]
 pub struct FuncM {
     pub name: Text,
     pub source: Text,
