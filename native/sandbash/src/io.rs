@@ -27,6 +27,18 @@ pub enum IoError {
     BadFd,
 }
 
+/// A turn of a reader or writer worth `units` light turns: false once the
+/// exec this thread works for must stop (it then stops at its next check).
+fn keep_going(units: usize) -> bool {
+    match crate::limits::scope::checkpoint_work(units) {
+        Ok(()) => true,
+        Err(stop) => {
+            crate::limits::scope::stop_exec(stop);
+            false
+        }
+    }
+}
+
 impl std::fmt::Display for IoError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -243,6 +255,11 @@ impl Output {
         if data.is_empty() {
             return Ok(());
         }
+        // Every writer of every utility looks at the deadline here: once the
+        // exec must stop, it meets a closed pipe and ends as on SIGPIPE.
+        if !keep_going(data.len() / 256) {
+            return Err(IoError::BrokenPipe);
+        }
         match self {
             Output::Null => Ok(()),
             Output::Closed => Err(IoError::BadFd),
@@ -431,8 +448,12 @@ impl Input {
         st.pending = Bytes::from(joined);
     }
 
-    /// The next chunk, or `None` at end of file.
+    /// The next chunk, or `None` at end of file -- or once the exec must
+    /// stop (every reader of every utility looks at the deadline here).
     pub async fn read_chunk(&self) -> Option<Bytes> {
+        if !keep_going(1) {
+            return None;
+        }
         let mut st = self.0.lock().await;
         if !st.pending.is_empty() {
             return Some(std::mem::take(&mut st.pending));

@@ -12,6 +12,8 @@
 #[path = "adversarial/harness.rs"]
 mod harness;
 
+#[path = "adversarial/address_limit.rs"]
+mod address_limit;
 #[path = "adversarial/depth.rs"]
 mod depth;
 #[path = "adversarial/filesystem.rs"]

@@ -265,6 +265,13 @@ impl Command for Awk {
             }
         }
 
+        // The program's tokens and tree hold up to about 80 bytes per byte of
+        // its text (`f()+f()+...`): asked of the budget before they are built.
+        let text_bytes: usize = sources.iter().map(|s| s.text.len()).sum();
+        if let Err(stop) = ctx.budget.reserve((text_bytes as u64).saturating_mul(80)) {
+            crate::commands::util::operands::stop_exec(ctx.budget, stop);
+            return Ok(2);
+        }
         let mut toks: Vec<Token> = Vec::new();
         let mut warns = Vec::new();
         for (i, s) in sources.iter().enumerate() {

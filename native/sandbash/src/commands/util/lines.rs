@@ -42,6 +42,11 @@ impl LineReader {
 
     /// The next line with its delimiter (the last line may lack one).
     pub async fn next_line(&mut self) -> Option<&[u8]> {
+        // Every line loop of every utility looks at the deadline here.
+        if let Err(stop) = crate::limits::checkpoint() {
+            crate::limits::scope::stop_exec(stop);
+            return None;
+        }
         let mut scan_from = self.pos;
         if let Some(at) = self.found.take() {
             scan_from = at;
