@@ -11,6 +11,7 @@ use regex_automata::nfa::thompson;
 use regex_automata::util::{start, syntax};
 use regex_automata::{Anchored, MatchKind};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, OnceLock};
 
 /// Compiled patterns kept for reuse (cleared when full).
@@ -114,6 +115,7 @@ impl Pattern {
         if let Some(r) = CACHE.lock().get(&key) {
             return Some(r.clone());
         }
+        crate::commands::util::regex_cache::admit(&key.0).ok()?;
         let re = RegexBuilder::new(&key.0)
             .dot_matches_new_line(true)
             .case_insensitive(nocase)
@@ -157,33 +159,83 @@ impl Pattern {
     /// over a directory, `${x^^pat}` over each character). `None` when the
     /// pattern cannot be compiled: it matches nothing.
     pub fn matcher(&self, extglob: bool, nocase: bool) -> Option<Matcher> {
-        if !self.has_meta(extglob) && !nocase {
-            return Some(Matcher::Literal(self.literal()));
+        match self.prepared(extglob, nocase) {
+            Prep::Literal => Some(Matcher::Literal(self.literal())),
+            Prep::Prefix(l) => Some(Matcher::Prefix(l)),
+            Prep::Suffix(l) => Some(Matcher::Suffix(l)),
+            Prep::Negated => self.negations(nocase).flatten().map(Matcher::Neg),
+            Prep::Dfa(d) => Some(Matcher::Plain(Scanner::new(d))),
+            Prep::Invalid => None,
         }
-        if extglob {
-            if let Some(neg) = self.negations(nocase) {
-                return neg.map(Matcher::Neg);
-            }
-        }
-        Some(Matcher::Plain(Scanner::new(dfas(&self.regex_source(extglob)?, nocase)?)))
     }
 
     /// What `${x#pat}` and `${x/pat/rep}` search with (see [`Searcher`]).
     pub fn searcher(&self, extglob: bool, nocase: bool) -> Option<Searcher> {
-        if !self.has_meta(extglob) && !nocase {
-            let lit = self.literal();
-            // Longer ones go to the automaton: a search for every (overlapping)
-            // occurrence costs up to the literal's length per position.
-            if !lit.is_empty() && lit.len() <= MAX_SEARCHED_LITERAL {
-                return Some(Searcher::Literal(lit.into_bytes()));
+        let scan = || self.scanner_case(extglob, nocase).map(|s| Searcher::Scan(Box::new(s)));
+        match self.prepared(extglob, nocase) {
+            Prep::Literal => {
+                let lit = self.literal();
+                // Longer ones go to the automaton: a search for every (overlapping)
+                // occurrence costs up to the literal's length per position.
+                if !lit.is_empty() && lit.len() <= MAX_SEARCHED_LITERAL {
+                    return Some(Searcher::Literal(lit.into_bytes()));
+                }
+                scan()
+            }
+            Prep::Prefix(l) if l.len() <= MAX_SEARCHED_LITERAL => Some(Searcher::Prefix(l)),
+            Prep::Suffix(l) if l.len() <= MAX_SEARCHED_LITERAL => Some(Searcher::Suffix(l)),
+            Prep::Prefix(_) | Prep::Suffix(_) => scan(),
+            Prep::Negated => self.negations(nocase).flatten().map(Searcher::Pieces),
+            Prep::Dfa(d) => Some(Searcher::Scan(Box::new(Scanner::new(d)))),
+            Prep::Invalid => None,
+        }
+    }
+
+    /// How this pattern matches, from the per-thread cache: loops match the
+    /// same few patterns over and over, and translating, hashing the regex
+    /// source and looking up its automaton cost more than the match.
+    fn prepared(&self, extglob: bool, nocase: bool) -> Prep {
+        let which = usize::from(extglob) | usize::from(nocase) << 1;
+        let cached = self.chars.len() <= MAX_PREPARED_CHARS;
+        if cached {
+            if let Some(p) = PREPARED.with(|m| m.borrow()[which].get(&*self.chars).cloned()) {
+                return p;
+            }
+        }
+        let p = self.prepare(extglob, nocase);
+        if cached {
+            PREPARED.with(|m| {
+                let mut m = m.borrow_mut();
+                let map = &mut m[which];
+                if map.len() >= CACHE_ENTRIES {
+                    map.clear();
+                }
+                map.insert(self.chars.clone().into_boxed_slice(), p.clone());
+            });
+        }
+        p
+    }
+
+    fn prepare(&self, extglob: bool, nocase: bool) -> Prep {
+        if !nocase {
+            if !self.has_meta(extglob) {
+                return Prep::Literal;
+            }
+            if let Some(p) = affix_shape(&self.chars, extglob) {
+                return p;
             }
         }
         if extglob {
-            if let Some(neg) = self.negations(nocase) {
-                return neg.map(Searcher::Pieces);
+            match self.negations(nocase) {
+                Some(Some(_)) => return Prep::Negated,
+                Some(None) => return Prep::Invalid,
+                None => {}
             }
         }
-        self.scanner_case(extglob, nocase).map(|s| Searcher::Scan(Box::new(s)))
+        match self.regex_source(extglob).and_then(|src| dfas(&src, nocase)) {
+            Some(d) => Prep::Dfa(d),
+            None => Prep::Invalid,
+        }
     }
 
     /// A scanner for the matches of this pattern inside a string (`${x#pat}`,
@@ -258,6 +310,49 @@ impl Pattern {
 /// nested deeper matches nothing (bash would try it, slowly).
 const MAX_GROUP_DEPTH: usize = 200;
 
+/// How a pattern matches (see [`Pattern::prepared`]).
+#[derive(Clone)]
+enum Prep {
+    /// No special character: compared as text.
+    Literal,
+    /// `lit*` (a literal prefix); `*` alone is `Prefix("")`.
+    Prefix(Arc<str>),
+    /// `*lit` (a literal suffix).
+    Suffix(Arc<str>),
+    /// Top-level `!(...)` groups: no automaton, built per use.
+    Negated,
+    Dfa(Arc<Dfas>),
+    /// Too large or nested too deep: matches nothing.
+    Invalid,
+}
+
+/// Longest pattern kept in the per-thread cache (its key is the pattern).
+const MAX_PREPARED_CHARS: usize = 256;
+
+type PreparedMap = HashMap<Box<[(char, bool)]>, Prep>;
+thread_local! {
+    /// Prepared patterns per thread, one map per (extglob, nocase); each
+    /// cleared when full, so at most [`CACHE_ENTRIES`] of
+    /// [`MAX_PREPARED_CHARS`] characters each.
+    static PREPARED: std::cell::RefCell<[PreparedMap; 4]> = std::cell::RefCell::new(Default::default());
+}
+
+/// `lit*` or `*lit` where `lit` has no special character: matched by
+/// comparing text, in time linear in the string whatever it holds.
+fn affix_shape(c: &[(char, bool)], extglob: bool) -> Option<Prep> {
+    let plain = |cs: &[(char, bool)]| {
+        cs.iter()
+            .all(|&(ch, q)| q || !(matches!(ch, '*' | '?' | '[' | '\\') || extglob && matches!(ch, '(' | ')' | '|')))
+    };
+    let text = |cs: &[(char, bool)]| -> Arc<str> { cs.iter().map(|&(ch, _)| ch).collect::<String>().into() };
+    match c {
+        [('*', false)] => Some(Prep::Prefix("".into())),
+        [rest @ .., ('*', false)] if plain(rest) => Some(Prep::Prefix(text(rest))),
+        [('*', false), rest @ ..] if plain(rest) => Some(Prep::Suffix(text(rest))),
+        _ => None,
+    }
+}
+
 /// Regex sources longer than this are not kept in the caches (each entry
 /// holds its compiled automata).
 const MAX_CACHED_SOURCE: usize = 4096;
@@ -273,12 +368,70 @@ pub struct Dfas {
     fwd: DFA,
     rev: OnceLock<Option<DFA>>,
     rev_any: OnceLock<Option<DFA>>,
+    /// Caches of scanners that ended, with their sizes: the next scanner
+    /// starts with the states they built instead of determinizing again
+    /// (that was most of a `case` or `${x##*/}` in a loop).
+    spare: Mutex<Vec<(Caches, usize)>>,
+}
+
+/// Spare caches kept per automaton: enough for a scanner and a nested one.
+const SPARES_EACH: usize = 2;
+/// A cache larger than this is dropped instead of kept.
+const SPARE_BYTES_EACH: usize = 256 << 10;
+/// All spare caches of the process together stay under this.
+const SPARE_BYTES_TOTAL: usize = 16 << 20;
+static SPARE_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+impl Dfas {
+    fn lend(&self) -> Caches {
+        if let Some((c, bytes)) = self.spare.lock().pop() {
+            SPARE_BYTES.fetch_sub(bytes, Ordering::Relaxed);
+            return c;
+        }
+        Caches { fwd: self.fwd.create_cache(), rev: None, rev_any: None }
+    }
+
+    fn give_back(&self, c: Caches) {
+        let bytes = c.memory_usage();
+        if bytes > SPARE_BYTES_EACH || SPARE_BYTES.load(Ordering::Relaxed) + bytes > SPARE_BYTES_TOTAL {
+            return;
+        }
+        let mut spare = self.spare.lock();
+        if spare.len() < SPARES_EACH {
+            SPARE_BYTES.fetch_add(bytes, Ordering::Relaxed);
+            spare.push((c, bytes));
+        }
+    }
+}
+
+impl Drop for Dfas {
+    fn drop(&mut self) {
+        let held: usize = self.spare.get_mut().iter().map(|(_, b)| b).sum();
+        SPARE_BYTES.fetch_sub(held, Ordering::Relaxed);
+    }
+}
+
+/// A scanner's lazy DFA caches: the states built so far.
+struct Caches {
+    fwd: Cache,
+    rev: Option<(DFA, Cache)>,
+    rev_any: Option<(DFA, Cache)>,
+}
+
+impl Caches {
+    fn memory_usage(&self) -> usize {
+        let other = |c: &Option<(DFA, Cache)>| c.as_ref().map_or(0, |(_, c)| c.memory_usage());
+        self.fwd.memory_usage() + other(&self.rev) + other(&self.rev_any)
+    }
 }
 
 type DfaCache = HashMap<(String, bool), Arc<Dfas>>;
 static DFA_CACHE: LazyLock<Mutex<DfaCache>> = LazyLock::new(|| Mutex::new(HashMap::new()));
 
 fn build_dfa(src: &str, nocase: bool, reverse: bool) -> Option<DFA> {
+    // A pattern the exec cannot pay to compile matches nothing; the exec
+    // stops at its next check.
+    crate::commands::util::regex_cache::admit(src).ok()?;
     DFA::builder()
         .syntax(syntax::Config::new().dot_matches_new_line(true).case_insensitive(nocase))
         .thompson(
@@ -303,7 +456,14 @@ fn dfas(src: &str, nocase: bool) -> Option<Arc<Dfas>> {
         return Some(d.clone());
     }
     let fwd = build_dfa(src, nocase, false)?;
-    let d = Arc::new(Dfas { src: key.0.clone(), nocase, fwd, rev: OnceLock::new(), rev_any: OnceLock::new() });
+    let d = Arc::new(Dfas {
+        src: key.0.clone(),
+        nocase,
+        fwd,
+        rev: OnceLock::new(),
+        rev_any: OnceLock::new(),
+        spare: Mutex::new(Vec::new()),
+    });
     if src.len() <= MAX_CACHED_SOURCE {
         let mut cache = DFA_CACHE.lock();
         if cache.len() >= CACHE_ENTRIES {
@@ -394,21 +554,41 @@ fn walk_rev(dfa: &DFA, cache: &mut Cache, hay: &[u8], mut f: impl FnMut(usize, b
 /// bytes it reads and checkpoints as it goes.
 pub struct Scanner {
     dfas: Arc<Dfas>,
-    fwd: Cache,
-    rev: Option<(DFA, Cache)>,
-    rev_any: Option<(DFA, Cache)>,
+    /// Always `Some` until the scanner is dropped and gives them back.
+    caches: Option<Caches>,
+}
+
+impl Drop for Scanner {
+    fn drop(&mut self) {
+        if let Some(c) = self.caches.take() {
+            self.dfas.give_back(c);
+        }
+    }
 }
 
 impl Scanner {
     fn new(dfas: Arc<Dfas>) -> Self {
-        let fwd = dfas.fwd.create_cache();
-        Scanner { dfas, fwd, rev: None, rev_any: None }
+        let caches = Some(dfas.lend());
+        Scanner { dfas, caches }
+    }
+
+    fn caches(&mut self) -> (&Dfas, &mut Caches) {
+        let Scanner { dfas, caches } = self;
+        let c = caches.get_or_insert_with(|| dfas.lend());
+        (dfas, c)
+    }
+
+    /// The forward automaton and its cache.
+    fn fwd(&mut self) -> (&DFA, &mut Cache) {
+        let (d, c) = self.caches();
+        (&d.fwd, &mut c.fwd)
     }
 
     /// Calls `f(j)` for each `j >= from` (ascending) where `s[from..j]`
     /// matches, until `f` returns false.
     pub fn ends(&mut self, s: &str, from: usize, mut f: impl FnMut(usize) -> bool) -> Result<(), Stop> {
-        walk_fwd(&self.dfas.fwd, &mut self.fwd, s.as_bytes(), from, |j, m| !m || f(j))?;
+        let (dfa, cache) = self.fwd();
+        walk_fwd(dfa, cache, s.as_bytes(), from, |j, m| !m || f(j))?;
         Ok(())
     }
 
@@ -434,16 +614,16 @@ impl Scanner {
     /// The positions where some match (possibly empty) starts. `None` when
     /// the automaton cannot be built.
     pub fn match_starts(&mut self, s: &str) -> Result<Option<Bits>, Stop> {
-        if self.rev_any.is_none() {
-            let d = &self.dfas;
+        let (d, c) = self.caches();
+        if c.rev_any.is_none() {
             let src = format!("(?:{})(?s:.*)", d.src);
             let Some(dfa) = d.rev_any.get_or_init(|| build_dfa(&src, d.nocase, true)).clone() else {
                 return Ok(None);
             };
             let cache = dfa.create_cache();
-            self.rev_any = Some((dfa, cache));
+            c.rev_any = Some((dfa, cache));
         }
-        let Some((dfa, cache)) = self.rev_any.as_mut() else { return Ok(None) };
+        let Some((dfa, cache)) = c.rev_any.as_mut() else { return Ok(None) };
         let mut bits = Bits::new(s.len() + 1);
         walk_rev(dfa, cache, s.as_bytes(), |i, m| {
             if m {
@@ -465,6 +645,10 @@ pub enum Searcher {
     /// A pattern without special characters (`${x/world/bash}`): searched
     /// as bytes, with no automaton to build (that was most of such an exec).
     Literal(Vec<u8>),
+    /// `lit*` (`${f#.*}`, `*` alone when `lit` is empty).
+    Prefix(Arc<str>),
+    /// `*lit` (`${p##*/}`).
+    Suffix(Arc<str>),
 }
 
 /// The longest literal searched as bytes (see [`Pattern::searcher`]).
@@ -475,7 +659,7 @@ impl Searcher {
     /// bash tries there only a pattern that can start matching at the end
     /// of a string, which a negation cannot (`${x/%!(a)/-}` with x=a is a).
     pub fn matches_at_end(&self) -> bool {
-        matches!(self, Searcher::Scan(_) | Searcher::Literal(_))
+        !matches!(self, Searcher::Pieces(_))
     }
 
     /// As [`Scanner::ends`].
@@ -485,6 +669,27 @@ impl Searcher {
             Searcher::Literal(lit) => {
                 if s.as_bytes().get(from..).is_some_and(|rest| rest.starts_with(lit)) {
                     f(from + lit.len());
+                }
+                Ok(())
+            }
+            Searcher::Prefix(lit) => {
+                if s.get(from..).is_some_and(|rest| rest.starts_with(&**lit)) {
+                    for j in (from + lit.len()..=s.len()).filter(|&j| s.is_char_boundary(j)) {
+                        crate::limits::checkpoint()?;
+                        if !f(j) {
+                            break;
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Searcher::Suffix(lit) => {
+                let b = s.as_bytes();
+                for k in occurrences(b.get(from..).unwrap_or_default(), lit.as_bytes()) {
+                    crate::limits::checkpoint()?;
+                    if !f(from + k + lit.len()) {
+                        break;
+                    }
                 }
                 Ok(())
             }
@@ -510,6 +715,26 @@ impl Searcher {
                 }
                 Ok(true)
             }
+            Searcher::Prefix(lit) => {
+                for i in occurrences_rev(s.as_bytes(), lit.as_bytes()) {
+                    crate::limits::checkpoint()?;
+                    if !f(i) {
+                        break;
+                    }
+                }
+                Ok(true)
+            }
+            Searcher::Suffix(lit) => {
+                if s.ends_with(&**lit) {
+                    for i in (0..=s.len() - lit.len()).rev().filter(|&i| s.is_char_boundary(i)) {
+                        crate::limits::checkpoint()?;
+                        if !f(i) {
+                            break;
+                        }
+                    }
+                }
+                Ok(true)
+            }
             Searcher::Pieces(m) => {
                 for i in (0..=s.len()).rev().filter(|&i| s.is_char_boundary(i)) {
                     crate::limits::checkpoint()?;
@@ -527,16 +752,29 @@ impl Searcher {
         match self {
             Searcher::Scan(sc) => sc.match_starts(s),
             Searcher::Literal(lit) => {
-                // Every occurrence, overlapping ones too; a needle that is
-                // valid UTF-8 only matches where a character starts.
                 let mut bits = Bits::new(s.len() + 1);
-                let finder = memchr::memmem::Finder::new(lit);
-                let b = s.as_bytes();
-                let mut at = 0;
-                while let Some(k) = b.get(at..).and_then(|rest| finder.find(rest)) {
+                for k in occurrences(s.as_bytes(), lit) {
                     crate::limits::checkpoint()?;
-                    bits.set(at + k);
-                    at += k + 1;
+                    bits.set(k);
+                }
+                Ok(Some(bits))
+            }
+            Searcher::Prefix(lit) => {
+                let mut bits = Bits::new(s.len() + 1);
+                for k in occurrences(s.as_bytes(), lit.as_bytes()) {
+                    crate::limits::checkpoint()?;
+                    bits.set(k);
+                }
+                Ok(Some(bits))
+            }
+            Searcher::Suffix(lit) => {
+                // A match starts at every position up to the last occurrence.
+                let mut bits = Bits::new(s.len() + 1);
+                if let Some(last) = memchr::memmem::rfind(s.as_bytes(), lit.as_bytes()) {
+                    for i in (0..=last).filter(|&i| s.is_char_boundary(i)) {
+                        crate::limits::checkpoint()?;
+                        bits.set(i);
+                    }
                 }
                 Ok(Some(bits))
             }
@@ -555,6 +793,48 @@ impl Searcher {
             }
         }
     }
+}
+
+/// Where `lit` occurs in `hay`, overlapping occurrences too, ascending; an
+/// empty `lit` occurs at every character boundary. A needle that is valid
+/// UTF-8 only matches where a character starts.
+fn occurrences<'a>(hay: &'a [u8], lit: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
+    let finder = memchr::memmem::Finder::new(lit);
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if lit.is_empty() {
+            while at < hay.len() && (hay[at] as i8) < -0x40 {
+                at += 1;
+            }
+            let k = (at <= hay.len()).then_some(at);
+            at += 1;
+            return k;
+        }
+        let k = at + finder.find(hay.get(at..)?)?;
+        at = k + 1;
+        Some(k)
+    })
+}
+
+/// [`occurrences`], descending.
+fn occurrences_rev<'a>(hay: &'a [u8], lit: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
+    let finder = memchr::memmem::FinderRev::new(lit);
+    // Occurrences still to report start before `end`.
+    let mut end = Some(hay.len() + 1);
+    std::iter::from_fn(move || {
+        let e = end?;
+        if lit.is_empty() {
+            let mut k = e.checked_sub(1)?;
+            while k < hay.len() && (hay[k] as i8) < -0x40 {
+                k = k.checked_sub(1)?;
+            }
+            end = Some(k);
+            return Some(k);
+        }
+        let k = finder.rfind(hay.get(..(e.checked_sub(1)? + lit.len()).min(hay.len()))?)?;
+        end = Some(k);
+        Some(k)
+    })
 }
 
 /// A set of string positions.
@@ -578,6 +858,10 @@ impl Bits {
 #[allow(clippy::large_enum_variant)] // built once per match loop, never stored in bulk
 pub enum Matcher {
     Literal(String),
+    /// `lit*`: the string starts with `lit`.
+    Prefix(Arc<str>),
+    /// `*lit`: the string ends with `lit`.
+    Suffix(Arc<str>),
     Plain(Scanner),
     Neg(NegMatcher),
 }
@@ -587,6 +871,8 @@ impl Matcher {
     pub fn is_match(&mut self, s: &str) -> Result<bool, Stop> {
         match self {
             Matcher::Literal(l) => Ok(l == s),
+            Matcher::Prefix(l) => Ok(s.starts_with(&**l)),
+            Matcher::Suffix(l) => Ok(s.ends_with(&**l)),
             Matcher::Plain(sc) => sc.is_match(s),
             Matcher::Neg(n) => n.is_match(s),
         }
@@ -636,13 +922,13 @@ impl NegMatcher {
 impl Scanner {
     /// The reverse automaton and its cache, built on first use.
     fn rev_dfa(&mut self) -> Option<(&DFA, &mut Cache)> {
-        if self.rev.is_none() {
-            let d = &self.dfas;
+        let (d, c) = self.caches();
+        if c.rev.is_none() {
             let dfa = d.rev.get_or_init(|| build_dfa(&d.src, d.nocase, true)).clone()?;
             let cache = dfa.create_cache();
-            self.rev = Some((dfa, cache));
+            c.rev = Some((dfa, cache));
         }
-        self.rev.as_mut().map(|(d, c)| (&*d, c))
+        c.rev.as_mut().map(|(d, c)| (&*d, c))
     }
 
     /// For every char boundary `i`: is there an `f >= i` in `seeds` with
@@ -719,7 +1005,8 @@ fn neg_ok_by_walks(neg: &mut Scanner, s: &str, rest: &Bits, boundary: &dyn Fn(us
     let mut neg_ok = Bits::new(n + 1);
     for e in (0..=n).filter(|&e| boundary(e) && after.get(e)) {
         let mut ok = false;
-        let end = walk_fwd(&neg.dfas.fwd, &mut neg.fwd, s.as_bytes(), e, |f, matched| {
+        let (dfa, cache) = neg.fwd();
+        let end = walk_fwd(dfa, cache, s.as_bytes(), e, |f, matched| {
             ok = !matched && rest.get(f);
             !ok
         })?;
@@ -1092,6 +1379,63 @@ mod tests {
         }
     }
 
+    /// Every searcher and matcher (text, affix shapes, cached automata) agrees
+    /// with the brute-force definition; run twice, so the second round works
+    /// with prepared patterns and the caches the first round gave back.
+    #[test]
+    fn searchers_agree_with_brute_force() {
+        const LIT: &[&str] = &["a", "b", "é", "ab", "\\*"];
+        let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+        let mut pats = Vec::new();
+        for _ in 0..200 {
+            let lit = gen(&mut rng, LIT, 3);
+            pats.push(match rng.below(4) {
+                0 => format!("*{lit}"),
+                1 => format!("{lit}*"),
+                2 => lit,
+                _ => gen(&mut rng, PIECES, 3),
+            });
+        }
+        pats.push("*".into());
+        let texts: Vec<String> = (0..6).map(|_| gen(&mut rng, TEXT, 7)).collect();
+        for _round in 0..2 {
+            for src in &pats {
+                let p = Pattern::from_glob_text(src);
+                let re = p.compile(true, false).expect("compiles");
+                let Some(mut sc) = p.searcher(true, false) else { panic!("{src}: no searcher") };
+                for s in &texts {
+                    let b = bounds(s);
+                    for &from in &b {
+                        let mut got = Vec::new();
+                        sc.ends(s, from, |j| {
+                            got.push(j);
+                            true
+                        })
+                        .unwrap();
+                        let want: Vec<usize> =
+                            b.iter().copied().filter(|&j| j >= from && re.is_match(&s[from..j])).collect();
+                        assert_eq!(got, want, "ends of {src:?} in {s:?} from {from}");
+                    }
+                    let mut got = Vec::new();
+                    sc.starts(s, |i| {
+                        got.push(i);
+                        true
+                    })
+                    .unwrap();
+                    let want: Vec<usize> = b.iter().rev().copied().filter(|&i| re.is_match(&s[i..])).collect();
+                    assert_eq!(got, want, "starts of {src:?} in {s:?}");
+                    let marks = sc.match_starts(s).unwrap().expect("builds");
+                    for i in 0..=s.len() {
+                        let want = b.contains(&i) && b.iter().any(|&j| j >= i && re.is_match(&s[i..j]));
+                        assert_eq!(marks.get(i), want, "a match of {src:?} starts at {i} in {s:?}");
+                    }
+                    let mut m = p.matcher(true, false).expect("matcher");
+                    assert_eq!(m.is_match(s).unwrap(), re.is_match(s), "{src:?} against {s:?}");
+                }
+            }
+        }
+    }
+
     /// The old recursive definition of `P0 !(N1) P1 ...`, on full-match regexes.
     fn neg_brute(parts: &[Regex], negs: &[Regex], s: &str, k: usize, at: usize) -> bool {
         if k == negs.len() {
@@ -1152,7 +1496,8 @@ mod tests {
         let _g = crate::limits::scope::enter(&budget);
         cancel.cancel();
         let s = "a".repeat(1 << 20);
-        let p = Pattern::from_glob_text("*b");
+        // (`*b` alone compares the last byte: there is no walk to stop.)
+        let p = Pattern::from_glob_text("*b*c");
         assert_eq!(p.try_matches_case(&s, true, false), Err(Stop::Cancelled));
         let p = Pattern::from_glob_text("!(*b)c");
         assert_eq!(p.try_matches_case(&s, true, false), Err(Stop::Cancelled));
