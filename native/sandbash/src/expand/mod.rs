@@ -450,7 +450,17 @@ fn lone_parameter(sh: &ShellState, raw: &str) -> Option<Vec<String>> {
     if !text.starts_with('$') {
         return None;
     }
-    let value = crate::interp::fast::parameter(sh, text)?;
+    // `$#` and `$?` (`[ $# -gt 0 ]` in every option loop): digits, split
+    // only by an IFS that holds digits, which the check below sees.
+    let counted = match text {
+        "$#" => Some(sh.positional.len().to_string()),
+        "$?" => Some(sh.last_status.to_string()),
+        _ => None,
+    };
+    let value = match &counted {
+        Some(c) => c.as_str(),
+        None => crate::interp::fast::parameter(sh, text)?,
+    };
     if quoted {
         return Some(vec![value.to_string()]);
     }
@@ -513,7 +523,13 @@ pub async fn expand_string(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<
     if is_literal(raw) {
         return Ok(raw.to_string());
     }
-    let pieces = match parse_word(raw) {
+    // `case $1 in`: a set parameter alone is its value (no splitting or
+    // globbing here, quoted or not).
+    let text = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
+    if let Some(value) = crate::interp::fast::parameter(sh, text) {
+        return Ok(value.to_string());
+    }
+    let pieces = match word_pieces(raw, false) {
         Ok(p) => p,
         Err(m) => return Err(fatal(sh.loc(), fds, &m, 1).await),
     };
@@ -543,6 +559,19 @@ pub async fn expand_assignment_value(sh: &mut ShellState, fds: &Fds, raw: &str) 
 
 /// Expand as a pattern: `(text, quoted)` parts so quoted characters stay literal.
 pub async fn expand_pattern(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<(String, bool)>, Flow> {
+    if is_plain_pattern(raw) {
+        return Ok(vec![(raw.to_string(), false)]);
+    }
+    Box::pin(expand_pattern_slow(sh, fds, raw)).await
+}
+
+/// A pattern word with nothing to expand or quote (`-*`, `*.txt`, `[0-9]*`,
+/// `@(a|b)`): its text is the pattern, as the word parser would give it.
+fn is_plain_pattern(raw: &str) -> bool {
+    !raw.is_empty() && !raw.bytes().any(|b| matches!(b, b'$' | b'`' | b'\\' | b'\'' | b'"' | b'~' | b'<' | b'>'))
+}
+
+async fn expand_pattern_slow(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Vec<(String, bool)>, Flow> {
     let fields = expand_to_segs(sh, fds, raw).await?;
     let mut parts = Vec::new();
     for (i, f) in fields.into_iter().enumerate() {

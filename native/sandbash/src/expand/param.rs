@@ -4,7 +4,7 @@
 mod ops;
 pub use ops::*;
 
-use super::{abort, arith, expand_pattern, expand_pieces, expand_string, fatal, fatal_status, parse_word, Fields};
+use super::{abort, arith, expand_pattern, expand_pieces, expand_string, fatal, fatal_status, Fields};
 use crate::interp::{Fds, Flow};
 use crate::limits::{Budget, Stop};
 use crate::pattern::{Pattern, Searcher};
@@ -1292,7 +1292,7 @@ async fn expand_raw_into(
     } else {
         raw
     };
-    let pieces = match parse_word(raw) {
+    let pieces = match super::word_pieces(raw, false) {
         Ok(p) => p,
         Err(m) => return Err(fatal(sh.loc(), fds, &m, fatal_status(sh)).await),
     };

@@ -128,6 +128,11 @@ pub struct Variables {
     journal: Option<Box<Journal>>,
     /// The last journal's number.
     epoch: u32,
+    /// A summary of the names the function scopes hold (see [`name_bit`]):
+    /// a lookup of a name whose bit is clear goes straight to the globals
+    /// instead of asking every scope of a deep recursion. Bits are set as
+    /// locals are made and cleared when the last function scope ends.
+    local_bits: u64,
     /// The frames the call stack's arrays are computed from (see
     /// [`CallStack`]); shared with forks and the journal until changed.
     stack: Arc<CallStack>,
@@ -168,6 +173,7 @@ impl Clone for Variables {
             has_refs: self.has_refs,
             journal: None,
             epoch: self.epoch,
+            local_bits: self.local_bits,
             stack: self.stack.clone(),
         }
     }
@@ -181,6 +187,7 @@ impl Default for Variables {
             has_refs: false,
             journal: None,
             epoch: 0,
+            local_bits: 0,
             stack: Default::default(),
         }
     }
@@ -268,7 +275,15 @@ impl Variables {
 
     /// Innermost variable `name` among the scopes below `bound`, with its scope.
     fn find(&self, name: &str, bound: usize) -> Option<(usize, &Var)> {
+        if !self.maybe_local(name) {
+            return self.lookup(0, name).map(|v| (0, v));
+        }
         (0..bound).rev().find_map(|i| self.lookup(i, name).map(|v| (i, v)))
+    }
+
+    /// False when no function scope holds `name` (true may be a false alarm).
+    fn maybe_local(&self, name: &str) -> bool {
+        self.local_bits & name_bit(name) != 0
     }
 
     /// `name` in scope `idx`, the call stack's arrays computed.
@@ -376,11 +391,14 @@ impl Variables {
 
     /// Whether a function scope below `bound` holds `name`.
     fn local_in(&self, name: &str, bound: usize) -> bool {
-        (1..bound).any(|i| self.scopes[i].contains_key(&NameKey(name)))
+        self.maybe_local(name) && (1..bound).any(|i| self.scopes[i].contains_key(&NameKey(name)))
     }
 
     fn scope_index(&self, name: &str, bound: usize) -> usize {
         // A name no function scope holds is global.
+        if !self.maybe_local(name) {
+            return 0;
+        }
         (1..bound).rev().find(|&i| self.scopes[i].contains_key(&NameKey(name))).unwrap_or(0)
     }
 
@@ -416,6 +434,8 @@ impl Variables {
     fn entry_at(&mut self, idx: usize, name: &str) -> &mut Var {
         if idx == 0 {
             self.materialize(name);
+        } else {
+            self.local_bits |= name_bit(name);
         }
         let journal = if idx == 0 { self.journal.as_deref_mut() } else { None };
         let slot = if idx == 0 && is_hot(name) { &mut self.hot } else { &mut self.scopes[idx] };
@@ -467,6 +487,7 @@ impl Variables {
     pub fn roll_back(&mut self) {
         let Some(journal) = self.journal.take() else { return };
         self.scopes.truncate(1);
+        self.local_bits = 0;
         for (name, before) in journal.before.into_iter().rev() {
             let scope = self.scope_mut(0, &name);
             match before {
@@ -654,7 +675,9 @@ impl Variables {
         });
         let scopes = scopes.collect();
         let stack = Default::default();
-        Some(Variables { scopes, hot: Arc::new(hot), has_refs, journal: None, epoch: 0, stack })
+        let scopes: Vec<Arc<Scope>> = scopes;
+        let local_bits = scopes.iter().skip(1).flat_map(|s| s.keys()).fold(0, |b, k| b | name_bit(k));
+        Some(Variables { scopes, hot: Arc::new(hot), has_refs, journal: None, epoch: 0, local_bits, stack })
     }
 
     /// Start a function scope.
@@ -667,6 +690,9 @@ impl Variables {
         if self.scopes.len() > 1 {
             self.scopes.pop();
         }
+        if self.scopes.len() == 1 {
+            self.local_bits = 0;
+        }
     }
 
     /// Set the function scopes aside (`declare -g` works on the globals
@@ -676,6 +702,8 @@ impl Variables {
     }
 
     pub fn restore_locals(&mut self, h: HiddenScopes) {
+        // A call while they were hidden may have cleared their bits.
+        self.local_bits |= h.0.iter().flat_map(|s| s.keys()).fold(0, |b, k| b | name_bit(k));
         self.scopes.extend(h.0);
     }
 
@@ -739,6 +767,12 @@ impl Variables {
     }
 }
 
+/// One of 64 bits for a name, for [`Variables::local_bits`].
+fn name_bit(name: &str) -> u64 {
+    let h = name.bytes().fold(0x811c_9dc5u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    1 << (h >> 26)
+}
+
 #[cfg(test)]
 mod tests {
     /// The call stack's names are looked up in the hot table: the two lists
@@ -750,5 +784,38 @@ mod tests {
             assert!(super::is_hot(name), "{name}");
         }
         assert!(!super::is_hot("PATH"));
+    }
+
+    /// Lookups that skip the function scopes by the names' bits still find
+    /// every local: in the scope that made it, in the functions it calls,
+    /// after a call in between and after the scopes were hidden and put back.
+    #[test]
+    fn locals_are_found_past_the_name_bits() {
+        use super::{Value, Variables};
+        let val = |v: &Variables, n: &str| match v.get(n).and_then(|x| x.value.clone()) {
+            Some(Value::Scalar(s)) => s,
+            _ => "-".into(),
+        };
+        let mut v = Variables::default();
+        v.entry("g").value = Some(Value::Scalar("global".into()));
+        v.entry("n").value = Some(Value::Scalar("outer".into()));
+        v.push_scope();
+        v.declare_local("n").value = Some(Value::Scalar("f".into()));
+        for _ in 0..100 {
+            v.push_scope();
+        }
+        assert_eq!((val(&v, "n"), val(&v, "g")), ("f".into(), "global".into()));
+        let hidden = v.hide_locals();
+        // A call while they are hidden ends the last function scope.
+        v.push_scope();
+        v.pop_scope();
+        assert_eq!(val(&v, "n"), "outer");
+        v.restore_locals(hidden);
+        assert_eq!(val(&v, "n"), "f");
+        v.entry("n").value = Some(Value::Scalar("set".into()));
+        for _ in 0..101 {
+            v.pop_scope();
+        }
+        assert_eq!((val(&v, "n"), val(&v, "g")), ("outer".into(), "global".into()));
     }
 }
