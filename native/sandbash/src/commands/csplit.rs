@@ -139,6 +139,7 @@ fn parse_patterns(ops: &[String], limit: usize) -> Result<(Vec<Pattern>, Vec<Str
             let src = translate(re_text, false)
                 .map_err(|e| format!("{}: invalid regular expression: {e}", quote_locale(op)))?
                 .source;
+            crate::commands::util::regex_cache::admit(&src)?;
             let re = RegexBuilder::new(&src)
                 .size_limit(limit)
                 .build()

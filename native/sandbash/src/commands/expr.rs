@@ -292,6 +292,9 @@ impl Eval<'_> {
         let pat = pv.text();
         let tr = regex_translate::translate_sed(&pat, false).map_err(|e| Fail(e, 2))?;
         let build = |src: String| {
+            if crate::commands::util::regex_cache::admit(&src).is_err() {
+                return Err(Fail("Regular expression too big".into(), 2));
+            }
             regex::RegexBuilder::new(&src)
                 .dot_matches_new_line(true)
                 .size_limit(self.regex_limit)

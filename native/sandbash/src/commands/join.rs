@@ -426,9 +426,18 @@ impl Joiner<'_> {
                         step!(r2, 1);
                     }
                     if cfg.paired {
+                        // The product of two groups can be far larger than
+                        // the input: written as it is made, a block at a time.
                         for i in s1..r1.pos {
                             for j in s2..r2.pos {
                                 cfg.print(Some(r1.get(i)), Some(r2.get(j)), out);
+                                if out.len() > 64 * 1024 {
+                                    if !ctx.still_running() {
+                                        return Ok(1);
+                                    }
+                                    ctx.out(out).await?;
+                                    out.clear();
+                                }
                             }
                         }
                     }

@@ -43,6 +43,7 @@ fn style(s: &str) -> Option<Style> {
         _ => {
             let bre = s.strip_prefix('p')?;
             let t = super::util::regex_translate::translate(bre, false).ok()?;
+            super::util::regex_cache::admit(&t.source).ok()?;
             Style::Matching(Regex::new(&t.source).ok()?)
         }
     })

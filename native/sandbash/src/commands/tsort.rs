@@ -31,11 +31,15 @@ struct Graph {
 }
 
 impl Graph {
-    fn build(data: &[u8]) -> Result<Graph, ()> {
+    /// `Err(true)`: an odd number of tokens; `Err(false)`: the exec must stop.
+    fn build(data: &[u8]) -> Result<Graph, bool> {
         let mut index: BTreeMap<&[u8], usize> = BTreeMap::new();
         let mut items: Vec<Item> = Vec::new();
         let mut pending: Option<usize> = None;
-        for tok in data.split(|b| b" \t\n".contains(b)).filter(|t| !t.is_empty()) {
+        for (n, tok) in data.split(|b| b" \t\n".contains(b)).filter(|t| !t.is_empty()).enumerate() {
+            if n % 4096 == 4095 && crate::limits::checkpoint().is_err() {
+                return Err(false);
+            }
             let k = *index.entry(tok).or_insert_with(|| {
                 items.push(Item { name: tok.to_vec(), count: 0, succ: Vec::new(), qlink: None, printed: false });
                 items.len() - 1
@@ -51,7 +55,7 @@ impl Graph {
             }
         }
         if pending.is_some() {
-            return Err(());
+            return Err(true);
         }
         Ok(Graph { items, order: index.into_values().collect() })
     }
@@ -60,6 +64,10 @@ impl Graph {
     /// `report` and one relation of it is removed. Whether a loop was found.
     fn detect_loop(&mut self, start: &mut Option<usize>, report: &mut Vec<Vec<u8>>) -> bool {
         for oi in 0..self.order.len() {
+            // A walk is linear and there may be as many walks as items.
+            if oi % 4096 == 4095 && crate::limits::checkpoint().is_err() {
+                return false;
+            }
             let k = self.order[oi];
             if self.items[k].count == 0 {
                 continue;
@@ -107,8 +115,12 @@ impl Utility for Tsort {
                 return Err(UError::new(1, format!("{}: {e}", quotef(file))));
             }
         };
-        let Ok(mut g) = Graph::build(&data) else {
-            return Err(UError::new(1, format!("{}: input contains an odd number of tokens", quotef(file))));
+        let mut g = match Graph::build(&data) {
+            Ok(g) => g,
+            Err(true) => {
+                return Err(UError::new(1, format!("{}: input contains an odd number of tokens", quotef(file))))
+            }
+            Err(false) => return Ok(1),
         };
         let mut left = g.items.len();
         let mut status = 0;
@@ -120,6 +132,9 @@ impl Utility for Tsort {
             let mut queue: std::collections::VecDeque<usize> =
                 g.order.iter().copied().filter(|&k| g.items[k].count == 0 && !g.items[k].printed).collect();
             while let Some(h) = queue.pop_front() {
+                if left % 4096 == 0 && !ctx.still_running() {
+                    return Ok(1);
+                }
                 out.extend_from_slice(&g.items[h].name);
                 out.push(b'\n');
                 g.items[h].printed = true;

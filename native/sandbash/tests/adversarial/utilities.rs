@@ -2,6 +2,7 @@
 
 #[allow(unused_imports)]
 use super::harness::*;
+use sandbash::Limits;
 
 #[test]
 fn jq_recursion_that_builds_no_values_is_stopped() {
@@ -158,4 +159,27 @@ fn grep_and_sed_back_references_stay_bounded() {
         survives(&format!("yes aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa | head -n {n} | grep -cE '(a|aa)*\\1c'"));
         survives(&format!("yes aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa | head -n {n} | sed -E 's/(a|aa)*\\1c//' | wc -l"));
     }
+}
+
+/// A join of two groups of equal keys writes the product as it makes it: 20,000
+/// lines joined with themselves are 4·10^8 lines, far past any budget held at
+/// once (they were, until the allocator gave up).
+#[test]
+fn join_of_equal_keys_streams_its_product() {
+    let l = Limits { timeout_ms: 2_000, ..limits() };
+    let o = survives_with("yes a | head -n 20000 > /f; join /f /f | tail -n 1", l);
+    assert!(o.describe().contains("timed out") || o.stdout() == "a\n", "{}", o.describe());
+}
+
+/// A regex compile cannot be interrupted, so it is priced first (memory and
+/// time per byte of source): a list of a million patterns is refused at once
+/// instead of compiling for half a minute past the deadline.
+#[test]
+fn pattern_lists_are_priced_before_they_are_compiled() {
+    let l = Limits { timeout_ms: 2_000, ..limits() };
+    let o = survives_with("seq 1000000 > /p; grep -c -f /p /p", l.clone());
+    let text = o.describe();
+    assert!(["memory limit exceeded", "timed out"].iter().any(|n| text.contains(n)), "{text}");
+    // A list that fits is compiled and used.
+    assert_eq!(survives_with("seq 1000 > /p; grep -c -f /p /p", l).stdout(), "1000\n");
 }

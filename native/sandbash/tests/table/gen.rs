@@ -46,7 +46,8 @@ pub fn files(n: usize) -> Vec<(String, Vec<u8>)> {
         ("/in/empty".to_string(), Vec::new()),
     ];
     // A deep tree: one path of `depth` directories, a file at the bottom.
-    let depth = (n / 20).clamp(10, 200);
+    // Within the default path depth (128 components).
+    let depth = (n / 20).clamp(10, 120);
     let deep = format!("/in/deep/{}f", "d/".repeat(depth));
     out.push((deep, b"bottom\n".to_vec()));
     // A wide directory.

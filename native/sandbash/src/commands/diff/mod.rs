@@ -12,6 +12,7 @@ use crate::commands::util::{UError, UResult, Utility};
 use crate::fs::{path, FileType};
 use crate::io::IoError;
 use async_trait::async_trait;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 pub struct Diff;
@@ -276,14 +277,14 @@ impl Differ<'_, '_> {
         }
         let la: Vec<&[u8]> = crate::commands::util::lines(&sa.data).collect();
         let lb: Vec<&[u8]> = crate::commands::util::lines(&sb.data).collect();
-        let mut ids: HashMap<Vec<u8>, usize> = HashMap::new();
-        let mut id = |l: &[u8]| {
-            let k = self.key(l);
-            let n = ids.len();
-            *ids.entry(k).or_insert(n)
-        };
-        let ia: Vec<usize> = la.iter().map(|l| id(l)).collect();
-        let ib: Vec<usize> = lb.iter().map(|l| id(l)).collect();
+        // Each distinct line (as the options compare it) gets a number; the
+        // deadline is looked at every few thousand lines.
+        let mut ids = HashMap::default();
+        let key = |l| self.key(l);
+        let going = || self.ctx.still_running();
+        let ia = number(&la, &mut ids, &key, &going);
+        let ib = number(&lb, &mut ids, &key, &going);
+        let (Some(ia), Some(ib)) = (ia, ib) else { return Ok(()) };
         let ctx = self.ctx;
         let horizon = match self.o.format {
             Format::Normal => 0,
@@ -330,8 +331,11 @@ impl Differ<'_, '_> {
     }
 
     /// What a line is compared as, after the ignore options.
-    fn key(&self, l: &[u8]) -> Vec<u8> {
+    fn key<'l>(&self, l: &'l [u8]) -> Cow<'l, [u8]> {
         let o = &self.o;
+        if !(o.strip_cr || o.icase || o.all_space || o.space_change || o.trailing_space) {
+            return Cow::Borrowed(l);
+        }
         let mut k: Vec<u8> = l.to_vec();
         let nl = k.last() == Some(&b'\n');
         if nl {
@@ -369,7 +373,7 @@ impl Differ<'_, '_> {
         if nl || o.all_space || o.space_change {
             k.push(b'\n');
         }
-        k
+        Cow::Owned(k)
     }
 
     async fn dirs(&mut self, a: &str, b: &str) -> Result<(), IoError> {
@@ -561,6 +565,25 @@ fn context(out: &mut Vec<u8>, a: &[&[u8]], b: &[&[u8]], changes: &[Change], ctx:
             side(out, b, rb, &|c: &Change| c.b);
         }
     }
+}
+
+/// The number of each line, as the options compare them: equal keys, one
+/// number. The deadline is looked at every few thousand lines (`None`: stop).
+fn number<'a>(
+    lines: &[&'a [u8]],
+    ids: &mut HashMap<Cow<'a, [u8]>, usize, foldhash::fast::RandomState>,
+    key: &dyn Fn(&'a [u8]) -> Cow<'a, [u8]>,
+    going: &dyn Fn() -> bool,
+) -> Option<Vec<usize>> {
+    let mut out = Vec::with_capacity(lines.len());
+    for (i, &l) in lines.iter().enumerate() {
+        if i % 4096 == 4095 && !going() {
+            return None;
+        }
+        let n = ids.len();
+        out.push(*ids.entry(key(l)).or_insert(n));
+    }
+    Some(out)
 }
 
 #[cfg(test)]

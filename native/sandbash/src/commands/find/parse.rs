@@ -490,6 +490,7 @@ impl Parser<'_> {
             RegexType::Basic => regex_translate::translate(src, false)?.source,
             RegexType::Extended => regex_translate::translate(src, true)?.source,
         };
+        crate::commands::util::regex_cache::admit(&body)?;
         RegexBuilder::new(&format!("^(?:{body})$"))
             .case_insensitive(nocase)
             .dot_matches_new_line(true)

@@ -443,6 +443,7 @@ fn build(
     let mut warnings = Vec::new();
     let mut alts = Vec::new();
     for p in pats {
+        crate::limits::scope::checkpoint_work(p.len()).map_err(|stop| stop.to_string())?;
         let src = match syntax {
             Syntax::Fixed => regex::escape(p),
             Syntax::Perl => {

@@ -7,6 +7,8 @@ use flate2::{Compress, Compression, Crc, Decompress, FlushCompress, FlushDecompr
 
 /// Output chunk size of both directions.
 const CHUNK: usize = 64 * 1024;
+/// Input given to the compressor at once (see [`Encoder::run`]).
+const INPUT_SLICE: usize = 256 * 1024;
 
 pub struct Encoder {
     comp: Compress,
@@ -38,13 +40,21 @@ impl Encoder {
     }
 
     /// Run the compressor until `data` is taken in (and, for `Finish`, the stream ended).
+    /// Input is handed over a slice at a time, with a look at the deadline
+    /// between slices: compressible data would otherwise go in one call.
     fn run(&mut self, mut data: &[u8], flush: FlushCompress) {
         loop {
+            // A slice is milliseconds of work: look at the clock each time.
+            if crate::limits::scope::check_now().is_err() {
+                break;
+            }
             if self.out.capacity() - self.out.len() < 1024 {
                 self.out.reserve(CHUNK);
             }
             let before = (self.comp.total_in(), self.comp.total_out());
-            let st = self.comp.compress_vec(data, &mut self.out, flush);
+            let piece = &data[..data.len().min(INPUT_SLICE)];
+            let step = if piece.len() == data.len() { flush } else { FlushCompress::None };
+            let st = self.comp.compress_vec(piece, &mut self.out, step);
             let used = (self.comp.total_in() - before.0) as usize;
             let made = self.comp.total_out() - before.1;
             data = &data[used..];

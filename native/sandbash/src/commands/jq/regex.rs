@@ -38,6 +38,9 @@ pub fn match_impl(input: &Val, re: &Val, flags: &Val, test: bool) -> ValR {
         v => return Val::err(format!("{} is not a string", v.describe())),
     };
     let (mut global, mut skip_empty) = (false, false);
+    if crate::commands::util::regex_cache::admit(pat).is_err() {
+        return Val::err(format!("regex of {} bytes is too big to compile", pat.len()));
+    }
     let mut b = regex::RegexBuilder::new(pat);
     b.size_limit(SIZE_LIMIT);
     for c in flags.chars() {

@@ -32,6 +32,10 @@ pub struct Backtracker {
 
 impl Backtracker {
     pub fn new(src: &str, size_limit: usize) -> Result<Self, fancy_regex::Error> {
+        if super::regex_cache::admit(src).is_err() {
+            let why = format!("a compile of {} bytes is past the exec's limits", src.len());
+            return Err(fancy_regex::Error::CompileError(Box::new(fancy_regex::CompileError::DfaBuildError(why))));
+        }
         let re = fancy_regex::RegexBuilder::new(src)
             .backtrack_limit(BACKTRACK_LIMIT)
             .delegate_size_limit(size_limit)

@@ -35,10 +35,20 @@ impl<R: Clone> Cache<R> {
         Cache { map: LazyLock::new(|| Mutex::new(HashMap::new())) }
     }
 
-    /// The regex for `key`, compiled by `build` on a miss (errors are not kept).
-    pub fn get_or_build<E>(&self, key: Key, build: impl FnOnce(&Key) -> Result<R, E>) -> Result<R, E> {
+    /// The regex for `key`, compiled by `build` on a miss (errors are not
+    /// kept). A compile the exec cannot pay for (see [`admit`]) is not
+    /// started: it fails as too big, and the exec stops at its next check
+    /// with the limit that refused it.
+    pub fn get_or_build(
+        &self,
+        key: Key,
+        build: impl FnOnce(&Key) -> Result<R, regex::Error>,
+    ) -> Result<R, regex::Error> {
         if let Some(r) = self.map.lock().get(&key) {
             return Ok(r.clone());
+        }
+        if admit(&key.source).is_err() {
+            return Err(regex::Error::CompiledTooBig(key.size_limit));
         }
         let r = build(&key)?;
         if key.source.len() <= MAX_SOURCE {
@@ -50,6 +60,25 @@ impl<R: Clone> Cache<R> {
         }
         Ok(r)
     }
+}
+
+/// Memory a compile takes per byte of regex source, at worst: a list of a
+/// million literals (`grep -f` of a big file) took about 160 (its syntax
+/// tree and literal sets), measured with the bench `table`.
+const COMPILE_BYTES: u64 = 200;
+/// Time a compile takes per byte of source at worst (about 1.6 µs for the
+/// same list); a compile cannot be interrupted, so it must fit the deadline.
+const COMPILE_NANOS: u64 = 2000;
+
+/// Whether the exec can pay for compiling `source` (memory budget and time
+/// left): every regex compiled from a script's text asks first. A refusal
+/// stops the exec at its next check and is returned as its message.
+pub fn admit(source: &str) -> Result<(), String> {
+    let n = source.len() as u64;
+    crate::syntax::cost::admit_or_stop(crate::syntax::cost::Cost {
+        bytes: n.saturating_mul(COMPILE_BYTES),
+        nanos: n.saturating_mul(COMPILE_NANOS),
+    })
 }
 
 impl<R: Clone> Default for Cache<R> {
@@ -66,24 +95,25 @@ mod tests {
     fn a_hit_does_not_build_and_errors_are_not_kept() {
         static C: Cache<u32> = Cache::new();
         let key = |s: &str| Key { source: s.into(), flags: 1, size_limit: 10 };
-        assert_eq!(C.get_or_build::<()>(key("a"), |_| Ok(7)), Ok(7));
-        assert_eq!(C.get_or_build::<()>(key("a"), |_| panic!("built twice")), Ok(7));
-        assert_eq!(C.get_or_build(key("b"), |_| Err("bad")), Err("bad"));
-        assert_eq!(C.get_or_build::<()>(key("b"), |_| Ok(8)), Ok(8));
+        assert_eq!(C.get_or_build(key("a"), |_| Ok(7)), Ok(7));
+        assert_eq!(C.get_or_build(key("a"), |_| panic!("built twice")), Ok(7));
+        let bad = || regex::Error::Syntax("bad".into());
+        assert_eq!(C.get_or_build(key("b"), |_| Err(bad())), Err(bad()));
+        assert_eq!(C.get_or_build(key("b"), |_| Ok(8)), Ok(8));
         // Other flags are another regex.
         let other = Key { flags: 2, ..key("a") };
-        assert_eq!(C.get_or_build::<()>(other, |_| Ok(9)), Ok(9));
+        assert_eq!(C.get_or_build(other, |_| Ok(9)), Ok(9));
     }
 
     #[test]
     fn the_cache_never_holds_more_than_its_bound() {
         static C: Cache<usize> = Cache::new();
         for i in 0..3 * ENTRIES {
-            let _ = C.get_or_build::<()>(Key { source: i.to_string(), flags: 0, size_limit: 0 }, |_| Ok(i));
+            let _ = C.get_or_build(Key { source: i.to_string(), flags: 0, size_limit: 0 }, |_| Ok(i));
             assert!(C.map.lock().len() <= ENTRIES);
         }
         let long = "x".repeat(MAX_SOURCE + 1);
-        let _ = C.get_or_build::<()>(Key { source: long.clone(), flags: 0, size_limit: 0 }, |_| Ok(1));
+        let _ = C.get_or_build(Key { source: long.clone(), flags: 0, size_limit: 0 }, |_| Ok(1));
         assert!(!C.map.lock().contains_key(&Key { source: long, flags: 0, size_limit: 0 }));
     }
 }
