@@ -46,8 +46,8 @@ CASES = [
         "sh": LOOP.format(n=50_000, body='echo "x$i y z";') + ' > /tmp/_rd; n=0; while read a b c; do n=$((n+1)); l=$a; done < /tmp/_rd; echo $n $l',
     }),
     ("[[ =~ ]] with a group (50k)", 50_000, {
-        "bash": 'n=0; for ((i=0;i<50000;i++)); do [[ "id-$i" =~ ^id-([0-9]+)5$ ]] && n=$((n+1)); done; echo $n ${BASH_REMATCH[1]}',
-        "ksh93": 'n=0; for ((i=0;i<50000;i++)); do [[ "id-$i" =~ ^id-([0-9]+)5$ ]] && n=$((n+1)); done; echo $n ${.sh.match[1]}',
+        "bash": 'n=0; for ((i=0;i<50000;i++)); do [[ "id-$i" =~ ^id-([0-9]+)5$ ]] && { n=$((n+1)); g=${BASH_REMATCH[1]}; }; done; echo $n $g',
+        "ksh93": 'n=0; for ((i=0;i<50000;i++)); do [[ "id-$i" =~ ^id-([0-9]+)5$ ]] && { n=$((n+1)); g=${.sh.match[1]}; }; done; echo $n $g',
     }),
     ("m[k$((i%1000))]=$i (50k, assoc)", 50_000, {
         "bash": 'declare -A m; for ((i=0;i<50000;i++)); do m[k$((i%1000))]=$i; done; echo ${#m[@]} ${m[k7]}',
@@ -141,6 +141,7 @@ def main():
     ap.add_argument("--filter")
     ap.add_argument("--sandbash", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release", "sandbash"))
     a = ap.parse_args()
+    a.sandbash = os.path.abspath(a.sandbash)
     install_missing()
     shells = ["sandbash"] + [s for s in NATIVE if shutil.which(s)]
     env = dict(os.environ, **SANDBASH_ENV, LC_ALL="C.UTF-8")

@@ -442,7 +442,13 @@ defmodule ExBashkit.Session do
   come before a syntax error run first; the call then returns `{:ok, result}`
   with bash's message on stderr and exit code 2. `{:error, :overloaded}` means
   the node's admission control did not let the script run at all (see
-  `ExBashkit.configure_admission/1`); the session is untouched.
+  `ExBashkit.configure_admission/1`); the session is untouched. Parsing
+  happens inside the call, after admission, under the same budget and
+  deadline: a script (or an `eval`/`source` text) whose parse would pass
+  `:max_memory_bytes` is `{:error, message}` naming the limit. Should a worker
+  be stuck past its deadline, a watchdog answers the call as timed out 90 ms
+  later (telemetry `[:ex_bashkit, :exec, :watchdog]`), and the session answers
+  `{:error, "session busy: ..."}` until the worker is free.
 
   Options:
 

@@ -5,7 +5,7 @@
 //!
 //! ```sh
 //! cargo bench -p sandbash --bench table                 # sizes 10^3, 10^5, 10^6
-//! cargo bench -p sandbash --bench table -- --sizes 1000 --filter sort
+//! cargo bench -p sandbash --bench table -- --sizes 1000 --filter sort --verbose
 //! ```
 
 #[path = "../tests/table/gen.rs"]
@@ -23,6 +23,8 @@ fn main() {
         .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
         .unwrap_or_else(|| vec![1_000, 100_000, 1_000_000]);
     let filter = arg("--filter");
+    // `--verbose`: a line for every script, with its time and peak.
+    let verbose = args.iter().any(|a| a == "--verbose");
     gen::count_panics();
     println!("timeout {TIMEOUT_MS} ms, budget {} MiB, sizes {sizes:?}", BUDGET >> 20);
     println!(
@@ -50,6 +52,14 @@ fn main() {
                 let p = r.peak as i64 - BUDGET as i64;
                 past = past.max(p);
                 let shown = format!("{name} n={n}: {}", r.script.lines().skip(2).collect::<Vec<_>>().join("; "));
+                if verbose {
+                    println!(
+                        "  {:>6} ms {:>8.1} MiB {:?}  {shown}",
+                        r.elapsed.as_millis(),
+                        r.peak as f64 / (1 << 20) as f64,
+                        r.outcome
+                    );
+                }
                 if o > worst_over.0 {
                     worst_over = (o, shown.clone());
                 }

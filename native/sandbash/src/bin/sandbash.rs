@@ -149,7 +149,9 @@ fn usage() -> String {
          \x20 SANDBASH_PYTHON=1                provide python and python3 (Monty)\n\
          \x20 SANDBASH_CWD=/dir                start in that (new, empty) directory [the path of the\n\
          \x20                                  current directory, created empty in the sandbox]\n\
-         \x20 SANDBASH_REPORT_PEAK_RSS=1       print this process's peak memory at the end\n\n\
+         \x20 SANDBASH_REPORT_PEAK_RSS=1       print this process's peak memory at the end\n\
+         \x20 SANDBASH_TEST_HOOKS=1            enable the `__stuck MS` builtin (a worker stuck\n\
+         \x20                                  outside every check, for the watchdog's tests)\n\n\
          Limits, each SANDBASH_<LIMIT>=N (a whole number; default in brackets):\n",
     );
     let (l, f) = (sandbash::Limits::default(), sandbash::FsLimits::default());
