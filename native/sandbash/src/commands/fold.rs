@@ -29,40 +29,41 @@ fn advance(col: usize, c: &str, bytes: bool) -> usize {
     }
 }
 
-/// Fold one line's body (no newline) into `out`.
+/// Fold one line's body (no newline) into `out`. The segment not yet output
+/// is `line[start..i]`, kept as offsets: a line of megabytes costs no more
+/// than its output.
 fn fold_line(line: &str, width: usize, spaces: bool, bytes: bool, out: &mut String) {
-    let mut buf: Vec<&str> = Vec::new();
-    let mut col = 0;
-    let units: Vec<&str> = line.split_inclusive(|_| true).collect();
-    let mut i = 0;
-    while i < units.len() {
-        let c = units[i];
+    let width_of = |seg: &str| seg.split_inclusive(|_| true).fold(0, |a, u| advance(a, u, bytes));
+    let (mut start, mut i, mut col) = (0, 0, 0);
+    while let Some(ch) = line[i..].chars().next() {
+        let c = &line[i..i + ch.len_utf8()];
         let next = advance(col, c, bytes);
         if next > width {
             if spaces {
-                if let Some(b) = buf.iter().rposition(|u| *u == " " || *u == "\t") {
-                    out.extend(buf.drain(..=b));
+                if let Some(b) = line[start..i].rfind([' ', '\t']) {
+                    let cut = start + b + 1;
+                    out.push_str(&line[start..cut]);
                     out.push('\n');
-                    col = buf.iter().fold(0, |a, u| advance(a, u, bytes));
+                    start = cut;
+                    col = width_of(&line[start..i]);
                     continue;
                 }
             }
-            if buf.is_empty() {
-                buf.push(c);
+            if start == i {
                 col = next;
-                i += 1;
+                i += c.len();
                 continue;
             }
-            out.extend(buf.drain(..));
+            out.push_str(&line[start..i]);
             out.push('\n');
+            start = i;
             col = 0;
             continue;
         }
-        buf.push(c);
         col = next;
-        i += 1;
+        i += c.len();
     }
-    out.extend(buf);
+    out.push_str(&line[start..]);
 }
 
 #[async_trait]
@@ -137,6 +138,12 @@ mod tests {
         check(&["fold", "-w", "10"], &[], "a\tbcdefghij\n", "a\tbc\ndefghij\n", "", 0);
         check(&["fold", "-w2"], &[], "abc", "ab\nc", "", 0);
         check(&["fold", "-3"], &[], "abcd\n", "abc\nd\n", "", 0);
+        // Tabs, backspace and carriage return with -s, as GNU fold 9 breaks them.
+        let s = "ab\tcd ef gh\x08ij klmnop qrs\n";
+        check(&["fold", "-sw", "6"], &[], s, "ab\n\t\ncd ef \ngh\x08ij \nklmnop\n qrs\n", "", 0);
+        let s = "aaaa bb\rcc dddddd eeeeeeeeeeeeee f\n";
+        let want = "aaaa \nbb\rcc \nddddd\nd \neeeee\neeeee\neeee \nf\n";
+        check(&["fold", "-sw", "5"], &[], s, want, "", 0);
     }
 
     #[test]

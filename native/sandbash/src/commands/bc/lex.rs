@@ -29,12 +29,24 @@ pub(super) fn is_digit(c: u8) -> bool {
 /// and itself (GNU reports `illegal character` and skips the line).
 pub(super) type Illegal = (usize, usize, char);
 
-pub(super) fn lex(src: &[u8]) -> (Vec<Tok>, Vec<Illegal>) {
+/// What a token holds in memory (with its string's heap block), and an
+/// illegal character with the message it becomes: what the budget is asked
+/// for as the lexer goes, since a line of NULs and names is ~100 bytes a byte.
+const TOK_BYTES: u64 = 64;
+const BAD_BYTES: u64 = 112;
+
+pub(super) fn lex(src: &[u8]) -> Result<(Vec<Tok>, Vec<Illegal>), crate::limits::Stop> {
     let mut toks = Vec::new();
     let mut bad = Vec::new();
     let mut i = 0;
     let mut line = 1;
+    let mut steps = 0u32;
     while i < src.len() {
+        steps = steps.wrapping_add(1);
+        if steps % 4096 == 0 {
+            crate::limits::checkpoint()?;
+            crate::limits::scope::reserve(toks.len() as u64 * TOK_BYTES + bad.len() as u64 * BAD_BYTES)?;
+        }
         let c = src[i];
         match c {
             b' ' | b'\t' | b'\r' => i += 1,
@@ -131,5 +143,5 @@ pub(super) fn lex(src: &[u8]) -> (Vec<Tok>, Vec<Illegal>) {
         }
     }
     toks.push(Tok { t: T::Eof, line });
-    (toks, bad)
+    Ok((toks, bad))
 }

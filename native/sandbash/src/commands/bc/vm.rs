@@ -752,7 +752,13 @@ impl Machine<'_, '_> {
 
 /// Run one source (a file or stdin); `Ok(false)` when `quit`/`halt` ended bc.
 pub(super) async fn run_source(m: &mut Machine<'_, '_>, src: &[u8], label: &str) -> Result<bool, crate::io::IoError> {
-    let (toks, illegal) = lex(src);
+    let (toks, illegal) = match lex(src) {
+        Ok(lexed) => lexed,
+        Err(stop) => {
+            crate::commands::util::operands::stop_exec(m.ctx.budget, stop);
+            return Ok(false);
+        }
+    };
     let mut illegal = illegal.into_iter().peekable();
     let max_depth = usize::try_from(m.ctx.budget.limits.max_parser_depth).unwrap_or(200);
     let mut p = Parser { toks: &toks, pos: 0, depth: 0, max_depth, d: 0, loops: 0, in_func: false, soft: Vec::new() };
@@ -790,6 +796,10 @@ pub(super) async fn run_source(m: &mut Machine<'_, '_>, src: &[u8], label: &str)
             m.note_err(format!("{label} {n}: illegal character: {c}\n").as_bytes());
             line_bad = true;
             illegal.next();
+            // A line of millions of them is reported as it goes.
+            if m.pending.len() >= 4096 {
+                m.flush().await?;
+            }
         }
         for (n, msg) in p.soft.drain(..) {
             m.note_err(format!("{label} {n}: {msg}\n").as_bytes());
