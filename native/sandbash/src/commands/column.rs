@@ -31,7 +31,7 @@ fn width(s: &str) -> usize {
 }
 
 /// Fill mode: items down the columns (or across with `-x`), tab-separated.
-fn fill(items: &[String], term: usize, across: bool) -> String {
+fn fill(items: &[&str], term: usize, across: bool) -> String {
     let max = items.iter().map(|s| width(s)).max().unwrap_or(0);
     let maxlen = (max + TAB) & !(TAB - 1);
     let cols = (term / maxlen).max(1);
@@ -68,8 +68,8 @@ fn fill(items: &[String], term: usize, across: bool) -> String {
         let (mut chcnt, mut endcol) = (0, maxlen);
         let mut base = row;
         while base < items.len() {
-            out.push_str(&items[base]);
-            chcnt += width(&items[base]);
+            out.push_str(items[base]);
+            chcnt += width(items[base]);
             if base + rows >= items.len() {
                 break;
             }
@@ -83,7 +83,7 @@ fn fill(items: &[String], term: usize, across: bool) -> String {
 }
 
 /// Table mode.
-fn table(rows: &[Vec<String>], sep: &str, right: &[usize]) -> String {
+fn table(rows: &[Vec<&str>], sep: &str, right: &[usize]) -> String {
     let n = rows.iter().map(Vec::len).max().unwrap_or(0);
     let mut widths = vec![0; n];
     for r in rows {
@@ -94,7 +94,7 @@ fn table(rows: &[Vec<String>], sep: &str, right: &[usize]) -> String {
     let mut out = String::new();
     for r in rows {
         for (i, w) in widths.iter().enumerate() {
-            let cell = r.get(i).map_or("", String::as_str);
+            let cell = r.get(i).copied().unwrap_or("");
             let pad = " ".repeat(w - width(cell));
             let last = i + 1 == n;
             if right.contains(&i) {
@@ -145,16 +145,27 @@ impl Utility for Column {
         }
         let text = String::from_utf8_lossy(&text);
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+
         let out = if p.has("t") {
             let seps = p.last("s");
-            let mut rows: Vec<Vec<String>> = Vec::new();
+            // Cells borrow from the text. The rows' vector is asked of the
+            // budget and made at its size (no doubling past it); the rows
+            // themselves are counted by the checkpoint in each turn.
+            if let Err(stop) = crate::limits::scope::reserve(lines.len() as u64 * 24) {
+                crate::commands::util::operands::stop_exec(ctx.budget, stop);
+                return Ok(1);
+            }
+            let mut rows: Vec<Vec<&str>> = Vec::with_capacity(lines.len() + 1);
             if let Some(names) = p.last("N") {
-                rows.push(names.split(',').map(String::from).collect());
+                rows.push(names.split(',').collect());
             }
             for l in &lines {
+                if !crate::commands::util::operands::checkpoint_ok(ctx.budget) {
+                    return Ok(1);
+                }
                 rows.push(match seps {
-                    Some(s) => l.split(|c| s.contains(c)).map(String::from).collect(),
-                    None => l.split([' ', '\t']).filter(|c| !c.is_empty()).map(String::from).collect(),
+                    Some(s) => l.split(|c| s.contains(c)).collect(),
+                    None => l.split([' ', '\t']).filter(|c| !c.is_empty()).collect(),
                 });
             }
             let right: Vec<usize> = p
@@ -169,8 +180,7 @@ impl Utility for Column {
                 .unwrap_or_default();
             table(&rows, p.last("o").unwrap_or("  "), &right)
         } else {
-            let items: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-            fill(&items, term, p.has("x"))
+            fill(&lines, term, p.has("x"))
         };
         ctx.out(out.as_bytes()).await?;
         Ok(0)

@@ -36,8 +36,9 @@ impl Graph {
         let mut index: BTreeMap<&[u8], usize> = BTreeMap::new();
         let mut items: Vec<Item> = Vec::new();
         let mut pending: Option<usize> = None;
-        for (n, tok) in data.split(|b| b" \t\n".contains(b)).filter(|t| !t.is_empty()).enumerate() {
-            if n % 4096 == 4095 && crate::limits::checkpoint().is_err() {
+        for tok in data.split(|b| b" \t\n".contains(b)).filter(|t| !t.is_empty()) {
+            if let Err(stop) = crate::limits::checkpoint().and_then(|()| crate::limits::scope::before_push(&items)) {
+                crate::limits::scope::stop_exec(stop);
                 return Err(false);
             }
             let k = *index.entry(tok).or_insert_with(|| {
@@ -65,7 +66,7 @@ impl Graph {
     fn detect_loop(&mut self, start: &mut Option<usize>, report: &mut Vec<Vec<u8>>) -> bool {
         for oi in 0..self.order.len() {
             // A walk is linear and there may be as many walks as items.
-            if oi % 4096 == 4095 && crate::limits::checkpoint().is_err() {
+            if crate::limits::checkpoint().is_err() {
                 return false;
             }
             let k = self.order[oi];

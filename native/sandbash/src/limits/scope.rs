@@ -216,6 +216,19 @@ pub fn reserve(bytes: u64) -> Result<(), Stop> {
     with_budget(|b| b.reserve(bytes)).unwrap_or(Ok(()))
 }
 
+/// Before pushing onto `v`: `Err` if a full buffer's doubling would not fit.
+/// The allocator counts a vector's growth only once it happened, and the
+/// new buffer (twice the old, beside it) is the one allocation too big for
+/// the next checkpoint to catch in time.
+#[inline]
+pub fn before_push<T>(v: &Vec<T>) -> Result<(), Stop> {
+    if v.len() == v.capacity() && v.capacity() >= 4096 {
+        reserve((v.capacity() as u64).saturating_mul(2 * std::mem::size_of::<T>() as u64))
+    } else {
+        Ok(())
+    }
+}
+
 /// A future that runs under a budget's scope on every poll.
 pub struct Scoped<F> {
     budget: Arc<Budget>,

@@ -29,24 +29,17 @@ pub(super) fn is_digit(c: u8) -> bool {
 /// and itself (GNU reports `illegal character` and skips the line).
 pub(super) type Illegal = (usize, usize, char);
 
-/// What a token holds in memory (with its string's heap block), and an
-/// illegal character with the message it becomes: what the budget is asked
-/// for as the lexer goes, since a line of NULs and names is ~100 bytes a byte.
-const TOK_BYTES: u64 = 64;
-const BAD_BYTES: u64 = 112;
-
 pub(super) fn lex(src: &[u8]) -> Result<(Vec<Tok>, Vec<Illegal>), crate::limits::Stop> {
     let mut toks = Vec::new();
     let mut bad = Vec::new();
     let mut i = 0;
     let mut line = 1;
-    let mut steps = 0u32;
     while i < src.len() {
-        steps = steps.wrapping_add(1);
-        if steps % 4096 == 0 {
-            crate::limits::checkpoint()?;
-            crate::limits::scope::reserve(toks.len() as u64 * TOK_BYTES + bad.len() as u64 * BAD_BYTES)?;
-        }
+        // A line of names and NULs holds ~100 bytes a byte: the budget sees
+        // them as they come, and is asked before either vector doubles.
+        crate::limits::checkpoint()?;
+        crate::limits::scope::before_push(&toks)?;
+        crate::limits::scope::before_push(&bad)?;
         let c = src[i];
         match c {
             b' ' | b'\t' | b'\r' => i += 1,

@@ -314,6 +314,12 @@ impl Utility for Sort {
                     if data.is_empty() {
                         data = d;
                     } else {
+                        let grown = (data.len() + d.len() + 1) as u64;
+                        if let Err(stop) = crate::limits::scope::reserve(grown) {
+                            crate::limits::scope::stop_exec(stop);
+                            return Ok(2);
+                        }
+                        data.reserve_exact(d.len() + 1);
                         data.extend_from_slice(&d);
                     }
                     if data.last().is_some_and(|&c| c != delim) {
@@ -346,7 +352,18 @@ impl Utility for Sort {
             return Ok(0);
         }
 
-        let mut entries: Vec<Entry<'_>> = lines().map(|l| order.entry(l)).collect();
+        // The entries (and a stable sort's buffer of half as many) are asked
+        // of the budget and made at their size: built by doubling, the last
+        // growth alone would pass it before any check could see it.
+        let count = lines().count();
+        let stable_buf = if order.keys.is_empty() || !(order.unique || order.stable) { 0 } else { count / 2 };
+        let need = (count + stable_buf) as u64 * std::mem::size_of::<Entry<'_>>() as u64;
+        if let Err(stop) = crate::limits::scope::reserve(need) {
+            crate::limits::scope::stop_exec(stop);
+            return Ok(2);
+        }
+        let mut entries: Vec<Entry<'_>> = Vec::with_capacity(count);
+        entries.extend(lines().map(|l| order.entry(l)));
         // Comparisons look at the deadline; once the exec must stop, every pair
         // compares equal and the sort finishes at once.
         let mut stopped = false;
