@@ -275,11 +275,21 @@ impl Differ<'_, '_> {
             self.bump(1);
             return Ok(());
         }
-        let la: Vec<&[u8]> = crate::commands::util::lines(&sa.data).collect();
-        let lb: Vec<&[u8]> = crate::commands::util::lines(&sb.data).collect();
+        // The line tables, their numbers and the map of distinct lines are
+        // asked of the budget and made at their size: grown by doubling, the
+        // map's last growth alone passed the budget before a check saw it.
+        let (na, nb) = (crate::commands::util::lines(&sa.data).count(), crate::commands::util::lines(&sb.data).count());
+        if let Err(stop) = crate::limits::scope::reserve((na + nb) as u64 * LINE_BYTES) {
+            crate::limits::scope::stop_exec(stop);
+            return Ok(());
+        }
+        let mut la: Vec<&[u8]> = Vec::with_capacity(na);
+        la.extend(crate::commands::util::lines(&sa.data));
+        let mut lb: Vec<&[u8]> = Vec::with_capacity(nb);
+        lb.extend(crate::commands::util::lines(&sb.data));
         // Each distinct line (as the options compare it) gets a number; the
         // deadline is looked at every few thousand lines.
-        let mut ids = HashMap::default();
+        let mut ids = HashMap::with_capacity_and_hasher(na + nb, Default::default());
         let key = |l| self.key(l);
         let going = || self.ctx.still_running();
         let ia = number(&la, &mut ids, &key, &going);
@@ -569,6 +579,10 @@ fn context(out: &mut Vec<u8>, a: &[&[u8]], b: &[&[u8]], changes: &[Change], ctx:
 
 /// The number of each line, as the options compare them: equal keys, one
 /// number. The deadline is looked at every few thousand lines (`None`: stop).
+/// Per line of either file: its slice (16), its number (8) and its share of
+/// the map of distinct lines (a key and a number, at hashbrown's load, ~40).
+const LINE_BYTES: u64 = 64;
+
 fn number<'a>(
     lines: &[&'a [u8]],
     ids: &mut HashMap<Cow<'a, [u8]>, usize, foldhash::fast::RandomState>,
