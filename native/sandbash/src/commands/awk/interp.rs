@@ -76,10 +76,25 @@ impl Array {
                 }
             }
             None => {
+                // Both tables double when full; the budget is asked first (a
+                // refusal stops the exec, which ends at its next check).
+                if let Err(stop) = self.before_growth() {
+                    crate::limits::scope::stop_exec(stop);
+                    return;
+                }
                 self.map.insert(k.clone(), self.slots.len());
                 self.slots.push(Some((k, v)));
             }
         }
+    }
+    fn before_growth(&self) -> Result<(), crate::limits::Stop> {
+        crate::limits::scope::before_push(&self.slots)?;
+        let cap = self.map.capacity();
+        if self.map.len() == cap && cap >= 4096 {
+            let entry = std::mem::size_of::<(String, usize)>() as u64 + 1;
+            crate::limits::scope::reserve((cap as u64).saturating_mul(2 * entry * 8 / 7))?;
+        }
+        Ok(())
     }
     pub fn remove(&mut self, k: &str) {
         if let Some(i) = self.map.remove(k) {
