@@ -277,39 +277,7 @@ impl BashBuilder {
                 account.limit()
             )));
         }
-        let mut vars = Variables::default();
-        // Every global a new shell sets (HOME, IFS, SHLVL, BASH_VERSINFO, ...).
-        vars.reserve_globals(16 + state::shell_vars::count() + self.env.len());
-        let defaults = [
-            ("HOME", home.clone()),
-            ("PATH", "/usr/local/bin:/usr/bin:/bin".to_string()),
-            ("USER", self.username.clone()),
-            ("LOGNAME", self.username.clone()),
-            ("HOSTNAME", self.hostname.clone()),
-            ("SHELL", "/bin/bash".to_string()),
-            ("PWD", cwd.clone()),
-        ];
-        for (k, v) in defaults {
-            let var = vars.entry(k);
-            var.value = Some(state::Value::Scalar(v));
-            var.exported = k != "HOSTNAME";
-        }
-        for (k, v) in &self.env {
-            let var = vars.entry(k);
-            var.value = Some(state::Value::Scalar(v.clone()));
-            var.exported = true;
-        }
-        state::shell_vars::install(&mut vars);
-        // One level above the environment's, as bash starts.
-        let from_env = vars.get("SHLVL").cloned();
-        state::shell_vars::set_level(&mut vars, from_env.as_ref(), false);
-        for (k, v) in [("IFS", " \t\n"), ("OPTERR", "1"), ("OPTIND", "1"), ("PS4", "+ ")] {
-            vars.entry(k).value = Some(state::Value::Scalar(v.to_string()));
-        }
-        // bash starts with OLDPWD exported but without a value: the first `cd` exports it.
-        if vars.get("OLDPWD").is_none() {
-            vars.entry("OLDPWD").exported = true;
-        }
+        let vars = initial_vars(&home, &self.username, &self.hostname, &cwd, &self.env);
         let mut opts = state::Options::default();
         opts.expand_aliases = self.expand_aliases;
         let fs: Arc<dyn Fs> = if let Some((_, fs)) = shared {
@@ -389,6 +357,65 @@ impl BashBuilder {
         aliases.publish(&state.aliases);
         Ok(Bash { state, mem, limits: self.limits, account, aliases })
     }
+}
+
+/// The variables a new session starts with, for these settings. Sessions built
+/// alike share them (each variable is copied when first changed): building
+/// them was a fifth of a new session's time.
+fn initial_vars(home: &str, username: &str, hostname: &str, cwd: &str, env: &[(String, String)]) -> Variables {
+    type Key = (String, String, String, String, Vec<(String, String)>);
+    static TEMPLATE: parking_lot::Mutex<Option<(Key, Variables)>> = parking_lot::Mutex::new(None);
+    let mut last = TEMPLATE.lock();
+    if let Some(((h, u, n, c, e), vars)) = &*last {
+        if h == home && u == username && n == hostname && c == cwd && e.as_slice() == env {
+            return vars.clone();
+        }
+    }
+    let vars = fresh_vars(home, username, hostname, cwd, env);
+    let key = (home.to_string(), username.to_string(), hostname.to_string(), cwd.to_string(), env.to_vec());
+    *last = Some((key, vars.clone()));
+    vars
+}
+
+fn fresh_vars(home: &str, username: &str, hostname: &str, cwd: &str, env: &[(String, String)]) -> Variables {
+    let mut vars = Variables::default();
+    // Every global a new shell sets (HOME, IFS, SHLVL, BASH_VERSINFO, ...).
+    vars.reserve_globals(16 + state::shell_vars::count() + env.len());
+    let defaults = [
+        ("HOME", home.to_string()),
+        ("PATH", "/usr/local/bin:/usr/bin:/bin".to_string()),
+        ("USER", username.to_string()),
+        ("LOGNAME", username.to_string()),
+        ("HOSTNAME", hostname.to_string()),
+        ("SHELL", "/bin/bash".to_string()),
+        ("PWD", cwd.to_string()),
+    ];
+    for (k, v) in defaults {
+        let var = vars.entry(k);
+        var.value = Some(state::Value::Scalar(v));
+        var.exported = k != "HOSTNAME";
+    }
+    for (k, v) in env {
+        let var = vars.entry(k);
+        var.value = Some(state::Value::Scalar(v.clone()));
+        var.exported = true;
+    }
+    state::shell_vars::install(&mut vars);
+    // One level above the environment's, as bash starts.
+    let from_env = vars.get("SHLVL").cloned();
+    state::shell_vars::set_level(&mut vars, from_env.as_ref(), false);
+    for (k, v) in [("IFS", " \t\n"), ("OPTERR", "1"), ("OPTIND", "1"), ("PS4", "+ ")] {
+        vars.entry(k).value = Some(state::Value::Scalar(v.to_string()));
+    }
+    // bash starts with OLDPWD exported but without a value: the first `cd` exports it.
+    if vars.get("OLDPWD").is_none() {
+        vars.entry("OLDPWD").exported = true;
+    }
+    // What `init_args` would set in each session's own table.
+    if vars.get_raw("COMP_WORDBREAKS").is_none() {
+        let _ = vars.set_scalar("COMP_WORDBREAKS", " \t\n\"'@><=;|&(:".to_string());
+    }
+    vars
 }
 
 /// History entries kept (bash's default HISTSIZE is 500; agents run more).

@@ -16,6 +16,9 @@ pub fn resolve(cwd: &str, path: &str) -> String {
 
 /// Normalize an absolute path lexically; `..` above `/` stays at `/`.
 pub fn normalize(path: &str) -> String {
+    if is_normal(path) {
+        return path.to_string();
+    }
     let mut parts: Vec<&str> = Vec::new();
     for comp in path.split('/') {
         match comp {
@@ -35,6 +38,16 @@ pub fn normalize(path: &str) -> String {
         out.push_str(p);
     }
     out
+}
+
+/// Whether `path` is what [`normalize`] makes of it (most paths a script
+/// names are): `/`, or `/` before each of its parts, none empty, `.` or `..`.
+fn is_normal(path: &str) -> bool {
+    if path == "/" {
+        return true;
+    }
+    let Some(rest) = path.strip_prefix('/') else { return false };
+    !rest.is_empty() && rest.split('/').all(|c| !c.is_empty() && c != "." && c != "..")
 }
 
 /// Parent directory of a normalized absolute path (`/` for `/`).
@@ -75,5 +88,40 @@ mod tests {
         assert_eq!(parent("/a/b"), "/a");
         assert_eq!(parent("/a"), "/");
         assert_eq!(file_name("/a/b"), "b");
+    }
+
+    #[test]
+    fn a_path_taken_as_normal_is_what_the_full_walk_makes_of_it() {
+        // Every path of up to four parts from these pieces, as bytes.
+        let pieces = ["", "/", "a", ".", "..", "bc", "..x", ".y"];
+        let mut paths = vec![String::new()];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for p in &paths {
+                for q in pieces {
+                    next.push(format!("{p}{q}"));
+                    next.push(format!("{p}/{q}"));
+                }
+            }
+            paths.extend(next);
+            paths.sort();
+            paths.dedup();
+        }
+        for p in &paths {
+            let mut parts: Vec<&str> = Vec::new();
+            for c in p.split('/') {
+                match c {
+                    "" | "." => {}
+                    ".." => {
+                        parts.pop();
+                    }
+                    c => parts.push(c),
+                }
+            }
+            let walked =
+                if parts.is_empty() { "/".to_string() } else { parts.iter().map(|c| format!("/{c}")).collect() };
+            assert_eq!(normalize(p), walked, "{p:?}");
+            assert_eq!(is_normal(p), *p == walked, "{p:?}");
+        }
     }
 }

@@ -285,6 +285,22 @@ mod tests {
     }
 
     #[test]
+    fn a_full_vector_asks_before_it_doubles() {
+        let budget = Budget::new(Limits { max_memory_bytes: 1 << 20, ..Limits::default() }, CancelToken::default());
+        budget.set_memory(Arc::new(MemAccount::new(1 << 20)));
+        let _g = enter(&budget);
+        // 64 K of u64 (512 KiB) would double to 1 MiB beside the old buffer.
+        let mut v: Vec<u64> = Vec::with_capacity(1 << 16);
+        v.resize(v.capacity() - 1, 0);
+        assert!(before_push(&v).is_ok(), "room left: no growth to ask for");
+        v.push(0);
+        assert!(before_push(&v).is_err(), "a doubling past the budget is refused");
+        // Small vectors grow without asking (the checkpoints catch them).
+        let small: Vec<u64> = vec![0; 64];
+        assert!(before_push(&small).is_ok());
+    }
+
+    #[test]
     fn reserve_refuses_what_the_budget_cannot_hold() {
         let budget = Budget::new(Limits { max_memory_bytes: 1 << 20, ..Limits::default() }, CancelToken::default());
         budget.set_memory(Arc::new(MemAccount::new(1 << 20)));

@@ -8,6 +8,7 @@ use std::hash::{Hash, Hasher};
 pub struct NameKey<'a>(pub &'a str);
 
 impl Hash for NameKey<'_> {
+    #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
         // The same bytes `String::hash` feeds, so keys and lookups agree.
         self.0.hash(state);
@@ -15,12 +16,14 @@ impl Hash for NameKey<'_> {
 }
 
 impl hashbrown::Equivalent<String> for NameKey<'_> {
+    #[inline]
     fn equivalent(&self, key: &String) -> bool {
         same(self.0.as_bytes(), key.as_bytes())
     }
 }
 
 impl hashbrown::Equivalent<Box<str>> for NameKey<'_> {
+    #[inline]
     fn equivalent(&self, key: &Box<str>) -> bool {
         same(self.0.as_bytes(), key.as_bytes())
     }

@@ -437,6 +437,12 @@ impl Utility for Jq {
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_guard = StopOnDrop(stop.clone());
         let max_len = usize::try_from(ctx.budget.limits.max_string_bytes).unwrap_or(usize::MAX).max(1024);
+        // Only `$ENV` and `env` read it: most programs never build it.
+        let env = if program.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"env")) {
+            ctx.env.exported()
+        } else {
+            Vec::new()
+        };
         let job = Job {
             program,
             fmt: o.fmt.clone(),
@@ -452,7 +458,7 @@ impl Utility for Jq {
             vars: o.vars,
             named: o.named,
             positional: o.positional,
-            env: ctx.env.exported(),
+            env,
             guard: GuardSpec {
                 deadline: ctx.budget.remaining().map(|d| std::time::Instant::now() + d),
                 cancel: ctx.budget.cancel_token().clone(),
