@@ -440,8 +440,12 @@ fn build(
     if pats.is_empty() {
         return Ok((None, None, vec![]));
     }
+    // The compile asks for its price; asked first, a list that cannot be
+    // compiled is not copied (each pattern wrapped, then all joined) on the way.
+    let len = pats.iter().map(|p| p.len().saturating_add(5)).fold(0usize, usize::saturating_add);
+    regex_cache::admit_len(len).map_err(|_| "Regular expression too big".to_string())?;
     let mut warnings = Vec::new();
-    let mut alts = Vec::new();
+    let mut alts = Vec::with_capacity(pats.len());
     for p in pats {
         crate::limits::scope::checkpoint_work(p.len()).map_err(|stop| stop.to_string())?;
         let src = match syntax {

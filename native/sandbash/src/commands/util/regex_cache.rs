@@ -74,7 +74,13 @@ const COMPILE_NANOS: u64 = 2000;
 /// left): every regex compiled from a script's text asks first. A refusal
 /// stops the exec at its next check and is returned as its message.
 pub fn admit(source: &str) -> Result<(), String> {
-    let n = source.len() as u64;
+    admit_len(source.len())
+}
+
+/// [`admit`] for a source of `len` bytes not built yet: a list of patterns
+/// asks before its copies (wrapped, joined) are made.
+pub fn admit_len(len: usize) -> Result<(), String> {
+    let n = len as u64;
     crate::syntax::cost::admit_or_stop(crate::syntax::cost::Cost {
         bytes: n.saturating_mul(COMPILE_BYTES),
         nanos: n.saturating_mul(COMPILE_NANOS),
