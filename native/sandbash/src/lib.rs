@@ -316,6 +316,7 @@ impl BashBuilder {
             bad_subst: None,
             in_heredoc: false,
             in_source: false,
+            args_set_at_top: false,
             script_file: false,
             exec_fds: None,
             loop_depth: 0,

@@ -221,3 +221,33 @@ fn c_without_a_command() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// source with arguments: the caller's parameters after it
+// ----------------------------------------------------------------------
+
+#[test]
+fn source_args_restored_unless_set_changed_them() {
+    check(
+        r#"printf 'echo "in: $# $1"\n' > a.sh; printf 'set -- q\n' > s.sh; printf 'shift\n' > sh.sh; printf 'set -e; set +e\n' > o.sh; printf 'set --\n' > e.sh
+set -- x y; source a.sh 1 2 3; echo "after: $# $1"
+source sh.sh 1 2 3; echo "shift: $# $1"
+source o.sh 1 2; echo "options: $# $1"
+source s.sh 1 2; echo "set: $# $1"
+set -- x y; source e.sh 1; echo "empty: $#"
+set -- x y; source s.sh; echo "no args: $# $1""#,
+        "in: 3 1\nafter: 2 x\nshift: 2 x\noptions: 2 x\nset: 1 q\nempty: 0\nno args: 1 q\n",
+        0,
+    );
+}
+
+#[test]
+fn source_args_inside_a_function_are_restored() {
+    check(
+        r#"printf 'set -- q\n' > s.sh; printf 'f() { set -- in-f; }\nf\n' > g.sh
+f() { source s.sh a b; echo "f: $# $1"; }; set -- x y; f 1 2; echo "top: $# $1"
+source g.sh a b; echo "set in a function: $# $1""#,
+        "f: 2 1\ntop: 2 x\nset in a function: 2 x\n",
+        0,
+    );
+}

@@ -78,6 +78,7 @@ pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     };
     let saved_args =
         if argv.len() > 2 { Some(std::mem::replace(&mut sh.positional, Arc::new(argv[2..].to_vec()))) } else { None };
+    let was_set = std::mem::replace(&mut sh.args_set_at_top, false);
     let was_source = std::mem::replace(&mut sh.in_source, true);
     sh.push_source(file.as_str());
     // A frame named `source`; its BASH_ARGV entry is the file name, or the
@@ -110,9 +111,13 @@ pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     }
     sh.pop_source();
     sh.in_source = was_source;
-    if let Some(a) = saved_args {
+    // bash restores the caller's parameters unless `set` changed them
+    // outside any function while the file ran.
+    let kept = sh.args_set_at_top && sh.func_depth == 0;
+    if let Some(a) = saved_args.filter(|_| !kept) {
         sh.positional = a;
     }
+    sh.args_set_at_top |= was_set;
     match r {
         Err(Flow::Return(n)) => Ok(n),
         other => other,

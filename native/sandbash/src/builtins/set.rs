@@ -49,7 +49,7 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     while i < argv.len() {
         let a = argv[i].as_str();
         if a == "--" {
-            sh.positional = Arc::new(argv[i + 1..].to_vec());
+            set_positional(sh, argv[i + 1..].to_vec());
             return 0;
         }
         // A lone `-` ends the options and turns off -x and -v; a lone `+`
@@ -58,7 +58,7 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
             sh.opts.xtrace = false;
             sh.opts.set_flag('v', false);
             if i + 1 < argv.len() {
-                sh.positional = Arc::new(argv[i + 1..].to_vec());
+                set_positional(sh, argv[i + 1..].to_vec());
             }
             return 0;
         }
@@ -68,7 +68,7 @@ pub async fn set(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         }
         let on = a.starts_with('-');
         if !(a.starts_with('-') || a.starts_with('+')) || a.len() < 2 {
-            sh.positional = Arc::new(argv[i..].to_vec());
+            set_positional(sh, argv[i..].to_vec());
             return 0;
         }
         for c in a[1..].chars() {
@@ -187,4 +187,12 @@ pub async fn shopt(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         let _ = fds.stdout.write_str(&out).await;
     }
     status
+}
+
+/// New positional parameters from `set` (see [`ShellState::args_set_at_top`]).
+fn set_positional(sh: &mut ShellState, args: Vec<String>) {
+    sh.positional = Arc::new(args);
+    if sh.func_depth == 0 {
+        sh.args_set_at_top = true;
+    }
 }

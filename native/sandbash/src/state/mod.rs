@@ -101,6 +101,10 @@ pub struct ShellState {
     pub in_heredoc: bool,
     /// Inside `source`/`.`: `return` is allowed.
     pub in_source: bool,
+    /// `set` gave new positional parameters outside every function: a
+    /// `source` with arguments then keeps them instead of restoring its
+    /// caller's (bash's `ARGS_SETBLTIN`).
+    pub args_set_at_top: bool,
     /// Running a script file (`bash file`, `./file`) rather than `-c` text:
     /// bash's fatal expansion errors then exit with 1, not 127.
     pub script_file: bool,

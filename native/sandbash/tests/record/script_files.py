@@ -64,3 +64,15 @@ e("conditional_arithmetic_error_is_false", r'''[[ 1/0 -eq 1 ]]; echo $?; [[ ! 1/
 group("bash -c takes its command after the options")
 t("options_after_c", '''bash -c -- 'echo "$0 $1"' a b; bash -c -x 'echo hi' 2>&1; bash -xc 'echo two' 2>&1; bash -c -e 'false; echo no'; echo "rc=$?"''')
 e("c_without_a_command", '''bash -c; echo "rc=$?"; bash -c --; echo "rc=$?"''')
+
+group("source with arguments: the caller's parameters after it")
+t("source_args_restored_unless_set_changed_them", r'''printf 'echo "in: $# $1"\n' > a.sh; printf 'set -- q\n' > s.sh; printf 'shift\n' > sh.sh; printf 'set -e; set +e\n' > o.sh; printf 'set --\n' > e.sh
+set -- x y; source a.sh 1 2 3; echo "after: $# $1"
+source sh.sh 1 2 3; echo "shift: $# $1"
+source o.sh 1 2; echo "options: $# $1"
+source s.sh 1 2; echo "set: $# $1"
+set -- x y; source e.sh 1; echo "empty: $#"
+set -- x y; source s.sh; echo "no args: $# $1"''')
+t("source_args_inside_a_function_are_restored", r'''printf 'set -- q\n' > s.sh; printf 'f() { set -- in-f; }\nf\n' > g.sh
+f() { source s.sh a b; echo "f: $# $1"; }; set -- x y; f 1 2; echo "top: $# $1"
+source g.sh a b; echo "set in a function: $# $1"''')
