@@ -250,6 +250,15 @@ impl Drop for FileSink {
 }
 
 impl Output {
+    /// The sandbox file this output writes to, if it is one (`> f`, `>> f`, `<> f`).
+    pub fn file_path(&self) -> Option<&str> {
+        match self {
+            Output::File(sink) => Some(&sink.path),
+            Output::ReadWrite(f, _) => Some(&f.path),
+            _ => None,
+        }
+    }
+
     /// Write all of `data`.
     pub async fn write(&self, data: &[u8]) -> Result<(), IoError> {
         if data.is_empty() {

@@ -141,6 +141,11 @@ fn shred_overwrites() {
 }
 
 #[test]
+fn cat_refuses_its_own_output() {
+    check_err(r#"echo a > f; cat f >> f; echo "status=$?"; cat f; echo b > g; cat g f >> f; echo "status=$?"; cat f; cat f > f; echo "status=$?"; wc -c < f; : > e; cat e >> e; echo "status=$?"; echo c > h; cat h 1<> h; echo "status=$?"; cat h - >> h < g; cat h"#, "status=1\na\nstatus=1\na\nb\nstatus=0\n0\nstatus=0\nstatus=1\nc\nb\n", "cat: f: input file is output file\ncat: f: input file is output file\ncat: h: input file is output file\ncat: h: input file is output file\n", 0);
+}
+
+#[test]
 fn ls_quoting() {
     check(
         r#"touch 'a b' "it's" plain; ls --quoting-style=shell; ls -Q; ls -b; ls --quoting-style=escape"#,

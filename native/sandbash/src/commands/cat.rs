@@ -146,7 +146,17 @@ impl Utility for Cat {
                 }
                 continue;
             }
-            match ctx.fs.open(&ctx.resolve(f)).await {
+            let path = ctx.resolve(f);
+            // GNU cat will not copy a nonempty file to itself (`cat f >> f`
+            // would only fill the disk).
+            if ctx.stdout.file_path() == Some(path.as_str())
+                && ctx.fs.metadata(&path).await.is_ok_and(|m| !m.is_dir() && m.size > 0)
+            {
+                ctx.err(format!("{}: input file is output file", quotef(f))).await?;
+                status = 1;
+                continue;
+            }
+            match ctx.fs.open(&path).await {
                 Ok(input) => {
                     while let Some(chunk) = input.read_chunk().await {
                         for piece in chunk.chunks(64 * 1024) {

@@ -27,6 +27,7 @@ t("dos2unix_filter", r'''printf 'x\r\ny\r\n' | dos2unix | od -c''')
 t("link_unlink", r'''echo x > a; link a b; cat b; unlink a; ls''')
 e("pathchk_checks", r'''pathchk a/b; echo "status=$?"; pathchk -p 'a b'; echo "status=$?"; pathchk -P ''; echo "status=$?"''')
 t("shred_overwrites", r'''printf hello > f; shred -n1 f; wc -c < f; printf hello > g; shred -x -z g; od -An -c g; shred -u f; ls''')
+e("cat_refuses_its_own_output", r'''echo a > f; cat f >> f; echo "status=$?"; cat f; echo b > g; cat g f >> f; echo "status=$?"; cat f; cat f > f; echo "status=$?"; wc -c < f; : > e; cat e >> e; echo "status=$?"; echo c > h; cat h 1<> h; echo "status=$?"; cat h - >> h < g; cat h''')
 t("ls_quoting", r'''touch 'a b' "it's" plain; ls --quoting-style=shell; ls -Q; ls -b; ls --quoting-style=escape''')
 
 group("Environment and running")
