@@ -42,3 +42,27 @@ a[-1]=9; echo "${a[@]}""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Negative keys in a compound assignment count from the items so far
+// ----------------------------------------------------------------------
+
+#[test]
+fn negative_keys_in_a_list() {
+    check_err(r#"a=(p q [-1]=z [-3]=w); declare -p a; n=-3; v=val; b=(p [$n]=$v); declare -p b; c=([-1]=z); echo "status=$?"; declare -p c"#, "declare -a a=([0]=\"p\" [1]=\"z\")\ndeclare -a b=([0]=\"p\")\nstatus=0\ndeclare -a c=()\n", "bash: line 1: [-3]=w: bad array subscript\nbash: line 1: [-3]=val: bad array subscript\nbash: line 1: [-1]=z: bad array subscript\n", 0);
+}
+
+#[test]
+fn negative_keys_appended() {
+    check_err(r#"a=(1 2 3); a+=([-1]=z); declare -p a; a+=([-1]+=w [-9]+=x); declare -p a; a=(1 2); a+=([-5]=z); echo "status=$?"; declare -p a"#, "declare -a a=([0]=\"1\" [1]=\"2\" [2]=\"z\")\ndeclare -a a=([0]=\"1\" [1]=\"2\" [2]=\"zw\")\nstatus=0\ndeclare -a a=([0]=\"1\" [1]=\"2\")\n", "bash: line 1: [-9]+=x: bad array subscript\nbash: line 1: [-5]=z: bad array subscript\n", 0);
+}
+
+#[test]
+fn negative_keys_in_declare_and_local() {
+    check_err(
+        r#"declare -a d=(x [-2]=y [-1]=z); declare -p d; f() { local -a b=(x [-1]=y); declare -p b; }; f; declare -A h=([-1]=z); declare -p h"#,
+        "declare -a d=([0]=\"z\")\ndeclare -a b=([0]=\"y\")\ndeclare -A h=([-1]=\"z\" )\n",
+        "bash: line 1: [-2]=y: bad array subscript\n",
+        0,
+    );
+}

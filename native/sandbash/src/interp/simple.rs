@@ -1248,6 +1248,20 @@ fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {
                             } else {
                                 arith(sh, &k)?
                             };
+                            // A negative key counts back from the end of the
+                            // items so far; one before the start is skipped.
+                            let i = if i < 0 {
+                                match m.keys().next_back().map(|last| last + 1 + i).filter(|j| *j >= 0) {
+                                    Some(j) => j,
+                                    None => {
+                                        let op = if append { "+=" } else { "=" };
+                                        sh.arith_warnings.push(format!("[{k}]{op}{v}: bad array subscript"));
+                                        continue;
+                                    }
+                                }
+                            } else {
+                                i
+                            };
                             (i, append)
                         }
                         None => (next, false),
