@@ -740,3 +740,22 @@ b ]]; echo next
 [[ ${c:?x} = *"a
 b"* ]]; echo not reached"#, "3\n", "A2\nB2\nbash: line 5: d: invalid indirect expansion\nbash: line 7: 1/0: division by 0 (error token is \"0\")\nbash: line 9: c: x\n", 127);
 }
+
+// ----------------------------------------------------------------------
+// break and continue across subshell boundaries
+// ----------------------------------------------------------------------
+
+#[test]
+fn break_inside_parentheses_sees_only_their_loops() {
+    check_err(r#"for i in 1 2; do (break); (continue 2); (for j in a b; do break 2; done; echo "sub $j"); echo "in $i"; done; echo out"#, "sub a\nin 1\nsub a\nin 2\nout\n", "bash: line 1: break: only meaningful in a `for', `while', or `until' loop\nbash: line 1: continue: only meaningful in a `for', `while', or `until' loop\nbash: line 1: break: only meaningful in a `for', `while', or `until' loop\nbash: line 1: continue: only meaningful in a `for', `while', or `until' loop\n", 0);
+}
+
+#[test]
+fn break_in_a_pipeline_or_substitution_ends_that_part() {
+    check_err(r#"for i in 1 2; do echo | break; x=$(continue; echo no); { break; echo no; } | cat; echo "in $i [$x]"; done; echo out"#, "no\nin 1 []\nno\nin 2 []\nout\n", "bash: line 1: break: only meaningful in a `for', `while', or `until' loop\nbash: line 1: break: only meaningful in a `for', `while', or `until' loop\n", 0);
+}
+
+#[test]
+fn break_in_compound_pipeline_stages() {
+    check_err(r#"for i in 1; do break | cat; echo | (break; echo a); echo | if true; then continue; fi; echo | while true; do break; done; echo "in $i"; done"#, "a\nin 1\n", "bash: line 1: break: only meaningful in a `for', `while', or `until' loop\nbash: line 1: continue: only meaningful in a `for', `while', or `until' loop\n", 0);
+}

@@ -249,6 +249,9 @@ async fn nested_subshell(sh: &mut ShellState, a: &ast::ArithmeticCommand, fds: &
 pub(crate) async fn subshell(sh: &mut ShellState, list: &ast::CompoundList, fds: &Fds) -> Res {
     let mut sub = super::fork(sh);
     enter_subshell(&mut sub)?;
+    // `break` and `continue` see only the loops inside `( )` (bash resets
+    // its loop level there; a pipeline's or `$( )`'s commands keep it).
+    sub.loop_depth = 0;
     sub.nofork = super::nofork::target(list);
     let status = match run_list(&mut sub, list, fds).await {
         Ok(s) => s,

@@ -573,6 +573,11 @@ async fn run_pipeline_stages(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds) 
             if debug && matches!(cmd, ast::Command::Simple(_)) {
                 Arc::make_mut(&mut st.traps).remove("DEBUG");
             }
+            // A compound stage runs as bash's subshells do, outside the
+            // loops around it; a simple `break` stage just ends its process.
+            if matches!(cmd, ast::Command::Compound(..)) {
+                st.loop_depth = 0;
+            }
             st
         })
         .collect();

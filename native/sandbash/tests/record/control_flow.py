@@ -172,3 +172,8 @@ b ]]; echo next
 b ]]; echo next
 [[ ${c:?x} = *"a
 b"* ]]; echo not reached''')
+
+group("break and continue across subshell boundaries")
+e("break_inside_parentheses_sees_only_their_loops", r'''for i in 1 2; do (break); (continue 2); (for j in a b; do break 2; done; echo "sub $j"); echo "in $i"; done; echo out''')
+e("break_in_a_pipeline_or_substitution_ends_that_part", r'''for i in 1 2; do echo | break; x=$(continue; echo no); { break; echo no; } | cat; echo "in $i [$x]"; done; echo out''')
+e("break_in_compound_pipeline_stages", r'''for i in 1; do break | cat; echo | (break; echo a); echo | if true; then continue; fi; echo | while true; do break; done; echo "in $i"; done''')
