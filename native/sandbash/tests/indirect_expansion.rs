@@ -104,3 +104,27 @@ r=1; echo ${!r:=z}"#,
         1,
     );
 }
+
+// ----------------------------------------------------------------------
+// Indirection through the special parameters
+// ----------------------------------------------------------------------
+
+#[test]
+fn indirect_through_at_and_star() {
+    check_err(
+        r#"a=b; set -- a; echo "${!@}" "${!*}" ${!@}; set --; echo "[${!@}][${!*}]"; set -- a c; IFS=:; echo "${!*}"; echo unreached"#,
+        "b b b\n[][]\n",
+        "bash: line 1: a:c: invalid variable name\n",
+        1,
+    );
+}
+
+#[test]
+fn indirect_through_at_with_two_words() {
+    check_err(r#"set -- a c; echo "${!@}"; echo unreached"#, "", "bash: line 1: a c: invalid variable name\n", 1);
+}
+
+#[test]
+fn indirect_through_other_specials() {
+    check(r#"set -- x y; x=X; y=Y; echo ${!#} ${!1}; v=val; : v; echo ${!_}; n=2; echo ${!n}"#, "y X\nval\ny\n", 0);
+}

@@ -383,6 +383,14 @@ async fn lookup_indirect(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Resul
             }
             l.join(" ")
         }
+        // `${!@}` and `${!*}`: the parameters joined (with a space, with
+        // IFS's first character) name the target; none refer to nothing.
+        PV::List(l, star) if matches!(p, Parameter::Special(SpecialParameter::AllPositionalParameters { .. })) => {
+            if l.is_empty() {
+                return Ok(PV::Unset);
+            }
+            l.join(if star { ifs_sep(sh) } else { " ".to_string() }.as_str())
+        }
         // An unset positional parameter refers to nothing (`${!1}` is empty).
         PV::Unset if matches!(p, Parameter::Positional(_)) => return Ok(PV::Unset),
         // A variable declared without a value refers to nothing either.

@@ -42,3 +42,8 @@ r=w; echo ${!r=y}; echo w=$w r=$r
 r='q[2]'; echo ${!r:=z}; echo not here
 echo next $?
 r=1; echo ${!r:=z}''')
+
+group("Indirection through the special parameters")
+e("indirect_through_at_and_star", r'''a=b; set -- a; echo "${!@}" "${!*}" ${!@}; set --; echo "[${!@}][${!*}]"; set -- a c; IFS=:; echo "${!*}"; echo unreached''')
+e("indirect_through_at_with_two_words", r'''set -- a c; echo "${!@}"; echo unreached''')
+t("indirect_through_other_specials", r'''set -- x y; x=X; y=Y; echo ${!#} ${!1}; v=val; : v; echo ${!_}; n=2; echo ${!n}''')
