@@ -120,3 +120,16 @@ fn kill_ends_background_jobs() {
 fn kill_errors() {
     check_err(r#"kill 999999; echo "st $?"; kill -9 abc; echo "st $?"; kill %3; echo "st $?"; kill; echo "st $?"; kill -s BOGUS 1; echo "st $?"; type kill"#, "st 1\nst 1\nst 1\nst 2\nst 1\nkill is a shell builtin\n", "bash: line 1: kill: (999999) - No such process\nbash: line 1: kill: abc: arguments must be process or job IDs\nbash: line 1: kill: %3: no such job\nkill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\nbash: line 1: kill: BOGUS: invalid signal specification\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Process substitutions seen through wait
+// ----------------------------------------------------------------------
+
+#[test]
+fn wait_for_a_process_substitution() {
+    check(
+        r#"cat <(exit 4); wait $!; echo "read: $?"; echo x > >(cat > /dev/null; exit 5); wait $!; echo "write: $?"; sleep 0 & p=$!; cat <(exit 6); wait $p; echo "job: $?"; wait $!; echo "sub: $?"; wait; echo "all: $?""#,
+        "read: 4\nwrite: 5\njob: 0\nsub: 6\nall: 0\n",
+        0,
+    );
+}

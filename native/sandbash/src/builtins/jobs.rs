@@ -60,6 +60,10 @@ pub async fn wait(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
     }
     let mut status = 0;
     for a in args {
+        if let Some(s) = sh.jobs.reap_substitution(a).await {
+            status = s;
+            continue;
+        }
         status = match sh.jobs.find(a).cloned() {
             Some(j) => {
                 let status = j.wait().await;

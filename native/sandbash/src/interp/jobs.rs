@@ -72,14 +72,46 @@ pub struct Jobs {
     pub last_pid: Option<u32>,
     /// The parent's jobs, which a subshell's `jobs` still lists (it cannot wait for them).
     pub inherited: Vec<Job>,
+    /// Process substitutions that ran (they run to the end before the
+    /// command): `$!` names the last, and `wait PID` gives its status once.
+    pub substitutions: Vec<(u32, watch::Receiver<Option<i32>>)>,
 }
+
+/// Process substitutions `wait` can still be asked about (bash keeps them as
+/// dead children, bounded here).
+const MAX_SUBSTITUTIONS: usize = 64;
 
 impl Jobs {
     /// The jobs of a subshell of this shell.
     pub fn for_subshell(&self) -> Jobs {
         let mut inherited = self.inherited.clone();
         inherited.extend(self.list.iter().cloned());
-        Jobs { list: Vec::new(), last_pid: self.last_pid, inherited }
+        Jobs { list: Vec::new(), last_pid: self.last_pid, inherited, substitutions: Vec::new() }
+    }
+
+    /// A process substitution ended with `status`: it becomes `$!`.
+    pub fn substitution_ended(&mut self, status: i32) {
+        self.substitution_started(watch::channel(Some(status)).1);
+    }
+
+    /// A process substitution runs beside the command (`> >(cmd)`): it
+    /// becomes `$!`, its status comes through `status`.
+    pub fn substitution_started(&mut self, status: watch::Receiver<Option<i32>>) {
+        let pid = NEXT_PID.fetch_add(1, Ordering::Relaxed);
+        if self.substitutions.len() >= MAX_SUBSTITUTIONS {
+            self.substitutions.remove(0);
+        }
+        self.substitutions.push((pid, status));
+        self.last_pid = Some(pid);
+    }
+
+    /// `wait PID` of a process substitution: its status once it ends, once.
+    pub async fn reap_substitution(&mut self, pid: &str) -> Option<i32> {
+        let pid: u32 = pid.parse().ok()?;
+        let i = self.substitutions.iter().position(|(p, _)| *p == pid)?;
+        let mut rx = self.substitutions.remove(i).1;
+        // A task dropped before it ended (cancelled): as if killed by SIGTERM.
+        Some(rx.wait_for(Option::is_some).await.map_or(143, |v| v.unwrap_or(0)))
     }
 
     /// Jobs still running, in start order.
@@ -192,6 +224,8 @@ pub fn spawn_reader(sh: &mut ShellState, cmd: &ast::SubshellCommand, input: Inpu
     let sub_fds = Fds { stdin: input, ..fds.clone() };
     let list = cmd.list.clone();
     let budget = sh.budget.clone();
+    let (tx, rx) = watch::channel(None);
+    sh.jobs.substitution_started(rx);
     let job = async move {
         let status = match super::run_list(&mut sub, &list, &sub_fds).await {
             Ok(s) | Err(Flow::Exit(s)) | Err(Flow::Return(s)) | Err(Flow::Abort(s)) => s,
@@ -201,9 +235,14 @@ pub fn spawn_reader(sh: &mut ShellState, cmd: &ast::SubshellCommand, input: Inpu
                 1
             }
         };
-        if let Err(s) = run_exit_trap(&mut sub, &sub_fds, status).await {
-            budget.stop_from_job(s);
-        }
+        let status = match run_exit_trap(&mut sub, &sub_fds, status).await {
+            Ok(s) => s,
+            Err(s) => {
+                budget.stop_from_job(s);
+                status
+            }
+        };
+        let _ = tx.send(Some(status));
     };
     if let Ok(rt) = tokio::runtime::Handle::try_current() {
         let task = rt.spawn(crate::limits::scope::Scoped::new(sh.budget.clone(), job));

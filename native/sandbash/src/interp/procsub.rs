@@ -58,8 +58,9 @@ pub async fn capture(sh: &mut ShellState, fds: &Fds, cmd: &SubshellCommand) -> R
     let buf = CaptureBuf::new(counter.clone());
     let sub_fds = Fds { stdout: Output::Capture(buf.clone()), ..fds.clone() };
     let saved = sh.last_status;
-    super::compound::subshell(sh, &cmd.list, &sub_fds).await?;
+    let status = super::compound::subshell(sh, &cmd.list, &sub_fds).await?;
     sh.last_status = saved;
+    sh.jobs.substitution_ended(status);
     if counter.exceeded() {
         let limit = sh.budget.limits.max_string_bytes;
         return Err(Flow::Stop(Budget::exceeded("max_string_bytes", limit, "process substitution output")));
@@ -80,7 +81,8 @@ pub async fn finish(sh: &mut ShellState, fds: &Fds, subs: ProcSubs) -> Result<()
     for (path, cmd) in &subs.writers {
         let data = sh.fs.read(path).await.unwrap_or_default();
         let sub_fds = Fds { stdin: Input::from_bytes(data), ..fds.clone() };
-        super::compound::subshell(sh, &cmd.list, &sub_fds).await?;
+        let status = super::compound::subshell(sh, &cmd.list, &sub_fds).await?;
+        sh.jobs.substitution_ended(status);
     }
     sh.last_status = saved;
     for p in &subs.paths {

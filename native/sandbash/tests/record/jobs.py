@@ -21,3 +21,6 @@ t("bg_loop_in_background", r'''for i in 1 2 3; do echo $i; done & wait''')
 group("kill")
 t("kill_ends_background_jobs", r'''{ sleep 5 & p=$!; kill $p; wait $p; echo "w $?"; sleep 5 & kill -s HUP %1; wait %1; echo "hup $?"; sleep 5 & kill -n 1 $!; wait; echo "all $?"; } 2>/dev/null''')
 e("kill_errors", r'''kill 999999; echo "st $?"; kill -9 abc; echo "st $?"; kill %3; echo "st $?"; kill; echo "st $?"; kill -s BOGUS 1; echo "st $?"; type kill''')
+
+group("Process substitutions seen through wait")
+t("wait_for_a_process_substitution", r'''cat <(exit 4); wait $!; echo "read: $?"; echo x > >(cat > /dev/null; exit 5); wait $!; echo "write: $?"; sleep 0 & p=$!; cat <(exit 6); wait $p; echo "job: $?"; wait $!; echo "sub: $?"; wait; echo "all: $?"''')
