@@ -171,3 +171,22 @@ fn arith_assoc_keys_lose_their_quotes() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Assigning through ${name[i]=...}
+// ----------------------------------------------------------------------
+
+#[test]
+fn assign_default_to_an_element() {
+    check(r#"s=abc; : ${s[1]=x}; declare -p s; echo ${s[2]:=z}; declare -p s; : ${t[3]=y}; declare -p t; declare -A h=([a]=1); : ${h[k]=v}; echo ${h[x y]=w}; declare -p h; declare -i n=1; echo ${n[1]=2+3}; declare -p n; a=(p q); : ${a[1]=no} ${a[-1]:=no}; declare -p a"#, "declare -a s=([0]=\"abc\" [1]=\"x\")\nz\ndeclare -a s=([0]=\"abc\" [1]=\"x\" [2]=\"z\")\ndeclare -a t=([3]=\"y\")\nw\ndeclare -A h=([k]=\"v\" [a]=\"1\" [\"x y\"]=\"w\" )\n5\ndeclare -ai n=([0]=\"1\" [1]=\"5\")\ndeclare -a a=([0]=\"p\" [1]=\"q\")\n", 0);
+}
+
+#[test]
+fn assign_default_to_a_readonly_element() {
+    check_err(
+        r#"readonly r=(1); : ${r[1]=x}; echo unreached; echo "${r[@]}""#,
+        "",
+        "bash: line 1: r: readonly variable\n",
+        1,
+    );
+}

@@ -346,6 +346,30 @@ async fn lookup(sh: &mut ShellState, fds: &Fds, p: &Parameter) -> Result<PV, Flo
     })
 }
 
+/// `${n:=v}` and `${n[i]:=v}` store as `n=v` (`n[i]=v`) does: attributes
+/// apply (`-i` evaluates, `-u` raises); a readonly variable abandons the line.
+async fn assign_default(
+    sh: &mut ShellState,
+    fds: &Fds,
+    name: &str,
+    index: Option<String>,
+    val: String,
+) -> Result<(), Flow> {
+    use crate::interp::simple::{store, Assigned, AssignedValue, StoreError};
+    let a = Assigned { name: name.to_string(), index, value: AssignedValue::Scalar(val), append: false };
+    match store(sh, a) {
+        Ok(()) => Ok(()),
+        Err(StoreError::Msg(m)) => {
+            fds.shell_err(sh.loc(), &m).await;
+            Err(Flow::Abort(1))
+        }
+        Err(e) => {
+            e.report(sh, fds, "").await?;
+            Err(Flow::Abort(1))
+        }
+    }
+}
+
 /// The keys of array `name` (`${!a[@]}`); a scalar has key 0.
 fn array_keys(sh: &ShellState, name: &str) -> Vec<String> {
     match array_value(sh, name) {
@@ -573,35 +597,24 @@ pub async fn expand(
                 };
                 let val = match target.as_ref().unwrap_or(parameter) {
                     Parameter::Named(n) => {
-                        // Assigned as `n=val` is: attributes apply (`-i`
-                        // evaluates, `-u` raises), and what is expanded is the
-                        // value stored. A readonly variable abandons the line.
-                        use crate::interp::simple::{store, Assigned, AssignedValue, StoreError};
-                        let a =
-                            Assigned { name: n.clone(), index: None, value: AssignedValue::Scalar(val), append: false };
-                        match store(sh, a) {
-                            Ok(()) => {}
-                            Err(StoreError::Msg(m)) => {
-                                fds.shell_err(sh.loc(), &m).await;
-                                return Err(Flow::Abort(1));
-                            }
-                            Err(e) => {
-                                e.report(sh, fds, "").await?;
-                                return Err(Flow::Abort(1));
-                            }
-                        }
+                        assign_default(sh, fds, n, None, val).await?;
                         sh.get_var(n).unwrap_or_default()
                     }
-                    Parameter::NamedWithIndex { name, index } => {
-                        let idx = array_index(sh, fds, index).await?;
-                        let entry = sh.vars.entry(name);
-                        match &mut entry.value {
-                            Some(Value::Indexed(m)) => {
-                                m.insert(idx, val.clone());
-                            }
-                            _ => entry.value = Some(Value::Indexed([(idx, val.clone())].into_iter().collect())),
+                    p @ Parameter::NamedWithIndex { name, index } => {
+                        // An associative array takes the key as a word, an
+                        // indexed one (or a scalar, which becomes element 0)
+                        // as arithmetic.
+                        let assoc = matches!(sh.vars.get(name).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
+                        let i = if assoc {
+                            expand_string(sh, fds, index).await?
+                        } else {
+                            super::expand_arith_text(sh, fds, index).await?
+                        };
+                        assign_default(sh, fds, name, Some(i), val).await?;
+                        match lookup(sh, fds, p).await? {
+                            PV::Str(s) => s,
+                            _ => String::new(),
                         }
-                        val
                     }
                     other => {
                         // It abandons the command line (bash leaves only in POSIX mode).

@@ -34,3 +34,7 @@ t("unset_function_with_odd_name", r'''function [() { :; }; unset [; echo $?; typ
 group("Quoted keys in arithmetic")
 t("arith_assoc_keys_lose_their_quotes", r'''declare -A A=([k]=42 ['a b']=1); (( x = A['k'] )); echo $x $(( A["a b"] + A[k] ))
 (( A['j'] = 5 )); (( A["j"] += 2 )); echo ${A[j]}; declare -p A''')
+
+group("Assigning through ${name[i]=...}")
+t("assign_default_to_an_element", r'''s=abc; : ${s[1]=x}; declare -p s; echo ${s[2]:=z}; declare -p s; : ${t[3]=y}; declare -p t; declare -A h=([a]=1); : ${h[k]=v}; echo ${h[x y]=w}; declare -p h; declare -i n=1; echo ${n[1]=2+3}; declare -p n; a=(p q); : ${a[1]=no} ${a[-1]:=no}; declare -p a''')
+e("assign_default_to_a_readonly_element", r'''readonly r=(1); : ${r[1]=x}; echo unreached; echo "${r[@]}"''')
