@@ -302,3 +302,27 @@ fn patch_adjacent_hunks_after_fuzz() {
 fn patch_insert_past_end_after_offset() {
     check(r#"printf 'l7\nl6\nl3\nl1\nl6\nl8\nl0\nl6\nl6\nl1\nl3\nl7\nl4\nl6\nl4\nl8\n' > a; printf 'l7\nl6\nl3\nXl1\nl6\nl8\nl0\nl6\nl6\nl1\nl3\nl7\nl4\nl6\nl4\nNEW1\nl8\n' > b; diff -U0 a b > p; printf 'l7\nl6\nl3\nTl6\nl8\nl0\nl6\nl6\nl1\nl3\nl7\nl4\nl6\nl4\nl8\n' > a; patch a < p; echo "rc=$?"; cat a"#, "patching file a\nHunk #1 succeeded at 9 (offset 5 lines).\nHunk #2 succeeded at 21 (offset 5 lines).\nrc=0\nl7\nl6\nl3\nTl6\nl8\nl0\nl6\nl6\nXl1\nl3\nl7\nl4\nl6\nl4\nl8\nNEW1\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// tar: names from a list, recursion
+// ----------------------------------------------------------------------
+
+#[test]
+fn tar_files_from_and_no_recursion() {
+    check_err(
+        r#"mkdir -p d/e; echo x > d/e/f; echo y > d/g; printf 'd\n\nd/g\n' > L; tar -cf a.tar --no-recursion -T L; tar -tf a.tar; tar -cf b.tar --no-recursion d d/e; tar -tf b.tar; tar -cf c.tar --no-recursion --recursion d/e; tar -tf c.tar; echo "status=$?""#,
+        "d/\nd/g\nd/\nd/e/\nd/e/\nd/e/f\nstatus=0\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn tar_files_from_stdin_with_null() {
+    check_err(
+        r#"mkdir d; echo x > d/a; echo y > 'd/b c'; printf 'd/a\0d/b c\0' | tar -cf a.tar --null -T -; tar -tf a.tar; tar -cf e.tar -T /dev/null; echo "empty=$?"; tar -tf e.tar | wc -l; tar -cf n.tar -T nope; echo "status=$?""#,
+        "d/a\nd/b c\nempty=0\n0\nstatus=2\n",
+        "tar: nope: Cannot stat: No such file or directory\ntar: Error is not recoverable: exiting now\n",
+        0,
+    );
+}

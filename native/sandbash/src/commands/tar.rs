@@ -20,7 +20,7 @@ use async_trait::async_trait;
 pub struct Tar;
 
 const SPEC: Spec = Spec::new(
-    "cxtf:zvC:pkO",
+    "cxtf:zvC:pkOT:",
     &[
         ("create", Arg::No, "c"),
         ("extract", Arg::No, "x"),
@@ -38,6 +38,11 @@ const SPEC: Spec = Spec::new(
         ("to-stdout", Arg::No, "O"),
         ("exclude", Arg::Yes, "exclude"),
         ("strip-components", Arg::Yes, "strip"),
+        ("files-from", Arg::Yes, "T"),
+        ("null", Arg::No, "null"),
+        ("no-null", Arg::No, "no-null"),
+        ("recursion", Arg::No, "recursion"),
+        ("no-recursion", Arg::No, "no-recursion"),
     ],
     "[OPTION...] [FILE]...",
 );
@@ -301,6 +306,8 @@ struct Opts {
     strip: usize,
     dir: String,
     excludes: Vec<Pattern>,
+    /// `--no-recursion`: a directory is archived without what it holds.
+    recurse: bool,
 }
 
 impl Opts {
@@ -376,12 +383,32 @@ impl Utility for Tar {
             strip,
             dir: ctx.resolve(p.last("C").unwrap_or(".")),
             excludes: p.all("exclude").map(Pattern::from_glob_text).collect(),
+            // The last of `--recursion` and `--no-recursion` wins.
+            recurse: p.opts.iter().rev().find(|o| matches!(o.id, "recursion" | "no-recursion")).is_none_or(|o| o.id == "recursion"),
         };
+        // `-T FILE`: names, one a line (NUL-separated with `--null`), after the operands.
+        let mut operands = p.operands.clone();
+        let listed = p.has("T");
+        let nul = p.opts.iter().rev().find(|o| matches!(o.id, "null" | "no-null")).is_some_and(|o| o.id == "null");
+        for list in p.all("T") {
+            let data = match ctx.read_operand(list).await {
+                Ok(d) => d,
+                Err(e) => {
+                    tar_err(ctx, &format!("{list}: Cannot stat: {e}")).await?;
+                    tar_err(ctx, "Error is not recoverable: exiting now").await?;
+                    return Ok(2);
+                }
+            };
+            let sep = if nul { b'\0' } else { b'\n' };
+            for name in data.split(|&b| b == sep).filter(|n| !n.is_empty()) {
+                operands.push(String::from_utf8_lossy(name).into_owned());
+            }
+        }
         let archive = p.last("f").unwrap_or("-").to_string();
         let mut run = Run { failed: false, stripped_slash: false };
         let status = match mode {
-            "c" => create(ctx, &o, &mut run, &archive, &p.operands).await?,
-            _ => read(ctx, &o, &mut run, &archive, &p.operands, mode == "x").await?,
+            "c" => create(ctx, &o, &mut run, &archive, &operands, listed).await?,
+            _ => read(ctx, &o, &mut run, &archive, &operands, mode == "x").await?,
         };
         if status.is_some() {
             return Ok(2);
@@ -401,8 +428,10 @@ async fn create(
     run: &mut Run,
     archive: &str,
     ops: &[String],
+    listed: bool,
 ) -> Result<Option<()>, IoError> {
-    if ops.is_empty() {
+    // Names from `-T` may be none: the archive is then empty.
+    if ops.is_empty() && !listed {
         ctx.stderr.write(format!("tar: Cowardly refusing to create an empty archive\n{TRY}").as_bytes()).await?;
         return Ok(Some(()));
     }
@@ -456,7 +485,7 @@ async fn create(
                     if !m.name.ends_with('/') {
                         m.name.push('/');
                     }
-                    let mut entries = ctx.fs.read_dir(&full).await.unwrap_or_default();
+                    let mut entries = if o.recurse { ctx.fs.read_dir(&full).await.unwrap_or_default() } else { Vec::new() };
                     entries.sort_by(|a, b| b.name.cmp(&a.name));
                     for e in entries {
                         stack.push((path::join(&full, &e.name), format!("{}{}", m.name, e.name), false));
