@@ -326,3 +326,17 @@ fn tar_files_from_stdin_with_null() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// split -C: whole lines up to a size
+// ----------------------------------------------------------------------
+
+#[test]
+fn split_line_bytes() {
+    check_err(r#"printf 'aaaaaaaaaa\nb\nc\ndd\n' > g; split -C 4 g r; for x in r*; do printf '%s=' "$x"; od -An -c "$x" | tr -s ' '; done; seq 20 > f; split --line-bytes=10 f s; wc -c s* | tail -1; ls s* | wc -l; split -C 0 f; echo "status=$?"; split -C 2x f; echo "status=$?"; split -C 1K f k; ls k*"#, "raa= a a a a\nrab= a a a a\nrac= a a \\n\nrad= b \\n c \\n\nrae= d d \\n\n51 total\n6\nstatus=1\nstatus=1\nkaa\n", "split: invalid number of bytes: ‘0’: Numerical result out of range\nsplit: invalid number of bytes: ‘2x’\n", 0);
+}
+
+#[test]
+fn split_bad_numbers() {
+    check_err(r#"seq 3 > f; split -b 2x f; split -l abc f; split -n abc f; split -l 0 f; split -b -1 f; split -l 99999999999999999999999 f; split -a x f; echo "status=$?""#, "status=1\n", "split: invalid number of bytes: ‘2x’\nsplit: invalid number of lines: ‘abc’\nsplit: invalid number of chunks: ‘abc’\nsplit: invalid number of lines: ‘0’: Numerical result out of range\nsplit: invalid number of bytes: ‘-1’\nsplit: invalid number of lines: ‘99999999999999999999999’: Value too large for defined data type\nsplit: invalid suffix length: ‘x’\n", 0);
+}

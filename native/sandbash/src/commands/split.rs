@@ -10,10 +10,11 @@ use async_trait::async_trait;
 pub struct Split;
 
 const SPEC: Spec = Spec::new(
-    "l:b:n:da:x",
+    "l:b:C:n:da:x",
     &[
         ("lines", Arg::Yes, "l"),
         ("bytes", Arg::Yes, "b"),
+        ("line-bytes", Arg::Yes, "C"),
         ("number", Arg::Yes, "n"),
         ("numeric-suffixes", Arg::Optional, "d"),
         ("hex-suffixes", Arg::Optional, "x"),
@@ -31,6 +32,8 @@ enum By {
     Bytes(u64),
     Chunks(u64),
     LineChunks(u64),
+    /// `-C N`: at most N bytes of whole lines (a longer line in N-byte parts).
+    LineBytes(u64),
 }
 
 /// The `n`th suffix of `len` characters, or `None` when they are used up.
@@ -87,6 +90,24 @@ fn pieces<'a>(data: &'a [u8], by: &By) -> Box<dyn Iterator<Item = &'a [u8]> + Se
             }))
         }
         By::Bytes(n) => Box::new(data.chunks(usize::try_from(n).unwrap_or(usize::MAX))),
+        By::LineBytes(n) => {
+            let max = usize::try_from(n).unwrap_or(usize::MAX);
+            let mut start = 0usize;
+            Box::new(std::iter::from_fn(move || {
+                if start >= data.len() {
+                    return None;
+                }
+                let limit = start.saturating_add(max).min(data.len());
+                let end = if limit == data.len() {
+                    limit
+                } else {
+                    memchr::memrchr(b'\n', &data[start..limit]).map_or(limit, |i| start + i + 1)
+                };
+                let piece = &data[start..end];
+                start = end;
+                Some(piece)
+            }))
+        }
         By::Chunks(k) => {
             let size = data.len() as u64 / k;
             let len = data.len();
@@ -124,7 +145,9 @@ impl Utility for Split {
         let (mut len, mut digits, mut elide) = (2usize, None, false);
         for o in &p.opts {
             let v = o.val.as_deref().unwrap_or("");
-            let num = parse_size(v).filter(|&n| n > 0);
+            // A plain number past 64 bits is refused, not taken as the most.
+            let too_large = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) && v.parse::<u64>().is_err();
+            let num = parse_size(v).filter(|&n| n > 0 && !too_large);
             match o.id {
                 "l" => match num {
                     Some(n) => by = By::Lines(n),
@@ -132,6 +155,10 @@ impl Utility for Split {
                 },
                 "b" => match num {
                     Some(n) => by = By::Bytes(n),
+                    None => return Err(bad("number of bytes", v)),
+                },
+                "C" => match num {
+                    Some(n) => by = By::LineBytes(n),
                     None => return Err(bad("number of bytes", v)),
                 },
                 "n" => {
@@ -254,8 +281,13 @@ impl Utility for Split {
 }
 
 fn bad(what: &str, v: &str) -> UError {
-    let why = if v.parse::<u64>() == Ok(0) { "Numerical result out of range" } else { "Invalid argument" };
-    UError::new(1, format!("invalid {what}: {}: {why}", quote_locale(v)))
+    // GNU names the errno only for a zero and for a number too large.
+    let why = match v.parse::<u64>() {
+        Ok(0) => ": Numerical result out of range",
+        Err(_) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => ": Value too large for defined data type",
+        _ => "",
+    };
+    UError::new(1, format!("invalid {what}: {}{why}", quote_locale(v)))
 }
 
 #[cfg(test)]

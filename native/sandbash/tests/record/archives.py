@@ -63,8 +63,12 @@ e("pr_missing_file", r'''echo x > s; pr -t s nope; echo "rc=$?"''')
 t("patch_adjacent_hunks_after_fuzz", r'''printf 'l2\nl8\nl2\nl4\nl2\nl7\nl6\nl4\nl8\nl3\nl2\nl7\nl1\nl3\nl5\nl0\nl7\nl0\nl8\nl6\nl6\nl1\nl6\nl5\nl6\nl4\nl5\n' > a; printf 'l2\nl8\nXl2\nl4\nl2\nl7\nl6\nl4\nl3\nl2\nl7\nl1\nl3\nXl5\nl0\nl7\nl0\nl8\nl6\nl6\nl1\nl6\nl5\nl6\nNEW1\nl4\nl5\n' > b; touch -d '2024-01-02 03:04:05' a b; diff -U2 a b > p; printf 'l2\nl8\nl4\nl2\nl7\nl6\nl4\nl8\nl3\nl2\nl7\nl1\nl3\nl5\nl0\nl7\nl0\nl8\nTl6\nl6\nl1\nl6\nl5\nl6\nl4\nl5\n' > a; patch a < p; echo "rc=$?"; cat a''')
 t("patch_insert_past_end_after_offset", r'''printf 'l7\nl6\nl3\nl1\nl6\nl8\nl0\nl6\nl6\nl1\nl3\nl7\nl4\nl6\nl4\nl8\n' > a; printf 'l7\nl6\nl3\nXl1\nl6\nl8\nl0\nl6\nl6\nl1\nl3\nl7\nl4\nl6\nl4\nNEW1\nl8\n' > b; diff -U0 a b > p; printf 'l7\nl6\nl3\nTl6\nl8\nl0\nl6\nl6\nl1\nl3\nl7\nl4\nl6\nl4\nl8\n' > a; patch a < p; echo "rc=$?"; cat a''')
 
-tools("tar")
+tools("tar", "split", "tail")
 
 group("tar: names from a list, recursion")
 e("tar_files_from_and_no_recursion", r'''mkdir -p d/e; echo x > d/e/f; echo y > d/g; printf 'd\n\nd/g\n' > L; tar -cf a.tar --no-recursion -T L; tar -tf a.tar; tar -cf b.tar --no-recursion d d/e; tar -tf b.tar; tar -cf c.tar --no-recursion --recursion d/e; tar -tf c.tar; echo "status=$?"''')
 e("tar_files_from_stdin_with_null", r'''mkdir d; echo x > d/a; echo y > 'd/b c'; printf 'd/a\0d/b c\0' | tar -cf a.tar --null -T -; tar -tf a.tar; tar -cf e.tar -T /dev/null; echo "empty=$?"; tar -tf e.tar | wc -l; tar -cf n.tar -T nope; echo "status=$?"''')
+
+group("split -C: whole lines up to a size")
+e("split_line_bytes", r'''printf 'aaaaaaaaaa\nb\nc\ndd\n' > g; split -C 4 g r; for x in r*; do printf '%s=' "$x"; od -An -c "$x" | tr -s ' '; done; seq 20 > f; split --line-bytes=10 f s; wc -c s* | tail -1; ls s* | wc -l; split -C 0 f; echo "status=$?"; split -C 2x f; echo "status=$?"; split -C 1K f k; ls k*''')
+e("split_bad_numbers", r'''seq 3 > f; split -b 2x f; split -l abc f; split -n abc f; split -l 0 f; split -b -1 f; split -l 99999999999999999999999 f; split -a x f; echo "status=$?"''')
