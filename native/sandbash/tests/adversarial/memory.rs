@@ -67,6 +67,15 @@ fn a_string_doubled_by_appending() {
 }
 
 #[test]
+fn one_quoted_word_of_many_copies_stops_at_the_string_limit() {
+    // Assigned, the quoted word takes the assignment's fast path: it must
+    // stop at max_string_bytes (10 MB) like every other word, not build all
+    // sixty copies first (600 MB for x of 10 MB) and refuse the result.
+    let script = format!("{}; y=\"{}\"; echo unreached", value(1_000_000), "$x".repeat(60));
+    stops_with_limits(&script, "expansion size limit exceeded (max_string_bytes: 10485760)", budget(BUDGET));
+}
+
+#[test]
 fn function_bodies() {
     let script = format!("{}; i=0; while :; do eval \"f$i() {{ echo $x; }}\"; i=$((i+1)); done", value(100_000));
     stops_with_limits(&script, NEEDLE, budget(BUDGET));

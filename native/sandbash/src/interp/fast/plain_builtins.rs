@@ -169,6 +169,11 @@ fn interpolated(sh: &ShellState, inner: &str) -> Option<String> {
             _ => return None,
         };
         out.push_str(parameter(sh, &rest[at..at + 1 + len])?);
+        // Past max_string_bytes the general path gives the error, before
+        // sixty copies of a big value pile up here.
+        if out.len() > 1 << 16 && out.len() as u64 > crate::expand::string_limit() {
+            return None;
+        }
         rest = &after[len..];
     }
     out.push_str(rest);
