@@ -346,3 +346,17 @@ echo "echo here" > c2; . c2"#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Invalid options of builtins that take few
+// ----------------------------------------------------------------------
+
+#[test]
+fn invalid_options_pwd_times_suspend_builtin_command() {
+    check_err(r#"pwd -x; echo "rc=$?"; pwd -L -P -- >/dev/null; echo "rc=$?"; times -z; echo "rc=$?"; suspend -z; echo "rc=$?"; builtin -z; echo "rc=$?"; builtin -- echo ok; command -z ls; echo "rc=$?"; command -- echo ok2"#, "rc=2\nrc=0\nrc=2\nrc=2\nrc=2\nok\nrc=2\nok2\n", "bash: line 1: pwd: -x: invalid option\npwd: usage: pwd [-LP]\nbash: line 1: times: -z: invalid option\ntimes: usage: times\nbash: line 1: suspend: -z: invalid option\nsuspend: usage: suspend [-f]\nbash: line 1: builtin: -z: invalid option\nbuiltin: usage: builtin [shell-builtin [arg ...]]\nbash: line 1: command: -z: invalid option\ncommand: usage: command [-pVv] command [arg ...]\n", 0);
+}
+
+#[test]
+fn invalid_options_source_history_bind() {
+    check_err(r#"echo 'echo "in $# $1"' > f; source -z; echo "rc=$?"; . -z f; echo "rc=$?"; .; echo "rc=$?"; source -- f a; history -z; echo "rc=$?"; bind -z; echo "rc=$?""#, "rc=2\nrc=2\nrc=2\nin 1 a\nrc=2\nrc=2\n", "bash: line 1: source: -z: invalid option\nsource: usage: source filename [arguments]\nbash: line 1: .: -z: invalid option\n.: usage: . filename [arguments]\nbash: line 1: .: filename argument required\n.: usage: . filename [arguments]\nbash: line 1: history: -z: invalid option\nhistory: usage: history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]\nbash: line 1: bind: warning: line editing not enabled\nbash: line 1: bind: -z: invalid option\nbind: usage: bind [-lpsvPSVX] [-m keymap] [-f filename] [-q name] [-u name] [-r keyseq] [-x keyseq:shell-command] [keyseq:readline-function or readline-command]\n", 0);
+}

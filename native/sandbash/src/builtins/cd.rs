@@ -133,6 +133,9 @@ async fn physical_path(sh: &ShellState, target: &str) -> Result<String, crate::f
 }
 
 pub async fn pwd(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    if let Some(c) = super::unknown_option(argv, "LP") {
+        return super::usage_error(sh, fds, &format!("pwd: -{c}: invalid option"), "pwd: usage: pwd [-LP]").await;
+    }
     let physical = argv[1..].iter().any(|a| a == "-P");
     let p =
         if physical { sh.fs.canonicalize(&sh.cwd).await.unwrap_or_else(|_| sh.cwd.clone()) } else { sh.cwd.clone() };

@@ -48,8 +48,21 @@ async fn source_path(sh: &ShellState, file: &str) -> String {
 }
 
 pub async fn source(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
+    let name = &argv[0];
+    let usage = format!("{name}: usage: {name} filename [arguments]");
+    if let Some(c) = super::unknown_option(argv, "") {
+        return Ok(super::usage_error(sh, fds, &format!("{name}: -{c}: invalid option"), &usage).await);
+    }
+    // `source -- file args`: the options end there.
+    let owned;
+    let argv = if argv.get(1).is_some_and(|a| a == "--") {
+        owned = [&argv[..1], &argv[2..]].concat();
+        &owned[..]
+    } else {
+        argv
+    };
     let Some(file) = argv.get(1) else {
-        return Ok(fail(sh.loc(), fds, &format!("{}: filename argument required", argv[0]), 2).await);
+        return Ok(super::usage_error(sh, fds, &format!("{name}: filename argument required"), &usage).await);
     };
     let p = source_path(sh, file).await;
     let read = if matches!(p.as_str(), "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0") {

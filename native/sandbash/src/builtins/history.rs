@@ -29,7 +29,7 @@ pub async fn history(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         }
         Some(a) if a.starts_with('-') && a.len() > 1 => {
             fds.shell_err(sh.loc(), &format!("history: {a}: invalid option")).await;
-            let _ = fds.stderr.write(b"history: usage: history [-c] [-d offset] [n]\n").await;
+            let _ = fds.stderr.write(b"history: usage: history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]\n").await;
             2
         }
         count => {
@@ -202,7 +202,14 @@ pub async fn fc(sh: &mut ShellState, argv: &[String], fds: &Fds) -> crate::inter
 }
 
 /// `bind`: no line editor here, as in a shell reading a script.
-pub async fn bind(sh: &mut ShellState, _argv: &[String], fds: &Fds) -> i32 {
+pub async fn bind(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    // bash warns first, then reads the options.
+    // Only the first word: the options with an argument are not read here.
+    if let Some(c) = super::unknown_option(&argv[..argv.len().min(2)], "lpsvPSVXmfqurx") {
+        fds.shell_err(sh.loc(), "bind: warning: line editing not enabled").await;
+        let usage = "bind: usage: bind [-lpsvPSVX] [-m keymap] [-f filename] [-q name] [-u name] [-r keyseq] [-x keyseq:shell-command] [keyseq:readline-function or readline-command]";
+        return super::usage_error(sh, fds, &format!("bind: -{c}: invalid option"), usage).await;
+    }
     fds.shell_err(sh.loc(), "bind: warning: line editing not enabled").await;
     0
 }

@@ -295,7 +295,11 @@ pub async fn no_job_control(sh: &mut ShellState, argv: &[String], fds: &Fds) -> 
 }
 
 /// `suspend`: a shell without job control cannot stop itself.
-pub async fn suspend(sh: &mut ShellState, _argv: &[String], fds: &Fds) -> i32 {
+pub async fn suspend(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    if let Some(c) = super::unknown_option(argv, "f") {
+        return super::usage_error(sh, fds, &format!("suspend: -{c}: invalid option"), "suspend: usage: suspend [-f]")
+            .await;
+    }
     fail(sh.loc(), fds, "suspend: cannot suspend: no job control", 1).await
 }
 
@@ -344,7 +348,10 @@ pub async fn disown(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
 
 /// `times`: the shell's and its children's user and system time; nothing
 /// here runs as a process of its own, so all four are zero.
-pub async fn times(_sh: &mut ShellState, _argv: &[String], fds: &Fds) -> i32 {
+pub async fn times(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
+    if let Some(c) = super::unknown_option(argv, "") {
+        return super::usage_error(sh, fds, &format!("times: -{c}: invalid option"), "times: usage: times").await;
+    }
     let _ = fds.stdout.write(b"0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n").await;
     0
 }

@@ -340,10 +340,15 @@ fn declaration<'a>(sh: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
 /// `builtin [name [args]]`.
 fn builtin<'a>(sh: &'a mut ShellState, c: Call<'a>) -> BoxFuture<'a, Res> {
     Box::pin(async move {
-        match c.argv.get(1) {
+        if let Some(o) = unknown_option(c.argv, "") {
+            let usage = "builtin: usage: builtin [shell-builtin [arg ...]]";
+            return Ok(usage_error(sh, c.fds, &format!("builtin: -{o}: invalid option"), usage).await);
+        }
+        let skip = 1 + usize::from(c.argv.get(1).is_some_and(|a| a == "--"));
+        match c.argv.get(skip) {
             None => Ok(0),
             Some(n) => match lookup(n).filter(|b| matches!(b.kind, Kind::Special | Kind::Regular)) {
-                Some(b) => run_builtin(sh, b, &c.argv[1..], Vec::new(), c.fds).await,
+                Some(b) => run_builtin(sh, b, &c.argv[skip..], Vec::new(), c.fds).await,
                 None => Ok(fail(sh.loc(), c.fds, &format!("builtin: {n}: not a shell builtin"), 1).await),
             },
         }
@@ -426,6 +431,21 @@ const EXEC_USAGE: &str = "exec: usage: exec [-cl] [-a name] [command [argument .
 pub async fn fail(loc: crate::state::Loc, fds: &Fds, msg: &str, status: i32) -> i32 {
     fds.shell_err(loc, msg).await;
     status
+}
+
+/// The first letter among `argv`'s leading options that is not in `allowed`
+/// (as bash's internal getopt reads them: options end at `--`, `-` or the
+/// first operand). For builtins whose options take no argument.
+pub fn unknown_option(argv: &[String], allowed: &str) -> Option<char> {
+    for a in argv.iter().skip(1) {
+        if a == "--" || a == "-" || !a.starts_with('-') {
+            return None;
+        }
+        if let Some(c) = a[1..].chars().find(|c| !allowed.contains(*c)) {
+            return Some(c);
+        }
+    }
+    None
 }
 
 /// Print `msg` and the builtin's usage line on stderr; status 2.

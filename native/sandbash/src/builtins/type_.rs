@@ -147,6 +147,10 @@ pub async fn type_(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
 }
 
 pub async fn command(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
+    if let Some(c) = super::unknown_option(argv, "pVv") {
+        let usage = "command: usage: command [-pVv] command [arg ...]";
+        return Ok(super::usage_error(sh, fds, &format!("command: -{c}: invalid option"), usage).await);
+    }
     let mut i = 1;
     let (mut describe, mut verbose) = (false, false);
     while i < argv.len() && argv[i].starts_with('-') && argv[i].len() > 1 {

@@ -89,3 +89,7 @@ shopt -so errexit nope; echo s=$? $-''')
 e("getopts_bad_name_reads_the_option_first", r'''set -- -c foo; getopts "c:" o-; echo st=$? OPTARG=$OPTARG OPTIND=$OPTIND; getopts "c:" o-; echo st=$? OPTIND=$OPTIND''')
 t("source_looks_in_path_first", r'''mkdir -p d; echo "echo path" > d/c; echo "echo cwd" > c; PATH="d:$PATH"; . c; shopt -u sourcepath; . c
 echo "echo here" > c2; . c2''')
+
+group("Invalid options of builtins that take few")
+e("invalid_options_pwd_times_suspend_builtin_command", r'''pwd -x; echo "rc=$?"; pwd -L -P -- >/dev/null; echo "rc=$?"; times -z; echo "rc=$?"; suspend -z; echo "rc=$?"; builtin -z; echo "rc=$?"; builtin -- echo ok; command -z ls; echo "rc=$?"; command -- echo ok2''')
+e("invalid_options_source_history_bind", r'''echo 'echo "in $# $1"' > f; source -z; echo "rc=$?"; . -z f; echo "rc=$?"; .; echo "rc=$?"; source -- f a; history -z; echo "rc=$?"; bind -z; echo "rc=$?"''')
