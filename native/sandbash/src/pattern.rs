@@ -14,6 +14,10 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, OnceLock};
 
+mod bracket;
+pub(crate) use bracket::char_class;
+use bracket::{bracket, forget_closes};
+
 /// Compiled patterns kept for reuse (cleared when full).
 const CACHE_ENTRIES: usize = 256;
 static CACHE: LazyLock<Mutex<HashMap<(String, bool), Regex>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
@@ -1146,125 +1150,9 @@ fn extglob_group(
     }
 }
 
-/// Characters a bracket expression may span. Each `[` of a pattern looks for
-/// its `]`: without a bound, a value of many `[` and no `]` costs the square of
-/// its length (50 KB took 3 s). Longer ones are a literal `[`, as a `[` that
-/// is never closed is.
-const MAX_BRACKET: usize = 256;
-
-thread_local! {
-    /// The last [`next_close`] answer: the pattern (its address and length),
-    /// where the search started, and the `]` it found.
-    static NEXT_CLOSE: std::cell::Cell<(usize, usize, usize, Option<usize>)> = const { std::cell::Cell::new((0, 0, 0, None)) };
-}
-
-/// Start a scan of another pattern: the remembered answer is for nobody
-/// (called where each scan of a pattern begins, so an answer about one
-/// pattern never serves another that came to lie at the same address).
-fn forget_closes() {
-    NEXT_CLOSE.with(|cell| cell.set((0, 0, 0, None)));
-}
-
-/// The first unquoted `]` of `c` at or after `from`. The callers ask about
-/// each `[` of a pattern from left to right, so the answer of the last
-/// question usually serves (a million `[` without a `]` are one scan, not a
-/// scan each).
-fn next_close(c: &[(char, bool)], from: usize) -> Option<usize> {
-    let key = (c.as_ptr() as usize, c.len());
-    let (p, n, lo, hit) = NEXT_CLOSE.with(std::cell::Cell::get);
-    if (p, n) == key && from >= lo && hit.is_none_or(|h| from <= h) {
-        return hit;
-    }
-    let found = c.get(from..).and_then(|rest| rest.iter().position(|&(ch, q)| ch == ']' && !q)).map(|k| from + k);
-    NEXT_CLOSE.with(|cell| cell.set((key.0, key.1, from, found)));
-    found
-}
-
-/// Translate a bracket expression starting at `c[start] == '['`.
-fn bracket(c: &[(char, bool)], start: usize) -> Option<(String, usize)> {
-    // Most `[` of a long run without `]` end here, before any text is built.
-    if next_close(c, start + 2).is_none_or(|at| at >= start.saturating_add(MAX_BRACKET)) {
-        return None;
-    }
-    let c = &c[..c.len().min(start.saturating_add(MAX_BRACKET))];
-    let mut i = start + 1;
-    let mut out = String::from("[");
-    if matches!(c.get(i), Some(&('!', false)) | Some(&('^', false))) {
-        out.push('^');
-        i += 1;
-    }
-    let first = i;
-    while i < c.len() {
-        let (ch, q) = c[i];
-        if ch == ']' && !q && i > first {
-            out.push(']');
-            return Some((out, i + 1));
-        }
-        if ch == '[' && !q && c.get(i + 1) == Some(&(':', false)) {
-            // [:class:]
-            // The class name runs from after `[:` to the next `:]` (in chars).
-            let window: Vec<char> = c[i..].iter().take(12).map(|x| x.0).collect();
-            let end = (2..window.len().saturating_sub(1)).find(|&k| window[k] == ':' && window[k + 1] == ']');
-            if let Some(end) = end {
-                let name: String = window[2..end].iter().collect();
-                let name = name.as_str();
-                if let Some(class) = char_class(name) {
-                    out.push_str(class);
-                    i += end + 2;
-                    continue;
-                }
-            }
-        }
-        if ch == '\\' && !q {
-            if let Some(&(n, _)) = c.get(i + 1) {
-                push_class_lit(&mut out, n);
-                i += 2;
-                continue;
-            }
-        }
-        if ch == '-' && !q && i > first && c.get(i + 1).is_some_and(|&(n, _)| n != ']') {
-            out.push('-');
-        } else {
-            push_class_lit(&mut out, ch);
-        }
-        i += 1;
-    }
-    None
-}
-
-/// A character class as bash matches it in a UTF-8 locale (glibc's
-/// `iswalpha` and kin: letters of every script are `alpha`, while `digit`
-/// and `xdigit` stay ASCII), as an item of a regex class.
-pub(crate) fn char_class(name: &str) -> Option<&'static str> {
-    Some(match name {
-        // glibc counts the digits of other scripts as letters.
-        "alpha" => r"[\p{Alphabetic}\p{Nd}--0-9]",
-        "upper" => r"\p{Uppercase}",
-        "lower" => r"\p{Lowercase}",
-        "alnum" => r"\p{Alphabetic}\p{Nd}",
-        "word" => r"\p{Alphabetic}\p{Nd}_",
-        "punct" => r"\p{P}\p{S}",
-        "print" => r"[^\p{Cc}]",
-        "graph" => r"[^\p{Cc}\p{Z}\s]",
-        "cntrl" => r"\p{Cc}",
-        "digit" => "[:digit:]",
-        "space" => "[:space:]",
-        "blank" => "[:blank:]",
-        "xdigit" => "[:xdigit:]",
-        _ => return None,
-    })
-}
-
 fn push_lit(out: &mut String, ch: char) {
     let mut buf = [0u8; 4];
     out.push_str(&regex::escape(ch.encode_utf8(&mut buf)));
-}
-
-fn push_class_lit(out: &mut String, ch: char) {
-    if matches!(ch, '[' | ']' | '\\' | '^' | '-' | '&' | '~') {
-        out.push('\\');
-    }
-    out.push(ch);
 }
 
 #[cfg(test)]
