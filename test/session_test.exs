@@ -283,6 +283,23 @@ defmodule ExBashkit.SessionTest do
       assert Session.list_dir(s, "/t") == {:error, "/t: Not a directory"}
     end
 
+    test "the application is not held to the permission bits the script set" do
+      s = Session.new()
+      run(s, "mkdir -p /p/d; echo secret > /p/d/f; chmod 000 /p/d/f; chmod 500 /p/d")
+      assert run(s, "cat /p/d/f").exit_code == 1
+      assert run(s, "echo x > /p/d/new").stderr == "bash: line 1: /p/d/new: Permission denied\n"
+      assert Session.read_file(s, "/p/d/f") == {:ok, "secret\n"}
+      assert Session.write_file(s, "/p/d/new", "mine") == :ok
+      assert Session.list_dir(s, "/p/d") == {:ok, [{"f", :file}, {"new", :file}]}
+      assert Session.remove(s, "/p/d", recursive: true) == :ok
+    end
+
+    test "a root session is not held to them either" do
+      s = Session.new(username: "root")
+      r = run(s, "echo x > f; chmod 000 f; cat f; id -u; echo $UID $HOME")
+      assert r.stdout == "x\n0\n0 /root\n"
+    end
+
     test "read_file of a directory is an error" do
       assert {:error, "/tmp: Is a directory"} = Session.read_file(Session.new(), "/tmp")
     end

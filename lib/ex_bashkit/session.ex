@@ -34,6 +34,10 @@ defmodule ExBashkit.Session do
       (`env: %{"LANG" => "C"}` or `env: [LANG: "C"]`).
     * `:cwd` - the starting working directory (default `/`); it is created.
     * `:username` - the virtual username reported by `whoami` (default `"sandbox"`).
+      Any name but `"root"` is uid 1000 and meets the permission bits of its
+      files as a non-root user does (`chmod 000 f; cat f` fails); `"root"` is
+      uid 0 with home `/root` and is not held to them. The file API
+      (`read_file/2` and kin) is never held to them.
     * `:hostname` - the virtual hostname reported by `hostname` (default `"bashkit-sandbox"`).
     * `:files` - a map (or keyword list) of `path => content` to seed into the
       virtual filesystem before the first call, creating parent directories as

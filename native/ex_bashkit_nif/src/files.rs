@@ -10,8 +10,11 @@ use std::future::Future;
 
 /// Drive one filesystem call to completion. The in-memory fs never waits; a
 /// backend that does (host mounts, Elixir backends) gets the shared runtime's timers.
+/// Run a file call of the application: not held to the sandbox user's
+/// permissions (the future runs on this thread).
 fn run<F: Future>(f: F) -> Result<F::Output, String> {
-    Ok(crate::runtime::get()?.block_on(f))
+    let rt = crate::runtime::get()?;
+    Ok(sandbash::fs::permissions::as_application(|| rt.block_on(f)))
 }
 
 fn abs(p: &str) -> String {

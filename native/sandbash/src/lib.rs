@@ -143,6 +143,10 @@ impl BashBuilder {
         self.cwd = cwd.into();
         self
     }
+    /// The sandbox user's name (`whoami`, `$USER`, `/home/NAME`). Any name
+    /// but `root` is uid 1000, held to the permission bits of its files
+    /// (see [`fs::permissions`]); `root` is uid 0, with `/root` as its home,
+    /// and is not.
     pub fn username(mut self, u: impl Into<String>) -> Self {
         self.username = u.into();
         self
@@ -233,7 +237,7 @@ impl BashBuilder {
         // What the session starts with (its files, variables) is its own.
         let _scope = limits::scope::enter_account(&account);
         let shared = self.shared.clone();
-        let home = format!("/home/{}", self.username);
+        let home = if self.username == "root" { "/root".to_string() } else { format!("/home/{}", self.username) };
         let cwd = fs::path::normalize(&self.cwd);
         let dirs = ["/tmp", "/home", home.as_str(), "/bin", "/usr/bin", "/dev", cwd.as_str()];
         let mem = match &shared {
@@ -270,6 +274,10 @@ impl BashBuilder {
             Some(Ok(())) => {}
             Some(Err(e)) => return Err(Error::InvalidInput(e)),
             None => return Err(Error::InvalidInput("filesystem setup did not complete".into())),
+        }
+        if shared.is_none() {
+            // Only root goes where the permission bits say no.
+            mem.set_user_checks(self.username != "root");
         }
         if account.would_exceed(0) {
             return Err(Error::InvalidInput(format!(
@@ -402,6 +410,9 @@ fn fresh_vars(home: &str, username: &str, hostname: &str, cwd: &str, env: &[(Str
         var.exported = true;
     }
     state::shell_vars::install(&mut vars);
+    if username == "root" {
+        state::shell_vars::make_root(&mut vars);
+    }
     // One level above the environment's, as bash starts.
     let from_env = vars.get("SHLVL").cloned();
     state::shell_vars::set_level(&mut vars, from_env.as_ref(), false);

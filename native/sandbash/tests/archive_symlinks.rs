@@ -13,7 +13,8 @@ fn entry(name: &str, kind: u8, link: &str, data: &[u8]) -> Vec<u8> {
     let mut h = [0u8; 512];
     let put = |h: &mut [u8; 512], at: usize, v: &[u8]| h[at..at + v.len()].copy_from_slice(v);
     put(&mut h, 0, name.as_bytes());
-    put(&mut h, 100, b"0000644\0");
+    // Directories searchable, as a tar of real ones holds them.
+    put(&mut h, 100, if kind == b'5' { b"0000755\0" } else { b"0000644\0" });
     put(&mut h, 108, b"0000000\0");
     put(&mut h, 116, b"0000000\0");
     put(&mut h, 124, format!("{:011o}\0", data.len()).as_bytes());

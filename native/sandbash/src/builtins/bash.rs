@@ -3,6 +3,7 @@
 
 use super::fail;
 use crate::fs::path;
+use crate::fs::FsError;
 use crate::interp::{run_child_script, Fds, Res};
 use crate::state::options::{Kind, Options};
 use crate::state::ShellState;
@@ -106,7 +107,17 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                 let p = path::resolve(&sh.cwd, file);
                 match sh.fs.read(&p).await {
                     Ok(d) => (crate::raw_bytes::decode_vec(d), file.clone(), rest[1..].to_vec()),
-                    Err(e) => return Ok(fail(sh.loc(), fds, &format!("{file}: {e}"), 127).await),
+                    Err(e) => {
+                        // A new shell's own error: no line, the shell's name
+                        // first (a directory's name, as bash's $0 has become).
+                        let (who, status) = match e {
+                            FsError::NotFound => (argv[0].as_str(), 127),
+                            FsError::IsADirectory => (file.as_str(), 126),
+                            _ => (argv[0].as_str(), 126),
+                        };
+                        let _ = fds.stderr.write_str(&format!("{who}: {file}: {e}\n")).await;
+                        return Ok(status);
+                    }
                 }
             }
             None => {

@@ -112,6 +112,10 @@ async fn chdir_with(sh: &mut ShellState, target: &str, physical: bool) -> Result
         Ok(_) => return Err(format!("{target}: Not a directory")),
         Err(e) => return Err(format!("{target}: {e}")),
     }
+    // Entering a directory takes searching it.
+    if !sh.fs.access(&dest, 1).await.unwrap_or(false) {
+        return Err(format!("{target}: Permission denied"));
+    }
     let old = std::mem::replace(&mut sh.cwd, dest.clone());
     let _ = sh.set_var("OLDPWD", old);
     let _ = sh.set_var("PWD", dest);

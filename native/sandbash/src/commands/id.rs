@@ -42,10 +42,10 @@ impl Utility for Id {
         let (names, end) = (p.has("n"), if p.has("z") { '\0' } else { '\n' });
         let mut status = 0;
         for u in users.into_iter().flatten() {
-            let (id, name) = if u == me || u == "1000" {
-                (1000, me.clone())
-            } else if u == "root" || u == "0" {
+            let (id, name) = if u == "root" || u == "0" {
                 (0, "root".to_string())
+            } else if u == me || u == "1000" {
+                (1000, me.clone())
             } else {
                 ctx.err(format!("{}: no such user", quote(&u))).await?;
                 status = 1;

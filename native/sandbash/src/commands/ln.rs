@@ -80,7 +80,13 @@ async fn link_one(
         if symbolic {
             format!("failed to create symbolic link {}: {e}", quote(link))
         } else {
-            format!("failed to create hard link {}: {e}", quote(link))
+            // GNU names the target too, but for errors about room or an existing name.
+            match e {
+                FsError::AlreadyExists | FsError::NoSpace | FsError::ReadOnly | FsError::Limit(..) => {
+                    format!("failed to create hard link {}: {e}", quote(link))
+                }
+                _ => format!("failed to create hard link {} => {}: {e}", quote(link), quote(target)),
+            }
         }
     };
     let src_meta = ctx.fs.metadata(&ctx.resolve(target)).await;

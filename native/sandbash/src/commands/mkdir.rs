@@ -82,6 +82,10 @@ async fn make(
                     }
                 }
                 Err(FsError::AlreadyExists) => match ctx.fs.metadata(&path).await {
+                    // GNU enters each ancestor in turn: one it may not search is the one named.
+                    Ok(m) if m.is_dir() && !ctx.fs.access(&path, 1).await.unwrap_or(true) => {
+                        return Ok(Err((prefix.to_string(), FsError::PermissionDenied)));
+                    }
                     Ok(m) if m.is_dir() => {}
                     Ok(_) => return Ok(Err((prefix.to_string(), FsError::NotADirectory))),
                     Err(_) => return Ok(Err((prefix.to_string(), FsError::AlreadyExists))),

@@ -693,8 +693,9 @@ async fn read(
             run.failed = true;
         }
     }
-    // Directory times last, as their contents changed them.
+    // Directory modes and times last, as their contents needed and changed them.
     for (dest, m) in dirs.iter().rev() {
+        let _ = ctx.fs.set_mode(dest, if o.preserve { m.mode } else { m.mode & !0o022 }).await;
         let _ = ctx.fs.set_mtime(dest, from_unix(m.mtime, 0)).await;
     }
     for (op, hit) in ops.iter().zip(found) {
@@ -743,7 +744,8 @@ async fn extract_one(ctx: &CommandContext<'_>, o: &Opts, m: &Member, dest: &str,
             if !existing.as_ref().is_some_and(|e| e.is_dir()) {
                 ctx.fs.mkdir(dest, true).await.map_err(|e| format!("Cannot mkdir: {e}"))?;
             }
-            let _ = ctx.fs.set_mode(dest, mode).await;
+            // Its mode is set at the end (see `dirs`), as GNU does: a
+            // directory the archive makes read-only still takes its members.
         }
         FileType::Symlink => {
             if existing.is_some() {

@@ -111,8 +111,16 @@ async fn touch_one(
     let meta = if no_deref { ctx.fs.symlink_metadata(path).await } else { ctx.fs.metadata(path).await };
     match meta {
         Ok(m) if op.ends_with('/') && !m.is_dir() => return Err(setting(FsError::NotADirectory)),
-        // The fs cannot time-stamp a link itself; leave it as it is.
-        Ok(m) if m.is_symlink() => return Ok(()),
+        // `-h`: the link's own time (a backend that keeps none leaves it).
+        Ok(m) if m.is_symlink() => {
+            if !atime_only {
+                match ctx.fs.set_symlink_mtime(path, mtime).await {
+                    Ok(()) | Err(FsError::NotSupported) => {}
+                    Err(e) => return Err(setting(e)),
+                }
+            }
+            return Ok(());
+        }
         Ok(_) => {}
         Err(FsError::NotFound) if op.ends_with('/') || no_deref => return Err(setting(FsError::NotFound)),
         Err(FsError::NotFound) if no_create => return Ok(()),

@@ -2,6 +2,7 @@
 //! File contents are `Arc<Vec<u8>>` so reads are cheap clones and forks share data.
 
 use super::path::{file_name, join, parent};
+use super::permissions::{self, READ, SEARCH, WRITE};
 use super::{DirEntry, FileType, Fs, FsError, FsLimit, FsResult, Metadata};
 use async_trait::async_trait;
 use parking_lot::RwLock;
@@ -84,12 +85,46 @@ struct Inner {
     total_bytes: u64,
     /// Names that share one file (`ln`); a snapshot keeps them as copies.
     links: super::hard_links::Links,
+    /// Whether the sandbox user's permissions are checked (see [`permissions`]).
+    user_checks: bool,
 }
 
 impl Inner {
     /// The nodes, to change: copied first while shared.
     fn nodes_mut(&mut self) -> &mut BTreeMap<String, Node> {
         Arc::make_mut(&mut self.nodes)
+    }
+
+    /// Whether this call is the sandbox user's and is checked.
+    fn checking(&self) -> bool {
+        self.user_checks && !permissions::is_application()
+    }
+
+    /// `Ok` when the caller may have `want` on `node`.
+    fn allow(&self, node: &Node, want: u32) -> FsResult<()> {
+        if self.checking() {
+            permissions::allow(node.mode, want)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// `Ok` when the caller may add or remove the name `real` (resolved):
+    /// its directory must be writable.
+    fn may_change_name(&self, real: &str) -> FsResult<()> {
+        match self.nodes.get(parent(real)) {
+            Some(dir) => self.allow(dir, WRITE),
+            None => Ok(()),
+        }
+    }
+
+    /// `Ok` when the caller may write the file at `real`, or create it there.
+    fn may_write(&self, real: &str) -> FsResult<()> {
+        match self.nodes.get(real) {
+            Some(node @ Node { kind: Kind::File(_), .. }) => self.allow(node, WRITE),
+            Some(_) => Ok(()),
+            None => self.may_change_name(real),
+        }
     }
 }
 
@@ -147,7 +182,12 @@ impl MemoryFs {
         let mut nodes = BTreeMap::new();
         nodes.insert("/".to_string(), Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
         MemoryFs {
-            inner: RwLock::new(Inner { nodes: Arc::new(nodes), total_bytes: 0, links: Default::default() }),
+            inner: RwLock::new(Inner {
+                nodes: Arc::new(nodes),
+                total_bytes: 0,
+                links: Default::default(),
+                user_checks: false,
+            }),
             limits,
         }
     }
@@ -166,7 +206,10 @@ impl MemoryFs {
                 }
             }
         };
-        MemoryFs { inner: RwLock::new(Inner { nodes, total_bytes: 0, links: Default::default() }), limits }
+        MemoryFs {
+            inner: RwLock::new(Inner { nodes, total_bytes: 0, links: Default::default(), user_checks: false }),
+            limits,
+        }
     }
 
     /// Bytes currently stored in files.
@@ -177,6 +220,12 @@ impl MemoryFs {
             let node = Node { kind: Kind::File(Arc::new(Vec::new())), mode: 0o666, mtime: SystemTime::now() };
             inner.nodes_mut().insert((*dev).to_string(), node);
         }
+    }
+
+    /// Check the sandbox user's permissions from now on (a session whose
+    /// user is not root), or stop checking them.
+    pub fn set_user_checks(&self, on: bool) {
+        self.inner.write().user_checks = on;
     }
 
     pub fn total_bytes(&self) -> u64 {
@@ -271,7 +320,7 @@ impl Inner {
                 continue;
             }
             match self.nodes.get(&cur) {
-                Some(Node { kind: Kind::Dir, .. }) => {}
+                Some(dir @ Node { kind: Kind::Dir, .. }) => self.allow(dir, SEARCH)?,
                 Some(_) => return Err(FsError::NotADirectory),
                 None => return Err(FsError::NotFound),
             }
@@ -395,7 +444,9 @@ fn is_device(path: &str) -> bool {
 impl Fs for MemoryFs {
     async fn read(&self, path: &str) -> FsResult<Vec<u8>> {
         let inner = self.inner.read();
-        match inner.get(path, true)?.0 {
+        let node = inner.get(path, true)?.0;
+        inner.allow(node, READ)?;
+        match node {
             Node { kind: Kind::File(d), .. } => Ok(d.as_ref().clone()),
             Node { kind: Kind::Dir, .. } => Err(FsError::IsADirectory),
             _ => Err(FsError::InvalidArgument),
@@ -405,7 +456,9 @@ impl Fs for MemoryFs {
     /// Streams the stored contents without copying them.
     async fn open(&self, path: &str) -> FsResult<crate::io::Input> {
         let inner = self.inner.read();
-        match inner.get(path, true)?.0 {
+        let node = inner.get(path, true)?.0;
+        inner.allow(node, READ)?;
+        match node {
             Node { kind: Kind::File(d), .. } => {
                 Ok(crate::io::Input::from_file(bytes::Bytes::from_owner(SharedBytes(d.clone()))))
             }
@@ -420,6 +473,7 @@ impl Fs for MemoryFs {
         }
         let mut inner = self.inner.write();
         let real = inner.creatable(path, &self.limits)?;
+        inner.may_write(&real)?;
         inner.put_file(real, data.to_vec(), &self.limits)
     }
 
@@ -429,6 +483,7 @@ impl Fs for MemoryFs {
         }
         let mut inner = self.inner.write();
         let real = inner.creatable(path, &self.limits)?;
+        inner.may_write(&real)?;
         let mut content = match inner.nodes_mut().get_mut(&real) {
             Some(Node { kind: Kind::File(d), .. }) => {
                 // Take the buffer out so a single owner appends in place.
@@ -482,6 +537,7 @@ impl Fs for MemoryFs {
         if !matches!(node.kind, Kind::Dir) {
             return Err(FsError::NotADirectory);
         }
+        inner.allow(node, READ)?;
         Ok(inner
             .children(&real)
             .map(|(k, n)| DirEntry { name: file_name(k).to_string(), file_type: n.file_type() })
@@ -501,6 +557,7 @@ impl Fs for MemoryFs {
                     Some(_) => return Err(FsError::AlreadyExists),
                     None => {
                         let real = inner.creatable(&cur, &self.limits)?;
+                        inner.may_change_name(&real)?;
                         inner.check_count(&self.limits)?;
                         inner.nodes_mut().insert(real, Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
                     }
@@ -513,6 +570,7 @@ impl Fs for MemoryFs {
             return Err(FsError::AlreadyExists);
         }
         let real = inner.creatable(path, &self.limits)?;
+        inner.may_change_name(&real)?;
         inner.check_count(&self.limits)?;
         inner.nodes_mut().insert(real, Node { kind: Kind::Dir, mode: 0o755, mtime: SystemTime::now() });
         Ok(())
@@ -524,6 +582,7 @@ impl Fs for MemoryFs {
         match inner.nodes.get(&real) {
             None => Err(FsError::NotFound),
             Some(Node { kind: Kind::Dir, .. }) => Err(FsError::IsADirectory),
+            Some(_) if inner.may_change_name(&real).is_err() => Err(FsError::PermissionDenied),
             Some(n) => {
                 let len = if let Kind::File(d) = &n.kind { d.len() as u64 } else { 0 };
                 // Bytes another name still holds stay counted.
@@ -547,9 +606,16 @@ impl Fs for MemoryFs {
         if real == "/" {
             return Err(FsError::PermissionDenied);
         }
+        inner.may_change_name(&real)?;
         let desc = inner.descendants_keys(&real);
         if !desc.is_empty() && !recursive {
             return Err(FsError::NotEmpty);
+        }
+        // Emptying a directory takes listing, searching and changing it.
+        for k in &desc {
+            if let Some(dir) = inner.nodes.get(parent(k)) {
+                inner.allow(dir, READ | WRITE | SEARCH)?;
+            }
         }
         for k in desc {
             if let Some(Node { kind: Kind::File(d), .. }) = inner.nodes_mut().remove(&k) {
@@ -570,6 +636,8 @@ impl Fs for MemoryFs {
         if src == dst {
             return Ok(());
         }
+        inner.may_change_name(&src)?;
+        inner.may_change_name(&dst)?;
         let src_is_dir = matches!(src_node.kind, Kind::Dir);
         if src_is_dir && (dst.starts_with(&format!("{src}/")) || src == "/") {
             return Err(FsError::InvalidArgument);
@@ -612,6 +680,7 @@ impl Fs for MemoryFs {
         if !matches!(inner.nodes.get(parent(&real)), Some(Node { kind: Kind::Dir, .. })) {
             return Err(FsError::NotFound);
         }
+        inner.may_change_name(&real)?;
         inner.check_count(&self.limits)?;
         inner
             .nodes_mut()
@@ -624,6 +693,17 @@ impl Fs for MemoryFs {
             Kind::Symlink(t) => Ok(t.clone()),
             _ => Err(FsError::InvalidArgument),
         }
+    }
+
+    async fn access(&self, path: &str, want: u32) -> FsResult<bool> {
+        let inner = self.inner.read();
+        let node = inner.get(path, true)?.0;
+        Ok(if inner.checking() {
+            node.mode & (want << 6) != 0
+        } else {
+            // Root may read and write anything, and run what anyone may.
+            want & 1 == 0 || matches!(node.kind, Kind::Dir) || node.mode & 0o111 != 0
+        })
     }
 
     async fn set_mode(&self, path: &str, mode: u32) -> FsResult<()> {
@@ -641,6 +721,14 @@ impl Fs for MemoryFs {
         let node = inner.nodes_mut().get_mut(&real).ok_or(FsError::NotFound)?;
         node.mtime = mtime;
         inner.mirror(&real);
+        Ok(())
+    }
+
+    async fn set_symlink_mtime(&self, path: &str, mtime: SystemTime) -> FsResult<()> {
+        let mut inner = self.inner.write();
+        let real = inner.resolve(path, false)?;
+        let node = inner.nodes_mut().get_mut(&real).ok_or(FsError::NotFound)?;
+        node.mtime = mtime;
         Ok(())
     }
 
@@ -666,6 +754,7 @@ impl Fs for MemoryFs {
             return Err(FsError::AlreadyExists);
         }
         let at = inner.creatable(link, &self.limits)?;
+        inner.may_change_name(&at)?;
         inner.check_count(&self.limits)?;
         inner.nodes_mut().insert(at.clone(), node);
         inner.links.link(&real, &at);

@@ -10,6 +10,7 @@ pub mod memory;
 pub mod mount;
 pub mod overlay;
 pub mod path;
+pub mod permissions;
 pub mod restricted;
 
 use async_trait::async_trait;
@@ -173,10 +174,23 @@ pub trait Fs: Send + Sync {
     async fn symlink(&self, target: &str, link: &str) -> FsResult<()>;
     /// The target of a symlink, as stored.
     async fn read_link(&self, path: &str) -> FsResult<String>;
+    /// Whether the sandbox user may read (`4`), write (`2`) or search and
+    /// run (`1`) the node at `path` (`test -r`, `cd`); `Err` when it cannot
+    /// be reached. The default grants what any of the node's owner, group or
+    /// other bits grant: backends whose files are not the user's own.
+    async fn access(&self, path: &str, want: u32) -> FsResult<bool> {
+        let m = self.metadata(path).await?;
+        Ok(m.mode & (want << 6 | want << 3 | want) != 0)
+    }
     /// Change permission bits.
     async fn set_mode(&self, path: &str, mode: u32) -> FsResult<()>;
     /// Change the modification time; creates nothing.
     async fn set_mtime(&self, path: &str, mtime: SystemTime) -> FsResult<()>;
+    /// Change a symlink's own modification time (`touch -h`); a backend
+    /// that keeps no times of links leaves it.
+    async fn set_symlink_mtime(&self, _path: &str, _mtime: SystemTime) -> FsResult<()> {
+        Err(FsError::NotSupported)
+    }
     /// Resolve every symlink in `path`; the result names an existing node.
     async fn canonicalize(&self, path: &str) -> FsResult<String>;
     /// Give the file at `target` a second name, `link` (which must not

@@ -88,6 +88,14 @@ impl Fs for MountFs {
         let r = self.route(path)?;
         r.fs.metadata(&r.inner).await
     }
+    async fn set_symlink_mtime(&self, path: &str, mtime: SystemTime) -> FsResult<()> {
+        let r = self.route(path)?;
+        r.fs.set_symlink_mtime(&r.inner, mtime).await
+    }
+    async fn access(&self, path: &str, want: u32) -> FsResult<bool> {
+        let r = self.route(path)?;
+        r.fs.access(&r.inner, want).await
+    }
     async fn symlink_metadata(&self, path: &str) -> FsResult<Metadata> {
         let r = self.route(path)?;
         r.fs.symlink_metadata(&r.inner).await

@@ -55,6 +55,14 @@ impl Fs for RestrictedFs {
         self.check(p)?;
         self.inner.metadata(p).await
     }
+    async fn set_symlink_mtime(&self, p: &str, mtime: SystemTime) -> FsResult<()> {
+        self.check(p)?;
+        self.inner.set_symlink_mtime(p, mtime).await
+    }
+    async fn access(&self, p: &str, want: u32) -> FsResult<bool> {
+        self.check(p)?;
+        self.inner.access(p, want).await
+    }
     async fn symlink_metadata(&self, p: &str) -> FsResult<Metadata> {
         self.check(p)?;
         self.inner.symlink_metadata(p).await

@@ -179,9 +179,9 @@ pub async fn unary(sh: &ShellState, p: &UP, s: &str) -> Result<bool, String> {
         UP::FileExistsAndIsRegularFile => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.is_file()),
         UP::FileExistsAndIsSymlink => !s.is_empty() && fs.symlink_metadata(&full()).await.is_ok_and(|m| m.is_symlink()),
         UP::FileExistsAndIsNotZeroLength => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.size > 0),
-        UP::FileExistsAndIsReadable => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o444 != 0),
-        UP::FileExistsAndIsWritable => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o222 != 0),
-        UP::FileExistsAndIsExecutable => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o111 != 0),
+        UP::FileExistsAndIsReadable => !s.is_empty() && fs.access(&full(), 4).await.unwrap_or(false),
+        UP::FileExistsAndIsWritable => !s.is_empty() && fs.access(&full(), 2).await.unwrap_or(false),
+        UP::FileExistsAndIsExecutable => !s.is_empty() && fs.access(&full(), 1).await.unwrap_or(false),
         UP::FileExistsAndIsSetuid => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o4000 != 0),
         UP::FileExistsAndIsSetgid => !s.is_empty() && fs.metadata(&full()).await.is_ok_and(|m| m.mode & 0o2000 != 0),
         UP::FileExistsAndHasStickyBit => {

@@ -56,6 +56,14 @@ pub fn set_level(vars: &mut Variables, parent: Option<&Var>, execed: bool) -> Op
 }
 
 /// Set them in `vars` (a new shell: a session or a nested `bash`).
+/// `UID` and `EUID` of a session whose user is root.
+pub fn make_root(vars: &mut Variables) {
+    for name in ["UID", "EUID"] {
+        let v = Var { integer: true, readonly: true, ..Var::scalar("0".to_string()) };
+        vars.insert_shared(name, Arc::new(v));
+    }
+}
+
 pub fn install(vars: &mut Variables) {
     for (name, var) in SHARED.iter() {
         vars.insert_shared(name, var.clone());

@@ -10,7 +10,8 @@ usage (from anywhere):  python3 native/sandbash/tests/record/record.py [--check]
 A topic file calls group(title), t(name, script[, stdin=bytes]) (stdout + status),
 e(name, script) (stdout + stderr + status) and p(name, script) (parse error); t and e
 take ignore="why" for a case recorded but not yet passing (#[ignore = "why"]), and
-tools(...) puts more real utilities on PATH for the topic.
+tools(...) puts more real utilities on PATH for the topic; as_user(uid) runs the topic's
+bash as that uid (needs root), so permission bits hold as they do for the sandbox user.
 bash runs as `bash -c SCRIPT` with env HOME=/home/sandbox LC_ALL=C.UTF-8 TZ=UTC and a
 PATH holding only cat, bash, sh, yes, head, sleep and mkdir, in an empty /tmp/sbtest, with empty stdin.
 """
@@ -57,13 +58,30 @@ def e(name, script, ignore=None):
 def p(name, script):
     cases.append(("p", name, script, {}))
 
+# The uid bash runs as for the current topic (None: whoever runs this).
+_user = [None]
+
+def as_user(uid):
+    """Run the current topic's bash as this (non-root) uid, as the sandbox user
+    is: permission bits then hold. Needs root."""
+    _user[0] = uid
+
 def run_bash(script, stdin):
     shutil.rmtree(CWD, ignore_errors=True)
     os.makedirs(CWD)
     env = {"HOME": "/home/sandbox", "PATH": BIN, "LC_ALL": "C.UTF-8", "TZ": "UTC"}
+    uid = _user[0]
+    become = None
+    if uid is not None:
+        os.chmod(BIN, 0o755)
+        os.chown(CWD, uid, uid)
+        def become():
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
     r = subprocess.run(["bash", "-c", script], cwd=CWD, env=env,
                        input=stdin if stdin is not None else b"",
-                       capture_output=True, timeout=20)
+                       capture_output=True, timeout=20, preexec_fn=become)
     return r.stdout, r.stderr, r.returncode
 
 def rust_str(b):
@@ -107,6 +125,7 @@ def main():
     drifted = []
     for topic in topics:
         cases.clear()
+        _user[0] = None
         while _extra_tools:
             os.remove(_extra_tools.pop())
         out = os.path.join(HERE, "..", topic + ".rs")

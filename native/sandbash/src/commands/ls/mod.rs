@@ -8,7 +8,7 @@ pub(crate) mod quote;
 use crate::commands::util::quote::{quote, quote_locale};
 use crate::commands::util::{human_size as human, Arg, Spec};
 use crate::commands::util::file_mode::mode_string;
-use crate::commands::util::file_time::{full_date, ls_date, tm, to_unix};
+use crate::commands::util::file_time::{custom_date, full_date, ls_date, tm, to_unix};
 use quote::{Quoting, STYLES};
 use crate::commands::CommandContext;
 use crate::commands::util::{UError, UResult, Utility};
@@ -17,6 +17,7 @@ use crate::io::IoError;
 use crate::pattern::Pattern;
 use async_trait::async_trait;
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::time::SystemTime;
 
 pub struct Ls;
@@ -390,6 +391,7 @@ async fn entry(ctx: &CommandContext<'_>, name: String, full: String, meta: Metad
 /// A directory's entries as shown (hidden ones filtered, `.`/`..` with -a), sorted.
 async fn list_dir(ctx: &CommandContext<'_>, o: &Opts, full: &str) -> Result<Vec<Entry>, FsError> {
     let mut names: Vec<String> = Vec::new();
+    let mut types: HashMap<String, FileType> = HashMap::new();
     if o.hidden == Hidden::All {
         names.push(".".into());
         names.push("..".into());
@@ -404,6 +406,7 @@ async fn list_dir(ctx: &CommandContext<'_>, o: &Opts, full: &str) -> Result<Vec<
         {
             continue;
         }
+        types.insert(e.name.clone(), e.file_type);
         names.push(e.name);
     }
     let mut out = Vec::with_capacity(names.len());
@@ -421,6 +424,14 @@ async fn list_dir(ctx: &CommandContext<'_>, o: &Opts, full: &str) -> Result<Vec<
             Ok(m) => m,
             Err(_) => match ctx.fs.symlink_metadata(&child).await {
                 Ok(m) => m,
+                // A directory that may be read but not searched still shows
+                // its names, as the listing gives their types.
+                Err(FsError::PermissionDenied) if o.layout != Layout::Long => Metadata {
+                    file_type: types.get(&name).copied().unwrap_or(FileType::File),
+                    size: 0,
+                    mode: 0,
+                    mtime: std::time::UNIX_EPOCH,
+                },
                 Err(_) => continue,
             },
         };
@@ -590,6 +601,7 @@ async fn print_entries(ctx: &CommandContext<'_>, o: &Opts, v: &[Entry], is_dir_l
         let date = match o.time_style.as_str() {
             "full-iso" => full_date(e.meta.mtime),
             "long-iso" | "iso" => iso_date(&o.time_style, e.meta.mtime, now),
+            s if s.starts_with('+') => custom_date(&s[1..], e.meta.mtime, now),
             _ => ls_date(e.meta.mtime, now),
         };
         out.push_str(&format!("{:>sw$} {date} {}", size_text(e), aligned_name(o, &e.name, pad)));

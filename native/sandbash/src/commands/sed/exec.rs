@@ -90,7 +90,8 @@ pub struct Runner<'c, 'a> {
     names: Vec<String>,
     peeked: Option<Line>,
     cur_src: Option<usize>,
-    in_place_path: Option<String>,
+    /// The file `-i` rewrites: its name as given and its path.
+    in_place_path: Option<(String, String)>,
     line_no: u64,
     ps: Vec<u8>,
     chomped: bool,
@@ -359,7 +360,7 @@ impl<'c, 'a> Runner<'c, 'a> {
         if self.cur_src != Some(l.src) {
             if self.set.in_place.is_some() {
                 self.finish_in_place().await?;
-                self.in_place_path = self.names.get(l.src).map(|n| self.ctx.resolve(n));
+                self.in_place_path = self.names.get(l.src).map(|n| (n.clone(), self.ctx.resolve(n)));
             }
             if self.set.separate && self.cur_src.is_some() {
                 self.line_no = 0;
@@ -448,12 +449,42 @@ impl<'c, 'a> Runner<'c, 'a> {
     }
 
     async fn finish_in_place(&mut self) -> Result<(), IoError> {
-        if let Some(path) = self.in_place_path.take() {
+        if let Some((name, path)) = self.in_place_path.take() {
             let s = std::mem::take(&mut self.sinks[IN_PLACE]);
-            if let Err(e) = self.ctx.fs.write(&path, &s.buf).await {
-                self.ctx.err(format!("couldn't edit {path}: {e}")).await?;
+            // A backend of whole operations is sent the file, not a rename.
+            let failed = if self.ctx.fs.whole_operations(&path) {
+                self.ctx.fs.write(&path, &s.buf).await.err().map(|e| format!("couldn't edit {name}: {e}"))
+            } else {
+                self.replace_by_rename(&name, &path, &s.buf).await.err()
+            };
+            if let Some(m) = failed {
+                self.ctx.err(m).await?;
                 self.fatal = Some(4);
             }
+        }
+        Ok(())
+    }
+
+    /// GNU sed writes the edited text to a new file beside the old one and
+    /// renames it over (keeping the mode): what decides is whether the
+    /// directory may be changed, not the file, and other hard links to the
+    /// file keep the old text.
+    async fn replace_by_rename(&self, name: &str, path: &str, data: &[u8]) -> Result<(), String> {
+        use crate::fs::path::{join, parent};
+        let tmp_name = format!("sed{:06x}", crate::expand::param::next_random() & 0xff_ffff);
+        let tmp = join(parent(path), &tmp_name);
+        let shown = match name.rfind('/') {
+            Some(i) => format!("{}/{tmp_name}", &name[..i]),
+            None => format!("./{tmp_name}"),
+        };
+        let fs = &self.ctx.fs;
+        fs.write(&tmp, data).await.map_err(|e| format!("couldn't open temporary file {shown}: {e}"))?;
+        if let Ok(m) = fs.metadata(path).await {
+            fs.set_mode(&tmp, m.mode).await.ok();
+        }
+        if let Err(e) = fs.rename(&tmp, path).await {
+            fs.remove_file(&tmp).await.ok();
+            return Err(format!("cannot rename {shown}: {e}"));
         }
         Ok(())
     }

@@ -96,11 +96,26 @@ fn from_tm(t: Tm) -> Option<i64> {
 
 /// `ls -l`'s date: `Nov 22 10:00` within the last six months, else `Nov 22  2020`.
 pub fn ls_date(t: SystemTime, now: SystemTime) -> String {
-    let (s, _) = to_unix(t);
-    let (n, _) = to_unix(now);
-    // GNU: half of an average Gregorian year, and nothing in the future.
-    let fmt: &[u8] = if s > n - 31_556_952 / 2 && s <= n { b"%b %e %H:%M" } else { b"%b %e  %Y" };
-    String::from_utf8_lossy(&super::strftime::strftime(fmt, s)).into_owned()
+    let fmt: &[u8] = if recent(t, now) { b"%b %e %H:%M" } else { b"%b %e  %Y" };
+    String::from_utf8_lossy(&super::strftime::strftime(fmt, to_unix(t).0)).into_owned()
+}
+
+/// GNU's test for a recent time: within half of an average Gregorian year
+/// before now, and not in the future.
+fn recent(t: SystemTime, now: SystemTime) -> bool {
+    let ((s, _), (n, _)) = (to_unix(t), to_unix(now));
+    s > n - 31_556_952 / 2 && s <= n
+}
+
+/// `ls --time-style=+FORMAT`: strftime's FORMAT, or `+OLD\nRECENT` with a
+/// second format for recent times.
+pub fn custom_date(format: &str, t: SystemTime, now: SystemTime) -> String {
+    let fmt = match format.split_once('\n') {
+        Some((_, new)) if recent(t, now) => new,
+        Some((old, _)) => old,
+        None => format,
+    };
+    String::from_utf8_lossy(&super::strftime::strftime(fmt.as_bytes(), to_unix(t).0)).into_owned()
 }
 
 /// `stat`'s `%y`: `2020-01-02 03:04:05.000000000 +0000`.

@@ -1,0 +1,30 @@
+"""Permissions as a non-root user meets them (the sandbox user is uid 1000 and
+owns its files): a directory without `x` cannot be entered or looked into,
+without `r` not listed, without `w` gets no new names and loses none; a file
+without `r` cannot be read, without `w` not written (but `sed -i` replaces it
+when its directory may change); `test -r/-w/-x` and running scripts follow the
+bits. Recorded with bash running as uid 1000."""
+
+as_user(1000)
+tools("ls", "rm", "mv", "cp", "touch", "chmod", "ln", "grep", "sed", "tee", "find", "wc", "truncate", "id", "cut")
+
+group("Directories")
+e("unsearchable_directory", '''mkdir d; echo hi > d/f; chmod 000 d; cd d; echo "cd=$?"; ls d; echo "ls=$?"; cat d/f; echo "cat=$?"; echo x > d/g; echo "redir=$?"; [ -e d/f ]; echo "e=$?"; chmod 755 d; cat d/f''')
+e("readable_but_not_searchable", '''mkdir d; echo hi > d/f; chmod 644 d; ls d; echo "ls=$?"; cat d/f; echo "cat=$?"; cd d; echo "cd=$?"; chmod 755 d''')
+e("searchable_but_not_readable", '''mkdir d; echo hi > d/f; chmod 311 d; ls d; echo "ls=$?"; cat d/f; echo "cat=$?"; cd d && pwd | sed 's|.*/||'; chmod 755 /tmp/sbtest/d''')
+e("unwritable_directory", '''mkdir d; touch d/f; chmod 555 d; touch d/z; echo "touch=$?"; rm d/f; echo "rm=$?"; mv d/f d/h; echo "mv=$?"; mkdir d/s; echo "mkdir=$?"; ln -s x d/l; echo "ln-s=$?"; ln d/f d/hl; echo "ln=$?"; cp d/f d/c; echo "cp=$?"; echo x > d/f; echo "write=$?"; chmod 755 d; ls d''')
+e("nested_unsearchable_directory", '''mkdir -p a/b/c; echo x > a/b/c/f; chmod 000 a/b; ls a/b/c; echo "ls=$?"; cat a/b/c/f; echo "cat=$?"; mkdir -p a/b/c/d; echo "mkdir=$?"; chmod 755 a/b; rm -r a; echo "rm=$?"; ls''')
+e("moving_out_of_an_unwritable_directory", '''mkdir src dst; touch src/f; chmod 555 src; mv src/f dst/; echo "mv=$?"; chmod 555 dst; chmod 755 src; mv src/f dst/; echo "mv=$?"; chmod 755 dst; ls src dst''')
+
+group("Files")
+e("unreadable_file", '''echo x > f; chmod 000 f; cat f; echo "cat=$?"; grep x f; echo "grep=$?"; wc -l f; echo "wc=$?"; sed p f; echo "sed=$?"; cp f g; echo "cp=$?"; source ./f; echo "source=$?"; chmod 600 f; cat f''')
+e("unwritable_file", '''echo x > f; chmod 444 f; echo y > f; echo "redir=$?"; echo y >> f; echo "append=$?"; tee f <<< y; echo "tee=$?"; truncate -s 0 f; echo "truncate=$?"; cat f; rm f; echo "rm=$?"; ls''')
+e("sed_in_place_replaces_an_unwritable_file", '''echo x > f; chmod 444 f; sed -i s/x/y/ f; echo "sed=$?"; cat f; ls -l f | cut -c1-10''')
+t("sed_in_place_breaks_hard_links", '''echo x > a; ln a b; sed -i s/x/y/ a; cat a b''')
+e("chmod_is_the_owners_way_back", '''echo x > f; chmod 000 f; chmod u+r f; cat f; mkdir d; chmod 000 d; chmod 700 d; touch d/g; echo "touch=$?"''')
+
+group("Tests and running")
+t("test_operators_follow_owner_bits", '''touch f; for m in 000 400 200 100 600 700 044 011; do chmod $m f; printf '%s:' $m; [ -r f ] && printf r; [ -w f ] && printf w; [ -x f ] && printf x; echo; done; mkdir d; chmod 000 d; [ -r d ] || echo "d not readable"; [ -x d ] || echo "d not searchable"; chmod 755 d''')
+e("running_scripts_needs_the_bits", '''echo "echo hi" > s.sh; chmod 000 s.sh; bash s.sh; echo "bash=$?"; ./s.sh; echo "run=$?"; chmod 644 s.sh; ./s.sh; echo "run=$?"; bash s.sh; echo "bash=$?"; chmod 755 s.sh; ./s.sh; echo "run=$?"''')
+e("bash_with_a_missing_or_directory_operand", '''bash nofile; echo "rc=$?"; mkdir dd; bash dd; echo "rc=$?"''')
+t("the_user_is_uid_1000", '''id -u; id -g; echo "$UID $EUID"''')
