@@ -2,6 +2,7 @@
 //! and context output, `-q`, `-r` over directories, and the whitespace/case
 //! options. Matching lines are found by `diff_seq` (GNU's algorithm).
 
+mod formats;
 pub(crate) mod seq;
 
 use crate::commands::util::{parse, quotef, Arg, OptError, Spec};
@@ -18,7 +19,7 @@ use std::collections::HashMap;
 pub struct Diff;
 
 const SPEC: Spec = Spec::new(
-    "qsuU:cC:rNiwbBZEaTpdt",
+    "qsuU:cC:rNiwbBZEaTpdtD:",
     &[
         ("brief", Arg::No, "q"),
         ("report-identical-files", Arg::No, "s"),
@@ -41,6 +42,15 @@ const SPEC: Spec = Spec::new(
         ("initial-tab", Arg::No, "T"),
         ("show-c-function", Arg::No, "p"),
         ("expand-tabs", Arg::No, "t"),
+        ("ifdef", Arg::Yes, "D"),
+        ("line-format", Arg::Yes, "line-format"),
+        ("old-line-format", Arg::Yes, "old-line-format"),
+        ("new-line-format", Arg::Yes, "new-line-format"),
+        ("unchanged-line-format", Arg::Yes, "unchanged-line-format"),
+        ("old-group-format", Arg::Yes, "old-group-format"),
+        ("new-group-format", Arg::Yes, "new-group-format"),
+        ("changed-group-format", Arg::Yes, "changed-group-format"),
+        ("unchanged-group-format", Arg::Yes, "unchanged-group-format"),
     ],
     "[OPTION]... FILES",
 )
@@ -51,10 +61,13 @@ enum Format {
     Normal,
     Unified(usize),
     Context(usize),
+    /// Through line and group formats (`-D`, `--*-format`).
+    Formats,
 }
 
 struct Opts {
     format: Format,
+    formats: formats::Formats,
     brief: bool,
     report_same: bool,
     recursive: bool,
@@ -101,6 +114,7 @@ impl Utility for Diff {
         };
         let mut o = Opts {
             format: Format::Normal,
+            formats: Default::default(),
             brief: false,
             report_same: false,
             recursive: false,
@@ -116,6 +130,8 @@ impl Utility for Diff {
             labels: Vec::new(),
             switches: String::new(),
         };
+        // The output style an option chose first; another one conflicts.
+        let mut style: Option<std::mem::Discriminant<Format>> = None;
         for opt in &p.opts {
             let v = opt.val.as_deref();
             let lines = |v: Option<&str>, dflt: usize| -> Result<usize, String> {
@@ -130,8 +146,16 @@ impl Utility for Diff {
                 "c" => Some(lines(None, 3).map(Format::Context)),
                 "C" | "context" => Some(lines(v, 3).map(Format::Context)),
                 "normal" => Some(Ok(Format::Normal)),
+                _ if opt.id == "D" || opt.id.ends_with("-format") => Some(set_format(&mut o.formats, opt.id, v)),
                 _ => None,
             };
+            if let Some(Ok(f)) = &fmt {
+                if style.is_some_and(|s| s != std::mem::discriminant(f)) {
+                    ctx.err("conflicting output style options").await?;
+                    return Err(UError::new(2, "Try 'diff --help' for more information."));
+                }
+                style = Some(std::mem::discriminant(f));
+            }
             match fmt {
                 Some(Ok(f)) => o.format = f,
                 Some(Err(m)) => {
@@ -262,7 +286,8 @@ impl Differ<'_, '_> {
         let (Some(sa), Some(sb)) = (self.read_side(a, true).await?, self.read_side(b, true).await?) else {
             return Ok(());
         };
-        if sa.data == sb.data {
+        // Formats write the files whole, alike or not.
+        if sa.data == sb.data && self.o.format != Format::Formats {
             if self.o.report_same {
                 self.ctx.out(format!("Files {a} and {b} are identical\n").as_bytes()).await?;
             }
@@ -297,7 +322,7 @@ impl Differ<'_, '_> {
         let (Some(ia), Some(ib)) = (ia, ib) else { return Ok(()) };
         let ctx = self.ctx;
         let horizon = match self.o.format {
-            Format::Normal => 0,
+            Format::Normal | Format::Formats => 0,
             Format::Unified(n) | Format::Context(n) => n,
         };
         let mut changes = diff(&ia, &ib, horizon, self.o.minimal, &mut || ctx.still_running());
@@ -305,6 +330,10 @@ impl Differ<'_, '_> {
             let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
             changes
                 .retain(|c| !(la[c.a.0..c.a.1].iter().all(|l| blank(l)) && lb[c.b.0..c.b.1].iter().all(|l| blank(l))));
+        }
+        if changes.is_empty() && self.o.format == Format::Formats {
+            // Formats write the files whole, alike or not.
+            return self.through_formats(&la, &lb, &changes).await;
         }
         if changes.is_empty() {
             if self.o.report_same {
@@ -318,9 +347,13 @@ impl Differ<'_, '_> {
             let sw = if self.o.switches.is_empty() { String::new() } else { format!("{} ", self.o.switches) };
             out.extend(format!("diff {sw}{} {}\n", quotef(a), quotef(b)).bytes());
         }
+        if self.o.format == Format::Formats {
+            self.ctx.out(&out).await?;
+            return self.through_formats(&la, &lb, &changes).await;
+        }
         let (ha, hb) = (self.header(&sa, 0), self.header(&sb, 1));
         match self.o.format {
-            Format::Normal => normal(&mut out, &la, &lb, &changes),
+            Format::Normal | Format::Formats => normal(&mut out, &la, &lb, &changes),
             Format::Unified(n) => {
                 out.extend(format!("--- {ha}\n+++ {hb}\n").bytes());
                 unified(&mut out, &la, &lb, &changes, n);
@@ -331,6 +364,22 @@ impl Differ<'_, '_> {
             }
         }
         self.ctx.out(&out).await
+    }
+
+    /// Both files written through the line and group formats, sent on
+    /// group by group.
+    async fn through_formats(&self, la: &[&[u8]], lb: &[&[u8]], changes: &[Change]) -> Result<(), IoError> {
+        let mut w = formats::Writer::new(&self.o.formats, la, lb);
+        let ctx = self.ctx;
+        let mut going = || ctx.still_running();
+        for g in formats::stretches(changes, la.len(), lb.len()) {
+            let done = w.group(&g, &mut going);
+            self.ctx.out(&w.take()).await?;
+            if done.is_err() {
+                break;
+            }
+        }
+        Ok(())
     }
 
     fn header(&self, s: &Side, i: usize) -> String {
@@ -447,6 +496,34 @@ fn join(dir: &str, name: &str) -> String {
     } else {
         format!("{dir}/{name}")
     }
+}
+
+/// A line or group format option: the formats it sets, or GNU's complaint
+/// when it sets one to another value than before.
+fn set_format(f: &mut formats::Formats, id: &str, v: Option<&str>) -> Result<Format, String> {
+    use formats::Which;
+    let v = v.unwrap_or_default();
+    let conflict = |name: &str, value: &str| format!("conflicting {name} option value '{value}'");
+    if id == "D" {
+        return match f.set_ifdef(v) {
+            Ok(()) => Ok(Format::Formats),
+            Err(_) => Err(conflict("-D", &format!("#ifndef {v}\n%<#endif /* ! {v} */\n"))),
+        };
+    }
+    let which: &[Which] = match id {
+        "line-format" => &[Which::OldLine, Which::NewLine, Which::UnchangedLine],
+        "old-line-format" => &[Which::OldLine],
+        "new-line-format" => &[Which::NewLine],
+        "unchanged-line-format" => &[Which::UnchangedLine],
+        "old-group-format" => &[Which::OldGroup],
+        "new-group-format" => &[Which::NewGroup],
+        "changed-group-format" => &[Which::ChangedGroup],
+        _ => &[Which::UnchangedGroup],
+    };
+    for w in which {
+        f.set(*w, v.as_bytes()).map_err(|()| conflict(&format!("--{id}"), v))?;
+    }
+    Ok(Format::Formats)
 }
 
 /// A line with its prefix; a last line without newline gets GNU's marker.
