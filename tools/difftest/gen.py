@@ -72,9 +72,15 @@ PATTERNS = [
     "a", "*", "?", "a*", "*b", "*a", "b*", "[ab]", "[!a]*", "\\*", '"*"', "' '", " ", "??", "*:*", ":*",
     "*:", "[[:space:]]", "[[:alpha:]]*", "*[0-9]", "x", "", "'a'*", "é", "/*", "*/", ".*", "*.*", "[a-c]",
 ]
+# Bracket expressions in full POSIX form: equivalence classes, collating
+# symbols, unknown classes, reversed ranges, `]` and `-` in odd places.
+BRACKETS = [
+    "[[=a=]]*", "*[[.period.]]*", "*[[.-.]]*", "[[:foo:]]*", "[![:foo:]]*", "[z-a]*", "[z-ab]*", "[]a]*",
+    "[!]]*", "*[a-]", "[[.a.]-c]*", "*[[:alpha:][.-.]]", "[[=a=][=b=]]*", "*[[.space.]]*", "[[.hyphen.]-0]*",
+]
 REPLS = ["", "X", "<&>", "-", "'q'", '"d"', "$x", "\\&", "/", " ", "&"]
 GLOBS = ["*", "a*", "*.txt", "?", "a?", "[ab]*", "[!a]*", "*b*", "nomatch*", ".*", "*/", "d*/*", "'a'*",
-         "\\a*", "a[", "[", "*[", "**", "b.*"]
+         "\\a*", "a[", "[", "*[", "**", "b.*", "*[[.period.]]txt", "[[=a=]]?", "[![:foo:]]*"]
 FILES = ["a1", "a2", "b.txt", "ab", "'sp ace'", ".hid", "x.txt"]
 PRINTF_FORMATS = [
     "%s\\n", "<%s>", "[%5s]", "[%-5s]", "[%.2s]", "%d\\n", "[%5d]", "[%-4d]", "[%05d]", "%+d\\n", "% d\\n",
@@ -233,6 +239,9 @@ class Gen:
 
     def pattern(self, inq):
         p = self.c(PATTERNS)
+        if self.p(0.04):
+            self.tag("bracket")
+            p = self.c(BRACKETS)
         if self.p(0.05):
             self.tag("extglob")
             p = self.c(["@(a|b)", "*(a)", "+(a|b)", "?(x)", "!(a)*"])
@@ -407,7 +416,11 @@ class Gen:
 
     def casepat(self):
         k = self.r.randrange(5)
-        if k == 0: return self.c(PATTERNS[:-1]) or "x"
+        if k == 0:
+            if self.p(0.1):
+                self.tag("bracket")
+                return self.c(BRACKETS)
+            return self.c(PATTERNS[:-1]) or "x"
         if k == 1: return self.quote(self.c(VALUES) or "a", self.c(["sq", "dq"]))
         if k == 2: return "\"$" + self.var() + "\""
         if k == 3: return "$" + self.var()
