@@ -14,14 +14,14 @@ use async_trait::async_trait;
 pub struct Xargs;
 
 const SPEC: Spec = Spec::new(
-    "0a:d:E:I:L:n:prs:tP:xo",
+    "0a:d:E:e::I:i::L:l::n:prs:tP:xo",
     &[
         ("null", Arg::No, "0"),
         ("arg-file", Arg::Yes, "a"),
         ("delimiter", Arg::Yes, "d"),
-        ("eof", Arg::Optional, "E"),
-        ("replace", Arg::Optional, "I"),
-        ("max-lines", Arg::Optional, "L"),
+        ("eof", Arg::Optional, "e"),
+        ("replace", Arg::Optional, "i"),
+        ("max-lines", Arg::Optional, "l"),
         ("max-args", Arg::Yes, "n"),
         ("interactive", Arg::No, "p"),
         ("no-run-if-empty", Arg::No, "r"),
@@ -149,6 +149,12 @@ async fn next_line(r: &mut Reader, s: &Split) -> Line {
     }
     let trailing_blank = !s.whole_lines && raw.last().is_some_and(|&b| b == b' ' || b == b'\t');
     Line::Items(items, trailing_blank)
+}
+
+/// GNU's warning when a later option undoes an earlier one.
+async fn exclusive(ctx: &CommandContext<'_>, option: &str, offending: &str) -> Result<(), crate::io::IoError> {
+    ctx.err(format!("warning: options {offending} and {option} are mutually exclusive, ignoring previous {offending} value"))
+        .await
 }
 
 /// `-d`'s argument: one character or an escape (`\n`, `\t`, `\0`, `\x41`, `\101`).
@@ -315,25 +321,45 @@ impl Utility for Xargs {
                     }
                 },
                 "a" => file = Some(v),
-                "E" => split.eof_str = (!v.is_empty()).then_some(v),
-                "I" => {
-                    plan.replace = Some(o.val.clone().unwrap_or_else(|| "{}".into()));
-                    plan.max_lines = Some(1);
-                    plan.max_args = None;
-                }
-                "L" => {
-                    let v = o.val.clone().unwrap_or_else(|| "1".into());
-                    match v.parse::<usize>() {
-                        Ok(n) if n >= 1 => plan.max_lines = Some(n),
-                        _ => return Err(bad_number(&v, 'L', 1)),
+                "E" | "e" => split.eof_str = (!v.is_empty()).then_some(v),
+                // The last of -I/-i, -L/-l and -n wins, as GNU warns.
+                "I" | "i" => {
+                    if plan.max_args.take().is_some() {
+                        exclusive(ctx, "--replace/-I/-i", "--max-args").await?;
                     }
-                    plan.replace = None;
-                    plan.max_args = None;
+                    if plan.max_lines.take().is_some() {
+                        exclusive(ctx, "--replace/-I/-i", "--max-lines").await?;
+                    }
+                    plan.replace = Some(o.val.clone().unwrap_or_else(|| "{}".into()));
+                }
+                "L" | "l" => {
+                    let v = o.val.clone().unwrap_or_else(|| "1".into());
+                    let n = match v.parse::<usize>() {
+                        Ok(n) if n >= 1 => n,
+                        _ => return Err(bad_number(&v, 'L', 1)),
+                    };
+                    let name = if o.id == "L" { "-L" } else { "--max-lines/-l" };
+                    if plan.max_args.take().is_some() {
+                        exclusive(ctx, name, "--max-args").await?;
+                    }
+                    if plan.replace.take().is_some() {
+                        exclusive(ctx, name, "--replace").await?;
+                    }
+                    plan.max_lines = Some(n);
                 }
                 "n" => match v.parse::<usize>() {
                     Ok(n) if n >= 1 => {
+                        if plan.max_lines.take().is_some() {
+                            exclusive(ctx, "--max-args/-n", "--max-lines").await?;
+                        }
+                        // `-n 1` is what -I means anyway: no warning, -I stays.
+                        if plan.replace.is_some() && n == 1 {
+                            continue;
+                        }
+                        if plan.replace.take().is_some() {
+                            exclusive(ctx, "--max-args/-n", "--replace").await?;
+                        }
                         plan.max_args = Some(n);
-                        plan.max_lines = None;
                     }
                     _ => return Err(bad_number(&v, 'n', 1)),
                 },
@@ -350,6 +376,9 @@ impl Utility for Xargs {
                 "slot" => plan.slot_var = Some(v.to_string()),
                 _ => {}
             }
+        }
+        if plan.replace.is_some() {
+            plan.max_lines = Some(1);
         }
         split.whole_lines = plan.replace.is_some() && split.delim.is_none();
         plan.cmd = if p.operands.is_empty() { vec!["echo".into()] } else { p.operands.clone() };

@@ -8,7 +8,7 @@ use crate::io::IoError;
 pub enum Arg {
     No,
     Yes,
-    /// Long options only: `--color[=WHEN]`.
+    /// Only written in the same argument: `--color[=WHEN]`, `-i[R]` (`i::`).
     Optional,
 }
 
@@ -49,12 +49,23 @@ impl Spec {
         self
     }
 
-    /// The getopt entry of short option `c`: its id and whether it takes a value.
-    fn short_opt(&self, c: char) -> Option<(&'static str, bool)> {
+    /// The getopt entry of short option `c`: its id and whether it takes a
+    /// value (`n:`), or one only when it is written in the same argument (`i::`).
+    fn short_opt(&self, c: char) -> Option<(&'static str, Arg)> {
         let s = self.short;
         let i = s.find(c).filter(|_| c != ':')?;
         let id = &s[i..i + c.len_utf8()];
-        Some((id, s[i + c.len_utf8()..].starts_with(':')))
+        let after = &s[i + c.len_utf8()..];
+        Some((
+            id,
+            if after.starts_with("::") {
+                Arg::Optional
+            } else if after.starts_with(':') {
+                Arg::Yes
+            } else {
+                Arg::No
+            },
+        ))
     }
 }
 
@@ -200,11 +211,18 @@ pub fn parse(args: &[String], spec: &Spec) -> Result<Parsed, OptError> {
             let Some((id, takes)) = spec.short_opt(c) else {
                 return Err(OptError::Invalid(c));
             };
-            if !takes {
-                p.opts.push(Opt { id, val: None, arg_index: idx });
-                continue;
-            }
             let rest = &body[pos + c.len_utf8()..];
+            match takes {
+                Arg::No => {
+                    p.opts.push(Opt { id, val: None, arg_index: idx });
+                    continue;
+                }
+                Arg::Optional => {
+                    p.opts.push(Opt { id, val: (!rest.is_empty()).then(|| rest.to_string()), arg_index: idx });
+                    break;
+                }
+                Arg::Yes => {}
+            }
             let val = if !rest.is_empty() {
                 rest.to_string()
             } else if let Some(v) = args.get(i) {
