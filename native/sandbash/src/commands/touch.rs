@@ -60,7 +60,7 @@ impl Utility for Touch {
             }
         }
         if let Some(d) = p.last("d") {
-            match parse_date(d, when.unwrap_or(now)) {
+            match parse_date(d, when.unwrap_or(now), ctx.env.get("TZ").as_deref()) {
                 Some(t) => when = Some(t),
                 None => {
                     return Err(UError::new(1, format!("invalid date format {}", quote_locale(d))));

@@ -724,6 +724,15 @@ impl Fs for MemoryFs {
         Ok(())
     }
 
+    async fn link_count(&self, path: &str) -> FsResult<u64> {
+        let inner = self.inner.read();
+        let (node, real) = inner.get(path, true)?;
+        Ok(match node.kind {
+            Kind::Dir => 2 + inner.children(&real).filter(|(_, n)| matches!(n.kind, Kind::Dir)).count() as u64,
+            _ => inner.links.group(&real).map_or(1, |g| g.len() as u64),
+        })
+    }
+
     async fn set_symlink_mtime(&self, path: &str, mtime: SystemTime) -> FsResult<()> {
         let mut inner = self.inner.write();
         let real = inner.resolve(path, false)?;

@@ -186,6 +186,16 @@ pub trait Fs: Send + Sync {
     async fn set_mode(&self, path: &str, mode: u32) -> FsResult<()>;
     /// Change the modification time; creates nothing.
     async fn set_mtime(&self, path: &str, mtime: SystemTime) -> FsResult<()>;
+    /// How many names the node at `path` has, a final symlink followed
+    /// (`ls -l`, `find -links`): a directory's is 2 plus its subdirectories.
+    async fn link_count(&self, path: &str) -> FsResult<u64> {
+        let m = self.metadata(path).await?;
+        if !m.is_dir() {
+            return Ok(1);
+        }
+        let subdirs = self.read_dir(path).await.map(|es| es.iter().filter(|e| e.file_type == FileType::Dir).count());
+        Ok(2 + subdirs.unwrap_or(0) as u64)
+    }
     /// Change a symlink's own modification time (`touch -h`); a backend
     /// that keeps no times of links leaves it.
     async fn set_symlink_mtime(&self, _path: &str, _mtime: SystemTime) -> FsResult<()> {

@@ -88,6 +88,10 @@ impl Fs for MountFs {
         let r = self.route(path)?;
         r.fs.metadata(&r.inner).await
     }
+    async fn link_count(&self, path: &str) -> FsResult<u64> {
+        let r = self.route(path)?;
+        r.fs.link_count(&r.inner).await
+    }
     async fn set_symlink_mtime(&self, path: &str, mtime: SystemTime) -> FsResult<()> {
         let r = self.route(path)?;
         r.fs.set_symlink_mtime(&r.inner, mtime).await

@@ -55,6 +55,10 @@ impl Fs for RestrictedFs {
         self.check(p)?;
         self.inner.metadata(p).await
     }
+    async fn link_count(&self, p: &str) -> FsResult<u64> {
+        self.check(p)?;
+        self.inner.link_count(p).await
+    }
     async fn set_symlink_mtime(&self, p: &str, mtime: SystemTime) -> FsResult<()> {
         self.check(p)?;
         self.inner.set_symlink_mtime(p, mtime).await

@@ -52,7 +52,15 @@ struct State {
     batches: Vec<(Vec<String>, usize, String)>,
     follow: Follow,
     now: SystemTime,
+    /// The start of tomorrow (local time), from which `-daystart` ages count.
+    day_start: SystemTime,
+    /// `-fprint` and kin's files (as given) and what was written to each
+    /// and not yet sent.
+    files: Vec<(String, Vec<u8>)>,
 }
+
+/// Bytes an output file of `-fprint` and kin holds before they are sent.
+const FILE_CHUNK: usize = 64 * 1024;
 
 fn is_expr_start(a: &str) -> bool {
     (a.starts_with('-') && a.len() > 1) || a == "(" || a == "!" || a == ")" || a == ","
@@ -69,6 +77,9 @@ impl Utility for Find {
                 "-H" => follow = Follow::Start,
                 "-L" => follow = Follow::Always,
                 "-P" => follow = Follow::Never,
+                // Debugging and optimisation change nothing a script sees here.
+                "-D" => i += 1,
+                o if o.starts_with("-O") && o[2..].bytes().all(|b| b.is_ascii_digit()) => {}
                 "--" => {
                     i += 1;
                     break;
@@ -92,17 +103,24 @@ impl Utility for Find {
         }
         let expr_args = &args[i + n_paths..];
         let now = SystemTime::now();
-        // `-newer FILE` needs the filesystem: look the files up first.
+        // `-newer FILE` and `-samefile FILE` need the filesystem: look the files up first.
         let mut times = HashMap::new();
         for w in expr_args.windows(2) {
-            if w[0].starts_with("-newer") || w[0] == "-anewer" || w[0] == "-cnewer" {
-                if let Ok(m) = ctx.fs.metadata(&ctx.resolve(&w[1])).await {
+            if w[0].starts_with("-newer") || matches!(w[0].as_str(), "-anewer" | "-cnewer" | "-samefile") {
+                // A link that leads nowhere is still a file (GNU's -P reads the link).
+                let full = ctx.resolve(&w[1]);
+                let meta = match ctx.fs.metadata(&full).await {
+                    Ok(m) => Ok(m),
+                    Err(_) => ctx.fs.symlink_metadata(&full).await,
+                };
+                if let Ok(m) = meta {
                     times.insert(w[1].clone(), m.mtime);
                 }
             }
         }
+        let tz = ctx.env.get("TZ");
         let lookup = |f: &str| times.get(f).copied().ok_or_else(|| format!("{}: No such file or directory", q(f)));
-        let prog = match parse::parse(expr_args, now, &ctx.sys.username, &lookup) {
+        let prog = match parse::parse(expr_args, now, &ctx.sys.username, tz.as_deref(), &lookup) {
             Ok(p) => p,
             Err(m) => {
                 return Err(UError::new(1, m));
@@ -111,8 +129,23 @@ impl Utility for Find {
         for w in &prog.warnings {
             ctx.err(w).await?;
         }
-        let mut st =
-            State { status: 0, quit: false, batches: vec![(vec![], 0, String::new()); prog.batches], follow, now };
+        // GNU opens (and empties) the output files while it parses.
+        for f in &prog.files {
+            if !matches!(f.as_str(), "/dev/stdout" | "/dev/stderr") {
+                if let Err(e) = ctx.fs.write(&ctx.resolve(f), b"").await {
+                    return Err(UError::new(1, format!("{}: {e}", q(f))));
+                }
+            }
+        }
+        let mut st = State {
+            status: 0,
+            quit: false,
+            batches: vec![(vec![], 0, String::new()); prog.batches],
+            follow,
+            now,
+            day_start: day_start(ctx, now),
+            files: prog.files.iter().map(|f| (f.clone(), Vec::new())).collect(),
+        };
         for s in &starts {
             if st.quit || !ctx.still_running() {
                 break;
@@ -132,7 +165,40 @@ impl Utility for Find {
         for spec in specs {
             flush(ctx, &mut st, spec).await?;
         }
+        for i in 0..st.files.len() {
+            send_file(ctx, &mut st, i).await?;
+        }
         Ok(st.status)
+    }
+}
+
+/// The start of tomorrow in the zone of `TZ`: where `-daystart` counts from.
+fn day_start(ctx: &CommandContext<'_>, now: SystemTime) -> SystemTime {
+    let (secs, _) = crate::commands::util::file_time::to_unix(now);
+    let zone = crate::commands::date::parse::Zone::from_tz(ctx.env.get("TZ").as_deref());
+    let tomorrow = secs + 86_400;
+    let (offset, _) = zone.info(tomorrow);
+    let start = tomorrow - (tomorrow + i64::from(offset)).rem_euclid(86_400);
+    crate::commands::util::file_time::from_unix(start, 0)
+}
+
+/// Send what `-fprint` and kin wrote to output file `i` so far.
+async fn send_file(ctx: &CommandContext<'_>, st: &mut State, i: usize) -> Result<(), IoError> {
+    let Some((name, pending)) = st.files.get_mut(i) else { return Ok(()) };
+    let data = std::mem::take(pending);
+    if data.is_empty() {
+        return Ok(());
+    }
+    match name.clone().as_str() {
+        "/dev/stdout" => ctx.out(&data).await,
+        "/dev/stderr" => ctx.stderr.write(&data).await,
+        f => {
+            if let Err(e) = ctx.fs.append(&ctx.resolve(f), &data).await {
+                ctx.err(format!("{}: {e}", q(f))).await?;
+                st.status = 1;
+            }
+            Ok(())
+        }
     }
 }
 
@@ -234,11 +300,10 @@ fn walk<'a>(
 
 /// Links of a node: 2 plus subdirectories for a directory, else 1.
 async fn nlink(ctx: &CommandContext<'_>, n: &Node) -> u64 {
-    if !n.meta.is_dir() {
+    if n.meta.is_symlink() {
         return 1;
     }
-    let subdirs = ctx.fs.read_dir(&n.full).await.map(|es| es.iter().filter(|e| e.file_type == FileType::Dir).count());
-    2 + subdirs.unwrap_or(0) as u64
+    ctx.fs.link_count(&n.full).await.unwrap_or(1)
 }
 
 /// Run `f` with the printf/-ls view of a node.
@@ -296,8 +361,8 @@ fn eval<'a>(
                 ts.contains(&other.map_or(m.file_type, |o| o.file_type))
             }
             Expr::Size(cmp, num, unit) => cmp.test(m.size.div_ceil(*unit) as i64, *num),
-            Expr::Age(cmp, num, unit) => {
-                let (now, _) = crate::commands::util::file_time::to_unix(st.now);
+            Expr::Age(cmp, num, unit, daystart) => {
+                let (now, _) = crate::commands::util::file_time::to_unix(if *daystart { st.day_start } else { st.now });
                 let (t, _) = crate::commands::util::file_time::to_unix(m.mtime);
                 let age = (now - t).div_euclid(*unit);
                 // GNU compares the exact age: `-mmin -1` is "less than 1 minute".
@@ -322,12 +387,17 @@ fn eval<'a>(
                 }
             }
             Expr::Owner(b) => *b,
-            Expr::Access(mask) => m.mode & mask != 0,
+            Expr::Access(mask) => ctx.fs.access(&n.full, mask >> 6).await.unwrap_or(false),
             Expr::Links(cmp, num) => cmp.test(nlink(ctx, n).await as i64, *num),
             Expr::SameFile(f) => {
-                let a = ctx.fs.canonicalize(&n.full).await;
-                let b = ctx.fs.canonicalize(&ctx.resolve(f)).await;
-                matches!((a, b), (Ok(x), Ok(y)) if x == y)
+                let follow = st.follow == Follow::Always;
+                let a = identity(ctx, &n.full, follow).await;
+                let b = identity(ctx, &ctx.resolve(f), follow || st.follow == Follow::Start).await;
+                match (a, b) {
+                    (Some((x, false)), Some((y, false))) => ctx.fs.same_file(&x, &y).await.unwrap_or(false),
+                    (Some(x), Some(y)) => x == y,
+                    _ => false,
+                }
             }
             Expr::Prune => {
                 n.prune = true;
@@ -337,26 +407,53 @@ fn eval<'a>(
                 st.quit = true;
                 true
             }
-            Expr::Print(end) => {
-                let mut line = n.path.as_bytes().to_vec();
-                line.push(*end);
-                ctx.out(&line).await?;
-                true
+            Expr::LinkName(re) => {
+                m.is_symlink() && ctx.fs.read_link(&n.full).await.is_ok_and(|t| re.is_match(&t))
             }
-            Expr::Printf(pieces) => {
-                let text = info_text(ctx, st, n, |i, _| render(pieces, i)).await;
+            Expr::Print(_) | Expr::Printf(_) | Expr::Ls => {
+                let text = action_text(ctx, st, e, n).await;
                 ctx.out(&text).await?;
                 true
             }
-            Expr::Ls => {
-                let text = info_text(ctx, st, n, |i, now| ls_line(i, now).into_bytes()).await;
-                ctx.out(&text).await?;
+            Expr::ToFile(i, action) => {
+                let text = action_text(ctx, st, action, n).await;
+                if let Some((_, pending)) = st.files.get_mut(*i) {
+                    pending.extend_from_slice(&text);
+                    if pending.len() >= FILE_CHUNK {
+                        send_file(ctx, st, *i).await?;
+                    }
+                }
                 true
             }
             Expr::Delete => delete(ctx, st, n).await?,
             Expr::Exec(spec) => exec(ctx, st, spec, n).await?,
         })
     })
+}
+
+/// What names a node for `-samefile`: its real path, and whether it is a
+/// symlink (unless `follow`, a link is a file of its own, not its target).
+async fn identity(ctx: &CommandContext<'_>, full: &str, follow: bool) -> Option<(String, bool)> {
+    let link = !follow && ctx.fs.symlink_metadata(full).await.ok()?.is_symlink();
+    if !link {
+        return ctx.fs.canonicalize(full).await.ok().map(|c| (c, false));
+    }
+    let dir = ctx.fs.canonicalize(path::parent(full)).await.ok()?;
+    Some((path::join(&dir, full.rsplit('/').next().unwrap_or("")), true))
+}
+
+/// The text `-print`, `-print0`, `-printf` or `-ls` writes for a node.
+async fn action_text(ctx: &CommandContext<'_>, st: &State, e: &Expr, n: &Node) -> Vec<u8> {
+    match e {
+        Expr::Print(end) => {
+            let mut line = n.path.as_bytes().to_vec();
+            line.push(*end);
+            line
+        }
+        Expr::Printf(pieces) => info_text(ctx, st, n, |i, _| render(pieces, i)).await,
+        Expr::Ls => info_text(ctx, st, n, |i, now| ls_line(i, now).into_bytes()).await,
+        _ => Vec::new(),
+    }
 }
 
 async fn delete(ctx: &CommandContext<'_>, st: &mut State, n: &Node) -> Result<bool, IoError> {

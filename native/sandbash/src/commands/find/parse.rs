@@ -54,8 +54,11 @@ pub enum Expr {
     XType(Vec<FileType>),
     /// Size rounded up to `unit` bytes.
     Size(Cmp, i64, u64),
-    /// Age in units of `unit` seconds (86400 for -mtime, 60 for -mmin).
-    Age(Cmp, i64, i64),
+    /// Age in units of `unit` seconds (86400 for -mtime, 60 for -mmin),
+    /// from now or, after `-daystart`, from the start of tomorrow.
+    Age(Cmp, i64, i64, bool),
+    /// `-lname`/`-ilname`: against a symlink's target.
+    LinkName(Regex),
     Newer(SystemTime),
     Empty,
     Perm(PermKind, u32),
@@ -70,6 +73,9 @@ pub enum Expr {
     Print(u8),
     Printf(Vec<Piece>),
     Ls,
+    /// `-fprint`, `-fprint0`, `-fprintf`, `-fls`: an action's text into
+    /// the output file of this index (see [`Program::files`]).
+    ToFile(usize, Box<Expr>),
     Delete,
     Exec(Box<ExecSpec>),
 }
@@ -94,6 +100,9 @@ pub struct Program {
     pub batches: usize,
     /// Warnings to print before running (unknown printf directives).
     pub warnings: Vec<String>,
+    /// The files `-fprint` and kin write, as given (each truncated before
+    /// the walk, as GNU opens them while parsing).
+    pub files: Vec<String>,
 }
 
 /// Which regex dialect `-regex` uses.
@@ -116,6 +125,10 @@ struct Parser<'a> {
     user: &'a str,
     /// Parentheses open at the cursor.
     nest: usize,
+    /// `-daystart` came before the cursor.
+    daystart: bool,
+    /// `TZ`, for dates in the expression.
+    tz: Option<&'a str>,
 }
 
 /// Parentheses nested deeper than this are refused: the expression is
@@ -126,11 +139,12 @@ const MAX_NESTING: usize = 256;
 const REGEX_TYPES: &str = "'findutils-default', 'ed', 'emacs', 'gnu-awk', 'grep', 'posix-awk', 'awk', 'posix-basic', 'posix-egrep', 'egrep', 'posix-extended', 'posix-minimal-basic', 'sed'";
 
 /// Parse the expression after the paths. `newer` looks up a reference file's mtime.
-pub fn parse(
-    args: &[String],
+pub fn parse<'a>(
+    args: &'a [String],
     now: SystemTime,
-    user: &str,
-    newer: &dyn Fn(&str) -> Result<SystemTime, String>,
+    user: &'a str,
+    tz: Option<&'a str>,
+    newer: &'a dyn Fn(&str) -> Result<SystemTime, String>,
 ) -> Result<Program, String> {
     let prog = Program {
         expr: Expr::Const(true),
@@ -139,9 +153,21 @@ pub fn parse(
         depth_first: false,
         batches: 0,
         warnings: vec![],
+        files: vec![],
     };
-    let mut p =
-        Parser { args, pos: 0, prog, regex_type: RegexType::Emacs, has_action: false, now, newer, user, nest: 0 };
+    let mut p = Parser {
+        args,
+        pos: 0,
+        prog,
+        regex_type: RegexType::Emacs,
+        has_action: false,
+        now,
+        newer,
+        user,
+        nest: 0,
+        daystart: false,
+        tz,
+    };
     let expr = if args.is_empty() { Expr::Const(true) } else { p.comma()? };
     if let Some(a) = p.args.get(p.pos) {
         return Err(if a == ")" {
@@ -302,8 +328,11 @@ impl Parser<'_> {
             | "-noignore_readdir_race"
             | "-nowarn"
             | "-warn"
-            | "-daystart"
             | "-follow" => Expr::Const(true),
+            "-daystart" => {
+                self.daystart = true;
+                Expr::Const(true)
+            }
             "-regextype" => {
                 let v = self.arg(t)?;
                 self.regex_type = match v.as_str() {
@@ -367,17 +396,43 @@ impl Parser<'_> {
                     .ok()
                     .filter(|_| !rest.starts_with(['+', '-']))
                     .ok_or_else(|| format!("invalid argument `{v}' to `{t}'"))?;
-                Expr::Age(cmp, n, if t.ends_with("min") { 60 } else { 86_400 })
+                Expr::Age(cmp, n, if t.ends_with("min") { 60 } else { 86_400 }, self.daystart)
             }
-            "-newer" | "-anewer" | "-cnewer" | "-newermm" | "-neweram" | "-newercm" => {
+            // The sandbox keeps one time per file: access, change and
+            // modification times are all it.
+            "-newer" | "-anewer" | "-cnewer" => {
                 let v = self.arg(t)?;
                 Expr::Newer((self.newer)(&v)?)
             }
-            "-newermt" | "-neweramt" | "-newercmt" => {
+            _ if t.len() == 8 && t.starts_with("-newer") => {
+                let (x, y) = (t.as_bytes()[6], t.as_bytes()[7]);
+                if x == b'B' || y == b'B' {
+                    return Err(format!(
+                        "This system does not provide a way to find the birth time of a file.\nfind: invalid predicate `{t}'"
+                    ));
+                }
+                if !matches!(x, b'a' | b'c' | b'm') || !matches!(y, b'a' | b'c' | b'm' | b't') {
+                    return Err(format!("invalid predicate `{t}'"));
+                }
                 let v = self.arg(t)?;
-                let when = crate::commands::util::file_time::parse_date(&v, self.now)
-                    .ok_or_else(|| format!("I cannot figure out how to interpret {} as a date or time", q(&v)))?;
+                if y != b't' {
+                    return Ok(Expr::Newer((self.newer)(&v)?));
+                }
+                let when = crate::commands::util::file_time::parse_date(&v, self.now, self.tz)
+                    .ok_or_else(|| format!("I cannot figure out how to interpret {} as a date or time", crate::commands::util::quote_locale(&v)))?;
                 Expr::Newer(when)
+            }
+            "-lname" | "-ilname" => {
+                let v = self.arg(t)?;
+                Expr::LinkName(glob(&v, t == "-ilname")?)
+            }
+            // No inodes here (stat shows 0), and the one time a file has makes
+            // its access as old as its change.
+            "-inum" | "-used" => {
+                let v = self.arg(t)?;
+                let (cmp, rest) = sign(&v);
+                let n = rest.parse::<i64>().map_err(|_| format!("invalid argument `{v}' to `{t}'"))?;
+                Expr::Const(cmp.test(0, n))
             }
             "-empty" => Expr::Empty,
             "-perm" => {
@@ -416,7 +471,12 @@ impl Parser<'_> {
                 let n = rest.parse::<i64>().map_err(|_| format!("invalid argument `{v}' to `{t}'"))?;
                 Expr::Links(cmp, n)
             }
-            "-samefile" => Expr::SameFile(self.arg(t)?),
+            "-samefile" => {
+                let v = self.arg(t)?;
+                // The file must be there when the expression is read.
+                (self.newer)(&v)?;
+                Expr::SameFile(v)
+            }
             "-prune" => Expr::Prune,
             "-quit" => Expr::Quit,
             "-print" => self.action(Expr::Print(b'\n')),
@@ -428,6 +488,28 @@ impl Parser<'_> {
                 self.action(Expr::Printf(pieces))
             }
             "-ls" => self.action(Expr::Ls),
+            "-fprint" | "-fprint0" | "-fls" | "-fprintf" => {
+                let file = self.arg(t)?;
+                let inner = match t {
+                    "-fprint" => Expr::Print(b'\n'),
+                    "-fprint0" => Expr::Print(0),
+                    "-fls" => Expr::Ls,
+                    _ => {
+                        let v = self.arg(t)?;
+                        let (pieces, warnings) = parse_format(&v)?;
+                        self.prog.warnings.extend(warnings);
+                        Expr::Printf(pieces)
+                    }
+                };
+                let at = match self.prog.files.iter().position(|f| *f == file) {
+                    Some(at) => at,
+                    None => {
+                        self.prog.files.push(file);
+                        self.prog.files.len() - 1
+                    }
+                };
+                self.action(Expr::ToFile(at, Box::new(inner)))
+            }
             "-delete" => {
                 self.prog.depth_first = true;
                 self.action(Expr::Delete)
@@ -602,7 +684,7 @@ mod tests {
 
     fn parse_args(args: &[&str]) -> Result<Program, String> {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        parse(&args, SystemTime::UNIX_EPOCH, "u", &|_| Err("no".into()))
+        parse(&args, SystemTime::UNIX_EPOCH, "u", None, &|_| Err("no".into()))
     }
 
     fn depth(e: &Expr) -> usize {

@@ -379,12 +379,7 @@ async fn entry(ctx: &CommandContext<'_>, name: String, full: String, meta: Metad
     } else {
         None
     };
-    let nlink = if meta.is_dir() {
-        let subdirs = ctx.fs.read_dir(&full).await.map(|es| es.iter().filter(|e| e.file_type == FileType::Dir).count());
-        2 + subdirs.unwrap_or(0)
-    } else {
-        1
-    };
+    let nlink = if meta.is_symlink() { 1 } else { ctx.fs.link_count(&full).await.unwrap_or(1) as usize };
     Ok(Entry { name, full, meta, link, nlink })
 }
 

@@ -156,178 +156,11 @@ pub fn parse_stamp(s: &str, now: SystemTime) -> Option<SystemTime> {
     Some(from_unix(from_tm(t)?, 0))
 }
 
-/// `touch -d`/`--date`: `@SECS[.frac]`, `YYYY-MM-DD[( |T)HH:MM[:SS[.frac]]]`
-/// with an optional zone (`Z`, `UTC`, `+HHMM`, `-HH:MM`), `now`, `today`,
-/// `yesterday`, `tomorrow`, and relative items such as `2 days ago` or `-1 hour`.
-pub fn parse_date(s: &str, now: SystemTime) -> Option<SystemTime> {
-    let s = s.trim();
-    if let Some(rest) = s.strip_prefix('@') {
-        return parse_epoch(rest);
-    }
-    let (mut secs, mut nanos) = to_unix(now);
-    let mut words: Vec<String> = s.split_whitespace().map(str::to_ascii_lowercase).collect();
-    // An absolute date first, then relative items.
-    if let Some(first) = words.first().cloned() {
-        if let Some((date, time_in_word)) = parse_ymd(&first) {
-            words.remove(0);
-            let mut tod = (0u32, 0u32, 0u32, 0u32);
-            let mut zone = 0i64;
-            let time_word = match time_in_word {
-                Some(t) => Some(t),
-                None if words.first().is_some_and(|w| w.contains(':')) => Some(words.remove(0)),
-                None => None,
-            };
-            if let Some(tw) = time_word {
-                let (t, z) = parse_time(&tw)?;
-                tod = t;
-                zone = z;
-            }
-            if let Some(z) = words.first().and_then(|w| parse_zone(w)) {
-                zone = z;
-                words.remove(0);
-            }
-            let t = Tm { year: date.0, mon: date.1, day: date.2, hour: tod.0, min: tod.1, sec: tod.2 };
-            secs = from_tm(t)? - zone;
-            nanos = tod.3;
-        }
-    }
-    apply_relative(&words, secs, nanos)
-}
-
-fn parse_epoch(s: &str) -> Option<SystemTime> {
-    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-    let neg = int.starts_with('-');
-    let digits = int.trim_start_matches(['-', '+']);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let v: i64 = digits.parse().ok()?;
-    let ns = frac_nanos(frac);
-    if neg {
-        Some(from_unix(-v, 0) - Duration::from_nanos(u64::from(ns)))
-    } else {
-        Some(from_unix(v, ns))
-    }
-}
-
-/// Nanoseconds of a fraction's digits (`5` -> 500000000).
-fn frac_nanos(frac: &str) -> u32 {
-    let mut d: String = frac.chars().take(9).collect();
-    while d.len() < 9 {
-        d.push('0');
-    }
-    d.parse().unwrap_or(0)
-}
-
-/// `YYYY-MM-DD`, maybe followed by `T` and a time; returns the time text too.
-fn parse_ymd(w: &str) -> Option<((i64, u32, u32), Option<String>)> {
-    let (date, time) = match w.split_once('t') {
-        Some((d, t)) => (d, Some(t.to_string())),
-        None => (w, None),
-    };
-    let mut it = date.split('-');
-    let (y, m, d) = (it.next()?, it.next()?, it.next()?);
-    if it.next().is_some()
-        || y.is_empty()
-        || ![y, m, d].iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return None;
-    }
-    Some(((y.parse().ok()?, m.parse().ok()?, d.parse().ok()?), time))
-}
-
-/// `HH:MM[:SS[.frac]]` with an optional attached zone; ((h, m, s, ns), zone offset seconds).
-fn parse_time(w: &str) -> Option<((u32, u32, u32, u32), i64)> {
-    let split = w.find(['z', '+', '-']).unwrap_or(w.len());
-    let (t, z) = w.split_at(split);
-    let zone = if z.is_empty() { 0 } else { parse_zone(z)? };
-    let (hms, frac) = t.split_once(['.', ',']).unwrap_or((t, ""));
-    let parts: Vec<&str> = hms.split(':').collect();
-    if parts.len() < 2
-        || parts.len() > 3
-        || !parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return None;
-    }
-    let n = |i: usize| parts.get(i).map_or(Some(0), |p| p.parse::<u32>().ok());
-    Some(((n(0)?, n(1)?, n(2)?, frac_nanos(frac)), zone))
-}
-
-/// `z`, `utc`, `gmt`, `+HH`, `+HHMM`, `-HH:MM` -> seconds east of UTC.
-fn parse_zone(w: &str) -> Option<i64> {
-    match w {
-        "z" | "utc" | "gmt" | "ut" => return Some(0),
-        _ => {}
-    }
-    let sign = match w.as_bytes().first()? {
-        b'+' => 1,
-        b'-' => -1,
-        _ => return None,
-    };
-    let d: String = w[1..].chars().filter(|&c| c != ':').collect();
-    if d.is_empty() || d.len() > 4 || !d.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let v: i64 = d.parse().ok()?;
-    let (h, m) = if d.len() <= 2 { (v, 0) } else { (v / 100, v % 100) };
-    Some(sign * (h * 3600 + m * 60))
-}
-
-/// Relative items (`now`, `yesterday`, `3 days ago`, `+2 hours`, `week`).
-fn apply_relative(words: &[String], mut secs: i64, nanos: u32) -> Option<SystemTime> {
-    let mut i = 0;
-    let (mut months, mut delta) = (0i64, 0i64);
-    while i < words.len() {
-        let w = words[i].as_str();
-        i += 1;
-        match w {
-            "now" | "today" | "this" => continue,
-            "yesterday" => {
-                delta -= 86_400;
-                continue;
-            }
-            "tomorrow" => {
-                delta += 86_400;
-                continue;
-            }
-            _ => {}
-        }
-        let (n, unit) = match w.parse::<i64>() {
-            Ok(n) => (n, words.get(i).map(String::as_str)?),
-            Err(_) if w == "last" => (-1, words.get(i).map(String::as_str)?),
-            Err(_) if w == "next" => (1, words.get(i).map(String::as_str)?),
-            Err(_) => (1, w),
-        };
-        if unit != w {
-            i += 1;
-        }
-        let mut n = n;
-        if words.get(i).is_some_and(|w| w == "ago") {
-            n = -n;
-            i += 1;
-        }
-        match unit.trim_end_matches('s') {
-            "year" => months = months.checked_add(n.checked_mul(12)?)?,
-            "month" => months = months.checked_add(n)?,
-            "fortnight" => delta = delta.checked_add(n.checked_mul(14 * 86_400)?)?,
-            "week" => delta = delta.checked_add(n.checked_mul(7 * 86_400)?)?,
-            "day" => delta = delta.checked_add(n.checked_mul(86_400)?)?,
-            "hour" => delta = delta.checked_add(n.checked_mul(3600)?)?,
-            "minute" | "min" => delta = delta.checked_add(n.checked_mul(60)?)?,
-            "second" | "sec" => delta = delta.checked_add(n)?,
-            _ => return None,
-        }
-    }
-    if months != 0 {
-        // Calendar months keep the day number (GNU lets it overflow into the next month).
-        let t = tm(secs);
-        let total = t.year.checked_mul(12)? + i64::from(t.mon - 1) + months;
-        let (y, m) = (total.div_euclid(12), total.rem_euclid(12) as u32 + 1);
-        let day_secs = secs.rem_euclid(86_400);
-        secs = (days_from_civil(y, m, 1) + i64::from(t.day) - 1) * 86_400 + day_secs;
-    }
-    let secs = secs.checked_add(delta)?;
-    (secs.abs() < 1 << 40).then(|| from_unix(secs, nanos))
+/// A date as `date -d` reads it (`touch -d`, `find -newermt`): the one
+/// parser of GNU's date syntax, in the zone `TZ` names.
+pub fn parse_date(s: &str, now: SystemTime, tz: Option<&str>) -> Option<SystemTime> {
+    let zone = crate::commands::date::parse::Zone::from_tz(tz);
+    crate::commands::date::parse::parse(s, to_unix(now), &zone).map(|(secs, nanos)| from_unix(secs, nanos))
 }
 
 #[cfg(test)]
@@ -335,7 +168,7 @@ mod tests {
     use super::*;
 
     fn at(s: &str) -> Option<(i64, u32)> {
-        parse_date(s, from_unix(1_700_000_000, 0)).map(to_unix)
+        parse_date(s, from_unix(1_700_000_000, 0), Some("UTC")).map(to_unix)
     }
 
     #[test]
