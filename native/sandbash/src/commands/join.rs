@@ -157,6 +157,51 @@ fn field_num(s: &str) -> Option<usize> {
 }
 
 /// `-o` list: `0`, `1.N`, `2.N` separated by commas or blanks.
+/// The two files, and the field lists among the operands: as GNU join does,
+/// operands right after `-o`'s list (`join -o 1.1 1.2 2.1 a b`) are more of
+/// it when there are more than two, the earliest first. `Err`: a third
+/// operand that cannot be one (`extra operand`).
+fn files_and_lists(args: &[String], p: &super::util::Parsed) -> Result<(Vec<String>, Vec<String>), String> {
+    // Which arguments the options took, and where each -o list ended.
+    let mut taken = vec![false; args.len()];
+    let mut o_ends = Vec::new();
+    for o in &p.opts {
+        let at = o.arg_index;
+        let separate = o.val.as_deref().is_some_and(|v| args.get(at).is_none_or(|a| a.len() <= 2 || !a.ends_with(v)));
+        let end = if separate { at + 1 } else { at };
+        for t in taken.iter_mut().take(end + 1).skip(at) {
+            *t = true;
+        }
+        if o.id == "o" && o.val.as_deref() != Some("auto") {
+            o_ends.push(end);
+        }
+    }
+    let dashdash = args.iter().position(|a| a == "--");
+    let mut held: Vec<(String, bool)> = Vec::new();
+    let mut lists = Vec::new();
+    let mut chained = false;
+    for (i, a) in args.iter().enumerate() {
+        if dashdash == Some(i) {
+            chained = false;
+            continue;
+        }
+        if taken[i] && dashdash.is_none_or(|d| i < d) {
+            chained = o_ends.contains(&i);
+            continue;
+        }
+        let might_be_list = chained;
+        if held.len() == 2 {
+            let k = usize::from(!held[0].1);
+            if !held[k].1 {
+                return Err(a.clone());
+            }
+            lists.push(held.remove(k).0);
+        }
+        held.push((a.clone(), might_be_list));
+    }
+    Ok((held.into_iter().map(|h| h.0).collect(), lists))
+}
+
 fn parse_format(s: &str) -> Result<Vec<Out>, String> {
     let mut v = Vec::new();
     for item in s.split([',', ' ', '\t']).filter(|p| !p.is_empty()) {
@@ -164,11 +209,15 @@ fn parse_format(s: &str) -> Result<Vec<Out>, String> {
             v.push(Out::Key);
             continue;
         }
-        let (f, n) = item.split_once('.').ok_or_else(|| format!("invalid field specifier: {}", quote_locale(item)))?;
-        let file = match f {
-            "1" => 0,
-            "2" => 1,
+        // GNU looks at the first character: 0 alone, 1 or 2 before a dot.
+        let file = match item.as_bytes()[0] {
+            b'1' => 0,
+            b'2' => 1,
+            b'0' => return Err(format!("invalid field specifier: {}", quote_locale(item))),
             _ => return Err(format!("invalid file number in field spec: {}", quote_locale(item))),
+        };
+        let Some(n) = item[1..].strip_prefix('.') else {
+            return Err(format!("invalid field specifier: {}", quote_locale(item)));
         };
         let n = field_num(n).ok_or_else(|| format!("invalid field number: {}", quote_locale(n)))?;
         v.push(Out::Field(file, n));
@@ -298,21 +347,30 @@ impl Utility for Join {
                 return Err(UError::new(1, m));
             }
         }
-        match p.operands.len() {
+        let files = match files_and_lists(ctx.args, &p) {
+            Ok((files, lists)) => {
+                for l in lists {
+                    match parse_format(&l) {
+                        Ok(f) => cfg.format.get_or_insert_with(Vec::new).extend(f),
+                        Err(m) => return Err(UError::new(1, m)),
+                    }
+                }
+                files
+            }
+            Err(extra) => return Err(UError::usage(1, format!("extra operand {}", quote(&extra)))),
+        };
+        match files.len() {
             0 => {
                 return Err(UError::usage(1, "missing operand"));
             }
             1 => {
-                return Err(UError::usage(1, format!("missing operand after {}", quote_locale(&p.operands[0]))));
+                return Err(UError::usage(1, format!("missing operand after {}", quote_locale(&files[0]))));
             }
-            2 => {}
-            _ => {
-                return Err(UError::usage(1, format!("extra operand {}", quote_locale(&p.operands[2]))));
-            }
+            _ => {}
         }
         // Both files are streamed and merged a line at a time.
         let mut readers = Vec::new();
-        for f in &p.operands {
+        for f in &files {
             let src = match ctx.open_lines(f, cfg.delim).await {
                 Ok(s) => s,
                 Err(e) => {
