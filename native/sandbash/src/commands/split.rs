@@ -5,12 +5,15 @@
 use super::util::{parse_size, quote, quote_locale, Arg, Spec};
 use super::CommandContext;
 use crate::commands::util::{UError, UResult, Utility};
+use crate::commands::run_util::{self, Exec, Ran};
+use crate::io::{Input, IoError};
 use async_trait::async_trait;
+use std::borrow::Cow;
 
 pub struct Split;
 
 const SPEC: Spec = Spec::new(
-    "l:b:C:n:da:x",
+    "l:b:C:n:da:xe",
     &[
         ("lines", Arg::Yes, "l"),
         ("bytes", Arg::Yes, "b"),
@@ -22,6 +25,7 @@ const SPEC: Spec = Spec::new(
         ("additional-suffix", Arg::Yes, "add"),
         ("elide-empty-files", Arg::No, "e"),
         ("verbose", Arg::No, "verbose"),
+        ("filter", Arg::Yes, "filter"),
     ],
     "[OPTION]... [FILE [PREFIX]]",
 );
@@ -32,6 +36,8 @@ enum By {
     Bytes(u64),
     Chunks(u64),
     LineChunks(u64),
+    /// `-n r/N`: line `i` to piece `i % N`.
+    RoundRobin(u64),
     /// `-C N`: at most N bytes of whole lines (a longer line in N-byte parts).
     LineBytes(u64),
 }
@@ -74,7 +80,7 @@ fn piece_take(by: &By, filled: u64, c: &[u8]) -> usize {
 /// Split `data` into the pieces `by` asks for (`-n`), one at a time: `-n
 /// 9223372036854775807` asks for that many files, and they are made (as GNU
 /// makes them) until a limit or the deadline stops it, never listed first.
-fn pieces<'a>(data: &'a [u8], by: &By) -> Box<dyn Iterator<Item = &'a [u8]> + Send + 'a> {
+fn pieces<'a>(data: &'a [u8], by: &By) -> Box<dyn Iterator<Item = Cow<'a, [u8]>> + Send + 'a> {
     match *by {
         By::Lines(n) => {
             let mut start = 0usize;
@@ -86,10 +92,10 @@ fn pieces<'a>(data: &'a [u8], by: &By) -> Box<dyn Iterator<Item = &'a [u8]> + Se
                 let end = memchr::memchr_iter(b'\n', &data[start..]).nth(want.saturating_sub(1)).map_or(data.len(), |i| start + i + 1);
                 let piece = &data[start..end];
                 start = end;
-                Some(piece)
+                Some(Cow::Borrowed(piece))
             }))
         }
-        By::Bytes(n) => Box::new(data.chunks(usize::try_from(n).unwrap_or(usize::MAX))),
+        By::Bytes(n) => Box::new(data.chunks(usize::try_from(n).unwrap_or(usize::MAX)).map(Cow::Borrowed)),
         By::LineBytes(n) => {
             let max = usize::try_from(n).unwrap_or(usize::MAX);
             let mut start = 0usize;
@@ -105,16 +111,29 @@ fn pieces<'a>(data: &'a [u8], by: &By) -> Box<dyn Iterator<Item = &'a [u8]> + Se
                 };
                 let piece = &data[start..end];
                 start = end;
-                Some(piece)
+                Some(Cow::Borrowed(piece))
             }))
         }
         By::Chunks(k) => {
-            let size = data.len() as u64 / k;
+            // GNU: at least a byte each while there are bytes, the rest in the last.
+            let size = (data.len() as u64 / k).max(1);
             let len = data.len();
             Box::new((0..k).map(move |i| {
                 let a = i.saturating_mul(size).min(len as u64) as usize;
                 let b = if i == k - 1 { len } else { (i + 1).saturating_mul(size).min(len as u64) as usize };
-                &data[a..b]
+                Cow::Borrowed(&data[a..b])
+            }))
+        }
+        // Each piece gathered whole: fine for the pieces a script asks
+        // for, as the input is already held whole.
+        By::RoundRobin(k) => {
+            let lines: Vec<&[u8]> = crate::commands::util::lines(data).collect();
+            Box::new((0..k).map(move |i| {
+                let mut piece = Vec::new();
+                for l in lines.iter().skip(i as usize).step_by(k as usize) {
+                    piece.extend_from_slice(l);
+                }
+                Cow::Owned(piece)
             }))
         }
         By::LineChunks(k) => {
@@ -131,7 +150,7 @@ fn pieces<'a>(data: &'a [u8], by: &By) -> Box<dyn Iterator<Item = &'a [u8]> + Se
                 };
                 let piece = &data[start..end];
                 start = end;
-                piece
+                Cow::Borrowed(piece)
             }))
         }
     }
@@ -143,6 +162,8 @@ impl Utility for Split {
         let p = ctx.opts(&SPEC).await?;
         let mut by = By::Lines(1000);
         let (mut len, mut digits, mut elide) = (2usize, None, false);
+        // `-n K/N`: only the Kth piece, to stdout.
+        let mut chunk: Option<u64> = None;
         for o in &p.opts {
             let v = o.val.as_deref().unwrap_or("");
             // A plain number past 64 bits is refused, not taken as the most.
@@ -161,16 +182,38 @@ impl Utility for Split {
                     Some(n) => by = By::LineBytes(n),
                     None => return Err(bad("number of bytes", v)),
                 },
+                // N, K/N, l/N, l/K/N, r/N, r/K/N: K sends the Kth piece to stdout.
                 "n" => {
-                    let (lines, k) = match v.strip_prefix("l/") {
-                        Some(k) => (true, k),
-                        None => (false, v),
+                    let (kind, rest) = match v.split_once('/') {
+                        Some(("l", r)) => ('l', r),
+                        Some(("r", r)) => ('r', r),
+                        _ => ('b', v),
                     };
-                    match k.parse::<u64>().ok().filter(|&n| n > 0) {
-                        Some(n) if lines => by = By::LineChunks(n),
-                        Some(n) => by = By::Chunks(n),
-                        None => return Err(bad("number of chunks", v)),
-                    }
+                    let (k, n) = match rest.split_once('/') {
+                        Some((k, n)) => (Some(k), n),
+                        None => (None, rest),
+                    };
+                    let Some(n) = n.parse::<u64>().ok().filter(|&n| n > 0) else {
+                        return Err(bad("number of chunks", n));
+                    };
+                    chunk = match k {
+                        Some(k) => match k.parse::<u64>() {
+                            Ok(i) if (1..=n).contains(&i) => Some(i),
+                            Ok(_) => {
+                                return Err(UError::new(
+                                    1,
+                                    format!("invalid chunk number: {}: Numerical result out of range", quote_locale(k)),
+                                ))
+                            }
+                            Err(_) => return Err(bad("chunk number", k)),
+                        },
+                        None => None,
+                    };
+                    by = match kind {
+                        'l' => By::LineChunks(n),
+                        'r' => By::RoundRobin(n),
+                        _ => By::Chunks(n),
+                    };
                 }
                 "d" => digits = Some(10),
                 "x" => digits = Some(16),
@@ -189,9 +232,13 @@ impl Utility for Split {
         let prefix = p.operands.get(1).map_or("x", String::as_str);
         let extra = p.last("add").unwrap_or("");
         let verbose = p.has("verbose");
+        let filter = p.last("filter");
+        if filter.is_some() && chunk.is_some() {
+            return Err(UError::usage(1, "--filter does not process a chunk extracted to stdout"));
+        }
         let name_of = |n: u64| suffix(n, len, digits).map(|suf| format!("{prefix}{suf}{extra}"));
         // `-l` and `-b` stream: each piece is written as its bytes arrive.
-        if let By::Lines(_) | By::Bytes(_) = by {
+        if matches!(by, By::Lines(_) | By::Bytes(_)) && filter.is_none() {
             let input = match ctx.open_input(input).await {
                 Ok(i) => i,
                 Err(e) => {
@@ -258,9 +305,16 @@ impl Utility for Split {
             }
         };
         let mut n = 0;
-        for piece in pieces(&data, &by) {
+        for (i, piece) in pieces(&data, &by).enumerate() {
             if !ctx.still_running() {
                 return Ok(1);
+            }
+            if let Some(k) = chunk {
+                if i as u64 + 1 == k {
+                    ctx.out(&piece).await?;
+                    break;
+                }
+                continue;
             }
             if elide && piece.is_empty() {
                 continue;
@@ -269,14 +323,43 @@ impl Utility for Split {
                 return Err(UError::new(1, "output file suffixes exhausted"));
             };
             n += 1;
+            if let Some(cmd) = filter {
+                if let Some(status) = run_filter(ctx, cmd, &name, &piece).await? {
+                    return Ok(status);
+                }
+                continue;
+            }
             if verbose {
                 ctx.out(format!("creating file {}\n", quote(&name)).as_bytes()).await?;
             }
-            if let Err(e) = ctx.fs.write(&ctx.resolve(&name), piece).await {
+            if let Err(e) = ctx.fs.write(&ctx.resolve(&name), &piece).await {
                 return Err(UError::new(1, format!("{}: {e}", quote(&name))));
             }
         }
         Ok(0)
+    }
+}
+
+/// `--filter=COMMAND`: the piece on the stdin of `$SHELL -c COMMAND` with
+/// `FILE` set to the piece's name. `Some(status)` stops split (a command
+/// that failed, or no shell), as GNU stops at the first.
+async fn run_filter(ctx: &CommandContext<'_>, cmd: &str, name: &str, piece: &[u8]) -> Result<Option<i32>, IoError> {
+    let shell = ctx.env.get("SHELL").filter(|s| !s.is_empty()).unwrap_or_else(|| "/bin/sh".into());
+    let argv = [shell.clone(), "-c".to_string(), cmd.to_string()];
+    let env = super::env::Overlay { base: ctx.env, clear: false, unset: Vec::new(), set: vec![("FILE".into(), name.into())] };
+    let mut e = Exec::from_ctx(ctx, &argv);
+    e.env = &env;
+    e.stdin = Input::from_bytes(piece.to_vec());
+    match run_util::run(ctx, e).await? {
+        Ran::Status(0) => Ok(None),
+        Ran::Status(s) => {
+            ctx.err(format!("with FILE={name}, exit {s} from command: {cmd}")).await?;
+            Ok(Some(s))
+        }
+        Ran::NotFound => {
+            ctx.err(format!("failed to run command: \"{shell} -c {cmd}\": No such file or directory")).await?;
+            Ok(Some(1))
+        }
     }
 }
 
