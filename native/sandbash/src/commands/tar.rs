@@ -16,13 +16,18 @@ use crate::fs::{path, FileType};
 use crate::io::IoError;
 use crate::pattern::Pattern;
 use async_trait::async_trait;
+use std::collections::HashMap;
 
 pub struct Tar;
 
 const SPEC: Spec = Spec::new(
-    "cxtf:zvC:pkOT:",
+    "cxtruf:zvC:pkOT:hX:",
     &[
         ("create", Arg::No, "c"),
+        ("append", Arg::No, "r"),
+        ("update", Arg::No, "u"),
+        ("dereference", Arg::No, "h"),
+        ("exclude-from", Arg::Yes, "X"),
         ("extract", Arg::No, "x"),
         ("get", Arg::No, "x"),
         ("list", Arg::No, "t"),
@@ -133,6 +138,7 @@ fn pad(out: &mut Vec<u8>) {
 
 fn write_member(out: &mut Vec<u8>, m: &Member) {
     let typeflag = match m.kind {
+        _ if m.hard => b'1',
         FileType::Dir => b'5',
         FileType::Symlink => b'2',
         FileType::File => b'0',
@@ -156,9 +162,9 @@ fn write_member(out: &mut Vec<u8>, m: &Member) {
         out.push(0);
         pad(out);
     }
-    let size = if m.kind == FileType::File { m.data.len() as u64 } else { 0 };
+    let size = if m.kind == FileType::File && !m.hard { m.data.len() as u64 } else { 0 };
     out.extend_from_slice(&header_block(m.name.as_bytes(), m, typeflag, size));
-    if m.kind == FileType::File {
+    if m.kind == FileType::File && !m.hard {
         out.extend_from_slice(&m.data);
         pad(out);
     }
@@ -195,6 +201,51 @@ enum ReadErr {
 }
 
 /// Every member of an uncompressed archive.
+/// Where the members of an archive end (its first zero block): `-r` and
+/// `-u` write from there.
+fn archive_end(data: &[u8]) -> usize {
+    let mut pos = 0usize;
+    while let Some(h) = data.get(pos..pos + BLOCK) {
+        if h.iter().all(|&b| b == 0) {
+            return pos;
+        }
+        let size = num(&h[124..136]) as usize;
+        pos = pos.saturating_add(BLOCK).saturating_add(size.div_ceil(BLOCK).saturating_mul(BLOCK));
+    }
+    pos.min(data.len())
+}
+
+/// Files archived so far that a later name may lead to again: by real
+/// path (a symlink followed by `-h` arrives at its target's), and those
+/// with more than one name (hard links have a real path each).
+#[derive(Default)]
+struct Seen {
+    by_path: HashMap<String, String>,
+    linked: Vec<(String, String)>,
+}
+
+/// The name a file was first archived under when this is one more name of
+/// it; else `None`, and the file is remembered when it may be met again.
+async fn first_name(ctx: &CommandContext<'_>, seen: &mut Seen, full: &str, name: &str, dereference: bool) -> Option<String> {
+    let canon = ctx.fs.canonicalize(full).await.ok()?;
+    if let Some(first) = seen.by_path.get(&canon) {
+        return Some(first.clone());
+    }
+    let links = ctx.fs.link_count(full).await.unwrap_or(1);
+    if links > 1 {
+        for (f, n) in &seen.linked {
+            if ctx.fs.same_file(f, full).await.unwrap_or(false) {
+                return Some(n.clone());
+            }
+        }
+        seen.linked.push((full.to_string(), name.to_string()));
+    }
+    if dereference || links > 1 {
+        seen.by_path.insert(canon, name.to_string());
+    }
+    None
+}
+
 fn read_members(data: &[u8]) -> (Vec<Member>, Option<ReadErr>) {
     let mut out = Vec::new();
     let (mut pos, mut long_name, mut long_link) = (0usize, None::<String>, None::<String>);
@@ -308,12 +359,17 @@ struct Opts {
     excludes: Vec<Pattern>,
     /// `--no-recursion`: a directory is archived without what it holds.
     recurse: bool,
+    /// `-h`: symlinks archived as the files they lead to.
+    dereference: bool,
 }
 
 impl Opts {
     /// GNU's default exclusion matching: the pattern against the name or any
     /// tail of it that starts after a `/`.
     fn excluded(&self, name: &str) -> bool {
+        if self.excludes.is_empty() {
+            return false;
+        }
         let name = name.trim_end_matches('/');
         let mut tails = vec![name];
         tails.extend(name.match_indices('/').map(|(i, _)| &name[i + 1..]));
@@ -324,6 +380,8 @@ impl Opts {
 /// Errors seen so far (the exit status is 2 and a closing line is printed).
 struct Run {
     failed: bool,
+    /// A file changed or went while it was archived: status 1, no closing line.
+    changed: bool,
     stripped_slash: bool,
 }
 
@@ -351,7 +409,7 @@ impl Utility for Tar {
                 return Ok(64);
             }
         };
-        let modes: Vec<&str> = p.opts.iter().map(|o| o.id).filter(|id| matches!(*id, "c" | "x" | "t")).collect();
+        let modes: Vec<&str> = p.opts.iter().map(|o| o.id).filter(|id| matches!(*id, "c" | "x" | "t" | "r" | "u")).collect();
         let mode = match modes.first() {
             None => {
                 let m = "You must specify one of the '-Acdtrux', '--delete' or '--test-label' options";
@@ -374,7 +432,7 @@ impl Utility for Tar {
                 return Ok(2);
             }
         };
-        let o = Opts {
+        let mut o = Opts {
             verbose: p.has("v"),
             gzip: p.has("z"),
             preserve: p.has("p"),
@@ -383,9 +441,23 @@ impl Utility for Tar {
             strip,
             dir: ctx.resolve(p.last("C").unwrap_or(".")),
             excludes: p.all("exclude").map(Pattern::from_glob_text).collect(),
+            dereference: p.has("h"),
             // The last of `--recursion` and `--no-recursion` wins.
             recurse: p.opts.iter().rev().find(|o| matches!(o.id, "recursion" | "no-recursion")).is_none_or(|o| o.id == "recursion"),
         };
+        // `-X FILE`: exclusion patterns, one a line.
+        for list in p.all("X") {
+            match ctx.read_operand(list).await {
+                Ok(d) => o.excludes.extend(
+                    String::from_utf8_lossy(&d).lines().filter(|l| !l.is_empty()).map(Pattern::from_glob_text),
+                ),
+                Err(e) => {
+                    tar_err(ctx, &format!("{list}: {e}")).await?;
+                    tar_err(ctx, "Error is not recoverable: exiting now").await?;
+                    return Ok(2);
+                }
+            }
+        }
         // `-T FILE`: names, one a line (NUL-separated with `--null`), after the operands.
         let mut operands = p.operands.clone();
         let listed = p.has("T");
@@ -405,9 +477,27 @@ impl Utility for Tar {
             }
         }
         let archive = p.last("f").unwrap_or("-").to_string();
-        let mut run = Run { failed: false, stripped_slash: false };
+        let mut run = Run { failed: false, changed: false, stripped_slash: false };
         let status = match mode {
-            "c" => create(ctx, &o, &mut run, &archive, &operands, listed).await?,
+            "c" => create(ctx, &o, &mut run, &archive, &operands, listed, None).await?,
+            "r" | "u" => {
+                if o.gzip || archive == "-" {
+                    let m = if o.gzip { "Cannot update compressed archives" } else { "Options '-Aru' are incompatible with '-f -'" };
+                    ctx.stderr.write(format!("tar: {m}\n{TRY}").as_bytes()).await?;
+                    return Ok(2);
+                }
+                // The members so far stay; new ones go after the last.
+                let old = ctx.fs.read(&ctx.resolve(&archive)).await.unwrap_or_default();
+                let times: HashMap<String, i64> = if mode == "u" {
+                    read_members(&old).0.into_iter().map(|m| (m.name, m.mtime)).collect()
+                } else {
+                    HashMap::new()
+                };
+                let mut base = old;
+                base.truncate(archive_end(&base));
+                let skip = (mode == "u").then_some(&times);
+                create(ctx, &o, &mut run, &archive, &operands, true, Some((base, skip))).await?
+            }
             _ => read(ctx, &o, &mut run, &archive, &operands, mode == "x").await?,
         };
         if status.is_some() {
@@ -417,9 +507,13 @@ impl Utility for Tar {
             tar_err(ctx, "Exiting with failure status due to previous errors").await?;
             return Ok(2);
         }
-        Ok(0)
+        Ok(i32::from(run.changed))
     }
 }
+
+/// What `-r`/`-u` add to: the archive's bytes up to its end, and for `-u`
+/// the times of the members it holds, by name.
+type Appending<'a> = (Vec<u8>, Option<&'a HashMap<String, i64>>);
 
 /// `-c`. `Some(_)` when tar stopped at once (the message was printed).
 async fn create(
@@ -429,6 +523,8 @@ async fn create(
     archive: &str,
     ops: &[String],
     listed: bool,
+    // `-r`/`-u`: the archive's members so far, and for `-u` their times.
+    append: Option<Appending<'_>>,
 ) -> Result<Option<()>, IoError> {
     // Names from `-T` may be none: the archive is then empty.
     if ops.is_empty() && !listed {
@@ -436,7 +532,9 @@ async fn create(
         return Ok(Some(()));
     }
     let to_stdout = archive == "-";
-    let mut out = Vec::new();
+    let (mut out, update) = append.unwrap_or_default();
+    // A later name of a file archived before is a hard link to the first.
+    let mut seen = Seen::default();
     for op in ops {
         let mut name = op.trim_start_matches('/').to_string();
         if name.len() != op.len() && !run.stripped_slash {
@@ -468,6 +566,33 @@ async fn create(
                     continue;
                 }
             };
+            let via_link = o.dereference && meta.is_symlink();
+            let meta = if via_link {
+                match ctx.fs.metadata(&full).await {
+                    Ok(m) => m,
+                    Err(_) => {
+                        tar_err(ctx, &format!("{name}: File removed before we read it")).await?;
+                        run.changed = true;
+                        continue;
+                    }
+                }
+            } else {
+                meta
+            };
+            // `-u`: what the archive holds as new or newer stays as it is.
+            if let Some(times) = update {
+                let key = if meta.is_dir() { format!("{}/", name.trim_end_matches('/')) } else { name.clone() };
+                if times.get(&key).is_some_and(|&t| meta.is_dir() || t >= to_unix(meta.mtime).0) {
+                    if meta.is_dir() && o.recurse {
+                        let mut entries = ctx.fs.read_dir(&full).await.unwrap_or_default();
+                        entries.sort_by(|a, b| b.name.cmp(&a.name));
+                        for e in entries {
+                            stack.push((path::join(&full, &e.name), format!("{key}{}", e.name), false));
+                        }
+                    }
+                    continue;
+                }
+            }
             let mut m = Member {
                 name: name.clone(),
                 kind: meta.file_type,
@@ -480,6 +605,7 @@ async fn create(
                 group: ctx.sys.username.clone(),
                 data: Vec::new(),
             };
+            let first = if meta.is_file() { first_name(ctx, &mut seen, &full, &name, o.dereference).await } else { None };
             match meta.file_type {
                 FileType::Dir => {
                     if !m.name.ends_with('/') {
@@ -492,6 +618,10 @@ async fn create(
                     }
                 }
                 FileType::Symlink => m.link = ctx.fs.read_link(&full).await.unwrap_or_default(),
+                FileType::File if first.is_some() => {
+                    m.hard = true;
+                    m.link = first.unwrap_or_default();
+                }
                 FileType::File => match ctx.fs.read(&full).await {
                     Ok(d) => m.data = d,
                     Err(e) => {
@@ -632,7 +762,8 @@ async fn read(
                 let kind = if m.hard { FileType::File } else { m.kind };
                 let mut l = format!(
                     "{} {}/{} {size:>w$} {} {name}",
-                    mode_string(kind, m.mode),
+                    // A hard link shows as `h` where the type goes.
+                    if m.hard { format!("h{}", &mode_string(kind, m.mode)[1..]) } else { mode_string(kind, m.mode) },
                     m.user,
                     m.group,
                     String::from_utf8_lossy(&date)
@@ -762,6 +893,16 @@ async fn extract_one(ctx: &CommandContext<'_>, o: &Opts, m: &Member, dest: &str,
             }
             if existing.as_ref().is_some_and(|e| e.is_symlink()) {
                 let _ = ctx.fs.remove_file(dest).await;
+            }
+            // A hard link becomes one when its target was extracted here.
+            if m.hard && o.strip == 0 {
+                let target = path::resolve(&o.dir, m.link.trim_start_matches('/'));
+                if existing.is_some() {
+                    let _ = ctx.fs.remove_file(dest).await;
+                }
+                if ctx.fs.hard_link(&target, dest).await.is_ok() {
+                    return Ok(());
+                }
             }
             let data = if m.hard {
                 all.iter().find(|t| t.name == m.link && !t.hard).map(|t| t.data.clone()).unwrap_or_default()
