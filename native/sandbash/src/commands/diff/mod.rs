@@ -19,7 +19,7 @@ use std::collections::HashMap;
 pub struct Diff;
 
 const SPEC: Spec = Spec::new(
-    "qsuU:cC:rNiwbBZEaTpdtD:",
+    "qsuU:cC:rNiwbBZEaTpdtD:eI:x:X:",
     &[
         ("brief", Arg::No, "q"),
         ("report-identical-files", Arg::No, "s"),
@@ -43,6 +43,11 @@ const SPEC: Spec = Spec::new(
         ("show-c-function", Arg::No, "p"),
         ("expand-tabs", Arg::No, "t"),
         ("ifdef", Arg::Yes, "D"),
+        ("ed", Arg::No, "e"),
+        ("ignore-matching-lines", Arg::Yes, "I"),
+        ("exclude", Arg::Yes, "x"),
+        ("exclude-from", Arg::Yes, "X"),
+        ("unidirectional-new-file", Arg::No, "unidirectional-new-file"),
         ("line-format", Arg::Yes, "line-format"),
         ("old-line-format", Arg::Yes, "old-line-format"),
         ("new-line-format", Arg::Yes, "new-line-format"),
@@ -63,6 +68,8 @@ enum Format {
     Context(usize),
     /// Through line and group formats (`-D`, `--*-format`).
     Formats,
+    /// `-e`: an ed script that makes the second file of the first.
+    Ed,
 }
 
 struct Opts {
@@ -72,6 +79,12 @@ struct Opts {
     report_same: bool,
     recursive: bool,
     new_file: bool,
+    /// `--unidirectional-new-file`: a missing first file is empty.
+    new_first: bool,
+    /// `-I RE`: changes whose every line matches one of these are not shown.
+    ignore_lines: Vec<regex::bytes::Regex>,
+    /// `-x`/`-X`: names in directories not compared.
+    excludes: Vec<crate::pattern::Pattern>,
     icase: bool,
     all_space: bool,
     space_change: bool,
@@ -119,6 +132,9 @@ impl Utility for Diff {
             report_same: false,
             recursive: false,
             new_file: false,
+            new_first: false,
+            ignore_lines: Vec::new(),
+            excludes: Vec::new(),
             icase: false,
             all_space: false,
             space_change: false,
@@ -146,6 +162,7 @@ impl Utility for Diff {
                 "c" => Some(lines(None, 3).map(Format::Context)),
                 "C" | "context" => Some(lines(v, 3).map(Format::Context)),
                 "normal" => Some(Ok(Format::Normal)),
+                "e" => Some(Ok(Format::Ed)),
                 _ if opt.id == "D" || opt.id.ends_with("-format") => Some(set_format(&mut o.formats, opt.id, v)),
                 _ => None,
             };
@@ -169,6 +186,42 @@ impl Utility for Diff {
                 "s" => o.report_same = true,
                 "r" => o.recursive = true,
                 "N" => o.new_file = true,
+                "unidirectional-new-file" => o.new_first = true,
+                "x" => o.excludes.push(crate::pattern::Pattern::from_glob_text(v.unwrap_or_default())),
+                "X" => {
+                    let list = v.unwrap_or_default();
+                    match ctx.read_operand(list).await {
+                        Ok(d) => o.excludes.extend(
+                            String::from_utf8_lossy(&d)
+                                .lines()
+                                .filter(|l| !l.is_empty())
+                                .map(crate::pattern::Pattern::from_glob_text),
+                        ),
+                        Err(e) => {
+                            ctx.err(format!("{list}: {e}")).await?;
+                            return Ok(2);
+                        }
+                    }
+                }
+                "I" => {
+                    let re = v.unwrap_or_default();
+                    let compiled = crate::commands::util::regex_translate::translate(re, false)
+                        .map_err(|e| e.to_string())
+                        .and_then(|t| {
+                            crate::commands::util::regex_cache::admit(&t.source).map_err(|e| e.to_string())?;
+                            regex::bytes::RegexBuilder::new(&t.source)
+                                .size_limit(1 << 20)
+                                .build()
+                                .map_err(|_| "Invalid regular expression".to_string())
+                        });
+                    match compiled {
+                        Ok(r) => o.ignore_lines.push(r),
+                        Err(e) => {
+                            ctx.err(format!("{re}: {e}")).await?;
+                            return Ok(2);
+                        }
+                    }
+                }
                 "i" => o.icase = true,
                 "w" => o.all_space = true,
                 "b" => o.space_change = true,
@@ -185,8 +238,8 @@ impl Utility for Diff {
         if ops.len() != 2 {
             let msg = match ops.len() {
                 0 => "missing operand after 'diff'".to_string(),
-                1 => format!("missing operand after {}", crate::commands::util::quote_locale(&ops[0])),
-                _ => format!("extra operand {}", crate::commands::util::quote_locale(&ops[2])),
+                1 => format!("missing operand after {}", crate::commands::util::quote(&ops[0])),
+                _ => format!("extra operand {}", crate::commands::util::quote(&ops[2])),
             };
             ctx.err(msg).await?;
             return Err(UError::new(2, "Try 'diff --help' for more information."));
@@ -265,7 +318,7 @@ impl Differ<'_, '_> {
         match (meta, ctx.fs.read(&p).await) {
             (Ok(m), Ok(data)) => Ok(Some(Side { name: name.into(), data, date: full_date(m.mtime) })),
             (_, Err(e)) => {
-                if absent_ok && self.o.new_file {
+                if absent_ok {
                     let date = full_date(std::time::UNIX_EPOCH);
                     return Ok(Some(Side { name: name.into(), data: Vec::new(), date }));
                 }
@@ -283,7 +336,7 @@ impl Differ<'_, '_> {
 
     /// Compare two files; `in_dir`: print the `diff ... a b` header first.
     async fn files(&mut self, a: &str, b: &str, in_dir: bool) -> Result<(), IoError> {
-        let (Some(sa), Some(sb)) = (self.read_side(a, true).await?, self.read_side(b, true).await?) else {
+        let (Some(sa), Some(sb)) = (self.read_side(a, self.o.new_file || self.o.new_first).await?, self.read_side(b, self.o.new_file).await?) else {
             return Ok(());
         };
         // Formats write the files whole, alike or not.
@@ -322,7 +375,7 @@ impl Differ<'_, '_> {
         let (Some(ia), Some(ib)) = (ia, ib) else { return Ok(()) };
         let ctx = self.ctx;
         let horizon = match self.o.format {
-            Format::Normal | Format::Formats => 0,
+            Format::Normal | Format::Formats | Format::Ed => 0,
             Format::Unified(n) | Format::Context(n) => n,
         };
         let mut changes = diff(&ia, &ib, horizon, self.o.minimal, &mut || ctx.still_running());
@@ -330,6 +383,14 @@ impl Differ<'_, '_> {
             let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
             changes
                 .retain(|c| !(la[c.a.0..c.a.1].iter().all(|l| blank(l)) && lb[c.b.0..c.b.1].iter().all(|l| blank(l))));
+        }
+        if !self.o.ignore_lines.is_empty() {
+            let res = &self.o.ignore_lines;
+            let ignored = |l: &[u8]| {
+                let l = l.strip_suffix(b"\n").unwrap_or(l);
+                res.iter().any(|r| r.is_match(l))
+            };
+            changes.retain(|c| !(la[c.a.0..c.a.1].iter().all(|l| ignored(l)) && lb[c.b.0..c.b.1].iter().all(|l| ignored(l))));
         }
         if changes.is_empty() && self.o.format == Format::Formats {
             // Formats write the files whole, alike or not.
@@ -354,6 +415,7 @@ impl Differ<'_, '_> {
         let (ha, hb) = (self.header(&sa, 0), self.header(&sb, 1));
         match self.o.format {
             Format::Normal | Format::Formats => normal(&mut out, &la, &lb, &changes),
+            Format::Ed => ed(&mut out, &lb, &changes),
             Format::Unified(n) => {
                 out.extend(format!("--- {ha}\n+++ {hb}\n").bytes());
                 unified(&mut out, &la, &lb, &changes, n);
@@ -454,7 +516,7 @@ impl Differ<'_, '_> {
                 return Ok(());
             }
         };
-        let mut names: Vec<&String> = ea.iter().chain(eb.iter()).collect();
+        let mut names: Vec<&String> = ea.iter().chain(eb.iter()).filter(|n| !self.o.excludes.iter().any(|p| p.matches(n, false))).collect();
         names.sort();
         names.dedup();
         for n in names {
@@ -465,7 +527,9 @@ impl Differ<'_, '_> {
             let (pa, pb) = (join(a, n), join(b, n));
             let (ka, kb) = (self.kind(&pa).await, self.kind(&pb).await);
             match (ka, kb) {
-                (Kind::Missing, _) | (_, Kind::Missing) if !(self.o.new_file && ka != Kind::Dir && kb != Kind::Dir) => {
+                (Kind::Missing, _) | (_, Kind::Missing)
+                    if !((self.o.new_file || (self.o.new_first && ka == Kind::Missing)) && ka != Kind::Dir && kb != Kind::Dir) =>
+                {
                     let dir = if ka == Kind::Missing { b } else { a };
                     ctx.out(format!("Only in {dir}: {n}\n").as_bytes()).await?;
                     self.bump(1);
@@ -545,6 +609,44 @@ fn range(start: usize, end: usize) -> String {
         }
     } else {
         format!("{},{}", start + 1, end)
+    }
+}
+
+/// `-e`: ed commands from the last change to the first, so that line
+/// numbers hold as they run. A line that is a lone `.` is written as `..`
+/// and put right by `s/.//`, as GNU does.
+fn ed(out: &mut Vec<u8>, b: &[&[u8]], changes: &[Change]) {
+    for c in changes.iter().rev() {
+        let (da, db) = (c.a.1 > c.a.0, c.b.1 > c.b.0);
+        let op = match (da, db) {
+            (true, true) => 'c',
+            (true, false) => 'd',
+            _ => 'a',
+        };
+        let at = if da { range(c.a.0, c.a.1) } else { c.a.0.to_string() };
+        out.extend(format!("{at}{op}\n").bytes());
+        if !db {
+            continue;
+        }
+        let mut inserting = true;
+        for l in &b[c.b.0..c.b.1] {
+            if !inserting {
+                out.extend_from_slice(b"a\n");
+                inserting = true;
+            }
+            if *l == b".\n" || *l == b"." {
+                out.extend_from_slice(b"..\n.\ns/.//\n");
+                inserting = false;
+            } else {
+                out.extend_from_slice(l);
+                if l.last() != Some(&b'\n') {
+                    out.push(b'\n');
+                }
+            }
+        }
+        if inserting {
+            out.extend_from_slice(b".\n");
+        }
     }
 }
 
