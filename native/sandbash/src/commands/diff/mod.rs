@@ -3,6 +3,7 @@
 //! options. Matching lines are found by `diff_seq` (GNU's algorithm).
 
 mod formats;
+mod side;
 pub(crate) mod seq;
 
 use crate::commands::util::{parse, quotef, Arg, OptError, Spec};
@@ -19,7 +20,7 @@ use std::collections::HashMap;
 pub struct Diff;
 
 const SPEC: Spec = Spec::new(
-    "qsuU:cC:rNiwbBZEaTpdtD:eI:x:X:",
+    "qsuU:cC:rNiwbBZEaTpdtD:eI:x:X:yW:",
     &[
         ("brief", Arg::No, "q"),
         ("report-identical-files", Arg::No, "s"),
@@ -44,6 +45,10 @@ const SPEC: Spec = Spec::new(
         ("expand-tabs", Arg::No, "t"),
         ("ifdef", Arg::Yes, "D"),
         ("ed", Arg::No, "e"),
+        ("side-by-side", Arg::No, "y"),
+        ("width", Arg::Yes, "W"),
+        ("left-column", Arg::No, "left-column"),
+        ("suppress-common-lines", Arg::No, "suppress-common-lines"),
         ("ignore-matching-lines", Arg::Yes, "I"),
         ("exclude", Arg::Yes, "x"),
         ("exclude-from", Arg::Yes, "X"),
@@ -70,6 +75,8 @@ enum Format {
     Formats,
     /// `-e`: an ed script that makes the second file of the first.
     Ed,
+    /// `-y`: side by side.
+    Side,
 }
 
 struct Opts {
@@ -85,6 +92,10 @@ struct Opts {
     ignore_lines: Vec<regex::bytes::Regex>,
     /// `-x`/`-X`: names in directories not compared.
     excludes: Vec<crate::pattern::Pattern>,
+    /// `-W`: the width of `-y`'s lines.
+    width: usize,
+    /// `-y`'s `-t`, `--left-column`, `--suppress-common-lines`.
+    side: (bool, bool, bool),
     icase: bool,
     all_space: bool,
     space_change: bool,
@@ -135,6 +146,8 @@ impl Utility for Diff {
             new_first: false,
             ignore_lines: Vec::new(),
             excludes: Vec::new(),
+            width: 130,
+            side: (false, false, false),
             icase: false,
             all_space: false,
             space_change: false,
@@ -163,6 +176,7 @@ impl Utility for Diff {
                 "C" | "context" => Some(lines(v, 3).map(Format::Context)),
                 "normal" => Some(Ok(Format::Normal)),
                 "e" => Some(Ok(Format::Ed)),
+                "y" => Some(Ok(Format::Side)),
                 _ if opt.id == "D" || opt.id.ends_with("-format") => Some(set_format(&mut o.formats, opt.id, v)),
                 _ => None,
             };
@@ -187,6 +201,13 @@ impl Utility for Diff {
                 "r" => o.recursive = true,
                 "N" => o.new_file = true,
                 "unidirectional-new-file" => o.new_first = true,
+                "W" => match v.unwrap_or_default().parse::<usize>() {
+                    Ok(w) if w > 0 => o.width = w.min(1 << 16),
+                    _ => {
+                        ctx.err(format!("invalid width '{}'", v.unwrap_or_default())).await?;
+                        return Err(UError::new(2, "Try 'diff --help' for more information."));
+                    }
+                },
                 "x" => o.excludes.push(crate::pattern::Pattern::from_glob_text(v.unwrap_or_default())),
                 "X" => {
                     let list = v.unwrap_or_default();
@@ -234,6 +255,7 @@ impl Utility for Diff {
                 _ => {}
             }
         }
+        o.side = (p.has("t"), p.has("left-column"), p.has("suppress-common-lines"));
         let ops = &p.operands;
         if ops.len() != 2 {
             let msg = match ops.len() {
@@ -339,8 +361,8 @@ impl Differ<'_, '_> {
         let (Some(sa), Some(sb)) = (self.read_side(a, self.o.new_file || self.o.new_first).await?, self.read_side(b, self.o.new_file).await?) else {
             return Ok(());
         };
-        // Formats write the files whole, alike or not.
-        if sa.data == sb.data && self.o.format != Format::Formats {
+        // Formats and -y write the files whole, alike or not.
+        if sa.data == sb.data && !matches!(self.o.format, Format::Formats | Format::Side) {
             if self.o.report_same {
                 self.ctx.out(format!("Files {a} and {b} are identical\n").as_bytes()).await?;
             }
@@ -375,7 +397,7 @@ impl Differ<'_, '_> {
         let (Some(ia), Some(ib)) = (ia, ib) else { return Ok(()) };
         let ctx = self.ctx;
         let horizon = match self.o.format {
-            Format::Normal | Format::Formats | Format::Ed => 0,
+            Format::Normal | Format::Formats | Format::Ed | Format::Side => 0,
             Format::Unified(n) | Format::Context(n) => n,
         };
         let mut changes = diff(&ia, &ib, horizon, self.o.minimal, &mut || ctx.still_running());
@@ -395,6 +417,12 @@ impl Differ<'_, '_> {
         if changes.is_empty() && self.o.format == Format::Formats {
             // Formats write the files whole, alike or not.
             return self.through_formats(&la, &lb, &changes).await;
+        }
+        if changes.is_empty() && self.o.format == Format::Side {
+            let mut out = Vec::new();
+            let p = &self.o.side;
+            side::Layout::new(self.o.width, p.0, p.1, p.2).write(&mut out, &la, &lb, &changes);
+            return self.ctx.out(&out).await;
         }
         if changes.is_empty() {
             if self.o.report_same {
@@ -416,6 +444,10 @@ impl Differ<'_, '_> {
         match self.o.format {
             Format::Normal | Format::Formats => normal(&mut out, &la, &lb, &changes),
             Format::Ed => ed(&mut out, &lb, &changes),
+            Format::Side => {
+                let p = &self.o.side;
+                side::Layout::new(self.o.width, p.0, p.1, p.2).write(&mut out, &la, &lb, &changes)
+            }
             Format::Unified(n) => {
                 out.extend(format!("--- {ha}\n+++ {hb}\n").bytes());
                 unified(&mut out, &la, &lb, &changes, n);
