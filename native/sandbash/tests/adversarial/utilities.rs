@@ -183,3 +183,31 @@ fn pattern_lists_are_priced_before_they_are_compiled() {
     // A list that fits is compiled and used.
     assert_eq!(survives_with("seq 1000 > /p; grep -c -f /p /p", l).stdout(), "1000\n");
 }
+
+/// diff's ways to make much output from little input stay bounded: wide
+/// side-by-side lines (`-W` of 65,536 columns for each of 200,000 lines),
+/// a group format that repeats its lines, a line format of a megabyte.
+#[test]
+fn diff_outputs_that_amplify_are_bounded() {
+    let l = Limits { timeout_ms: 2_000, ..limits() };
+    let setup = "seq 200000 > /a; seq 2 200001 > /b";
+    for run in [
+        "diff -y -W 65536 /a /b | wc -c",
+        "diff --unchanged-group-format=\"$(printf '%%=%.0s' {1..2000})\" /a /b | wc -c",
+        "diff --line-format=\"$(head -c 1000000 /dev/zero | tr '\\0' x)%L\" /a /b | wc -c",
+        "diff --old-group-format=\"$(printf '%%(1=1?%.0s' {1..5000})\" /a /b | wc -c",
+    ] {
+        let o = survives_with(&format!("{setup}; {run}"), l.clone());
+        let text = o.describe();
+        assert!(["memory limit exceeded", "timed out", "exit 0"].iter().any(|n| text.contains(n)), "{run}: {text}");
+    }
+}
+
+/// split --filter runs a command per piece, find -fprint writes per match:
+/// both end at the deadline however many pieces or files there are.
+#[test]
+fn split_filters_and_find_output_files_end_in_time() {
+    let l = Limits { timeout_ms: 2_000, ..limits() };
+    survives_with("seq 1000000 > /n; split -l 1 --filter='cat >/dev/null' /n; echo done", l.clone());
+    survives_with("mkdir -p /t; cd /t; for i in $(seq 3000); do : > f$i; done; while :; do find /t -fprint /o -fprintf /p '%p %s %t\\n'; done", l);
+}

@@ -201,13 +201,16 @@ impl<'f, 'l> Writer<'f, 'l> {
             if Some(c) == stop {
                 return Ok(());
             }
-            *i += 1;
             if c != b'%' {
+                // A run of plain bytes is written at once.
+                let run = fmt[*i..].iter().take_while(|&&b| b != b'%' && Some(b) != stop).count();
                 if write {
-                    self.push(&[c])?;
+                    self.push(&fmt[*i..*i + run])?;
                 }
+                *i += run;
                 continue;
             }
+            *i += 1;
             let start = *i - 1;
             match (fmt.get(*i).copied(), subject) {
                 (Some(b'%'), _) => {

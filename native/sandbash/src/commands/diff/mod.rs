@@ -421,7 +421,10 @@ impl Differ<'_, '_> {
         if changes.is_empty() && self.o.format == Format::Side {
             let mut out = Vec::new();
             let p = &self.o.side;
-            side::Layout::new(self.o.width, p.0, p.1, p.2).write(&mut out, &la, &lb, &changes);
+            let ctx = self.ctx;
+            side::Layout::new(self.o.width, p.0, p.1, p.2).write(&mut out, &la, &lb, &changes, &mut || {
+                ctx.still_running()
+            });
             return self.ctx.out(&out).await;
         }
         if changes.is_empty() {
@@ -446,7 +449,10 @@ impl Differ<'_, '_> {
             Format::Ed => ed(&mut out, &lb, &changes),
             Format::Side => {
                 let p = &self.o.side;
-                side::Layout::new(self.o.width, p.0, p.1, p.2).write(&mut out, &la, &lb, &changes)
+                let ctx = self.ctx;
+                side::Layout::new(self.o.width, p.0, p.1, p.2).write(&mut out, &la, &lb, &changes, &mut || {
+                    ctx.still_running()
+                });
             }
             Format::Unified(n) => {
                 out.extend(format!("--- {ha}\n+++ {hb}\n").bytes());

@@ -117,25 +117,48 @@ impl Layout {
         }
     }
 
-    /// Both files, change by change.
-    pub fn write(&self, out: &mut Vec<u8>, a: &[&[u8]], b: &[&[u8]], changes: &[Change]) {
+    /// Both files, change by change; `going` is asked every few lines (a
+    /// line may take `-W` columns: the deadline and the budget bound the
+    /// whole). False when it said stop.
+    pub fn write(
+        &self,
+        out: &mut Vec<u8>,
+        a: &[&[u8]],
+        b: &[&[u8]],
+        changes: &[Change],
+        going: &mut dyn FnMut() -> bool,
+    ) -> bool {
         let (mut pa, mut pb) = (0, 0);
-        let common = |out: &mut Vec<u8>, from_a: usize, to_a: usize, from_b: usize| {
+        let mut lines = 0usize;
+        let mut more = || {
+            lines += 1;
+            !lines.is_multiple_of(64) || going()
+        };
+        let common = |out: &mut Vec<u8>, from_a: usize, to_a: usize, from_b: usize, more: &mut dyn FnMut() -> bool| {
             if self.suppress_common {
-                return;
+                return true;
             }
             for (i, l) in a[from_a..to_a].iter().enumerate() {
+                if !more() {
+                    return false;
+                }
                 if self.left_column {
                     self.line(out, Some(l), b'(', None);
                 } else {
                     self.line(out, Some(l), b' ', b.get(from_b + i).copied());
                 }
             }
+            true
         };
         for c in changes {
-            common(out, pa, c.a.0, pb);
+            if !common(out, pa, c.a.0, pb, &mut more) {
+                return false;
+            }
             let (old, new) = (&a[c.a.0..c.a.1], &b[c.b.0..c.b.1]);
             for i in 0..old.len().max(new.len()) {
+                if !more() {
+                    return false;
+                }
                 match (old.get(i), new.get(i)) {
                     (Some(l), Some(r)) => self.line(out, Some(l), b'|', Some(r)),
                     (Some(l), None) => self.line(out, Some(l), b'<', None),
@@ -145,7 +168,7 @@ impl Layout {
             }
             (pa, pb) = (c.a.1, c.b.1);
         }
-        common(out, pa, a.len(), pb);
+        common(out, pa, a.len(), pb, &mut more)
     }
 }
 
