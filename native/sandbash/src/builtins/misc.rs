@@ -270,6 +270,18 @@ const HELP: &[(&str, &str, &str)] = &[
     ),
     ("help", "help: help [-dms] [pattern ...]", "help - Display information about builtin commands."),
     ("caller", "caller: caller [expr]", "caller - Return the context of the current subroutine call."),
+    ("bg", "bg: bg [job_spec ...]", "bg - Move jobs to the background."),
+    ("complete", "complete: complete [-abcdefgjksuv] [-pr] [-DEI] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [name ...]", "complete - Specify how arguments are to be completed by Readline."),
+    ("compopt", "compopt: compopt [-o|+o option] [-DEI] [name ...]", "compopt - Modify or display completion options."),
+    ("disown", "disown: disown [-h] [-ar] [jobspec ... | pid ...]", "disown - Remove jobs from current shell."),
+    ("enable", "enable: enable [-a] [-dnps] [-f filename] [name ...]", "enable - Enable and disable shell builtins."),
+    ("fg", "fg: fg [job_spec]", "fg - Move job to the foreground."),
+    ("jobs", "jobs: jobs [-lnprs] [jobspec ...] or jobs -x command [args]", "jobs - Display status of jobs."),
+    ("kill", "kill: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]", "kill - Send a signal to a job."),
+    ("logout", "logout: logout [n]", "logout - Exit a login shell."),
+    ("suspend", "suspend: suspend [-f]", "suspend - Suspend shell execution."),
+    ("times", "times: times", "times - Display process times."),
+    ("wait", "wait: wait [-fn] [-p var] [id ...]", "wait - Wait for job completion and return exit status."),
     ("compgen", "compgen: compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [word]", "compgen - Display possible completions depending on the options."),
 ];
 
@@ -307,15 +319,18 @@ pub async fn help(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         return 0;
     }
     let mut status = 0;
-    if patterns[0].contains(['*', '?', '[']) {
+    let is_glob = |p: &str| crate::pattern::Pattern::from_glob_text(p).is_glob_pattern(true);
+    if is_glob(patterns[0]) {
         let which = if patterns.len() > 1 { "keywords" } else { "keyword" };
         out(fds, &format!("Shell commands matching {which} `{}'\n\n", patterns.join(", "))).await;
     }
     for p in patterns {
+        // As bash: the name itself or the pattern's matches, else the names it begins.
         let pat = crate::pattern::Pattern::from_parts(&[(p.to_string(), false)]);
-        let glob = p.contains(['*', '?', '[']);
-        let mut hits: Vec<_> =
-            HELP.iter().filter(|(n, _, _)| if glob { pat.matches(n, false) } else { n.starts_with(p) }).collect();
+        let mut hits: Vec<_> = HELP.iter().filter(|(n, _, _)| *n == p || pat.matches(n, true)).collect();
+        if hits.is_empty() {
+            hits = HELP.iter().filter(|(n, _, _)| n.starts_with(p)).collect();
+        }
         hits.sort_by_key(|h| h.0);
         if hits.is_empty() {
             let msg = format!("help: no help topics match `{p}'.  Try `help help' or `man -k {p}' or `info {p}'.");
