@@ -209,7 +209,23 @@ fn parse_args(args: &[String], name: &str) -> Result<Args, ArgsErr> {
 }
 
 fn version() -> String {
-    "GNU Awk 5.2.1, API 3.2\nCopyright (C) 1989, 1991-2022 Free Software Foundation.\n".to_string()
+    // gawk's own text as Debian builds it (with MPFR and persistent memory).
+    "GNU Awk 5.2.1, API 3.2, PMA Avon 8-g1, (GNU MPFR 4.2.0, GNU MP 6.2.1)\n\
+Copyright (C) 1989, 1991-2022 Free Software Foundation.\n\
+\n\
+This program is free software; you can redistribute it and/or modify\n\
+it under the terms of the GNU General Public License as published by\n\
+the Free Software Foundation; either version 3 of the License, or\n\
+(at your option) any later version.\n\
+\n\
+This program is distributed in the hope that it will be useful,\n\
+but WITHOUT ANY WARRANTY; without even the implied warranty of\n\
+MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the\n\
+GNU General Public License for more details.\n\
+\n\
+You should have received a copy of the GNU General Public License\n\
+along with this program. If not, see http://www.gnu.org/licenses/.\n"
+        .to_string()
 }
 
 /// `-F` values get escape processing (`-F '\t'` is a tab).

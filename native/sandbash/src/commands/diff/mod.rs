@@ -128,7 +128,7 @@ impl Utility for Diff {
                 return Ok(0);
             }
             Err(OptError::Version) => {
-                ctx.out(b"diff (GNU diffutils) 3.8\n").await?;
+                ctx.out(crate::commands::util::DIFF_VERSION.as_bytes()).await?;
                 return Ok(0);
             }
             Err(e) => {

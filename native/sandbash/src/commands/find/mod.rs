@@ -89,7 +89,7 @@ impl Utility for Find {
                     return Ok(0);
                 }
                 "--version" => {
-                    ctx.out(b"find (GNU findutils) 4.9.0\n").await?;
+                    ctx.out(crate::commands::util::findutils_version("find").as_bytes()).await?;
                     return Ok(0);
                 }
                 _ => break,

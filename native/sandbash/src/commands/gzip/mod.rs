@@ -106,7 +106,7 @@ impl Command for Gzip {
             Ok(p) => p,
             Err(OptError::Help) => return help(ctx).await,
             Err(OptError::Version) => {
-                ctx.out(b"gzip 1.12\n").await?;
+                ctx.out(crate::commands::util::gzip_version(ctx.name).as_bytes()).await?;
                 return Ok(0);
             }
             Err(e) => {
@@ -136,7 +136,7 @@ impl Command for Gzip {
                 "f" => o.force = true,
                 "h" => return help(ctx).await,
                 "V" => {
-                    ctx.out(b"gzip 1.12\n").await?;
+                    ctx.out(crate::commands::util::gzip_version(ctx.name).as_bytes()).await?;
                     return Ok(0);
                 }
                 "k" => o.keep = true,
