@@ -126,3 +126,12 @@ fn bash_with_a_missing_or_directory_operand() {
 fn the_user_is_uid_1000() {
     check(r#"id -u; id -g; echo "$UID $EUID""#, "1000\n1000\n1000 1000\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Replacing read-only files
+// ----------------------------------------------------------------------
+
+#[test]
+fn install_and_cp_force_replace_them() {
+    check_err(r#"echo a > s; install -m 444 s d; install -m 444 s d; echo "install=$?"; cat d; ls -l d | cut -c1-10; echo b > e; chmod 444 e; cp s e; echo "cp=$?"; cp -f s e; echo "cp-f=$?"; cat e; mkdir dd; echo b > dd/x; chmod 444 dd/x; chmod 555 dd; cp -f s dd/x; echo "cp-f=$?"; install s dd/x; echo "install=$?"; chmod 755 dd"#, "install=0\na\n-r--r--r--\ncp=1\ncp-f=0\na\ncp-f=1\ninstall=1\n", "cp: cannot create regular file 'e': Permission denied\ncp: cannot remove 'dd/x': Permission denied\ninstall: cannot remove 'dd/x': Permission denied\n", 0);
+}

@@ -432,8 +432,17 @@ impl Run<'_, '_> {
                 Ok(d) => d,
                 Err(e) => return self.fail(format!("cannot open {} for reading: {e}", quote(src))).await,
             };
-            let fresh = existing.is_none() || !note.is_empty() || self.o.remove_first;
-            if let Err(e) = ctx.fs.write(dst_full, &data).await {
+            let mut fresh = existing.is_none() || !note.is_empty() || self.o.remove_first;
+            let mut written = ctx.fs.write(dst_full, &data).await;
+            // `-f`: a destination that cannot be opened is removed and made anew.
+            if self.o.force && existing.is_some() && written.as_ref().is_err_and(|e| *e == FsError::PermissionDenied) {
+                if let Err(e) = ctx.fs.remove_file(dst_full).await {
+                    return self.fail(format!("cannot remove {}: {e}", quote(dst))).await;
+                }
+                written = ctx.fs.write(dst_full, &data).await;
+                fresh = true;
+            }
+            if let Err(e) = written {
                 let msg = match e {
                     FsError::NoSpace | FsError::Limit(..) => format!("error writing {}: {e}", quote(dst)),
                     _ => format!("cannot create regular file {}: {e}", quote(dst)),

@@ -139,6 +139,12 @@ async fn copy_one(
             return Err(UError::new(1, format!("cannot open {} for reading: {e}", quote(src))));
         }
     };
+    // GNU install unlinks the destination first: a read-only one is replaced.
+    if ctx.fs.symlink_metadata(&dfull).await.is_ok_and(|m| !m.is_dir()) {
+        if let Err(e) = ctx.fs.remove_file(&dfull).await {
+            return Err(UError::new(1, format!("cannot remove {}: {e}", quote(dest))));
+        }
+    }
     let r = match ctx.fs.write(&dfull, &data).await {
         Ok(()) => ctx.fs.set_mode(&dfull, mode).await,
         Err(e) => Err(e),

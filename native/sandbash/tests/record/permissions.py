@@ -6,7 +6,7 @@ when its directory may change); `test -r/-w/-x` and running scripts follow the
 bits. Recorded with bash running as uid 1000."""
 
 as_user(1000)
-tools("ls", "rm", "mv", "cp", "touch", "chmod", "ln", "grep", "sed", "tee", "find", "wc", "truncate", "id", "cut")
+tools("ls", "rm", "mv", "cp", "touch", "chmod", "ln", "grep", "sed", "tee", "find", "wc", "truncate", "id", "cut", "install")
 
 group("Directories")
 e("unsearchable_directory", '''mkdir d; echo hi > d/f; chmod 000 d; cd d; echo "cd=$?"; ls d; echo "ls=$?"; cat d/f; echo "cat=$?"; echo x > d/g; echo "redir=$?"; [ -e d/f ]; echo "e=$?"; chmod 755 d; cat d/f''')
@@ -28,3 +28,6 @@ t("test_operators_follow_owner_bits", '''touch f; for m in 000 400 200 100 600 7
 e("running_scripts_needs_the_bits", '''echo "echo hi" > s.sh; chmod 000 s.sh; bash s.sh; echo "bash=$?"; ./s.sh; echo "run=$?"; chmod 644 s.sh; ./s.sh; echo "run=$?"; bash s.sh; echo "bash=$?"; chmod 755 s.sh; ./s.sh; echo "run=$?"''')
 e("bash_with_a_missing_or_directory_operand", '''bash nofile; echo "rc=$?"; mkdir dd; bash dd; echo "rc=$?"''')
 t("the_user_is_uid_1000", '''id -u; id -g; echo "$UID $EUID"''')
+
+group("Replacing read-only files")
+e("install_and_cp_force_replace_them", '''echo a > s; install -m 444 s d; install -m 444 s d; echo "install=$?"; cat d; ls -l d | cut -c1-10; echo b > e; chmod 444 e; cp s e; echo "cp=$?"; cp -f s e; echo "cp-f=$?"; cat e; mkdir dd; echo b > dd/x; chmod 444 dd/x; chmod 555 dd; cp -f s dd/x; echo "cp-f=$?"; install s dd/x; echo "install=$?"; chmod 755 dd''')
