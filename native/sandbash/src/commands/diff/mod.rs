@@ -414,28 +414,19 @@ impl Differ<'_, '_> {
             };
             changes.retain(|c| !(la[c.a.0..c.a.1].iter().all(|l| ignored(l)) && lb[c.b.0..c.b.1].iter().all(|l| ignored(l))));
         }
-        if changes.is_empty() && self.o.format == Format::Formats {
-            // Formats write the files whole, alike or not.
-            return self.through_formats(&la, &lb, &changes).await;
-        }
-        if changes.is_empty() && self.o.format == Format::Side {
-            let mut out = Vec::new();
-            let p = &self.o.side;
-            let ctx = self.ctx;
-            side::Layout::new(self.o.width, p.0, p.1, p.2).write(&mut out, &la, &lb, &changes, &mut || {
-                ctx.still_running()
-            });
-            return self.ctx.out(&out).await;
-        }
-        if changes.is_empty() {
+        // Formats and -y write the files whole, alike or not.
+        let whole = matches!(self.o.format, Format::Formats | Format::Side);
+        if changes.is_empty() && !whole {
             if self.o.report_same {
                 self.ctx.out(format!("Files {a} and {b} are identical\n").as_bytes()).await?;
             }
             return Ok(());
         }
-        self.bump(1);
+        if !changes.is_empty() {
+            self.bump(1);
+        }
         let mut out = Vec::new();
-        if in_dir {
+        if in_dir && !changes.is_empty() {
             let sw = if self.o.switches.is_empty() { String::new() } else { format!("{} ", self.o.switches) };
             out.extend(format!("diff {sw}{} {}\n", quotef(a), quotef(b)).bytes());
         }
@@ -554,13 +545,17 @@ impl Differ<'_, '_> {
                 return Ok(());
             }
         };
-        let mut names: Vec<&String> = ea.iter().chain(eb.iter()).filter(|n| !self.o.excludes.iter().any(|p| p.matches(n, false))).collect();
+        let mut names: Vec<&String> = ea.iter().chain(eb.iter()).collect();
         names.sort();
         names.dedup();
         for n in names {
             if !ctx.still_running() {
                 self.bump(2);
                 return Ok(());
+            }
+            // `-x`/`-X`, asked name by name (a long list costs each name, between deadline checks).
+            if self.o.excludes.iter().any(|p| p.matches(n, false)) {
+                continue;
             }
             let (pa, pb) = (join(a, n), join(b, n));
             let (ka, kb) = (self.kind(&pa).await, self.kind(&pb).await);
