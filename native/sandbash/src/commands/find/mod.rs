@@ -57,6 +57,8 @@ struct State {
     /// `-fprint` and kin's files (as given) and what was written to each
     /// and not yet sent.
     files: Vec<(String, Vec<u8>)>,
+    /// `-samefile`'s files, looked up once: their identity (see [`identity`]).
+    same_refs: HashMap<String, Option<(String, bool)>>,
 }
 
 /// Bytes an output file of `-fprint` and kin holds before they are sent.
@@ -145,6 +147,7 @@ impl Utility for Find {
             now,
             day_start: day_start(ctx, now),
             files: prog.files.iter().map(|f| (f.clone(), Vec::new())).collect(),
+            same_refs: HashMap::new(),
         };
         for s in &starts {
             if st.quit || !ctx.still_running() {
@@ -392,7 +395,14 @@ fn eval<'a>(
             Expr::SameFile(f) => {
                 let follow = st.follow == Follow::Always;
                 let a = identity(ctx, &n.full, follow).await;
-                let b = identity(ctx, &ctx.resolve(f), follow || st.follow == Follow::Start).await;
+                let b = match st.same_refs.get(f) {
+                    Some(b) => b.clone(),
+                    None => {
+                        let b = identity(ctx, &ctx.resolve(f), follow || st.follow == Follow::Start).await;
+                        st.same_refs.insert(f.clone(), b.clone());
+                        b
+                    }
+                };
                 match (a, b) {
                     (Some((x, false)), Some((y, false))) => ctx.fs.same_file(&x, &y).await.unwrap_or(false),
                     (Some(x), Some(y)) => x == y,
