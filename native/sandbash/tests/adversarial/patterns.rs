@@ -265,3 +265,23 @@ fn negation_replacement_on_long_values() {
         answer_or_limit(&script, "1\n0\n", &["max_", "timeout_ms"]);
     }
 }
+
+/// Bracket expressions built at run time from their POSIX parts, many to a
+/// pattern: each `[` reads at most a bounded window, so a pattern of 100,000
+/// of them is read in time whether its parts close (`[[=a=]]`, `[[.-.]]`) or
+/// never do (`[[.`, `[[:`, `[[=`); its automaton is within the budget or
+/// refused by it.
+#[test]
+fn many_posix_bracket_parts() {
+    for part in ["[[=a=]]", "[[.-.]-z]", "[[:alpha:][.period.]]", "[[.", "[[:", "[[=", "[[.a.]-"] {
+        let script = format!(
+            "p=$(printf '{}%.0s' {{1..100000}}); x=$(printf 'a%.0s' {{1..1000}}); case $x in $p) echo hit;; *) echo miss;; esac; echo ${{#x}}; [[ $x == *$p* ]]; echo $?",
+            part.replace('%', "%%")
+        );
+        let o = survives(&script);
+        // Read in time, or refused cleanly (the class of a letter in every
+        // script makes a large automaton: the memory budget says no).
+        let text = o.describe();
+        assert!(["exit 0", "timed out", "memory limit exceeded"].iter().any(|n| text.contains(n)), "{part}: {text}");
+    }
+}
