@@ -462,3 +462,80 @@ s="v=$x/$n"; t="${n}${n}"; echo "$s" "$t" "[$nope]" "[${nope}]"; u="pre $nope po
 for i in 1 2 3; do msg="turn $i of $n"; echo "$msg" "$i$i"; done
 declare -u up; up="x $n"; echo "$up"; set -u; echo "ok $n"; echo "bad $nope"; echo unreached"#, "line 3 of 3 onex one0 a  *y aa  *-b a  *3 é3 3$ 3 $ m 4 a  * one two three four five six seven eight nine ten 0\nv=a  */3 33 [] []\npre  post\nturn 1 of 3 11\nturn 2 of 3 22\nturn 3 of 3 33\nX 3\nok 3\n", "bash: line 5: nope: unbound variable\n", 127);
 }
+
+// ----------------------------------------------------------------------
+// parameters written in arithmetic text
+// ----------------------------------------------------------------------
+
+#[test]
+fn positional_values_of_every_shape() {
+    check(r#"f() { r=$(( $1 * 2 )); s=$(( 10 - $1 )); (( t = $1 + $# )); echo "[$1] $r $s $t $(( -$1 )) $(( $1 ** 2 ))"; }
+for v in 3 0 07 '3+4' ' 5 ' -3 +4 y 12 '(2)' 0x10; do y=9; f "$v"; done
+f 9 8 7"#, "[3] 6 7 4 -3 9\n[0] 0 10 1 0 0\n[07] 14 3 8 -7 49\n[3+4] 11 11 8 1 19\n[ 5 ] 10 5 6 -5 25\n[-3] -6 13 -2 3 9\n[+4] 8 6 5 -4 16\n[y] 18 1 10 -9 81\n[12] 24 -2 13 -12 144\n[(2)] 4 8 3 -2 4\n[0x10] 32 -6 17 -16 256\n[9] 18 1 12 -9 81\n", 0);
+}
+
+#[test]
+fn empty_unset_and_nounset() {
+    check_err(
+        r#"f() { echo $(( $1 + 1 )); echo "st=$?"; }
+f ''
+f
+echo $(( ${9} + 1 ))
+set -u
+echo $(( $zz + 1 ))
+echo not reached"#,
+        "1\nst=0\n1\nst=0\n1\n",
+        "bash: line 6: zz: unbound variable\n",
+        127,
+    );
+}
+
+#[test]
+fn expansion_reads_values_from_before_the_expression() {
+    check(
+        r#"x=5; echo $(( x=3, $x )) $x
+n=2; echo $(( n += $n, n )) $n
+i=0; while (( i < $# + 3 )); do (( i++ )); done; echo $i
+false; echo $(( $? + 1 )) $(( $? ))"#,
+        "5 3\n4 4\n3\n2 1\n",
+        0,
+    );
+}
+
+#[test]
+fn joined_and_braced_forms() {
+    check(
+        r#"set -- 1 2 3 4 5 6 7 8 9 10 11
+a=4 b=5
+echo $(( $1$2 )) $(( ${1}0 )) $(( $11 )) $(( ${11} )) $(( ${a}*$b )) $(( $a$b + 1 ))
+echo $(( $a[0] )) 2>&1
+echo $(( $# ? $a : $b )) $(( ${#a} + $a ))"#,
+        "12 10 11 11 20 46\n4 5\n",
+        0,
+    );
+}
+
+#[test]
+fn names_and_special_variables() {
+    check(
+        r#"abc=4 x=abc; echo $(( $x + 1 ))
+declare -i k=7; echo $(( $k * 2 ))
+arr=(6 7); echo $(( $arr + 1 ))
+RANDOM=1; r=$(( $RANDOM >= 0 )); echo $r
+echo $(( $LINENO > 0 ))
+declare -n ref=a; a=3; echo $(( $ref * 2 ))"#,
+        "5\n14\n7\n1\n1\n6\n",
+        0,
+    );
+}
+
+#[test]
+fn in_a_loop_whose_values_change() {
+    check(
+        r#"f() { s=$(( s + $1 )); }
+s=0; for v in 1 2 3 x 4 '' 5 '1+1'; do f "$v" 2>/dev/null; done; echo $s
+n=3; for ((i=0; i<$n; i++)); do (( i == 1 )) && n=5; echo -n "$i "; done; echo"#,
+        "0 1 2 3 4 \n",
+        0,
+    );
+}

@@ -75,6 +75,9 @@ pub async fn report(sh: &ShellState, fds: &Fds, prefix: &str, m: &str) -> Result
 
 /// Evaluate; `Ok(Err(message))` for an arithmetic error the caller reports.
 pub async fn eval_checked(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Result<i64, String>, Flow> {
+    if let Some(v) = try_unexpanded(sh, text) {
+        return Ok(Ok(v));
+    }
     let expanded = expand_text(sh, fds, text).await?;
     let r = eval_or_stop(sh, &expanded);
     flush_warnings(sh, fds).await;
@@ -112,10 +115,20 @@ pub async fn expand_text(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<S
     })
 }
 
-/// Evaluate already-expanded text when its compiled form decides it alone
-/// (see [`compiled`]); `None`, with nothing changed, otherwise.
-pub fn try_compiled(sh: &mut ShellState, text: &str) -> Option<i64> {
+/// Evaluate text not yet expanded when its only expansions are parameters
+/// the compiled form reads itself (`$1 * 2`, `i < $n`); `None`, with
+/// nothing changed, otherwise.
+pub fn try_unexpanded(sh: &mut ShellState, text: &str) -> Option<i64> {
+    if needs_quote_removal(text) {
+        return None;
+    }
     compiled::try_eval(sh, text)
+}
+
+/// Whether arithmetic text holds quotes, backslashes or backquotes, which
+/// only the full expansion reads.
+pub fn needs_quote_removal(text: &str) -> bool {
+    text.contains(['`', '"', '\'', '\\'])
 }
 
 /// Parse and evaluate already-expanded text. `depth` counts the evaluations

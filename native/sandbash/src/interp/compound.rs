@@ -201,6 +201,11 @@ async fn loop_turn(sh: &mut ShellState) -> Result<(), Flow> {
 
 /// Evaluate arithmetic for `(( ))` / `for ((;;))`; `None` after printing an error.
 async fn arith(sh: &mut ShellState, fds: &Fds, text: &str) -> Result<Option<i64>, Flow> {
+    if !sh.opts.xtrace {
+        if let Some(v) = expand::arith::try_unexpanded(sh, text) {
+            return Ok(Some(v));
+        }
+    }
     // Text without expansions (`i<300000`, `i++`) is evaluated as it is.
     let expanded = if text.contains(['$', '`', '"', '\'', '\\']) {
         std::borrow::Cow::Owned(expand::arith::expand_text(sh, fds, text).await?)

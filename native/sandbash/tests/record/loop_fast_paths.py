@@ -186,3 +186,33 @@ echo "line $n of ${n}" "$1x" "$10" "${x}y" "a$x-b" "$x$n" "é$n" "$n$" "$n $ m" 
 s="v=$x/$n"; t="${n}${n}"; echo "$s" "$t" "[$nope]" "[${nope}]"; u="pre $nope post"; echo "$u"
 for i in 1 2 3; do msg="turn $i of $n"; echo "$msg" "$i$i"; done
 declare -u up; up="x $n"; echo "$up"; set -u; echo "ok $n"; echo "bad $nope"; echo unreached''')
+
+group("parameters written in arithmetic text")
+t("positional_values_of_every_shape", r'''f() { r=$(( $1 * 2 )); s=$(( 10 - $1 )); (( t = $1 + $# )); echo "[$1] $r $s $t $(( -$1 )) $(( $1 ** 2 ))"; }
+for v in 3 0 07 '3+4' ' 5 ' -3 +4 y 12 '(2)' 0x10; do y=9; f "$v"; done
+f 9 8 7''')
+e("empty_unset_and_nounset", r'''f() { echo $(( $1 + 1 )); echo "st=$?"; }
+f ''
+f
+echo $(( ${9} + 1 ))
+set -u
+echo $(( $zz + 1 ))
+echo not reached''')
+t("expansion_reads_values_from_before_the_expression", r'''x=5; echo $(( x=3, $x )) $x
+n=2; echo $(( n += $n, n )) $n
+i=0; while (( i < $# + 3 )); do (( i++ )); done; echo $i
+false; echo $(( $? + 1 )) $(( $? ))''')
+t("joined_and_braced_forms", r'''set -- 1 2 3 4 5 6 7 8 9 10 11
+a=4 b=5
+echo $(( $1$2 )) $(( ${1}0 )) $(( $11 )) $(( ${11} )) $(( ${a}*$b )) $(( $a$b + 1 ))
+echo $(( $a[0] )) 2>&1
+echo $(( $# ? $a : $b )) $(( ${#a} + $a ))''')
+t("names_and_special_variables", r'''abc=4 x=abc; echo $(( $x + 1 ))
+declare -i k=7; echo $(( $k * 2 ))
+arr=(6 7); echo $(( $arr + 1 ))
+RANDOM=1; r=$(( $RANDOM >= 0 )); echo $r
+echo $(( $LINENO > 0 ))
+declare -n ref=a; a=3; echo $(( $ref * 2 ))''')
+t("in_a_loop_whose_values_change", r'''f() { s=$(( s + $1 )); }
+s=0; for v in 1 2 3 x 4 '' 5 '1+1'; do f "$v" 2>/dev/null; done; echo $s
+n=3; for ((i=0; i<$n; i++)); do (( i == 1 )) && n=5; echo -n "$i "; done; echo''')

@@ -10,6 +10,12 @@
 //! decimal scalar, or dynamic; division by 0; a negative exponent; a failed
 //! assignment. The one assignment is held back until the end, so giving up
 //! never leaves a side effect behind and the full evaluator starts afresh.
+//!
+//! Parameters written in the text (`$1`, `$n`, `${n}`, `$#`, `$?`) compile
+//! too, as operands: bash expands them before it parses, so a value that is
+//! a plain non-negative decimal reads as that number wherever it stands
+//! (`$1 * 2` with `1+1` in `$1` is `1+1 * 2`: any other value gives up).
+//! They read the values from before the expression runs, as expansion does.
 
 use crate::state::name_key::NameKey;
 use crate::state::{ShellState, Value};
@@ -48,7 +54,7 @@ pub(super) fn try_eval(sh: &mut ShellState, text: &str) -> Option<i64> {
         c.insert(text.into(), made.clone());
         made
     })?;
-    let mut ev = Eval { sh, names: &compiled.names, pending: None };
+    let mut ev = Eval { sh, names: &compiled.names, params: &compiled.params, pending: None };
     let v = ev.eval(&compiled.root)?;
     if let Some((slot, value)) = ev.pending {
         sh_set(ev.sh, &compiled.names[slot], value)?;
@@ -63,6 +69,8 @@ fn sh_set(sh: &mut ShellState, name: &str, value: i64) -> Option<()> {
 #[derive(Debug)]
 struct Compiled {
     names: Vec<String>,
+    /// The parameters the text expands (see [`Node::Param`]).
+    params: Vec<String>,
     root: Node,
 }
 
@@ -99,6 +107,8 @@ enum Un {
 enum Node {
     Num(i64),
     Var(usize),
+    /// `$name`, `$N`, `$#`, `$?`: a parameter expanded into the text.
+    Param(usize),
     Unary(Un, Box<Node>),
     Bin(Bin, Box<Node>, Box<Node>),
     And(Box<Node>, Box<Node>),
@@ -118,6 +128,8 @@ enum Tok {
     Num(i64),
     /// A name: its range in the text.
     Name(usize, usize),
+    /// A parameter after `$` (without braces): its range in the text.
+    Param(usize, usize),
     Op(Op),
 }
 
@@ -152,6 +164,12 @@ fn tokens(text: &str) -> Option<Vec<Tok>> {
         let c = b[i];
         if blank(c) {
             i += 1;
+            continue;
+        }
+        if c == b'$' {
+            let (start, end, next) = param_at(b, i + 1)?;
+            out.push(Tok::Param(start, end));
+            i = next;
             continue;
         }
         if c.is_ascii_alphabetic() || c == b'_' {
@@ -231,6 +249,45 @@ fn tokens(text: &str) -> Option<Vec<Tok>> {
     Some(out)
 }
 
+/// The parameter named after a `$` at `i`: `$1`, `$name`, `${name}`, `${12}`,
+/// `$#`, `$?` as (start, end, where the text goes on); `None` for any other
+/// expansion (`${#x}`, `${x:-1}`, `$(...)`, `$_`, `$0`).
+fn param_at(b: &[u8], i: usize) -> Option<(usize, usize, usize)> {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let &c = b.get(i)?;
+    let (start, end, next) = match c {
+        b'#' | b'?' => (i, i + 1, i + 1),
+        b'1'..=b'9' => (i, i + 1, i + 1),
+        b'{' => {
+            let mut j = i + 1;
+            while j < b.len() && word(b[j]) {
+                j += 1;
+            }
+            if b.get(j) != Some(&b'}') {
+                return None;
+            }
+            (i + 1, j, j + 1)
+        }
+        c if c.is_ascii_alphabetic() || c == b'_' => {
+            let mut j = i;
+            while j < b.len() && word(b[j]) {
+                j += 1;
+            }
+            (i, j, j)
+        }
+        _ => return None,
+    };
+    let name = &b[start..end];
+    let digits = name.iter().all(u8::is_ascii_digit);
+    let ok = match name {
+        [] | b"_" | [b'0', ..] => false,
+        [b'#' | b'?'] => true,
+        _ if digits => true,
+        [f, ..] => !f.is_ascii_digit(),
+    };
+    ok.then_some((start, end, next))
+}
+
 fn bin_of(c: u8) -> Option<Bin> {
     Some(match c {
         b'*' => Bin::Mul,
@@ -250,7 +307,7 @@ fn compile(text: &str) -> Option<Compiled> {
     if toks.is_empty() {
         return None;
     }
-    let mut p = Parser { text, toks: &toks, at: 0, names: Vec::new(), nest: 0, assigns: 0 };
+    let mut p = Parser { text, toks: &toks, at: 0, names: Vec::new(), params: Vec::new(), nest: 0, assigns: 0 };
     let root = p.comma()?;
     // Bash's order of evaluation is kept by the tree; more than one
     // assignment would need more than one held-back write. A skipped
@@ -262,7 +319,7 @@ fn compile(text: &str) -> Option<Compiled> {
     if p.at != toks.len() || p.assigns > 1 || (pow && short) {
         return None;
     }
-    Some(Compiled { names: p.names, root })
+    Some(Compiled { names: p.names, params: p.params, root })
 }
 
 /// Recursive descent over bash's precedence levels (expr.c), lowest first.
@@ -271,6 +328,7 @@ struct Parser<'a> {
     toks: &'a [Tok],
     at: usize,
     names: Vec<String>,
+    params: Vec<String>,
     nest: usize,
     assigns: usize,
 }
@@ -423,6 +481,17 @@ impl Parser<'_> {
         self.at += 1;
         match t {
             Tok::Num(n) => Some(Node::Num(n)),
+            Tok::Param(s, e) => {
+                let n = &self.text[s..e];
+                let slot = match self.params.iter().position(|x| x == n) {
+                    Some(i) => i,
+                    None => {
+                        self.params.push(n.to_string());
+                        self.params.len() - 1
+                    }
+                };
+                Some(Node::Param(slot))
+            }
             Tok::Name(s, e) => {
                 let slot = self.name(s, e);
                 let step = match self.peek() {
@@ -459,6 +528,7 @@ impl Parser<'_> {
 struct Eval<'a, 'n> {
     sh: &'a mut ShellState,
     names: &'n [String],
+    params: &'n [String],
     /// The assignment made so far, not yet stored.
     pending: Option<(usize, i64)>,
 }
@@ -484,10 +554,47 @@ impl Eval<'_, '_> {
         }
     }
 
+    /// A parameter's value as the text it expands to, when that reads as one
+    /// number wherever it stands: digits without a leading zero (a sign
+    /// could join an operator before it; blanks around are harmless).
+    fn param(&self, slot: usize) -> Option<i64> {
+        let name = self.params[slot].as_str();
+        let owned;
+        let text: &str = match name {
+            "#" => {
+                owned = self.sh.positional.len().to_string();
+                &owned
+            }
+            "?" => {
+                owned = self.sh.last_status.to_string();
+                &owned
+            }
+            _ if name.as_bytes()[0].is_ascii_digit() => {
+                let n: usize = name.parse().ok()?;
+                self.sh.positional.get(n.checked_sub(1)?)?
+            }
+            _ => {
+                if self.sh.vars.computed(name) {
+                    return None;
+                }
+                match self.sh.vars.get_set(name)?.value.as_ref()? {
+                    Value::Scalar(v) => v,
+                    _ => return None,
+                }
+            }
+        };
+        let t = trim_blanks(text);
+        if t.is_empty() || !t.bytes().all(|d| d.is_ascii_digit()) || (t.len() > 1 && t.starts_with('0')) {
+            return None;
+        }
+        t.parse().ok()
+    }
+
     fn eval(&mut self, n: &Node) -> Option<i64> {
         Some(match n {
             Node::Num(v) => *v,
             Node::Var(s) => self.read(*s)?,
+            Node::Param(s) => self.param(*s)?,
             Node::Unary(op, a) => {
                 let v = self.eval(a)?;
                 match op {
@@ -587,7 +694,20 @@ mod tests {
 
     #[test]
     fn the_subset_compiles_and_the_rest_does_not() {
-        for t in ["i<300000", "i++", "x + i % 7", "x+=i%7", "a ? b : c", "-2**2", "(x=5)+x", "--x"] {
+        for t in [
+            "i<300000",
+            "i++",
+            "x + i % 7",
+            "x+=i%7",
+            "a ? b : c",
+            "-2**2",
+            "(x=5)+x",
+            "--x",
+            "$1 * 2",
+            "${x}+$#",
+            "i<$n",
+            "$?",
+        ] {
             assert!(compile(t).is_some(), "{t}");
         }
         for t in [
@@ -606,6 +726,17 @@ mod tests {
             "",
             "1 ? 2",
             "((1)",
+            "$0",
+            "$_ + 1",
+            "${#x}",
+            "${x:-1}",
+            "$(1)",
+            "$@",
+            "$x++",
+            "$x = 1",
+            "$1$2",
+            "${1}0",
+            "$x[0]",
         ] {
             assert!(compile(t).is_none(), "{t}");
         }

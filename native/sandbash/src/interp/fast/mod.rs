@@ -43,10 +43,7 @@ pub fn try_command(sh: &mut ShellState, cmd: &ast::Command, fds: &Fds) -> Result
 fn arithmetic(sh: &mut ShellState, a: &ast::ArithmeticCommand) -> Option<Ran> {
     let src = sh.src.clone();
     let text = src.slice(a.loc.start.index, a.loc.end.index)?.strip_prefix("((")?.strip_suffix("))")?;
-    if needs_expansion(text) {
-        return None;
-    }
-    let v = crate::expand::arith::try_compiled(sh, text)?;
+    let v = crate::expand::arith::try_unexpanded(sh, text)?;
     sh.line = sh.src.line(a.loc.end.line);
     let status = i32::from(v == 0);
     sh.last_status = status;
@@ -61,11 +58,6 @@ fn arithmetic_turn(sh: &mut ShellState, a: &ast::ArithmeticCommand) -> Result<Op
     };
     ran.yield_due = sh.budget.poll_turn()?;
     Ok(Some(ran))
-}
-
-/// Characters after which arithmetic text is expanded first.
-fn needs_expansion(text: &str) -> bool {
-    text.contains(['$', '`', '"', '\'', '\\'])
 }
 
 /// `name=value` alone: a literal value, or `$(( expr ))`.
@@ -101,7 +93,7 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
         None => 0,
     };
     let source = match text.strip_prefix("$((").and_then(|t| t.strip_suffix("))")) {
-        Some(inner) if !needs_expansion(inner) && balanced(inner) => Value::Arith(inner),
+        Some(inner) if !crate::expand::arith::needs_quote_removal(inner) && balanced(inner) => Value::Arith(inner),
         Some(_) => return Ok(None),
         None if literal(text) => Value::Text(text),
         // Quoted text, or a quoted parameter.
@@ -118,7 +110,7 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
     // back when the arithmetic is not decided here.
     let yield_due = sh.budget.tick_short_command()?;
     let value = match source {
-        Value::Arith(inner) => match crate::expand::arith::try_compiled(sh, inner) {
+        Value::Arith(inner) => match crate::expand::arith::try_unexpanded(sh, inner) {
             Some(v) => v.to_string(),
             None => {
                 sh.budget.untick_command();
