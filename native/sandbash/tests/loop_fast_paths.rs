@@ -463,6 +463,17 @@ for i in 1 2 3; do msg="turn $i of $n"; echo "$msg" "$i$i"; done
 declare -u up; up="x $n"; echo "$up"; set -u; echo "ok $n"; echo "bad $nope"; echo unreached"#, "line 3 of 3 onex one0 a  *y aa  *-b a  *3 é3 3$ 3 $ m 4 a  * one two three four five six seven eight nine ten 0\nv=a  */3 33 [] []\npre  post\nturn 1 of 3 11\nturn 2 of 3 22\nturn 3 of 3 33\nX 3\nok 3\n", "bash: line 5: nope: unbound variable\n", 127);
 }
 
+#[test]
+fn unset_names_read_as_zero() {
+    check(
+        r#"for ((i=0;i<3;i++)); do r=$(( u + i )); s=$(( U + i )); (( i == 1 )) && u=10 U=20; echo "$r $s $(( SECONDS >= 0 )) $(( RANDOM >= 0 )) $(( LINENO ))"; done
+f() { local z; echo $(( z + 1 )); declare -a q; echo $(( q + 2 )); }; f
+set -u; echo $(( u + 1 )); echo $(( nope + 1 )); echo not reached"#,
+        "0 0 1 1 1\n1 1 1 1 1\n12 22 1 1 1\n1\n2\n11\n",
+        127,
+    );
+}
+
 // ----------------------------------------------------------------------
 // parameters written in arithmetic text
 // ----------------------------------------------------------------------
@@ -536,6 +547,58 @@ fn in_a_loop_whose_values_change() {
 s=0; for v in 1 2 3 x 4 '' 5 '1+1'; do f "$v" 2>/dev/null; done; echo $s
 n=3; for ((i=0; i<$n; i++)); do (( i == 1 )) && n=5; echo -n "$i "; done; echo"#,
         "0 1 2 3 4 \n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// local in a function called over and over
+// ----------------------------------------------------------------------
+
+#[test]
+fn values_of_every_kind() {
+    check(r#"f() { local n=$1; echo "$_ $n"; local a b=2 c="x y" d=$1 e='q r' g="$1-$2" h=; echo "$_|$a|$b|$c|$d|$e|$g|$h"; declare -p a b c n h; }
+f 5 6; f 'x  y*'; echo "[${n-unset}][${b-unset}]""#, "n=5 5\nh=||2|x y|5|q r|5-6|\ndeclare -- a\ndeclare -- b=\"2\"\ndeclare -- c=\"x y\"\ndeclare -- n=\"5\"\ndeclare -- h=\"\"\nn=x  y* x  y*\nh=||2|x y|x  y*|q r|x  y*-|\ndeclare -- a\ndeclare -- b=\"2\"\ndeclare -- c=\"x y\"\ndeclare -- n=\"x  y*\"\ndeclare -- h=\"\"\n[unset][unset]\n", 0);
+}
+
+#[test]
+fn existing_locals_and_globals() {
+    check(
+        r#"x=1
+f() { local x; echo "[${x-unset}]"; x=3; local x; echo $x; local x=4; echo $x; }
+f; echo $x
+g() { local k=$1; (( $1 > 0 )) && g $(( $1 - 1 )); echo -n "$k "; }; g 5; echo
+export e=1; h() { local e=2; printf '%s\n' "$(env | grep ^e=)"; }; h; env | grep ^e="#,
+        "[unset]\n3\n4\n1\n0 1 2 3 4 5 \ne=2\ne=1\n",
+        0,
+    );
+}
+
+#[test]
+fn names_that_are_not_plain() {
+    check_err(r#"readonly r=1
+f() { local r=2; echo "r $? $r"; local FUNCNAME=1; echo "fn $?"; local IFS=,; set -- a,b; echo "$1"; local _=3; echo "$?"; local 1x=2; echo "bad $?"; }
+f
+local a=1; echo "top $?""#, "r 1 1\nfn 1\na,b\n0\nbad 1\ntop 1\n", "environment: line 2: local: r: readonly variable\nenvironment: line 2: local: FUNCNAME: variable may not be assigned value\nenvironment: line 2: local: `1x=2': not a valid identifier\nbash: line 4: local: can only be used in a function\n", 0);
+}
+
+#[test]
+fn attributes_already_given() {
+    check(
+        r#"f() { local -i n=1; local n=2+3; echo $n; local u; declare -u u; local u=abc; echo $u; declare -n r=t; local r=5; echo "$t"; local -a arr=(1 2); local arr=9; declare -p arr; }
+f"#,
+        "5\nABC\n5\ndeclare -a arr=([0]=\"9\" [1]=\"2\")\n",
+        0,
+    );
+}
+
+#[test]
+fn under_allexport_and_with_a_function_named_local() {
+    check(
+        r#"set -a; f() { local v=1; env | grep '^v='; }; f; set +a
+local() { echo "my local $*"; }; g() { local w=2; echo "${w-unset}"; }; g
+unset -f local; enable -n local; g 2>&1; enable local; g"#,
+        "v=1\nmy local w=2\nunset\nenvironment: line 2: local: command not found\nunset\n2\n",
         0,
     );
 }

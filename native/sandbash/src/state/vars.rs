@@ -727,6 +727,12 @@ impl Variables {
         self.scopes.len() > 1
     }
 
+    /// Whether the innermost function scope holds `name`.
+    pub fn is_local_here(&self, name: &str) -> bool {
+        let idx = self.scopes.len() - 1;
+        self.in_function() && self.scope(idx, name).contains_key(name)
+    }
+
     /// `local name`: declare in the innermost scope (keeps an existing local).
     pub fn declare_local(&mut self, name: &str) -> &mut Var {
         let idx = self.scopes.len() - 1;

@@ -187,6 +187,10 @@ s="v=$x/$n"; t="${n}${n}"; echo "$s" "$t" "[$nope]" "[${nope}]"; u="pre $nope po
 for i in 1 2 3; do msg="turn $i of $n"; echo "$msg" "$i$i"; done
 declare -u up; up="x $n"; echo "$up"; set -u; echo "ok $n"; echo "bad $nope"; echo unreached''')
 
+t("unset_names_read_as_zero", r'''for ((i=0;i<3;i++)); do r=$(( u + i )); s=$(( U + i )); (( i == 1 )) && u=10 U=20; echo "$r $s $(( SECONDS >= 0 )) $(( RANDOM >= 0 )) $(( LINENO ))"; done
+f() { local z; echo $(( z + 1 )); declare -a q; echo $(( q + 2 )); }; f
+set -u; echo $(( u + 1 )); echo $(( nope + 1 )); echo not reached''')
+
 group("parameters written in arithmetic text")
 t("positional_values_of_every_shape", r'''f() { r=$(( $1 * 2 )); s=$(( 10 - $1 )); (( t = $1 + $# )); echo "[$1] $r $s $t $(( -$1 )) $(( $1 ** 2 ))"; }
 for v in 3 0 07 '3+4' ' 5 ' -3 +4 y 12 '(2)' 0x10; do y=9; f "$v"; done
@@ -216,3 +220,21 @@ declare -n ref=a; a=3; echo $(( $ref * 2 ))''')
 t("in_a_loop_whose_values_change", r'''f() { s=$(( s + $1 )); }
 s=0; for v in 1 2 3 x 4 '' 5 '1+1'; do f "$v" 2>/dev/null; done; echo $s
 n=3; for ((i=0; i<$n; i++)); do (( i == 1 )) && n=5; echo -n "$i "; done; echo''')
+
+group("local in a function called over and over")
+t("values_of_every_kind", r'''f() { local n=$1; echo "$_ $n"; local a b=2 c="x y" d=$1 e='q r' g="$1-$2" h=; echo "$_|$a|$b|$c|$d|$e|$g|$h"; declare -p a b c n h; }
+f 5 6; f 'x  y*'; echo "[${n-unset}][${b-unset}]"''')
+t("existing_locals_and_globals", r'''x=1
+f() { local x; echo "[${x-unset}]"; x=3; local x; echo $x; local x=4; echo $x; }
+f; echo $x
+g() { local k=$1; (( $1 > 0 )) && g $(( $1 - 1 )); echo -n "$k "; }; g 5; echo
+export e=1; h() { local e=2; printf '%s\n' "$(env | grep ^e=)"; }; h; env | grep ^e=''')
+e("names_that_are_not_plain", r'''readonly r=1
+f() { local r=2; echo "r $? $r"; local FUNCNAME=1; echo "fn $?"; local IFS=,; set -- a,b; echo "$1"; local _=3; echo "$?"; local 1x=2; echo "bad $?"; }
+f
+local a=1; echo "top $?"''')
+t("attributes_already_given", r'''f() { local -i n=1; local n=2+3; echo $n; local u; declare -u u; local u=abc; echo $u; declare -n r=t; local r=5; echo "$t"; local -a arr=(1 2); local arr=9; declare -p arr; }
+f''')
+t("under_allexport_and_with_a_function_named_local", r'''set -a; f() { local v=1; env | grep '^v='; }; f; set +a
+local() { echo "my local $*"; }; g() { local w=2; echo "${w-unset}"; }; g
+unset -f local; enable -n local; g 2>&1; enable local; g''')

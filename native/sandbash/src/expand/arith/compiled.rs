@@ -6,8 +6,8 @@
 //! Only a plain subset compiles: decimal numbers, names without subscripts,
 //! the operators of bash's grammar, and at most one assignment. Evaluation
 //! gives up (`None`, and the full evaluator runs instead) on anything the
-//! subset does not decide alone: a variable that is unset, not a plain
-//! decimal scalar, or dynamic; division by 0; a negative exponent; a failed
+//! subset does not decide alone: a variable that is not a plain decimal
+//! scalar, dynamic, or unset under `set -u` or with an upper-case name; division by 0; a negative exponent; a failed
 //! assignment. The one assignment is held back until the end, so giving up
 //! never leaves a side effect behind and the full evaluator starts afresh.
 //!
@@ -542,7 +542,14 @@ impl Eval<'_, '_> {
                 return Some(v);
             }
         }
-        match self.sh.vars.get(&self.names[slot])?.value.as_ref()? {
+        let name = self.names[slot].as_str();
+        let Some(value) = self.sh.vars.get(name).and_then(|v| v.value.as_ref()) else {
+            // Unset reads as 0, but for `set -u` and the shell's own
+            // variables (all upper case), which may be computed on reading.
+            let plain = name.as_bytes()[0].is_ascii_lowercase() && !self.sh.opts.nounset;
+            return plain.then_some(0);
+        };
+        match value {
             Value::Scalar(v) => {
                 let t = trim_blanks(v);
                 if t.is_empty() {

@@ -11,6 +11,7 @@
 
 pub mod call;
 mod echo;
+mod local;
 mod plain_builtins;
 
 use super::{simple, Fds, Flow};
@@ -31,6 +32,7 @@ pub fn try_command(sh: &mut ShellState, cmd: &ast::Command, fds: &Fds) -> Result
     match cmd {
         ast::Command::Simple(c) => match &c.word_or_name {
             Some(w) if w.value == "echo" => echo::echo(sh, c, fds),
+            Some(w) if w.value == "local" => local::local(sh, c),
             Some(_) => plain_builtins::builtin(sh, c),
             None => assignment(sh, c),
         },
