@@ -167,6 +167,8 @@ impl Pattern {
             Prep::Literal => Some(Matcher::Literal(self.literal())),
             Prep::Prefix(l) => Some(Matcher::Prefix(l)),
             Prep::Suffix(l) => Some(Matcher::Suffix(l)),
+            Prep::Both(p, q) => Some(Matcher::Both(p, q)),
+            Prep::Contains(l) => Some(Matcher::Contains(l)),
             Prep::Negated => self.negations(nocase).flatten().map(Matcher::Neg),
             Prep::Dfa(d) => Some(Matcher::Plain(Scanner::new(d))),
             Prep::Invalid => None,
@@ -188,7 +190,7 @@ impl Pattern {
             }
             Prep::Prefix(l) if l.len() <= MAX_SEARCHED_LITERAL => Some(Searcher::Prefix(l)),
             Prep::Suffix(l) if l.len() <= MAX_SEARCHED_LITERAL => Some(Searcher::Suffix(l)),
-            Prep::Prefix(_) | Prep::Suffix(_) => scan(),
+            Prep::Prefix(_) | Prep::Suffix(_) | Prep::Both(..) | Prep::Contains(_) => scan(),
             Prep::Negated => self.negations(nocase).flatten().map(Searcher::Pieces),
             Prep::Dfa(d) => Some(Searcher::Scan(Box::new(Scanner::new(d)))),
             Prep::Invalid => None,
@@ -323,6 +325,10 @@ enum Prep {
     Prefix(Arc<str>),
     /// `*lit` (a literal suffix).
     Suffix(Arc<str>),
+    /// `lit*lit` (a prefix and a suffix that do not overlap).
+    Both(Arc<str>, Arc<str>),
+    /// `*lit*` (the literal anywhere).
+    Contains(Arc<str>),
     /// Top-level `!(...)` groups: no automaton, built per use.
     Negated,
     Dfa(Arc<Dfas>),
@@ -341,8 +347,9 @@ thread_local! {
     static PREPARED: std::cell::RefCell<[PreparedMap; 4]> = std::cell::RefCell::new(Default::default());
 }
 
-/// `lit*` or `*lit` where `lit` has no special character: matched by
-/// comparing text, in time linear in the string whatever it holds.
+/// `lit*`, `*lit`, `*lit*` or `lit*lit` where `lit` has no special
+/// character: matched by comparing text, in time linear in the string
+/// whatever it holds.
 fn affix_shape(c: &[(char, bool)], extglob: bool) -> Option<Prep> {
     let plain = |cs: &[(char, bool)]| {
         cs.iter()
@@ -353,7 +360,12 @@ fn affix_shape(c: &[(char, bool)], extglob: bool) -> Option<Prep> {
         [('*', false)] => Some(Prep::Prefix("".into())),
         [rest @ .., ('*', false)] if plain(rest) => Some(Prep::Prefix(text(rest))),
         [('*', false), rest @ ..] if plain(rest) => Some(Prep::Suffix(text(rest))),
-        _ => None,
+        [('*', false), mid @ .., ('*', false)] if plain(mid) => Some(Prep::Contains(text(mid))),
+        _ => {
+            let star = c.iter().position(|&x| x == ('*', false))?;
+            let (p, q) = (&c[..star], &c[star + 1..]);
+            (plain(p) && plain(q)).then(|| Prep::Both(text(p), text(q)))
+        }
     }
 }
 
@@ -866,6 +878,10 @@ pub enum Matcher {
     Prefix(Arc<str>),
     /// `*lit`: the string ends with `lit`.
     Suffix(Arc<str>),
+    /// `p*q`: starts with `p` and ends with `q`, apart.
+    Both(Arc<str>, Arc<str>),
+    /// `*lit*`: holds `lit`.
+    Contains(Arc<str>),
     Plain(Scanner),
     Neg(NegMatcher),
 }
@@ -877,6 +893,8 @@ impl Matcher {
             Matcher::Literal(l) => Ok(l == s),
             Matcher::Prefix(l) => Ok(s.starts_with(&**l)),
             Matcher::Suffix(l) => Ok(s.ends_with(&**l)),
+            Matcher::Both(p, q) => Ok(s.len() >= p.len() + q.len() && s.starts_with(&**p) && s.ends_with(&**q)),
+            Matcher::Contains(l) => Ok(s.contains(&**l)),
             Matcher::Plain(sc) => sc.is_match(s),
             Matcher::Neg(n) => n.is_match(s),
         }
@@ -1161,6 +1179,33 @@ mod tests {
 
     fn m(p: &str, s: &str) -> bool {
         Pattern::from_glob_text(p).matches(s, true)
+    }
+
+    #[test]
+    fn literal_shapes_agree_with_the_automaton() {
+        // Every pattern of up to two stars over a small alphabet against
+        // every string of up to five letters: the text comparisons of the
+        // affix shapes must say what the full regex says.
+        let alpha = ['a', 'b', '*'];
+        let mut pats = vec![String::new()];
+        for _ in 0..5 {
+            let next: Vec<String> = pats.iter().flat_map(|p| alpha.iter().map(move |c| format!("{p}{c}"))).collect();
+            pats.extend(next);
+        }
+        pats.sort();
+        pats.dedup();
+        let strs: Vec<String> = pats.iter().filter(|p| !p.contains('*')).cloned().collect();
+        let mut shaped = 0;
+        for p in pats.iter().filter(|p| p.matches('*').count() <= 2) {
+            let pat = Pattern::from_glob_text(p);
+            let re = pat.compile(false, false).expect("compiles");
+            let Some(mut m) = pat.matcher(false, false) else { panic!("{p}") };
+            shaped += usize::from(!matches!(m, Matcher::Plain(_)));
+            for s in &strs {
+                assert_eq!(m.is_match(s).ok(), Some(re.is_match(s)), "{p:?} on {s:?}");
+            }
+        }
+        assert!(shaped > 100, "{shaped}");
     }
 
     #[test]

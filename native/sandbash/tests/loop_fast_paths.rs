@@ -602,3 +602,101 @@ unset -f local; enable -n local; g 2>&1; enable local; g"#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// affixes and lengths taken in a loop
+// ----------------------------------------------------------------------
+
+#[test]
+fn every_operator_on_paths_and_names() {
+    check(r#"for s in /usr/local/lib/libfoo.so.1 foo.tar.gz noext /trailing/ '' 'a b*' .hidden 'x%y#z'; do
+  a=${s##*/} b=${s#*/} c=${s%.*} d=${s%%.*} e=${#s} f=${s#x} g=${s%[0-9]} h=${s##*[.]} k=${s%%[!/]*}
+  printf '[%s] ' "$a" "$b" "$c" "$d" "$e" "$f" "$g" "$h" "$k"; echo
+done"#, "[libfoo.so.1] [usr/local/lib/libfoo.so.1] [/usr/local/lib/libfoo.so] [/usr/local/lib/libfoo] [26] [/usr/local/lib/libfoo.so.1] [/usr/local/lib/libfoo.so.] [1] [/] \n[foo.tar.gz] [foo.tar.gz] [foo.tar] [foo] [10] [foo.tar.gz] [foo.tar.gz] [gz] [] \n[noext] [noext] [noext] [noext] [5] [noext] [noext] [noext] [] \n[] [trailing/] [/trailing/] [/trailing/] [10] [/trailing/] [/trailing/] [/trailing/] [/] \n[] [] [] [] [0] [] [] [] [] \n[a b*] [a b*] [a b*] [a b*] [4] [a b*] [a b*] [a b*] [] \n[.hidden] [.hidden] [] [] [7] [.hidden] [.hidden] [hidden] [] \n[x%y#z] [x%y#z] [x%y#z] [x%y#z] [5] [%y#z] [x%y#z] [x%y#z] [] \n", 0);
+}
+
+#[test]
+fn quoted_in_tests_and_locals() {
+    check(
+        r#"f() { local base="${1##*/}" ext=${1##*.} n=${#1}; [ "${1%/*}" = /a/b ] && echo same; echo "$base $ext $n"; }
+f /a/b/c.txt; f plain; f ''
+set -- /x/y.z; r=${1%.*}; echo "$r ${#1} ${1#/}""#,
+        "same\nc.txt txt 10\nplain plain 5\n  0\n/x/y 6 x/y.z\n",
+        0,
+    );
+}
+
+#[test]
+fn values_that_change_what_the_pattern_means() {
+    check(
+        r#"s=héllo.wörld; a=${#s}; b=${s#*.}; echo "$a $b"
+LC_ALL=C; a=${#s}; echo "$a"; LC_ALL=C.UTF-8
+shopt -s extglob; t=aaab.c; echo "${t##+(a)} ${t%.@(c|d)}"; shopt -u extglob
+p='*/'; u=/a/b; echo "${u##$p} ${u##"$p"}"
+unset v; w=${v#x}; echo "[$w]"; arr=(x/1 y/2); z=${arr##*/}; echo "$z"
+set -u; q=${nope#x}; echo not reached"#,
+        "11 wörld\n13\nb.c aaab\nb /a/b\n[]\n1\n",
+        127,
+    );
+}
+
+#[test]
+fn nocasematch_and_globs_do_not_change_removal() {
+    check(
+        r#"shopt -s nocasematch nocaseglob; s=ABC.txt; a=${s%.TXT} b=${s#abc}; echo "$a $b"
+shopt -s failglob; c=${s%.*}; echo "$c""#,
+        "ABC.txt ABC.txt\nABC\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// case in a loop
+// ----------------------------------------------------------------------
+
+#[test]
+fn shapes_of_patterns() {
+    check(r#"for w in k15 k1 k5 k k55 kk5 abcab ab aba xabcx abc '' a*b 'k 5' é5 k1é; do
+  r=
+  case "$w" in k*5) r+=A;; esac
+  case $w in ab*ab) r+=B;; esac
+  case $w in *bc*) r+=C;; esac
+  case $w in **) r+=D;; esac
+  case "$w" in a\*b) r+=E;; esac
+  case $w in "a*"b) r+=F;; esac
+  case $w in k1*) r+=G;; esac
+  case $w in *5) r+=H;; esac
+  case $w in ab*a*) r+=I;; esac
+  case $w in k[0-9]*) r+=J;; esac
+  printf '%s=%s ' "[$w]" "$r"
+done; echo"#, "[k15]=ADGHJ [k1]=DGJ [k5]=ADHJ [k]=D [k55]=ADHJ [kk5]=ADH [abcab]=BCDI [ab]=D [aba]=DI [xabcx]=CD [abc]=CD []=D [a*b]=DEF [k 5]=ADH [é5]=DH [k1é]=DGJ \n", 0);
+}
+
+#[test]
+fn words_of_every_kind() {
+    check(
+        r#"x=abc; set -- p q
+for i in 1 2; do
+  case k$i in k1) echo one;; k2) echo two;; esac
+  case "$x" in a*) echo "a $i";; esac
+  case '$x' in \$x) echo lit;; esac
+  case ${x#a} in bc) echo cut;; esac
+  case ${#x} in 3) echo len;; esac
+  case "$1-$2" in p-q) echo pos;; esac
+  case $x in "$x") echo self;; esac
+  case ~ in /*) echo home;; esac
+done"#,
+        "one\na 1\nlit\ncut\nlen\npos\nself\nhome\ntwo\na 2\nlit\ncut\nlen\npos\nself\nhome\n",
+        0,
+    );
+}
+
+#[test]
+fn options_that_change_matching() {
+    check(
+        r#"for o in nocasematch extglob; do shopt -s $o; for w in ABC abc aXc; do case $w in a*c) echo "$o $w y";; *) echo "$o $w n";; esac; done; shopt -u $o; done
+shopt -s extglob; case aab in +(a)b) echo ext;; esac; case "x|y" in x\|y) echo bar;; esac"#,
+        "nocasematch ABC y\nnocasematch abc y\nnocasematch aXc y\nextglob ABC n\nextglob abc y\nextglob aXc y\n",
+        2,
+    );
+}

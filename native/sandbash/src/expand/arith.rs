@@ -122,7 +122,7 @@ pub fn try_unexpanded(sh: &mut ShellState, text: &str) -> Option<i64> {
     if needs_quote_removal(text) {
         return None;
     }
-    compiled::try_eval(sh, text)
+    compiled::try_eval(sh, text, false)
 }
 
 /// Whether arithmetic text holds quotes, backslashes or backquotes, which
@@ -140,7 +140,7 @@ pub fn eval_str(sh: &mut ShellState, text: &str, depth: usize) -> Result<i64, St
     if depth > 0 {
         return stacker::maybe_grow(EVAL_RED_ZONE, EVAL_SEGMENT, || eval_inner(sh, text, depth));
     }
-    if let Some(v) = compiled::try_eval(sh, text) {
+    if let Some(v) = compiled::try_eval(sh, text, true) {
         return Ok(v);
     }
     // The top evaluation owns the bracket table its nested ones share.

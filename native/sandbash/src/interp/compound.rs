@@ -354,7 +354,10 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
         return Ok(sh.last_status);
     }
     super::simple::xtrace(sh, fds, &format!("case {raw} in")).await;
-    let value = expand::expand_string(sh, fds, &raw).await?;
+    let value = match super::fast::unsplit_word(sh, &raw) {
+        Some(v) => v.into_owned(),
+        None => expand::expand_string(sh, fds, &raw).await?,
+    };
     let mut status = 0;
     let mut i = 0;
     let mut fall_through = false;

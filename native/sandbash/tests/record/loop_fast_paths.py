@@ -238,3 +238,49 @@ f''')
 t("under_allexport_and_with_a_function_named_local", r'''set -a; f() { local v=1; env | grep '^v='; }; f; set +a
 local() { echo "my local $*"; }; g() { local w=2; echo "${w-unset}"; }; g
 unset -f local; enable -n local; g 2>&1; enable local; g''')
+
+group("affixes and lengths taken in a loop")
+t("every_operator_on_paths_and_names", r'''for s in /usr/local/lib/libfoo.so.1 foo.tar.gz noext /trailing/ '' 'a b*' .hidden 'x%y#z'; do
+  a=${s##*/} b=${s#*/} c=${s%.*} d=${s%%.*} e=${#s} f=${s#x} g=${s%[0-9]} h=${s##*[.]} k=${s%%[!/]*}
+  printf '[%s] ' "$a" "$b" "$c" "$d" "$e" "$f" "$g" "$h" "$k"; echo
+done''')
+t("quoted_in_tests_and_locals", r'''f() { local base="${1##*/}" ext=${1##*.} n=${#1}; [ "${1%/*}" = /a/b ] && echo same; echo "$base $ext $n"; }
+f /a/b/c.txt; f plain; f ''
+set -- /x/y.z; r=${1%.*}; echo "$r ${#1} ${1#/}"''')
+t("values_that_change_what_the_pattern_means", r'''s=héllo.wörld; a=${#s}; b=${s#*.}; echo "$a $b"
+LC_ALL=C; a=${#s}; echo "$a"; LC_ALL=C.UTF-8
+shopt -s extglob; t=aaab.c; echo "${t##+(a)} ${t%.@(c|d)}"; shopt -u extglob
+p='*/'; u=/a/b; echo "${u##$p} ${u##"$p"}"
+unset v; w=${v#x}; echo "[$w]"; arr=(x/1 y/2); z=${arr##*/}; echo "$z"
+set -u; q=${nope#x}; echo not reached''')
+t("nocasematch_and_globs_do_not_change_removal", r'''shopt -s nocasematch nocaseglob; s=ABC.txt; a=${s%.TXT} b=${s#abc}; echo "$a $b"
+shopt -s failglob; c=${s%.*}; echo "$c"''')
+
+group("case in a loop")
+t("shapes_of_patterns", r'''for w in k15 k1 k5 k k55 kk5 abcab ab aba xabcx abc '' a*b 'k 5' é5 k1é; do
+  r=
+  case "$w" in k*5) r+=A;; esac
+  case $w in ab*ab) r+=B;; esac
+  case $w in *bc*) r+=C;; esac
+  case $w in **) r+=D;; esac
+  case "$w" in a\*b) r+=E;; esac
+  case $w in "a*"b) r+=F;; esac
+  case $w in k1*) r+=G;; esac
+  case $w in *5) r+=H;; esac
+  case $w in ab*a*) r+=I;; esac
+  case $w in k[0-9]*) r+=J;; esac
+  printf '%s=%s ' "[$w]" "$r"
+done; echo''')
+t("words_of_every_kind", r'''x=abc; set -- p q
+for i in 1 2; do
+  case k$i in k1) echo one;; k2) echo two;; esac
+  case "$x" in a*) echo "a $i";; esac
+  case '$x' in \$x) echo lit;; esac
+  case ${x#a} in bc) echo cut;; esac
+  case ${#x} in 3) echo len;; esac
+  case "$1-$2" in p-q) echo pos;; esac
+  case $x in "$x") echo self;; esac
+  case ~ in /*) echo home;; esac
+done''')
+t("options_that_change_matching", r'''for o in nocasematch extglob; do shopt -s $o; for w in ABC abc aXc; do case $w in a*c) echo "$o $w y";; *) echo "$o $w n";; esac; done; shopt -u $o; done
+shopt -s extglob; case aab in +(a)b) echo ext;; esac; case "x|y" in x\|y) echo bar;; esac''')

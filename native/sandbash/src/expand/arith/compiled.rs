@@ -38,8 +38,10 @@ thread_local! {
 
 /// Evaluate `text` from its compiled tree; `None` when the full evaluator
 /// must decide (nothing has been changed then).
-pub(super) fn try_eval(sh: &mut ShellState, text: &str) -> Option<i64> {
-    if text.len() > MAX_TEXT || sh.vars.has_refs() {
+/// Text `expanded` already is read as it stands: a `$` in it is an error
+/// (`$(( \$x ))`), for the full evaluator to report.
+pub(super) fn try_eval(sh: &mut ShellState, text: &str, expanded: bool) -> Option<i64> {
+    if text.len() > MAX_TEXT || sh.vars.has_refs() || expanded && text.contains('$') {
         return None;
     }
     let compiled = CACHE.with(|c| {

@@ -23,7 +23,7 @@ pub(super) fn slice_range(n: usize, off: i64, len: Option<i64>) -> Option<(usize
 /// `${x#pat}`, `${x##pat}`, `${x%pat}`, `${x%%pat}`: one scan gives every
 /// end of a prefix match (forward) or every start of a suffix match (reverse).
 /// `None`: a pattern that cannot be compiled, which matches nothing.
-pub(super) fn remove_affix(
+pub(crate) fn remove_affix(
     s: &str,
     scanner: Option<&mut Searcher>,
     suffix: bool,

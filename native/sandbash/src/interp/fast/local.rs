@@ -55,7 +55,10 @@ pub fn local(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>,
             },
             Some(v) => match parameter(sh, v) {
                 Some(x) => Some(Cow::Owned(x.to_string())),
-                None => return Ok(None),
+                None => match super::parameter_op(sh, v) {
+                    Some(x) => Some(Cow::Owned(x)),
+                    None => return Ok(None),
+                },
             },
         };
         if value.as_ref().is_some_and(|v| v.len() as u64 > limit) {

@@ -105,7 +105,10 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
         },
         None => match parameter(sh, text) {
             Some(v) => Value::Owned(v.to_string()),
-            None => return Ok(None),
+            None => match parameter_op(sh, text) {
+                Some(v) => Value::Owned(v),
+                None => return Ok(None),
+            },
         },
     };
     // Counted before anything is evaluated, as the general path does; taken
@@ -195,6 +198,58 @@ pub(crate) fn parameter<'s>(sh: &'s ShellState, text: &str) -> Option<&'s str> {
         crate::state::Value::Scalar(s) => Some(s),
         _ => None,
     }
+}
+
+/// The text of a word that is neither split nor globbed (`case WORD in`)
+/// when it needs no word machinery: a literal, quoted text, one parameter.
+pub(crate) fn unsplit_word<'s>(sh: &'s ShellState, raw: &'s str) -> Option<std::borrow::Cow<'s, str>> {
+    use std::borrow::Cow;
+    if raw.starts_with(['\'', '"']) {
+        return plain_builtins::operand(sh, raw);
+    }
+    if !raw.is_empty() && literal(raw) {
+        return Some(Cow::Borrowed(raw));
+    }
+    if let Some(v) = parameter(sh, raw) {
+        return Some(Cow::Borrowed(v));
+    }
+    parameter_op(sh, raw).map(Cow::Owned)
+}
+
+/// `${#name}` or `${name#pat}` (`##`, `%`, `%%`) of a set scalar, with a
+/// pattern written plainly (nothing to expand or quote in it): what a loop
+/// takes apart paths and names with. `None` declines to the general path.
+pub(crate) fn parameter_op(sh: &ShellState, text: &str) -> Option<String> {
+    let inner = text.strip_prefix("${")?.strip_suffix('}')?;
+    if let Some(name) = inner.strip_prefix('#') {
+        let v = set_scalar(sh, name)?;
+        return Some(
+            if sh.single_byte_locale() { crate::raw_bytes::encode(v).len() } else { v.chars().count() }.to_string(),
+        );
+    }
+    let at = inner.find(['#', '%'])?;
+    let (name, op) = inner.split_at(at);
+    let v = set_scalar(sh, name)?;
+    let suffix = op.starts_with('%');
+    let (largest, pat) = match op[1..].strip_prefix(&op[..1]) {
+        Some(p) => (true, p),
+        None => (false, &op[1..]),
+    };
+    // What the pattern's own expansion would change (or could, under extglob).
+    if pat.contains(['$', '`', '\'', '"', '\\', '~', '{', '}']) || sh.opts.extglob && pat.contains(['(', ')', '|']) {
+        return None;
+    }
+    if v.is_empty() {
+        return Some(String::new());
+    }
+    let pattern = crate::pattern::Pattern::from_glob_text(pat);
+    let mut searcher = pattern.searcher(sh.opts.extglob, false);
+    crate::expand::param::remove_affix(v, searcher.as_mut(), suffix, largest).ok()
+}
+
+/// The value of `name` (a name or a positional number) when it is a set scalar.
+fn set_scalar<'s>(sh: &'s ShellState, name: &str) -> Option<&'s str> {
+    parameter(sh, &format!("${{{name}}}"))
 }
 
 /// The text after `=` as written, when it has no line continuation.

@@ -141,6 +141,9 @@ pub(super) fn operand<'s>(sh: &'s ShellState, raw: &'s str) -> Option<Cow<'s, st
         if let Some(v) = parameter(sh, inner) {
             return Some(Cow::Borrowed(v));
         }
+        if let Some(v) = super::parameter_op(sh, inner) {
+            return Some(Cow::Owned(v));
+        }
         return interpolated(sh, inner).map(Cow::Owned);
     }
     if raw.starts_with('$') {
