@@ -700,3 +700,26 @@ shopt -s extglob; case aab in +(a)b) echo ext;; esac; case "x|y" in x\|y) echo b
         2,
     );
 }
+
+// ----------------------------------------------------------------------
+// option-parsing loops
+// ----------------------------------------------------------------------
+
+#[test]
+fn shift_and_the_parameter_count() {
+    check(r#"p() { while [ $# -gt 0 ]; do case $1 in -a) a=1;; -b) b=$2; shift;; --) shift; break;; -*) x=$1;; *) break;; esac; shift; done; r=$#; echo "a=$a b=$b x=$x r=$r rest=$*"; }
+p -a -b val -z -- f1 f2; p -b; p; p x y
+set -- 1 2 3; shift 2; echo "$_ $# $*"; shift 0; echo "$_ $?"; shift; echo "$# $?"; shift; echo "st=$?"
+set -- a b; shift 3; echo "st=$? $#"; shopt -s shift_verbose; shift 3; echo "st=$?"; shift -1; echo "st=$?"; shift x; echo "st=$?""#, "a=1 b=val x=-z r=2 rest=f1 f2\na=1 b= x=-z r=0 rest=\na=1 b= x=-z r=0 rest=\na=1 b= x=-z r=2 rest=x y\n2 1 3\n0 0\n0 0\nst=1\nst=1 2\nst=1\nst=1\nst=1\n", 0);
+}
+
+#[test]
+fn counts_in_tests() {
+    check_err(
+        r#"f() { [ "$#" -eq 2 ] && echo two; [ $# = 0 ] && echo none; false; [ $? -eq 1 ] && echo one; [ "$?" = 0 ] && echo zero; }
+f a b; f; shift() { echo "my shift"; }; set -- 1; shift; echo $#"#,
+        "two\none\nzero\nnone\none\nzero\nmy shift\n1\n",
+        "",
+        0,
+    );
+}

@@ -284,3 +284,11 @@ for i in 1 2; do
 done''')
 t("options_that_change_matching", r'''for o in nocasematch extglob; do shopt -s $o; for w in ABC abc aXc; do case $w in a*c) echo "$o $w y";; *) echo "$o $w n";; esac; done; shopt -u $o; done
 shopt -s extglob; case aab in +(a)b) echo ext;; esac; case "x|y" in x\|y) echo bar;; esac''')
+
+group("option-parsing loops")
+t("shift_and_the_parameter_count", r'''p() { while [ $# -gt 0 ]; do case $1 in -a) a=1;; -b) b=$2; shift;; --) shift; break;; -*) x=$1;; *) break;; esac; shift; done; r=$#; echo "a=$a b=$b x=$x r=$r rest=$*"; }
+p -a -b val -z -- f1 f2; p -b; p; p x y
+set -- 1 2 3; shift 2; echo "$_ $# $*"; shift 0; echo "$_ $?"; shift; echo "$# $?"; shift; echo "st=$?"
+set -- a b; shift 3; echo "st=$? $#"; shopt -s shift_verbose; shift 3; echo "st=$?"; shift -1; echo "st=$?"; shift x; echo "st=$?"''')
+e("counts_in_tests", r'''f() { [ "$#" -eq 2 ] && echo two; [ $# = 0 ] && echo none; false; [ $? -eq 1 ] && echo one; [ "$?" = 0 ] && echo zero; }
+f a b; f; shift() { echo "my shift"; }; set -- 1; shift; echo $#''')

@@ -32,6 +32,7 @@ pub fn builtin(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran
         return Ok(None);
     };
     let which = match word.value.as_str() {
+        "shift" => return Ok(shift(sh, c)?),
         "[" => Plain::Bracket,
         "test" => Plain::Test,
         ":" | "true" => Plain::Status(true),
@@ -89,6 +90,37 @@ pub fn builtin(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran
     Ok(Some(Ran { status: i32::from(!truth), yield_due }))
 }
 
+/// `shift` or `shift N` (N written in digits) that has that many
+/// parameters to drop; its errors are printed the general way.
+fn shift(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>, Flow> {
+    let items = c.suffix.as_ref().map_or(&[][..], |s| &s.0[..]);
+    if c.prefix.is_some() || items.len() > 1 || !sh.commands.runs_builtin(sh, "shift") {
+        return Ok(None);
+    }
+    let src = sh.src.clone();
+    let (n, last) = match items {
+        [] => (1, "shift".to_string()),
+        [Item::Word(w)] => {
+            let raw = src.word(w);
+            if raw.is_empty() || raw.len() > 9 || !raw.bytes().all(|b| b.is_ascii_digit()) {
+                return Ok(None);
+            }
+            (raw.parse::<usize>().unwrap_or(usize::MAX), raw.into_owned())
+        }
+        _ => return Ok(None),
+    };
+    if n > sh.positional.len() {
+        return Ok(None);
+    }
+    let yield_due = sh.budget.tick_short_command()?;
+    begin_simple(sh, c);
+    if n > 0 {
+        sh.positional = std::sync::Arc::new(sh.positional[n..].to_vec());
+    }
+    simple::set_last_arg(sh, last);
+    Ok(Some(Ran { status: 0, yield_due }))
+}
+
 /// What `test` says of these operands, when it is one of the forms decided here.
 fn decide(ops: &[Cow<str>]) -> Option<bool> {
     match ops {
@@ -128,6 +160,12 @@ fn int(s: &str) -> Option<i64> {
 
 /// The one field the word `raw` expands to, when that needs no word machinery.
 pub(super) fn operand<'s>(sh: &'s ShellState, raw: &'s str) -> Option<Cow<'s, str>> {
+    // The count of positional parameters and the last status: digits.
+    match raw {
+        "$#" | "\"$#\"" => return Some(Cow::Owned(sh.positional.len().to_string())),
+        "$?" | "\"$?\"" => return Some(Cow::Owned(sh.last_status.to_string())),
+        _ => {}
+    }
     if let Some(inner) = raw.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')) {
         return (!inner.contains('\'')).then_some(Cow::Borrowed(inner));
     }
