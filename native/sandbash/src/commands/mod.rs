@@ -286,3 +286,6 @@ utilities! {
     zip        ("zip", Zip)
                ("unzip", Unzip)
 }
+
+/// printf's formatting, for the `printf -v` builtin (see `builtins::echo`).
+pub(crate) use printf::format_in as format_printf;

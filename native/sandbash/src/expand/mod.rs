@@ -434,6 +434,12 @@ pub async fn expand_word(sh: &mut ShellState, fds: &Fds, raw: &str) -> Result<Ve
     if let Some(fields) = lone_parameter(sh, raw) {
         return Ok(fields);
     }
+    // Quoted text and parameters (`"%05d:%s"`, `"line $i"`): one field.
+    if raw.starts_with(['\'', '"']) {
+        if let Some(v) = crate::interp::fast::quoted_operand(sh, raw) {
+            return Ok(vec![v.into_owned()]);
+        }
+    }
     // Apart, so that the futures of commands whose words are literal stay small.
     Box::pin(expand_word_slow(sh, fds, raw)).await
 }

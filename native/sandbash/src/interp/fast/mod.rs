@@ -200,6 +200,12 @@ pub(crate) fn parameter<'s>(sh: &'s ShellState, text: &str) -> Option<&'s str> {
     }
 }
 
+/// The one field of a quoted word (`'...'`, `"text $x ${y#*/}"`) when it
+/// needs no word machinery.
+pub(crate) fn quoted_operand<'s>(sh: &'s ShellState, raw: &'s str) -> Option<std::borrow::Cow<'s, str>> {
+    raw.starts_with(['\'', '"']).then(|| plain_builtins::operand(sh, raw)).flatten()
+}
+
 /// The text of a word that is neither split nor globbed (`case WORD in`)
 /// when it needs no word machinery: a literal, quoted text, one parameter.
 pub(crate) fn unsplit_word<'s>(sh: &'s ShellState, raw: &'s str) -> Option<std::borrow::Cow<'s, str>> {
