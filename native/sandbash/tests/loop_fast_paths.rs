@@ -723,3 +723,23 @@ f a b; f; shift() { echo "my shift"; }; set -- 1; shift; echo $#"#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// mapfile of whole inputs
+// ----------------------------------------------------------------------
+
+#[test]
+fn lines_delimiters_and_skips() {
+    check(r#"printf 'a\nb\n\nc' > f; mapfile x < f; declare -p x; mapfile -t x < f; declare -p x
+mapfile -t -s 2 y < f; declare -p y; mapfile -d , -t z <<< "1,2,,3"; declare -p z
+mapfile -d '' n < <(printf 'p\0q\0r'); declare -p n; printf 'a\0b\nc\n' | { mapfile m; declare -p m; }
+mapfile -t -O 5 x < f; declare -p x; mapfile e < /dev/null; declare -p e; mapfile -t w <<< ""; declare -p w"#, "declare -a x=([0]=$'a\\n' [1]=$'b\\n' [2]=$'\\n' [3]=\"c\")\ndeclare -a x=([0]=\"a\" [1]=\"b\" [2]=\"\" [3]=\"c\")\ndeclare -a y=([0]=\"\" [1]=\"c\")\ndeclare -a z=([0]=\"1\" [1]=\"2\" [2]=\"\" [3]=$'3\\n')\ndeclare -a n=([0]=\"p\" [1]=\"q\" [2]=\"r\")\ndeclare -a m=([0]=\"a\" [1]=$'c\\n')\ndeclare -a x=([0]=\"a\" [1]=\"b\" [2]=\"\" [3]=\"c\" [5]=\"a\" [6]=\"b\" [7]=\"\" [8]=\"c\")\ndeclare -a e=()\ndeclare -a w=([0]=\"\")\n", 0);
+}
+
+#[test]
+fn many_lines_and_a_long_one() {
+    check(r#"for ((i=0;i<5000;i++)); do echo "line $i"; done > big; mapfile -t a < big; echo ${#a[@]} "${a[0]}" "${a[4999]}"
+head -c 100000 /dev/zero | tr '\0' x > long; echo >> long; echo end >> long; mapfile -t b < long; echo ${#b[@]} ${#b[0]} ${b[1]}
+seq 1 20 | { mapfile -t -n 3 c; mapfile -t d; echo "${c[*]} | ${d[*]}"; }
+seq 1 6 | mapfile -t -C 'echo cb' -c 2 q; echo done"#, "5000 line 0 line 4999\n2 100000 end\n1 2 3 | 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20\ncb 1 2\ncb 3 4\ncb 5 6\ndone\n", 0);
+}

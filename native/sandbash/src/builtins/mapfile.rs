@@ -116,21 +116,12 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
     let mut idx = origin.unwrap_or(0);
     let mut read = 0usize;
     let mut total = 0u64;
-    while count.is_none_or(|n| read < n) {
-        // Millions of short lines fit in the input limit: time and memory are
-        // looked at as the array grows.
-        crate::limits::checkpoint().map_err(Flow::Stop)?;
-        let Some(mut line) = input.read_until(delim, max).await else { break };
-        if line.is_empty() {
-            break;
-        }
-        total += line.len() as u64;
-        if total > max as u64 {
-            return Err(Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", max as u64, "mapfile input")));
-        }
-        if skip > 0 {
-            skip -= 1;
-            continue;
+    let too_much = || Flow::Stop(crate::limits::Budget::exceeded("max_string_bytes", max as u64, "mapfile input"));
+    // One element from one line: skipped, its delimiter trimmed, cut at a NUL.
+    let element = |mut line: Vec<u8>, skip: &mut usize| -> Option<String> {
+        if *skip > 0 {
+            *skip -= 1;
+            return None;
         }
         if trim && line.last() == Some(&delim) {
             line.pop();
@@ -139,7 +130,61 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
         if let Some(nul) = memchr::memchr(0, &line) {
             line.truncate(nul);
         }
-        let text = crate::raw_bytes::decode_vec(line);
+        Some(crate::raw_bytes::decode_vec(line))
+    };
+    if count.is_none() && callback.is_none() {
+        // Every line, nothing run between them: split whole chunks (a lock
+        // and a wait per line were most of a mapfile of a file).
+        let mut carry: Vec<u8> = Vec::new();
+        let mut lines = 0u32;
+        loop {
+            crate::limits::checkpoint().map_err(Flow::Stop)?;
+            let chunk = input.read_chunk().await;
+            let done = chunk.is_none();
+            if let Some(c) = chunk {
+                total += c.len() as u64;
+                if total > max as u64 {
+                    return Err(too_much());
+                }
+                carry.extend_from_slice(&c);
+            }
+            let mut start = 0;
+            while let Some(i) = memchr::memchr(delim, &carry[start..]) {
+                if let Some(text) = element(carry[start..start + i + 1].to_vec(), &mut skip) {
+                    m.insert(idx, text);
+                    idx += 1;
+                }
+                start += i + 1;
+                lines = lines.wrapping_add(1);
+                if lines.is_multiple_of(4096) {
+                    crate::limits::checkpoint().map_err(Flow::Stop)?;
+                }
+            }
+            if done {
+                if start < carry.len() {
+                    if let Some(text) = element(carry[start..].to_vec(), &mut skip) {
+                        m.insert(idx, text);
+                    }
+                }
+                break;
+            }
+            carry.drain(..start);
+        }
+        count = Some(0);
+    }
+    while count.is_none_or(|n| read < n) {
+        // Millions of short lines fit in the input limit: time and memory are
+        // looked at as the array grows.
+        crate::limits::checkpoint().map_err(Flow::Stop)?;
+        let Some(line) = input.read_until(delim, max).await else { break };
+        if line.is_empty() {
+            break;
+        }
+        total += line.len() as u64;
+        if total > max as u64 {
+            return Err(too_much());
+        }
+        let Some(text) = element(line, &mut skip) else { continue };
         if let Some(cb) = &callback {
             if (read + 1).is_multiple_of(quantum) {
                 let cmd = format!("{cb} {idx} {}", crate::expand::param::quote(&text));

@@ -4,7 +4,7 @@ compiled once and re-evaluated. Each case changes, part-way through a loop, what
 decides how such a command behaves (a variable's value or attributes, an option,
 a trap), so the short path and the general one must agree on every turn."""
 
-tools("printf", "echo", "env", "grep", "cat", "od")
+tools("printf", "echo", "env", "grep", "cat", "od", "head", "tr", "seq")
 
 group("arithmetic whose variables change")
 t("values_that_are_not_plain_numbers", r'''for v in 7 010 0x1f 2#101 '1+2' '' ' 5 ' -3 +4 'y' '(2)'; do
@@ -292,3 +292,13 @@ set -- 1 2 3; shift 2; echo "$_ $# $*"; shift 0; echo "$_ $?"; shift; echo "$# $
 set -- a b; shift 3; echo "st=$? $#"; shopt -s shift_verbose; shift 3; echo "st=$?"; shift -1; echo "st=$?"; shift x; echo "st=$?"''')
 e("counts_in_tests", r'''f() { [ "$#" -eq 2 ] && echo two; [ $# = 0 ] && echo none; false; [ $? -eq 1 ] && echo one; [ "$?" = 0 ] && echo zero; }
 f a b; f; shift() { echo "my shift"; }; set -- 1; shift; echo $#''')
+
+group("mapfile of whole inputs")
+t("lines_delimiters_and_skips", r'''printf 'a\nb\n\nc' > f; mapfile x < f; declare -p x; mapfile -t x < f; declare -p x
+mapfile -t -s 2 y < f; declare -p y; mapfile -d , -t z <<< "1,2,,3"; declare -p z
+mapfile -d '' n < <(printf 'p\0q\0r'); declare -p n; printf 'a\0b\nc\n' | { mapfile m; declare -p m; }
+mapfile -t -O 5 x < f; declare -p x; mapfile e < /dev/null; declare -p e; mapfile -t w <<< ""; declare -p w''')
+t("many_lines_and_a_long_one", r'''for ((i=0;i<5000;i++)); do echo "line $i"; done > big; mapfile -t a < big; echo ${#a[@]} "${a[0]}" "${a[4999]}"
+head -c 100000 /dev/zero | tr '\0' x > long; echo >> long; echo end >> long; mapfile -t b < long; echo ${#b[@]} ${#b[0]} ${b[1]}
+seq 1 20 | { mapfile -t -n 3 c; mapfile -t d; echo "${c[*]} | ${d[*]}"; }
+seq 1 6 | mapfile -t -C 'echo cb' -c 2 q; echo done''')
