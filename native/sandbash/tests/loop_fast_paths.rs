@@ -743,3 +743,46 @@ head -c 100000 /dev/zero | tr '\0' x > long; echo >> long; echo end >> long; map
 seq 1 20 | { mapfile -t -n 3 c; mapfile -t d; echo "${c[*]} | ${d[*]}"; }
 seq 1 6 | mapfile -t -C 'echo cb' -c 2 q; echo done"#, "5000 line 0 line 4999\n2 100000 end\n1 2 3 | 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20\ncb 1 2\ncb 3 4\ncb 5 6\ndone\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// [[ ]] in a loop
+// ----------------------------------------------------------------------
+
+#[test]
+fn regexes_written_plainly_and_with_expansions() {
+    check(
+        r#"for s in id-15 id-5 id-25x ID-35 'id-$' a.b axb 'a|b' ''; do
+  r=
+  [[ $s =~ ^id-([0-9]+)5$ ]] && r+="A${BASH_REMATCH[1]}"
+  [[ "$s" =~ a.b ]] && r+=B
+  [[ $s =~ a\.b ]] && r+=C
+  [[ $s =~ "a.b" ]] && r+=D
+  [[ $s =~ ^id-\$$ ]] && r+=E
+  re='^(a|b)\|?b$'; [[ $s =~ $re ]] && r+=F
+  [[ $s =~ a'|'b ]] && r+=G
+  [[ $s =~ ^$ ]] && r+=H
+  printf '%s=%s ' "[$s]" "$r"
+done; echo
+[[ x =~ ( ]]; echo "bad $?"; shopt -s nocasematch; [[ ID-35 =~ ^id-([0-9]+)5$ ]] && echo "nocase ${BASH_REMATCH[*]}""#,
+        "[id-15]=A1 [id-5]= [id-25x]= [ID-35]= [id-$]=E [a.b]=BCD [axb]=B [a|b]=BFG []=H \n",
+        2,
+    );
+}
+
+#[test]
+fn operands_of_every_kind() {
+    check(
+        r#"x=abc; set -- 'a b' '*'
+for i in 1 2; do
+  [[ k$i == k1 ]] && echo "one $i"
+  [[ "$x" == a* ]] && echo "glob $i"
+  [[ $1 == "a b" ]] && echo "pos $i"
+  [[ $2 == '*' && -n $2 ]] && echo "star $i"
+  [[ ${x#a} == bc && ${#x} -eq 3 ]] && echo "ops $i"
+  [[ ~ == /* ]] && echo "tilde $i"
+  [[ -z "" && ! -z $x ]] && echo "unary $i"
+done"#,
+        "one 1\nglob 1\npos 1\nstar 1\nops 1\ntilde 1\nunary 1\nglob 2\npos 2\nstar 2\nops 2\ntilde 2\nunary 2\n",
+        0,
+    );
+}

@@ -48,16 +48,33 @@ fn eval_ext<'a>(sh: &'a mut ShellState, e: &'a X, fds: &'a Fds) -> BoxFuture<'a,
     })
 }
 
+/// An operand of `[[ ]]` (expanded, not split or globbed).
+async fn operand(sh: &mut ShellState, fds: &Fds, w: &brush_parser::ast::Word) -> Result<String, Flow> {
+    let raw = super::raw_word(sh, w);
+    if let Some(v) = super::fast::unsplit_word(sh, &raw) {
+        return Ok(v.into_owned());
+    }
+    expand::expand_string(sh, fds, &raw).await
+}
+
+/// A regex word with nothing to expand or quote: a `$` only at its end
+/// (`^id-[0-9]+$`), which stays a `$`.
+fn plain_regex(raw: &str) -> bool {
+    !raw.is_empty()
+        && !raw.bytes().any(|b| matches!(b, b'`' | b'\\' | b'\'' | b'"' | b'~' | b'<' | b'>'))
+        && raw.find('$').is_none_or(|i| i == raw.len() - 1)
+}
+
 /// One test of `[[ ]]` (a unary or binary primary); `neg` when under `!`.
 async fn primary(sh: &mut ShellState, e: &X, fds: &Fds, neg: bool) -> Result<Result<bool, String>, Flow> {
     Ok(match e {
         X::UnaryTest(p, w) => {
-            let s = expand::expand_string(sh, fds, &super::raw_word(sh, w)).await?;
+            let s = operand(sh, fds, w).await?;
             trace(sh, fds, neg, &format!("{p} {s}")).await;
             unary(sh, p, &s).await
         }
         X::BinaryTest(p, l, r) => {
-            let left = expand::expand_string(sh, fds, &super::raw_word(sh, l)).await?;
+            let left = operand(sh, fds, l).await?;
             match p {
                 BP::StringExactlyMatchesPattern | BP::StringDoesNotExactlyMatchPattern => {
                     let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, r)).await?;
@@ -66,7 +83,11 @@ async fn primary(sh: &mut ShellState, e: &X, fds: &Fds, neg: bool) -> Result<Res
                     Ok(m == matches!(p, BP::StringExactlyMatchesPattern))
                 }
                 BP::StringMatchesRegex => {
-                    let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, r)).await?;
+                    let raw = super::raw_word(sh, r);
+                    let parts = match plain_regex(&raw) {
+                        true => vec![(raw, false)],
+                        false => expand::expand_pattern(sh, fds, &raw).await?,
+                    };
                     trace_binary(sh, fds, neg, &left, p, &parts).await;
                     regex_match(sh, &left, &parts)
                 }
@@ -121,6 +142,39 @@ async fn trace_binary(sh: &ShellState, fds: &Fds, neg: bool, left: &str, p: &BP,
 /// `=~`: a POSIX extended regex, as regcomp reads it (`.` matches a
 /// newline, `[` inside a bracket expression is literal, back-references);
 /// quoted parts match literally. Sets BASH_REMATCH.
+/// Longest regex whose translation is kept, and how many are.
+const MAX_KEPT_REGEX: usize = 1024;
+const KEPT_REGEXES: usize = 128;
+
+type Translations = std::collections::HashMap<Box<str>, Option<(std::rc::Rc<str>, bool)>>;
+thread_local! {
+    /// `[[ =~ ]]` regexes to the engine's source (and whether it needs
+    /// backreferences): a loop matches one regex over and over, and the
+    /// translation cost more than the match. Started over when full.
+    static TRANSLATED: std::cell::RefCell<Translations> = std::cell::RefCell::new(Translations::new());
+}
+
+/// The engine's source for a POSIX regex, `None` when it is invalid.
+fn translated(src: &str) -> Option<(std::rc::Rc<str>, bool)> {
+    let make =
+        || crate::commands::util::regex_translate::translate_capturing(src).ok().map(|t| (t.source.into(), t.backrefs));
+    if src.len() > MAX_KEPT_REGEX {
+        return make();
+    }
+    TRANSLATED.with(|m| {
+        if let Some(hit) = m.borrow().get(src) {
+            return hit.clone();
+        }
+        let made = make();
+        let mut m = m.borrow_mut();
+        if m.len() >= KEPT_REGEXES {
+            m.clear();
+        }
+        m.insert(src.into(), made.clone());
+        made
+    })
+}
+
 fn regex_match(sh: &mut ShellState, s: &str, parts: &[(String, bool)]) -> Result<bool, String> {
     use crate::commands::util::posix_regex::{Flags, PosixRegex};
     let mut src = String::new();
@@ -137,10 +191,10 @@ fn regex_match(sh: &mut ShellState, s: &str, parts: &[(String, bool)]) -> Result
         }
     }
     // bash: status 2 for an invalid regex, with no message.
-    let translated = crate::commands::util::regex_translate::translate_capturing(&src).map_err(|_| String::new())?;
+    let (source, backrefs) = translated(&src).ok_or_else(String::new)?;
     let flags = Flags { icase: sh.opts.nocasematch, multi_line: false, dot_nl: true };
     let limit = usize::try_from(sh.budget.limits.max_regex_bytes).unwrap_or(usize::MAX);
-    let re = PosixRegex::new(&translated.source, translated.backrefs, flags, limit).map_err(|_| String::new())?;
+    let re = PosixRegex::new(&source, backrefs, flags, limit).map_err(|_| String::new())?;
     let mut groups: Option<Vec<(i64, String)>> = None;
     re.each_capture(s.as_bytes(), &mut |g| {
         let text = |n: usize| g(n).and_then(|(a, b)| s.get(a..b)).unwrap_or("").to_string();

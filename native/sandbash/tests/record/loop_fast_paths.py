@@ -302,3 +302,28 @@ t("many_lines_and_a_long_one", r'''for ((i=0;i<5000;i++)); do echo "line $i"; do
 head -c 100000 /dev/zero | tr '\0' x > long; echo >> long; echo end >> long; mapfile -t b < long; echo ${#b[@]} ${#b[0]} ${b[1]}
 seq 1 20 | { mapfile -t -n 3 c; mapfile -t d; echo "${c[*]} | ${d[*]}"; }
 seq 1 6 | mapfile -t -C 'echo cb' -c 2 q; echo done''')
+
+group("[[ ]] in a loop")
+t("regexes_written_plainly_and_with_expansions", r'''for s in id-15 id-5 id-25x ID-35 'id-$' a.b axb 'a|b' ''; do
+  r=
+  [[ $s =~ ^id-([0-9]+)5$ ]] && r+="A${BASH_REMATCH[1]}"
+  [[ "$s" =~ a.b ]] && r+=B
+  [[ $s =~ a\.b ]] && r+=C
+  [[ $s =~ "a.b" ]] && r+=D
+  [[ $s =~ ^id-\$$ ]] && r+=E
+  re='^(a|b)\|?b$'; [[ $s =~ $re ]] && r+=F
+  [[ $s =~ a'|'b ]] && r+=G
+  [[ $s =~ ^$ ]] && r+=H
+  printf '%s=%s ' "[$s]" "$r"
+done; echo
+[[ x =~ ( ]]; echo "bad $?"; shopt -s nocasematch; [[ ID-35 =~ ^id-([0-9]+)5$ ]] && echo "nocase ${BASH_REMATCH[*]}"''')
+t("operands_of_every_kind", r'''x=abc; set -- 'a b' '*'
+for i in 1 2; do
+  [[ k$i == k1 ]] && echo "one $i"
+  [[ "$x" == a* ]] && echo "glob $i"
+  [[ $1 == "a b" ]] && echo "pos $i"
+  [[ $2 == '*' && -n $2 ]] && echo "star $i"
+  [[ ${x#a} == bc && ${#x} -eq 3 ]] && echo "ops $i"
+  [[ ~ == /* ]] && echo "tilde $i"
+  [[ -z "" && ! -z $x ]] && echo "unary $i"
+done''')
