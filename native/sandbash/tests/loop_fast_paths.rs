@@ -786,3 +786,30 @@ done"#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// substrings taken in a loop
+// ----------------------------------------------------------------------
+
+#[test]
+fn offsets_and_lengths_of_every_sign() {
+    check(r#"s=abcdefghij; u=héllo
+for i in 0 3 9 10 11; do
+  a=${s:i} b=${s:i:2} c=${s: -i} d=${s:(-i):2} e=${s:i%4:3} f=${s:$i:1} g=${u:i%5:2} h=${s:i:0}
+  printf '[%s] ' "$a" "$b" "$c" "$d" "$e" "$f" "$g" "$h"; echo
+done
+x=${s:2:-3}; echo "$x"; set -- 12345; y=${1:1:2}; echo "$y"; unset z; w=${z:1}; echo "[$w]"
+v=${s:1:-20}; echo "after $v""#, "[abcdefghij] [ab] [abcdefghij] [ab] [abc] [a] [hé] [] \n[defghij] [de] [hij] [hi] [def] [d] [lo] [] \n[j] [j] [bcdefghij] [bc] [bcd] [j] [o] [] \n[] [] [abcdefghij] [ab] [cde] [] [hé] [] \n[] [] [] [] [def] [] [él] [] \ncdefg\n23\n[]\n", 1);
+}
+
+#[test]
+fn what_falls_back() {
+    check_err(
+        r#"s=abcdef; i=1
+a=${s:i++:2}; echo "$a $i"; c=${s:-x}; echo "$c"; d=${s:=y}; echo "$d"
+arr=(one two); e=${arr:1:1}; echo "$e"; f=${s:1/0}; echo "not here""#,
+        "bc 2\nabcdef\nabcdef\nn\n",
+        "bash: line 3: s: 1/0: division by 0 (error token is \"0\")\n",
+        1,
+    );
+}

@@ -327,3 +327,15 @@ for i in 1 2; do
   [[ ~ == /* ]] && echo "tilde $i"
   [[ -z "" && ! -z $x ]] && echo "unary $i"
 done''')
+
+group("substrings taken in a loop")
+t("offsets_and_lengths_of_every_sign", r'''s=abcdefghij; u=héllo
+for i in 0 3 9 10 11; do
+  a=${s:i} b=${s:i:2} c=${s: -i} d=${s:(-i):2} e=${s:i%4:3} f=${s:$i:1} g=${u:i%5:2} h=${s:i:0}
+  printf '[%s] ' "$a" "$b" "$c" "$d" "$e" "$f" "$g" "$h"; echo
+done
+x=${s:2:-3}; echo "$x"; set -- 12345; y=${1:1:2}; echo "$y"; unset z; w=${z:1}; echo "[$w]"
+v=${s:1:-20}; echo "after $v"''')
+e("what_falls_back", r'''s=abcdef; i=1
+a=${s:i++:2}; echo "$a $i"; c=${s:-x}; echo "$c"; d=${s:=y}; echo "$d"
+arr=(one two); e=${arr:1:1}; echo "$e"; f=${s:1/0}; echo "not here"''')

@@ -3,7 +3,7 @@
 use super::*;
 
 /// Char range for `${x:off:len}`; `None` when out of range.
-pub(super) fn slice_range(n: usize, off: i64, len: Option<i64>) -> Option<(usize, usize)> {
+pub(crate) fn slice_range(n: usize, off: i64, len: Option<i64>) -> Option<(usize, usize)> {
     let n = n as i64;
     let start = if off < 0 { n + off } else { off };
     if start < 0 || start > n {

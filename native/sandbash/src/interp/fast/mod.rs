@@ -105,7 +105,7 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
         },
         None => match parameter(sh, text) {
             Some(v) => Value::Owned(v.to_string()),
-            None => match parameter_op(sh, text) {
+            None => match parameter_op(sh, text).or_else(|| parameter_slice(sh, text)) {
                 Some(v) => Value::Owned(v),
                 None => return Ok(None),
             },
@@ -251,6 +251,33 @@ pub(crate) fn parameter_op(sh: &ShellState, text: &str) -> Option<String> {
     let pattern = crate::pattern::Pattern::from_glob_text(pat);
     let mut searcher = pattern.searcher(sh.opts.extglob, false);
     crate::expand::param::remove_affix(v, searcher.as_mut(), suffix, largest).ok()
+}
+
+/// `${name:off}` or `${name:off:len}` of a set scalar, with offset and
+/// length that compile as arithmetic without assignments (evaluating them
+/// changes nothing, so declining after is safe); `None` declines.
+fn parameter_slice(sh: &mut ShellState, text: &str) -> Option<String> {
+    let inner = text.strip_prefix("${")?.strip_suffix('}')?;
+    let (name, rest) = inner.split_once(':')?;
+    let mut nums = rest.split(':');
+    let (off, len) = (nums.next()?, nums.next());
+    let side_effect =
+        |t: &str| t.is_empty() || t.contains(['=', '?', '{', '}', ':']) || t.contains("++") || t.contains("--");
+    if nums.next().is_some()
+        || off.starts_with(['-', '=', '+', '?'])
+        || side_effect(off)
+        || len.is_some_and(side_effect)
+    {
+        return None;
+    }
+    let n = set_scalar(sh, name)?.chars().count();
+    let off = crate::expand::arith::try_unexpanded(sh, off)?;
+    let len = match len {
+        Some(l) => Some(crate::expand::arith::try_unexpanded(sh, l)?),
+        None => None,
+    };
+    let (a, b) = crate::expand::param::slice_range(n, off, len)?;
+    Some(set_scalar(sh, name)?.chars().skip(a).take(b - a).collect())
 }
 
 /// The value of `name` (a name or a positional number) when it is a set scalar.
