@@ -32,7 +32,7 @@ pub fn builtin(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran
         return Ok(None);
     };
     let which = match word.value.as_str() {
-        "shift" => return Ok(shift(sh, c)?),
+        "shift" => return shift(sh, c),
         "[" => Plain::Bracket,
         "test" => Plain::Test,
         ":" | "true" => Plain::Status(true),
