@@ -137,6 +137,7 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
         // and a wait per line were most of a mapfile of a file).
         let mut carry: Vec<u8> = Vec::new();
         let mut lines = 0u32;
+        let mut scanned = 0usize;
         loop {
             crate::limits::checkpoint().map_err(Flow::Stop)?;
             let chunk = input.read_chunk().await;
@@ -148,13 +149,17 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
                 }
                 carry.extend_from_slice(&c);
             }
+            // The carried part has no delimiter: only the new bytes are searched
+            // (a long line arriving in many chunks is read once, not once a chunk).
             let mut start = 0;
-            while let Some(i) = memchr::memchr(delim, &carry[start..]) {
+            let mut from = scanned;
+            while let Some(i) = memchr::memchr(delim, &carry[from..]).map(|i| from + i - start) {
                 if let Some(text) = element(carry[start..start + i + 1].to_vec(), &mut skip) {
                     m.insert(idx, text);
                     idx += 1;
                 }
                 start += i + 1;
+                from = start;
                 lines = lines.wrapping_add(1);
                 if lines.is_multiple_of(4096) {
                     crate::limits::checkpoint().map_err(Flow::Stop)?;
@@ -169,6 +174,7 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
                 break;
             }
             carry.drain(..start);
+            scanned = carry.len();
         }
         count = Some(0);
     }

@@ -225,3 +225,13 @@ fn split_filters_and_find_output_files_end_in_time() {
     survives_with("seq 1000000 > /n; split -l 1 --filter='cat >/dev/null' /n; echo done", l.clone());
     survives_with("mkdir -p /t; cd /t; for i in $(seq 3000); do : > f$i; done; while :; do find /t -fprint /o -fprintf /p '%p %s %t\\n'; done", l);
 }
+
+#[test]
+fn mapfile_of_one_long_line_in_many_chunks_reads_it_once() {
+    // A line of 4 MB through a pipe comes in many chunks: each chunk is
+    // searched for the delimiter once, not the whole carried line again.
+    let line = 4 << 20;
+    let out =
+        survives(&format!("head -c {line} /dev/zero | tr '\\0' x | {{ mapfile -t a; echo ${{#a[@]}} ${{#a[0]}}; }}"));
+    assert_eq!(out.stdout(), format!("1 {line}\n"), "{}", out.describe());
+}

@@ -187,6 +187,11 @@ pub(crate) fn parameter<'s>(sh: &'s ShellState, text: &str) -> Option<&'s str> {
         None if inner.len() > 1 && inner.starts_with(|c: char| c.is_ascii_digit()) => return None,
         None => inner,
     };
+    set_scalar(sh, name)
+}
+
+/// The value of `name` (a name or a positional number) when it is a set scalar.
+fn set_scalar<'s>(sh: &'s ShellState, name: &str) -> Option<&'s str> {
     if !name.is_empty() && name.bytes().all(|c| c.is_ascii_digit()) {
         let n: usize = name.parse().ok()?;
         return sh.positional.get(n.checked_sub(1)?).map(String::as_str);
@@ -270,19 +275,16 @@ fn parameter_slice(sh: &mut ShellState, text: &str) -> Option<String> {
     {
         return None;
     }
-    let n = set_scalar(sh, name)?.chars().count();
+    // Without assignments the offsets change nothing: evaluated first, the
+    // value is looked up once.
     let off = crate::expand::arith::try_unexpanded(sh, off)?;
     let len = match len {
         Some(l) => Some(crate::expand::arith::try_unexpanded(sh, l)?),
         None => None,
     };
-    let (a, b) = crate::expand::param::slice_range(n, off, len)?;
-    Some(set_scalar(sh, name)?.chars().skip(a).take(b - a).collect())
-}
-
-/// The value of `name` (a name or a positional number) when it is a set scalar.
-fn set_scalar<'s>(sh: &'s ShellState, name: &str) -> Option<&'s str> {
-    parameter(sh, &format!("${{{name}}}"))
+    let v = set_scalar(sh, name)?;
+    let (a, b) = crate::expand::param::slice_range(v.chars().count(), off, len)?;
+    Some(v.chars().skip(a).take(b - a).collect())
 }
 
 /// The text after `=` as written, when it has no line continuation.
