@@ -7,7 +7,7 @@
 //! functions run `local` on every call; the general path expands each word
 //! and parses declare's options for it.
 
-use super::{begin_simple, literal, parameter, plain_builtins, simple, Ran};
+use super::{begin_simple, simple, Ran};
 use crate::interp::Flow;
 use crate::state::{ShellState, Value};
 use brush_parser::ast::{self, CommandPrefixOrSuffixItem as Item};
@@ -46,19 +46,13 @@ pub fn local(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>,
         if !plain_name(name) || !fresh_or_plain(sh, name) {
             return Ok(None);
         }
+        // An assignment's value is neither split nor globbed.
         let value = match value {
             None => None,
-            Some(v) if literal(v) => Some(Cow::Borrowed(v)),
-            Some(v) if v.starts_with(['\'', '"']) => match plain_builtins::operand(sh, v) {
+            Some("") => Some(Cow::Borrowed("")),
+            Some(v) => match super::unsplit_word(sh, v) {
                 Some(x) => Some(Cow::Owned(x.into_owned())),
                 None => return Ok(None),
-            },
-            Some(v) => match parameter(sh, v) {
-                Some(x) => Some(Cow::Owned(x.to_string())),
-                None => match super::parameter_op(sh, v) {
-                    Some(x) => Some(Cow::Owned(x)),
-                    None => return Ok(None),
-                },
             },
         };
         if value.as_ref().is_some_and(|v| v.len() as u64 > limit) {
