@@ -23,6 +23,8 @@ n = 10_000
 limits = [max_commands: 100_000, max_loop_iterations: 100_000]
 loop = fn cmd -> "for ((i=0; i<#{n}; i++)); do #{cmd}; done" end
 
+loop10 = "for i in 1 2 3 4 5 6 7 8 9 10; do noop; done"
+
 mib = :binary.copy("x", 1_048_576)
 
 s =
@@ -39,6 +41,12 @@ builtin_out = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, loop.("echo1 $
 function =
   CallbackBench.time(fn -> {:ok, _} = Session.exec(s, "f() { :; }; " <> loop.("f")) end, 5)
 
+# The two short shapes an application really sends: one call per exec and
+# ten per exec, beside `exec(s, "true")` (the floor an exec costs anyway).
+one_exec = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, "noop") end, 2001)
+ten_exec = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, loop10) end, 2001)
+true_exec = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, "true") end, 2001)
+
 bash_true =
   CallbackBench.time(fn -> {_, 0} = System.cmd("bash", ["-c", loop.("/bin/true")]) end, 3)
 
@@ -52,6 +60,9 @@ IO.puts("""
   shell function (baseline)     #{div(function, 1000)} ms  (#{CallbackBench.per_call(function, n)} per call)
   bash running /bin/true        #{div(bash_true, 1000)} ms  (#{CallbackBench.per_call(bash_true, n)} per call)
   builtin / bash+/bin/true      #{Float.round(builtin / bash_true, 3)}
+short execs (median of 2001 runs):
+  exec(s, "noop")               #{one_exec} µs  (exec(s, "true"): #{true_exec} µs)
+  ten noop calls in one exec    #{ten_exec} µs  (#{CallbackBench.per_call(ten_exec, 10)} per call)
 cat of a 1 MiB file:
   virtual fs                    #{vfs} µs
   in-memory fs (baseline)       #{mem} µs

@@ -8,6 +8,7 @@
 //! broker that is gone), and a wait dropped by a cancel or a limit removes its
 //! entry from the pending table (see [`Pending`]).
 
+use crate::parked::{self, Parked};
 use crate::runtime;
 use rustler::{Encoder, Env, LocalPid, OwnedEnv, Term};
 use sandbash::fs::{DirEntry, FsError, Metadata};
@@ -49,6 +50,10 @@ pub struct Bridge {
     /// Brokers of the running execs, by exec id; a call goes to the newest.
     brokers: parking_lot::Mutex<Vec<(u64, LocalPid)>>,
     pending: parking_lot::Mutex<HashMap<u64, oneshot::Sender<Reply>>>,
+    /// Calls whose exec parked to wait for them (see `parked.rs`), by call id.
+    parked: parking_lot::Mutex<HashMap<u64, Arc<Parked>>>,
+    /// Answers that resumed their parked exec in the answering call (for tests).
+    resumed: AtomicU64,
     next_id: AtomicU64,
     wait: Duration,
 }
@@ -63,6 +68,7 @@ struct Pending<'a> {
 impl Drop for Pending<'_> {
     fn drop(&mut self) {
         self.bridge.pending.lock().remove(&self.id);
+        self.bridge.parked.lock().remove(&self.id);
     }
 }
 
@@ -71,6 +77,8 @@ impl Bridge {
         Arc::new(Bridge {
             brokers: parking_lot::Mutex::new(Vec::new()),
             pending: parking_lot::Mutex::new(HashMap::new()),
+            parked: parking_lot::Mutex::new(HashMap::new()),
+            resumed: AtomicU64::new(0),
             next_id: AtomicU64::new(1),
             wait: Duration::from_millis(callback_timeout_ms).saturating_add(GRACE),
         })
@@ -95,11 +103,16 @@ impl Bridge {
     where
         F: for<'a> FnOnce(Env<'a>) -> Term<'a>,
     {
-        // A first slice on the caller's thread goes on from the runtime.
-        sandbash::limits::inline::leave().await;
+        // In a slice on a BEAM thread that may park, the request is sent when
+        // the slice ends and the exec waits there (see `parked.rs`); any other
+        // slice on the caller's thread goes on from the runtime.
+        let park = parked::collecting();
+        if !park {
+            sandbash::limits::inline::leave().await;
+        }
         // `send_and_clear` panics on a BEAM thread; the file API runs there, and
         // virtual-fs paths are only served while a script runs anyway.
-        if !runtime::on_runtime_thread() {
+        if !park && !runtime::on_runtime_thread() {
             return Err("only available while a script runs".into());
         }
         // The broker of the exec this call is made for (read before any await:
@@ -115,12 +128,18 @@ impl Bridge {
         self.pending.lock().insert(id, tx);
         let _guard = Pending { bridge: self, id };
         let sent_at = Instant::now();
-        let sent = OwnedEnv::new().send_and_clear(&broker, |env| (ex_bashkit_call(), id, request(env)).encode(env));
-        if sent.is_err() {
-            return Err("the callback broker is gone".into());
+        if park {
+            let env = OwnedEnv::new();
+            let request = env.run(|e| env.save(request(e)));
+            parked::push(parked::Call { id, broker, env, request });
+        } else {
+            let sent = OwnedEnv::new().send_and_clear(&broker, |env| (ex_bashkit_call(), id, request(env)).encode(env));
+            if sent.is_err() {
+                return Err("the callback broker is gone".into());
+            }
         }
         let mut rx = rx;
-        if self.spin_for() {
+        if !park && self.spin_for() {
             let until = sent_at + SPIN;
             loop {
                 match rx.try_recv() {
@@ -159,6 +178,26 @@ impl Bridge {
             let m = h.metrics();
             m.num_alive_tasks() <= m.num_workers()
         })
+    }
+
+    /// The call `id` is answered by resuming `parked`.
+    pub fn park(&self, id: u64, parked: Arc<Parked>) {
+        self.parked.lock().insert(id, parked);
+    }
+
+    /// The parked exec waiting for call `id`, if any.
+    pub fn unpark(&self, id: u64) -> Option<Arc<Parked>> {
+        self.parked.lock().remove(&id)
+    }
+
+    /// An answer resumes its parked exec where it arrived.
+    pub fn count_resume(&self) {
+        self.resumed.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many answers resumed their exec where they arrived.
+    pub fn resumed_count(&self) -> u64 {
+        self.resumed.load(Ordering::Relaxed)
     }
 
     /// Hand `reply` to the call `id`; false when nobody waits for it any more.

@@ -11,6 +11,7 @@ mod files;
 mod guard;
 mod jobs;
 mod options;
+mod parked;
 mod reply;
 mod runtime;
 mod session;

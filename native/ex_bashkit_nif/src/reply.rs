@@ -11,7 +11,7 @@
 
 use crate::bridge::Reply;
 use crate::session::Session;
-use rustler::{Atom, Binary, Decoder, ResourceArc, Term};
+use rustler::{Atom, Binary, Decoder, Env, ResourceArc, Term};
 use sandbash::fs::{DirEntry, FileType, FsError, Metadata};
 use std::time::{Duration, SystemTime};
 
@@ -41,12 +41,13 @@ rustler::atoms! {
 }
 
 #[rustler::nif]
-fn callback_reply(session: ResourceArc<Session>, id: u64, reply: Term) -> Atom {
+fn callback_reply<'a>(env: Env<'a>, session: ResourceArc<Session>, id: u64, reply: Term<'a>) -> Atom {
     let Some(bridge) = session.bridge.as_ref() else {
         return stale();
     };
     let decoded = decode(reply).unwrap_or_else(|| Reply::Failed("malformed reply".into()));
-    if bridge.deliver(id, decoded) {
+    // An exec parked for this answer goes on here, in this call.
+    if crate::parked::answer(bridge, env, id, decoded) {
         ok()
     } else {
         stale()
@@ -142,4 +143,11 @@ fn fs_error(a: Atom) -> FsError {
 #[rustler::nif]
 fn bridge_pending(session: ResourceArc<Session>) -> usize {
     session.bridge.as_ref().map_or(0, |b| b.pending_count())
+}
+
+/// Answers that resumed a parked exec in the answering call, without a
+/// runtime thread (tests check that the short round trip is the one taken).
+#[rustler::nif]
+fn bridge_resumed(session: ResourceArc<Session>) -> u64 {
+    session.bridge.as_ref().map_or(0, |b| b.resumed_count())
 }

@@ -9,6 +9,7 @@
 
 use crate::bridge::Bridge;
 use crate::options::{bridge, builder, ExecOpts, NewOpts};
+use crate::parked::{ExecFuture, Job, Outcome, Parked};
 use crate::runtime;
 use crate::terms::{self, err};
 use rustler::{Encoder, Env, LocalPid, Monitor, OwnedEnv, ResourceArc, Term};
@@ -19,7 +20,6 @@ use sandbash::session::markers::Markers;
 use sandbash::{Bash, Error, ExecOptions, ExecResult};
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::task::Poll;
 
 /// Largest script and stdin that may start on the caller's thread.
 const INLINE_SCRIPT: usize = 16 * 1024;
@@ -156,10 +156,9 @@ fn exec_start<'a>(
     pid: LocalPid,
     tag: Term<'a>,
 ) -> Term<'a> {
-    let rt = match runtime::get() {
-        Ok(rt) => rt,
-        Err(m) => return err(env, &m),
-    };
+    if let Err(m) = runtime::get() {
+        return err(env, &m);
+    }
     if let Some(cmd) = session.stuck.lock().as_ref() {
         return err(
             env,
@@ -226,7 +225,7 @@ fn exec_start<'a>(
         bridge.attach(id, broker);
     }
     let res = session.clone();
-    let mut run = Box::pin(async move {
+    let run: ExecFuture = Box::pin(async move {
         let run = async {
             match overrides {
                 // An ephemeral copy: nothing but file writes reaches the session,
@@ -243,45 +242,85 @@ fn exec_start<'a>(
         };
         crate::guard::guarded(run).await
     });
-    if inline {
-        let _rt = rt.enter();
-        let first = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            sandbash::limits::inline::poll_first_slice(run.as_mut())
-        }));
-        match first {
-            Ok(Some(Poll::Ready(outcome))) => {
-                finish(&session, id, Some(env));
-                return (done(), reply(env, &outcome)).encode(env);
-            }
-            Ok(_) => {}
-            // The guard inside catches a script's panic; this is the glue's.
-            Err(_) => {
-                finish(&session, id, Some(env));
-                return err(env, "internal error: the exec panicked");
-            }
-        }
-    }
-    // The caller is monitored from here: if it dies, the exec is cancelled.
-    let monitor = session.monitor(Some(env), &pid);
-    if let Some(r) = session.running.lock().1.get_mut(&id) {
-        r.monitor = monitor;
-    }
-    let mut owned = OwnedEnv::new();
+    let owned = OwnedEnv::new();
     let tag = owned.save(tag);
-    let res = session.clone();
-    spawned.store(true, std::sync::atomic::Ordering::Release);
-    rt.spawn(async move {
-        let outcome = run.await;
-        finish(&res, id, None);
-        if answered.load(std::sync::atomic::Ordering::Acquire) {
-            // The watchdog told the caller; the session is free again.
-            *res.stuck.lock() = None;
-            return;
+    let job = Box::new(ExecJob { run, session: session.clone(), id, pid, answered, spawned, tag: (owned, tag) });
+    if !inline {
+        job.spawn();
+        monitor_caller(&session, env, id, &pid);
+        return terms::ok().encode(env);
+    }
+    // The first slice, here; it may park waiting for a callback (see `parked.rs`).
+    let parked = Parked::new();
+    match crate::parked::drive(&parked, job, env, session.bridge.as_deref()) {
+        Some((_job, outcome)) => {
+            finish(&session, id, Some(env));
+            (done(), reply(env, &outcome)).encode(env)
         }
-        // The caller may be gone; then there is nobody to tell.
-        let _ = owned.send_and_clear(&pid, |e| (tag.load(e), reply(e, &outcome)));
-    });
-    terms::ok().encode(env)
+        None => {
+            monitor_caller(&session, env, id, &pid);
+            terms::ok().encode(env)
+        }
+    }
+}
+
+/// The caller is monitored once its exec goes on past the NIF call: if it
+/// dies, the exec is cancelled (an exec that already ended keeps no monitor).
+fn monitor_caller(session: &ResourceArc<Session>, env: Env, id: u64, pid: &LocalPid) {
+    let monitor = session.monitor(Some(env), pid);
+    let mut running = session.running.lock();
+    match (running.1.get_mut(&id), monitor) {
+        (Some(r), m) => r.monitor = m,
+        (None, Some(m)) => {
+            drop(running);
+            session.demonitor(Some(env), &m);
+        }
+        (None, None) => {}
+    }
+}
+
+/// One exec as [`crate::parked`] drives it, with what it needs to tell its caller.
+struct ExecJob {
+    run: ExecFuture,
+    session: ResourceArc<Session>,
+    id: u64,
+    pid: LocalPid,
+    /// The watchdog answered for it (the caller was told, its outcome is for nobody).
+    answered: Arc<std::sync::atomic::AtomicBool>,
+    /// It went on on the runtime (the watchdog only answers for such an exec).
+    spawned: Arc<std::sync::atomic::AtomicBool>,
+    tag: (OwnedEnv, rustler::env::SavedTerm),
+}
+
+impl Job for ExecJob {
+    fn future(&mut self) -> std::pin::Pin<&mut (dyn std::future::Future<Output = Outcome> + Send)> {
+        self.run.as_mut()
+    }
+
+    fn spawn(self: Box<Self>) {
+        let Ok(rt) = runtime::get() else { return };
+
+        self.spawned.store(true, std::sync::atomic::Ordering::Release);
+        rt.spawn(async move {
+            let ExecJob { run, session, id, pid, answered, tag: (mut owned, tag), .. } = *self;
+            let outcome = run.await;
+            finish(&session, id, None);
+            if answered.load(std::sync::atomic::Ordering::Acquire) {
+                // The watchdog told the caller; the session is free again.
+                *session.stuck.lock() = None;
+                return;
+            }
+            // The caller may be gone; then there is nobody to tell.
+            let _ = owned.send_and_clear(&pid, |e| (tag.load(e), reply(e, &outcome)));
+        });
+    }
+
+    fn tell(self: Box<Self>, env: Env, outcome: Outcome) {
+        finish(&self.session, self.id, Some(env));
+        let (owned, tag) = &self.tag;
+        let tag = owned.run(|e| tag.load(e).in_env(env));
+        let _ = env.send(&self.pid, (tag, reply(env, &outcome)));
+    }
 }
 
 /// The exec `id` is over: its callbacks and its caller's monitor go.
@@ -296,7 +335,7 @@ fn finish(session: &ResourceArc<Session>, id: u64, env: Option<Env>) {
     }
 }
 
-fn reply<'a>(e: Env<'a>, outcome: &Result<Result<ExecResult, Error>, String>) -> Term<'a> {
+fn reply<'a>(e: Env<'a>, outcome: &Outcome) -> Term<'a> {
     let none = rustler::types::atom::nil().encode(e);
     match outcome {
         Ok(Ok(r)) => (terms::ok(), terms::result(e, r)).encode(e),

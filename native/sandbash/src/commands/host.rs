@@ -72,6 +72,8 @@ impl HostCommands {
                 return Ok(1);
             }
         };
+        // A large input is copied again into the request: not on a caller's thread.
+        crate::limits::inline::leave_above(stdin.len(), crate::limits::inline::BYTES).await;
         let call = HostCall {
             name: ctx.name.to_string(),
             args: ctx.args.to_vec(),

@@ -738,8 +738,12 @@ enum Runner<'a> {
 }
 
 async fn run_with_context(sh: &mut ShellState, runner: Runner<'_>, argv: &[String], fds: &Fds) -> Res {
-    // A utility's loops do not come back to the interpreter: never on a caller's thread.
-    crate::limits::inline::leave().await;
+    // A utility's loops do not come back to the interpreter: never on a
+    // caller's thread. The embedder's command only copies its input and
+    // waits (its embedder may serve it from the caller's side).
+    if let Runner::Utility(_) = runner {
+        crate::limits::inline::leave().await;
+    }
     sh.budget.set_command(&argv[0]);
     let mut ctx = CommandContext {
         name: &argv[0],

@@ -14,8 +14,11 @@
 //!
 //! - at every command once [`SLICE`] has passed or the session holds more than
 //!   [`MEMORY`] (the data a later command could work on is then small);
-//! - before every utility, python and embedder command (their inner loops do
-//!   not come back to the interpreter);
+//! - before every utility and python command (their inner loops do not come
+//!   back to the interpreter); an embedder's command is called inside the
+//!   slice (its input copied first, leaving when large), so its handler must
+//!   not block: it leaves itself or waits without holding the thread (the
+//!   NIF's bridge parks the exec on the caller's side);
 //! - before a brace expansion, `mapfile`, a large `printf` field, a parameter
 //!   whose value is large, or a parse of large text;
 //! - when the stack left is below [`STACK_FLOOR`] (a poll nests deeper than
@@ -57,11 +60,19 @@ pub fn poll_first_slice<F: Future + ?Sized>(fut: Pin<&mut F>) -> Option<Poll<F::
 /// [`poll_first_slice`] with a slice of `slice` (tests make it long, so only
 /// the other reasons to leave are left).
 pub fn poll_first_slice_within<F: Future + ?Sized>(fut: Pin<&mut F>, slice: Duration) -> Option<Poll<F::Output>> {
+    poll_slice(fut, slice, Waker::noop())
+}
+
+/// Poll `fut` for one slice on this thread with `waker`: an embedder that
+/// parks the future between slices (waiting on the caller's side for a
+/// callback's answer) is told by `waker` when it must go on elsewhere (a
+/// [`leave`], a timer, a cancel). `None` when this thread has too little stack.
+pub fn poll_slice<F: Future + ?Sized>(fut: Pin<&mut F>, slice: Duration, waker: &Waker) -> Option<Poll<F::Output>> {
     if stacker::remaining_stack().is_none_or(|r| r < STACK_NEEDED) {
         return None;
     }
     let prev = SLICE_END.with(|s| s.replace(Some(Instant::now() + slice)));
-    let r = fut.poll(&mut Context::from_waker(Waker::noop()));
+    let r = fut.poll(&mut Context::from_waker(waker));
     SLICE_END.with(|s| s.set(prev));
     Some(r)
 }

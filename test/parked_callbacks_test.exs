@@ -1,0 +1,150 @@
+defmodule ExBashkit.ParkedCallbacksTest do
+  # A callback made in an exec's slice on the caller's scheduler parks the
+  # exec there: the broker's answer resumes it in `callback_reply/3`, with no
+  # runtime thread to wake. Anything else that must make it go on (its
+  # deadline, a cancel, the death of its caller or broker, a long stretch of
+  # work) moves it to the runtime. These tests hold both halves: the short
+  # round trip is the one taken, and no process death strands a session.
+  use ExUnit.Case, async: true
+
+  alias ExBashkit.{Native, Result, Session}
+
+  defp run(session, script, opts \\ []) do
+    {:ok, %Result{} = r} = Session.exec(session, script, opts)
+    {r.stdout, r.stderr, r.exit_code}
+  end
+
+  defp upcase(%{args: args}), do: {:ok, String.upcase(Enum.join(args, " ")) <> "\n"}
+
+  test "a short script's callbacks are answered without a runtime thread" do
+    s = Session.new(builtins: %{"up" => &upcase/1})
+    # The VM's first exec sets up what every later one shares (its slice
+    # may run out on that); a warm one fits.
+    run(s, "up warm; for w in a b; do up $w; done")
+    before = Native.bridge_resumed(s.ref)
+    assert run(s, "for w in a b c; do up $w; done; x=$(up d); echo $x") == {"A\nB\nC\nD\n", "", 0}
+    assert Native.bridge_resumed(s.ref) - before == 4
+  end
+
+  test "concurrent calls of one slice (a pipeline) and virtual-fs writes all land" do
+    {:ok, store} = Agent.start_link(fn -> %{} end)
+
+    vfs = fn
+      %{op: :write, path: p, data: d} ->
+        Agent.update(store, &Map.put(&1, p, d))
+
+      %{op: :append, path: p, data: d} ->
+        Agent.update(store, &Map.update(&1, p, d, fn o -> o <> d end))
+
+      %{op: :stat, path: "/"} ->
+        {:ok, %{type: :dir}}
+
+      %{op: :stat, path: p} ->
+        stat(Agent.get(store, &Map.get(&1, p)))
+
+      _ ->
+        {:error, :enotsup}
+    end
+
+    s =
+      Session.new(
+        builtins: %{"up" => &upcase/1, "twice" => fn %{stdin: i} -> {:ok, i <> i} end},
+        virtual_fs: %{"/v" => vfs}
+      )
+
+    script = "for i in 1 2 3; do up x$i | twice; done > /v/out; echo y >> /v/out; up done"
+    assert run(s, script) == {"DONE\n", "", 0}
+    assert Agent.get(store, & &1) == %{"/out" => "X1\nX1\nX2\nX2\nX3\nX3\ny\n"}
+  end
+
+  test "the exec's deadline ends a parked exec while its callback still runs" do
+    test_pid = self()
+
+    s =
+      Session.new(
+        builtins: %{
+          "slow" => fn _ ->
+            send(test_pid, :started)
+            Process.sleep(3000)
+            send(test_pid, :finished)
+            {:ok, ""}
+          end
+        },
+        builtin_timeout_ms: 10_000
+      )
+
+    assert {:error, msg} = Session.exec(s, "x=1; slow", timeout_ms: 200)
+    assert msg =~ "timeout"
+    assert_received :started
+    refute_received :finished
+    # Rolled back, and the session free at once.
+    assert run(s, "echo ${x-unset}") == {"unset\n", "", 0}
+  end
+
+  # Kill the caller, the broker or the worker at a random moment of a script
+  # that makes many calls: the session must answer the next exec, roll back
+  # what a dead caller's exec did, and keep no call waiting.
+  test "killing any process at a random point strands no session" do
+    test_pid = self()
+    seed = :rand.uniform(1_000_000)
+    :rand.seed(:exsss, {seed, seed, seed})
+
+    s =
+      Session.new(
+        builtins: %{
+          "step" => fn %{args: [i]} ->
+            [broker] = Process.info(self(), :monitored_by) |> elem(1)
+            send(test_pid, {:step, i, self(), broker})
+            {:ok, ""}
+          end
+        },
+        builtin_timeout_ms: 200,
+        limits: [max_commands: 1_000_000]
+      )
+
+    Enum.reduce(1..12, "none", fn round, kept ->
+      victim = Enum.random([:caller, :broker, :worker])
+      at = Integer.to_string(:rand.uniform(20))
+      flush()
+
+      caller =
+        spawn(fn ->
+          send(
+            test_pid,
+            {:result, Session.exec(s, "v=#{round}; for i in {1..40}; do step $i; done")}
+          )
+        end)
+
+      receive do
+        {:step, ^at, worker, broker} ->
+          case victim do
+            :caller -> Process.exit(caller, :kill)
+            :broker -> Process.exit(broker, :kill)
+            :worker -> Process.exit(worker, :kill)
+          end
+      after
+        10_000 -> flunk("round #{round} (seed #{seed}): no step #{at}")
+      end
+
+      # A caller that lived gets its answer; a dead caller's exec is undone.
+      if victim != :caller, do: assert_receive({:result, {:ok, %Result{}}}, 15_000)
+      assert {:ok, %Result{stdout: out}} = Session.exec(s, "echo ${v-none}", timeout_ms: 15_000)
+      kept = if victim == :caller, do: kept, else: "#{round}"
+      assert out == kept <> "\n", "round #{round} (seed #{seed}, #{victim} at step #{at})"
+      assert Native.bridge_pending(s.ref) == 0
+      kept
+    end)
+  end
+
+  defp stat(nil), do: {:error, :enoent}
+  defp stat(data), do: {:ok, %{type: :file, size: byte_size(data)}}
+
+  defp flush do
+    receive do
+      {:step, _, _, _} -> flush()
+      {:result, _} -> flush()
+    after
+      0 -> :ok
+    end
+  end
+end
