@@ -26,6 +26,24 @@ defmodule ExBashkit.ParkedCallbacksTest do
     assert Native.bridge_resumed(s.ref) - before == 4
   end
 
+  test "an exec that went on on the runtime gets its later answers the short way too" do
+    s = Session.new(builtins: %{"up" => &upcase/1})
+    run(s, "up warm")
+    # Each `seq` leaves the caller's thread (a utility); the call after it
+    # parks the exec on the runtime and its answer resumes it on the BEAM.
+    before = Native.bridge_resumed(s.ref)
+
+    assert run(s, "for i in 1 2 3; do seq $i $i; up x$i; done") ==
+             {"1\nX1\n2\nX2\n3\nX3\n", "", 0}
+
+    assert Native.bridge_resumed(s.ref) - before == 3
+    # A script too long to start on the caller's thread at all.
+    long = String.duplicate(": padding\n", 2000) <> "up a; up b"
+    before = Native.bridge_resumed(s.ref)
+    assert run(s, long) == {"A\nB\n", "", 0}
+    assert Native.bridge_resumed(s.ref) - before == 2
+  end
+
   test "concurrent calls of one slice (a pipeline) and virtual-fs writes all land" do
     {:ok, store} = Agent.start_link(fn -> %{} end)
 

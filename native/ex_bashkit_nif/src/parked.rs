@@ -1,19 +1,22 @@
 //! Execs that wait for a callback on the BEAM side instead of on a runtime thread.
 //!
-//! A script that calls a custom builtin or a virtual-fs operation during its
-//! slice on the caller's thread (see `sandbash::limits::inline`) does not move
-//! to the runtime to wait: its requests go to the broker from the NIF call
-//! itself, the future is parked here, and the NIF that hands the broker's
-//! answer back (`callback_reply/3`) polls it again, on the broker's scheduler.
-//! A round trip then wakes no thread at all: the caller, the broker and the
-//! worker are processes that the same scheduler runs in turn (a parked runtime
-//! thread takes tens of microseconds to wake, the whole call a few).
+//! Every exec is driven here, not as a plain tokio task. A script that calls a
+//! custom builtin or a virtual-fs operation does not wait for the answer on a
+//! thread: its requests go to the broker when the poll that made them ends,
+//! and the future is parked. The NIF that hands the broker's answer back
+//! (`callback_reply/3`) polls it again right there, on the broker's scheduler,
+//! for one slice (see `sandbash::limits::inline`). A round trip then wakes no
+//! thread at all: the caller, the broker and the worker are processes that the
+//! same scheduler runs in turn (a parked runtime thread takes tens of
+//! microseconds to wake, the whole call a few).
 //!
 //! Anything else that must make the exec go on (a `leave` inside a slice, a
 //! timer such as the exec's deadline or the call's own timeout, a cancel, the
-//! caller's death) wakes the parked future's waker, which moves it to the
-//! runtime: from there it goes on exactly as an exec that never parked. So a
-//! parked exec is never stranded, whatever happens to the broker.
+//! caller's death, a lock or pipe it waits on) wakes the parked future's
+//! waker, which polls it on the runtime until it ends or parks again. So a
+//! parked exec is never stranded, whatever happens to the broker, and one that
+//! moved to the runtime (for a utility, say) still gets its later answers the
+//! short way.
 
 use crate::bridge::Bridge;
 use rustler::env::SavedTerm;
@@ -33,11 +36,13 @@ pub type Outcome = Result<Result<ExecResult, Error>, String>;
 /// An exec's whole run, as the NIF polls it.
 pub type ExecFuture = Pin<Box<dyn Future<Output = Outcome> + Send>>;
 
-/// An exec that may park: its future, and where it goes from here.
+/// An exec that may park: its future, and how its caller is told.
 pub trait Job: Send + 'static {
     fn future(&mut self) -> Pin<&mut (dyn Future<Output = Outcome> + Send)>;
-    /// Go on on the runtime; the outcome is sent to the caller from there.
-    fn spawn(self: Box<Self>);
+    /// It is about to be polled on the runtime (the first time or again).
+    fn on_runtime(&self);
+    /// The exec ended on a runtime thread: tell its caller from there.
+    fn tell_from_runtime(self: Box<Self>, outcome: Outcome);
     /// The exec ended in a NIF call of `env`'s process: tell its caller.
     fn tell(self: Box<Self>, env: Env, outcome: Outcome);
 }
@@ -73,21 +78,23 @@ pub fn push(call: Call) {
 /// A parked exec, shared by its waker and the calls it waits for.
 pub struct Parked {
     state: parking_lot::Mutex<State>,
+    /// Where its calls go (`None`: a session without callbacks).
+    bridge: Option<Arc<Bridge>>,
 }
 
 enum State {
-    /// Waiting for an answer; nobody polls it.
+    /// Waiting; nobody polls it until a wake or an answer.
     Idle(Box<dyn Job>),
-    /// Being polled (`woken`: it must go on after this poll, not park).
+    /// Being polled, or about to be (`woken`: poll again rather than park).
     Polling { woken: bool },
-    /// Finished, or moved to the runtime.
+    /// Finished.
     Gone,
 }
 
 impl Parked {
-    /// A parked state for an exec whose first slice is about to run.
-    pub fn new() -> Arc<Self> {
-        Arc::new(Parked { state: parking_lot::Mutex::new(State::Polling { woken: false }) })
+    /// The parked state of an exec about to be polled for the first time.
+    pub fn new(bridge: Option<Arc<Bridge>>) -> Arc<Self> {
+        Arc::new(Parked { state: parking_lot::Mutex::new(State::Polling { woken: false }), bridge })
     }
 
     /// Take the job to poll it here, when it is parked (`None` once it has
@@ -121,9 +128,9 @@ impl Wake for Parked {
             State::Polling { woken } => *woken = true,
             State::Gone => {}
             State::Idle(_) => {
-                if let State::Idle(job) = std::mem::replace(&mut *st, State::Gone) {
+                if let State::Idle(job) = std::mem::replace(&mut *st, State::Polling { woken: false }) {
                     drop(st);
-                    job.spawn();
+                    spawn(self.clone(), job);
                 }
             }
         }
@@ -132,67 +139,125 @@ impl Wake for Parked {
 
 /// Poll `job` for a slice here, in a NIF call of `env`'s process (the parked
 /// state `parked` is `Polling`). Returns the outcome when it ended; otherwise
-/// it is parked waiting for the calls it made (sent now to their brokers), or
-/// on the runtime.
-pub fn drive(
-    parked: &Arc<Parked>,
-    mut job: Box<dyn Job>,
-    env: Env,
-    bridge: Option<&Bridge>,
-) -> Option<(Box<dyn Job>, Outcome)> {
+/// it is parked waiting (its calls sent now to their brokers), or polled on
+/// the runtime.
+pub fn drive(parked: &Arc<Parked>, mut job: Box<dyn Job>, env: Env) -> Option<(Box<dyn Job>, Outcome)> {
     let (polled, calls) = match crate::runtime::get() {
         Ok(rt) => {
             let _rt = rt.enter();
             let waker = Waker::from(parked.clone());
-            CALLS.with(|c| *c.borrow_mut() = bridge.map(|_| Vec::new()));
-            let polled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                sandbash::limits::inline::poll_slice(job.future(), sandbash::limits::inline::SLICE, &waker)
-            }));
-            (polled, CALLS.with(|c| c.borrow_mut().take()).unwrap_or_default())
+            collect(parked, || sandbash::limits::inline::poll_slice(job.future(), SLICE, &waker))
         }
         Err(m) => (Ok(Some(Poll::Ready(Err(m)))), Vec::new()),
     };
-    // What the poll leaves: the outcome, a parked exec, or one to move on.
-    let (ended, spawn) = {
+    // What the poll leaves: the outcome, a parked exec, or one to go on.
+    let (ended, go_on) = {
         let mut st = parked.state.lock();
         let woken = !matches!(*st, State::Polling { woken: false });
-        let (next, ended, spawn) = match polled {
+        let (next, ended, go_on) = match polled {
             Ok(Some(Poll::Ready(outcome))) => (State::Gone, Some((job, outcome)), None),
             // The guard inside catches a script's panic; this is the glue's.
-            Err(_) => (State::Gone, Some((job, Err("internal error: the exec panicked".into()))), None),
+            Err(_) => (State::Gone, Some((job, Err(PANICKED.into()))), None),
             Ok(Some(Poll::Pending)) if !woken => (State::Idle(job), None, None),
             // Woken during the poll, or too little stack here to poll at all.
-            Ok(_) => (State::Gone, None, Some(job)),
+            Ok(_) => (State::Polling { woken: false }, None, Some(job)),
         };
         *st = next;
-        (ended, spawn)
+        (ended, go_on)
     };
-    if let Some(job) = spawn {
-        job.spawn();
+    if let Some(job) = go_on {
+        spawn(parked.clone(), job);
     }
     // Sent once the exec is parked (or gone on): an answer on another
     // scheduler then finds it ready to resume.
-    if let Some(bridge) = bridge {
-        for call in calls {
-            send(bridge, parked, env, call);
-        }
+    for call in calls {
+        send(parked, call, |broker, call| {
+            let msg = call.env.run(|e| (ex_bashkit_call(), call.id, call.request.load(e)).encode(e).in_env(env));
+            env.send(broker, msg).is_ok()
+        });
     }
     ended
 }
 
-/// Send a request of the slice to its broker; its answer resumes `parked`.
-fn send(bridge: &Bridge, parked: &Arc<Parked>, env: Env, call: Call) {
-    let Call { id, broker, env: owned, request } = call;
+const SLICE: std::time::Duration = sandbash::limits::inline::SLICE;
+const PANICKED: &str = "internal error: the exec panicked";
+
+/// Run `poll` collecting the calls it makes (when the exec has callbacks).
+fn collect<R>(parked: &Parked, poll: impl FnOnce() -> R) -> (std::thread::Result<R>, Vec<Call>) {
+    CALLS.with(|c| *c.borrow_mut() = parked.bridge.as_ref().map(|_| Vec::new()));
+    let polled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(poll));
+    (polled, CALLS.with(|c| c.borrow_mut().take()).unwrap_or_default())
+}
+
+/// Poll `job` on the runtime until it ends or parks (the state is `Polling`).
+pub fn spawn(parked: Arc<Parked>, job: Box<dyn Job>) {
+    let Ok(rt) = crate::runtime::get() else {
+        // No runtime was ever built: then no exec started either.
+        return;
+    };
+    job.on_runtime();
+    let mut slot = Some(job);
+    rt.spawn(std::future::poll_fn(move |cx| {
+        let Some(mut job) = slot.take() else { return Poll::Ready(()) };
+        if let State::Polling { woken } = &mut *parked.state.lock() {
+            *woken = false;
+        }
+        let waker = Waker::from(parked.clone());
+        let (polled, calls) = collect(&parked, || job.future().poll(&mut std::task::Context::from_waker(&waker)));
+        let (ended, again) = {
+            let mut st = parked.state.lock();
+            let woken = !matches!(*st, State::Polling { woken: false });
+            match polled {
+                Ok(Poll::Ready(outcome)) => {
+                    *st = State::Gone;
+                    (Some((job, outcome)), false)
+                }
+                Err(_) => {
+                    *st = State::Gone;
+                    (Some((job, Err(PANICKED.into()))), false)
+                }
+                // Woken while polled: poll again, taking turns with other tasks.
+                Ok(Poll::Pending) if woken => {
+                    slot = Some(job);
+                    (None, true)
+                }
+                Ok(Poll::Pending) => {
+                    *st = State::Idle(job);
+                    (None, false)
+                }
+            }
+        };
+        for call in calls {
+            send(&parked, call, |broker, mut call| {
+                let (id, request) = (call.id, call.request);
+                call.env.send_and_clear(broker, |e| (ex_bashkit_call(), id, request.load(e))).is_ok()
+            });
+        }
+        if let Some((job, outcome)) = ended {
+            job.tell_from_runtime(outcome);
+        }
+        if again {
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        Poll::Ready(())
+    }));
+}
+
+/// Send a request to its broker with `deliver`; its answer resumes `parked`.
+fn send(parked: &Arc<Parked>, call: Call, deliver: impl FnOnce(&LocalPid, Call) -> bool) {
+    let Some(bridge) = &parked.bridge else { return };
+    let (id, broker) = (call.id, call.broker);
     bridge.park(id, parked.clone());
-    let msg = owned.run(|e| (ex_bashkit_call(), id, request.load(e)).encode(e).in_env(env));
-    if env.send(&broker, msg).is_err() {
-        // Its wake moves the exec to the runtime, where the call ends.
+    if !deliver(&broker, call) {
+        // The answer wakes the exec, and the call ends with it.
+        bridge.unpark(id);
         bridge.deliver(id, crate::bridge::Reply::Failed("the callback broker is gone".into()));
     }
 }
 
 /// The broker's answer `reply` to call `id`, in a NIF call of `env`'s
-/// process: a parked exec goes on here; any other waits on the runtime.
+/// process: a parked exec goes on here; any other gets it where it waits.
 pub fn answer(bridge: &Bridge, env: Env, id: u64, reply: crate::bridge::Reply) -> bool {
     let Some(parked) = bridge.unpark(id) else {
         return bridge.deliver(id, reply);
@@ -203,7 +268,7 @@ pub fn answer(bridge: &Bridge, env: Env, id: u64, reply: crate::bridge::Reply) -
     bridge.count_resume();
     let delivered = bridge.deliver(id, reply);
     parked.clear_wakes();
-    if let Some((job, outcome)) = drive(&parked, job, env, Some(bridge)) {
+    if let Some((job, outcome)) = drive(&parked, job, env) {
         job.tell(env, outcome);
     }
     delivered

@@ -245,14 +245,14 @@ fn exec_start<'a>(
     let owned = OwnedEnv::new();
     let tag = owned.save(tag);
     let job = Box::new(ExecJob { run, session: session.clone(), id, pid, answered, spawned, tag: (owned, tag) });
+    let parked = Parked::new(session.bridge.clone());
     if !inline {
-        job.spawn();
+        crate::parked::spawn(parked, job);
         monitor_caller(&session, env, id, &pid);
         return terms::ok().encode(env);
     }
     // The first slice, here; it may park waiting for a callback (see `parked.rs`).
-    let parked = Parked::new();
-    match crate::parked::drive(&parked, job, env, session.bridge.as_deref()) {
+    match crate::parked::drive(&parked, job, env) {
         Some((_job, outcome)) => {
             finish(&session, id, Some(env));
             (done(), reply(env, &outcome)).encode(env)
@@ -297,26 +297,28 @@ impl Job for ExecJob {
         self.run.as_mut()
     }
 
-    fn spawn(self: Box<Self>) {
-        let Ok(rt) = runtime::get() else { return };
-
+    fn on_runtime(&self) {
         self.spawned.store(true, std::sync::atomic::Ordering::Release);
-        rt.spawn(async move {
-            let ExecJob { run, session, id, pid, answered, tag: (mut owned, tag), .. } = *self;
-            let outcome = run.await;
-            finish(&session, id, None);
-            if answered.load(std::sync::atomic::Ordering::Acquire) {
-                // The watchdog told the caller; the session is free again.
-                *session.stuck.lock() = None;
-                return;
-            }
-            // The caller may be gone; then there is nobody to tell.
-            let _ = owned.send_and_clear(&pid, |e| (tag.load(e), reply(e, &outcome)));
-        });
+    }
+
+    fn tell_from_runtime(self: Box<Self>, outcome: Outcome) {
+        let ExecJob { session, id, pid, answered, tag: (mut owned, tag), .. } = *self;
+        finish(&session, id, None);
+        if answered.load(std::sync::atomic::Ordering::Acquire) {
+            // The watchdog told the caller; the session is free again.
+            *session.stuck.lock() = None;
+            return;
+        }
+        // The caller may be gone; then there is nobody to tell.
+        let _ = owned.send_and_clear(&pid, |e| (tag.load(e), reply(e, &outcome)));
     }
 
     fn tell(self: Box<Self>, env: Env, outcome: Outcome) {
         finish(&self.session, self.id, Some(env));
+        if self.answered.load(std::sync::atomic::Ordering::Acquire) {
+            *self.session.stuck.lock() = None;
+            return;
+        }
         let (owned, tag) = &self.tag;
         let tag = owned.run(|e| tag.load(e).in_env(env));
         let _ = env.send(&self.pid, (tag, reply(env, &outcome)));
