@@ -2,8 +2,10 @@
 //! cancel them.
 //!
 //! `exec_start` runs a small script's first slice on the caller's thread and
-//! returns `{:done, outcome}` when that finished it; otherwise the rest runs as
-//! a task on the shared runtime and its outcome arrives as `{tag, outcome}`. A session's tokio
+//! returns `{:done, outcome}` when that finished it; otherwise the rest goes on
+//! on the shared runtime, or parked while it waits for a callback (resumed by
+//! the answer on the broker's scheduler: see `parked.rs`), and its outcome
+//! arrives as `{tag, outcome}`. A session's tokio
 //! mutex runs its execs one at a time without blocking any thread while waiting.
 //! The caller is monitored while its exec runs: if it dies, the exec is cancelled.
 
