@@ -99,6 +99,26 @@ defmodule ExBashkit.ParkedCallbacksTest do
     assert run(s, "echo ${x-unset}") == {"unset\n", "", 0}
   end
 
+  test "a broker killed mid-call is replaced at once: that call fails, the next ones are served" do
+    s =
+      Session.new(
+        builtins: %{
+          "die" => fn _ ->
+            [broker] = Process.info(self(), :monitored_by) |> elem(1)
+            Process.exit(broker, :kill)
+            Process.sleep(:infinity)
+          end,
+          "up" => &upcase/1
+        },
+        builtin_timeout_ms: 60_000
+      )
+
+    assert run(s, "up a; die; echo $?; up b") ==
+             {"A\n1\nB\n", "die: callback process exited: its broker died\n", 0}
+
+    assert Native.bridge_pending(s.ref) == 0
+  end
+
   # Kill the caller, the broker or the worker at a random moment of a script
   # that makes many calls: the session must answer the next exec, roll back
   # what a dead caller's exec did, and keep no call waiting.

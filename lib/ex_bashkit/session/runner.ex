@@ -19,18 +19,52 @@ defmodule ExBashkit.Session.Runner do
   end
 
   # With callbacks, a broker serves them for the length of this call.
+  # If the broker dies meanwhile (someone killed it), a new one takes over at
+  # once and the calls it had not answered fail now, not at their timeout.
   def run(%Session{ref: ref, callbacks: cfg}, script, native_opts, partial?) do
     broker = Broker.start(ref, cfg)
     tag = make_ref()
+    watch = {ref, cfg, broker, Process.monitor(broker)}
 
-    try do
-      case Native.exec_start(ref, script, %{native_opts | broker: broker}, self(), tag) do
-        :ok -> await(tag, partial?)
-        {:done, outcome} -> outcome(outcome, partial?)
-        {:error, message} -> {:error, message}
+    started =
+      try do
+        Native.exec_start(ref, script, %{native_opts | broker: broker}, self(), tag)
+      rescue
+        e ->
+          Broker.stop(broker)
+          reraise e, __STACKTRACE__
       end
-    after
-      Broker.stop(broker)
+
+    case started do
+      :ok ->
+        {result, {_, _, last, mref}} = serve(tag, partial?, watch)
+        Process.demonitor(mref, [:flush])
+        Broker.stop(last)
+        result
+
+      done_or_error ->
+        Process.demonitor(elem(watch, 3), [:flush])
+        Broker.stop(broker)
+
+        case done_or_error do
+          {:done, outcome} -> outcome(outcome, partial?)
+          {:error, message} -> {:error, message}
+        end
+    end
+  end
+
+  # Await the outcome, replacing the broker if it dies; returns the result and
+  # the broker serving at the end.
+  defp serve(tag, partial?, {ref, cfg, broker, mref} = watch) do
+    receive do
+      {:DOWN, ^mref, :process, _, _} ->
+        new = Broker.start(ref, cfg)
+        watch = {ref, cfg, new, Process.monitor(new)}
+        Native.broker_replaced(ref, broker, new)
+        serve(tag, partial?, watch)
+
+      {^tag, _} = message ->
+        {outcome_message(message, partial?), watch}
     end
   end
 
@@ -51,15 +85,17 @@ defmodule ExBashkit.Session.Runner do
   # The script runs on the NIF's runtime; its outcome arrives as a message.
   defp await(tag, partial?) do
     receive do
-      # The watchdog answered: the worker is stuck in `command`.
-      {^tag, {:watchdog, command, {:error, message, _} = outcome}} ->
-        ExBashkit.Telemetry.watchdog(command, message)
-        outcome(outcome, partial?)
-
-      {^tag, outcome} ->
-        outcome(outcome, partial?)
+      {^tag, _} = message -> outcome_message(message, partial?)
     end
   end
+
+  # The watchdog answered: the worker is stuck in `command`.
+  defp outcome_message({_, {:watchdog, command, {:error, message, _} = outcome}}, partial?) do
+    ExBashkit.Telemetry.watchdog(command, message)
+    outcome(outcome, partial?)
+  end
+
+  defp outcome_message({_, outcome}, partial?), do: outcome(outcome, partial?)
 
   defp outcome({:ok, {stdout, stderr, code, queued}}, _partial?),
     do: {:ok, %Result{stdout: stdout, stderr: stderr, exit_code: code, queued_ms: queued}}
