@@ -163,7 +163,7 @@ defmodule ExBashkit.CallbacksTest do
         Session.new(
           builtins: %{
             "hang" => fn _ ->
-              [broker] = Process.info(self(), :monitored_by) |> elem(1)
+              [broker] = Process.info(self(), :links) |> elem(1)
               send(test_pid, {:broker, broker})
               Process.sleep(:infinity)
             end

@@ -226,7 +226,9 @@ defmodule ExBashkit.Session do
   with more than `:max_reply_bytes` fails only that command (exit 1, with the
   reason on stderr); one that runs past `:builtin_timeout_ms` is killed at the
   deadline and the command fails with exit 124, so it cannot act later. The
-  caller and the session are unaffected. Builtins must not rely on the
+  process is linked to its broker: should the broker itself be killed, its
+  calls end with it and fail at once, and a new broker serves the rest of the
+  exec. The caller and the session are unaffected. Builtins must not rely on the
   caller's process dictionary or `self()`, and must not call `exec/3` on the
   session they serve: that returns `{:error, _}` at once (driving another
   session is fine).

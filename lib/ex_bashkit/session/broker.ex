@@ -6,7 +6,8 @@ defmodule ExBashkit.Session.Broker do
   # deadline, and answers through `Native.callback_reply/3`. It is not linked
   # to the exec's caller: a callback that dies takes only its worker down. It
   # monitors the caller and ends, killing its workers, when the caller dies or
-  # the exec returns.
+  # the exec returns. Its workers are linked to it (it traps their exits), so
+  # a broker killed from outside takes its workers with it.
 
   alias ExBashkit.Native
   alias ExBashkit.Session.Callback
@@ -28,9 +29,13 @@ defmodule ExBashkit.Session.Broker do
   def stop(broker), do: send(broker, :ex_bashkit_stop)
 
   # A background job's broker has no owner: the interpreter stops it when the job ends.
-  defp init(ref, cfg, nil), do: loop(%{ref: ref, cfg: cfg, caller: nil, workers: %{}})
+  defp init(ref, cfg, nil) do
+    Process.flag(:trap_exit, true)
+    loop(%{ref: ref, cfg: cfg, caller: nil, workers: %{}})
+  end
 
   defp init(ref, cfg, caller) do
+    Process.flag(:trap_exit, true)
     loop(%{ref: ref, cfg: cfg, caller: Process.monitor(caller), workers: %{}})
   end
 
@@ -49,7 +54,9 @@ defmodule ExBashkit.Session.Broker do
       {:DOWN, mref, :process, _, _} when mref == st.caller ->
         shutdown(st)
 
-      {:DOWN, _, :process, pid, reason} ->
+      # A worker ended; after its result, if it sent one (signals from one
+      # process arrive in order), and then `finish` finds nothing to answer.
+      {:EXIT, pid, reason} ->
         loop(
           finish(st, pid, &Callback.failure(&1, "callback process exited: #{inspect(reason)}"))
         )
@@ -63,14 +70,14 @@ defmodule ExBashkit.Session.Broker do
     broker = self()
     %{ref: ref, cfg: cfg} = st
 
-    {pid, mref} =
-      spawn_monitor(fn ->
+    pid =
+      spawn_link(fn ->
         Process.put(@serving, ref)
         send(broker, {:ex_bashkit_result, self(), Callback.run(request, cfg)})
       end)
 
     timer = Process.send_after(self(), {:ex_bashkit_deadline, pid}, cfg.timeout)
-    %{st | workers: Map.put(st.workers, pid, {id, mref, timer, request})}
+    %{st | workers: Map.put(st.workers, pid, {id, timer, request})}
   end
 
   # Answer the call `pid` was serving (once: later messages about it find nothing).
@@ -79,9 +86,8 @@ defmodule ExBashkit.Session.Broker do
       {nil, _} ->
         st
 
-      {{id, mref, timer, request}, workers} ->
-        Process.cancel_timer(timer)
-        Process.demonitor(mref, [:flush])
+      {{id, timer, request}, workers} ->
+        Process.cancel_timer(timer, async: true, info: false)
         Native.callback_reply(st.ref, id, reply_for.(request))
         %{st | workers: workers}
     end
