@@ -125,6 +125,33 @@ fn shift_in_loop() {
 }
 
 #[test]
+fn shift_two_counts_abandon_the_line() {
+    check_err(
+        r#"set -- a b c; shift 1 2; echo "not reached $#"
+echo "next line $? $#"; f() { shift 1 2; echo in; }; f; echo "same line"
+echo end"#,
+        "",
+        "bash: line 1: shift: too many arguments\n",
+        1,
+    );
+}
+
+#[test]
+fn shift_dashdash_then_count() {
+    check_err(
+        r#"set -- a b c; shift -- 2; echo "$# $1"; shift --; echo "$#"; shift -- x; echo $?"#,
+        "1 c\n0\n1\n",
+        "bash: line 1: shift: x: numeric argument required\n",
+        0,
+    );
+}
+
+#[test]
+fn shift_range_errors_name_the_first_word() {
+    check_err(r#"set -- a b; shift -- -1; echo $?; shopt -s shift_verbose; shift -- 5; echo $?; shift 3; echo $?"#, "1\n1\n1\n", "bash: line 1: shift: --: shift count out of range\nbash: line 1: shift: --: shift count out of range\nbash: line 1: shift: 3: shift count out of range\n", 0);
+}
+
+#[test]
 fn set_o_shows_state() {
     check(
         r#"set -e; set -o | while read n s; do case $n in errexit|nounset) echo "$n $s";; esac; done"#,

@@ -251,3 +251,14 @@ source g.sh a b; echo "set in a function: $# $1""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Too many arguments to a special builtin
+// ----------------------------------------------------------------------
+
+#[test]
+fn too_many_arguments_end_a_dash_c_string_and_a_line_of_a_file() {
+    check_err(r#"printf 'set -- a b c\nshift 1 2; echo same line\necho "next $? $#"\nf() { return 1 2; }\nf; echo same\necho "after $?"\n( exit 1 2; echo in ); echo "sub $?"\n' > t.sh; bash t.sh; echo "rc=$?"; bash -c 'shift 1 2
+echo unreached'; echo "rc=$?"; bash -c 'for i in 1; do break 1 2; done
+echo unreached'; echo "rc=$?""#, "next 1 3\nafter 1\nsub 1\nrc=0\nrc=1\nrc=1\n", "t.sh: line 2: shift: too many arguments\nt.sh: line 4: return: too many arguments\nt.sh: line 7: exit: too many arguments\nbash: line 1: shift: too many arguments\nbash: line 1: break: too many arguments\n", 0);
+}

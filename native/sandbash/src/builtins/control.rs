@@ -24,9 +24,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                 },
             };
             if argv.len() > 2 {
-                // bash leaves the shell from here (status 1), `return` too.
-                fds.shell_err(sh.loc(), &format!("{name}: too many arguments")).await;
-                return Err(Flow::Exit(1));
+                return Err(super::too_many_arguments(sh, fds, name).await);
             }
             if name == "exit" {
                 return Err(Flow::Exit(status));
@@ -61,8 +59,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                 },
             };
             if argv.len() > 2 {
-                fds.shell_err(sh.loc(), &format!("{name}: too many arguments")).await;
-                return Err(Flow::Exit(1));
+                return Err(super::too_many_arguments(sh, fds, name).await);
             }
             sh.last_status = 0;
             // `break 5` inside two loops leaves both.

@@ -170,7 +170,7 @@ static TABLE: &[Builtin] = &[
     entry!("return", Special, res control::run),
     entry!("set", Special, status set::set),
     entry!("sh", Program, res bash::run),
-    entry!("shift", Special, status shift::shift),
+    entry!("shift", Special, res shift::shift),
     entry!("shopt", Regular, status set::shopt),
     entry!("source", Special, res eval::source),
     entry!("suspend", Regular, status jobs::suspend),
@@ -431,6 +431,18 @@ const EXEC_USAGE: &str = "exec: usage: exec [-cl] [-a name] [command [argument .
 pub async fn fail(loc: crate::state::Loc, fds: &Fds, msg: &str, status: i32) -> i32 {
     fds.shell_err(loc, msg).await;
     status
+}
+
+/// `NAME: too many arguments` from `shift`, `return`, `exit`, `break` or
+/// `continue`: bash abandons what it is running (jump_to_top_level). A script
+/// file goes on at its next line; a `-c` string ends there, status 1.
+pub async fn too_many_arguments(sh: &ShellState, fds: &Fds, name: &str) -> Flow {
+    fds.shell_err(sh.loc(), &format!("{name}: too many arguments")).await;
+    if sh.script_file {
+        Flow::Abort(1)
+    } else {
+        Flow::Exit(1)
+    }
 }
 
 /// The first letter among `argv`'s leading options that is not in `allowed`

@@ -25,6 +25,11 @@ t("shift_n", r'''set -- a b c d; shift 2; echo "$*"''')
 t("shift_too_many_fails", r'''set -- a; shift 2; echo "$? $#"''')
 t("shift_all", r'''set -- a b; shift 2; echo "$# [$*]"''')
 t("shift_in_loop", r'''set -- 1 2 3; while [ $# -gt 0 ]; do echo $1; shift; done''')
+e("shift_two_counts_abandon_the_line", r'''set -- a b c; shift 1 2; echo "not reached $#"
+echo "next line $? $#"; f() { shift 1 2; echo in; }; f; echo "same line"
+echo end''')
+e("shift_dashdash_then_count", r'''set -- a b c; shift -- 2; echo "$# $1"; shift --; echo "$#"; shift -- x; echo $?''')
+e("shift_range_errors_name_the_first_word", r'''set -- a b; shift -- -1; echo $?; shopt -s shift_verbose; shift -- 5; echo $?; shift 3; echo $?''')
 t("set_o_shows_state", r'''set -e; set -o | while read n s; do case $n in errexit|nounset) echo "$n $s";; esac; done''')
 t("set_dollar_dash_flags", r'''set -eu; case $- in *e*) echo has-e;; esac; case $- in *u*) echo has-u;; esac''')
 

@@ -76,3 +76,8 @@ set -- x y; source s.sh; echo "no args: $# $1"''')
 t("source_args_inside_a_function_are_restored", r'''printf 'set -- q\n' > s.sh; printf 'f() { set -- in-f; }\nf\n' > g.sh
 f() { source s.sh a b; echo "f: $# $1"; }; set -- x y; f 1 2; echo "top: $# $1"
 source g.sh a b; echo "set in a function: $# $1"''')
+
+group("Too many arguments to a special builtin")
+e("too_many_arguments_end_a_dash_c_string_and_a_line_of_a_file", r'''printf 'set -- a b c\nshift 1 2; echo same line\necho "next $? $#"\nf() { return 1 2; }\nf; echo same\necho "after $?"\n( exit 1 2; echo in ); echo "sub $?"\n' > t.sh; bash t.sh; echo "rc=$?"; bash -c 'shift 1 2
+echo unreached'; echo "rc=$?"; bash -c 'for i in 1; do break 1 2; done
+echo unreached'; echo "rc=$?"''')
