@@ -82,6 +82,13 @@ pub struct Parked {
     bridge: Option<Arc<Bridge>>,
 }
 
+/// What a poll leaves (see [`Parked::settle`]).
+enum After {
+    Ended(Box<dyn Job>, Outcome),
+    Parked,
+    Again(Box<dyn Job>),
+}
+
 enum State {
     /// Waiting; nobody polls it until a wake or an answer.
     Idle(Box<dyn Job>),
@@ -108,6 +115,23 @@ impl Parked {
                 None
             }
         }
+    }
+
+    /// Where a poll of `job` leaves it: ended, parked (Idle), or to be polled
+    /// again (`polled` is `None`: too little stack here to poll at all).
+    fn settle(&self, job: Box<dyn Job>, polled: std::thread::Result<Option<Poll<Outcome>>>) -> After {
+        let mut st = self.state.lock();
+        let woken = !matches!(*st, State::Polling { woken: false });
+        let (next, after) = match polled {
+            Ok(Some(Poll::Ready(outcome))) => (State::Gone, After::Ended(job, outcome)),
+            // The guard inside catches a script's panic; this is the glue's.
+            Err(_) => (State::Gone, After::Ended(job, Err(PANICKED.into()))),
+            Ok(Some(Poll::Pending)) if !woken => (State::Idle(job), After::Parked),
+            // Woken during the poll, or not polled.
+            Ok(_) => (State::Polling { woken: false }, After::Again(job)),
+        };
+        *st = next;
+        after
     }
 
     fn clear_wakes(&self) {
@@ -150,24 +174,14 @@ pub fn drive(parked: &Arc<Parked>, mut job: Box<dyn Job>, env: Env) -> Option<(B
         }
         Err(m) => (Ok(Some(Poll::Ready(Err(m)))), Vec::new()),
     };
-    // What the poll leaves: the outcome, a parked exec, or one to go on.
-    let (ended, go_on) = {
-        let mut st = parked.state.lock();
-        let woken = !matches!(*st, State::Polling { woken: false });
-        let (next, ended, go_on) = match polled {
-            Ok(Some(Poll::Ready(outcome))) => (State::Gone, Some((job, outcome)), None),
-            // The guard inside catches a script's panic; this is the glue's.
-            Err(_) => (State::Gone, Some((job, Err(PANICKED.into()))), None),
-            Ok(Some(Poll::Pending)) if !woken => (State::Idle(job), None, None),
-            // Woken during the poll, or too little stack here to poll at all.
-            Ok(_) => (State::Polling { woken: false }, None, Some(job)),
-        };
-        *st = next;
-        (ended, go_on)
+    let ended = match parked.settle(job, polled) {
+        After::Ended(job, outcome) => Some((job, outcome)),
+        After::Parked => None,
+        After::Again(job) => {
+            spawn(parked.clone(), job);
+            None
+        }
     };
-    if let Some(job) = go_on {
-        spawn(parked.clone(), job);
-    }
     // Sent once the exec is parked (or gone on): an answer on another
     // scheduler then finds it ready to resume.
     for call in calls {
@@ -199,32 +213,16 @@ pub fn spawn(parked: Arc<Parked>, job: Box<dyn Job>) {
     let mut slot = Some(job);
     rt.spawn(std::future::poll_fn(move |cx| {
         let Some(mut job) = slot.take() else { return Poll::Ready(()) };
-        if let State::Polling { woken } = &mut *parked.state.lock() {
-            *woken = false;
-        }
+        parked.clear_wakes();
         let waker = Waker::from(parked.clone());
-        let (polled, calls) = collect(&parked, || job.future().poll(&mut std::task::Context::from_waker(&waker)));
-        let (ended, again) = {
-            let mut st = parked.state.lock();
-            let woken = !matches!(*st, State::Polling { woken: false });
-            match polled {
-                Ok(Poll::Ready(outcome)) => {
-                    *st = State::Gone;
-                    (Some((job, outcome)), false)
-                }
-                Err(_) => {
-                    *st = State::Gone;
-                    (Some((job, Err(PANICKED.into()))), false)
-                }
-                // Woken while polled: poll again, taking turns with other tasks.
-                Ok(Poll::Pending) if woken => {
-                    slot = Some(job);
-                    (None, true)
-                }
-                Ok(Poll::Pending) => {
-                    *st = State::Idle(job);
-                    (None, false)
-                }
+        let (polled, calls) = collect(&parked, || Some(job.future().poll(&mut std::task::Context::from_waker(&waker))));
+        let (ended, again) = match parked.settle(job, polled) {
+            After::Ended(job, outcome) => (Some((job, outcome)), false),
+            After::Parked => (None, false),
+            // Woken while polled: poll again, taking turns with other tasks.
+            After::Again(job) => {
+                slot = Some(job);
+                (None, true)
             }
         };
         for call in calls {
