@@ -75,6 +75,19 @@ defmodule ExBashkit.ParkedCallbacksTest do
     assert Agent.get(store, & &1) == %{"/out" => "X1\nX1\nX2\nX2\nX3\nX3\ny\n"}
   end
 
+  # Many calls in flight from one slice: a pipeline of builtin stages built
+  # at run time, each waiting at once.
+  test "a long pipeline of builtins parks every stage and leaves nothing pending" do
+    n = 100 + :rand.uniform(100)
+
+    s =
+      Session.new(builtins: %{"up" => &upcase/1, "cnt" => fn %{stdin: i} -> {:ok, i <> "x"} end})
+
+    script = "up a | " <> String.duplicate("cnt | ", n) <> "cnt"
+    assert run(s, script) == {"A\n" <> String.duplicate("x", n + 1), "", 0}
+    assert Native.bridge_pending(s.ref) == 0
+  end
+
   test "the exec's deadline ends a parked exec while its callback still runs" do
     test_pid = self()
 
