@@ -47,6 +47,15 @@ one_exec = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, "noop") end, 2001
 ten_exec = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, loop10) end, 2001)
 true_exec = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, "true") end, 2001)
 
+# The same with one scheduler online: a call hands work to a worker process,
+# and an idle second scheduler woken to run it (and spinning after) slows
+# both down on a small VM; this shows how much of the cost is that.
+online = :erlang.system_info(:schedulers_online)
+:erlang.system_flag(:schedulers_online, 1)
+one_exec_s1 = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, "noop") end, 2001)
+ten_exec_s1 = CallbackBench.time(fn -> {:ok, _} = Session.exec(s, loop10) end, 2001)
+:erlang.system_flag(:schedulers_online, online)
+
 bash_true =
   CallbackBench.time(fn -> {_, 0} = System.cmd("bash", ["-c", loop.("/bin/true")]) end, 3)
 
@@ -63,6 +72,7 @@ IO.puts("""
 short execs (median of 2001 runs):
   exec(s, "noop")               #{one_exec} µs  (exec(s, "true"): #{true_exec} µs)
   ten noop calls in one exec    #{ten_exec} µs  (#{CallbackBench.per_call(ten_exec, 10)} per call)
+  the same, 1 scheduler online  #{one_exec_s1} µs, ten: #{CallbackBench.per_call(ten_exec_s1, 10)} per call (#{online} online above)
 cat of a 1 MiB file:
   virtual fs                    #{vfs} µs
   in-memory fs (baseline)       #{mem} µs

@@ -156,15 +156,15 @@ defmodule ExBashkit.CallbacksTest do
       refute_received :late_side_effect
     end
 
-    test "a timeout or cancel mid-call leaves no pending reply and no broker behind" do
+    test "a timeout or cancel mid-call leaves no pending reply and no worker behind" do
       test_pid = self()
 
       s =
         Session.new(
           builtins: %{
             "hang" => fn _ ->
-              [broker] = Process.info(self(), :links) |> elem(1)
-              send(test_pid, {:broker, broker})
+              [guardian] = Process.info(self(), :links) |> elem(1)
+              send(test_pid, {:worker, self(), guardian})
               Process.sleep(:infinity)
             end
           },
@@ -173,18 +173,20 @@ defmodule ExBashkit.CallbacksTest do
 
       assert {:error, msg} = Session.exec(s, "hang")
       assert msg =~ "timeout"
-      assert_received {:broker, broker}
+      assert_received {:worker, worker, _}
       assert Native.bridge_pending(s.ref) == 0
       Process.sleep(20)
-      refute Process.alive?(broker)
+      refute Process.alive?(worker)
 
+      # A caller's workers and their guardian end with it.
       task = Task.async(fn -> Session.exec(s, "hang", timeout_ms: 10_000) end)
-      assert_receive {:broker, broker2}, 2000
+      assert_receive {:worker, worker2, guardian2}, 2000
       assert Session.cancel(s) == 1
       assert {:error, "execution cancelled"} = Task.await(task)
       assert Native.bridge_pending(s.ref) == 0
       Process.sleep(20)
-      refute Process.alive?(broker2)
+      refute Process.alive?(worker2)
+      refute Process.alive?(guardian2)
     end
 
     test "an oversized reply fails the command; a bad cap fails closed at new/1" do

@@ -112,6 +112,43 @@ defmodule ExBashkit.ParkedCallbacksTest do
     assert run(s, "echo ${x-unset}") == {"unset\n", "", 0}
   end
 
+  test "a caller's idle workers serve its later calls and execs; a dead one is replaced" do
+    test_pid = self()
+    other = Session.new()
+
+    s =
+      Session.new(
+        builtins: %{
+          "who" => fn _ ->
+            send(test_pid, {:who, self()})
+            # Another session's exec is allowed from a reused worker, its own is not.
+            {:ok, %Result{stdout: out}} = Session.exec(other, "echo ok")
+            {:ok, out}
+          end,
+          "bad" => fn _ -> raise "boom" end
+        }
+      )
+
+    assert run(s, "who; bad; who") ==
+             {"ok\nok\n", "bad: raised RuntimeError: boom\n", 0}
+
+    assert_received {:who, w1}
+    assert_received {:who, ^w1}
+    assert run(s, "who") == {"ok\n", "", 0}
+    assert_received {:who, ^w1}
+
+    # Killed while idle, between execs: the next call gets a new worker.
+    ref = Process.monitor(w1)
+    Process.exit(w1, :kill)
+    assert_receive {:DOWN, ^ref, :process, _, :killed}
+    assert run(s, "who") == {"ok\n", "", 0}
+    assert_received {:who, w2}
+    assert w2 != w1
+    assert Native.bridge_pending(s.ref) == 0
+    # Nothing of the callbacks' machinery is left in the caller's mailbox.
+    refute_received _
+  end
+
   test "a broker killed mid-call is replaced at once: that call fails, the next ones are served" do
     test_pid = self()
 

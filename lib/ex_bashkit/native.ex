@@ -16,7 +16,6 @@ defmodule ExBashkit.Native do
   def callback_reply(_session, _id, _reply), do: err()
   def bridge_pending(_session), do: err()
   def bridge_resumed(_session), do: err()
-  def broker_replaced(_session, _old, _new), do: err()
   def job_start(_session, _script, _opts, _name, _max_jobs), do: err()
   def jobs_list(_session), do: err()
   def job_terminate(_session, _id), do: err()

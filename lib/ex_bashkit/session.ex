@@ -220,15 +220,20 @@ defmodule ExBashkit.Session do
   or `env`. Shell functions of the same name come first; keywords (`if`,
   `while`, ...) cannot be builtin names.
 
-  Robustness: each call runs in a fresh process spawned by a short-lived
-  broker that serves the `exec/3`, never in the caller. A builtin that raises,
+  Robustness: each call runs in a worker process, never in the caller (the
+  caller only hands the call over and passes the answer back, while it waits
+  for `exec/3`). A builtin that raises,
   exits (even `Process.exit(self(), :kill)`), returns anything else, or replies
   with more than `:max_reply_bytes` fails only that command (exit 1, with the
   reason on stderr); one that runs past `:builtin_timeout_ms` is killed at the
-  deadline and the command fails with exit 124, so it cannot act later. The
-  process is linked to its broker: should the broker itself be killed, its
-  calls end with it and fail at once, and a new broker serves the rest of the
-  exec. The caller and the session are unaffected. Builtins must not rely on the
+  deadline and the command fails with exit 124, so it cannot act later.
+  Workers are kept between calls and execs of one caller, and each is linked
+  to a guardian process that kills them all when the caller dies; should the
+  guardian itself be killed, the calls then running fail at once and a new
+  one serves the rest of the exec. The caller and the session are
+  unaffected. A worker serves one call at a time, so what a builtin leaves in
+  its own process (dictionary, mailbox) may be seen by a later builtin: do not
+  rely on either. Builtins must not rely on the
   caller's process dictionary or `self()`, and must not call `exec/3` on the
   session they serve: that returns `{:error, _}` at once (driving another
   session is fine).

@@ -107,7 +107,7 @@ defmodule ExBashkit.Session.Jobs do
   def start(%Session{ref: ref} = session, script, native_opts, name) do
     name = if name == :default, do: default_job_name(script), else: name
 
-    broker = if session.callbacks, do: Broker.start(ref, session.callbacks, owner: nil)
+    broker = if session.callbacks, do: Broker.start(ref, session.callbacks)
 
     case Native.job_start(
            ref,

@@ -2,11 +2,11 @@ defmodule ExBashkit.Session.Runner do
   @moduledoc false
   # Runs one exec: a small script may finish in the NIF call itself
   # (`{:done, outcome}`); otherwise it goes on on the NIF's runtime and its
-  # result arrives as a message, with a broker serving the session's
+  # result arrives as a message, and the caller serves the session's
   # callbacks meanwhile.
 
   alias ExBashkit.{Native, Result, Session}
-  alias ExBashkit.Session.Broker
+  alias ExBashkit.Session.Dispatch
 
   def run(%Session{ref: ref, callbacks: nil}, script, native_opts, partial?) do
     tag = make_ref()
@@ -18,33 +18,19 @@ defmodule ExBashkit.Session.Runner do
     end
   end
 
-  # With callbacks, a broker serves them for the length of this call.
-  # If the broker dies meanwhile (someone killed it), a new one takes over at
-  # once and the calls it had not answered fail now, not at their timeout.
+  # With callbacks, this process serves them while it waits (see `Dispatch`).
   def run(%Session{ref: ref, callbacks: cfg}, script, native_opts, partial?) do
-    broker = Broker.start(ref, cfg)
     tag = make_ref()
-    watch = {ref, cfg, broker, Process.monitor(broker)}
+    st = Dispatch.new(ref, cfg)
 
-    started =
-      try do
-        Native.exec_start(ref, script, %{native_opts | broker: broker}, self(), tag)
-      rescue
-        e ->
-          Broker.stop(broker)
-          reraise e, __STACKTRACE__
-      end
-
-    case started do
+    case Native.exec_start(ref, script, %{native_opts | broker: self()}, self(), tag) do
       :ok ->
-        {result, {_, _, last, mref}} = serve(tag, partial?, watch)
-        Process.demonitor(mref, [:flush])
-        Broker.stop(last)
+        {result, st} = serve(tag, partial?, st)
+        Dispatch.stop(st)
         result
 
       done_or_error ->
-        Process.demonitor(elem(watch, 3), [:flush])
-        Broker.stop(broker)
+        Dispatch.stop(st)
 
         case done_or_error do
           {:done, outcome} -> outcome(outcome, partial?)
@@ -53,25 +39,32 @@ defmodule ExBashkit.Session.Runner do
     end
   end
 
-  # Await the outcome, replacing the broker if it dies; returns the result and
-  # the broker serving at the end.
-  defp serve(tag, partial?, {ref, cfg, broker, mref} = watch) do
+  # Await the outcome, serving the exec's callbacks meanwhile.
+  defp serve(tag, partial?, %{busy: busy, guardian_mon: gmon} = st) do
     receive do
-      {:DOWN, ^mref, :process, _, _} ->
-        new = Broker.start(ref, cfg)
-        watch = {ref, cfg, new, Process.monitor(new)}
-        Native.broker_replaced(ref, broker, new)
-        serve(tag, partial?, watch)
-
       {^tag, _} = message ->
-        {outcome_message(message, partial?), watch}
+        {outcome_message(message, partial?), st}
+
+      {:ex_bashkit_call, _, _} = m ->
+        serve(tag, partial?, Dispatch.handle(m, st))
+
+      {:ex_bashkit_result, pid, _} = m when is_map_key(busy, pid) ->
+        serve(tag, partial?, Dispatch.handle(m, st))
+
+      {:DOWN, _, :process, _, _} = m when elem(m, 1) == gmon ->
+        serve(tag, partial?, Dispatch.handle(m, st))
+
+      {:DOWN, _, :process, pid, _} = m when is_map_key(busy, pid) ->
+        serve(tag, partial?, Dispatch.handle(m, st))
+    after
+      Dispatch.wait(st) -> serve(tag, partial?, Dispatch.expire(st))
     end
   end
 
   # Whether this process (or the process that started it, for a Task) is a
   # callback worker of the session `ref`.
   def serving?(ref) do
-    key = Broker.serving_key()
+    key = Dispatch.serving_key()
 
     Process.get(key) == ref or
       Enum.any?(Process.get(:"$callers", []), fn pid ->

@@ -1,7 +1,9 @@
 //! The callback bridge: while a script runs, a custom builtin or a virtual-fs
 //! operation becomes a message `{:ex_bashkit_call, id, request}` to the exec's
-//! broker process (`ExBashkit.Session.Broker`), which runs the application's
-//! function in a worker and hands the answer back through `callback_reply/3`.
+//! broker: the process that serves its callbacks (the caller of a foreground
+//! exec, a job's own broker; see `ExBashkit.Session.Dispatch`), which runs the
+//! application's function in a worker and hands the answer back through
+//! `callback_reply/3`.
 //!
 //! Nothing here can hang a script: a call waits at most the callback timeout
 //! plus a grace period (the broker answers timeouts itself; the grace covers a
@@ -49,8 +51,8 @@ const SPIN: Duration = Duration::from_micros(40);
 pub struct Bridge {
     /// Brokers of the running execs, by exec id; a call goes to the newest.
     brokers: parking_lot::Mutex<Vec<(u64, LocalPid)>>,
-    /// Calls waiting for an answer, with the broker each was sent to.
-    pending: parking_lot::Mutex<HashMap<u64, (oneshot::Sender<Reply>, LocalPid)>>,
+    /// Calls waiting for an answer.
+    pending: parking_lot::Mutex<HashMap<u64, oneshot::Sender<Reply>>>,
     /// Calls whose exec parked to wait for them (see `parked.rs`), by call id.
     parked: parking_lot::Mutex<HashMap<u64, Arc<Parked>>>,
     /// Answers that resumed their parked exec in the answering call (for tests).
@@ -126,7 +128,7 @@ impl Bridge {
         };
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        self.pending.lock().insert(id, (tx, broker));
+        self.pending.lock().insert(id, tx);
         let _guard = Pending { bridge: self, id };
         let sent_at = Instant::now();
         if park {
@@ -181,16 +183,6 @@ impl Bridge {
         })
     }
 
-    /// The broker `old` died while its exec runs; `new` serves the exec from
-    /// now on. Returns the calls `old` had not answered (to be failed now
-    /// rather than at their timeout).
-    pub fn replace_broker(&self, old: LocalPid, new: LocalPid) -> Vec<u64> {
-        for entry in self.brokers.lock().iter_mut().filter(|(_, pid)| *pid == old) {
-            entry.1 = new;
-        }
-        self.pending.lock().iter().filter(|(_, (_, b))| *b == old).map(|(id, _)| *id).collect()
-    }
-
     /// The call `id` is answered by resuming `parked`.
     pub fn park(&self, id: u64, parked: Arc<Parked>) {
         self.parked.lock().insert(id, parked);
@@ -214,7 +206,7 @@ impl Bridge {
     /// Hand `reply` to the call `id`; false when nobody waits for it any more.
     pub fn deliver(&self, id: u64, reply: Reply) -> bool {
         match self.pending.lock().remove(&id) {
-            Some((tx, _)) => tx.send(reply).is_ok(),
+            Some(tx) => tx.send(reply).is_ok(),
             None => false,
         }
     }

@@ -11,7 +11,7 @@
 
 use crate::bridge::Reply;
 use crate::session::Session;
-use rustler::{Atom, Binary, Decoder, Env, LocalPid, ResourceArc, Term};
+use rustler::{Atom, Binary, Decoder, Env, ResourceArc, Term};
 use sandbash::fs::{DirEntry, FileType, FsError, Metadata};
 use std::time::{Duration, SystemTime};
 
@@ -150,19 +150,4 @@ fn bridge_pending(session: ResourceArc<Session>) -> usize {
 #[rustler::nif]
 fn bridge_resumed(session: ResourceArc<Session>) -> u64 {
     session.bridge.as_ref().map_or(0, |b| b.resumed_count())
-}
-
-/// The broker `old` of a running exec died; `new` replaces it, and the calls
-/// `old` had not answered fail now (their exec goes on at once).
-#[rustler::nif]
-fn broker_replaced<'a>(env: Env<'a>, session: ResourceArc<Session>, old: LocalPid, new: LocalPid) -> usize {
-    let Some(bridge) = session.bridge.as_ref() else {
-        return 0;
-    };
-    let lost = bridge.replace_broker(old, new);
-    for &id in &lost {
-        let why = Reply::Failed("callback process exited: its broker died".into());
-        crate::parked::answer(bridge, env, id, why);
-    }
-    lost.len()
 }
