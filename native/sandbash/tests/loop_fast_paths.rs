@@ -389,6 +389,17 @@ fact() { if [ "$1" -le 1 ]; then r=1; else fact $(( $1 - 1 )); r=$(( r * $1 )); 
     );
 }
 
+#[test]
+fn arithmetic_arguments() {
+    check_err(r#"f() { echo "$#:[$1][${2-}][${3-}] _=$_"; }
+x=3; for i in 1 2 3; do f $((x * i)) $(( i - 5 )) $((x)); done; echo "_=$_"
+f $(( i++ )) $(( i )); f $((i+=2)) $i; f $(( (i) * 2 )) $(( x > 2 )) $((2 ** 3))
+IFS=1; f $((10 + 1)) $((4 - 7)); IFS=-; f $((4 - 7)) $((3)); unset IFS; f $((011)) $((0x10)) $((2#11))
+v='1 + 1'; f $((v)) $(( v * 3 )); w=oops; f $((w)); w='2 +'; f $((w)) after; echo "st=$?"
+f $((7 / 0)) never; echo "st=$?"
+set -u; f $((x + 1)); f $((undefined_here + 1)) never; echo unreached"#, "3:[3][-4][3] _=\n3:[6][-3][3] _=3\n3:[9][-2][3] _=3\n_=3\n2:[3][4][] _=_=3\n2:[6][6][] _=4\n3:[12][1][8] _=6\n3:[][][-3] _=\n3:[][3][3] _=\n3:[9][16][3] _=IFS\n2:[2][6][] _=\n1:[0][][] _=\n1:[4][][] _=-u\n", "bash: line 5: 2 +: syntax error: operand expected (error token is \"+\")\nbash: line 6: 7 / 0: division by 0 (error token is \"0\")\nbash: line 7: undefined_here: unbound variable\n", 127);
+}
+
 // ----------------------------------------------------------------------
 // quoted literal assignments
 // ----------------------------------------------------------------------

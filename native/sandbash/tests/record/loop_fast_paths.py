@@ -155,6 +155,13 @@ set -e; f 0; if f 3; then :; else echo "cond $?"; fi; f 2 || echo "or $?"; f 5; 
 e("recursion_through_calls", r'''d() { if [ $1 -lt 50 ]; then d $(( $1 + 1 )); else echo "depth $1 ${#FUNCNAME[@]}"; fi; }; d 0
 c() { local n=$1; [ $n -eq 0 ] && return 0; c $(( n - 1 )); }; c 90; echo "st=$?"
 fact() { if [ "$1" -le 1 ]; then r=1; else fact $(( $1 - 1 )); r=$(( r * $1 )); fi; }; fact 20; echo $r''')
+e("arithmetic_arguments", r'''f() { echo "$#:[$1][${2-}][${3-}] _=$_"; }
+x=3; for i in 1 2 3; do f $((x * i)) $(( i - 5 )) $((x)); done; echo "_=$_"
+f $(( i++ )) $(( i )); f $((i+=2)) $i; f $(( (i) * 2 )) $(( x > 2 )) $((2 ** 3))
+IFS=1; f $((10 + 1)) $((4 - 7)); IFS=-; f $((4 - 7)) $((3)); unset IFS; f $((011)) $((0x10)) $((2#11))
+v='1 + 1'; f $((v)) $(( v * 3 )); w=oops; f $((w)); w='2 +'; f $((w)) after; echo "st=$?"
+f $((7 / 0)) never; echo "st=$?"
+set -u; f $((x + 1)); f $((undefined_here + 1)) never; echo unreached''')
 
 group("quoted literal assignments")
 e("quoted_values_and_what_makes_them_more", r'''a='x y'; b="p  q"; c="a'b"; d='a"b'; e="$a"; f="a\$b"; g=''; h=""; i="a\"b"; j='a\b'; k="a\\b"

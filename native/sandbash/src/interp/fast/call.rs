@@ -1,10 +1,10 @@
 //! A function called with arguments that need no word machinery (`f $i`,
-//! `f "$x" 3`, `f "$@"`): the arguments are taken as they are and the call
+//! `f "$x" 3`, `f "$@"`, `f $((n - 1))`): the arguments are taken as they are and the call
 //! skips the general simple-command path (pipeline, word expansion, lookup),
 //! which is most of what a call in a tight loop costs. Everything else the
 //! general path does around a call is done the same way here.
 
-use super::{plain_builtins::operand, simple};
+use super::{plain_builtins::operand, plain_builtins::splits, simple};
 use crate::interp::{stack, Fds, Res};
 use crate::state::{Function, ShellState};
 use brush_parser::ast::{self, CommandPrefixOrSuffixItem as Item};
@@ -14,7 +14,7 @@ use std::sync::Arc;
 const MAX_ARGS: usize = 16;
 
 /// The function `c` calls and its arguments, when it is such a call.
-pub fn function_call(sh: &ShellState, c: &ast::SimpleCommand) -> Option<(Arc<Function>, Vec<String>)> {
+pub fn function_call(sh: &mut ShellState, c: &ast::SimpleCommand) -> Option<(Arc<Function>, Vec<String>)> {
     if !sh.traps.is_empty() || sh.opts.xtrace || c.prefix.is_some() || sh.vars.has_refs() {
         return None;
     }
@@ -42,9 +42,27 @@ pub fn function_call(sh: &ShellState, c: &ast::SimpleCommand) -> Option<(Arc<Fun
             args.extend(sh.positional.iter().cloned());
             continue;
         }
-        args.push(operand(sh, &raw)?.into_owned());
+        match operand(sh, &raw) {
+            Some(v) => args.push(v.into_owned()),
+            None => args.push(arithmetic(sh, &raw)?),
+        }
     }
     Some((f, args))
+}
+
+/// `$(( expr ))` whose evaluation changes nothing (so declining at a later
+/// argument, and evaluating it again the general way, is safe), giving one
+/// field: digits and a sign, unless IFS splits those.
+fn arithmetic(sh: &mut ShellState, raw: &str) -> Option<String> {
+    let inner = raw.strip_prefix("$((")?.strip_suffix("))")?;
+    if inner.contains(['=', '(', ')', '`', '\\', '\'', '"', '{', '}', '[', ']'])
+        || inner.contains("++")
+        || inner.contains("--")
+    {
+        return None;
+    }
+    let v = crate::expand::arith::try_unexpanded(sh, inner)?.to_string();
+    (!splits(sh, &v)).then_some(v)
 }
 
 /// Run the call [`function_call`] found, as the general path would.

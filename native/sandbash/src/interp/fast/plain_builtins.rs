@@ -227,7 +227,7 @@ fn plain(b: u8) -> bool {
 }
 
 /// Whether `IFS`, set otherwise than by default, would split `v`.
-fn splits(sh: &ShellState, v: &str) -> bool {
+pub(super) fn splits(sh: &ShellState, v: &str) -> bool {
     match sh.vars.get("IFS").and_then(|x| x.value.as_ref()) {
         Some(crate::state::Value::Scalar(ifs)) => v.bytes().any(|b| ifs.as_bytes().contains(&b)),
         _ => false,
