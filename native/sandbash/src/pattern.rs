@@ -339,7 +339,8 @@ enum Prep {
 /// Longest pattern kept in the per-thread cache (its key is the pattern).
 const MAX_PREPARED_CHARS: usize = 256;
 
-type PreparedMap = HashMap<Box<[(char, bool)]>, Prep>;
+// foldhash, not SipHash: a loop's `case` hashes its pattern on every turn.
+type PreparedMap = HashMap<Box<[(char, bool)]>, Prep, foldhash::fast::RandomState>;
 thread_local! {
     /// Prepared patterns per thread, one map per (extglob, nocase); each
     /// cleared when full, so at most [`CACHE_ENTRIES`] of

@@ -684,6 +684,23 @@ done; echo"#, "[k15]=ADGHJ [k1]=DGJ [k5]=ADHJ [k]=D [k55]=ADHJ [kk5]=ADH [abcab]
 }
 
 #[test]
+fn patterns_as_written_while_options_change() {
+    check(
+        r#"shopt -s extglob
+for i in 1 2 3 4 5 6; do
+  (( i == 2 )) && shopt -s nocasematch
+  (( i == 4 )) && shopt -u nocasematch
+  (( i == 5 )) && { x='K*'; shopt -u extglob; }
+  for w in Kb kb '[k' 'k]' '-a' '~' "*" ab; do
+    case $w in k?) printf 1;; \[*) printf 2;; *]) printf 3;; -[a-c]) printf 4;; ~) printf 5;; "*") printf 6;; @(a|b)b) printf 7;; $x) printf 8;; *) printf 0;; esac
+  done; echo " $i"
+done"#,
+        "01214067 1\n11214067 2\n11214067 3\n01214067 4\n81214060 5\n81214060 6\n",
+        0,
+    );
+}
+
+#[test]
 fn words_of_every_kind() {
     check(
         r#"x=abc; set -- p q

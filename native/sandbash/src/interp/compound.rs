@@ -366,8 +366,16 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
         let mut matched = fall_through;
         if !matched {
             for p in &item.patterns {
-                let parts = expand::expand_pattern(sh, fds, &super::raw_word(sh, p)).await?;
-                if Pattern::from_parts(&parts).try_matches_case(&value, sh.opts.extglob, sh.opts.nocasematch)? {
+                let src = sh.src.clone();
+                let text = src.word(p);
+                // Text with nothing to expand or quote is its own pattern
+                // (the usual `-a)`, `k*5)`, `*.txt)`): no expansion per turn.
+                let pattern = if plain_pattern(&text, sh.opts.extglob) {
+                    Pattern::from_glob_text(&text)
+                } else {
+                    Pattern::from_parts(&expand::expand_pattern(sh, fds, &text).await?)
+                };
+                if pattern.try_matches_case(&value, sh.opts.extglob, sh.opts.nocasematch)? {
                     matched = true;
                     break;
                 }
@@ -390,6 +398,13 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
     }
     sh.last_status = status;
     Ok(status)
+}
+
+/// A `case` pattern as written that expansion would leave as it is: no
+/// parameter, command substitution, quote, escape or tilde (and, under
+/// extglob, no group, whose text expansion reads).
+fn plain_pattern(text: &str, extglob: bool) -> bool {
+    !text.is_empty() && !text.contains(['$', '`', '\'', '"', '\\', '~']) && !(extglob && text.contains(['(', ')', '|']))
 }
 
 /// Whether a `for` without words was written `for name in` (an empty list)

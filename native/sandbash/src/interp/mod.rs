@@ -1356,7 +1356,7 @@ pub async fn run_child_script(
     }
     child.nofork_now = false;
     // Only exported functions reach a separate bash (through its environment in bash).
-    let exported: std::collections::HashMap<String, Arc<Function>> = sh
+    let exported: crate::state::Functions = sh
         .funcs
         .iter()
         .filter(|(_, f)| f.exported)

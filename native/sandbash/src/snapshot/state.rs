@@ -162,7 +162,7 @@ pub fn rebuild(m: StateM, base: &ShellState, limits: &Limits, keep_funcs: bool) 
     let funcs = if keep_funcs {
         base.funcs.clone()
     } else {
-        let mut funcs = HashMap::with_capacity(m.funcs.0.len());
+        let mut funcs = crate::state::Functions::with_capacity_and_hasher(m.funcs.0.len(), Default::default());
         for f in m.funcs.0 {
             let func = parse_function(&f.name.0, &f.source.0, limits)?;
             if funcs.insert(f.name.0.clone(), Arc::new(func)).is_some() {

@@ -18,6 +18,9 @@ use crate::fs::Fs;
 use crate::limits::Budget;
 use brush_parser::ast;
 use std::collections::HashMap;
+
+/// The shell's functions by name (foldhash: every command name is looked up here first).
+pub type Functions = HashMap<String, Arc<Function>, foldhash::fast::RandomState>;
 use std::sync::Arc;
 
 pub use options::Options;
@@ -54,7 +57,7 @@ impl Function {
 #[derive(Clone)]
 pub struct ShellState {
     pub vars: Variables,
-    pub funcs: Arc<HashMap<String, Arc<Function>>>,
+    pub funcs: Arc<Functions>,
     /// `$1 ...`
     pub positional: Arc<Vec<String>>,
     /// `$0`

@@ -278,6 +278,15 @@ t("shapes_of_patterns", r'''for w in k15 k1 k5 k k55 kk5 abcab ab aba xabcx abc 
   case $w in k[0-9]*) r+=J;; esac
   printf '%s=%s ' "[$w]" "$r"
 done; echo''')
+t("patterns_as_written_while_options_change", r'''shopt -s extglob
+for i in 1 2 3 4 5 6; do
+  (( i == 2 )) && shopt -s nocasematch
+  (( i == 4 )) && shopt -u nocasematch
+  (( i == 5 )) && { x='K*'; shopt -u extglob; }
+  for w in Kb kb '[k' 'k]' '-a' '~' "*" ab; do
+    case $w in k?) printf 1;; \[*) printf 2;; *]) printf 3;; -[a-c]) printf 4;; ~) printf 5;; "*") printf 6;; @(a|b)b) printf 7;; $x) printf 8;; *) printf 0;; esac
+  done; echo " $i"
+done''')
 t("words_of_every_kind", r'''x=abc; set -- p q
 for i in 1 2; do
   case k$i in k1) echo one;; k2) echo two;; esac
