@@ -400,6 +400,19 @@ f $((7 / 0)) never; echo "st=$?"
 set -u; f $((x + 1)); f $((undefined_here + 1)) never; echo unreached"#, "3:[3][-4][3] _=\n3:[6][-3][3] _=3\n3:[9][-2][3] _=3\n_=3\n2:[3][4][] _=_=3\n2:[6][6][] _=4\n3:[12][1][8] _=6\n3:[][][-3] _=\n3:[][3][3] _=\n3:[9][16][3] _=IFS\n2:[2][6][] _=\n1:[0][][] _=\n1:[4][][] _=-u\n", "bash: line 5: 2 +: syntax error: operand expected (error token is \"+\")\nbash: line 6: 7 / 0: division by 0 (error token is \"0\")\nbash: line 7: undefined_here: unbound variable\n", 127);
 }
 
+#[test]
+fn return_break_and_continue_written_plainly() {
+    check_err(r#"f() { [ "$1" = a ] && return; [ "$1" = b ] && return 0009; [ "$1" = c ] && return 300; false; return; }
+for w in a b c d; do f $w; echo "$w:$? _=$_"; done
+for i in 1 2 3; do for j in a b c; do [ $j = b ] && continue 2; [ $i = 3 ] && break 5; echo $i$j; done; done; echo "st=$? _=$_"
+n=0; while :; do n=$((n+1)); [ $n -lt 3 ] && continue; break; done; echo "n=$n st=$? _=$_"
+g() { for x in 1 2; do return 4; done; echo no; }; g; echo "g=$?"; h() { ( return 7 ); echo "sub $?"; echo "$(return 5; echo no)$?"; }; h
+p() { while [ $# -gt 0 ]; do case $1 in --) shift; break;; -*) ;; *) break;; esac; shift; done; r=$#; q=$?; }; p -a -- x y; echo "$r $q"
+set -- 1 2 3; z=$#; false; s=$?; echo "$z $s"
+trap 'echo trapped' RETURN; k() { return 2; }; k; echo "k=$?"; trap - RETURN
+return 1; echo "top=$?"; break; echo "brk=$?""#, "a:0 _=a\nb:9 _=b\nc:44 _=c\nd:1 _=d\n1a\n2a\nst=0 _=5\nn=3 st=0 _=break\ng=4\nsub 7\n5\n2 0\n3 1\nk=2\ntop=2\nbrk=0\n", "bash: line 9: return: can only `return' from a function or sourced script\nbash: line 9: break: only meaningful in a `for', `while', or `until' loop\n", 0);
+}
+
 // ----------------------------------------------------------------------
 // quoted literal assignments
 // ----------------------------------------------------------------------

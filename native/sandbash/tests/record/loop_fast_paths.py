@@ -162,6 +162,15 @@ IFS=1; f $((10 + 1)) $((4 - 7)); IFS=-; f $((4 - 7)) $((3)); unset IFS; f $((011
 v='1 + 1'; f $((v)) $(( v * 3 )); w=oops; f $((w)); w='2 +'; f $((w)) after; echo "st=$?"
 f $((7 / 0)) never; echo "st=$?"
 set -u; f $((x + 1)); f $((undefined_here + 1)) never; echo unreached''')
+e("return_break_and_continue_written_plainly", r'''f() { [ "$1" = a ] && return; [ "$1" = b ] && return 0009; [ "$1" = c ] && return 300; false; return; }
+for w in a b c d; do f $w; echo "$w:$? _=$_"; done
+for i in 1 2 3; do for j in a b c; do [ $j = b ] && continue 2; [ $i = 3 ] && break 5; echo $i$j; done; done; echo "st=$? _=$_"
+n=0; while :; do n=$((n+1)); [ $n -lt 3 ] && continue; break; done; echo "n=$n st=$? _=$_"
+g() { for x in 1 2; do return 4; done; echo no; }; g; echo "g=$?"; h() { ( return 7 ); echo "sub $?"; echo "$(return 5; echo no)$?"; }; h
+p() { while [ $# -gt 0 ]; do case $1 in --) shift; break;; -*) ;; *) break;; esac; shift; done; r=$#; q=$?; }; p -a -- x y; echo "$r $q"
+set -- 1 2 3; z=$#; false; s=$?; echo "$z $s"
+trap 'echo trapped' RETURN; k() { return 2; }; k; echo "k=$?"; trap - RETURN
+return 1; echo "top=$?"; break; echo "brk=$?"''')
 
 group("quoted literal assignments")
 e("quoted_values_and_what_makes_them_more", r'''a='x y'; b="p  q"; c="a'b"; d='a"b'; e="$a"; f="a\$b"; g=''; h=""; i="a\"b"; j='a\b'; k="a\\b"

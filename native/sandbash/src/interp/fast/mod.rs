@@ -98,6 +98,8 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
         Some(inner) if !crate::expand::arith::needs_quote_removal(inner) && balanced(inner) => Value::Arith(inner),
         Some(_) => return Ok(None),
         None if literal(text) => Value::Text(text),
+        None if text == "$#" => Value::Owned(sh.positional.len().to_string()),
+        None if text == "$?" => Value::Owned(sh.last_status.to_string()),
         // Quoted text, or a quoted parameter.
         None if text.starts_with(['\'', '"']) => match plain_builtins::operand(sh, text) {
             Some(v) => Value::Owned(v.into_owned()),

@@ -1,6 +1,7 @@
 //! Builtins run at once when their operands need no word machinery
 //! (literals, quoted text, and single parameters whose value would not be
-//! split or globbed): `:`, `true` and `false`, and `[ A op B ]` / `test A op
+//! split or globbed): `:`, `true` and `false`, `shift`, `return`, `break`
+//! and `continue`, and `[ A op B ]` / `test A op
 //! B`. Only the tests that cannot fail are decided here (one operand,
 //! `-z`/`-n`, `=`/`==`/`!=`, and the integer comparisons on integers);
 //! anything else (file tests, `!`, `-a`, an error to print) declines and
@@ -33,6 +34,7 @@ pub fn builtin(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran
     };
     let which = match word.value.as_str() {
         "shift" => return shift(sh, c),
+        "return" | "break" | "continue" => return control(sh, c, &word.value),
         "[" => Plain::Bracket,
         "test" => Plain::Test,
         ":" | "true" => Plain::Status(true),
@@ -119,6 +121,56 @@ fn shift(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>, Flo
     }
     simple::set_last_arg(sh, last);
     Ok(Some(Ran { status: 0, yield_due }))
+}
+
+/// `return [N]`, `break [N]` or `continue [N]`, N written in digits, where
+/// it means what it says (in a function or sourced file; in a loop, N at
+/// least 1): the flow it starts, as `builtins::control` starts it. An error
+/// to print, or a turn owed to the runtime, runs the general way.
+fn control(sh: &mut ShellState, c: &ast::SimpleCommand, name: &str) -> Result<Option<Ran>, Flow> {
+    let items = c.suffix.as_ref().map_or(&[][..], |s| &s.0[..]);
+    if c.prefix.is_some() || items.len() > 1 || !sh.commands.runs_builtin(sh, name) {
+        return Ok(None);
+    }
+    let src = sh.src.clone();
+    let (n, last) = match items {
+        [] => (None, name.to_string()),
+        [Item::Word(w)] => {
+            let raw = src.word(w);
+            if raw.is_empty() || raw.len() > 9 || !raw.bytes().all(|b| b.is_ascii_digit()) {
+                return Ok(None);
+            }
+            (raw.parse::<i64>().ok(), raw.into_owned())
+        }
+        _ => return Ok(None),
+    };
+    let flow = if name == "return" {
+        if sh.func_depth == 0 && !sh.in_source {
+            return Ok(None);
+        }
+        Flow::Return(n.map_or(sh.last_status, |n| (n & 255) as i32))
+    } else {
+        let n = n.unwrap_or(1);
+        if sh.loop_depth == 0 || n < 1 {
+            return Ok(None);
+        }
+        let n = (n as u32).min(sh.loop_depth as u32);
+        if name == "break" {
+            Flow::Break(n)
+        } else {
+            Flow::Continue(n)
+        }
+    };
+    if sh.budget.tick_short_command()? {
+        sh.budget.untick_command();
+        return Ok(None);
+    }
+    begin_simple(sh, c);
+    if name != "return" {
+        sh.last_status = 0;
+    }
+    simple::set_last_arg(sh, last);
+    Err(flow)
 }
 
 /// What `test` says of these operands, when it is one of the forms decided here.
