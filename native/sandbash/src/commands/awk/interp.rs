@@ -414,7 +414,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             return Ok(r.clone());
         }
         let limit = self.ctx.budget.limits.max_regex_bytes as usize;
-        let re = Arc::new(super::regex::compile(s, limit).or_else(|e| fatal(format!("invalid regexp: {e}: /{s}/")))?);
+        let re = super::regex::compile(s, limit).or_else(|e| fatal(format!("invalid regexp: {e}: /{s}/")))?;
         if self.dyn_re.len() > 500 {
             self.dyn_re.clear();
         }

@@ -333,7 +333,7 @@ impl Command for Awk {
         let limit = ctx.budget.limits.max_regex_bytes as usize;
         for r in &prog.regexes {
             match regex::compile(r, limit) {
-                Ok(re) => it.lit_re.push(std::sync::Arc::new(re)),
+                Ok(re) => it.lit_re.push(re),
                 Err(e) => {
                     let m = format!("{name}: cmd. line:1: fatal: invalid regexp: {e}: /{r}/\n");
                     ctx.stderr.write(m.as_bytes()).await?;

@@ -8,7 +8,7 @@ use regex::Regex;
 static COMPILED: regex_cache::Cache<Regex> = regex_cache::Cache::new();
 
 /// Translate then compile; `Err` is gawk's reason (`Unmatched ( or \(`).
-pub fn compile(pat: &str, size_limit: usize) -> Result<Regex, String> {
+pub fn compile(pat: &str, size_limit: usize) -> Result<std::sync::Arc<Regex>, String> {
     let src = translate(pat)?;
     let key = regex_cache::Key { source: src, flags: 0, size_limit };
     COMPILED.get_or_build(key, |k| regex::RegexBuilder::new(&k.source).size_limit(size_limit).build()).map_err(|e| match e {

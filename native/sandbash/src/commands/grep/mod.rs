@@ -424,7 +424,7 @@ async fn is_single_file(ctx: &CommandContext<'_>, ops: &[String]) -> bool {
 }
 
 /// The line regex, its whole-buffer form, and translation warnings.
-type Compiled = (Option<regex::bytes::Regex>, Option<regex::bytes::Regex>, Vec<&'static str>);
+type Compiled = (Option<std::sync::Arc<regex::bytes::Regex>>, Option<std::sync::Arc<regex::bytes::Regex>>, Vec<&'static str>);
 
 /// Compile the pattern list into one regex (`None` when the list is empty),
 /// and its whole-buffer form for [`Matcher::scan`] when it has one.

@@ -42,12 +42,12 @@ pub struct State {
 
 /// The compiled pattern set (`None`: no pattern at all, nothing matches).
 pub struct Matcher {
-    pub re: Option<Regex>,
+    pub re: Option<std::sync::Arc<Regex>>,
     /// The same pattern with `^`/`$` at every line end, run over a whole
     /// buffer to skip the lines before its next match (GNU grep's way; one
     /// search per match instead of one per line). None when the pattern has
     /// buffer anchors (`\``, `\'`) or is Perl syntax.
-    pub scan: Option<Regex>,
+    pub scan: Option<std::sync::Arc<Regex>>,
     /// `grep -P` with lookaround or back-references: a backtracking engine.
     /// It works on text, so a line that is not UTF-8 never matches it; a
     /// match that runs past the backtracking limit counts as no match, and

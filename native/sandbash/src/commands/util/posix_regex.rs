@@ -110,7 +110,7 @@ impl Backtracker {
 
 #[derive(Debug)]
 pub enum PosixRegex {
-    Plain(Regex),
+    Plain(std::sync::Arc<Regex>),
     /// Works on text: input that is not UTF-8 never matches it.
     Backref(Backtracker),
 }
