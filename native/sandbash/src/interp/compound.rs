@@ -404,7 +404,7 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
 /// parameter, command substitution, quote, escape or tilde (and, under
 /// extglob, no group, whose text expansion reads).
 fn plain_pattern(text: &str, extglob: bool) -> bool {
-    !text.is_empty() && !text.contains(['$', '`', '\'', '"', '\\', '~']) && !(extglob && text.contains(['(', ')', '|']))
+    !(text.is_empty() || text.contains(['$', '`', '\'', '"', '\\', '~']) || extglob && text.contains(['(', ')', '|']))
 }
 
 /// Whether a `for` without words was written `for name in` (an empty list)
