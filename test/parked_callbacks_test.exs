@@ -140,7 +140,7 @@ defmodule ExBashkit.ParkedCallbacksTest do
     # Killed while idle, between execs: the next call gets a new worker.
     ref = Process.monitor(w1)
     Process.exit(w1, :kill)
-    assert_receive {:DOWN, ^ref, :process, _, :killed}
+    assert_receive {:DOWN, ^ref, :process, _, :killed}, 5000
     assert run(s, "who") == {"ok\n", "", 0}
     assert_received {:who, w2}
     assert w2 != w1

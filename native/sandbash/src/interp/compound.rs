@@ -361,12 +361,12 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
     let mut status = 0;
     let mut i = 0;
     let mut fall_through = false;
+    let src = sh.src.clone();
     while i < cc.cases.len() {
         let item = &cc.cases[i];
         let mut matched = fall_through;
         if !matched {
             for p in &item.patterns {
-                let src = sh.src.clone();
                 let text = src.word(p);
                 // Text with nothing to expand or quote is its own pattern
                 // (the usual `-a)`, `k*5)`, `*.txt)`): no expansion per turn.
