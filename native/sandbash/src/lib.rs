@@ -455,6 +455,9 @@ pub struct ExecOptions {
     /// worker is stuck. The embedder answers its caller from there; the
     /// exec's own result comes when the worker is free, and is then the same stop.
     pub on_watchdog: Option<limits::watchdog::OnFire>,
+    /// Capture stderr into stdout, in the order written (the embedder's two
+    /// streams are one file, as `2>&1` makes them): the result's stderr is empty.
+    pub merge_stderr: bool,
 }
 
 /// A session: shell state plus its filesystem, kept across execs.
@@ -707,6 +710,7 @@ impl Bash {
                     |path: &str| Output::File(Arc::new(io::FileSink::new(self.state.fs.clone(), path.to_string())));
                 (file(o), file(e))
             }
+            None if opts.merge_stderr => (Output::Capture(out.clone()), Output::Capture(out.clone())),
             None => (Output::Capture(out.clone()), Output::Capture(err.clone())),
         };
         let fds = interp::Fds::new(stdin, stdout, stderr);

@@ -151,3 +151,34 @@ fn a_script_on_stdin() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// stdout and stderr of one process as one pipe (as `2>&1` makes them).
+fn run_merged(program: &str, script: &str) -> Vec<u8> {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    let mut child = Command::new(program)
+        .arg("-c")
+        .arg(script)
+        .stdout(writer.try_clone().expect("clone"))
+        .stderr(writer)
+        .spawn()
+        .expect("spawn");
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut &reader, &mut out).expect("read");
+    child.wait().expect("wait");
+    out
+}
+
+#[test]
+fn one_file_for_both_streams_keeps_their_order() {
+    let script = "echo a; cd /nonexistent; echo b; echo e >&2; return; printf c; ls /nope";
+    let got = run_merged(env!("CARGO_BIN_EXE_sandbash"), script);
+    let text = String::from_utf8_lossy(&got);
+    let want = "a\nbash: line 1: cd: /nonexistent: No such file or directory\nb\ne\n\
+                bash: line 1: return: can only `return' from a function or sourced script\n\
+                cls: cannot access '/nope': No such file or directory\n";
+    assert_eq!(text, want);
+    // Two pipes: each stream whole on its own.
+    let (out, err, _) = run(&[], script);
+    assert_eq!(out, "a\nb\nc");
+    assert!(err.starts_with("bash: line 1: cd:") && err.contains("e\nbash: line 1: return"), "{err}");
+}

@@ -759,3 +759,47 @@ fn break_in_a_pipeline_or_substitution_ends_that_part() {
 fn break_in_compound_pipeline_stages() {
     check_err(r#"for i in 1; do break | cat; echo | (break; echo a); echo | if true; then continue; fi; echo | while true; do break; done; echo "in $i"; done"#, "a\nin 1\n", "bash: line 1: break: only meaningful in a `for', `while', or `until' loop\nbash: line 1: continue: only meaningful in a `for', `while', or `until' loop\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// an out-of-range loop count under set -e
+// ----------------------------------------------------------------------
+
+#[test]
+fn break_zero_fails_and_errexit_ends_the_shell() {
+    check_err(
+        r#"set -e; for i in 1 2; do for j in a; do break 0; done; echo "in $i"; done; echo after"#,
+        "",
+        "bash: line 1: break: 0: loop count out of range\n",
+        1,
+    );
+}
+
+#[test]
+fn continue_zero_under_errexit() {
+    check_err(
+        r#"set -e; for i in 1; do continue 0; echo no; done; echo after"#,
+        "",
+        "bash: line 1: continue: 0: loop count out of range\n",
+        1,
+    );
+}
+
+#[test]
+fn break_zero_in_a_condition_context_only_leaves_the_loops() {
+    check_err(
+        r#"set -e; f() { for i in 1 2; do break 0; done; echo "inf $?"; }; f || echo failed; for i in 1; do break 0 || echo caught; done; echo "end $?""#,
+        "inf 1\nend 1\n",
+        "environment: line 1: break: 0: loop count out of range\nbash: line 1: break: 0: loop count out of range\n",
+        0,
+    );
+}
+
+#[test]
+fn break_zero_runs_no_err_trap() {
+    check_err(
+        r#"trap 'echo ERR' ERR; for i in 1; do break 0; done; echo "after $?""#,
+        "after 1\n",
+        "bash: line 1: break: 0: loop count out of range\n",
+        0,
+    );
+}

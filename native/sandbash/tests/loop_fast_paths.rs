@@ -785,6 +785,13 @@ seq 1 20 | { mapfile -t -n 3 c; mapfile -t d; echo "${c[*]} | ${d[*]}"; }
 seq 1 6 | mapfile -t -C 'echo cb' -c 2 q; echo done"#, "5000 line 0 line 4999\n2 100000 end\n1 2 3 | 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20\ncb 1 2\ncb 3 4\ncb 5 6\ndone\n", 0);
 }
 
+#[test]
+fn a_new_read_replaces_what_the_array_held() {
+    check(r#"a=(x y z w v); a[9]=far; printf '1\n2\n' > f; mapfile -t a < f; declare -p a
+declare -A m=([k]=v); mapfile m < f; echo "st=$?"; s=scalar; mapfile -t -O 1 s < f; declare -p s; mapfile -t -O 0 a < f; declare -p a
+b=(p q r); mapfile -t -O 1 b < /dev/null; declare -p b; readonly r=1; mapfile r < f; echo "st=$?"; declare -i n; mapfile -t n < f; declare -p n"#, "declare -a a=([0]=\"1\" [1]=\"2\")\nst=1\ndeclare -a s=([0]=\"scalar\" [1]=\"1\" [2]=\"2\")\ndeclare -a a=([0]=\"1\" [1]=\"2\")\ndeclare -a b=([0]=\"p\" [1]=\"q\" [2]=\"r\")\nst=1\ndeclare -ai n=([0]=\"1\" [1]=\"2\")\n", 0);
+}
+
 // ----------------------------------------------------------------------
 // [[ ]] in a loop
 // ----------------------------------------------------------------------

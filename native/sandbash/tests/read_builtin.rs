@@ -318,3 +318,16 @@ fn read_a_wants_a_plain_name() {
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// An array read into keeps the variable's attributes
+// ----------------------------------------------------------------------
+
+#[test]
+fn read_a_and_mapfile_keep_attributes() {
+    check_err(r#"printf '1+1\nabc\n' > f2
+declare -A m=([k]=v); read -a m <<< "a b"; echo "st=$?"; declare -p m; export x=1; read -a x <<< "p q"; declare -p x; declare -u U; read -a U <<< "ab cd"; declare -p U; mapfile -t U <<< "xy"; declare -p U; declare -n r=t; mapfile -t r <<< "z"; declare -p t r; readonly ro; read -a ro <<< "1"; echo "st=$?"
+f() { local a=(1 2 3); mapfile -t a <<< "x"; declare -p a; local b=(1 2); read -a b <<< "p q"; declare -p b; }; f; declare -p a b
+declare -i n; mapfile -t n < f2; declare -p n; mapfile -t -O 3 n < f2; declare -p n; export e; mapfile e < f2; declare -p e; mapfile -t e < f2; declare -p e
+declare -i q=(5 6 7); read -a q <<< "1+1 3"; declare -p q; s=str; read -a s <<< "z"; declare -p s; declare -l L=(A B C); mapfile -t -O 1 L <<< "XY"; declare -p L"#, "st=1\ndeclare -A m=([k]=\"v\" )\ndeclare -ax x=([0]=\"p\" [1]=\"q\")\ndeclare -au U=([0]=\"AB\" [1]=\"CD\")\ndeclare -au U=([0]=\"XY\")\ndeclare -a t=([0]=\"z\")\ndeclare -n r=\"t\"\nst=1\ndeclare -a a=([0]=\"x\")\ndeclare -a b=([0]=\"p\" [1]=\"q\")\ndeclare -ai n=([0]=\"2\" [1]=\"0\")\ndeclare -ai n=([0]=\"2\" [1]=\"0\" [3]=\"2\" [4]=\"0\")\ndeclare -ax e=([0]=$'1+1\\n' [1]=$'abc\\n')\ndeclare -ax e=([0]=\"1+1\" [1]=\"abc\")\ndeclare -ai q=([0]=\"2\" [1]=\"3\")\ndeclare -a s=([0]=\"z\")\ndeclare -al L=([0]=\"a\" [1]=\"xy\" [2]=\"c\")\n", "bash: line 2: read: m: not an indexed array\nbash: line 2: ro: readonly variable\nbash: line 3: declare: a: not found\nbash: line 3: declare: b: not found\n", 0);
+}

@@ -90,7 +90,12 @@ fn main() {
             eprintln!("sandbash: {}{within}", f.reason);
             std::process::exit(1);
         });
-        let opts = sandbash::ExecOptions { stdin, on_watchdog: Some(on_watchdog), ..Default::default() };
+        let opts = sandbash::ExecOptions {
+            stdin,
+            on_watchdog: Some(on_watchdog),
+            merge_stderr: same_output_file(),
+            ..Default::default()
+        };
         match bash.exec_with(&script, opts).await {
             Ok(r) => {
                 let _ = std::io::stdout().write_all(&r.stdout);
@@ -123,6 +128,21 @@ fn main() {
         eprintln!("sandbash: peak rss {} KiB", peak_rss_kib().unwrap_or(0));
     }
     std::process::exit(code);
+}
+
+/// Whether this process's stdout and stderr are one file (`2>&1`, a terminal):
+/// the script's two streams are then captured as one, so they interleave as
+/// bash's do instead of stdout coming whole before stderr.
+fn same_output_file() -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let meta = |fd: std::os::fd::BorrowedFd<'_>| {
+        fd.try_clone_to_owned().ok().and_then(|o| std::fs::File::from(o).metadata().ok())
+    };
+    match (meta(std::io::stdout().as_fd()), meta(std::io::stderr().as_fd())) {
+        (Some(a), Some(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
 }
 
 /// The sandbox directory the script starts in: `SANDBASH_CWD`, else one with

@@ -49,6 +49,11 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                         // Every enclosing loop is left, with status 1.
                         fds.shell_err(sh.loc(), &format!("{name}: {s}: loop count out of range")).await;
                         sh.last_status = 1;
+                        // The builtin failed: `set -e` ends the shell here
+                        // (bash runs no ERR trap, as the loops are already left).
+                        if sh.opts.errexit && !sh.in_condition {
+                            return Err(Flow::Exit(1));
+                        }
                         return Err(Flow::Break(sh.loop_depth as u32));
                     }
                     Err(_) => {

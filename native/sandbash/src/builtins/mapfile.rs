@@ -1,6 +1,7 @@
 //! `mapfile` / `readarray`: lines of input into an indexed array.
 
 use super::fail;
+use crate::interp::simple::{store, Assigned, AssignedValue};
 use crate::interp::{Fds, Flow, Slot};
 use crate::io::Input;
 use crate::state::{ShellState, Value};
@@ -107,11 +108,14 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
     if sh.vars.get(&array).is_some_and(|v| matches!(v.value, Some(Value::Assoc(_)))) {
         return Ok(fail(sh.loc(), fds, &format!("{name}: {array}: not an indexed array"), 1).await);
     }
-    let mut m: BTreeMap<i64, String> = match (origin, sh.vars.get(&array).and_then(|v| v.value.clone())) {
-        (Some(_), Some(Value::Indexed(m))) => m,
-        (Some(_), Some(Value::Scalar(s))) => BTreeMap::from([(0, s)]),
+    // Without -O the old value is dropped, so it is not copied; the lines come
+    // in key order and are built into a map in one go at the end.
+    let base: BTreeMap<i64, String> = match origin.and_then(|_| sh.vars.get(&array)).and_then(|v| v.value.as_ref()) {
+        Some(Value::Indexed(m)) => m.clone(),
+        Some(Value::Scalar(s)) => BTreeMap::from([(0, s.clone())]),
         _ => BTreeMap::new(),
     };
+    let mut m: Vec<(i64, String)> = Vec::new();
     let max = sh.budget.limits.max_string_bytes as usize;
     let mut idx = origin.unwrap_or(0);
     let mut read = 0usize;
@@ -155,7 +159,7 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
             let mut from = scanned;
             while let Some(i) = memchr::memchr(delim, &carry[from..]).map(|i| from + i - start) {
                 if let Some(text) = element(carry[start..start + i + 1].to_vec(), &mut skip) {
-                    m.insert(idx, text);
+                    m.push((idx, text));
                     idx += 1;
                 }
                 start += i + 1;
@@ -168,7 +172,7 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
             if done {
                 if start < carry.len() {
                     if let Some(text) = element(carry[start..].to_vec(), &mut skip) {
-                        m.insert(idx, text);
+                        m.push((idx, text));
                     }
                 }
                 break;
@@ -197,11 +201,28 @@ pub async fn mapfile(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<
                 crate::interp::run_string(sh, &cmd, fds, "mapfile").await?;
             }
         }
-        m.insert(idx, text);
+        m.push((idx, text));
         idx += 1;
         read += 1;
     }
-    let _ = sh.vars.unset(&array);
+    // The variable keeps its attributes (export, `-i`, `-u`...); an integer
+    // or case attribute changes each element as an assignment would.
+    if sh.vars.get(&array).is_some_and(|v| v.integer || v.case.is_some()) {
+        let items = m.into_iter().map(|(k, v)| (Some(k.to_string()), v)).collect();
+        let a = Assigned { name: array, index: None, value: AssignedValue::Array(items), append: origin.is_some() };
+        if let Err(e) = store(sh, a) {
+            e.report(sh, fds, "mapfile: ").await?;
+            return Ok(1);
+        }
+        return Ok(0);
+    }
+    let m = if base.is_empty() {
+        m.into_iter().collect()
+    } else {
+        let mut base = base;
+        base.extend(m);
+        base
+    };
     if let Err(e) = sh.vars.set_value(&array, Value::Indexed(m)) {
         return Ok(fail(sh.loc(), fds, &e, 1).await);
     }

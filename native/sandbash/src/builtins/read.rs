@@ -216,8 +216,14 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
             return Ok(invalid_name(sh, fds, &arr).await);
         }
         let fields = if exact { vec![plain(&chars)] } else { split_all(&chars, &ifs) };
+        if sh.vars.get(&arr).is_some_and(|v| matches!(v.value, Some(crate::state::Value::Assoc(_)))) {
+            return Ok(fail(sh.loc(), fds, &format!("read: {arr}: not an indexed array"), 1).await);
+        }
+        if sh.vars.get(&arr).is_some_and(|v| v.readonly) {
+            return Ok(fail(sh.loc(), fds, &format!("{arr}: readonly variable"), 1).await);
+        }
+        // The array is replaced whole; the variable keeps its attributes.
         let items = fields.into_iter().map(|f| (None, f)).collect();
-        let _ = sh.vars.unset(&arr);
         if let Err(e) =
             store(sh, Assigned { name: arr, index: None, value: AssignedValue::Array(items), append: false })
         {

@@ -161,6 +161,7 @@ impl Jobs {
             exec_id: JOB_EXEC_BASE + id,
             output_files: Some((out, err.clone())),
             on_watchdog: None,
+            merge_stderr: false,
         };
         let jobs = self.clone();
         let run = async move {

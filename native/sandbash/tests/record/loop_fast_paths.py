@@ -327,6 +327,9 @@ t("many_lines_and_a_long_one", r'''for ((i=0;i<5000;i++)); do echo "line $i"; do
 head -c 100000 /dev/zero | tr '\0' x > long; echo >> long; echo end >> long; mapfile -t b < long; echo ${#b[@]} ${#b[0]} ${b[1]}
 seq 1 20 | { mapfile -t -n 3 c; mapfile -t d; echo "${c[*]} | ${d[*]}"; }
 seq 1 6 | mapfile -t -C 'echo cb' -c 2 q; echo done''')
+t("a_new_read_replaces_what_the_array_held", r'''a=(x y z w v); a[9]=far; printf '1\n2\n' > f; mapfile -t a < f; declare -p a
+declare -A m=([k]=v); mapfile m < f; echo "st=$?"; s=scalar; mapfile -t -O 1 s < f; declare -p s; mapfile -t -O 0 a < f; declare -p a
+b=(p q r); mapfile -t -O 1 b < /dev/null; declare -p b; readonly r=1; mapfile r < f; echo "st=$?"; declare -i n; mapfile -t n < f; declare -p n''')
 
 group("[[ ]] in a loop")
 t("regexes_written_plainly_and_with_expansions", r'''for s in id-15 id-5 id-25x ID-35 'id-$' a.b axb 'a|b' ''; do

@@ -55,3 +55,10 @@ read 'c[1+1]' d <<< 'x y z'; echo "$? ${c[2]} $d"
 declare -A h; read 'h[k]' <<< v; declare -p h
 read 'a[' <<< x; echo "st=$?"''')
 e("read_a_wants_a_plain_name", r'''read -a 'a[1]' <<< x; echo $?; read -a 1x <<< x; echo $?''')
+
+group("An array read into keeps the variable's attributes")
+e("read_a_and_mapfile_keep_attributes", r'''printf '1+1\nabc\n' > f2
+declare -A m=([k]=v); read -a m <<< "a b"; echo "st=$?"; declare -p m; export x=1; read -a x <<< "p q"; declare -p x; declare -u U; read -a U <<< "ab cd"; declare -p U; mapfile -t U <<< "xy"; declare -p U; declare -n r=t; mapfile -t r <<< "z"; declare -p t r; readonly ro; read -a ro <<< "1"; echo "st=$?"
+f() { local a=(1 2 3); mapfile -t a <<< "x"; declare -p a; local b=(1 2); read -a b <<< "p q"; declare -p b; }; f; declare -p a b
+declare -i n; mapfile -t n < f2; declare -p n; mapfile -t -O 3 n < f2; declare -p n; export e; mapfile e < f2; declare -p e; mapfile -t e < f2; declare -p e
+declare -i q=(5 6 7); read -a q <<< "1+1 3"; declare -p q; s=str; read -a s <<< "z"; declare -p s; declare -l L=(A B C); mapfile -t -O 1 L <<< "XY"; declare -p L''')
