@@ -764,7 +764,7 @@ pub fn expand_pieces<'a>(
     quoted: bool,
     out: &'a mut Fields,
 ) -> BoxFuture<'a, Result<(), Flow>> {
-    Box::pin(crate::interp::GrowStack(Box::pin(async move {
+    let f = async move {
         // Bytes of the next text piece already consumed by an expansion that
         // brush-parser left as text (see `unparsed_expansion`).
         let mut skip = 0usize;
@@ -779,7 +779,7 @@ pub fn expand_pieces<'a>(
                                 let body = next.find('}').map_or(next.as_str(), |j| &next[..=j]);
                                 if let Some(word) = unparsed_expansion(body) {
                                     out.push(head, quoted, false)?;
-                                    expand_unparsed(sh, fds, &word, quoted, out).await?;
+                                    Box::pin(expand_unparsed(sh, fds, &word, quoted, out)).await?;
                                     skip = body.len();
                                     continue;
                                 }
@@ -831,28 +831,31 @@ pub fn expand_pieces<'a>(
                 }
                 WordPiece::ParameterExpansion(expr) => {
                     let bare = !raw_text_braced(p);
-                    param::expand(sh, fds, expr, quoted, out, bare).await?
+                    // Boxed, as the other expansions: inline, each made this
+                    // future twice its size, and it is copied whole per word.
+                    Box::pin(param::expand(sh, fds, expr, quoted, out, bare)).await?
                 }
                 WordPiece::CommandSubstitution(src) => {
                     let src = comsub_ends::restore(src);
                     let src = heredoc_quotes::restore(&src);
                     let src = if quoted { Cow::Owned(dq_comsub_text(&src).into_owned()) } else { src };
-                    let s = crate::interp::command_substitution(sh, fds, &src).await?;
+                    let s = Box::pin(crate::interp::command_substitution(sh, fds, &src)).await?;
                     out.push(s, quoted, !quoted)?;
                 }
                 WordPiece::BackquotedCommandSubstitution(src) => {
                     let src = unescape_backquoted(src, quoted && !sh.in_heredoc);
-                    let s = crate::interp::command_substitution(sh, fds, &src).await?;
+                    let s = Box::pin(crate::interp::command_substitution(sh, fds, &src)).await?;
                     out.push(s, quoted, !quoted)?;
                 }
                 WordPiece::ArithmeticExpression(e) => {
-                    let v = arith::eval_text(sh, fds, &e.value).await?;
+                    let v = Box::pin(arith::eval_text(sh, fds, &e.value)).await?;
                     out.push(v.to_string(), quoted, !quoted)?;
                 }
             }
         }
         Ok(())
-    })))
+    };
+    Box::pin(crate::interp::GrowStack(Box::pin(f)))
 }
 
 /// Name of the temporary variable that stands for `$#` in `${##pat}`.

@@ -692,7 +692,14 @@ fn enter_subshell(sh: &mut ShellState) -> Result<(), Flow> {
 
 /// Run one command of any kind.
 pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a Fds) -> BoxFuture<'a, Res> {
-    Box::pin(stack::GrowStack(Box::pin(async move {
+    // A simple command's future boxed as it is: awaited inside another
+    // future it would be copied in whole, into a state twice its size.
+    if let ast::Command::Simple(s) = cmd {
+        if !crate::limits::inline::slice_spent(&sh.budget) {
+            return Box::pin(stack::GrowStack(Box::pin(simple::run(sh, s, fds))));
+        }
+    }
+    let f = async move {
         crate::limits::inline::at_command(&sh.budget).await;
         match cmd {
             ast::Command::Simple(s) => simple::run(sh, s, fds).await,
@@ -700,7 +707,8 @@ pub fn run_command<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a F
             // copied as large as its largest arm.
             _ => Box::pin(run_other_command(sh, cmd, fds)).await,
         }
-    })))
+    };
+    Box::pin(stack::GrowStack(Box::pin(f)))
 }
 
 /// A command that is not a simple command.
