@@ -222,6 +222,7 @@ fn exec_start<'a>(
         exec_id: id,
         output_files: None,
         on_watchdog: Some(on_watchdog),
+        merge_stderr: false,
     };
     if let (Some(bridge), Some(broker)) = (&session.bridge, opts.broker) {
         bridge.attach(id, broker);
