@@ -285,7 +285,7 @@ impl BashBuilder {
                 account.limit()
             )));
         }
-        let vars = initial_vars(&home, &self.username, &self.hostname, &cwd, &self.env);
+        let vars = initial_vars(&home, &self.username, &self.hostname, &cwd, &self.env, &self.arg0);
         let mut opts = state::Options::default();
         opts.expand_aliases = self.expand_aliases;
         let fs: Arc<dyn Fs> = if let Some((_, fs)) = shared {
@@ -371,22 +371,37 @@ impl BashBuilder {
 /// The variables a new session starts with, for these settings. Sessions built
 /// alike share them (each variable is copied when first changed): building
 /// them was a fifth of a new session's time.
-fn initial_vars(home: &str, username: &str, hostname: &str, cwd: &str, env: &[(String, String)]) -> Variables {
-    type Key = (String, String, String, String, Vec<(String, String)>);
+fn initial_vars(
+    home: &str,
+    username: &str,
+    hostname: &str,
+    cwd: &str,
+    env: &[(String, String)],
+    arg0: &str,
+) -> Variables {
+    type Key = (String, String, String, String, Vec<(String, String)>, String);
     static TEMPLATE: parking_lot::Mutex<Option<(Key, Variables)>> = parking_lot::Mutex::new(None);
     let mut last = TEMPLATE.lock();
-    if let Some(((h, u, n, c, e), vars)) = &*last {
-        if h == home && u == username && n == hostname && c == cwd && e.as_slice() == env {
+    if let Some(((h, u, n, c, e, a), vars)) = &*last {
+        if h == home && u == username && n == hostname && c == cwd && e.as_slice() == env && a == arg0 {
             return vars.clone();
         }
     }
-    let vars = fresh_vars(home, username, hostname, cwd, env);
-    let key = (home.to_string(), username.to_string(), hostname.to_string(), cwd.to_string(), env.to_vec());
+    let vars = fresh_vars(home, username, hostname, cwd, env, arg0);
+    let key =
+        (home.to_string(), username.to_string(), hostname.to_string(), cwd.to_string(), env.to_vec(), arg0.to_string());
     *last = Some((key, vars.clone()));
     vars
 }
 
-fn fresh_vars(home: &str, username: &str, hostname: &str, cwd: &str, env: &[(String, String)]) -> Variables {
+fn fresh_vars(
+    home: &str,
+    username: &str,
+    hostname: &str,
+    cwd: &str,
+    env: &[(String, String)],
+    arg0: &str,
+) -> Variables {
     let mut vars = Variables::default();
     // Every global a new shell sets (HOME, IFS, SHLVL, BASH_VERSINFO, ...).
     vars.reserve_globals(16 + state::shell_vars::count() + env.len());
@@ -426,6 +441,9 @@ fn fresh_vars(home: &str, username: &str, hostname: &str, cwd: &str, env: &[(Str
     // What `init_args` would set in each session's own table.
     if vars.get_raw("COMP_WORDBREAKS").is_none() {
         let _ = vars.set_scalar("COMP_WORDBREAKS", " \t\n\"'@><=;|&(:".to_string());
+    }
+    if vars.get_raw("_").is_none() {
+        let _ = vars.set_scalar("_", arg0.to_string());
     }
     vars
 }

@@ -8,7 +8,7 @@ use crate::state::ShellState;
 /// `echo [-neE] args`: options only while every letter is one of n, e, E.
 /// `xpg_echo` turns escapes on by default.
 pub async fn echo(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
-    let (loc, xpg_echo) = (sh.loc(), sh.opts.xpg_echo);
+    let xpg_echo = sh.opts.xpg_echo;
     let (mut newline, mut escapes) = (true, xpg_echo);
     let mut i = 1;
     while i < argv.len() {
@@ -36,14 +36,14 @@ pub async fn echo(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
             if let Some(pos) = stop_escape(a) {
                 out.extend(crate::expand::ansi_c::decode_bytes(&a[..pos], true));
                 newline = false;
-                return write(loc, fds, &out, newline).await;
+                return write(sh, fds, out, newline).await;
             }
             out.extend(crate::expand::ansi_c::decode_bytes(a, true));
         } else {
             out.extend_from_slice(a.as_bytes());
         }
     }
-    write(loc, fds, &out, newline).await
+    write(sh, fds, out, newline).await
 }
 
 /// Where a `\c` escape stands (not the `c` after an escaped backslash).
@@ -63,8 +63,8 @@ fn stop_escape(a: &str) -> Option<usize> {
 }
 
 /// A closed pipe ends the stage, as SIGPIPE would (status 141).
-async fn write(loc: crate::state::Loc, fds: &Fds, out: &[u8], newline: bool) -> Res {
-    let mut data = out.to_vec();
+/// The position for a write error is looked up only when one happens.
+async fn write(sh: &ShellState, fds: &Fds, mut data: Vec<u8>, newline: bool) -> Res {
     if newline {
         data.push(b'\n');
     }
@@ -73,7 +73,7 @@ async fn write(loc: crate::state::Loc, fds: &Fds, out: &[u8], newline: bool) -> 
         Ok(()) => Ok(0),
         Err(crate::io::IoError::BrokenPipe) => Err(crate::interp::Flow::Exit(141)),
         Err(e) => {
-            fds.shell_err(loc, &format!("echo: write error: {e}")).await;
+            fds.shell_err(sh.loc(), &format!("echo: write error: {e}")).await;
             Ok(1)
         }
     }

@@ -52,7 +52,21 @@ fn is_normal(path: &str) -> bool {
         return true;
     }
     let Some(rest) = path.strip_prefix('/') else { return false };
-    !rest.is_empty() && rest.split('/').all(|c| !c.is_empty() && c != "." && c != "..")
+    // One pass over the bytes: every part is non-empty and not `.` or `..`.
+    let bad = |len: usize, dots: usize| len == 0 || (dots == len && len <= 2);
+    let (mut len, mut dots) = (0, 0);
+    for &c in rest.as_bytes() {
+        if c == b'/' {
+            if bad(len, dots) {
+                return false;
+            }
+            (len, dots) = (0, 0);
+        } else {
+            len += 1;
+            dots += usize::from(c == b'.');
+        }
+    }
+    !bad(len, dots)
 }
 
 /// Parent directory of a normalized absolute path (`/` for `/`).

@@ -246,6 +246,9 @@ impl ShellState {
 
     /// `${BASH_SOURCE[0]}` when set and not empty.
     pub fn source_name(&self) -> Option<String> {
+        if let Some(top) = self.vars.computed_source() {
+            return top.filter(|s| !s.is_empty()).map(str::to_string);
+        }
         match self.vars.get("BASH_SOURCE").and_then(|v| v.value.as_ref()) {
             Some(Value::Indexed(m)) => m.values().next().filter(|s| !s.is_empty()).cloned(),
             _ => None,

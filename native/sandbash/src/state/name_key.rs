@@ -29,6 +29,19 @@ impl hashbrown::Equivalent<Box<str>> for NameKey<'_> {
     }
 }
 
+impl hashbrown::Equivalent<compact_str::CompactString> for NameKey<'_> {
+    #[inline]
+    fn equivalent(&self, key: &compact_str::CompactString) -> bool {
+        same(self.0.as_bytes(), key.as_bytes())
+    }
+}
+
+impl From<&NameKey<'_>> for compact_str::CompactString {
+    fn from(k: &NameKey<'_>) -> compact_str::CompactString {
+        compact_str::CompactString::new(k.0)
+    }
+}
+
 impl From<&NameKey<'_>> for String {
     fn from(k: &NameKey<'_>) -> String {
         k.0.to_string()

@@ -145,11 +145,12 @@ pub struct Variables {
 #[derive(Debug)]
 struct Journal {
     epoch: u32,
-    before: Vec<(String, Option<Arc<Var>>)>,
+    before: Vec<(Name, Option<Arc<Var>>)>,
     /// Names already in `before`: a name unset and set again (as every
     /// function call does to `FUNCNAME`) is recorded once, so the journal
-    /// stays as small as the set of names the exec touched.
-    recorded: hashbrown::HashSet<String, foldhash::fast::RandomState>,
+    /// stays as small as the set of names the exec touched. Made once
+    /// `before` outgrows a look along it (most execs touch a few names).
+    recorded: Option<hashbrown::HashSet<Name, foldhash::fast::RandomState>>,
     has_refs: bool,
     /// The call stack at the exec's start.
     stack: Arc<CallStack>,
@@ -157,10 +158,23 @@ struct Journal {
 
 impl Journal {
     fn record(&mut self, name: &str, before: Option<Arc<Var>>) {
-        if !self.recorded.contains(name) {
-            self.recorded.insert(name.to_string());
-            self.before.push((name.to_string(), before));
+        const LOOK_ALONG: usize = 16;
+        match &mut self.recorded {
+            Some(set) => {
+                if set.contains(&NameKey(name)) {
+                    return;
+                }
+                set.insert(Name::new(name));
+            }
+            None if self.before.iter().any(|(n, _)| n == name) => return,
+            None if self.before.len() == LOOK_ALONG => {
+                let mut set: hashbrown::HashSet<Name, _> = self.before.iter().map(|(n, _)| n.clone()).collect();
+                set.insert(Name::new(name));
+                self.recorded = Some(set);
+            }
+            None => {}
         }
+        self.before.push((Name::new(name), before));
     }
 }
 
@@ -199,7 +213,7 @@ impl Variables {
     /// Not journaled: for a shell being set up.
     pub fn insert_shared(&mut self, name: &str, var: Arc<Var>) {
         let slot = if is_hot(name) { &mut self.hot } else { &mut self.scopes[0] };
-        Arc::make_mut(slot).insert(name.to_string(), var);
+        Arc::make_mut(slot).insert(Name::new(name), var);
         // Only the call stack's own names touch it (not every global set up).
         if self.stack.live_index(name).is_some() {
             Arc::make_mut(&mut self.stack).forget(name);
@@ -213,7 +227,8 @@ impl Variables {
 }
 
 /// Globals kept in [`Variables::hot`]: `$_` and `PIPESTATUS` change after
-/// every command, the call stack's arrays at every call.
+/// every command, the call stack's arrays at every call,
+/// `BASH_EXECUTION_STRING` at every exec.
 fn is_hot(name: &str) -> bool {
     // The first byte rules out nearly every name before the compares.
     matches!(name.as_bytes().first(), Some(b'_' | b'P' | b'F' | b'B'))
@@ -226,12 +241,18 @@ fn is_hot(name: &str) -> bool {
                 | "BASH_ARGV"
                 | "BASH_ARGC"
                 | "BASH_REMATCH"
+                | "BASH_EXECUTION_STRING"
         )
 }
 
 /// One scope's variables. foldhash: several times faster than SipHash on
 /// short names, and randomly seeded per process.
-type Scope = hashbrown::HashMap<String, Arc<Var>, foldhash::fast::RandomState>;
+type Scope = hashbrown::HashMap<Name, Arc<Var>, foldhash::fast::RandomState>;
+
+/// A variable's name as a scope holds it: names up to 24 bytes sit inline, so
+/// copying a scope (the first write to one shared with other shells)
+/// allocates nothing per name.
+pub type Name = compact_str::CompactString;
 
 /// Function scopes set aside by [`Variables::hide_locals`].
 pub struct HiddenScopes(Vec<Arc<Scope>>);
@@ -302,6 +323,13 @@ impl Variables {
         table.get(&NameKey(name)).map(|v| &**v)
     }
 
+    /// `${BASH_SOURCE[0]}` while the shell computes it, read from the frames
+    /// without building the array (error messages ask for it at every
+    /// line); `None` when it is a variable of its own (or not set).
+    pub fn computed_source(&self) -> Option<Option<&str>> {
+        (self.computed("BASH_SOURCE") && !self.has_refs).then(|| self.stack.sources.last().map(|s| &**s))
+    }
+
     /// Whether `name` is one of the call stack's arrays, computed by the
     /// shell (bash's `noassign`): not unset, and no local of that name.
     pub fn computed(&self, name: &str) -> bool {
@@ -325,7 +353,7 @@ impl Variables {
     fn materialize(&mut self, name: &str) {
         if let Some(i) = self.stack.live_index(name) {
             let v = Arc::make_mut(&mut self.stack).take(i);
-            Arc::make_mut(&mut self.hot).insert(name.to_string(), v);
+            Arc::make_mut(&mut self.hot).insert(Name::new(name), v);
         }
     }
 
@@ -500,7 +528,7 @@ impl Variables {
                     scope.insert(name, v);
                 }
                 None => {
-                    scope.remove(&name);
+                    scope.remove(&NameKey(&name));
                 }
             }
         }
@@ -671,9 +699,9 @@ impl Variables {
             let mut scope = Scope::default();
             for (k, v) in s {
                 if i == 0 && is_hot(&k) {
-                    hot.insert(k, Arc::new(v));
+                    hot.insert(Name::from(k), Arc::new(v));
                 } else {
-                    scope.insert(k, Arc::new(v));
+                    scope.insert(Name::from(k), Arc::new(v));
                 }
             }
             Arc::new(scope)
@@ -717,7 +745,7 @@ impl Variables {
         if self.scopes.len() < 2 {
             return Vec::new();
         }
-        let mut names: Vec<String> = self.scopes[self.scopes.len() - 1].keys().cloned().collect();
+        let mut names: Vec<String> = self.scopes[self.scopes.len() - 1].keys().map(|k| k.to_string()).collect();
         names.sort();
         names
     }
@@ -769,8 +797,12 @@ impl Variables {
 
     /// Every visible name, sorted (for `set`, `${!prefix*}`).
     pub fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> =
-            self.scopes.iter().chain(std::iter::once(&self.hot)).flat_map(|s| s.keys().cloned()).collect();
+        let mut names: Vec<String> = self
+            .scopes
+            .iter()
+            .chain(std::iter::once(&self.hot))
+            .flat_map(|s| s.keys().map(|k| k.to_string()))
+            .collect();
         names.extend(self.stack.live_names().map(str::to_string));
         names.sort();
         names.dedup();
@@ -828,5 +860,50 @@ mod tests {
             v.pop_scope();
         }
         assert_eq!((val(&v, "n"), val(&v, "g")), ("outer".into(), "global".into()));
+    }
+
+    /// A rolled-back exec leaves every global as it found it, whether it
+    /// touched a few names (the journal looks along its list) or many (it
+    /// keeps a set), and a name unset and set again over and over is
+    /// recorded once. Writes chosen at run time from a seeded generator.
+    #[test]
+    fn roll_back_restores_every_global() {
+        use super::{Value, Variables};
+        let dump = |v: &Variables| {
+            let mut all: Vec<(String, Option<String>)> = v
+                .names()
+                .into_iter()
+                .map(|n| (n.clone(), v.get(&n).and_then(|x| x.value.clone()).and_then(|x| x.as_scalar())))
+                .collect();
+            all.sort();
+            all
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for names in [3u64, 15, 16, 17, 40] {
+            let mut v = Variables::default();
+            for i in 0..names / 2 {
+                v.entry(&format!("v{i}")).value = Some(Value::Scalar(format!("old{i}")));
+            }
+            let before = dump(&v);
+            v.begin_journal();
+            for step in 0..2000 {
+                let name = format!("v{}", next() % names);
+                if next() % 3 == 0 {
+                    let _ = v.unset(&name);
+                } else {
+                    let _ = v.set_scalar(&name, format!("new{step}"));
+                }
+            }
+            let recorded = v.journal.as_ref().map_or(0, |j| j.before.len());
+            assert!(recorded <= names as usize, "{names} names, {recorded} records");
+            v.roll_back();
+            assert_eq!(dump(&v), before, "{names} names");
+        }
     }
 }
