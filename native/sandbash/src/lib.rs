@@ -285,7 +285,14 @@ impl BashBuilder {
                 account.limit()
             )));
         }
-        let vars = initial_vars(&home, &self.username, &self.hostname, &cwd, &self.env, &self.arg0);
+        let vars = initial_vars(&VarsFrom {
+            home: &home,
+            username: &self.username,
+            hostname: &self.hostname,
+            cwd: &cwd,
+            env: &self.env,
+            arg0: &self.arg0,
+        });
         let mut opts = state::Options::default();
         opts.expand_aliases = self.expand_aliases;
         let fs: Arc<dyn Fs> = if let Some((_, fs)) = shared {
@@ -356,6 +363,7 @@ impl BashBuilder {
         let mut state = state;
         if let Some(file) = &self.script_file {
             state.script_file = true;
+            state.opts.input = if file.is_empty() { Some('s') } else { None };
             // An empty name: the script comes from stdin (`bash < file`).
             if !file.is_empty() {
                 state.push_source(file.as_str());
@@ -368,40 +376,41 @@ impl BashBuilder {
     }
 }
 
+/// What a new session's variables are made from.
+struct VarsFrom<'a> {
+    home: &'a str,
+    username: &'a str,
+    hostname: &'a str,
+    cwd: &'a str,
+    env: &'a [(String, String)],
+    arg0: &'a str,
+}
+
+impl VarsFrom<'_> {
+    fn names(&self) -> [&str; 5] {
+        [self.home, self.username, self.hostname, self.cwd, self.arg0]
+    }
+}
+
 /// The variables a new session starts with, for these settings. Sessions built
 /// alike share them (each variable is copied when first changed): building
 /// them was a fifth of a new session's time.
-fn initial_vars(
-    home: &str,
-    username: &str,
-    hostname: &str,
-    cwd: &str,
-    env: &[(String, String)],
-    arg0: &str,
-) -> Variables {
-    type Key = (String, String, String, String, Vec<(String, String)>, String);
+fn initial_vars(from: &VarsFrom) -> Variables {
+    type Key = ([String; 5], Vec<(String, String)>);
     static TEMPLATE: parking_lot::Mutex<Option<(Key, Variables)>> = parking_lot::Mutex::new(None);
     let mut last = TEMPLATE.lock();
-    if let Some(((h, u, n, c, e, a), vars)) = &*last {
-        if h == home && u == username && n == hostname && c == cwd && e.as_slice() == env && a == arg0 {
+    if let Some(((names, env), vars)) = &*last {
+        if names.iter().zip(from.names()).all(|(a, b)| a == b) && env.as_slice() == from.env {
             return vars.clone();
         }
     }
-    let vars = fresh_vars(home, username, hostname, cwd, env, arg0);
-    let key =
-        (home.to_string(), username.to_string(), hostname.to_string(), cwd.to_string(), env.to_vec(), arg0.to_string());
-    *last = Some((key, vars.clone()));
+    let vars = fresh_vars(from);
+    *last = Some(((from.names().map(str::to_string), from.env.to_vec()), vars.clone()));
     vars
 }
 
-fn fresh_vars(
-    home: &str,
-    username: &str,
-    hostname: &str,
-    cwd: &str,
-    env: &[(String, String)],
-    arg0: &str,
-) -> Variables {
+fn fresh_vars(from: &VarsFrom) -> Variables {
+    let VarsFrom { home, username, hostname, cwd, env, arg0 } = *from;
     let mut vars = Variables::default();
     // Every global a new shell sets (HOME, IFS, SHLVL, BASH_VERSINFO, ...).
     vars.reserve_globals(16 + state::shell_vars::count() + env.len());

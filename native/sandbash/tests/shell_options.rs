@@ -321,3 +321,25 @@ echo "err:"; cat err"#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// The last letter of $- says where commands come from
+// ----------------------------------------------------------------------
+
+#[test]
+fn dash_letter_by_input() {
+    check(
+        r#"echo "$-"; echo 'echo "stdin $-"' | bash; bash -c 'echo "string $-"'; printf 'echo "file $-"\n' > s.sh; bash s.sh; chmod +x s.sh; ./s.sh; (echo "subshell $-"); x=-; echo "indirect ${!x} ${#-}""#,
+        "hBc\nstdin hBs\nstring hBc\nfile hB\nfile hB\nsubshell hBc\nindirect hBc 3\n",
+        0,
+    );
+}
+
+#[test]
+fn dash_letter_in_a_script_file() {
+    check(
+        r#"printf 'echo "$-"; x=-; echo "${!x}"; f() { echo "${-}"; }; f; set -e; echo "$-"; source ./t.sh\n' > s.sh; echo 'echo "sourced $-"' > t.sh; bash s.sh; bash -s < s.sh; echo 'echo "$-"' | bash -s a b"#,
+        "hB\nhB\nhB\nehB\nsourced ehB\nhBs\nhBs\nhBs\nehBs\nsourced ehBs\nhBs\n",
+        0,
+    );
+}

@@ -28,6 +28,8 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     let mut i = 1;
     // `-c`: the first argument after the options is the command string.
     let mut want_command = false;
+    // `-s`: commands come from stdin, every operand is a positional parameter.
+    let mut want_stdin = false;
     let mut flags: Vec<(char, bool)> = Vec::new();
     let mut named: Vec<(String, bool)> = Vec::new();
     let mut shopts: Vec<(String, bool)> = Vec::new();
@@ -79,7 +81,8 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
                     }
                 }
                 'n' => noexec = on,
-                's' | 'l' | 'i' | 'r' | 'D' => {}
+                's' => want_stdin = on,
+                'l' | 'i' | 'r' | 'D' => {}
                 other if "abefhkmptuvxBCEHPT".contains(other) => flags.push((other, on)),
                 other => return bad_option(fds, &format!("{}{other}", if on { '-' } else { '+' })).await,
             }
@@ -96,13 +99,19 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
         true => Some(rest.remove(0)),
         false => None,
     };
-    let script_file = if command.is_none() { rest.first().cloned() } else { None };
+    let script_file = if command.is_none() && !want_stdin { rest.first().cloned() } else { None };
+    // `$-` ends in c for a string, s for standard input, nothing for a file.
+    let input = match (&command, &script_file) {
+        (Some(_), _) => Some('c'),
+        (None, Some(_)) => None,
+        (None, None) => Some('s'),
+    };
     let (src, arg0, args) = match command {
         Some(c) => {
             let arg0 = rest.first().cloned().unwrap_or_else(|| argv[0].clone());
             (c, arg0, rest.iter().skip(1).cloned().collect())
         }
-        None => match rest.first() {
+        None => match rest.first().filter(|_| !want_stdin) {
             Some(file) => {
                 let p = path::resolve(&sh.cwd, file);
                 match sh.fs.read(&p).await {
@@ -123,7 +132,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
             None => {
                 let max = sh.budget.limits.max_input_bytes as usize;
                 match fds.stdin.read_to_end(max).await {
-                    Ok(d) => (crate::raw_bytes::decode_vec(d), argv[0].clone(), Vec::new()),
+                    Ok(d) => (crate::raw_bytes::decode_vec(d), argv[0].clone(), rest.clone()),
                     Err(_) => return Ok(fail(sh.loc(), fds, "script on stdin too large", 1).await),
                 }
             }
@@ -141,6 +150,7 @@ pub async fn run(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Res {
     }
     // Options apply inside the child only.
     let mut opts = Options::default();
+    opts.input = input;
     for (c, on) in flags {
         opts.set_flag(c, on);
     }

@@ -155,5 +155,7 @@ pub async fn run_script_file(sh: &mut ShellState, argv: &[String], fds: &Fds) ->
         Ok(d) => crate::raw_bytes::decode_vec(d),
         Err(e) => return Ok(fail(sh.loc(), fds, &format!("{name}: {e}"), 126).await),
     };
-    run_child_script(sh, &src, name.clone(), argv[1..].to_vec(), Default::default(), Some(name), fds).await
+    let mut opts = crate::state::Options::default();
+    opts.input = None;
+    run_child_script(sh, &src, name.clone(), argv[1..].to_vec(), opts, Some(name), fds).await
 }

@@ -83,7 +83,7 @@ impl Utility for Cmp {
         let p = match parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
-                ctx.out(b"Usage: cmp [OPTION]... FILE1 [FILE2 [SKIP1 [SKIP2]]]\nCompare two files byte by byte.\n")
+                ctx.out_help(b"Usage: cmp [OPTION]... FILE1 [FILE2 [SKIP1 [SKIP2]]]\nCompare two files byte by byte.\n")
                     .await?;
                 return Ok(0);
             }

@@ -252,7 +252,7 @@ impl Utility for Dd {
     async fn main(&self, ctx: &mut CommandContext<'_>) -> UResult<i32> {
         match ctx.args.first().map(String::as_str) {
             Some("--help") => {
-                ctx.out(b"Usage: dd [OPERAND]...\n  or:  dd OPTION\nCopy a file, converting and formatting according to the operands.\n").await?;
+                ctx.out_help(b"Usage: dd [OPERAND]...\n  or:  dd OPTION\nCopy a file, converting and formatting according to the operands.\n").await?;
                 return Ok(0);
             }
             Some("--version") => {

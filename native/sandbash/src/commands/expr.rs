@@ -337,7 +337,7 @@ impl Utility for Expr {
         let mut args = ctx.args;
         match args.first().map(String::as_str) {
             Some("--help") => {
-                ctx.out(b"Usage: expr EXPRESSION\n  or:  expr OPTION\n").await?;
+                ctx.out_help(b"Usage: expr EXPRESSION\n  or:  expr OPTION\n").await?;
                 return Ok(0);
             }
             Some("--version") => {

@@ -112,7 +112,7 @@ impl Utility for Strings {
         let p = match super::util::parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
-                ctx.out(USAGE.as_bytes()).await?;
+                ctx.out_help(USAGE.as_bytes()).await?;
                 return Ok(0);
             }
             Err(OptError::Version) => {
@@ -131,7 +131,7 @@ impl Utility for Strings {
             let v = op.val.as_deref().unwrap_or("");
             match op.id {
                 "h" => {
-                    ctx.out(USAGE.as_bytes()).await?;
+                    ctx.out_help(USAGE.as_bytes()).await?;
                     return Ok(0);
                 }
                 "V" | "v" => {

@@ -400,7 +400,7 @@ impl Utility for Tar {
         let p = match parse(&args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
-                ctx.out(b"Usage: tar [OPTION...] [FILE]...\nGNU 'tar' saves many files together into a single tape or disk archive,\nand can restore individual files from the archive.\n").await?;
+                ctx.out_help(b"Usage: tar [OPTION...] [FILE]...\nGNU 'tar' saves many files together into a single tape or disk archive,\nand can restore individual files from the archive.\n").await?;
                 return Ok(0);
             }
             Err(OptError::Version) => {

@@ -176,6 +176,10 @@ pub struct Options {
     /// The options with no effect here that are on, by name (kept so that
     /// listings and snapshots show what the script set).
     inert: Vec<&'static str>,
+    /// Where the shell reads its commands, the last letter of `$-`: `c` for
+    /// a string (`bash -c`, every exec of a session), `s` for standard
+    /// input, none for a script file.
+    pub input: Option<char>,
 }
 
 impl Default for Options {
@@ -210,6 +214,7 @@ impl Default for Options {
             shift_verbose: false,
             sourcepath: true,
             inert: INERT_ON_BY_DEFAULT.to_vec(),
+            input: Some('c'),
         }
     }
 }
@@ -319,8 +324,7 @@ impl Options {
     /// `$-`: the single-letter options that are on, in bash's order.
     pub fn flags(&self) -> String {
         let mut s: String = FLAG_ORDER.chars().filter(|&c| self.flag(c) == Some(true)).collect();
-        // Scripts run as `bash -c` runs its string.
-        s.push('c');
+        s.extend(self.input);
         s
     }
 
@@ -416,6 +420,8 @@ mod tests {
         o.set_flag('e', true);
         o.set_flag('T', true);
         assert_eq!(o.flags(), "ehuBTc");
+        o.input = None;
+        assert_eq!(o.flags(), "ehuBT");
     }
 
     #[test]

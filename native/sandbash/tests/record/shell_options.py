@@ -57,3 +57,8 @@ e("errexit_for_a_compound_whose_redirection_fails", "set -e\n{ :; } < /nonexiste
 group("The xtrace line comes before the command's redirections")
 e("xtrace_line_goes_to_the_shells_stderr", r'''set -x; echo hi 2>err; : x 2>/dev/null; echo a > /nonexistent/x; f() { echo in; }; f 2>/dev/null; set +x
 echo "err:"; cat err''')
+
+group("The last letter of $- says where commands come from")
+tools("chmod")
+t("dash_letter_by_input", r'''echo "$-"; echo 'echo "stdin $-"' | bash; bash -c 'echo "string $-"'; printf 'echo "file $-"\n' > s.sh; bash s.sh; chmod +x s.sh; ./s.sh; (echo "subshell $-"); x=-; echo "indirect ${!x} ${#-}"''')
+t("dash_letter_in_a_script_file", r'''printf 'echo "$-"; x=-; echo "${!x}"; f() { echo "${-}"; }; f; set -e; echo "$-"; source ./t.sh\n' > s.sh; echo 'echo "sourced $-"' > t.sh; bash s.sh; bash -s < s.sh; echo 'echo "$-"' | bash -s a b''')

@@ -240,6 +240,11 @@ impl Command for Awk {
         let mut a = match parse_args(ctx.args, &name) {
             Ok(a) => a,
             Err(ArgsErr::Out(s)) => {
+                // Run as gawk, gawk's own text names gawk (its usage lines and examples).
+                let s = match ctx.name.rsplit('/').next() {
+                    Some("gawk") if s == USAGE => crate::commands::util::help::gnu_help(ctx.name).unwrap_or(s),
+                    _ => s,
+                };
                 ctx.out(s.as_bytes()).await?;
                 return Ok(0);
             }

@@ -124,7 +124,7 @@ impl Utility for Diff {
         let p = match parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
-                ctx.out(b"Usage: diff [OPTION]... FILES\nCompare FILES line by line.\n").await?;
+                ctx.out_help(b"Usage: diff [OPTION]... FILES\nCompare FILES line by line.\n").await?;
                 return Ok(0);
             }
             Err(OptError::Version) => {

@@ -87,7 +87,7 @@ impl Utility for Find {
                     break;
                 }
                 "--help" => {
-                    ctx.out(b"Usage: find [-H] [-L] [-P] [-Olevel] [-D debugopts] [path...] [expression]\n").await?;
+                    ctx.out_help(b"Usage: find [-H] [-L] [-P] [-Olevel] [-D debugopts] [path...] [expression]\n").await?;
                     return Ok(0);
                 }
                 "--version" => {

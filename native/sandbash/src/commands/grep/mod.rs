@@ -136,7 +136,7 @@ impl Utility for Grep {
         let p = match crate::commands::util::parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
-                ctx.out(format!("{USAGE}\n").as_bytes()).await?;
+                ctx.out_help(format!("{USAGE}\n").as_bytes()).await?;
                 return Ok(0);
             }
             Err(OptError::Version) => {

@@ -188,7 +188,7 @@ impl Command for Gzip {
 async fn help(ctx: &CommandContext<'_>) -> CommandResult {
     let text =
         "Usage: gzip [OPTION]... [FILE]...\nCompress or uncompress FILEs (by default, compress FILES in-place).\n";
-    ctx.out(text.as_bytes()).await?;
+    ctx.out_help(text.as_bytes()).await?;
     Ok(0)
 }
 

@@ -94,7 +94,7 @@ impl Utility for Patch {
         let p = match parse(ctx.args, &SPEC) {
             Ok(p) => p,
             Err(OptError::Help) => {
-                ctx.out(format!("Usage: patch {}\n", SPEC.usage).as_bytes()).await?;
+                ctx.out_help(format!("Usage: patch {}\n", SPEC.usage).as_bytes()).await?;
                 return Ok(0);
             }
             Err(OptError::Version) => {

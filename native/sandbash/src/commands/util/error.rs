@@ -107,7 +107,9 @@ impl CommandContext<'_> {
         match parse(args, spec) {
             Ok(p) => Ok(p),
             Err(OptError::Help) => {
-                self.out(format!("Usage: {} {}\n", self.name, spec.usage).as_bytes()).await?;
+                let text = super::help::gnu_help(self.name)
+                    .unwrap_or_else(|| format!("Usage: {} {}\n", self.name, spec.usage));
+                self.out(text.as_bytes()).await?;
                 Err(UError::Exit(0))
             }
             Err(OptError::Version) => {

@@ -9,6 +9,7 @@ pub(crate) mod error;
 pub(crate) mod file_mode;
 pub(crate) mod file_time;
 pub(crate) mod file_util;
+pub(crate) mod help;
 pub(crate) mod ldouble;
 pub(crate) mod lines;
 pub(crate) mod net;
