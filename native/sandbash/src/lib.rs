@@ -355,6 +355,7 @@ impl BashBuilder {
             jobs: Default::default(),
             trace: Default::default(),
             umask: 0o022,
+            fs_unmasked: None,
             ulimits: None,
             disabled: Default::default(),
             completions: Default::default(),

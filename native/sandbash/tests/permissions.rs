@@ -135,3 +135,39 @@ fn the_user_is_uid_1000() {
 fn install_and_cp_force_replace_them() {
     check_err(r#"echo a > s; install -m 444 s d; install -m 444 s d; echo "install=$?"; cat d; ls -l d | cut -c1-10; echo b > e; chmod 444 e; cp s e; echo "cp=$?"; cp -f s e; echo "cp-f=$?"; cat e; mkdir dd; echo b > dd/x; chmod 444 dd/x; chmod 555 dd; cp -f s dd/x; echo "cp-f=$?"; install s dd/x; echo "install=$?"; chmod 755 dd"#, "install=0\na\n-r--r--r--\ncp=1\ncp-f=0\na\ncp-f=1\ninstall=1\n", "cp: cannot create regular file 'e': Permission denied\ncp: cannot remove 'dd/x': Permission denied\ninstall: cannot remove 'dd/x': Permission denied\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// The creation mask
+// ----------------------------------------------------------------------
+
+#[test]
+fn umask_applies_to_what_is_made() {
+    check(r#"for m in 077 027 002 000 022; do umask $m; rm -rf f g d p; echo x > f; touch g; mkdir d; mkdir -p p/q/r; printf '%s %s %s %s %s %s\n' $m "$(stat -c %a f)" "$(stat -c %a g)" "$(stat -c %a d)" "$(stat -c %a p)" "$(stat -c %a p/q/r)"; chmod 755 d p p/q p/q/r 2>/dev/null; done"#, "077 600 600 700 700 700\n027 640 640 750 750 750\n002 664 664 775 775 775\n000 666 666 777 777 777\n022 644 644 755 755 755\n", 0);
+}
+
+#[test]
+fn umask_that_takes_every_bit() {
+    check(
+        r#"umask 777; touch g; mkdir d; mkdir -p p/q/r; umask 022; stat -c '%a %n' g d p p/q p/q/r; chmod 755 d p p/q p/q/r"#,
+        "0 g\n0 d\n300 p\n300 p/q\n0 p/q/r\n",
+        0,
+    );
+}
+
+#[test]
+fn umask_and_existing_files() {
+    check(
+        r#"echo a > f; chmod 640 f; umask 077; echo b > f; echo c >> f; stat -c %a f; echo d >> new; stat -c %a new; cp f copy; stat -c %a copy; chmod 777 f; chmod -w f; stat -c %a f; chmod +w f; stat -c %a f; mkdir -m 751 m; stat -c %a m"#,
+        "640\n600\n600\n577\n777\n751\n",
+        0,
+    );
+}
+
+#[test]
+fn umask_in_a_subshell_and_a_function() {
+    check(
+        r#"umask 022; (umask 077; touch in_sub); touch after; f() { umask 007; touch in_f; }; f; touch after_f; stat -c '%a %n' in_sub after in_f after_f; umask"#,
+        "600 in_sub\n644 after\n660 in_f\n660 after_f\n0007\n",
+        0,
+    );
+}

@@ -111,14 +111,14 @@ pub async fn umask(sh: &mut ShellState, argv: &[String], fds: &Fds) -> i32 {
         }
         Some(m) if m.starts_with(|c: char| c.is_ascii_digit()) => match u32::from_str_radix(m, 8) {
             Ok(v) if v <= 0o777 => {
-                sh.umask = v;
+                sh.set_umask(v);
                 0
             }
             _ => fail(sh.loc(), fds, &format!("umask: {m}: octal number out of range"), 1).await,
         },
         Some(m) => match apply_symbolic(sh.umask, m) {
             Ok(v) => {
-                sh.umask = v;
+                sh.set_umask(v);
                 if sym {
                     out(fds, &format!("{}\n", symbolic(v))).await;
                 }

@@ -103,7 +103,7 @@ impl Utility for Chmod {
                 if m.is_symlink() {
                     continue;
                 }
-                let new = change.apply(m.mode, m.is_dir());
+                let new = change.apply_umask(m.mode, m.is_dir(), ctx.fs.umask());
                 if ctx.fs.set_mode(&full, new).await.is_err() {
                     status = 1;
                 }

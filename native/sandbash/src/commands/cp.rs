@@ -4,7 +4,6 @@
 //! since the sandbox filesystem has no hard links.
 
 use super::util::{quote, quote_locale, quotef, Arg, Spec};
-use super::util::file_mode::UMASK;
 use super::util::file_util::ask;
 use super::CommandContext;
 use crate::commands::util::{UError, UResult, Utility};
@@ -349,7 +348,7 @@ impl Run<'_, '_> {
             ok &= self.copy(&s, &d, false).await?;
         }
         if made || self.o.keep_mode {
-            let mode = if self.o.keep_mode { sm.mode } else { sm.mode & !UMASK };
+            let mode = if self.o.keep_mode { sm.mode } else { sm.mode & !ctx.fs.umask() };
             ctx.fs.set_mode(dst_full, mode).await.ok();
         }
         if self.o.keep_time {
@@ -450,7 +449,7 @@ impl Run<'_, '_> {
                 return self.fail(msg).await;
             }
             if fresh || self.o.keep_mode {
-                let mode = if self.o.keep_mode { sm.mode } else { sm.mode & !UMASK };
+                let mode = if self.o.keep_mode { sm.mode } else { sm.mode & !ctx.fs.umask() };
                 ctx.fs.set_mode(dst_full, mode).await.ok();
             }
             if self.o.keep_time {

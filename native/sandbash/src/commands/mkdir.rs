@@ -23,7 +23,7 @@ impl Utility for Mkdir {
         let mode = match p.last("m") {
             None => None,
             Some(m) => match ModeChange::parse(m) {
-                Some(c) => Some(c.apply(0o777, true)),
+                Some(c) => Some(c.apply_umask(0o777, true, ctx.fs.umask())),
                 None => {
                     return Err(UError::new(1, format!("invalid mode {}", quote_locale(m))));
                 }
@@ -77,6 +77,11 @@ async fn make(
             let path = ctx.resolve(prefix);
             match ctx.fs.mkdir(&path, false).await {
                 Ok(()) => {
+                    // A parent keeps u+wx whatever the mask, so the rest can be made in it.
+                    let umask = ctx.fs.umask();
+                    if umask & 0o300 != 0 {
+                        ctx.fs.set_mode(&path, (0o777 & !umask) | 0o300).await.ok();
+                    }
                     if verbose {
                         ctx.out(format!("{}: created directory {}\n", ctx.name, quote(prefix)).as_bytes()).await?;
                     }

@@ -12,6 +12,7 @@ pub mod overlay;
 pub mod path;
 pub mod permissions;
 pub mod restricted;
+pub mod umask;
 
 use async_trait::async_trait;
 use std::fmt;
@@ -234,5 +235,10 @@ pub trait Fs: Send + Sync {
     /// the failures, by path.
     async fn sync(&self) -> Vec<(String, FsError)> {
         Vec::new()
+    }
+    /// The creation mask the files made through this view get (see
+    /// [`umask::UmaskFs`]): what `cp` and `chmod +w` apply.
+    fn umask(&self) -> u32 {
+        umask::DEFAULT
     }
 }

@@ -132,8 +132,10 @@ pub struct ShellState {
     pub dirstack: Arc<Vec<String>>,
     /// The rest of the call stack and what traps see (see [`trace`]).
     pub trace: trace::Trace,
-    /// The file creation mask (`umask`).
+    /// The file creation mask (`umask`); set it with [`ShellState::set_umask`].
     pub umask: u32,
+    /// The filesystem without the mask's view, while `fs` is one (a mask other than 022).
+    pub fs_unmasked: Option<Arc<dyn Fs>>,
     /// `ulimit`'s values once a script changed one (see `builtins::ulimit`).
     pub ulimits: Option<Box<crate::builtins::ulimit::Values>>,
     /// Nesting of `$( )` (for `set -x`'s repeated PS4 character).
@@ -193,6 +195,18 @@ impl std::fmt::Display for Loc {
 const LISTED_COMPUTED: [&str; 2] = ["BASHOPTS", "SHELLOPTS"];
 
 impl ShellState {
+    /// `umask MASK`: files and directories made from now on get its bits.
+    pub fn set_umask(&mut self, mask: u32) {
+        self.umask = mask;
+        let base = self.fs_unmasked.take().unwrap_or_else(|| self.fs.clone());
+        if mask == crate::fs::umask::DEFAULT {
+            self.fs = base;
+        } else {
+            self.fs_unmasked = Some(base.clone());
+            self.fs = Arc::new(crate::fs::umask::UmaskFs::new(base, mask));
+        }
+    }
+
     /// The names `declare -p` and `set` list: the variables, and the
     /// computed ones bash lists with them.
     pub fn listed_names(&self) -> Vec<String> {

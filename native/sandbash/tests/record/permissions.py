@@ -6,7 +6,7 @@ when its directory may change); `test -r/-w/-x` and running scripts follow the
 bits. Recorded with bash running as uid 1000."""
 
 as_user(1000)
-tools("ls", "rm", "mv", "cp", "touch", "chmod", "ln", "grep", "sed", "tee", "find", "wc", "truncate", "id", "cut", "install")
+tools("ls", "rm", "mv", "cp", "touch", "chmod", "ln", "grep", "sed", "tee", "find", "wc", "truncate", "id", "cut", "install", "stat", "mkdir")
 
 group("Directories")
 e("unsearchable_directory", '''mkdir d; echo hi > d/f; chmod 000 d; cd d; echo "cd=$?"; ls d; echo "ls=$?"; cat d/f; echo "cat=$?"; echo x > d/g; echo "redir=$?"; [ -e d/f ]; echo "e=$?"; chmod 755 d; cat d/f''')
@@ -31,3 +31,9 @@ t("the_user_is_uid_1000", '''id -u; id -g; echo "$UID $EUID"''')
 
 group("Replacing read-only files")
 e("install_and_cp_force_replace_them", '''echo a > s; install -m 444 s d; install -m 444 s d; echo "install=$?"; cat d; ls -l d | cut -c1-10; echo b > e; chmod 444 e; cp s e; echo "cp=$?"; cp -f s e; echo "cp-f=$?"; cat e; mkdir dd; echo b > dd/x; chmod 444 dd/x; chmod 555 dd; cp -f s dd/x; echo "cp-f=$?"; install s dd/x; echo "install=$?"; chmod 755 dd''')
+
+group("The creation mask")
+t("umask_applies_to_what_is_made", '''for m in 077 027 002 000 022; do umask $m; rm -rf f g d p; echo x > f; touch g; mkdir d; mkdir -p p/q/r; printf '%s %s %s %s %s %s\\n' $m "$(stat -c %a f)" "$(stat -c %a g)" "$(stat -c %a d)" "$(stat -c %a p)" "$(stat -c %a p/q/r)"; chmod 755 d p p/q p/q/r 2>/dev/null; done''')
+t("umask_that_takes_every_bit", '''umask 777; touch g; mkdir d; mkdir -p p/q/r; umask 022; stat -c '%a %n' g d p p/q p/q/r; chmod 755 d p p/q p/q/r''')
+t("umask_and_existing_files", '''echo a > f; chmod 640 f; umask 077; echo b > f; echo c >> f; stat -c %a f; echo d >> new; stat -c %a new; cp f copy; stat -c %a copy; chmod 777 f; chmod -w f; stat -c %a f; chmod +w f; stat -c %a f; mkdir -m 751 m; stat -c %a m''')
+t("umask_in_a_subshell_and_a_function", '''umask 022; (umask 077; touch in_sub); touch after; f() { umask 007; touch in_f; }; f; touch after_f; stat -c '%a %n' in_sub after in_f after_f; umask''')

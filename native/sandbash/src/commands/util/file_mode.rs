@@ -3,9 +3,6 @@
 
 use crate::fs::FileType;
 
-/// The umask the sandbox behaves as if it had (the usual 022).
-pub const UMASK: u32 = 0o022;
-
 const SUID: u32 = 0o4000;
 const SGID: u32 = 0o2000;
 const SVTX: u32 = 0o1000;
@@ -105,12 +102,9 @@ impl ModeChange {
         }
     }
 
-    /// Apply to `old` like gnulib `mode_adjust` (umask applies when no `who` is given).
-    pub fn apply(&self, old: u32, is_dir: bool) -> u32 {
-        self.apply_umask(old, is_dir, UMASK)
-    }
-
-    /// [`apply`](Self::apply) with another umask (chmod compares against 0 to warn).
+    /// Apply to `old` like gnulib `mode_adjust`: `umask` (the shell's, see
+    /// [`crate::fs::Fs::umask`]) applies when no `who` is given; chmod also
+    /// compares against 0 to warn.
     pub fn apply_umask(&self, old: u32, is_dir: bool, umask: u32) -> u32 {
         let mut new = old & ALL;
         for c in &self.0 {
@@ -176,7 +170,7 @@ mod tests {
     use super::*;
 
     fn m(s: &str, old: u32, dir: bool) -> Option<u32> {
-        ModeChange::parse(s).map(|c| c.apply(old, dir))
+        ModeChange::parse(s).map(|c| c.apply_umask(old, dir, 0o022))
     }
 
     #[test]
