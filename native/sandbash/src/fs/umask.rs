@@ -35,11 +35,14 @@ impl UmaskFs {
     }
 
     /// The missing directories among `p` and (with `parents`) its ancestors,
-    /// outermost first. A path has at most as many as its components.
+    /// outermost first. At most `MAX_WALK` of them: each look costs the
+    /// path's length, and a path deeper than that is one no backend makes
+    /// (the memory filesystem stops at 128 parts).
     async fn missing_dirs(&self, p: &str, parents: bool) -> Vec<String> {
+        const MAX_WALK: usize = 256;
         let mut out = Vec::new();
         let mut cur = p.to_string();
-        while cur != "/" && self.missing(&cur).await {
+        while cur != "/" && out.len() < MAX_WALK && self.missing(&cur).await {
             out.push(cur.clone());
             if !parents {
                 break;

@@ -75,3 +75,13 @@ fn globignore_full_of_open_brackets() {
         answer_or_limit(&script, limits(), "a b\na b\n", &["timeout_ms", "max_"]);
     }
 }
+
+/// Under a mask other than 022 every directory made is looked up first:
+/// a path of 50,000 parts (built at run time) given to `mkdir -p`'s
+/// one-call forms (`install -D`, `tar`'s parents) must be refused in time,
+/// not walked part by part.
+#[test]
+fn a_very_deep_path_under_a_mask() {
+    let script = "umask 077; p=$(printf 'a/%.0s' $(seq 50000)); echo x > f; install -D f \"$p/x\" 2>/dev/null; echo \"install=$?\"; mkdir -p \"$p\" 2>/dev/null; echo \"mkdir=$?\"\n";
+    answer_or_limit(script, long_loops(), "install=1\nmkdir=1\n", &["timeout_ms", "max_"]);
+}
