@@ -6,7 +6,7 @@ use brush_parser::{ast, ParseError, Parser, ParserOptions, Token};
 use std::borrow::Cow;
 use std::sync::Arc;
 
-mod blank_before_list;
+mod assignment_paren;
 pub mod cache;
 pub mod comsub_arith;
 mod comsub_case;
@@ -127,6 +127,9 @@ pub struct Parsed {
 /// extglob pattern outside `[[ ]]` is a syntax error (the first error in the
 /// text wins).
 pub fn parse_as(src: &str, max_depth: usize, extglob: bool) -> Result<Parsed, String> {
+    if tokens_differ_without_extglob(src, extglob) {
+        return parse_tokens(src, max_depth, false);
+    }
     let parsed = parse(src, max_depth).map_err(|m| with_extglob_error(m, src, extglob))?;
     match extglob_off::error(src) {
         Some(e) if !extglob => Err(e),
@@ -152,9 +155,22 @@ pub fn reads_otherwise_with_extglob(src: &str) -> bool {
 /// Parse a whole script. `Err` is bash's message (without the `bash: ` prefix).
 /// Its cost is asked of the exec's budget first ([`cost`]).
 pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
+    parse_tokens(src, max_depth, true)
+}
+
+/// [`parse`], extglob patterns read as words (`extglob`) or not.
+fn parse_tokens(src: &str, max_depth: usize, extglob: bool) -> Result<Parsed, String> {
     precheck(src, max_depth)?;
     cost::admit_or_stop(cost::of_program(src))?;
-    parse_in(src, max_depth, true).map_err(|f| f.msg)
+    parse_in(src, max_depth, true, extglob).map_err(|f| f.msg)
+}
+
+/// Whether `src`, read with extglob off (`extglob` false), holds no pattern
+/// bash refuses but text the extglob tokenizer reads as one: `f+() { ...; }`
+/// defines `f+`, `!(false)` negates a subshell. Such a text is parsed with
+/// extglob off (and not cached: it is rare).
+pub fn tokens_differ_without_extglob(src: &str, extglob: bool) -> bool {
+    !extglob && extglob_off::reads_without_extglob(src)
 }
 
 /// What refuses a text before any parse, in one cheap pass each: nesting past
@@ -187,7 +203,8 @@ pub fn parse_run(src: &str, max_depth: usize, extglob: bool) -> RunParse {
     if let Err(m) = precheck(src, max_depth).and_then(|()| cost::admit_or_stop(cost::of_program(src))) {
         return RunParse::Error(m);
     }
-    let failure = match parse_in(src, max_depth, false) {
+    let tokens = !tokens_differ_without_extglob(src, extglob);
+    let failure = match parse_in(src, max_depth, false, tokens) {
         Ok(parsed) => match extglob_off::error(src) {
             Some(e) if !extglob => Failure { msg: e, incomplete: false },
             _ => return RunParse::Parsed(parsed),
@@ -217,7 +234,8 @@ impl From<String> for Failure {
 
 /// [`parse`] without asking the budget; `at_end`: the text is the end of the
 /// script (an open here-document or a last backslash ends there, as in bash).
-fn parse_in(src: &str, max_depth: usize, at_end: bool) -> Result<Parsed, Failure> {
+/// `extglob`: how words are tokenized (see [`tokens_differ_without_extglob`]).
+fn parse_in(src: &str, max_depth: usize, at_end: bool, extglob: bool) -> Result<Parsed, Failure> {
     if unclosed_parens(src) > MAX_UNCLOSED_PARENS {
         // brush-parser backtracks exponentially over unclosed parentheses in
         // arithmetic (`(( ((((((...`); the script cannot parse anyway.
@@ -225,7 +243,7 @@ fn parse_in(src: &str, max_depth: usize, at_end: bool) -> Result<Parsed, Failure
         let msg = format!("line {line}: unexpected EOF while looking for matching `)'");
         return Err(Failure { msg, incomplete: !at_end });
     }
-    if let Some(e) = blank_before_list::error(src) {
+    if let Some(e) = assignment_paren::error(src) {
         return Err(e.into());
     }
     let mut text = prepare(src);
@@ -243,13 +261,13 @@ fn parse_in(src: &str, max_depth: usize, at_end: bool) -> Result<Parsed, Failure
         Ok(Some(escaped)) => text = Cow::Owned(escaped),
         Err(e) => {
             // The parser's error wins when it comes first in the text.
-            return Err(match parse_text(&text, max_depth) {
+            return Err(match parse_text(&text, max_depth, extglob) {
                 Err(f) if error_line(&f.msg).is_some_and(|l| l < e.line) => f,
                 _ => e.text().into(),
             });
         }
     }
-    let (program, eof_heredocs) = match parse_text(&text, max_depth) {
+    let (program, eof_heredocs) = match parse_text(&text, max_depth, extglob) {
         Ok(p) => (p, Vec::new()),
         // bash takes the end of the text as the end of a here-document it
         // was reading (with a warning): read it so, with the delimiter lines added.
@@ -268,7 +286,7 @@ fn parse_in(src: &str, max_depth: usize, at_end: bool) -> Result<Parsed, Failure
                     closed.push_str(tag);
                     closed.push('\n');
                 }
-                let program = parse_text(&closed, max_depth).map_err(|_| f.msg.clone())?;
+                let program = parse_text(&closed, max_depth, extglob).map_err(|_| f.msg.clone())?;
                 text = Cow::Owned(closed);
                 (program, open.into_iter().map(|(line, tag)| (ended, line, tag)).collect())
             }
@@ -758,7 +776,8 @@ fn rewrite_arith_for(src: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-fn parse_text(src: &str, max_depth: usize) -> Result<ast::Program, Failure> {
+fn parse_text(src: &str, max_depth: usize, extglob: bool) -> Result<ast::Program, Failure> {
+    let opts = ParserOptions { enable_extended_globbing: extglob, ..options() };
     let depth = nesting_depth(src);
     if depth > max_depth {
         return Err(format!("script nesting too deep: {depth} levels (max_parser_depth: {max_depth})").into());
@@ -768,7 +787,7 @@ fn parse_text(src: &str, max_depth: usize) -> Result<ast::Program, Failure> {
     let result = if depth <= inline_depth {
         // brush-parser unwraps some conversions (a file descriptor number past
         // i32, found by fuzzing): a panic there is this script's error, not ours.
-        let parse = std::panic::AssertUnwindSafe(|| Parser::new(src.as_bytes(), &options()).parse_program());
+        let parse = std::panic::AssertUnwindSafe(|| Parser::new(src.as_bytes(), &opts).parse_program());
         match std::panic::catch_unwind(parse) {
             Ok(r) => r,
             Err(_) => return Err(String::from("syntax error: the parser could not read this script").into()),
@@ -780,7 +799,7 @@ fn parse_text(src: &str, max_depth: usize) -> Result<ast::Program, Failure> {
         let handle =
             std::thread::Builder::new().name("sandbash-parse".into()).stack_size(PARSER_STACK).spawn(move || {
                 let _in = scope.enter();
-                Parser::new(owned.as_bytes(), &options()).parse_program()
+                Parser::new(owned.as_bytes(), &opts).parse_program()
             });
         match handle {
             Ok(h) => match h.join() {

@@ -288,3 +288,73 @@ foo-$(echo hi)() { echo y; }; echo "st=$?"; declare -F"#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// Names bash reads with extglob off
+// ----------------------------------------------------------------------
+
+#[test]
+fn names_ending_in_pattern_characters() {
+    check(
+        r#"f+() { echo plus; }; f+; f!() { echo bang; }; f!; h?() { echo qm; }; h\?; function g*() { echo star; }; g\*; f@ () { echo at; }; f@; declare -F"#,
+        "plus\nbang\nqm\nstar\nat\ndeclare -f f!\ndeclare -f f+\ndeclare -f f@\ndeclare -f g*\ndeclare -f h?\n",
+        0,
+    );
+}
+
+#[test]
+fn bang_before_a_subshell_negates_it() {
+    check(r#"!(false); echo $?; if !(exit 3); then echo neg; fi; ! (true); echo $?"#, "0\nneg\n1\n", 0);
+}
+
+#[test]
+fn extglob_patterns_after_shopt_on_a_later_line() {
+    check(
+        r#"shopt -s extglob
+case ab in @(a|x)b) echo matched;; esac
+f+() { echo def; }; f+"#,
+        "matched\n",
+        2,
+    );
+}
+
+#[test]
+fn names_in_a_command_substitution_and_eval() {
+    check_err(
+        r#"x=$(f+() { echo in-sub; }; f+); echo "$x"; eval 'k@() { echo in-eval; }'; k@"#,
+        "in-sub\nin-eval\n",
+        "",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// An assignment is no function name
+// ----------------------------------------------------------------------
+
+#[test]
+fn assignment_before_parens() {
+    check_parse_error(r#"a=b() { echo no; }"#, "syntax error near unexpected token `('");
+}
+
+#[test]
+fn assignment_before_blank_and_parens() {
+    check_err(
+        r#"echo first
+x+=y () { echo no; }
+echo never"#,
+        "first\n",
+        "bash: -c: line 2: syntax error near unexpected token `('\nbash: -c: line 2: `x+=y () { echo no; }'\n",
+        2,
+    );
+}
+
+#[test]
+fn empty_array_then_a_brace() {
+    check_parse_error(r#"f=() { :; }"#, "syntax error near unexpected token `}'");
+}
+
+#[test]
+fn function_keyword_takes_an_assignment_name() {
+    check(r#"function a=b { echo kw; }; a=b; echo "st=$?"; function c=d() { echo kw2; }; c=d"#, "st=0\n", 0);
+}

@@ -108,6 +108,10 @@ pub fn holds(src: &str) -> bool {
 /// `src` parsed as [`super::parse_as`] does, from the cache when seen before
 /// under the same depth limit (the limit decides which texts are errors).
 pub fn program(src: &str, depth: usize, extglob: bool) -> Result<CachedProgram, String> {
+    if super::tokens_differ_without_extglob(src, extglob) {
+        let super::Parsed { program, source } = super::parse_as(src, depth, extglob)?;
+        return Ok(CachedProgram { program: Arc::new(program), source, depth, extglob_off: None });
+    }
     let hit = CACHES.with_borrow(|c| c.programs.get(src)).filter(|p| p.depth == depth);
     let p = match hit {
         Some(p) => p,

@@ -55,14 +55,49 @@ fn starts_command(prev: Option<&Token>) -> bool {
 
 /// The line of the first extglob pattern bash would refuse.
 fn first_pattern_line(src: &str) -> Option<usize> {
+    scan(src).refused
+}
+
+/// What a text holds that the extglob tokenizer reads otherwise than bash
+/// does with extglob off.
+#[derive(Default)]
+struct Scan {
+    /// The line of the first pattern bash refuses.
+    refused: Option<usize>,
+    /// A `NAME+()` definition or a `!(` subshell, which only a tokenizer
+    /// without extglob reads as bash does.
+    reads_without: bool,
+    /// A pattern inside `[[ ]]`, which only a tokenizer with extglob reads.
+    reads_with: bool,
+}
+
+/// Whether `src` (with extglob off) holds no pattern bash refuses and a
+/// construct only a tokenizer without extglob reads right, and none that
+/// needs one with it: then it is parsed without extglob.
+pub fn reads_without_extglob(src: &str) -> bool {
+    let s = scan(src);
+    s.refused.is_none() && s.reads_without && !s.reads_with
+}
+
+fn scan(src: &str) -> Scan {
+    let mut found = Scan::default();
     if !may_hold_pattern(src) {
-        return None;
+        return found;
     }
     let opts =
         brush_parser::TokenizerOptions { enable_extended_globbing: false, ..super::options().tokenizer_options() };
     // A text the tokenizer refuses gets its error from the parse.
-    let toks = brush_parser::uncached_tokenize_str(src, &opts).ok()?;
+    let Ok(toks) = brush_parser::uncached_tokenize_str(src, &opts) else { return found };
     let is_op = |t: &Token, s: &str| matches!(t, Token::Operator(o, _) if o == s);
+    // A word with an extglob character last and a `(` right after it.
+    let opener = |i: usize| match (&toks[i], toks.get(i + 1)) {
+        (Token::Word(w, loc), Some(n)) => {
+            is_op(n, "(")
+                && n.location().start.index == loc.end.index
+                && w.chars().last().is_some_and(|c| matches!(c, '?' | '*' | '+' | '@' | '!'))
+        }
+        _ => false,
+    };
     // Inside `[[ ]]`; inside `(( ))` or `for (( ))`, its parenthesis depth.
     let (mut cond, mut arith) = (false, 0usize);
     for (i, t) in toks.iter().enumerate() {
@@ -76,7 +111,10 @@ fn first_pattern_line(src: &str) -> Option<usize> {
             continue;
         }
         match t {
-            Token::Word(w, _) if cond => cond = w != "]]",
+            Token::Word(w, _) if cond => {
+                cond = w != "]]";
+                found.reads_with |= cond && opener(i);
+            }
             Token::Word(w, _) if w == "[[" => cond = true,
             Token::Operator(o, loc)
                 if o == "("
@@ -86,11 +124,7 @@ fn first_pattern_line(src: &str) -> Option<usize> {
                 arith = 1;
             }
             Token::Word(w, loc) => {
-                if !next.is_some_and(|n| is_op(n, "(") && n.location().start.index == loc.end.index) {
-                    continue;
-                }
-                let last = w.chars().last();
-                if !last.is_some_and(|c| matches!(c, '?' | '*' | '+' | '@' | '!')) {
+                if !opener(i) {
                     continue;
                 }
                 // `\@(` is a quoted `@` followed by a `(`: the `(` is still
@@ -102,22 +136,38 @@ fn first_pattern_line(src: &str) -> Option<usize> {
                 }
                 // `name+() { ...; }` defines a function.
                 if toks.get(i + 2).is_some_and(|n| is_op(n, ")")) {
+                    found.reads_without = true;
                     continue;
                 }
                 if w == "!" && starts_command(i.checked_sub(1).and_then(|p| toks.get(p))) {
+                    found.reads_without = true;
                     continue;
                 }
-                return Some(loc.start.line);
+                if found.refused.is_none() {
+                    found.refused = Some(loc.start.line);
+                }
             }
             _ => {}
         }
     }
-    None
+    found
 }
 
 #[cfg(test)]
 mod tests {
     use super::first_pattern_line as at;
+
+    #[test]
+    fn only_definitions_and_subshells_read_without_extglob() {
+        use super::reads_without_extglob as without;
+        assert!(without("f+() { :; }; f+"));
+        assert!(without("!(false); echo $?"));
+        // A pattern in `[[ ]]` needs the extglob tokenizer; one outside is refused.
+        assert!(!without("f+() { :; }; [[ x == @(x) ]]"));
+        assert!(!without("f+() { :; }; echo @(x)"));
+        assert!(!without("[[ a == +(a) ]]"));
+        assert!(!without("echo plain"));
+    }
 
     #[test]
     fn patterns_are_found_where_bash_reads_words() {

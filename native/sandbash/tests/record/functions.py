@@ -59,3 +59,17 @@ t("func_recursive_countdown", r'''down() { [ $1 -eq 0 ] && return; echo $1; down
 group("Names with expansions")
 e("function_name_with_an_expansion_is_refused", r'''a$b() { echo x; }; echo "st=$?"; declare -F
 foo-$(echo hi)() { echo y; }; echo "st=$?"; declare -F''')
+
+group("Names bash reads with extglob off")
+t("names_ending_in_pattern_characters", r'''f+() { echo plus; }; f+; f!() { echo bang; }; f!; h?() { echo qm; }; h\?; function g*() { echo star; }; g\*; f@ () { echo at; }; f@; declare -F''')
+t("bang_before_a_subshell_negates_it", r'''!(false); echo $?; if !(exit 3); then echo neg; fi; ! (true); echo $?''')
+t("extglob_patterns_after_shopt_on_a_later_line", "shopt -s extglob\ncase ab in @(a|x)b) echo matched;; esac\nf+() { echo def; }; f+")
+e("names_in_a_command_substitution_and_eval", r'''x=$(f+() { echo in-sub; }; f+); echo "$x"; eval 'k@() { echo in-eval; }'; k@''')
+
+group("An assignment is no function name")
+p("assignment_before_parens", r'''a=b() { echo no; }''')
+e("assignment_before_blank_and_parens", r'''echo first
+x+=y () { echo no; }
+echo never''')
+p("empty_array_then_a_brace", r'''f=() { :; }''')
+t("function_keyword_takes_an_assignment_name", r'''function a=b { echo kw; }; a=b; echo "st=$?"; function c=d() { echo kw2; }; c=d''')
