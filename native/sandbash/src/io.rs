@@ -139,7 +139,7 @@ impl RwFile {
         if at as u64 >= self.fs.metadata(&self.path).await.ok()?.size {
             return None;
         }
-        let data = self.fs.read(&self.path).await.ok()?;
+        let data = crate::fs::permissions::through_open(self.fs.read(&self.path)).await.ok()?;
         if at >= data.len() {
             return None;
         }
@@ -153,15 +153,16 @@ impl RwFile {
         let size = self.fs.metadata(&self.path).await.map_err(IoError::Fs)?.size;
         if at >= size {
             // The common case (after reading it all, or a new file): no copy.
-            self.fs.append(&self.path, data).await.map_err(IoError::Fs)?;
+            crate::fs::permissions::through_open(self.fs.append(&self.path, data)).await.map_err(IoError::Fs)?;
         } else {
-            let mut whole = self.fs.read(&self.path).await.map_err(IoError::Fs)?;
+            let mut whole =
+                crate::fs::permissions::through_open(self.fs.read(&self.path)).await.map_err(IoError::Fs)?;
             let (from, to) = (at as usize, at as usize + data.len());
             if whole.len() < to {
                 whole.resize(to, 0);
             }
             whole[from..to].copy_from_slice(data);
-            self.fs.write(&self.path, &whole).await.map_err(IoError::Fs)?;
+            crate::fs::permissions::through_open(self.fs.write(&self.path, &whole)).await.map_err(IoError::Fs)?;
         }
         self.offset.store(at + data.len() as u64, Ordering::Relaxed);
         Ok(())
@@ -216,16 +217,17 @@ impl FileSink {
             o.due = false;
             (std::mem::take(&mut o.data), std::mem::replace(&mut o.append, true))
         };
+        let through = crate::fs::permissions::through_open;
         if append {
-            self.fs.append(&self.path, &data).await
+            through(self.fs.append(&self.path, &data)).await
         } else {
-            self.fs.write(&self.path, &data).await
+            through(self.fs.write(&self.path, &data)).await
         }
     }
 
     async fn write(&self, data: &[u8]) -> Result<(), IoError> {
         let Some(owed) = &self.owed else {
-            return self.fs.append(&self.path, data).await.map_err(IoError::Fs);
+            return crate::fs::permissions::through_open(self.fs.append(&self.path, data)).await.map_err(IoError::Fs);
         };
         let mut o = owed.lock();
         if !crate::limits::scope::extend_within_budget(&mut o.data, data) {

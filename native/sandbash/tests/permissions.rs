@@ -171,3 +171,47 @@ fn umask_in_a_subshell_and_a_function() {
         0,
     );
 }
+
+#[test]
+fn a_mask_that_takes_the_owners_write_bit() {
+    check_err(
+        r#"umask 277; echo x > f; echo more >&2 2>>g; cat f; stat -c '%a %n' f g; echo y >> f; echo "append=$?"; { echo a; echo b; } > h; cat h; stat -c %a h"#,
+        "x\n400 f\n400 g\nappend=1\na\nb\n400\n",
+        "more\nbash: line 1: f: Permission denied\n",
+        0,
+    );
+}
+
+// ----------------------------------------------------------------------
+// Descriptors already open
+// ----------------------------------------------------------------------
+
+#[test]
+fn an_open_descriptor_writes_past_chmod() {
+    check_err(
+        r#"echo a > g; exec 3>>g; chmod -w g; echo b >&3; echo "fd=$?"; echo c >> g; echo "path=$?"; exec 3>&-; cat g"#,
+        "fd=0\npath=1\na\nb\n",
+        "bash: line 1: g: Permission denied\n",
+        0,
+    );
+}
+
+#[test]
+fn read_write_open_needs_both_bits() {
+    check_err(
+        r#"echo a > g; chmod 444 g; exec 4<>g; echo "open=$?"; chmod 222 g; exec 5<>g; echo "open=$?"; chmod 600 g; exec 6<>g; echo "open=$?"; echo z >&6; cat g"#,
+        "open=1\nopen=1\nopen=0\nz\n",
+        "bash: line 1: g: Permission denied\nbash: line 1: g: Permission denied\n",
+        0,
+    );
+}
+
+#[test]
+fn an_open_read_write_descriptor_writes_past_chmod() {
+    check_err(
+        r#"echo abc > g; exec 4<>g; chmod 000 g; echo X >&4; echo "fd=$?"; exec 4>&-; chmod 600 g; cat g"#,
+        "fd=0\nX\nc\n",
+        "",
+        0,
+    );
+}

@@ -97,7 +97,7 @@ impl Inner {
 
     /// Whether this call is the sandbox user's and is checked.
     fn checking(&self) -> bool {
-        self.user_checks && !permissions::is_application()
+        self.user_checks && !permissions::is_application() && !permissions::is_through_open()
     }
 
     /// `Ok` when the caller may have `want` on `node`.

@@ -17,6 +17,29 @@ pub const SEARCH: u32 = 0o100;
 thread_local! {
     /// Set while the application's own file call runs on this thread.
     static APPLICATION: Cell<bool> = const { Cell::new(false) };
+    /// Set while a descriptor already open reads or writes (see [`through_open`]).
+    static OPEN: Cell<bool> = const { Cell::new(false) };
+}
+
+/// `fut` (a read or write through a descriptor already open), run without
+/// permission checks: they were made when the descriptor was opened, as the
+/// kernel makes them at `open(2)` only. So `umask 277; echo x > f` writes the
+/// new read-only file, and `exec 3>f; chmod -w f; echo x >&3` writes too.
+/// Set around each poll: the call may move between threads.
+pub async fn through_open<F: std::future::Future>(fut: F) -> F::Output {
+    let mut fut = std::pin::pin!(fut);
+    std::future::poll_fn(|cx| {
+        let before = OPEN.with(|o| o.replace(true));
+        let r = fut.as_mut().poll(cx);
+        OPEN.with(|o| o.set(before));
+        r
+    })
+    .await
+}
+
+/// Whether the file call on this thread goes through an open descriptor.
+pub fn is_through_open() -> bool {
+    OPEN.with(Cell::get)
 }
 
 /// Run `f` as the application: the filesystem does not check permissions

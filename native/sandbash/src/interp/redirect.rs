@@ -302,6 +302,10 @@ async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
         K::ReadAndWrite => {
             let exists = match fs.metadata(&p).await {
                 Ok(m) if m.is_dir() => Err(crate::fs::FsError::IsADirectory),
+                // `<>` opens for both: the file must grant both.
+                Ok(_) if !(fs.access(&p, 4).await.unwrap_or(true) && fs.access(&p, 2).await.unwrap_or(true)) => {
+                    Err(crate::fs::FsError::PermissionDenied)
+                }
                 Ok(_) => Ok(()),
                 Err(crate::fs::FsError::NotFound) => fs.write(&p, b"").await,
                 Err(e) => Err(e),

@@ -37,3 +37,9 @@ t("umask_applies_to_what_is_made", '''for m in 077 027 002 000 022; do umask $m;
 t("umask_that_takes_every_bit", '''umask 777; touch g; mkdir d; mkdir -p p/q/r; umask 022; stat -c '%a %n' g d p p/q p/q/r; chmod 755 d p p/q p/q/r''')
 t("umask_and_existing_files", '''echo a > f; chmod 640 f; umask 077; echo b > f; echo c >> f; stat -c %a f; echo d >> new; stat -c %a new; cp f copy; stat -c %a copy; chmod 777 f; chmod -w f; stat -c %a f; chmod +w f; stat -c %a f; mkdir -m 751 m; stat -c %a m''')
 t("umask_in_a_subshell_and_a_function", '''umask 022; (umask 077; touch in_sub); touch after; f() { umask 007; touch in_f; }; f; touch after_f; stat -c '%a %n' in_sub after in_f after_f; umask''')
+e("a_mask_that_takes_the_owners_write_bit", '''umask 277; echo x > f; echo more >&2 2>>g; cat f; stat -c '%a %n' f g; echo y >> f; echo "append=$?"; { echo a; echo b; } > h; cat h; stat -c %a h''')
+
+group("Descriptors already open")
+e("an_open_descriptor_writes_past_chmod", '''echo a > g; exec 3>>g; chmod -w g; echo b >&3; echo "fd=$?"; echo c >> g; echo "path=$?"; exec 3>&-; cat g''')
+e("read_write_open_needs_both_bits", '''echo a > g; chmod 444 g; exec 4<>g; echo "open=$?"; chmod 222 g; exec 5<>g; echo "open=$?"; chmod 600 g; exec 6<>g; echo "open=$?"; echo z >&6; cat g''')
+e("an_open_read_write_descriptor_writes_past_chmod", '''echo abc > g; exec 4<>g; chmod 000 g; echo X >&4; echo "fd=$?"; exec 4>&-; chmod 600 g; cat g''')
