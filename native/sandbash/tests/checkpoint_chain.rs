@@ -22,17 +22,17 @@ fn snap(bash: &Bash) -> Vec<u8> {
 }
 
 /// Everything a script can print about the shell state, and the files.
-const DUMP: &str = r#"declare -p | grep -v -e BASH_EXECUTION_STRING -e '^declare -[a-zA-Z-]* _=' ; declare -f; alias; set -o; trap -p; pwd; dirs; echo "$#|$*"; history; find / -path /proc -prune -o -print0 | sort -z | xargs -0 ls -ld --time-style=+%s.%N"#;
+const DUMP: &str = r#"declare -p | grep -v -e BASH_EXECUTION_STRING -e '^declare -[a-zA-Z-]* _=' ; declare -f; alias; set -o; trap -p; umask; pwd; dirs; echo "$#|$*"; history; find / -path /proc -prune -o -print0 | sort -z | xargs -0 ls -ld --time-style=+%s.%N"#;
 
 /// Steps that change every kind of persistent state, one checkpoint after each.
 const STEPS: &[&str] = &[
     "x=1; arr=(a b c); declare -A m=([k]=v); f() { echo f; }; mkdir -p /w/d/e; echo one > /w/a",
     "x=2; unset 'arr[1]'; m[k2]=v2; g() { f; }; echo two >> /w/a; ln -s /w/a /w/link; chmod 700 /w/a",
     "unset x; unset -f f; rm -r /w/d; mkdir /w/n; touch -d @1000000000 /w/n; cd /w/n",
-    "alias ll='ls -l'; set -o pipefail; trap 'echo t' USR1; pushd /tmp >/dev/null; set -- p1 'p 2'",
+    "alias ll='ls -l'; set -o pipefail; trap 'echo t' USR1; pushd /tmp >/dev/null; set -- p1 'p 2'; umask 027",
     "export e=exp; declare -i num=6*7; readonly ro=1; printf '\\000\\377' > /w/bin; mv /w/bin /w/bin2",
     ":",
-    "unalias ll; set +o pipefail; trap - USR1; popd >/dev/null; history -c; y=after-clear",
+    "unalias ll; set +o pipefail; trap - USR1; popd >/dev/null; history -c; y=after-clear; umask 0",
     "for i in $(seq 30); do echo $i > /w/f$i; done; rm /w/f3 /w/f7",
 ];
 

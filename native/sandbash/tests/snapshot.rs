@@ -146,6 +146,50 @@ fn errexit_traps_and_last_status_round_trip() {
 }
 
 #[test]
+fn the_file_creation_mask_round_trips() {
+    // As bash with GNU coreutils, uid 1000: `umask 027; touch f; mkdir d` makes 640 and 750.
+    let rt = rt();
+    let made = "cd /tmp && rm -rf m && mkdir m && cd m && touch f && mkdir d && stat -c '%a %n' f d; umask";
+    let mut a = Bash::builder().build().expect("build");
+    run(&rt, &mut a, "umask 027");
+    for restored_into in [Bash::builder().build(), Bash::builder().build()] {
+        let mut b = restored_into.expect("build");
+        // The second target had a mask of its own, which the snapshot replaces.
+        run(&rt, &mut b, "umask 077");
+        b.restore(&snap(&a), None).expect("restore");
+        assert_eq!(run(&rt, &mut b, made), "640 f\n750 d\n0027\n");
+    }
+    // Back to the default: the snapshot says nothing of it, and the view is gone.
+    run(&rt, &mut a, "umask 022");
+    let mut c = Bash::builder().build().expect("build");
+    run(&rt, &mut c, "umask 077");
+    c.restore(&snap(&a), None).expect("restore");
+    assert_eq!(run(&rt, &mut c, made), "644 f\n755 d\n0022\n");
+}
+
+#[test]
+fn a_bad_mask_in_a_snapshot_is_refused() {
+    // A forger's `umask=` entry among the options: refused, the session as it was.
+    let rt = rt();
+    let mut a = Bash::builder().build().expect("build");
+    run(&rt, &mut a, "umask 027");
+    let bytes = snap(&a);
+    let at = bytes.windows(10).position(|w| w == b"umask=0027").expect("the mask is stored");
+    for bad in [&b"umask=0999"[..], b"umask=1777", b"umask=zzzz"] {
+        let mut forged = bytes.clone();
+        forged[at..at + 10].copy_from_slice(bad);
+        // Sealed again as an unkeyed snapshot is (SHA-256 of what precedes the tag).
+        let body_end = forged.len() - 32;
+        let tag = Sha256::digest(&forged[..body_end]);
+        forged[body_end..].copy_from_slice(&tag);
+        let mut b = Bash::builder().build().expect("build");
+        let err = invalid_input(b.restore(&forged, None).expect_err("a bad mask was accepted"));
+        assert!(err.contains("umask"), "{err}");
+        assert_eq!(run(&rt, &mut b, "umask"), "0022\n");
+    }
+}
+
+#[test]
 fn the_filesystem_is_replaced_in_place() {
     let rt = rt();
     let a = rich_session(&rt);

@@ -26,6 +26,15 @@ pub struct StateM {
     pub traps: Seq<(Text, Text)>,
 }
 
+/// The file creation mask rides among the options as `umask=0077`, present
+/// only when it is not the default: every version's layout holds it, and a
+/// snapshot of a session that never ran `umask` is as it was.
+const UMASK_ENTRY: &str = "umask=";
+
+fn umask_entry(mask: u32) -> Option<Text> {
+    (mask != crate::fs::umask::DEFAULT).then(|| text(&format!("{UMASK_ENTRY}{mask:04o}")))
+}
+
 #[derive(Encode, Decode, Debug, PartialEq, Clone)]
 pub struct VarM {
     pub name: Text,
@@ -95,7 +104,7 @@ pub fn capture(sh: &ShellState, with_funcs: bool) -> StateM {
         arg0: text(&sh.arg0),
         cwd: text(&sh.cwd),
         last_status: sh.last_status,
-        options: sh.opts.to_saved().iter().map(|n| text(n)).collect(),
+        options: sh.opts.to_saved().iter().map(|n| text(n)).chain(umask_entry(sh.umask)).collect(),
         traps: sh.traps.iter().map(|(k, v)| (text(k), text(v))).collect(),
     }
 }
@@ -182,7 +191,15 @@ pub fn rebuild(m: StateM, base: &ShellState, limits: &Limits, keep_funcs: bool) 
     }
 
     let mut opts = crate::state::Options::default();
+    let mut umask = crate::fs::umask::DEFAULT;
     for name in &m.options.0 {
+        if let Some(octal) = name.0.strip_prefix(UMASK_ENTRY) {
+            umask = u32::from_str_radix(octal, 8)
+                .ok()
+                .filter(|m| *m <= 0o777)
+                .ok_or_else(|| format!("umask {octal:?} is not an octal mask up to 777"))?;
+            continue;
+        }
         if !opts.apply_saved(&name.0) {
             return Err(format!("unknown option {:?}", name.0));
         }
@@ -208,6 +225,7 @@ pub fn rebuild(m: StateM, base: &ShellState, limits: &Limits, keep_funcs: bool) 
     sh.cwd = cwd;
     sh.last_status = m.last_status;
     sh.opts = opts;
+    sh.set_umask(umask);
     sh.traps = Arc::new(traps);
     // What only lives while a script runs starts afresh, as at any command boundary.
     sh.line = 1;
