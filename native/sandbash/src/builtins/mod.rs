@@ -13,6 +13,7 @@ mod echo;
 mod enable;
 mod eval;
 mod getopts;
+mod help;
 mod history;
 mod jobs;
 mod let_;
@@ -152,7 +153,7 @@ static TABLE: &[Builtin] = &[
     entry!("fg", Regular, status jobs::no_job_control),
     entry!("getopts", Regular, status getopts::getopts),
     entry!("hash", Regular, status misc::hash),
-    entry!("help", Regular, status misc::help),
+    entry!("help", Regular, status help::help),
     entry!("history", Regular, status history::history),
     entry!("jobs", Regular, status jobs::jobs),
     entry!("kill", Regular, res jobs::kill),
@@ -261,7 +262,7 @@ pub fn run_builtin<'a>(
         let takes_help =
             b.kind != Kind::Program && !matches!(b.name, ":" | "true" | "false" | "echo" | "test" | "[" | "__select");
         if takes_help && argv.get(1).map(String::as_str) == Some("--help") {
-            if let Some(status) = misc::dash_dash_help(b.name, fds).await {
+            if let Some(status) = help::dash_dash_help(b.name, fds).await {
                 return Ok(status);
             }
         }
