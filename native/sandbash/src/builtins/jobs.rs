@@ -202,16 +202,18 @@ pub async fn kill(sh: &mut ShellState, argv: &[String], fds: &Fds) -> crate::int
         }
         let spec = match a.as_str() {
             "-s" | "-n" => {
-                let s = args.get(1).cloned();
+                let Some(s) = args.get(1).cloned() else {
+                    return Ok(fail(sh.loc(), fds, &format!("kill: {a}: option requires an argument"), 1).await);
+                };
                 args = &args[1..];
-                s
+                Some(s)
             }
             "--" => None,
             s if s.starts_with('-') && s.len() > 1 => Some(s[1..].to_string()),
             _ => None,
         };
         if a.starts_with('-') {
-            args = &args[1..];
+            args = args.get(1..).unwrap_or_default();
         }
         if let Some(spec) = spec {
             match super::trap::signal_number(&spec) {

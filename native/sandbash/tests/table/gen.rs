@@ -83,6 +83,11 @@ pub const GENERIC: &[&str] = &[
     "C deep wide",
     "C < json",
     "C < empty",
+    // Every one-letter option alone, then before an operand (an option that
+    // wants an argument finds none, or takes the operand): built at run time.
+    "for o in -{a..m} -{n..z}; do C $o < empty; C $o x < empty; done > /dev/null 2>&1",
+    "for o in -{A..Z} -{0..9}; do C $o < empty; C $o x < empty; done > /dev/null 2>&1",
+    "for o in -- - --x --help= -: '-?' +o -o; do C $o < empty; C $o -- < empty; done > /dev/null 2>&1",
 ];
 
 /// Shapes of each command that makes work of an argument.

@@ -80,6 +80,10 @@ impl Utility for Find {
                 "-L" => follow = Follow::Always,
                 "-P" => follow = Follow::Never,
                 // Debugging and optimisation change nothing a script sees here.
+                "-D" if args.get(i + 1).is_none() => {
+                    ctx.err("Missing argument after the -D option.\nTry 'find --help' for more information.").await?;
+                    return Ok(1);
+                }
                 "-D" => i += 1,
                 o if o.starts_with("-O") && o[2..].bytes().all(|b| b.is_ascii_digit()) => {}
                 "--" => {
