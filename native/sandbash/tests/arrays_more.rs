@@ -308,3 +308,63 @@ declare -A b; b=([k]=~ [j]=~:~ [m]=x:~); echo "${b[k]} ${b[j]} ${b[m]}""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// An array name as a prefix assignment
+// ----------------------------------------------------------------------
+
+#[test]
+fn hides_the_array_from_a_builtin() {
+    check(
+        r#"declare -a arr=(1 2); arr=3 declare -p arr; declare -p arr; arr=3 eval 'declare -p arr'; arr=3 command declare -p arr"#,
+        "declare -x arr=\"3\"\ndeclare -a arr=([0]=\"1\" [1]=\"2\")\ndeclare -x arr=\"3\"\ndeclare -x arr=\"3\"\n",
+        0,
+    );
+}
+
+#[test]
+fn hides_the_array_from_a_function() {
+    check(
+        r#"arr=(1 2); f() { declare -p arr; echo "${arr[@]} ${#arr[@]}"; arr=9; arr[1]=x; declare -p arr; }; arr=3 f; declare -p arr"#,
+        "declare -x arr=\"3\"\n3 1\ndeclare -ax arr=([0]=\"9\" [1]=\"x\")\ndeclare -a arr=([0]=\"1\" [1]=\"2\")\n",
+        0,
+    );
+}
+
+#[test]
+fn appends_to_element_zero() {
+    check(
+        r#"arr=(1 2); arr+=3 declare -p arr; declare -A m=([k]=v [0]=z); f() { declare -p m; }; m+=w f; declare -p m"#,
+        "declare -x arr=\"13\"\ndeclare -x m=\"zw\"\ndeclare -A m=([0]=\"z\" [k]=\"v\" )\n",
+        0,
+    );
+}
+
+#[test]
+fn drops_the_attributes() {
+    check(
+        r#"declare -ai n=(1 2); n=5+1 declare -p n; declare -u up=abc; f() { echo $up; }; up=xyz f; echo $up"#,
+        "declare -x n=\"5+1\"\nxyz\nABC\n",
+        0,
+    );
+}
+
+#[test]
+fn reaches_a_program_as_a_string() {
+    check(r#"arr=(1 2); arr=3 sh -c 'echo "$arr"'; declare -A m=([a]=b); m=s sh -c 'echo "$m"' "#, "3\ns\n", 0);
+}
+
+#[test]
+fn a_readonly_array_stays() {
+    check_err(
+        r#"readonly ro=(1 2); ro=3 true; echo "st=$?"; declare -p ro"#,
+        "st=0\ndeclare -ar ro=([0]=\"1\" [1]=\"2\")\n",
+        "bash: line 1: ro: readonly variable\n",
+        0,
+    );
+}
+
+#[test]
+fn a_special_builtin_keeps_it() {
+    check(r#"arr=(1 2); arr=3 :; declare -p arr"#, "declare -a arr=([0]=\"1\" [1]=\"2\")\n", 0);
+}

@@ -547,16 +547,27 @@ async fn run_with(
         }
         let n = v.name.clone();
         // A temporary binding is a plain string: `-i`, `-l` and `-u` of the
-        // variable it hides do not apply to it.
-        let plain = !persistent && v.index.is_none() && !v.append && matches!(v.value, AssignedValue::Scalar(_));
+        // variable it hides do not apply to it, and it hides an array whole
+        // (`arr=3 f` sees `arr` as "3"; `arr+=3` appends to `${arr}`).
+        let plain = !persistent && v.index.is_none() && matches!(v.value, AssignedValue::Scalar(_));
+        let hides = |x: &Var| {
+            !x.readonly
+                && !x.nameref
+                && (x.integer || x.case.is_some() || matches!(x.value, Some(Value::Indexed(_) | Value::Assoc(_))))
+        };
         let v = match v {
-            Assigned { value: AssignedValue::Scalar(s), .. }
-                if plain && sh.vars.get(&n).is_some_and(|x| !x.readonly && (x.integer || x.case.is_some())) =>
-            {
+            Assigned { value: AssignedValue::Scalar(s), append, .. } if plain && sh.vars.get(&n).is_some_and(hides) => {
                 let e = sh.vars.entry(&n);
+                let before = if append {
+                    e.value.as_ref().and_then(Value::as_scalar).unwrap_or_default()
+                } else {
+                    String::new()
+                };
+                e.value = Some(Value::Scalar(String::new()));
                 e.integer = false;
                 e.case = None;
-                Assigned { name: n.clone(), index: None, value: AssignedValue::Scalar(s), append: false }
+                e.unassigned = false;
+                Assigned { name: n.clone(), index: None, value: AssignedValue::Scalar(before + &s), append: false }
             }
             v => v,
         };

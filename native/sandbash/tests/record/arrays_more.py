@@ -75,3 +75,12 @@ b[0]=2 bash -c 'echo "[$b]"'; echo "st=$?"; g(){ echo "g[${b[0]}]"; }; b[0]=3 g;
 t("tilde_in_keyed_items", r'''HOME=/h; a=([0]=~ [1]=~:~ ~ x:~ [4]=a:~/b); echo "${a[@]}"
 c=(~ [3]=~); echo "${c[@]}"; a+=([9]=~:~); echo "${a[9]}"
 declare -A b; b=([k]=~ [j]=~:~ [m]=x:~); echo "${b[k]} ${b[j]} ${b[m]}"''')
+
+group("An array name as a prefix assignment")
+t("hides_the_array_from_a_builtin", r'''declare -a arr=(1 2); arr=3 declare -p arr; declare -p arr; arr=3 eval 'declare -p arr'; arr=3 command declare -p arr''')
+t("hides_the_array_from_a_function", r'''arr=(1 2); f() { declare -p arr; echo "${arr[@]} ${#arr[@]}"; arr=9; arr[1]=x; declare -p arr; }; arr=3 f; declare -p arr''')
+t("appends_to_element_zero", r'''arr=(1 2); arr+=3 declare -p arr; declare -A m=([k]=v [0]=z); f() { declare -p m; }; m+=w f; declare -p m''')
+t("drops_the_attributes", r'''declare -ai n=(1 2); n=5+1 declare -p n; declare -u up=abc; f() { echo $up; }; up=xyz f; echo $up''')
+t("reaches_a_program_as_a_string", r'''arr=(1 2); arr=3 sh -c 'echo "$arr"'; declare -A m=([a]=b); m=s sh -c 'echo "$m"' ''')
+e("a_readonly_array_stays", r'''readonly ro=(1 2); ro=3 true; echo "st=$?"; declare -p ro''')
+t("a_special_builtin_keeps_it", r'''arr=(1 2); arr=3 :; declare -p arr''')
