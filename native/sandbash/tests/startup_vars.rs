@@ -116,3 +116,41 @@ declare BASHOPTS=1; echo "st=$?"
 f() { local SHELLOPTS; echo "st=$?"; }; f
 readonly SHELLOPTS; echo "st=$?"; declare -p SHELLOPTS"#, "st=1 brace\nst=1 checkwinsize\nst=1\nst=1\nst=1\nst=0\ndeclare -r SHELLOPTS=\"braceexpand:hashall:interactive-comments\"\n", "bash: line 1: SHELLOPTS: readonly variable\nbash: line 3: unset: BASHOPTS: cannot unset: readonly variable\nbash: line 4: SHELLOPTS: readonly variable\nbash: line 5: declare: BASHOPTS: readonly variable\nenvironment: line 6: local: SHELLOPTS: readonly variable\n", 0);
 }
+
+// ----------------------------------------------------------------------
+// Variables bash computes, seen as variables
+// ----------------------------------------------------------------------
+
+#[test]
+fn test_v_sees_them_set() {
+    check(r#"for v in BASH BASHOPTS BASHPID BASH_ALIASES BASH_ARGV0 BASH_COMMAND BASH_SUBSHELL DIRSTACK EPOCHREALTIME EPOCHSECONDS LINENO RANDOM SECONDS SHELLOPTS SRANDOM; do [[ -v $v ]] && printf '%s ' "$v"; test -v $v && printf 't '; done; echo; alias ll=ls; [[ -v BASH_ALIASES ]] || echo "no key 0""#, "BASH t BASHOPTS t BASHPID t BASH_ARGV0 t BASH_COMMAND t BASH_SUBSHELL t DIRSTACK t EPOCHREALTIME t EPOCHSECONDS t LINENO t RANDOM t SECONDS t SHELLOPTS t SRANDOM t \nno key 0\n", 0);
+}
+
+#[test]
+fn declare_p_by_name() {
+    check(r#"declare -p BASH_ARGV0 BASH_SUBSHELL LINENO DIRSTACK; alias ll=ls; declare -p BASH_ALIASES; declare -p SECONDS RANDOM BASHPID SRANDOM EPOCHSECONDS | cut -c1-12"#, "declare -- BASH_ARGV0=\"bash\"\ndeclare -- BASH_SUBSHELL=\"0\"\ndeclare -- LINENO=\"1\"\ndeclare -a DIRSTACK=([0]=\"/tmp/sbtest\")\ndeclare -A BASH_ALIASES=([ll]=\"ls\" )\ndeclare -i S\ndeclare -i R\ndeclare -i B\ndeclare -i S\ndeclare -- E\n", 0);
+}
+
+#[test]
+fn unset_makes_them_plain() {
+    check_err(
+        r#"unset SECONDS; declare -p SECONDS; [[ -v SECONDS ]] || echo gone; SECONDS=x; declare -p SECONDS"#,
+        "gone\ndeclare -- SECONDS=\"x\"\n",
+        "bash: line 1: declare: SECONDS: not found\n",
+        0,
+    );
+}
+
+#[test]
+fn bash_argv0_is_dollar_zero() {
+    check(
+        r#"echo "$BASH_ARGV0"; BASH_ARGV0=foo; echo "$0 $BASH_ARGV0"; f() { echo "$0"; }; f; (BASH_ARGV0=sub; echo $0); echo $0"#,
+        "bash\nfoo foo\nfoo\nsub\nfoo\n",
+        0,
+    );
+}
+
+#[test]
+fn bash_loadables_path() {
+    check(r#"declare -p BASH_LOADABLES_PATH; compgen -v BASH_A; compgen -v BASH_L"#, "declare -- BASH_LOADABLES_PATH=\"/usr/local/lib/bash:/usr/lib/bash:/opt/local/lib/bash:/usr/pkg/lib/bash:/opt/pkg/lib/bash:.\"\nBASH_ALIASES\nBASH_ARGC\nBASH_ARGV\nBASH_ARGV0\nBASH_LINENO\nBASH_LOADABLES_PATH\n", 0);
+}

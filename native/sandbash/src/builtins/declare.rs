@@ -305,7 +305,8 @@ pub async fn run(sh: &mut ShellState, name: &str, decl: Vec<DeclArg>, fds: &Fds)
                 DeclArg::Assign(a) => assigned_text(a),
             };
             let visible = locals.as_ref().is_none_or(|l| l.contains(&n));
-            match sh.listed_var(&n).filter(|_| visible) {
+            let dynamic = || crate::expand::param::dynamic_as_var(sh, &n).map(std::borrow::Cow::Owned);
+            match sh.listed_var(&n).or_else(dynamic).filter(|_| visible) {
                 Some(v) if valid_name(&n) => {
                     let line = describe(&n, &v);
                     let _ = fds.stdout.write_str(&format!("{line}\n")).await;

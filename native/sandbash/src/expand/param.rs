@@ -8,7 +8,7 @@ use super::{abort, arith, expand_pattern, expand_pieces, expand_string, fatal, f
 use crate::interp::{Fds, Flow};
 use crate::limits::{Budget, Stop};
 use crate::pattern::{Pattern, Searcher};
-use crate::state::{ShellState, Value};
+use crate::state::{ShellState, Value, Var};
 use brush_parser::word::{
     Parameter, ParameterExpr, ParameterTestType, ParameterTransformOp, SpecialParameter, SubstringMatchKind, TildeExpr,
 };
@@ -127,11 +127,12 @@ fn epoch() -> std::time::Duration {
 
 /// The variables [`dynamic_var`] and [`array_value`] compute: bash lists
 /// them among the set ones (`compgen -v`, `${!prefix*}`).
-const DYNAMIC_NAMES: [&str; 14] = [
+const DYNAMIC_NAMES: [&str; 15] = [
     "BASH",
     "BASHOPTS",
     "BASHPID",
     "BASH_ALIASES",
+    "BASH_ARGV0",
     "BASH_COMMAND",
     "BASH_SUBSHELL",
     "DIRSTACK",
@@ -159,6 +160,35 @@ pub(crate) fn set_names(sh: &ShellState) -> Vec<String> {
     names
 }
 
+/// A variable bash computes, as `declare -p` shows it: `-i` for the counters,
+/// `DIRSTACK` an array, `BASH_ALIASES` an associative one. `None` for a
+/// name that is not one (or was unset, or is a plain variable now).
+pub(crate) fn dynamic_as_var(sh: &ShellState, name: &str) -> Option<Var> {
+    if !DYNAMIC_NAMES.contains(&name) || sh.vars.get_raw(name).is_some() || matches!(name, "SHELLOPTS" | "BASHOPTS") {
+        return None;
+    }
+    let value = match name {
+        "DIRSTACK" | "BASH_ALIASES" => array_value(sh, name)?,
+        _ => Value::Scalar(dynamic_var(sh, name)?),
+    };
+    let integer = matches!(name, "BASHPID" | "RANDOM" | "SECONDS" | "SRANDOM");
+    Some(Var { value: Some(value), integer, ..Var::empty() })
+}
+
+/// Whether `name` is a computed variable that is set (`[[ -v RANDOM ]]`),
+/// without computing it (a read of `RANDOM` moves its generator).
+pub(crate) fn dynamic_is_set(sh: &ShellState, name: &str) -> bool {
+    let plain = match name {
+        "SECONDS" => sh.seconds_plain(),
+        "LINENO" => sh.lineno_plain,
+        // An associative array is set by its key "0", which no alias has.
+        "BASH_ALIASES" => true,
+        "SHELLOPTS" | "BASHOPTS" => false,
+        _ => false,
+    };
+    DYNAMIC_NAMES.contains(&name) && sh.vars.get_raw(name).is_none() && !plain
+}
+
 /// Variables bash computes on every read.
 pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
     Some(match name {
@@ -176,6 +206,7 @@ pub(crate) fn dynamic_var(sh: &ShellState, name: &str) -> Option<String> {
         "SECONDS" => (sh.seconds.1.saturating_add(sh.seconds.0.elapsed().as_secs() as i64)).to_string(),
         "BASHPID" => "1".into(),
         "BASH" => "/bin/bash".into(),
+        "BASH_ARGV0" => sh.arg0.clone(),
         "DIRSTACK" => sh.cwd.clone(),
         "BASH_COMMAND" => sh.bash_command(),
         "SHELLOPTS" => sh.opts.shellopts(),

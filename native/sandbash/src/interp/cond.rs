@@ -271,14 +271,16 @@ pub async fn unary(sh: &ShellState, p: &UP, s: &str) -> Result<bool, String> {
             }
             // An array's name alone stands for its element 0; an array
             // declared without a value is not set.
-            None => sh.vars.get_set(s).is_some_and(|v| {
-                !v.unassigned
-                    && match &v.value {
-                        Some(Value::Indexed(m)) => m.contains_key(&0),
-                        Some(Value::Assoc(m)) => m.contains_key("0"),
-                        _ => true,
-                    }
-            }),
+            None => {
+                sh.vars.get_set(s).is_some_and(|v| {
+                    !v.unassigned
+                        && match &v.value {
+                            Some(Value::Indexed(m)) => m.contains_key(&0),
+                            Some(Value::Assoc(m)) => m.contains_key("0"),
+                            _ => true,
+                        }
+                }) || crate::expand::param::dynamic_is_set(sh, s)
+            }
         },
     })
 }

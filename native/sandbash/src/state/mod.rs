@@ -319,6 +319,11 @@ impl ShellState {
             self.random.seed(&value);
             return Ok(());
         }
+        // Assigning `BASH_ARGV0` sets `$0` (it stays dynamic).
+        if name == "BASH_ARGV0" && self.vars.get_raw(name).is_none() {
+            self.arg0 = value;
+            return Ok(());
+        }
         if name == "LINENO" && !self.lineno_plain && self.vars.get_raw(name).is_none() {
             return Ok(());
         }

@@ -18,6 +18,11 @@ static SHARED: LazyLock<Vec<(&'static str, Arc<Var>)>> = LazyLock::new(|| {
         ("HOSTTYPE", "x86_64"),
         ("MACHTYPE", "x86_64-pc-linux-gnu"),
         ("OSTYPE", "linux-gnu"),
+        // Where `enable -f` would look (it loads nothing here); Debian's default.
+        (
+            "BASH_LOADABLES_PATH",
+            "/usr/local/lib/bash:/usr/lib/bash:/opt/local/lib/bash:/usr/pkg/lib/bash:/opt/pkg/lib/bash:.",
+        ),
     ] {
         all.push((name, Arc::new(Var::scalar(value.to_string()))));
     }

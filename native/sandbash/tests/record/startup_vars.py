@@ -3,7 +3,7 @@ readonly array), HOSTTYPE, MACHTYPE, OSTYPE, and the readonly integers UID,
 EUID and PPID (values vary: only their attributes and presence are
 compared); they are set, listed and gated on like any variable."""
 
-tools("grep")
+tools("grep", "cut")
 
 group("Startup variables")
 t("version_values", r'''declare -p BASH_VERSION BASH_VERSINFO HOSTTYPE MACHTYPE OSTYPE; echo "${BASH_VERSINFO[0]} ${#BASH_VERSINFO[@]}"''')
@@ -31,3 +31,10 @@ read SHELLOPTS <<< x; echo "st=$?"
 declare BASHOPTS=1; echo "st=$?"
 f() { local SHELLOPTS; echo "st=$?"; }; f
 readonly SHELLOPTS; echo "st=$?"; declare -p SHELLOPTS''')
+
+group("Variables bash computes, seen as variables")
+t("test_v_sees_them_set", r'''for v in BASH BASHOPTS BASHPID BASH_ALIASES BASH_ARGV0 BASH_COMMAND BASH_SUBSHELL DIRSTACK EPOCHREALTIME EPOCHSECONDS LINENO RANDOM SECONDS SHELLOPTS SRANDOM; do [[ -v $v ]] && printf '%s ' "$v"; test -v $v && printf 't '; done; echo; alias ll=ls; [[ -v BASH_ALIASES ]] || echo "no key 0"''')
+t("declare_p_by_name", r'''declare -p BASH_ARGV0 BASH_SUBSHELL LINENO DIRSTACK; alias ll=ls; declare -p BASH_ALIASES; declare -p SECONDS RANDOM BASHPID SRANDOM EPOCHSECONDS | cut -c1-12''')
+e("unset_makes_them_plain", r'''unset SECONDS; declare -p SECONDS; [[ -v SECONDS ]] || echo gone; SECONDS=x; declare -p SECONDS''')
+t("bash_argv0_is_dollar_zero", r'''echo "$BASH_ARGV0"; BASH_ARGV0=foo; echo "$0 $BASH_ARGV0"; f() { echo "$0"; }; f; (BASH_ARGV0=sub; echo $0); echo $0''')
+t("bash_loadables_path", r'''declare -p BASH_LOADABLES_PATH; compgen -v BASH_A; compgen -v BASH_L''')
