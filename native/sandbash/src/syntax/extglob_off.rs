@@ -134,8 +134,13 @@ fn scan(src: &str) -> Scan {
                 if escapes % 2 == 1 {
                     continue;
                 }
-                // `name+() { ...; }` defines a function.
-                if toks.get(i + 2).is_some_and(|n| is_op(n, ")")) {
+                // `name+() { ...; }` defines a function: a name with more
+                // than the pattern character, where a command starts (or
+                // after `function`).
+                let prev = i.checked_sub(1).and_then(|p| toks.get(p));
+                let defines =
+                    (w.len() > 1 && starts_command(prev)) || matches!(prev, Some(Token::Word(p, _)) if p == "function");
+                if defines && toks.get(i + 2).is_some_and(|n| is_op(n, ")")) {
                     found.reads_without = true;
                     continue;
                 }
@@ -167,6 +172,10 @@ mod tests {
         assert!(!without("f+() { :; }; echo @(x)"));
         assert!(!without("[[ a == +(a) ]]"));
         assert!(!without("echo plain"));
+        // A pattern with an empty list is no definition.
+        assert!(!without("echo !()"));
+        assert!(!without("echo x+()"));
+        assert!(without("function g*() { :; }"));
     }
 
     #[test]
