@@ -127,10 +127,7 @@ pub struct Parsed {
 /// extglob pattern outside `[[ ]]` is a syntax error (the first error in the
 /// text wins).
 pub fn parse_as(src: &str, max_depth: usize, extglob: bool) -> Result<Parsed, String> {
-    if tokens_differ_without_extglob(src, extglob) {
-        return parse_tokens(src, max_depth, false);
-    }
-    let parsed = parse(src, max_depth).map_err(|m| with_extglob_error(m, src, extglob))?;
+    let parsed = parse_tokens(src, max_depth, extglob).map_err(|m| with_extglob_error(m, src, extglob))?;
     match extglob_off::error(src) {
         Some(e) if !extglob => Err(e),
         _ => Ok(parsed),
@@ -158,11 +155,14 @@ pub fn parse(src: &str, max_depth: usize) -> Result<Parsed, String> {
     parse_tokens(src, max_depth, true)
 }
 
-/// [`parse`], extglob patterns read as words (`extglob`) or not.
+/// [`parse`] of a text read with `extglob` as given: the tokenizer reads
+/// extglob patterns as words unless [`tokens_differ_without_extglob`] says
+/// the text needs it not to (decided after the budget admitted the text).
 fn parse_tokens(src: &str, max_depth: usize, extglob: bool) -> Result<Parsed, String> {
     precheck(src, max_depth)?;
     cost::admit_or_stop(cost::of_program(src))?;
-    parse_in(src, max_depth, true, extglob).map_err(|f| f.msg)
+    let tokens = !tokens_differ_without_extglob(src, extglob);
+    parse_in(src, max_depth, true, tokens).map_err(|f| f.msg)
 }
 
 /// Whether `src`, read with extglob off (`extglob` false), holds no pattern

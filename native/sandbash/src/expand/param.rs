@@ -178,15 +178,15 @@ pub(crate) fn dynamic_as_var(sh: &ShellState, name: &str) -> Option<Var> {
 /// Whether `name` is a computed variable that is set (`[[ -v RANDOM ]]`),
 /// without computing it (a read of `RANDOM` moves its generator).
 pub(crate) fn dynamic_is_set(sh: &ShellState, name: &str) -> bool {
-    let plain = match name {
+    let not_set = match name {
+        // Plain variables once unset.
         "SECONDS" => sh.seconds_plain(),
         "LINENO" => sh.lineno_plain,
         // An associative array is set by its key "0", which no alias has.
         "BASH_ALIASES" => true,
-        "SHELLOPTS" | "BASHOPTS" => false,
         _ => false,
     };
-    DYNAMIC_NAMES.contains(&name) && sh.vars.get_raw(name).is_none() && !plain
+    !not_set && DYNAMIC_NAMES.contains(&name) && sh.vars.get_raw(name).is_none()
 }
 
 /// Variables bash computes on every read.

@@ -31,6 +31,9 @@ pub struct CachedProgram {
     depth: usize,
     /// The error the text is with extglob off ([`super::extglob_off`]).
     extglob_off: Option<Arc<str>>,
+    /// Whether extglob off reads the text otherwise than this parse
+    /// ([`super::tokens_differ_without_extglob`]), looked up once.
+    differs_without: bool,
 }
 
 /// One bounded map of parses by their text.
@@ -108,26 +111,37 @@ pub fn holds(src: &str) -> bool {
 /// `src` parsed as [`super::parse_as`] does, from the cache when seen before
 /// under the same depth limit (the limit decides which texts are errors).
 pub fn program(src: &str, depth: usize, extglob: bool) -> Result<CachedProgram, String> {
-    if super::tokens_differ_without_extglob(src, extglob) {
-        let super::Parsed { program, source } = super::parse_as(src, depth, extglob)?;
-        return Ok(CachedProgram { program: Arc::new(program), source, depth, extglob_off: None });
-    }
     let hit = CACHES.with_borrow(|c| c.programs.get(src)).filter(|p| p.depth == depth);
     let p = match hit {
         Some(p) => p,
-        None => {
-            let super::Parsed { program, source } =
-                super::parse(src, depth).map_err(|m| super::with_extglob_error(m, src, extglob))?;
-            let extglob_off = super::extglob_off::error(src).map(Arc::from);
-            let p = CachedProgram { program: Arc::new(program), source, depth, extglob_off };
-            CACHES.with_borrow_mut(|c| c.programs.put(src, p.clone()));
-            p
-        }
+        None => match super::parse(src, depth) {
+            Ok(super::Parsed { program, source }) => {
+                let (error, differs_without) = super::extglob_off::reading(src);
+                let extglob_off = error.map(Arc::from);
+                let p = CachedProgram { program: Arc::new(program), source, depth, extglob_off, differs_without };
+                CACHES.with_borrow_mut(|c| c.programs.put(src, p.clone()));
+                p
+            }
+            // `f+() { ...; }` is an error read with extglob, a definition without.
+            Err(m)
+                if !extglob && super::error_line(&m).is_some() && super::tokens_differ_without_extglob(src, false) =>
+            {
+                return without_extglob(src, depth);
+            }
+            Err(m) => return Err(super::with_extglob_error(m, src, extglob)),
+        },
     };
     match &p.extglob_off {
         Some(e) if !extglob => Err(e.to_string()),
+        _ if !extglob && p.differs_without => without_extglob(src, depth),
         _ => Ok(p),
     }
+}
+
+/// `src` parsed with extglob off where that reads it otherwise (rare: not kept).
+fn without_extglob(src: &str, depth: usize) -> Result<CachedProgram, String> {
+    let super::Parsed { program, source } = super::parse_as(src, depth, false)?;
+    Ok(CachedProgram { program: Arc::new(program), source, depth, extglob_off: None, differs_without: true })
 }
 
 #[cfg(test)]

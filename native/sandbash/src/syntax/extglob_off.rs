@@ -11,9 +11,18 @@ use brush_parser::Token;
 /// [`super::parse`]'s messages (`line N: syntax error near unexpected token `('`
 /// and the line quoted); `None` when it reads as it does with extglob on.
 pub fn error(src: &str) -> Option<String> {
-    let line = first_pattern_line(src)?;
+    error_at(src, first_pattern_line(src)?)
+}
+
+fn error_at(src: &str, line: usize) -> Option<String> {
     let text = src.lines().nth(line.saturating_sub(1)).unwrap_or("");
     Some(format!("line {line}: syntax error near unexpected token `('\nbash: -c: line {line}: `{text}'"))
+}
+
+/// [`error`] and [`reads_without_extglob`] of `src`, in one look.
+pub fn reading(src: &str) -> (Option<String>, bool) {
+    let s = scan(src);
+    (s.refused.and_then(|l| error_at(src, l)), s.refused.is_none() && s.reads_without && !s.reads_with)
 }
 
 /// The line of the last `(` left open that starts an extglob pattern (the
