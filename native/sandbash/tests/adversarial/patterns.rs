@@ -285,3 +285,15 @@ fn many_posix_bracket_parts() {
         assert!(["exit 0", "timed out", "memory limit exceeded"].iter().any(|n| text.contains(n)), "{part}: {text}");
     }
 }
+
+#[test]
+fn many_definitions_read_without_extglob() {
+    // Each `fN+()` makes the text one the extglob-off reading scans and the
+    // parse reads again without extglob: both must stay linear in the text.
+    for n in [1_000usize, 50_000] {
+        let script = format!(
+            "s=''; for ((i=0; i<{n}; i++)); do s+=\"f$i+() {{ :; }}; \"; done; s+='f7+; echo ok'; eval \"$s\"\n"
+        );
+        answer_or_limit(&script, "ok\n", &["timeout", "max_"]);
+    }
+}
