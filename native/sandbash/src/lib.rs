@@ -103,6 +103,7 @@ pub struct BashBuilder {
     expand_aliases: bool,
     shared: Option<(Arc<MemoryFs>, Arc<dyn Fs>)>,
     python: Vec<String>,
+    python_runtime: Option<String>,
     commands: table::CommandPolicy,
     script_file: Option<String>,
 }
@@ -126,6 +127,7 @@ impl Default for BashBuilder {
             expand_aliases: false,
             shared: None,
             python: Vec::new(),
+            python_runtime: None,
             commands: table::CommandPolicy::All,
             script_file: None,
         }
@@ -210,10 +212,18 @@ impl BashBuilder {
         self.net = policy;
         self
     }
-    /// Enable the Python interpreter (Monty) under these command names,
-    /// e.g. `["python", "python3"]`. Off (no names) by default.
+    /// Enable the Python interpreter under these command names, e.g.
+    /// `["python", "python3"]`. Off (no names) by default. It is Monty unless
+    /// [`python_runtime`](Self::python_runtime) names CPython's.
     pub fn python(mut self, names: Vec<String>) -> Self {
         self.python = names;
+        self
+    }
+    /// Run `python` on real CPython 3.12: the WASI build at `path` (checked
+    /// against its pinned SHA-256 when the session is built; see
+    /// `commands::python::cpython`). Needs the `cpython` feature.
+    pub fn python_runtime(mut self, path: impl Into<String>) -> Self {
+        self.python_runtime = Some(path.into());
         self
     }
     /// Which programs scripts may run (all by default); see [`table`] for what
@@ -233,6 +243,12 @@ impl BashBuilder {
     pub fn build(self) -> Result<Bash, Error> {
         let commands =
             Arc::new(table::CommandTable::new(self.host.clone(), self.commands.clone()).map_err(Error::InvalidInput)?);
+        // Loaded (and checked) here, so a missing or wrong runtime fails the
+        // build, not the first call.
+        let python_runtime = match &self.python_runtime {
+            Some(path) => Some(commands::python::load_runtime(path).map_err(Error::InvalidInput)?),
+            None => None,
+        };
         let account = Arc::new(MemAccount::new(self.limits.max_memory_bytes));
         // What the session starts with (its files, variables) is its own.
         let _scope = limits::scope::enter_account(&account);
@@ -316,6 +332,7 @@ impl BashBuilder {
                 hostname: self.hostname,
                 net: self.net,
                 python: self.python,
+                python_runtime,
             }),
             commands,
             history: self.history.then(|| state::history::History::new(HISTORY_MAX)),

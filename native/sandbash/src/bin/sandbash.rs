@@ -9,7 +9,9 @@
 //! The script's stdin is this process's stdin when the script comes from `-c` or a file.
 //! No network unless `SANDBASH_ALLOW_NET` lists URL patterns (comma-separated) or
 //! says `all`; private addresses stay blocked unless `SANDBASH_ALLOW_PRIVATE_IPS=1`.
-//! `python`/`python3` (Monty) only with `SANDBASH_PYTHON=1`.
+//! `python`/`python3` only with `SANDBASH_PYTHON=1` (Monty) or
+//! `SANDBASH_PYTHON_WASM=/path/python-3.12.0.wasm` (CPython, in builds with
+//! the `cpython` feature).
 //! Every limit can be set as `SANDBASH_<LIMIT>` in capitals, for example
 //! `SANDBASH_TIMEOUT_MS=600000` or `SANDBASH_MAX_MEMORY_BYTES=1073741824`
 //! (the names of the Elixir `:limits` option; see `sandbash::limits::LIMIT_NAMES`).
@@ -73,6 +75,9 @@ fn main() {
             // A script on stdin has no file name (`BASH_SOURCE` stays empty).
             let name = if args.is_empty() { String::new() } else { arg0.clone() };
             builder = builder.script_file(name);
+        }
+        if let Some(wasm) = std::env::var_os("SANDBASH_PYTHON_WASM") {
+            builder = builder.python_runtime(wasm.to_string_lossy().into_owned());
         }
         let mut bash = match builder.args(arg0, rest).network(policy).python(python_names()).build() {
             Ok(b) => b,
@@ -167,6 +172,7 @@ fn usage() -> String {
          \x20 SANDBASH_ALLOW_NET=PATTERNS|all  URL patterns (comma-separated) the network may reach\n\
          \x20 SANDBASH_ALLOW_PRIVATE_IPS=1     allow private and reserved addresses\n\
          \x20 SANDBASH_PYTHON=1                provide python and python3 (Monty)\n\
+         \x20 SANDBASH_PYTHON_WASM=FILE        provide them as CPython 3.12, from this WASI build\n\
          \x20 SANDBASH_CWD=/dir                start in that (new, empty) directory [the path of the\n\
          \x20                                  current directory, created empty in the sandbox]\n\
          \x20 SANDBASH_REPORT_PEAK_RSS=1       print this process's peak memory at the end\n\
@@ -248,10 +254,11 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     }
 }
 
-/// `python` and `python3` when `SANDBASH_PYTHON=1`.
+/// `python` and `python3` when `SANDBASH_PYTHON=1` or a CPython runtime is named.
 fn python_names() -> Vec<String> {
     match std::env::var("SANDBASH_PYTHON") {
         Ok(v) if v == "1" => vec!["python".to_string(), "python3".to_string()],
+        _ if std::env::var_os("SANDBASH_PYTHON_WASM").is_some() => vec!["python".to_string(), "python3".to_string()],
         _ => Vec::new(),
     }
 }

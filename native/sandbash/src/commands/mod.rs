@@ -3,7 +3,7 @@
 //! change shell state (cd, export, read, ...) live in `crate::builtins` instead.
 
 pub mod host;
-mod python;
+pub mod python;
 pub mod run_util;
 pub mod util;
 
@@ -31,11 +31,13 @@ pub struct SysInfo {
     pub net: crate::net::Policy,
     /// Names the Python interpreter answers to (`python`, `python3`); none by default.
     pub python: Vec<String>,
+    /// CPython, when the session was given its runtime (else Monty runs).
+    pub python_runtime: Option<Arc<python::Runtime>>,
 }
 
 /// The Python interpreter, if the session enabled it under `name`.
 pub fn python_command(sys: &SysInfo, name: &str) -> Option<Arc<dyn Command>> {
-    sys.python.iter().any(|n| n == name).then(|| Arc::new(python::Python) as Arc<dyn Command>)
+    sys.python.iter().any(|n| n == name).then(|| python::command(sys.python_runtime.as_ref()))
 }
 
 /// Everything one command invocation gets.

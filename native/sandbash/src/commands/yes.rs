@@ -45,7 +45,7 @@ mod tests {
         let fs = super::super::util::testutil::make_fs(&[]);
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         let env = TestEnv(Vec::new());
-        let sys = SysInfo { username: "u".into(), hostname: "h".into(), net: Default::default(), python: Vec::new() };
+        let sys = SysInfo { username: "u".into(), hostname: "h".into(), net: Default::default(), python: Vec::new(), python_runtime: None };
         let budget = Budget::new(Limits::default(), CancelToken::default());
         let (w, r) = pipe();
         block_on(async {

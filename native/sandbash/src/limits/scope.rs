@@ -84,6 +84,19 @@ pub fn enter_account(account: &MemAccount) -> ScopeGuard {
     ScopeGuard { prev_budget, prev_slot: memory::switch_to(account.slot()) }
 }
 
+/// Run `f` with what it allocates charged to no session: a node-wide cache
+/// filled during one session's exec serves them all and outlives it.
+pub fn uncharged<R>(f: impl FnOnce() -> R) -> R {
+    struct Back(u32);
+    impl Drop for Back {
+        fn drop(&mut self) {
+            memory::switch_to(self.0);
+        }
+    }
+    let _back = Back(memory::switch_to(0));
+    f()
+}
+
 /// This thread's scope (budget and memory account), to be entered on a
 /// thread of its own (a deep parse): what it allocates stays charged.
 pub struct Carried {

@@ -10,7 +10,7 @@ use crate::limits::{Budget, CancelToken, Limits};
 fn run_endless(args: &[&str], out: Option<Output>) -> (Result<i32, IoError>, String) {
     let fs = make_fs(&[]);
     let env = TestEnv(Vec::new());
-    let sys = SysInfo { username: "u".into(), hostname: "h".into(), net: Default::default(), python: Vec::new() };
+    let sys = SysInfo { username: "u".into(), hostname: "h".into(), net: Default::default(), python: Vec::new(), python_runtime: None };
     let budget = Budget::new(Limits { timeout_ms: 5_000, ..Limits::default() }, CancelToken::default());
     let counter = OutputCounter::new(budget.limits.max_output_bytes);
     let cap = CaptureBuf::new(counter.clone());

@@ -15,6 +15,8 @@
 //! Memory: without Monty's counting allocator only single large allocations
 //! are refused up front; step-by-step growth is bounded by the time limit.
 
+#[cfg(feature = "cpython")]
+pub mod cpython;
 pub(crate) mod os;
 #[cfg(test)]
 mod tests;
@@ -31,6 +33,33 @@ use std::time::Duration;
 use vm::{Job, Outcome, Req};
 
 pub struct Python;
+
+/// A loaded CPython runtime (see `cpython`); uninhabited in builds without
+/// the `cpython` feature, where only Monty runs.
+#[cfg(feature = "cpython")]
+pub use cpython::Runtime;
+#[cfg(not(feature = "cpython"))]
+#[derive(Debug)]
+pub enum Runtime {}
+
+/// Load the CPython runtime at `path` (see `cpython::runtime::load`).
+pub fn load_runtime(path: &str) -> Result<Arc<Runtime>, String> {
+    #[cfg(feature = "cpython")]
+    return cpython::runtime::load(path);
+    #[cfg(not(feature = "cpython"))]
+    return Err(format!("python runtime {path}: this build has no CPython (sandbash's `cpython` feature)"));
+}
+
+/// The interpreter for `python`: CPython when the session has a runtime, else Monty.
+pub fn command(runtime: Option<&Arc<Runtime>>) -> Arc<dyn crate::commands::Command> {
+    match runtime {
+        #[cfg(feature = "cpython")]
+        Some(rt) => Arc::new(cpython::CPython(rt.clone())),
+        #[cfg(not(feature = "cpython"))]
+        Some(rt) => match **rt {},
+        None => Arc::new(Python),
+    }
+}
 
 /// Native stack of the VM thread: Monty's parser and compiler recurse (bounded
 /// by its nesting limit), so do `repr`/`==` of nested values (bounded by the

@@ -74,6 +74,7 @@ pub fn run_raw(
         hostname: "bashkit-sandbox".into(),
         net: Default::default(),
         python: Vec::new(),
+        python_runtime: None,
     };
     let budget = Budget::new(limits, CancelToken::default());
     let counter = OutputCounter::new(budget.limits.max_output_bytes);
