@@ -422,8 +422,8 @@ defmodule ExBashkit.CallbacksTest do
           {:error, "backend offline"}
       end
 
-      s = Session.new(virtual_fs: %{"/v" => fs}, python: true)
-      # pathlib's mkdir(parents=True) asks for the whole path at once.
+      s = Session.new(virtual_fs: %{"/v" => fs}, python: [runtime: :monty])
+      # Monty's pathlib mkdir(parents=True) asks for the whole path at once.
       py = "import pathlib; pathlib.Path('/v/a/b').mkdir(parents=True)"
       {_, err, _} = run(s, "mkdir /v/c; python3 -c \"#{py}\"; rmdir /v/a; cat /v/f")
       assert_received {:mkdir, "/c", false}

@@ -11,6 +11,7 @@ defmodule ExBashkit.Native do
   defp err, do: :erlang.nif_error(:nif_not_loaded)
 
   def session_new(_opts), do: err()
+  def python_load(_path), do: err()
   def exec_start(_session, _script, _opts, _pid, _tag), do: err()
   def cancel(_session), do: err()
   def callback_reply(_session, _id, _reply), do: err()

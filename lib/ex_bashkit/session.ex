@@ -65,8 +65,10 @@ defmodule ExBashkit.Session do
       addresses are blocked (default `true`).
 
     * `:python` - enable a `python` command (see `ExBashkit.Python`): `true` for
-      `python` and `python3`, `[name: "py"]` or `[names: ["python", "py"]]`
-      for other names. Off by default (`python` is then `command not found`).
+      `python` and `python3` on CPython 3.12; a keyword list for other names
+      (`name: "py"` or `names: ["python", "py"]`) and the runtime (`runtime:`
+      a path to the CPython WASI file, `:cpython` for the default one, or
+      `:monty`). Off by default (`python` is then `command not found`).
 
     * `:commands` - which programs scripts may run: `[only: ["cat", "grep"]]`
       or `[except: ["curl", "wget"]]` (default: all). See "Restricting
@@ -407,7 +409,9 @@ defmodule ExBashkit.Session do
           | {:allowed_mount_paths, [Path.t()]}
           | {:allow_net, [String.t()] | :all}
           | {:block_private_ips, boolean()}
-          | {:python, boolean() | [name: String.t()] | [names: [String.t()]]}
+          | {:python,
+             boolean()
+             | [name: String.t(), names: [String.t()], runtime: :cpython | :monty | Path.t()]}
           | {:snapshot_key, binary()}
           | {:max_jobs, non_neg_integer()}
           | {:before_exec, (String.t() -> :ok | {:ok, String.t()} | {:error, term()})}
@@ -435,12 +439,25 @@ defmodule ExBashkit.Session do
   @spec new([option()] | map()) :: t()
   def new(opts \\ []) do
     {normalized, callbacks, config} = Options.normalize(opts)
+    load_python(normalized)
 
     case Native.session_new(normalized) do
       {:ok, ref} -> %__MODULE__{ref: ref, callbacks: callbacks, config: config}
       {:error, message} -> raise ArgumentError, "cannot create session: " <> message
     end
   end
+
+  # Load (and check) the CPython runtime on a dirty scheduler: the first load
+  # on a machine compiles it, which takes tens of seconds; later ones find it
+  # in the node's cache at once.
+  defp load_python(%{python: [_ | _], python_runtime: path}) when is_binary(path) do
+    case Native.python_load(path) do
+      :ok -> :ok
+      {:error, message} -> raise ArgumentError, "cannot create session: " <> message
+    end
+  end
+
+  defp load_python(_), do: :ok
 
   @doc """
   Execute `script` against `session`, mutating it in place.

@@ -137,7 +137,10 @@ defmodule ExBashkit.Session.Options do
 
   # What the NIF decodes beyond the options: `allow_net: :all` becomes a flag.
   defp base,
-    do: Map.new(@options, fn {k, v} -> {k, default(k, v)} end) |> Map.put(:allow_net_all, false)
+    do:
+      Map.new(@options, fn {k, v} -> {k, default(k, v)} end)
+      |> Map.put(:allow_net_all, false)
+      |> Map.put(:python_runtime, nil)
 
   @doc false
   # Validate one option's value alone (for application config); raises as new/1 would.
@@ -257,7 +260,11 @@ defmodule ExBashkit.Session.Options do
         "option :allow_net must be a list of URL patterns or :all, got: #{inspect(v)}"
       )
 
-  defp put(acc, :python, v), do: %{acc | python: python_names(v)}
+  defp put(acc, :python, v) do
+    {names, runtime} = python(v)
+    %{acc | python: names, python_runtime: runtime}
+  end
+
   defp put(acc, :block_private_ips, v) when is_boolean(v), do: %{acc | block_private_ips: v}
 
   defp put(acc, :max_jobs, v) when is_integer(v) and v >= 0, do: %{acc | max_jobs: v}
@@ -445,40 +452,57 @@ defmodule ExBashkit.Session.Options do
     do:
       "option :commands must be [only: [name, ...]] or [except: [name, ...]], got: #{inspect(v)}"
 
-  # `true`: `python` and `python3`; `false`: off; `[name: n]` / `[names: [...]]`.
-  defp python_names(true), do: ["python", "python3"]
-  defp python_names(false), do: []
+  # `true`: CPython as `python` and `python3`; `false`: off; a keyword list
+  # of `:name`/`:names` and `:runtime` (`:cpython`, `:monty` or a path).
+  # Gives the names and the runtime's path (`nil`: Monty).
+  defp python(true), do: {["python", "python3"], ExBashkit.Python.Runtime.default_path()}
+  defp python(false), do: {[], nil}
 
-  defp python_names(v) when is_list(v) do
+  defp python(v) when is_list(v) do
+    unless Keyword.keyword?(v) and Keyword.keys(v) -- [:name, :names, :runtime] == [],
+      do: raise(ArgumentError, python_error(v))
+
     names =
-      case v do
+      case Keyword.take(v, [:name, :names]) do
+        [] -> ["python", "python3"]
         [name: n] -> [n]
         [names: ns] when is_list(ns) -> ns
         _ -> raise ArgumentError, python_error(v)
       end
 
-    for n <- names do
-      name = if is_binary(n), do: n, else: raise(ArgumentError, python_error(v))
-
-      cond do
-        name == "" or String.contains?(name, ["/", "=", " ", "\t", "\n"]) ->
-          raise ArgumentError, "option :python: #{inspect(name)} is not a valid command name"
-
-        name in @keywords ->
-          raise ArgumentError,
-                "option :python: #{inspect(name)} is a shell keyword and cannot be a command"
-
-        true ->
-          name
+    runtime =
+      case Keyword.get(v, :runtime, :cpython) do
+        :cpython -> ExBashkit.Python.Runtime.default_path()
+        :monty -> nil
+        path when is_binary(path) and path != "" -> Path.expand(path)
+        _ -> raise ArgumentError, python_error(v)
       end
+
+    {Enum.map(names, &python_name(&1, v)), runtime}
+  end
+
+  defp python(v), do: raise(ArgumentError, python_error(v))
+
+  defp python_name(name, _) when is_binary(name) do
+    cond do
+      name == "" or String.contains?(name, ["/", "=", " ", "\t", "\n"]) ->
+        raise ArgumentError, "option :python: #{inspect(name)} is not a valid command name"
+
+      name in @keywords ->
+        raise ArgumentError,
+              "option :python: #{inspect(name)} is a shell keyword and cannot be a command"
+
+      true ->
+        name
     end
   end
 
-  defp python_names(v), do: raise(ArgumentError, python_error(v))
+  defp python_name(_, v), do: raise(ArgumentError, python_error(v))
 
   defp python_error(v),
     do:
-      "option :python must be a boolean, [name: name] or [names: [name, ...]], got: #{inspect(v)}"
+      "option :python must be a boolean or a keyword list of :name or :names and " <>
+        ":runtime (:cpython, :monty or a path), got: #{inspect(v)}"
 
   defp builtins(v) do
     for {k, fun} <- to_keyword(v, "option :builtins"), into: %{} do

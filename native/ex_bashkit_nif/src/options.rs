@@ -44,6 +44,8 @@ pub struct NewOpts<'a> {
     pub allowed_mounts: Option<Vec<String>>,
     /// Command names of the Python interpreter; empty: off.
     pub python: Vec<String>,
+    /// The CPython runtime's path (`None`: Monty).
+    pub python_runtime: Option<String>,
     /// `nil`: every command; `{"only" | "except", names}`: the restriction.
     pub commands: Option<(String, Vec<String>)>,
 }
@@ -82,6 +84,9 @@ pub fn builder(o: &NewOpts, bridge: Option<&Arc<Bridge>>) -> Result<BashBuilder,
     };
     b = b.network(policy.with_private_ips(!o.block_private_ips)).history(o.history).expand_aliases(true);
     b = b.python(o.python.clone());
+    if let (Some(path), false) = (&o.python_runtime, o.python.is_empty()) {
+        b = b.python_runtime(path.clone());
+    }
     b = b.commands(match &o.commands {
         None => CommandPolicy::All,
         Some((kind, names)) if kind == "only" => CommandPolicy::Only(names.iter().cloned().collect()),

@@ -363,3 +363,14 @@ fn cancel(session: ResourceArc<Session>) -> usize {
     }
     running.1.len()
 }
+
+/// Load and check the CPython runtime at `path` into the node's cache (see
+/// `Session.new/1`): dirty, as the first load on a machine compiles it.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn python_load(env: Env<'_>, path: String) -> Term<'_> {
+    match std::panic::catch_unwind(|| sandbash::commands::python::load_runtime(&path)) {
+        Ok(Ok(_)) => terms::ok().encode(env),
+        Ok(Err(e)) => err(env, &e),
+        Err(_) => err(env, "internal error while loading the python runtime"),
+    }
+}

@@ -1,0 +1,68 @@
+# CPython in the sandbox (python: true) beside the host's python3 for the same
+# programs, medians of several runs, plus what loading the runtime costs.
+#
+#   MIX_ENV=prod mix run bench/python.exs      (BENCH_PYTHON=/path/python3 picks the host's)
+#
+# Ratios are sandbox time / host time, measured in the same run.
+
+alias ExBashkit.Session
+
+defmodule PyBench do
+  def median(fun, n) do
+    fun.()
+
+    times =
+      for _ <- 1..n do
+        {us, _} = :timer.tc(fun)
+        us
+      end
+
+    times |> Enum.sort() |> Enum.at(div(n, 2))
+  end
+
+  def ms(us), do: :io_lib.format("~.1f ms", [us / 1000]) |> to_string()
+end
+
+host = System.get_env("BENCH_PYTHON") || System.find_executable("python3")
+
+{load_us, _} =
+  :timer.tc(fn -> :ok = ExBashkit.Native.python_load(ExBashkit.Python.Runtime.default_path()) end)
+
+IO.puts("loading the runtime (first session of this VM): #{PyBench.ms(load_us)}")
+
+dir = Path.join(System.tmp_dir!(), "ex_bashkit_pybench_#{System.os_time()}")
+File.mkdir_p!(dir)
+csv = for i <- 0..399_999, into: "", do: "#{i},name#{i},#{rem(i, 97)}.5\n"
+File.write!(Path.join(dir, "data.csv"), csv)
+s = Session.new(python: true, cwd: "/w", files: %{"/w/data.csv" => csv})
+
+imports =
+  "import json, re, csv, hashlib, datetime, collections, itertools, functools, pathlib, argparse, textwrap, statistics, dataclasses"
+
+sum = "import csv; print(sum(float(r[2]) for r in csv.reader(open('data.csv'))))"
+
+IO.puts("data.csv: #{div(byte_size(csv), 1_000_000)} MB")
+
+for {name, prog, n} <- [
+      {"print(1)", "print(1)", 20},
+      {"13 imports", imports, 10},
+      {"10 MB csv sum", sum, 5}
+    ] do
+  {:ok, %{exit_code: 0, stdout: out}} = Session.exec(s, "python3 -c \"#{prog}\"")
+  {^out, 0} = System.cmd(host, ["-c", prog], cd: dir)
+
+  inside =
+    PyBench.median(
+      fn -> {:ok, %{exit_code: 0}} = Session.exec(s, "python3 -c \"#{prog}\"") end,
+      n
+    )
+
+  outside = PyBench.median(fn -> {_, 0} = System.cmd(host, ["-c", prog], cd: dir) end, n)
+
+  IO.puts(
+    String.pad_trailing(name, 14) <>
+      " sandbox #{PyBench.ms(inside)}  host #{PyBench.ms(outside)}  ratio #{Float.round(inside / outside, 2)}"
+  )
+end
+
+File.rm_rf!(dir)
