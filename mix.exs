@@ -10,6 +10,10 @@ defmodule ExBashkit.MixProject do
       # The NIF must exist before the Elixir compiler loads ExBashkit.Native.
       compilers: [:ex_bashkit_cargo] ++ Mix.compilers(),
       deps: [],
+      # ExBashkit.Python.Runtime.fetch/1 (set-up time: the mix task,
+      # scripts/fetch_python) starts :inets and :ssl itself; a session never
+      # needs them, so they stay out of the application's dependencies.
+      xref: [exclude: [:httpc, :public_key]],
       docs: [main: "readme"]
     ]
   end
@@ -20,7 +24,8 @@ end
 defmodule Mix.Tasks.Compile.ExBashkitCargo do
   @moduledoc """
   Builds `native/ex_bashkit_nif` with cargo and installs the library in
-  `priv/native/`. The profile is `release` unless `EX_BASHKIT_CARGO_PROFILE=debug`.
+  `priv/native/`. The profile is `release` unless `EX_BASHKIT_CARGO_PROFILE=debug`;
+  `EX_BASHKIT_CPYTHON=0` builds it without CPython (no wasmtime).
 
   * cargo's target directory is `_build/cargo` (beside the project's or the
     parent project's `_build/ENV`, never inside `deps/`); `CARGO_TARGET_DIR`
@@ -109,9 +114,17 @@ defmodule Mix.Tasks.Compile.ExBashkitCargo do
   end
 
   defp profile do
-    case System.get_env("EX_BASHKIT_CARGO_PROFILE", "release") do
-      "debug" -> {[], "debug"}
-      _ -> {["--release"], "release"}
+    {flags, dir} =
+      case System.get_env("EX_BASHKIT_CARGO_PROFILE", "release") do
+        "debug" -> {[], "debug"}
+        _ -> {["--release"], "release"}
+      end
+
+    # EX_BASHKIT_CPYTHON=0 leaves wasmtime out (a first build about 40% shorter);
+    # `python: true` then fails at Session.new, `runtime: :monty` still works.
+    case System.get_env("EX_BASHKIT_CPYTHON") do
+      "0" -> {["--no-default-features" | flags], dir}
+      _ -> {flags, dir}
     end
   end
 

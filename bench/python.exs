@@ -23,7 +23,12 @@ defmodule PyBench do
   def ms(us), do: :io_lib.format("~.1f ms", [us / 1000]) |> to_string()
 end
 
-host = System.get_env("BENCH_PYTHON") || System.find_executable("python3")
+# The interpreter itself, not a launcher script in front of it (pyenv's shim).
+host =
+  System.get_env("BENCH_PYTHON") ||
+    System.cmd(System.find_executable("python3"), ["-c", "import sys; print(sys.executable)"])
+    |> elem(0)
+    |> String.trim()
 
 {load_us, _} =
   :timer.tc(fn -> :ok = ExBashkit.Native.python_load(ExBashkit.Python.Runtime.default_path()) end)
@@ -32,7 +37,7 @@ IO.puts("loading the runtime (first session of this VM): #{PyBench.ms(load_us)}"
 
 dir = Path.join(System.tmp_dir!(), "ex_bashkit_pybench_#{System.os_time()}")
 File.mkdir_p!(dir)
-csv = for i <- 0..399_999, into: "", do: "#{i},name#{i},#{rem(i, 97)}.5\n"
+csv = for i <- 0..459_999, into: "", do: "#{i},name#{i},#{rem(i, 97)}.5\n"
 File.write!(Path.join(dir, "data.csv"), csv)
 s = Session.new(python: true, cwd: "/w", files: %{"/w/data.csv" => csv})
 
@@ -41,7 +46,7 @@ imports =
 
 sum = "import csv; print(sum(float(r[2]) for r in csv.reader(open('data.csv'))))"
 
-IO.puts("data.csv: #{div(byte_size(csv), 1_000_000)} MB")
+IO.puts("host: #{host}; data.csv: #{Float.round(byte_size(csv) / 1_000_000, 1)} MB")
 
 for {name, prog, n} <- [
       {"print(1)", "print(1)", 20},
@@ -66,3 +71,18 @@ for {name, prog, n} <- [
 end
 
 File.rm_rf!(dir)
+
+# The deadline: how long past the exec's timeout a busy program (a loop in
+# Python, a loop in C) takes to come back.
+for {name, prog} <- [{"python loop", "while True: pass"}, {"C loop", "sum(range(10**15))"}] do
+  overshoot =
+    PyBench.median(
+      fn ->
+        {:error, "execution timed out" <> _} =
+          Session.exec(s, "python3 -c '#{prog}'", timeout_ms: 500)
+      end,
+      5
+    ) - 500_000
+
+  IO.puts(String.pad_trailing("past deadline", 14) <> " #{name}: #{PyBench.ms(overshoot)}")
+end

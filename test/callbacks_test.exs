@@ -400,6 +400,50 @@ defmodule ExBashkit.CallbacksTest do
       assert Agent.get(agent, &Map.keys/1) |> Enum.sort() == ["/", "/a.txt"]
     end
 
+    test "CPython reads, writes, lists and walks a virtual-fs mount", %{agent: agent} do
+      s =
+        Session.new(
+          virtual_fs: %{"/mnt/store" => {MapFs, agent}},
+          python: true,
+          cwd: "/mnt/store"
+        )
+
+      py = """
+      import os, pathlib
+      print(open("a.txt").read(), end="")
+      with open("/mnt/store/out.csv", "w") as f:
+          f.write("x,1\\ny,2\\n")
+      with open("out.csv", "a") as f:
+          f.write("z,3\\n")
+      os.mkdir("sub")
+      pathlib.Path("sub/n.txt").write_text("n\\n")
+      print(sorted(os.listdir(".")), os.getcwd())
+      print(sum(int(l.split(",")[1]) for l in open("out.csv")))
+      print([(d, sorted(fs)) for d, _, fs in sorted(os.walk("/mnt/store"))])
+      print(os.path.getsize("out.csv"), os.path.isdir("sub"), os.path.exists("nope"))
+      os.remove("sub/n.txt")
+      try:
+          open("nope")
+      except FileNotFoundError as e:
+          print("missing:", e.filename)
+      """
+
+      {out, err, 0} = run(s, "python3 - <<'EOF'\n#{py}EOF\ncat out.csv; ls sub | wc -l")
+      assert err == ""
+
+      assert out ==
+               "alpha\n" <>
+                 "['a.txt', 'out.csv', 'sub'] /mnt/store\n" <>
+                 "6\n" <>
+                 "[('/mnt/store', ['a.txt', 'out.csv']), ('/mnt/store/sub', ['n.txt'])]\n" <>
+                 "12 True False\n" <>
+                 "missing: nope\n" <>
+                 "x,1\ny,2\nz,3\n0\n"
+
+      assert Agent.get(agent, &Map.get(&1, "/out.csv")) == "x,1\ny,2\nz,3\n"
+      assert Agent.get(agent, &Map.get(&1, "/sub")) == :dir
+    end
+
     test "a dispatch function gets :recursive, and errors may be text" do
       parent = self()
 

@@ -68,6 +68,10 @@ defmodule ExBashkit.Python.Runtime do
   @doc """
   Download the runtime into `dir` (default: beside `default_path/0`) unless a
   verified copy is there. Returns `{:ok, path}` or `{:error, reason}`.
+
+  It uses OTP's `:inets` and `:ssl`, which ExBashkit does not start on its
+  own: in a release that calls this at run time, list them in
+  `:extra_applications` (or fetch at build time with `mix ex_bashkit.python`).
   """
   def fetch(dir \\ Path.dirname(default_path())) do
     path = Path.join(dir, @file_name)
@@ -129,9 +133,16 @@ defmodule ExBashkit.Python.Runtime do
   end
 
   defp download(url) do
-    {:ok, _} = Application.ensure_all_started(:inets)
-    {:ok, _} = Application.ensure_all_started(:ssl)
+    with {:ok, _} <- Application.ensure_all_started(:inets),
+         {:ok, _} <- Application.ensure_all_started(:ssl) do
+      get(url)
+    else
+      {:error, reason} ->
+        {:error, "fetching the runtime needs OTP's :inets and :ssl: #{inspect(reason)}"}
+    end
+  end
 
+  defp get(url) do
     ssl = [
       verify: :verify_peer,
       cacerts: :public_key.cacerts_get(),

@@ -22,6 +22,9 @@ mod filesystem;
 mod memory;
 #[path = "adversarial/patterns.rs"]
 mod patterns;
+#[cfg(feature = "cpython")]
+#[path = "adversarial/python.rs"]
+mod python;
 #[path = "adversarial/table.rs"]
 mod table;
 #[path = "adversarial/utilities.rs"]

@@ -49,8 +49,17 @@ pub fn limits() -> Limits {
     Limits { timeout_ms: TIMEOUT_MS, ..Limits::default() }
 }
 
+/// The CPython runtime `scripts/fetch_python` puts in `priv/python/`; the
+/// python cases run with it as `python3`.
+pub const PYTHON_WASM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../priv/python/python-3.12.0.wasm");
+
 /// Run `script` in a fresh session with `limits`, on a thread of its own.
 pub fn run_in_process(script: &str, limits: Limits) -> Outcome {
+    run_in_process_as(script, limits, false)
+}
+
+/// As [`run_in_process`], with `python3` on CPython when `python`.
+pub fn run_in_process_as(script: &str, limits: Limits, python: bool) -> Outcome {
     let script = script.to_string();
     let start = Instant::now();
     let handle = std::thread::Builder::new()
@@ -58,7 +67,11 @@ pub fn run_in_process(script: &str, limits: Limits) -> Outcome {
         .spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
             rt.block_on(async {
-                let mut bash = Bash::builder().limits(limits).build().expect("build");
+                let mut builder = Bash::builder().limits(limits);
+                if python {
+                    builder = builder.python(vec!["python3".into()]).python_runtime(PYTHON_WASM);
+                }
+                let mut bash = builder.build().expect("build");
                 bash.exec_with(&script, ExecOptions::default()).await
             })
         })
@@ -85,6 +98,11 @@ pub fn run_cli(script: &str) -> CliOutcome {
 
 /// Run `script` through the CLI with `limits` (as `SANDBASH_<LIMIT>` variables).
 pub fn run_cli_with(script: &str, l: &Limits) -> CliOutcome {
+    run_cli_as(script, l, false)
+}
+
+/// As [`run_cli_with`], with `python3` on CPython when `python`.
+pub fn run_cli_as(script: &str, l: &Limits, python: bool) -> CliOutcome {
     let start = Instant::now();
     let named = [
         ("TIMEOUT_MS", l.timeout_ms),
@@ -100,6 +118,9 @@ pub fn run_cli_with(script: &str, l: &Limits) -> CliOutcome {
     for (k, v) in named {
         cmd.env(format!("SANDBASH_{k}"), v.to_string());
     }
+    if python {
+        cmd.env("SANDBASH_PYTHON_WASM", PYTHON_WASM);
+    }
     let out = cmd.arg("-c").arg(script).stdin(Stdio::null()).output().expect("run sandbash");
     CliOutcome { status: out.status.code(), stdout: out.stdout, stderr: out.stderr, elapsed: start.elapsed() }
 }
@@ -113,12 +134,18 @@ pub fn survives(script: &str) -> Outcome {
 
 #[track_caller]
 pub fn survives_with(script: &str, limits: Limits) -> Outcome {
+    survives_as(script, limits, false)
+}
+
+/// As [`survives_with`], with `python3` on CPython when `python`.
+#[track_caller]
+pub fn survives_as(script: &str, limits: Limits, python: bool) -> Outcome {
     let bound = Duration::from_millis(limits.timeout_ms) + SLACK;
     let cli_limits = limits.clone();
-    let o = run_in_process(script, limits);
+    let o = run_in_process_as(script, limits, python);
     let shown = shorten(script);
     assert!(o.elapsed < bound, "{shown}: took {:?} in-process ({})", o.elapsed, o.describe());
-    let c = run_cli_with(script, &cli_limits);
+    let c = run_cli_as(script, &cli_limits, python);
     assert!(
         c.status.is_some(),
         "{shown}: the CLI died of a signal; stderr: {}",

@@ -47,7 +47,7 @@ pub fn load_runtime(path: &str) -> Result<Arc<Runtime>, String> {
     #[cfg(feature = "cpython")]
     return cpython::runtime::load(path);
     #[cfg(not(feature = "cpython"))]
-    return Err(format!("python runtime {path}: this build has no CPython (sandbash's `cpython` feature)"));
+    return Err(format!("python runtime {path}: this build has no CPython (sandbash's `cpython` feature, which the Elixir NIF leaves out when built with EX_BASHKIT_CPYTHON=0)"));
 }
 
 /// The interpreter for `python`: CPython when the session has a runtime, else Monty.
