@@ -28,7 +28,7 @@ const MAX_PATH: u32 = 4096;
 const MAX_FDS: usize = 1024;
 /// Where CPython writes its bytecode cache (`PYTHONPYCACHEPREFIX`): a tree
 /// of the host's, not the session's. What it writes there for the standard
-/// library (under [`STDLIB`]) is kept for the node's later runs, so a module
+/// library (under [`STDLIB`]) and for our hook is kept for the node's later runs, so a module
 /// is compiled once per node; anything else is dropped at the run's end, so
 /// no session ever reads bytecode another session's source produced.
 pub const PYCACHE: &str = "/.sandbash/pycache";
@@ -228,7 +228,7 @@ impl<O: Os> Host<O> {
         let at = self.scratch.iter().position(|(p, _)| p == from).ok_or(abi::NOENT)?;
         let (_, data) = self.scratch.swap_remove(at);
         if let Some(to) = to {
-            if to.strip_prefix(PYCACHE).is_some_and(|p| p.starts_with(STDLIB)) && to.ends_with(".pyc") {
+            if to.strip_prefix(PYCACHE).is_some_and(node_wide) && to.ends_with(".pyc") {
                 self.os.cache(to, data.clone());
             }
             self.scratch.retain(|(p, _)| p != to);
@@ -334,6 +334,13 @@ impl<O: Os> Host<O> {
             self.started.elapsed().as_nanos() as u64 + 1_000_000_000
         }
     }
+}
+
+/// Is the compiled form of the source at `path` the same for every session?
+/// The runtime's own library, and our start-up hook (constant text, served
+/// with a fixed size and mtime): compiling the hook took 16 ms of each start.
+fn node_wide(path: &str) -> bool {
+    path.starts_with(STDLIB) || path.strip_prefix(super::HOOK_DIR).is_some_and(|r| r.starts_with('/'))
 }
 
 /// Is `path` inside the bytecode cache's tree?

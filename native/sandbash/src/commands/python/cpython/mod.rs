@@ -47,7 +47,7 @@ pub struct CPython(pub Arc<Runtime>);
 /// touched are ever committed.
 const GUEST_STACK: usize = runtime::MAX_WASM_STACK + (8 << 20);
 /// Where the start-up hook lives (a directory only the guest sees).
-const HOOK_DIR: &str = "/.sandbash/python";
+pub(super) const HOOK_DIR: &str = "/.sandbash/python";
 
 /// `sitecustomize`, which CPython imports at start-up: it moves to the
 /// shell's cwd (WASI programs start in `/`), gives back the variables the
