@@ -380,12 +380,13 @@ struct InputState {
 
 /// A readable stream, shared by every command that reads the same fd (so `read`
 /// in a loop consumes a line at a time and the next command continues after it).
+/// The last field names the sandbox file a `< f` redirection opened.
 #[derive(Clone)]
-pub struct Input(Arc<tokio::sync::Mutex<InputState>>, Option<Arc<AtomicBool>>);
+pub struct Input(Arc<tokio::sync::Mutex<InputState>>, Option<Arc<AtomicBool>>, Option<Arc<str>>);
 
 impl Input {
     fn from_source(source: Source) -> Self {
-        Input(Arc::new(tokio::sync::Mutex::new(InputState { source, pending: Bytes::new() })), None)
+        Input(Arc::new(tokio::sync::Mutex::new(InputState { source, pending: Bytes::new() })), None, None)
     }
     /// A directory opened for reading (see [`Source::Directory`]).
     pub fn directory() -> Self {
@@ -395,6 +396,18 @@ impl Input {
         // stdin, where taking the lock would cost each of them.
         input.1 = Some(failed);
         input
+    }
+
+    /// This input as opened from the sandbox file at `path` (`< f`).
+    pub fn opened_from(mut self, path: &str) -> Self {
+        self.2 = Some(path.into());
+        self
+    }
+
+    /// The sandbox file a redirection opened this input from, if it was one
+    /// (GNU cat refuses `cat < f >> f`).
+    pub fn file_path(&self) -> Option<&str> {
+        self.2.as_deref()
     }
 
     /// Whether a read of this directory failed since last asked.
@@ -438,7 +451,7 @@ impl Input {
 
     /// An input that yields `data` and then end of file.
     pub fn from_bytes(data: impl Into<Bytes>) -> Self {
-        Input(Arc::new(tokio::sync::Mutex::new(InputState { source: Source::Empty, pending: data.into() })), None)
+        Input(Arc::new(tokio::sync::Mutex::new(InputState { source: Source::Empty, pending: data.into() })), None, None)
     }
 
     /// A file's contents as a stream of chunks (shared, not copied).

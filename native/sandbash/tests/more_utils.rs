@@ -141,6 +141,17 @@ fn shred_overwrites() {
 }
 
 #[test]
+fn cat_refuses_stdin_redirected_from_its_own_output() {
+    // stdin from `< f`, and a descriptor duplicated from one (`<&3`).
+    check_err(
+        r#"echo a > f; cat < f >> f; echo "status=$?"; cat - < f >> f; echo "status=$?"; exec 3< f; cat f <&3 >> f; echo "status=$?"; : > e; cat < e >> e; echo "status=$?"; cat < f > g; cat g"#,
+        "status=1\nstatus=1\nstatus=1\nstatus=0\na\n",
+        "cat: -: input file is output file\ncat: -: input file is output file\ncat: f: input file is output file\n",
+        0,
+    );
+}
+
+#[test]
 fn cat_refuses_its_own_output() {
     check_err(r#"echo a > f; cat f >> f; echo "status=$?"; cat f; echo b > g; cat g f >> f; echo "status=$?"; cat f; cat f > f; echo "status=$?"; wc -c < f; : > e; cat e >> e; echo "status=$?"; echo c > h; cat h 1<> h; echo "status=$?"; cat h - >> h < g; cat h"#, "status=1\na\nstatus=1\na\nb\nstatus=0\n0\nstatus=0\nstatus=1\nc\nb\n", "cat: f: input file is output file\ncat: f: input file is output file\ncat: h: input file is output file\ncat: h: input file is output file\n", 0);
 }

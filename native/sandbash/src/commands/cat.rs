@@ -103,6 +103,12 @@ impl State {
 }
 
 /// Write `data` through the state (or as it is).
+/// GNU cat will not copy a nonempty file to itself (`cat f >> f`, `cat < f
+/// >> f` would only fill the disk).
+async fn copies_to_itself(ctx: &CommandContext<'_>, path: &str) -> bool {
+    ctx.stdout.file_path() == Some(path) && ctx.fs.metadata(path).await.is_ok_and(|m| !m.is_dir() && m.size > 0)
+}
+
 async fn emit(ctx: &CommandContext<'_>, st: &mut State, data: &[u8]) -> Result<(), IoError> {
     if st.plain() {
         return ctx.out(data).await;
@@ -136,6 +142,15 @@ impl Utility for Cat {
         for f in &files {
             // stdin and devices (`/dev/zero`) are streamed a chunk at a time, never held whole.
             let streamed = f == "-" || crate::io::Input::device(&ctx.resolve(f)).is_some();
+            if f == "-" {
+                if let Some(path) = ctx.stdin.file_path().map(str::to_string) {
+                    if copies_to_itself(ctx, &path).await {
+                        ctx.err("-: input file is output file").await?;
+                        status = 1;
+                        continue;
+                    }
+                }
+            }
             if streamed {
                 let input = ctx.open_input(f).await.unwrap_or_else(|_| crate::io::Input::null());
                 while let Some(chunk) = input.read_chunk().await {
@@ -147,11 +162,7 @@ impl Utility for Cat {
                 continue;
             }
             let path = ctx.resolve(f);
-            // GNU cat will not copy a nonempty file to itself (`cat f >> f`
-            // would only fill the disk).
-            if ctx.stdout.file_path() == Some(path.as_str())
-                && ctx.fs.metadata(&path).await.is_ok_and(|m| !m.is_dir() && m.size > 0)
-            {
+            if copies_to_itself(ctx, &path).await {
                 ctx.err(format!("{}: input file is output file", quotef(f))).await?;
                 status = 1;
                 continue;

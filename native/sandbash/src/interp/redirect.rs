@@ -297,7 +297,7 @@ async fn open(sh: &ShellState, fds: &Fds, name: &str, kind: &K) -> Option<Fd> {
         // fails (EISDIR), which its reader reports.
         K::Read => match fs.open(&p).await {
             Err(crate::fs::FsError::IsADirectory) => Ok(Fd::In(Input::directory())),
-            other => other.map(Fd::In),
+            other => other.map(|i| Fd::In(i.opened_from(&p))),
         },
         K::ReadAndWrite => {
             let exists = match fs.metadata(&p).await {
