@@ -6,19 +6,10 @@
 
 alias ExBashkit.Session
 
+Code.require_file("support.exs", __DIR__)
+
 defmodule Bench do
-  def median(fun, n) do
-    # Warm up, then time n runs.
-    for _ <- 1..min(n, 20), do: fun.()
-
-    times =
-      for _ <- 1..n do
-        {us, _} = :timer.tc(fun)
-        us
-      end
-
-    times |> Enum.sort() |> Enum.at(div(n, 2))
-  end
+  defdelegate median(fun, n), to: BenchSupport
 
   def bash(script) do
     {_, 0} = System.cmd("bash", ["-c", script])

@@ -7,18 +7,11 @@
 
 alias ExBashkit.Session
 
+Code.require_file("support.exs", __DIR__)
+
 defmodule PyBench do
-  def median(fun, n) do
-    fun.()
-
-    times =
-      for _ <- 1..n do
-        {us, _} = :timer.tc(fun)
-        us
-      end
-
-    times |> Enum.sort() |> Enum.at(div(n, 2))
-  end
+  # One warm-up: a run of the csv case takes seconds.
+  def median(fun, n), do: BenchSupport.median(fun, n, 1)
 
   def ms(us), do: :io_lib.format("~.1f ms", [us / 1000]) |> to_string()
 end

@@ -5,14 +5,10 @@
 
 alias ExBashkit.{Session, Tool}
 
-defmodule WsBench do
-  def median(fun, n) do
-    for _ <- 1..min(n, 20), do: fun.()
+Code.require_file("support.exs", __DIR__)
 
-    for(_ <- 1..n, do: elem(:timer.tc(fun), 0))
-    |> Enum.sort()
-    |> Enum.at(div(n, 2))
-  end
+defmodule WsBench do
+  defdelegate median(fun, n), to: BenchSupport
 end
 
 plain = Session.new(history: false)

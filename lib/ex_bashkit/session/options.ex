@@ -483,21 +483,25 @@ defmodule ExBashkit.Session.Options do
 
   defp python(v), do: raise(ArgumentError, python_error(v))
 
-  defp python_name(name, _) when is_binary(name) do
+  defp python_name(name, _) when is_binary(name), do: command_name!(:python, name)
+
+  defp python_name(_, v), do: raise(ArgumentError, python_error(v))
+
+  # A name a command may be defined under, or an ArgumentError naming `opt`.
+  defp command_name!(opt, name) do
     cond do
       name == "" or String.contains?(name, ["/", "=", " ", "\t", "\n"]) ->
-        raise ArgumentError, "option :python: #{inspect(name)} is not a valid command name"
+        raise ArgumentError,
+              "option #{inspect(opt)}: #{inspect(name)} is not a valid command name"
 
       name in @keywords ->
         raise ArgumentError,
-              "option :python: #{inspect(name)} is a shell keyword and cannot be a command"
+              "option #{inspect(opt)}: #{inspect(name)} is a shell keyword and cannot be a command"
 
       true ->
         name
     end
   end
-
-  defp python_name(_, v), do: raise(ArgumentError, python_error(v))
 
   defp python_error(v),
     do:
@@ -511,16 +515,9 @@ defmodule ExBashkit.Session.Options do
               "option :builtins: a builtin's name must be a string, got: #{inspect(k)}"
       end
 
-      name = stringify(:builtins, k)
+      name = command_name!(:builtins, stringify(:builtins, k))
 
       cond do
-        name == "" or String.contains?(name, ["/", "=", " ", "\t", "\n"]) ->
-          raise ArgumentError, "option :builtins: #{inspect(name)} is not a valid command name"
-
-        name in @keywords ->
-          raise ArgumentError,
-                "option :builtins: #{inspect(name)} is a shell keyword and cannot be a command"
-
         not is_function(fun, 1) ->
           raise ArgumentError,
                 "option :builtins: #{inspect(name)} must map to a 1-arity function, got: #{inspect(fun)}"

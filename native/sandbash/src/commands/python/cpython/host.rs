@@ -279,37 +279,24 @@ impl<O: Os> Host<O> {
     }
 
     pub(super) fn stat_path(&mut self, path: &str, follow: bool) -> Result<abi::FileStat, Errno> {
+        // Files only the guest sees: the hook's, and the bytecode cache's.
+        let own = |filetype, nlink, size| abi::FileStat {
+            dev: 1,
+            ino: ino(path),
+            filetype,
+            nlink,
+            size,
+            ..Default::default()
+        };
         if let Some(d) = self.synthetic(path) {
-            let size = d.len() as u64;
-            return Ok(abi::FileStat {
-                dev: 1,
-                ino: ino(path),
-                filetype: abi::FILETYPE_REGULAR_FILE,
-                nlink: 1,
-                size,
-                ..Default::default()
-            });
+            return Ok(own(abi::FILETYPE_REGULAR_FILE, 1, d.len() as u64));
         }
         if self.synthetic_dir(path) || path == PYCACHE {
-            return Ok(abi::FileStat {
-                dev: 1,
-                ino: ino(path),
-                filetype: abi::FILETYPE_DIRECTORY,
-                nlink: 2,
-                ..Default::default()
-            });
+            return Ok(own(abi::FILETYPE_DIRECTORY, 2, 0));
         }
         if in_pycache(path) {
             let d = self.pycache_file(path).ok_or(abi::NOENT)?;
-            let size = d.len() as u64;
-            return Ok(abi::FileStat {
-                dev: 1,
-                ino: ino(path),
-                filetype: abi::FILETYPE_REGULAR_FILE,
-                nlink: 1,
-                size,
-                ..Default::default()
-            });
+            return Ok(own(abi::FILETYPE_REGULAR_FILE, 1, d.len() as u64));
         }
         self.flush_all()?;
         let s = self.os.stat(path, follow)?;
