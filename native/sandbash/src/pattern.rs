@@ -222,6 +222,43 @@ impl Pattern {
         p
     }
 
+    /// `Pattern::from_glob_text(text).try_matches_case(s, ..)` for a pattern
+    /// as written (a `case` arm's `k*5`, `-*`, `*.txt`): its preparation is
+    /// found by the text itself, so a loop's `case` builds no pattern, no
+    /// matcher and no key per turn.
+    pub fn text_matches(text: &str, s: &str, extglob: bool, nocase: bool) -> Result<bool, Stop> {
+        let which = usize::from(extglob) | usize::from(nocase) << 1;
+        let cached = text.len() <= MAX_PREPARED_CHARS;
+        let found = if cached { BY_TEXT.with(|m| m.borrow()[which].get(text).cloned()) } else { None };
+        let prep = match found {
+            Some(p) => p,
+            None => {
+                let p = Pattern::from_glob_text(text).prepared(extglob, nocase);
+                if cached {
+                    BY_TEXT.with(|m| {
+                        let mut m = m.borrow_mut();
+                        let map = &mut m[which];
+                        if map.len() >= CACHE_ENTRIES {
+                            map.clear();
+                        }
+                        map.insert(text.into(), p.clone());
+                    });
+                }
+                p
+            }
+        };
+        match prep {
+            Prep::Literal => Ok(text == s),
+            Prep::Prefix(l) => Ok(s.starts_with(&*l)),
+            Prep::Suffix(l) => Ok(s.ends_with(&*l)),
+            Prep::Both(p, q) => Ok(s.len() >= p.len() + q.len() && s.starts_with(&*p) && s.ends_with(&*q)),
+            Prep::Contains(l) => Ok(s.contains(&*l)),
+            Prep::Dfa(d) => Scanner::new(d).is_match(s),
+            Prep::Negated => Pattern::from_glob_text(text).try_matches_case(s, extglob, nocase),
+            Prep::Invalid => Ok(false),
+        }
+    }
+
     fn prepare(&self, extglob: bool, nocase: bool) -> Prep {
         if !nocase {
             if !self.has_meta(extglob) {
@@ -346,7 +383,11 @@ thread_local! {
     /// cleared when full, so at most [`CACHE_ENTRIES`] of
     /// [`MAX_PREPARED_CHARS`] characters each.
     static PREPARED: std::cell::RefCell<[PreparedMap; 4]> = std::cell::RefCell::new(Default::default());
+    /// The same by a pattern's unquoted text ([`Pattern::text_matches`]),
+    /// bounded alike.
+    static BY_TEXT: std::cell::RefCell<[TextMap; 4]> = std::cell::RefCell::new(Default::default());
 }
+type TextMap = HashMap<Box<str>, Prep, foldhash::fast::RandomState>;
 
 /// `lit*`, `*lit`, `*lit*` or `lit*lit` where `lit` has no special
 /// character: matched by comparing text, in time linear in the string

@@ -349,11 +349,14 @@ async fn while_loop(
 async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Res {
     // Errors in its word name the line of `case`.
     sh.line = sh.src.line(cc.loc.start.line);
-    let raw = super::raw_word(sh, &cc.value);
+    let src = sh.src.clone();
+    let raw = src.word(&cc.value);
     if before(sh, fds, |_| format!("case {raw} in ")).await? {
         return Ok(sh.last_status);
     }
-    super::simple::xtrace(sh, fds, &format!("case {raw} in")).await;
+    if sh.opts.xtrace {
+        super::simple::xtrace(sh, fds, &format!("case {raw} in")).await;
+    }
     let value = match super::fast::unsplit_word(sh, &raw) {
         Some(v) => v.into_owned(),
         None => expand::expand_string(sh, fds, &raw).await?,
@@ -361,7 +364,6 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
     let mut status = 0;
     let mut i = 0;
     let mut fall_through = false;
-    let src = sh.src.clone();
     while i < cc.cases.len() {
         let item = &cc.cases[i];
         let mut matched = fall_through;
@@ -370,12 +372,14 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
                 let text = src.word(p);
                 // Text with nothing to expand or quote is its own pattern
                 // (the usual `-a)`, `k*5)`, `*.txt)`): no expansion per turn.
-                let pattern = if plain_pattern(&text, sh.opts.extglob) {
-                    Pattern::from_glob_text(&text)
+                let (extglob, nocase) = (sh.opts.extglob, sh.opts.nocasematch);
+                let hit = if plain_pattern(&text, extglob) {
+                    Pattern::text_matches(&text, &value, extglob, nocase)?
                 } else {
-                    Pattern::from_parts(&expand::expand_pattern(sh, fds, &text).await?)
+                    let parts = expand::expand_pattern(sh, fds, &text).await?;
+                    Pattern::from_parts(&parts).try_matches_case(&value, extglob, nocase)?
                 };
-                if pattern.try_matches_case(&value, sh.opts.extglob, sh.opts.nocasematch)? {
+                if hit {
                     matched = true;
                     break;
                 }

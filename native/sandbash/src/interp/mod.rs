@@ -349,6 +349,10 @@ async fn run_items(sh: &mut ShellState, items: &[ast::CompoundListItem], fds: &F
         {
             let s = fast::call::run(sh, c, f, args, fds).await?;
             finish_fast(sh, fds, fast::Ran { status: s, yield_due: false }).await?
+        } else if let Some(c) = lone_compound(sh, &and_or.first).filter(|_| and_or.additional.is_empty()) {
+            run_lone_compound(sh, c, fds).await?
+        } else if let Some(c) = lone_other(sh, and_or) {
+            run_lone_other(sh, c, fds).await?
         } else {
             // Boxed apart, as the largest arm: this future is boxed for
             // every list, and copied whole when it is.
@@ -365,6 +369,80 @@ fn lone_command(and_or: &ast::AndOrList) -> Option<&ast::Command> {
         [cmd] if and_or.additional.is_empty() && p.timed.is_none() && !p.bang => Some(cmd),
         _ => None,
     }
+}
+
+/// The compound command of a pipeline that is a group, `if`, loop or
+/// `case` alone, without redirections, when it can start at once.
+fn lone_compound<'a>(sh: &ShellState, p: &'a ast::Pipeline) -> Option<&'a ast::CompoundCommand> {
+    match lone_other_in(sh, p)? {
+        ast::Command::Compound(c, None)
+            if !matches!(c, ast::CompoundCommand::Subshell(_) | ast::CompoundCommand::Arithmetic(_)) =>
+        {
+            Some(c)
+        }
+        _ => None,
+    }
+}
+
+/// [`run_lone_other`] for [`lone_compound`]'s command, with one future fewer.
+async fn run_lone_compound(sh: &mut ShellState, c: &ast::CompoundCommand, fds: &Fds) -> Res {
+    sh.compound_unrun = false;
+    let status = stack::GrowStack(Box::pin(compound::run(sh, c, fds))).await?;
+    sh.last_status = status;
+    if std::mem::take(&mut sh.compound_unrun) {
+        return check_errexit(sh, fds, status).await;
+    }
+    Ok(status)
+}
+
+/// The command of a list item or and-or pipeline that is one command other
+/// than a simple command alone (a group, `if`, loop, `case`, `[[ ]]`, a
+/// subshell, a definition), when it can start at once.
+fn lone_other<'a>(sh: &ShellState, and_or: &'a ast::AndOrList) -> Option<&'a ast::Command> {
+    lone_other_in(sh, &and_or.first).filter(|_| and_or.additional.is_empty())
+}
+
+/// [`lone_other`] for one pipeline.
+fn lone_other_in<'a>(sh: &ShellState, p: &'a ast::Pipeline) -> Option<&'a ast::Command> {
+    match (&p.seq[..], &p.timed, p.bang) {
+        ([cmd], None, false) if !matches!(cmd, ast::Command::Simple(_)) => {
+            (!crate::limits::inline::slice_spent(&sh.budget)).then_some(cmd)
+        }
+        _ => None,
+    }
+}
+
+/// What the and-or list, pipeline and command layers around
+/// [`lone_other`]'s command do, without their futures: in a loop body
+/// (`case`, `if`, `[[ ]] && { }`), building, boxing and copying those was a
+/// large part of each turn. Mirrors `run_pipeline_untimed` and
+/// `run_pipeline_stages` for one command.
+fn run_lone_other<'a>(sh: &'a mut ShellState, cmd: &'a ast::Command, fds: &'a Fds) -> BoxFuture<'a, Res> {
+    // Built as `run_command` is (a boxed block): the recursion through a
+    // `case` arm's group needs a future type that is named `Send`.
+    Box::pin(async move {
+        sh.compound_unrun = false;
+        let status = stack::GrowStack(Box::pin(run_other_command(sh, cmd, fds))).await?;
+        match cmd {
+            ast::Command::Compound(c, _) => {
+                let own = matches!(c, ast::CompoundCommand::Subshell(_) | ast::CompoundCommand::Arithmetic(_));
+                if own {
+                    set_pipestatus_one(sh, status);
+                }
+                sh.last_status = status;
+                // A compound reports its own failures through its commands.
+                if !std::mem::take(&mut sh.compound_unrun) && !own {
+                    return Ok(status);
+                }
+            }
+            ast::Command::Function(_) => sh.last_status = status,
+            _ => {
+                set_pipestatus_one(sh, status);
+                sh.last_status = status;
+            }
+        }
+        check_errexit(sh, fds, status).await
+    })
 }
 
 /// The simple command of a list item that is one simple command alone.
@@ -436,6 +514,9 @@ async fn run_pipeline_or_fast(sh: &mut ShellState, p: &ast::Pipeline, fds: &Fds)
         if let Some(ran) = fast::try_command(sh, cmd, fds)? {
             return finish_fast(sh, fds, ran).await;
         }
+    }
+    if let Some(cmd) = lone_other_in(sh, p) {
+        return run_lone_other(sh, cmd, fds).await;
     }
     run_pipeline(sh, p, fds).await
 }
@@ -841,15 +922,19 @@ pub fn function_source(src: &crate::state::source::Source, def: &ast::FunctionDe
 
 /// Call a shell function with arguments.
 pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
-    // BASH_SOURCE: the file each function on the stack was defined in.
-    sh.push_source(func.file.clone());
-    sh.func_depth += 1;
-    // Arguments count in BASH_ARGV only under `extdebug`.
+    // One change of the frames (each change drops the arrays computed from
+    // them): BASH_SOURCE gets the file the function was defined in,
+    // FUNCNAME and BASH_LINENO the frame, and BASH_ARGV the arguments, which
+    // count there only under `extdebug`.
     let extdebug = sh.opts.extdebug;
+    let line = sh.line;
+    sh.func_depth += 1;
     let stack = sh.call_stack();
+    stack.sources.push(func.file.clone());
     stack.args.push(extdebug.then(|| Arc::new(args.clone())));
     stack.args_init |= extdebug;
-    sh.push_frame(name);
+    stack.lines.push(line);
+    stack.names.push(name.into());
     sh.func_depth -= 1;
     // A function not traced (`set -T`) runs without the DEBUG and RETURN
     // traps, and without ERR unless `set -E`; they come back when it returns,
@@ -906,12 +991,15 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
         }
     }
     sh.err_trap_new_in_call = !err_before && sh.traps.get("ERR").is_some_and(|a| !a.is_empty());
-    sh.call_stack().args.pop();
+    let stack = sh.call_stack();
+    stack.args.pop();
+    stack.names.pop();
+    let called_at = stack.lines.pop();
+    stack.sources.pop();
     // The caller goes on at the line of the call.
-    if let Some(l) = sh.pop_frame() {
+    if let Some(l) = called_at {
         sh.line = l;
     }
-    sh.pop_source();
     r
 }
 
@@ -924,9 +1012,14 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
     let saved_args = std::mem::replace(&mut sh.positional, Arc::new(args));
     sh.vars.push_scope();
     let body = &func.def.body;
+    // Descriptors of the function's own redirections, when it has some.
+    let redirected;
     let fds = match &body.1 {
         Some(r) => match Box::pin(redirect::apply(sh, &r.0, fds)).await {
-            Ok(Some(f)) => f,
+            Ok(Some(f)) => {
+                redirected = f;
+                &redirected
+            }
             Ok(None) => {
                 sh.vars.pop_scope();
                 sh.positional = saved_args;
@@ -940,12 +1033,12 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
                 return Err(e);
             }
         },
-        None => fds.clone(),
+        None => fds,
     };
     let saved_src = std::mem::replace(&mut sh.src, func.program.clone());
     let saved_loops = std::mem::replace(&mut sh.loop_depth, 0);
     let outer_local_opts = sh.local_opts.take();
-    let r = compound::run(sh, &body.0, &fds).await;
+    let r = compound::run(sh, &body.0, fds).await;
     // The RETURN trap runs as the function returns, still inside it.
     let r = match r {
         Err(Flow::Stop(s)) => Err(Flow::Stop(s)),
@@ -955,7 +1048,7 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
         Err(Flow::Abort(n)) => Err(Flow::Abort(n)),
         other if sh.traps.get("RETURN").is_some_and(|a| !a.is_empty()) => {
             // `$?` there is the status before `return`.
-            let t = Box::pin(simple::run_trap(sh, "RETURN", &fds)).await;
+            let t = Box::pin(simple::run_trap(sh, "RETURN", fds)).await;
             t.map(|_| ()).and(other)
         }
         other => other,

@@ -278,15 +278,25 @@ pub(super) fn command_line(cmd: &ast::SimpleCommand) -> Option<usize> {
             other => other.location().map(|l| (l.start.line, l.end.line)),
         }
     }
-    let prefix = cmd.prefix.iter().flat_map(|p| p.0.iter());
-    let suffix = cmd.suffix.iter().flat_map(|p| p.0.iter());
-    let name = cmd.word_or_name.as_ref().and_then(|w| w.loc.as_ref()).map(|l| (l.start.line, l.end.line, false));
-    let mut items = prefix
-        .filter_map(|it| lines(it).map(|(s, e)| (s, e, matches!(it, Item::IoRedirect(_)))))
-        .chain(name)
-        .chain(suffix.filter_map(|it| lines(it).map(|(s, e)| (s, e, matches!(it, Item::IoRedirect(_))))));
-    let first = items.next()?;
-    Some(match items.next() {
+    // The first two items with a line (a plain loop: every command runs this).
+    let mut found: [Option<(usize, usize, bool)>; 2] = [None, None];
+    {
+        let mut n = 0;
+        let mut take = |x: Option<(usize, usize, bool)>| {
+            if let Some(x) = x {
+                found[n] = Some(x);
+                n += 1;
+            }
+            n == 2
+        };
+        let item = |it: &Item| lines(it).map(|(s, e)| (s, e, matches!(it, Item::IoRedirect(_))));
+        let name = cmd.word_or_name.as_ref().and_then(|w| w.loc.as_ref()).map(|l| (l.start.line, l.end.line, false));
+        let prefix = cmd.prefix.iter().flat_map(|p| p.0.iter());
+        let suffix = cmd.suffix.iter().flat_map(|p| p.0.iter());
+        let _ = prefix.map(item).any(&mut take) || take(name) || suffix.map(item).any(&mut take);
+    }
+    let first = found[0]?;
+    Some(match found[1] {
         // A redirection's first token is its operator.
         Some((start, _, true)) => start,
         Some((_, end, false)) => end,
