@@ -38,6 +38,21 @@ trap - DEBUG"#, "D[x=1] 3\nD[(( x++ ))] 4\nD[((x+=2))] 5\nD[[[ -n $x ]]] 6\nD[[[
 }
 
 #[test]
+fn traps_leave_pipestatus_as_it_was() {
+    check(
+        r#"trap 'true | true' DEBUG
+(exit 3); echo "${PIPESTATUS[*]}"
+trap - DEBUG
+trap 'echo err; true | true | true' ERR
+false | (exit 4); echo "${PIPESTATUS[*]}"
+f() { (exit 5); }; f; echo "$? ${PIPESTATUS[*]}"
+{ (exit 6); }; echo "${PIPESTATUS[*]}""#,
+        "3\nerr\nerr\n1 4\nerr\n5 5\nerr\n6\n",
+        0,
+    );
+}
+
+#[test]
 fn debug_pipeline_stages_in_parent() {
     check(
         r#"trap 'echo "D[$BASH_COMMAND]"' DEBUG

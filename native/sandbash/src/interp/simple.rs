@@ -208,7 +208,13 @@ pub async fn run_trap(sh: &mut ShellState, name: &str, fds: &Fds) -> Res {
     Arc::make_mut(&mut sh.traps).insert(name.into(), String::new());
     sh.trace.in_trap += 1;
     let (status, line) = (sh.last_status, sh.line);
+    // The trap's own pipelines leave PIPESTATUS as it was (bash saves and
+    // restores it around a trap: an ERR trap still sees, and leaves, `1 4`).
+    let pipestatus = sh.vars.get("PIPESTATUS").and_then(|v| v.value.clone());
     let r = super::run_trap_string(sh, &action, fds).await;
+    if let Some(v) = pipestatus {
+        super::set_pipestatus(sh, v);
+    }
     sh.line = line;
     sh.trace.in_trap -= 1;
     if sh.traps.get(name).is_some_and(String::is_empty) {

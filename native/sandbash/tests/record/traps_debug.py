@@ -26,6 +26,13 @@ echo $(echo sub)
 while false; do :; done
 if true; then :; fi
 trap - DEBUG''')
+t("traps_leave_pipestatus_as_it_was", '''trap 'true | true' DEBUG
+(exit 3); echo "${PIPESTATUS[*]}"
+trap - DEBUG
+trap 'echo err; true | true | true' ERR
+false | (exit 4); echo "${PIPESTATUS[*]}"
+f() { (exit 5); }; f; echo "$? ${PIPESTATUS[*]}"
+{ (exit 6); }; echo "${PIPESTATUS[*]}"''')
 t("debug_pipeline_stages_in_parent", '''trap 'echo "D[$BASH_COMMAND]"' DEBUG
 echo a | cat
 true | { cat; echo in; }
