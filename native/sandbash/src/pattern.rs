@@ -210,14 +210,7 @@ impl Pattern {
         }
         let p = self.prepare(extglob, nocase);
         if cached {
-            PREPARED.with(|m| {
-                let mut m = m.borrow_mut();
-                let map = &mut m[which];
-                if map.len() >= CACHE_ENTRIES {
-                    map.clear();
-                }
-                map.insert(self.chars.clone().into_boxed_slice(), p.clone());
-            });
+            PREPARED.with(|m| keep(&mut m.borrow_mut()[which], self.chars.clone().into_boxed_slice(), p.clone()));
         }
         p
     }
@@ -235,14 +228,7 @@ impl Pattern {
             None => {
                 let p = Pattern::from_glob_text(text).prepared(extglob, nocase);
                 if cached {
-                    BY_TEXT.with(|m| {
-                        let mut m = m.borrow_mut();
-                        let map = &mut m[which];
-                        if map.len() >= CACHE_ENTRIES {
-                            map.clear();
-                        }
-                        map.insert(text.into(), p.clone());
-                    });
+                    BY_TEXT.with(|m| keep(&mut m.borrow_mut()[which], text.into(), p.clone()));
                 }
                 p
             }
@@ -388,6 +374,14 @@ thread_local! {
     static BY_TEXT: std::cell::RefCell<[TextMap; 4]> = std::cell::RefCell::new(Default::default());
 }
 type TextMap = HashMap<Box<str>, Prep, foldhash::fast::RandomState>;
+
+/// Keep `p` in a per-thread map of preparations, emptied when full.
+fn keep<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Prep, foldhash::fast::RandomState>, key: K, p: Prep) {
+    if map.len() >= CACHE_ENTRIES {
+        map.clear();
+    }
+    map.insert(key, p);
+}
 
 /// `lit*`, `*lit`, `*lit*` or `lit*lit` where `lit` has no special
 /// character: matched by comparing text, in time linear in the string
