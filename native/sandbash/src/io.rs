@@ -485,6 +485,25 @@ impl Input {
         st.source.next().await
     }
 
+    /// A whole line (up to and including `delim`, at most `max` bytes) when
+    /// it is there to take without waiting and `take` accepts it (bytes
+    /// already read, or the next chunk of a file in memory); `None` having
+    /// consumed nothing otherwise: a loop's `read` of a file decides here.
+    pub fn try_read_line(&self, delim: u8, max: usize, take: impl FnOnce(&[u8]) -> bool) -> Option<Vec<u8>> {
+        let mut st = self.0.try_lock().ok()?;
+        if st.pending.is_empty() {
+            if let Source::Slices(rest) = &mut st.source {
+                let chunk = rest.split_to(rest.len().min(FILE_CHUNK));
+                st.pending = chunk;
+            }
+        }
+        let end = memchr(delim, &st.pending)? + 1;
+        if end > max || !take(&st.pending[..end]) {
+            return None;
+        }
+        Some(st.pending.split_to(end).to_vec())
+    }
+
     /// Read up to and including `delim`; `None` at end of file with nothing read.
     /// Stops after `max` bytes so one endless line cannot exhaust memory.
     pub async fn read_until(&self, delim: u8, max: usize) -> Option<Vec<u8>> {

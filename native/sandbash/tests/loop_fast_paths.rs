@@ -835,6 +835,67 @@ done"#,
     );
 }
 
+#[test]
+fn single_tests_whose_options_and_values_change() {
+    check(
+        r#"x=file.TXT; u=
+for i in 1 2 3 4; do
+  (( i == 2 )) && shopt -s nocasematch
+  (( i == 3 )) && { shopt -u nocasematch; x='a b'; u=set; }
+  (( i == 4 )) && shopt -s extglob
+  r=
+  [[ $x == *.txt ]] && r+=A
+  [[ $x != *.txt ]] && r+=B
+  [[ ! $x == *.txt ]] && r+=C
+  [[ -n $u ]] && r+=D
+  [[ -z "$u" ]] && r+=E
+  [[ $x == a?b ]] && r+=F
+  [[ $x == [[:alpha:]]* ]] && r+=G
+  [[ $x =~ ^(a) ]] && r+="H${BASH_REMATCH[1]}"
+  [[ ! $x =~ TXT$ ]] && r+="I${#BASH_REMATCH[@]}"
+  echo "$i $r"
+done"#,
+        "1 BCEG\n2 AEG\n3 BCDFGHaI0\n4 BCDFGHaI0\n",
+        0,
+    );
+}
+
+#[test]
+fn tests_and_what_the_shell_around_them_sees() {
+    check(r#"f() { local BASH_REMATCH; [[ abc =~ (b) ]]; declare -p BASH_REMATCH; }
+for i in 1 2; do
+  true | false; [[ x == x ]]; echo "st=$? ps=${PIPESTATUS[*]}"
+  [[ x =~ [ ]]; echo "bad=$?"
+  [[ ab =~ z ]]; declare -p BASH_REMATCH
+  f; declare -p BASH_REMATCH
+  [[ $i == 1
+  ]] && echo "line $LINENO"
+done
+BASH_REMATCH=scalar; [[ a =~ z ]]; declare -p BASH_REMATCH"#, "st=0 ps=0\nbad=2\ndeclare -a BASH_REMATCH=()\ndeclare -- BASH_REMATCH\ndeclare -a BASH_REMATCH=([0]=\"b\" [1]=\"b\")\nline 8\nst=0 ps=0\nbad=2\ndeclare -a BASH_REMATCH=()\ndeclare -- BASH_REMATCH\ndeclare -a BASH_REMATCH=([0]=\"b\" [1]=\"b\")\ndeclare -a BASH_REMATCH=()\n", 0);
+}
+
+#[test]
+fn tests_under_errexit_and_nounset() {
+    check_err(
+        r#"set -u; x=1
+for i in 1 2; do [[ $x == 1 ]] && echo "ok $i"; done
+set -e; [[ $x == 2 ]] || echo "or"; [[ $x =~ ^1$ ]]; [[ $x == 2 ]]; echo "not here""#,
+        "ok 1\nok 2\nor\n",
+        "",
+        1,
+    );
+}
+
+#[test]
+fn test_of_an_unset_variable_under_nounset() {
+    check_err(
+        r#"set -u; for i in 1 2; do [[ $nope == x ]]; echo "not here"; done"#,
+        "",
+        "bash: line 1: nope: unbound variable\n",
+        127,
+    );
+}
+
 // ----------------------------------------------------------------------
 // substrings taken in a loop
 // ----------------------------------------------------------------------
@@ -859,5 +920,143 @@ arr=(one two); e=${arr:1:1}; echo "$e"; f=${s:1/0}; echo "not here""#,
         "bc 2\nabcdef\nabcdef\nn\n",
         "bash: line 3: s: 1/0: division by 0 (error token is \"0\")\n",
         1,
+    );
+}
+
+// ----------------------------------------------------------------------
+// array elements assigned in a loop
+// ----------------------------------------------------------------------
+
+#[test]
+fn assoc_elements_from_mixed_subscripts() {
+    check(r#"declare -A m; k=key; i=3
+for ((j=0;j<6;j++)); do m[k$((j%2))]=$j; m[$k$j]="v $j"; m[${k}_x]=$((j*j)); m[a.b-c/d]=lit; done
+m[$i$k]=$i; m[$((i+1))]="$k"
+for x in "${!m[@]}"; do echo "$x=${m[$x]}"; done | sort"#, "3key=3\n4=key\na.b-c/d=lit\nk0=4\nk1=5\nkey0=v 0\nkey1=v 1\nkey2=v 2\nkey3=v 3\nkey4=v 4\nkey5=v 5\nkey_x=25\n", 0);
+}
+
+#[test]
+fn indexed_elements_from_arithmetic_subscripts() {
+    check(
+        r#"a=(x y z); n=2
+for ((j=0;j<4;j++)); do a[j]=v$j; a[$j+4]=w$j; a[n+j]=$n; done
+declare -p a"#,
+        "declare -a a=([0]=\"v0\" [1]=\"v1\" [2]=\"v2\" [3]=\"v3\" [4]=\"2\" [5]=\"2\" [6]=\"w2\" [7]=\"w3\")\n",
+        0,
+    );
+}
+
+#[test]
+fn elements_whose_array_changes_kind_midway() {
+    check(r#"declare -A m; a=(1)
+for ((j=0;j<4;j++)); do
+  (( j == 1 )) && { unset m; declare -A m=([old]=1); }
+  (( j == 2 )) && declare -u -A m
+  (( j == 3 )) && a=scalar
+  m[k$j]=val$j; a[j]=e$j
+done; declare -p m a"#, "declare -Au m=([k1]=\"val1\" [k2]=\"VAL2\" [k3]=\"VAL3\" [old]=\"1\" )\ndeclare -a a=([0]=\"scalar\" [1]=\"e1\" [2]=\"e2\" [3]=\"e3\")\n", 0);
+}
+
+#[test]
+fn element_of_a_readonly_or_integer_array() {
+    check_err(
+        r#"declare -ia ia=(1); declare -rA r=([a]=1)
+for ((j=0;j<2;j++)); do ia[j]=2+$j; done; declare -p ia
+r[b]=2; echo "not here""#,
+        "declare -ai ia=([0]=\"2\" [1]=\"3\")\n",
+        "bash: line 3: r: readonly variable\n",
+        1,
+    );
+}
+
+#[test]
+fn element_subscripts_with_side_effects_or_errors() {
+    check_err(r#"a=(); declare -A m; i=0
+for ((j=0;j<3;j++)); do a[i++]=$j; m[$((i+=1))]=$j; done; declare -p a m
+a[-1]=last; declare -p a
+a[-9]=bad; echo "not here""#, "declare -a a=([0]=\"0\" [2]=\"1\" [4]=\"2\")\ndeclare -A m=([6]=\"2\" [4]=\"1\" [2]=\"0\" )\ndeclare -a a=([0]=\"0\" [2]=\"1\" [4]=\"last\")\n", "bash: line 4: a[-9]: bad array subscript\n", 1);
+}
+
+#[test]
+fn assoc_key_that_expands_to_nothing() {
+    check_err(r#"declare -A m; m[$u]=x; echo "not here"
+m[""]=y; echo "nor here"
+m=([$u]=x [a]=1 ["$u"]+=y); echo "st=$?"; declare -p m
+m[$u]+=z; echo "nor here"
+echo "goes on""#, "st=0\ndeclare -A m=([a]=\"1\" )\ngoes on\n", "bash: line 1: m[$u]: bad array subscript\nbash: line 2: m[\"\"]: bad array subscript\nbash: line 3: [$u]=x: bad array subscript\nbash: line 3: [\"$u\"]+=y: bad array subscript\nbash: line 4: m[$u]: bad array subscript\n", 0);
+}
+
+#[test]
+fn assoc_key_that_expands_to_nothing_under_errexit() {
+    check_err(
+        r#"set -e; declare -A m; m[$u]=x
+echo "not here""#,
+        "",
+        "bash: line 1: m[$u]: bad array subscript\n",
+        1,
+    );
+}
+
+// ----------------------------------------------------------------------
+// read in a loop over a file
+// ----------------------------------------------------------------------
+
+#[test]
+fn lines_of_every_shape() {
+    check(r#"printf 'a b c\n  lead  trail  \none\\ two three\ncont \\\nnext line\nback\\\\\n\n\tx\ty\nnul\0byte\nlast' > f
+n=0; while read x y; do n=$((n+1)); printf '%s [%s] [%s] %s\n' $n "$x" "$y" "$_"; done < f
+echo "end [$x] [$y]"
+while read -r l; do printf '<%s>' "$l"; done < f; echo "[$l]"
+while read; do printf '{%s}' "$REPLY"; done < f; echo
+while read -r; do printf '{%s}' "$REPLY"; done < f; echo"#, "1 [a] [b c] \n2 [lead] [trail] \n3 [one two] [three] \n4 [cont] [next line] \n5 [back\\] [] \n6 [] [] \n7 [x] [y] \n8 [nulbyte] [] \nend [last] []\n<a b c><lead  trail><one\\ two three><cont \\><next line><back\\\\><><x\ty><nulbyte>[last]\n{a b c}{  lead  trail  }{one two three}{cont next line}{back\\}{}{\tx\ty}{nulbyte}\n{a b c}{  lead  trail  }{one\\ two three}{cont \\}{next line}{back\\\\}{}{\tx\ty}{nulbyte}\n", 0);
+}
+
+#[test]
+fn what_decides_a_read_changes_midway() {
+    check(r#"seq 1 8 | sed 's/$/ a:b c/' > f; i=0
+while read x y z; do
+  i=$((i+1))
+  case $i in
+    2) IFS=: ;;
+    3) IFS= ;;
+    4) unset IFS; declare -i y ;;
+    5) declare +i y; declare -u z ;;
+    6) declare +u z; y=(arr) ;;
+    7) readonly x ;;
+  esac
+  echo "$i [$x] [$y] [$z] ${y[*]}"
+done < f 2>&1"#, "1 [1] [a:b] [c] a:b\n2 [2] [a:b] [c] a:b\n3 [3 a] [b c] [] b c\n4 [4 a:b c] [] [] \nbash: line 2: read: a:b: syntax error in expression (error token is \":b\")\n", 1);
+}
+
+#[test]
+fn other_readers_of_the_same_input() {
+    check(
+        r#"seq 1 10 > f
+while read a; do read b; head -n 1; echo "[$a $b]"; done < f
+{ read a; cat; } < f | tr '\n' ' '; echo
+while read -r a; do echo "$a"; read -r b <&3; echo "3:$b"; done < f 3< f | head -n 6"#,
+        "3\n[1 2]\n6\n[4 5]\n9\n[7 8]\n[10 ]\n2 3 4 5 6 7 8 9 10 \n1\n3:1\n2\n3:2\n3\n3:3\n",
+        0,
+    );
+}
+
+#[test]
+fn long_lines_across_chunks() {
+    check(
+        r#"head -c 70000 /dev/zero | tr '\0' x > f; echo >> f; echo short >> f; head -c 140000 /dev/zero | tr '\0' y >> f; echo end >> f
+while read -r l; do echo "${#l} ${l: -3}"; done < f"#,
+        "70000 xxx\n5 ort\n140003 end\n",
+        0,
+    );
+}
+
+#[test]
+fn read_in_functions_and_pipes() {
+    check(
+        r#"f() { local line n=0; while read -r line; do n=$((n+1)); done; echo "$n [$line]"; }
+seq 1 5 > f; f < f; seq 1 3 | f; printf 'a\nb' | f
+g() { local -n ref=$1; read -r ref; }; echo named > f; g v < f; echo "[$v]""#,
+        "5 []\n3 []\n1 [b]\n[named]\n",
+        0,
     );
 }

@@ -19,7 +19,7 @@ mod jobs;
 mod let_;
 pub mod mapfile;
 mod misc;
-mod read;
+pub(crate) mod read;
 mod select;
 mod set;
 mod shift;

@@ -172,20 +172,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
             if ended {
                 l.pop();
             }
-            let text = crate::raw_bytes::decode_vec(l);
-            let mut it = text.chars().filter(|&c| c != '\0');
-            let mut dangling = false;
-            while let Some(c) = it.next() {
-                if c == '\\' && !raw {
-                    match it.next() {
-                        Some('\n') => {}
-                        Some(n) => chars.push((n, true)),
-                        None => dangling = true,
-                    }
-                } else {
-                    chars.push((c, false));
-                }
-            }
+            let dangling = line_chars(&crate::raw_bytes::decode_vec(l), raw, &mut chars);
             if !ended {
                 break;
             }
@@ -209,7 +196,7 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
     }
     let status = i32::from(!hit_delim);
     let ifs = sh.get_var("IFS").unwrap_or_else(|| " \t\n".into());
-    let plain = |cs: &[(char, bool)]| cs.iter().map(|&(c, _)| c).collect::<String>();
+    let plain = text;
 
     if let Some(arr) = array {
         if !super::valid_name(&arr) {
@@ -246,23 +233,52 @@ pub async fn read(sh: &mut ShellState, argv: &[String], fds: &Fds) -> Result<i32
         }
         return Ok(if ok { status } else { 1 });
     }
-    let mut rest: &[(char, bool)] = &chars;
-    for (k, name) in names.iter().enumerate() {
+    for (name, v) in names.iter().zip(fields_for(names.len(), &chars, &ifs)) {
         if !assignable(name) {
             return Ok(invalid_name(sh, fds, name).await);
         }
-        let v = if k + 1 == names.len() {
-            trim_last(rest, &ifs)
-        } else {
-            let (field, after) = next_field(rest, &ifs);
-            rest = after;
-            field
-        };
         if !set(sh, name, v, fds).await? {
             return Ok(1);
         }
     }
     Ok(status)
+}
+
+/// A line's characters as `read` takes them (NULs dropped; without `-r` a
+/// backslash escapes the next one and a backslash-newline is removed),
+/// each marked when escaped; true when a backslash ended the text.
+pub(crate) fn line_chars(text: &str, raw: bool, chars: &mut Vec<(char, bool)>) -> bool {
+    chars.reserve(text.len());
+    let mut it = text.chars().filter(|&c| c != '\0');
+    while let Some(c) = it.next() {
+        if c == '\\' && !raw {
+            match it.next() {
+                Some('\n') => {}
+                Some(n) => chars.push((n, true)),
+                None => return true,
+            }
+        } else {
+            chars.push((c, false));
+        }
+    }
+    false
+}
+
+/// The values of `n` names from a line's characters: a field each, the
+/// last name the rest of the line.
+pub(crate) fn fields_for(n: usize, chars: &[(char, bool)], ifs: &str) -> Vec<String> {
+    let mut rest = chars;
+    let mut out = Vec::with_capacity(n);
+    for k in 0..n {
+        if k + 1 == n {
+            out.push(trim_last(rest, ifs));
+        } else {
+            let (field, after) = next_field(rest, ifs);
+            rest = after;
+            out.push(field);
+        }
+    }
+    out
 }
 
 /// A name `read` can assign: a variable or an array element (`a[1]`).
@@ -320,8 +336,10 @@ fn skip_ws<'a>(s: &'a [(char, bool)], ifs: &str) -> &'a [(char, bool)] {
     &s[n..]
 }
 
-fn text(s: &[(char, bool)]) -> String {
-    s.iter().map(|&(c, _)| c).collect()
+pub(crate) fn text(s: &[(char, bool)]) -> String {
+    let mut out = String::with_capacity(s.len());
+    out.extend(s.iter().map(|&(c, _)| c));
+    out
 }
 
 /// Take one field: skip leading IFS whitespace, read to an IFS character, then

@@ -407,7 +407,7 @@ async fn case(sh: &mut ShellState, cc: &ast::CaseClauseCommand, fds: &Fds) -> Re
 /// A `case` pattern as written that expansion would leave as it is: no
 /// parameter, command substitution, quote, escape or tilde (and, under
 /// extglob, no group, whose text expansion reads).
-fn plain_pattern(text: &str, extglob: bool) -> bool {
+pub(super) fn plain_pattern(text: &str, extglob: bool) -> bool {
     !(text.is_empty() || text.contains(['$', '`', '\'', '"', '\\', '~']) || extglob && text.contains(['(', ')', '|']))
 }
 

@@ -57,6 +57,50 @@ async fn operand(sh: &mut ShellState, fds: &Fds, w: &brush_parser::ast::Word) ->
     expand::expand_string(sh, fds, &raw).await
 }
 
+/// `[[ ]]` of one test (or its `!`) whose operands need no word machinery
+/// (`[[ $x =~ ^re$ ]]`, `[[ $f == *.txt ]]`, `[[ -n "$x" ]]`), decided without
+/// the async path a loop pays for on every turn: its status, or `None`
+/// having changed nothing (the general path decides).
+pub fn try_plain(sh: &mut ShellState, e: &X) -> Result<Option<i32>, Flow> {
+    let (neg, e) = match e {
+        X::Not(a) if matches!(**a, X::UnaryTest(..) | X::BinaryTest(..)) => (true, &**a),
+        other => (false, other),
+    };
+    let r: Result<bool, String> = match e {
+        X::UnaryTest(p @ (UP::StringHasZeroLength | UP::StringHasNonZeroLength), w) => {
+            let raw = super::raw_word(sh, w);
+            let Some(s) = super::fast::unsplit_word(sh, &raw) else { return Ok(None) };
+            Ok(s.is_empty() == matches!(p, UP::StringHasZeroLength))
+        }
+        X::BinaryTest(p, l, r) => {
+            let raw = super::raw_word(sh, l);
+            let Some(left) = super::fast::unsplit_word(sh, &raw).map(std::borrow::Cow::into_owned) else {
+                return Ok(None);
+            };
+            let right = super::raw_word(sh, r);
+            match p {
+                BP::StringExactlyMatchesPattern | BP::StringDoesNotExactlyMatchPattern
+                    if super::compound::plain_pattern(&right, true) =>
+                {
+                    let m = Pattern::text_matches(&right, &left, true, sh.opts.nocasematch)?;
+                    Ok(m == matches!(p, BP::StringExactlyMatchesPattern))
+                }
+                // Its only failure is an invalid regex: status 2, no message.
+                BP::StringMatchesRegex if plain_regex(&right) => regex_match(sh, &left, &[(right, false)]),
+                _ => return Ok(None),
+            }
+        }
+        _ => return Ok(None),
+    };
+    Ok(match r {
+        Ok(t) => Some(i32::from(t == neg)),
+        Err(m) if m.is_empty() => Some(2),
+        // A message to print: before anything changed (only a regex match
+        // changes state, and it fails silently).
+        Err(_) => None,
+    })
+}
+
 /// A regex word with nothing to expand or quote: a `$` only at its end
 /// (`^id-[0-9]+$`), which stays a `$`.
 fn plain_regex(raw: &str) -> bool {
@@ -196,14 +240,24 @@ fn regex_match(sh: &mut ShellState, s: &str, parts: &[(String, bool)]) -> Result
     let limit = usize::try_from(sh.budget.limits.max_regex_bytes).unwrap_or(usize::MAX);
     let re = PosixRegex::new(&source, backrefs, flags, limit).map_err(|_| String::new())?;
     let mut groups: Option<Vec<(i64, String)>> = None;
-    re.each_capture(s.as_bytes(), &mut |g| {
-        let text = |n: usize| g(n).and_then(|(a, b)| s.get(a..b)).unwrap_or("").to_string();
-        groups = Some((0..re.captures_len()).map(|n| (n as i64, text(n))).collect());
-        false
-    });
+    // Most tests in a loop fail: a search without captures tells first.
+    if re.is_match(s.as_bytes()) {
+        re.each_capture(s.as_bytes(), &mut |g| {
+            let text = |n: usize| g(n).and_then(|(a, b)| s.get(a..b)).unwrap_or("").to_string();
+            groups = Some((0..re.captures_len()).map(|n| (n as i64, text(n))).collect());
+            false
+        });
+    }
     let matched = groups.is_some();
+    // The global BASH_REMATCH, as bash sets it (a local of that name is
+    // left alone). No match leaves an empty array: one already so stays.
+    if !matched
+        && matches!(sh.vars.global("BASH_REMATCH"), Some(v) if matches!(&v.value, Some(Value::Indexed(m)) if m.is_empty()))
+    {
+        return Ok(false);
+    }
     let value = Value::Indexed(groups.unwrap_or_default().into_iter().collect());
-    let _ = sh.vars.set_value("BASH_REMATCH", value);
+    let _ = sh.vars.set_global_value("BASH_REMATCH", value);
     Ok(matched)
 }
 

@@ -753,7 +753,18 @@ fn set_pipestatus_one(sh: &mut ShellState, status: i32) {
             return;
         }
     }
-    set_pipestatus(sh, Value::Indexed([(0, status.to_string())].into_iter().collect()));
+    // Rewritten in place when it is already one element (a loop's commands
+    // alternate between statuses): no new map per command.
+    let v = sh.vars.entry("PIPESTATUS");
+    if let Some(Value::Indexed(m)) = &mut v.value {
+        if let (1, Some(s)) = (m.len(), m.get_mut(&0)) {
+            use std::fmt::Write;
+            s.clear();
+            let _ = write!(s, "{status}");
+            return;
+        }
+    }
+    v.value = Some(Value::Indexed([(0, status.to_string())].into_iter().collect()));
 }
 
 /// A word's exact source text (see `state::source`).
@@ -940,7 +951,7 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
     // traps, and without ERR unless `set -E`; they come back when it returns,
     // unless it set its own.
     let traced = sh.opts.functrace;
-    let err_before = sh.traps.get("ERR").is_some_and(|a| !a.is_empty());
+    let err_before = !sh.traps.is_empty() && sh.traps.get("ERR").is_some_and(|a| !a.is_empty());
     let mut stashed: Vec<(&str, String)> = Vec::new();
     if !sh.traps.is_empty() {
         let untraced: &[&str] = match (traced, sh.opts.errtrace) {
@@ -990,7 +1001,7 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
             Arc::make_mut(&mut sh.traps).insert(t.to_string(), a);
         }
     }
-    sh.err_trap_new_in_call = !err_before && sh.traps.get("ERR").is_some_and(|a| !a.is_empty());
+    sh.err_trap_new_in_call = !err_before && !sh.traps.is_empty() && sh.traps.get("ERR").is_some_and(|a| !a.is_empty());
     let stack = sh.call_stack();
     stack.args.pop();
     stack.names.pop();
@@ -1046,7 +1057,7 @@ async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec
         // An expansion error abandons the command: bash jumps back to the top
         // level without running the RETURN trap.
         Err(Flow::Abort(n)) => Err(Flow::Abort(n)),
-        other if sh.traps.get("RETURN").is_some_and(|a| !a.is_empty()) => {
+        other if !sh.traps.is_empty() && sh.traps.get("RETURN").is_some_and(|a| !a.is_empty()) => {
             // `$?` there is the status before `return`.
             let t = Box::pin(simple::run_trap(sh, "RETURN", fds)).await;
             t.map(|_| ()).and(other)

@@ -455,6 +455,14 @@ async fn run_with(
         // Assignments only (and maybe redirects): they change this shell.
         for a in &assigns {
             let v = Box::pin(expand_assignment(sh, fds, a)).await?;
+            // A key that expands to nothing: bash names the key as written.
+            if let (AssignmentName::ArrayElementName(n, raw), Some("")) = (&a.name, v.index.as_deref()) {
+                if is_assoc(sh, n) {
+                    let raw = crate::syntax::unmark_subscript_blanks(raw);
+                    fds.shell_err(sh.loc(), &format!("{n}[{raw}]: bad array subscript")).await;
+                    return Err(if sh.opts.errexit { Flow::Exit(1) } else { Flow::Abort(1) });
+                }
+            }
             if sh.opts.xtrace {
                 Box::pin(trace_assignment(sh, fds, &v)).await;
             }
@@ -666,11 +674,27 @@ pub(super) fn set_last_arg(sh: &mut ShellState, v: String) {
     // dangling pointer (an empty `String`'s) costs a masked load there that
     // the CPU resolves slowly, a fifth of a tight loop's time.
     let same = |s: &String| s.len() == v.len() && (v.is_empty() || *s == v);
-    if matches!(sh.vars.get("_"), Some(Var { value: Some(Value::Scalar(s)), exported: false, .. }) if same(s))
-        && !sh.vars.has_refs()
-        && !sh.opts.allexport
-    {
-        return;
+    // A plain scalar `$_` (the usual case) is replaced in place: one lookup
+    // to look, one to write, none of an assignment's checks.
+    let plain = |var: &Var| {
+        matches!(var.value, Some(Value::Scalar(_)))
+            && !(var.exported || var.readonly || var.integer || var.nameref || var.case.is_some())
+    };
+    if !sh.vars.has_refs() && !sh.opts.allexport {
+        let found = sh.vars.get_raw("_").filter(|var| plain(var)).map(|var| match &var.value {
+            Some(Value::Scalar(s)) => same(s),
+            _ => false,
+        });
+        match found {
+            Some(true) => return,
+            Some(false) => {
+                if let Some(Value::Scalar(s)) = &mut sh.vars.entry_raw("_").value {
+                    *s = v;
+                }
+                return;
+            }
+            None => {}
+        }
     }
     let _ = sh.set_var("_", v);
     // Each command sets `$_` anew, without the export attribute.
@@ -884,6 +908,11 @@ pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignme
                 match k {
                     Some(k) => {
                         let key = expand::expand_string(sh, fds, &super::raw_word(sh, k)).await?;
+                        if assoc && key.is_empty() {
+                            let item = format!("[{}]={}", super::raw_word(sh, k), super::raw_word(sh, v));
+                            empty_key(sh, fds, &item).await;
+                            continue;
+                        }
                         let val = keyed_value(sh, fds, &super::raw_word(sh, v), assoc).await?;
                         out.push((Some(key), val));
                     }
@@ -893,6 +922,10 @@ pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignme
                         // brush-parser reads as plain words.
                         if let Some((key, append, val)) = keyed_item(&raw) {
                             let key = expand::expand_string(sh, fds, key).await?;
+                            if assoc && key.is_empty() {
+                                empty_key(sh, fds, &raw).await;
+                                continue;
+                            }
                             let val = keyed_value(sh, fds, val, assoc).await?;
                             let key = if append { format!("{APPEND_KEY}{key}") } else { key };
                             out.push((Some(key), val));
@@ -908,6 +941,12 @@ pub async fn expand_assignment(sh: &mut ShellState, fds: &Fds, a: &ast::Assignme
         }
     };
     Ok(Assigned { name, index, value, append: a.append })
+}
+
+/// An associative list's item whose key expands to nothing: bash names the
+/// item as written and leaves it out.
+async fn empty_key(sh: &ShellState, fds: &Fds, item: &str) {
+    fds.shell_err(sh.loc(), &format!("{item}: bad array subscript")).await;
 }
 
 /// Marks the key of a `[k]+=v` item of a compound assignment.

@@ -598,6 +598,21 @@ impl Variables {
         Ok(())
     }
 
+    /// The global variable `name` itself, whatever locals hide it.
+    pub fn global(&self, name: &str) -> Option<&Var> {
+        self.lookup(0, name)
+    }
+
+    /// Give the global variable `name` itself (no nameref followed, no local
+    /// looked at) a value, as bash sets `BASH_REMATCH`.
+    pub fn set_global_value(&mut self, name: &str, value: Value) -> Result<(), String> {
+        if self.global(name).is_some_and(|v| v.readonly) {
+            return Err(format!("{name}: readonly variable"));
+        }
+        self.entry_at(0, name).value = Some(value);
+        Ok(())
+    }
+
     /// `unset name` (namerefs followed; a circular one unsets the name
     /// itself); `Err` for readonly.
     pub fn unset(&mut self, name: &str) -> Result<(), String> {

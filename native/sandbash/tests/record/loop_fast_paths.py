@@ -4,7 +4,7 @@ compiled once and re-evaluated. Each case changes, part-way through a loop, what
 decides how such a command behaves (a variable's value or attributes, an option,
 a trap), so the short path and the general one must agree on every turn."""
 
-tools("printf", "echo", "env", "grep", "cat", "od", "head", "tr", "seq")
+tools("printf", "echo", "env", "grep", "cat", "od", "head", "tr", "seq", "sort", "sed")
 
 group("arithmetic whose variables change")
 t("values_that_are_not_plain_numbers", r'''for v in 7 010 0x1f 2#101 '1+2' '' ' 5 ' -3 +4 'y' '(2)'; do
@@ -356,6 +356,38 @@ for i in 1 2; do
   [[ -z "" && ! -z $x ]] && echo "unary $i"
 done''')
 
+t("single_tests_whose_options_and_values_change", r'''x=file.TXT; u=
+for i in 1 2 3 4; do
+  (( i == 2 )) && shopt -s nocasematch
+  (( i == 3 )) && { shopt -u nocasematch; x='a b'; u=set; }
+  (( i == 4 )) && shopt -s extglob
+  r=
+  [[ $x == *.txt ]] && r+=A
+  [[ $x != *.txt ]] && r+=B
+  [[ ! $x == *.txt ]] && r+=C
+  [[ -n $u ]] && r+=D
+  [[ -z "$u" ]] && r+=E
+  [[ $x == a?b ]] && r+=F
+  [[ $x == [[:alpha:]]* ]] && r+=G
+  [[ $x =~ ^(a) ]] && r+="H${BASH_REMATCH[1]}"
+  [[ ! $x =~ TXT$ ]] && r+="I${#BASH_REMATCH[@]}"
+  echo "$i $r"
+done''')
+t("tests_and_what_the_shell_around_them_sees", r'''f() { local BASH_REMATCH; [[ abc =~ (b) ]]; declare -p BASH_REMATCH; }
+for i in 1 2; do
+  true | false; [[ x == x ]]; echo "st=$? ps=${PIPESTATUS[*]}"
+  [[ x =~ [ ]]; echo "bad=$?"
+  [[ ab =~ z ]]; declare -p BASH_REMATCH
+  f; declare -p BASH_REMATCH
+  [[ $i == 1
+  ]] && echo "line $LINENO"
+done
+BASH_REMATCH=scalar; [[ a =~ z ]]; declare -p BASH_REMATCH''')
+e("tests_under_errexit_and_nounset", r'''set -u; x=1
+for i in 1 2; do [[ $x == 1 ]] && echo "ok $i"; done
+set -e; [[ $x == 2 ]] || echo "or"; [[ $x =~ ^1$ ]]; [[ $x == 2 ]]; echo "not here"''')
+e("test_of_an_unset_variable_under_nounset", r'''set -u; for i in 1 2; do [[ $nope == x ]]; echo "not here"; done''')
+
 group("substrings taken in a loop")
 t("offsets_and_lengths_of_every_sign", r'''s=abcdefghij; u=héllo
 for i in 0 3 9 10 11; do
@@ -367,3 +399,63 @@ v=${s:1:-20}; echo "after $v"''')
 e("what_falls_back", r'''s=abcdef; i=1
 a=${s:i++:2}; echo "$a $i"; c=${s:-x}; echo "$c"; d=${s:=y}; echo "$d"
 arr=(one two); e=${arr:1:1}; echo "$e"; f=${s:1/0}; echo "not here"''')
+
+group("array elements assigned in a loop")
+t("assoc_elements_from_mixed_subscripts", r'''declare -A m; k=key; i=3
+for ((j=0;j<6;j++)); do m[k$((j%2))]=$j; m[$k$j]="v $j"; m[${k}_x]=$((j*j)); m[a.b-c/d]=lit; done
+m[$i$k]=$i; m[$((i+1))]="$k"
+for x in "${!m[@]}"; do echo "$x=${m[$x]}"; done | sort''')
+t("indexed_elements_from_arithmetic_subscripts", r'''a=(x y z); n=2
+for ((j=0;j<4;j++)); do a[j]=v$j; a[$j+4]=w$j; a[n+j]=$n; done
+declare -p a''')
+t("elements_whose_array_changes_kind_midway", r'''declare -A m; a=(1)
+for ((j=0;j<4;j++)); do
+  (( j == 1 )) && { unset m; declare -A m=([old]=1); }
+  (( j == 2 )) && declare -u -A m
+  (( j == 3 )) && a=scalar
+  m[k$j]=val$j; a[j]=e$j
+done; declare -p m a''')
+e("element_of_a_readonly_or_integer_array", r'''declare -ia ia=(1); declare -rA r=([a]=1)
+for ((j=0;j<2;j++)); do ia[j]=2+$j; done; declare -p ia
+r[b]=2; echo "not here"''')
+e("element_subscripts_with_side_effects_or_errors", r'''a=(); declare -A m; i=0
+for ((j=0;j<3;j++)); do a[i++]=$j; m[$((i+=1))]=$j; done; declare -p a m
+a[-1]=last; declare -p a
+a[-9]=bad; echo "not here"''')
+e("assoc_key_that_expands_to_nothing", r'''declare -A m; m[$u]=x; echo "not here"
+m[""]=y; echo "nor here"
+m=([$u]=x [a]=1 ["$u"]+=y); echo "st=$?"; declare -p m
+m[$u]+=z; echo "nor here"
+echo "goes on"''')
+e("assoc_key_that_expands_to_nothing_under_errexit", r'''set -e; declare -A m; m[$u]=x
+echo "not here"''')
+
+group("read in a loop over a file")
+t("lines_of_every_shape", r'''printf 'a b c\n  lead  trail  \none\\ two three\ncont \\\nnext line\nback\\\\\n\n\tx\ty\nnul\0byte\nlast' > f
+n=0; while read x y; do n=$((n+1)); printf '%s [%s] [%s] %s\n' $n "$x" "$y" "$_"; done < f
+echo "end [$x] [$y]"
+while read -r l; do printf '<%s>' "$l"; done < f; echo "[$l]"
+while read; do printf '{%s}' "$REPLY"; done < f; echo
+while read -r; do printf '{%s}' "$REPLY"; done < f; echo''')
+t("what_decides_a_read_changes_midway", r'''seq 1 8 | sed 's/$/ a:b c/' > f; i=0
+while read x y z; do
+  i=$((i+1))
+  case $i in
+    2) IFS=: ;;
+    3) IFS= ;;
+    4) unset IFS; declare -i y ;;
+    5) declare +i y; declare -u z ;;
+    6) declare +u z; y=(arr) ;;
+    7) readonly x ;;
+  esac
+  echo "$i [$x] [$y] [$z] ${y[*]}"
+done < f 2>&1''')
+t("other_readers_of_the_same_input", r'''seq 1 10 > f
+while read a; do read b; head -n 1; echo "[$a $b]"; done < f
+{ read a; cat; } < f | tr '\n' ' '; echo
+while read -r a; do echo "$a"; read -r b <&3; echo "3:$b"; done < f 3< f | head -n 6''')
+t("long_lines_across_chunks", r'''head -c 70000 /dev/zero | tr '\0' x > f; echo >> f; echo short >> f; head -c 140000 /dev/zero | tr '\0' y >> f; echo end >> f
+while read -r l; do echo "${#l} ${l: -3}"; done < f''')
+t("read_in_functions_and_pipes", r'''f() { local line n=0; while read -r line; do n=$((n+1)); done; echo "$n [$line]"; }
+seq 1 5 > f; f < f; seq 1 3 | f; printf 'a\nb' | f
+g() { local -n ref=$1; read -r ref; }; echo named > f; g v < f; echo "[$v]"''')

@@ -64,14 +64,12 @@ pub fn local(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>,
     begin_simple(sh, c);
     let mut last = String::new();
     for (name, value) in ops {
-        sh.vars.declare_local(name);
+        let var = sh.vars.declare_local(name);
         last = match value {
             Some(v) => {
                 let text = format!("{name}={v}");
-                // Checked above: a plain variable takes any value.
-                if sh.set_var(name, v.into_owned()).is_err() {
-                    return Err(Flow::Abort(1));
-                }
+                // Checked above: a plain variable takes any value as it is.
+                var.value = Some(Value::Scalar(v.into_owned()));
                 text
             }
             None => name.to_string(),

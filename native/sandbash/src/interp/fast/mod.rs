@@ -11,8 +11,10 @@
 
 pub mod call;
 mod echo;
+mod element;
 mod local;
 mod plain_builtins;
+mod read;
 
 use super::{simple, Fds, Flow};
 use crate::state::ShellState;
@@ -33,12 +35,28 @@ pub fn try_command(sh: &mut ShellState, cmd: &ast::Command, fds: &Fds) -> Result
         ast::Command::Simple(c) => match &c.word_or_name {
             Some(w) if w.value == "echo" => echo::echo(sh, c, fds),
             Some(w) if w.value == "local" => local::local(sh, c),
+            Some(w) if w.value == "read" => read::read(sh, c, fds),
             Some(_) => plain_builtins::builtin(sh, c),
             None => assignment(sh, c),
         },
         ast::Command::Compound(ast::CompoundCommand::Arithmetic(a), None) => arithmetic_turn(sh, a),
+        ast::Command::ExtendedTest(t, None) => extended_test(sh, t),
         _ => Ok(None),
     }
+}
+
+/// `[[ ]]` that `cond::try_plain` decides; like `(( ))`, not a counted
+/// command, but a turn is owed now and then.
+fn extended_test(sh: &mut ShellState, t: &ast::ExtendedTestExprCommand) -> Result<Option<Ran>, Flow> {
+    let Some(status) = crate::interp::cond::try_plain(sh, &t.expr)? else {
+        return Ok(None);
+    };
+    // Its line is the one it ends on, as the general path sets it.
+    if let Some(loc) = ast::SourceLocation::location(t) {
+        sh.line = sh.src.line(loc.end.line);
+    }
+    sh.last_status = status;
+    Ok(Some(Ran { status, yield_due: sh.budget.poll_turn()? }))
 }
 
 /// `(( expr ))` with text that needs no expansion.
@@ -70,8 +88,12 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
     let [Item::AssignmentWord(a, _)] = c.prefix.as_ref().map_or(&[][..], |p| &p.0[..]) else {
         return Ok(None);
     };
-    let (AssignmentName::VariableName(name), AssignmentValue::Scalar(_)) = (&a.name, &a.value) else {
-        return Ok(None);
+    let name = match (&a.name, &a.value) {
+        (AssignmentName::VariableName(name), AssignmentValue::Scalar(_)) => name,
+        (AssignmentName::ArrayElementName(name, sub), AssignmentValue::Scalar(_)) => {
+            return element::element(sh, c, a, name, sub)
+        }
+        _ => return Ok(None),
     };
     let src = sh.src.clone();
     let Some(text) = value_text(&src, a, name) else {
@@ -94,38 +116,15 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
         },
         None => 0,
     };
-    let source = match text.strip_prefix("$((").and_then(|t| t.strip_suffix("))")) {
-        Some(inner) if !crate::expand::arith::needs_quote_removal(inner) && balanced(inner) => Value::Arith(inner),
-        Some(_) => return Ok(None),
-        None if literal(text) => Value::Text(text),
-        None if text == "$#" => Value::Owned(sh.positional.len().to_string()),
-        None if text == "$?" => Value::Owned(sh.last_status.to_string()),
-        // Quoted text, or a quoted parameter.
-        None if text.starts_with(['\'', '"']) => match plain_builtins::operand(sh, text) {
-            Some(v) => Value::Owned(v.into_owned()),
-            None => return Ok(None),
-        },
-        None => match parameter(sh, text) {
-            Some(v) => Value::Owned(v.to_string()),
-            None => match parameter_op(sh, text).or_else(|| parameter_slice(sh, text)) {
-                Some(v) => Value::Owned(v),
-                None => return Ok(None),
-            },
-        },
+    let Some(source) = value_source(sh, text) else {
+        return Ok(None);
     };
     // Counted before anything is evaluated, as the general path does; taken
     // back when the arithmetic is not decided here.
     let yield_due = sh.budget.tick_short_command()?;
-    let value = match source {
-        Value::Arith(inner) => match crate::expand::arith::try_unexpanded(sh, inner) {
-            Some(v) => v.to_string(),
-            None => {
-                sh.budget.untick_command();
-                return Ok(None);
-            }
-        },
-        Value::Text(t) => t.to_string(),
-        Value::Owned(v) => v,
+    let Some(value) = evaluate(sh, source) else {
+        sh.budget.untick_command();
+        return Ok(None);
     };
     let grown = if a.append { current_len + value.len() } else { value.len() };
     if grown as u64 > limit {
@@ -151,6 +150,34 @@ fn assignment(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>
     }
     simple::set_last_arg(sh, String::new());
     Ok(Some(Ran { status: 0, yield_due }))
+}
+
+/// Where the value text of an assignment comes from, when it needs no
+/// word machinery (`None` declines).
+fn value_source<'t>(sh: &mut ShellState, text: &'t str) -> Option<Value<'t>> {
+    Some(match text.strip_prefix("$((").and_then(|t| t.strip_suffix("))")) {
+        Some(inner) if !crate::expand::arith::needs_quote_removal(inner) && balanced(inner) => Value::Arith(inner),
+        Some(_) => return None,
+        None if literal(text) => Value::Text(text),
+        None if text == "$#" => Value::Owned(sh.positional.len().to_string()),
+        None if text == "$?" => Value::Owned(sh.last_status.to_string()),
+        // Quoted text, or a quoted parameter.
+        None if text.starts_with(['\'', '"']) => Value::Owned(plain_builtins::operand(sh, text)?.into_owned()),
+        None => match parameter(sh, text) {
+            Some(v) => Value::Owned(v.to_string()),
+            None => Value::Owned(parameter_op(sh, text).or_else(|| parameter_slice(sh, text))?),
+        },
+    })
+}
+
+/// The value [`value_source`] found; `None` when its arithmetic is not
+/// decided here.
+fn evaluate(sh: &mut ShellState, source: Value) -> Option<String> {
+    Some(match source {
+        Value::Arith(inner) => crate::expand::arith::try_unexpanded(sh, inner)?.to_string(),
+        Value::Text(t) => t.to_string(),
+        Value::Owned(v) => v,
+    })
 }
 
 /// What the general path records as simple command `c` starts (see
@@ -301,6 +328,12 @@ fn value_text<'s>(src: &'s crate::state::source::Source, a: &ast::Assignment, na
 /// tilde, globs or braces.
 fn literal(text: &str) -> bool {
     text.bytes().all(|c| c.is_ascii_alphanumeric() || b"_-./,+@%:=".contains(&c))
+}
+
+/// Arithmetic text whose evaluation assigns nothing (no `=`, `++`, `--`):
+/// evaluating it before declining changes nothing.
+fn no_side_effects(t: &str) -> bool {
+    !t.contains('=') && !t.contains("++") && !t.contains("--")
 }
 
 /// Parentheses that close in order, so `$((` ... `))` is one arithmetic
