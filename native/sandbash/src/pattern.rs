@@ -220,6 +220,21 @@ impl Pattern {
     /// found by the text itself, so a loop's `case` builds no pattern, no
     /// matcher and no key per turn.
     pub fn text_matches(text: &str, s: &str, extglob: bool, nocase: bool) -> Result<bool, Stop> {
+        // The commonest arms (`-a`, `-*`, `*.txt`, `*`) need no lookup: a
+        // literal, or a literal before or after one `*` (an extglob group
+        // needs a `(`, which goes the long way).
+        if !nocase {
+            let special = |t: &str| t.contains(['*', '?', '[', '\\', '(']);
+            if !special(text) {
+                return Ok(text == s);
+            }
+            if let Some(head) = text.strip_suffix('*').filter(|h| !special(h)) {
+                return Ok(s.starts_with(head));
+            }
+            if let Some(tail) = text.strip_prefix('*').filter(|t| !special(t)) {
+                return Ok(s.ends_with(tail));
+            }
+        }
         let which = usize::from(extglob) | usize::from(nocase) << 1;
         let cached = text.len() <= MAX_PREPARED_CHARS;
         let found = if cached { BY_TEXT.with(|m| m.borrow()[which].get(text).cloned()) } else { None };

@@ -138,6 +138,26 @@ unalias ll; echo "[${BASH_ALIASES[@]}]""#,
     );
 }
 
+#[test]
+fn assigning_to_it_defines_aliases() {
+    check(r#"alias a=b; BASH_ALIASES[c]=d; BASH_ALIASES[a]+=x; k=key; BASH_ALIASES[$k]="echo hi"
+BASH_ALIASES[1x]=odd; alias; echo "${#BASH_ALIASES[@]}"
+BASH_ALIASES=([q]=w [c]+=e); BASH_ALIASES+=([r]=s); alias
+BASH_ALIASES=v; alias 0
+unset "BASH_ALIASES[q]"; alias q
+shopt -s expand_aliases
+eval key"#, "alias 1x='odd'\nalias a='bx'\nalias c='d'\nalias key='echo hi'\n4\nalias 1x='odd'\nalias a='bx'\nalias c='de'\nalias key='echo hi'\nalias q='w'\nalias r='s'\nalias 0='v'\nalias q='w'\nhi\n", 0);
+}
+
+#[test]
+fn a_local_of_that_name_is_a_plain_array() {
+    check(
+        r#"f() { local -A BASH_ALIASES; BASH_ALIASES[z]=1; declare -p BASH_ALIASES; alias; }; f; alias; echo done"#,
+        "declare -A BASH_ALIASES=([z]=\"1\" )\ndone\n",
+        0,
+    );
+}
+
 // ----------------------------------------------------------------------
 // The call stack's arrays refuse assignments
 // ----------------------------------------------------------------------

@@ -978,7 +978,11 @@ fn is_assoc(sh: &ShellState, name: &str) -> bool {
         crate::state::Resolved::Name(n, _) => n,
         _ => std::borrow::Cow::Borrowed(name),
     };
-    matches!(sh.vars.get(&target).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)))
+    match sh.vars.get(&target) {
+        Some(v) => matches!(v.value, Some(Value::Assoc(_))),
+        // The alias table, an associative array bash computes.
+        None => target == "BASH_ALIASES",
+    }
 }
 
 /// The value text of `name=value` read from the source (the parsed value has
@@ -1059,6 +1063,12 @@ pub const UNKEYED_WARNING: &str = ": must use subscript when assigning associati
 
 /// Assign a value; a value past `max_string_bytes` stops the exec.
 pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), StoreError> {
+    // The alias table seen as an array: what is assigned to it is defined.
+    if a.name == "BASH_ALIASES" && sh.vars.get_raw("BASH_ALIASES").is_none() {
+        if let Some(defined) = store_aliases(sh, &a) {
+            return defined;
+        }
+    }
     // The call stack's arrays: bash keeps them itself (`att_noassign`). An
     // assignment to one is ignored; a list assigned to one ends the shell,
     // silently, as bash's refusal there is fatal.
@@ -1084,6 +1094,47 @@ pub fn store(sh: &mut ShellState, a: Assigned) -> Result<(), StoreError> {
         )),
         None => StoreError::Msg(m),
     })
+}
+
+/// An assignment to bash's `BASH_ALIASES`, which defines aliases (any key a
+/// name, `+=` appending to the alias's text, a plain value key `0`, a list
+/// adding to the table); `None` for a form it does not take (a list to one
+/// element), which the general store refuses.
+fn store_aliases(sh: &mut ShellState, a: &Assigned) -> Option<Result<(), StoreError>> {
+    let mut define = |key: &str, value: &str, append: bool| {
+        let table = Arc::make_mut(&mut sh.aliases);
+        let v = table.entry(key.to_string()).or_default();
+        if !append {
+            v.clear();
+        }
+        v.push_str(value);
+    };
+    match (&a.index, &a.value) {
+        (Some(k), AssignedValue::Scalar(v)) => define(k, v, a.append),
+        (None, AssignedValue::Scalar(v)) => define("0", v, a.append),
+        (None, AssignedValue::Array(items)) => {
+            // Words without keys pair up as keys and values, as in any
+            // associative list.
+            let mut pending: Option<&str> = None;
+            for (k, v) in items {
+                match k {
+                    Some(k) => match k.strip_prefix(APPEND_KEY) {
+                        Some(k) => define(k, v, true),
+                        None => define(k, v, false),
+                    },
+                    None => match pending.take() {
+                        Some(key) => define(key, v, false),
+                        None => pending = Some(v),
+                    },
+                }
+            }
+            if let Some(key) = pending {
+                define(key, "", false);
+            }
+        }
+        (Some(_), AssignedValue::Array(_)) => return None,
+    }
+    Some(Ok(()))
 }
 
 fn store_inner(sh: &mut ShellState, mut a: Assigned) -> Result<(), String> {

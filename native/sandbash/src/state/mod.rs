@@ -324,6 +324,11 @@ impl ShellState {
             self.arg0 = value;
             return Ok(());
         }
+        // `BASH_ALIASES` is the alias table: its key "0" is the alias set.
+        if name == "BASH_ALIASES" && self.vars.get_raw(name).is_none() {
+            std::sync::Arc::make_mut(&mut self.aliases).insert("0".to_string(), value);
+            return Ok(());
+        }
         if name == "LINENO" && !self.lineno_plain && self.vars.get_raw(name).is_none() {
             return Ok(());
         }

@@ -35,6 +35,14 @@ t("aliases_as_an_associative_array", r'''echo "[${BASH_ALIASES[@]}] ${#BASH_ALIA
 alias ll='ls -l'
 echo "[${BASH_ALIASES[@]}] [${!BASH_ALIASES[@]}] [${BASH_ALIASES[ll]}] ${#BASH_ALIASES[@]}"
 unalias ll; echo "[${BASH_ALIASES[@]}]"''')
+t("assigning_to_it_defines_aliases", r'''alias a=b; BASH_ALIASES[c]=d; BASH_ALIASES[a]+=x; k=key; BASH_ALIASES[$k]="echo hi"
+BASH_ALIASES[1x]=odd; alias; echo "${#BASH_ALIASES[@]}"
+BASH_ALIASES=([q]=w [c]+=e); BASH_ALIASES+=([r]=s); alias
+BASH_ALIASES=v; alias 0
+unset "BASH_ALIASES[q]"; alias q
+shopt -s expand_aliases
+eval key''')
+t("a_local_of_that_name_is_a_plain_array", r'''f() { local -A BASH_ALIASES; BASH_ALIASES[z]=1; declare -p BASH_ALIASES; alias; }; f; alias; echo done''')
 
 group("The call stack's arrays refuse assignments")
 t("call_stack_arrays_ignore_assignments", r'''FUNCNAME=y; echo "[$FUNCNAME] $?"
