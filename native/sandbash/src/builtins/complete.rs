@@ -448,7 +448,7 @@ async fn run_function(sh: &mut ShellState, fds: &Fds, name: &str, word: &str) ->
     }
     let _ = sh.vars.unset("COMPREPLY");
     let args = vec!["compgen".to_string(), word.to_string(), String::new()];
-    let _ = crate::interp::call_function(sh, name, func, args, fds).await;
+    let _ = crate::interp::call_function(sh, name, func, std::sync::Arc::new(args), fds).await;
     let reply = match sh.vars.get("COMPREPLY").and_then(|v| v.value.clone()) {
         Some(Value::Indexed(m)) => m.into_values().collect(),
         Some(Value::Assoc(m)) => m.into_values(),

@@ -748,8 +748,10 @@ fn set_pipestatus(sh: &mut ShellState, value: crate::state::Value) {
 /// that (most commands of a loop leave it as it was).
 fn set_pipestatus_one(sh: &mut ShellState, status: i32) {
     use crate::state::Value;
+    let mut digits = itoa::Buffer::new();
+    let text = digits.format(status);
     if let Some(crate::state::Var { value: Some(Value::Indexed(m)), .. }) = sh.vars.get("PIPESTATUS") {
-        if m.len() == 1 && m.get(&0).is_some_and(|s| s.parse() == Ok(status)) && !sh.vars.has_refs() {
+        if m.len() == 1 && m.get(&0).is_some_and(|s| s == text) && !sh.vars.has_refs() {
             return;
         }
     }
@@ -758,13 +760,12 @@ fn set_pipestatus_one(sh: &mut ShellState, status: i32) {
     let v = sh.vars.entry("PIPESTATUS");
     if let Some(Value::Indexed(m)) = &mut v.value {
         if let (1, Some(s)) = (m.len(), m.get_mut(&0)) {
-            use std::fmt::Write;
             s.clear();
-            let _ = write!(s, "{status}");
+            s.push_str(text);
             return;
         }
     }
-    v.value = Some(Value::Indexed([(0, status.to_string())].into_iter().collect()));
+    v.value = Some(Value::Indexed([(0, text.to_string())].into_iter().collect()));
 }
 
 /// A word's exact source text (see `state::source`).
@@ -899,7 +900,16 @@ fn define_function(sh: &mut ShellState, def: &ast::FunctionDefinition) {
     let exported = sh.funcs.get(&name).is_some_and(|f| f.exported);
     let file: Arc<str> = sh.source_name().unwrap_or_else(|| "environment".into()).into();
     let line = def.location().map_or(sh.line, |l| program.line(l.start.line));
-    let f = Function { def: def.clone(), source, program, exported, readonly: false, file, line };
+    let f = Function {
+        def: def.clone(),
+        name: name.as_str().into(),
+        source,
+        program,
+        exported,
+        readonly: false,
+        file,
+        line,
+    };
     Arc::make_mut(&mut sh.funcs).insert(name, Arc::new(f));
 }
 
@@ -932,7 +942,13 @@ pub fn function_source(src: &crate::state::source::Source, def: &ast::FunctionDe
 }
 
 /// Call a shell function with arguments.
-pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
+pub async fn call_function(
+    sh: &mut ShellState,
+    name: &str,
+    func: Arc<Function>,
+    args: Arc<Vec<String>>,
+    fds: &Fds,
+) -> Res {
     // One change of the frames (each change drops the arrays computed from
     // them): BASH_SOURCE gets the file the function was defined in,
     // FUNCNAME and BASH_LINENO the frame, and BASH_ARGV the arguments, which
@@ -942,10 +958,10 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
     sh.func_depth += 1;
     let stack = sh.call_stack();
     stack.sources.push(func.file.clone());
-    stack.args.push(extdebug.then(|| Arc::new(args.clone())));
+    stack.args.push(extdebug.then(|| args.clone()));
     stack.args_init |= extdebug;
     stack.lines.push(line);
-    stack.names.push(name.into());
+    stack.names.push(if *func.name == *name { func.name.clone() } else { name.into() });
     sh.func_depth -= 1;
     // A function not traced (`set -T`) runs without the DEBUG and RETURN
     // traps, and without ERR unless `set -E`; they come back when it returns,
@@ -1014,13 +1030,13 @@ pub async fn call_function(sh: &mut ShellState, name: &str, func: Arc<Function>,
     r
 }
 
-async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Vec<String>, fds: &Fds) -> Res {
+async fn call_function_inner(sh: &mut ShellState, func: Arc<Function>, args: Arc<Vec<String>>, fds: &Fds) -> Res {
     let limit = sh.budget.limits.max_function_depth;
     if sh.func_depth >= limit {
         return Err(Flow::Stop(Budget::exceeded("max_function_depth", limit, "function depth")));
     }
     sh.func_depth += 1;
-    let saved_args = std::mem::replace(&mut sh.positional, Arc::new(args));
+    let saved_args = std::mem::replace(&mut sh.positional, args);
     sh.vars.push_scope();
     let body = &func.def.body;
     // Descriptors of the function's own redirections, when it has some.

@@ -670,32 +670,72 @@ async fn runs_as_program(sh: &ShellState, name: &str) -> bool {
 
 /// Set `$_`, unless it already holds that (a loop's commands mostly repeat it).
 pub(super) fn set_last_arg(sh: &mut ShellState, v: String) {
+    match last_arg_in_place(sh, &[&v]) {
+        Some(Some(s)) => *s = v,
+        Some(None) => {}
+        None => set_last_arg_general(sh, v),
+    }
+}
+
+/// [`set_last_arg`] of a value the caller keeps: copied into `$_`'s own
+/// buffer, which allocates only when it has to grow.
+pub(super) fn set_last_arg_str(sh: &mut ShellState, v: &str) {
+    set_last_arg_parts(sh, &[v]);
+}
+
+/// [`set_last_arg_str`] of the text `parts` make together.
+pub(super) fn set_last_arg_parts(sh: &mut ShellState, parts: &[&str]) {
+    match last_arg_in_place(sh, parts) {
+        Some(Some(s)) => {
+            s.clear();
+            parts.iter().for_each(|p| s.push_str(p));
+        }
+        Some(None) => {}
+        None => set_last_arg_general(sh, parts.concat()),
+    }
+}
+
+/// A plain scalar `$_` (the usual case), to replace in place: one lookup to
+/// look, one to write, none of an assignment's checks. `Some(None)` when it
+/// holds `v` already, `None` when it is not such a variable.
+fn last_arg_in_place<'a>(sh: &'a mut ShellState, v: &[&str]) -> Option<Option<&'a mut String>> {
     // Empty strings are told apart by length: `memcmp` of 0 bytes at a
     // dangling pointer (an empty `String`'s) costs a masked load there that
     // the CPU resolves slowly, a fifth of a tight loop's time.
-    let same = |s: &String| s.len() == v.len() && (v.is_empty() || *s == v);
-    // A plain scalar `$_` (the usual case) is replaced in place: one lookup
-    // to look, one to write, none of an assignment's checks.
+    let same = |s: &String| {
+        s.len() == v.iter().map(|p| p.len()).sum::<usize>() && {
+            let mut rest = s.as_str();
+            v.iter().all(|p| match rest.strip_prefix(p) {
+                Some(r) => {
+                    rest = r;
+                    true
+                }
+                None => false,
+            })
+        }
+    };
     let plain = |var: &Var| {
         matches!(var.value, Some(Value::Scalar(_)))
             && !(var.exported || var.readonly || var.integer || var.nameref || var.case.is_some())
     };
-    if !sh.vars.has_refs() && !sh.opts.allexport {
-        let found = sh.vars.get_raw("_").filter(|var| plain(var)).map(|var| match &var.value {
-            Some(Value::Scalar(s)) => same(s),
-            _ => false,
-        });
-        match found {
-            Some(true) => return,
-            Some(false) => {
-                if let Some(Value::Scalar(s)) = &mut sh.vars.entry_raw("_").value {
-                    *s = v;
-                }
-                return;
-            }
-            None => {}
-        }
+    if sh.vars.has_refs() || sh.opts.allexport {
+        return None;
     }
+    let found = sh.vars.get_raw("_").filter(|var| plain(var)).map(|var| match &var.value {
+        Some(Value::Scalar(s)) => same(s),
+        _ => false,
+    })?;
+    if found {
+        return Some(None);
+    }
+    match &mut sh.vars.entry_raw("_").value {
+        Some(Value::Scalar(s)) => Some(Some(s)),
+        _ => Some(None),
+    }
+}
+
+/// `$_` set as any assignment is, without the export attribute.
+fn set_last_arg_general(sh: &mut ShellState, v: String) {
     let _ = sh.set_var("_", v);
     // Each command sets `$_` anew, without the export attribute.
     if sh.vars.get_raw("_").is_some_and(|v| v.exported) {
@@ -742,7 +782,7 @@ pub async fn run_resolved(
             // The arguments move to the call (no copy of each).
             let mut argv = argv;
             let args = if argv.is_empty() { argv } else { argv.split_off(1) };
-            Box::pin(call_function(sh, name, f, args, fds)).await
+            Box::pin(call_function(sh, name, f, Arc::new(args), fds)).await
         }
         Resolved::SpecialBuiltin(b) | Resolved::Builtin(b) | Resolved::Utility(Program::Shell(b), _) => {
             builtins::run_builtin(sh, b, &argv, decl, fds).await

@@ -321,6 +321,7 @@ fn parse_function(name: &str, source: &str, limits: &Limits) -> Result<Function,
     let file = "environment".into();
     Ok(Function {
         def: def.clone(),
+        name: name.into(),
         source: source.to_string(),
         program: parsed.source,
         exported: false,

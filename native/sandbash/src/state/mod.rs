@@ -5,6 +5,7 @@
 pub mod assoc;
 pub mod call_stack;
 pub mod history;
+pub mod hot;
 pub mod name_key;
 pub mod options;
 pub mod random;
@@ -31,6 +32,9 @@ pub use vars::{Case, Resolved, Value, Var, Variables};
 #[derive(Clone)]
 pub struct Function {
     pub def: ast::FunctionDefinition,
+    /// Its name, as each call's frame holds it (`FUNCNAME`): shared, not
+    /// copied per call.
+    pub name: Arc<str>,
     pub source: String,
     pub program: Arc<source::Source>,
     /// `export -f`: child `bash` processes get it too.

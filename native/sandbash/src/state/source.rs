@@ -82,6 +82,14 @@ impl Source {
 
     /// A word's exact source text (falls back to the parsed value).
     pub fn word<'a>(&'a self, w: &'a ast::Word) -> Cow<'a, str> {
+        // Most words (`$i`, `-le`, `0`): ASCII without `"` or `${`, so
+        // without any marker the rewrites before parsing add, and read as
+        // parsed. One pass instead of a search per marker.
+        let b = w.value.as_bytes();
+        if b.iter().enumerate().all(|(i, &c)| c.is_ascii() && c != b'"' && !(c == b'$' && b.get(i + 1) == Some(&b'{')))
+        {
+            return Cow::Borrowed(&w.value);
+        }
         match self.word_text(w) {
             Cow::Borrowed(s) => crate::syntax::word_as_written(s),
             Cow::Owned(s) => Cow::Owned(crate::syntax::word_as_written(&s).into_owned()),

@@ -4,6 +4,7 @@
 
 use super::assoc::AssocMap;
 use super::call_stack::CallStack;
+use super::hot::{self, HotVars};
 use super::name_key::NameKey;
 use hashbrown::hash_map::EntryRef;
 use std::borrow::Cow;
@@ -119,9 +120,8 @@ pub struct Variables {
     /// copies pointers, and a write copies only the variable it changes.
     scopes: Vec<Arc<Scope>>,
     /// The globals the shell itself writes after nearly every command or
-    /// call ([`is_hot`]), apart from the other globals: a fork (a `$( )`)
-    /// that writes them copies this small table, not the whole global one.
-    hot: Arc<Scope>,
+    /// call, each in its own cell (see [`hot`]), not in `scopes[0]`.
+    hot: Arc<HotVars>,
     /// Set once a nameref exists: until then no lookup has to check for one.
     has_refs: bool,
     /// While an exec runs: what its global writes replaced, to roll back to.
@@ -133,6 +133,9 @@ pub struct Variables {
     /// instead of asking every scope of a deep recursion. Bits are set as
     /// locals are made and cleared when the last function scope ends.
     local_bits: u64,
+    /// An empty scope that each call's scope starts as (copied on its first
+    /// local): a call that makes no local allocates no table.
+    empty: Arc<Scope>,
     /// The frames the call stack's arrays are computed from (see
     /// [`CallStack`]); shared with forks and the journal until changed.
     stack: Arc<CallStack>,
@@ -188,6 +191,7 @@ impl Clone for Variables {
             journal: None,
             epoch: self.epoch,
             local_bits: self.local_bits,
+            empty: self.empty.clone(),
             stack: self.stack.clone(),
         }
     }
@@ -202,6 +206,7 @@ impl Default for Variables {
             journal: None,
             epoch: 0,
             local_bits: 0,
+            empty: Default::default(),
             stack: Default::default(),
         }
     }
@@ -212,8 +217,12 @@ impl Variables {
     /// shells (a write copies it first, as every write to a shared one does).
     /// Not journaled: for a shell being set up.
     pub fn insert_shared(&mut self, name: &str, var: Arc<Var>) {
-        let slot = if is_hot(name) { &mut self.hot } else { &mut self.scopes[0] };
-        Arc::make_mut(slot).insert(Name::new(name), var);
+        match hot::index(name) {
+            Some(i) => *Arc::make_mut(&mut self.hot).cell(i) = Some(var),
+            None => {
+                Arc::make_mut(&mut self.scopes[0]).insert(Name::new(name), var);
+            }
+        }
         // Only the call stack's own names touch it (not every global set up).
         if self.stack.live_index(name).is_some() {
             Arc::make_mut(&mut self.stack).forget(name);
@@ -224,25 +233,6 @@ impl Variables {
     pub fn reserve_globals(&mut self, n: usize) {
         Arc::make_mut(&mut self.scopes[0]).reserve(n);
     }
-}
-
-/// Globals kept in [`Variables::hot`]: `$_` and `PIPESTATUS` change after
-/// every command, the call stack's arrays at every call,
-/// `BASH_EXECUTION_STRING` at every exec.
-fn is_hot(name: &str) -> bool {
-    // The first byte rules out nearly every name before the compares.
-    matches!(name.as_bytes().first(), Some(b'_' | b'P' | b'F' | b'B'))
-        && matches!(
-            name,
-            "_" | "PIPESTATUS"
-                | "FUNCNAME"
-                | "BASH_LINENO"
-                | "BASH_SOURCE"
-                | "BASH_ARGV"
-                | "BASH_ARGC"
-                | "BASH_REMATCH"
-                | "BASH_EXECUTION_STRING"
-        )
 }
 
 /// One scope's variables. foldhash: several times faster than SipHash on
@@ -275,18 +265,29 @@ impl Variables {
         }
     }
 
-    /// The table of scope `idx` that holds `name`.
-    fn scope(&self, idx: usize, name: &str) -> &Scope {
-        if idx == 0 && is_hot(name) {
-            &self.hot
-        } else {
-            &self.scopes[idx]
+    /// The variable `name` of scope `idx` as stored (no computed array).
+    fn stored(&self, idx: usize, name: &str) -> Option<&Arc<Var>> {
+        match hot::index(name).filter(|_| idx == 0) {
+            Some(i) => self.hot.get(i),
+            None => self.scopes[idx].get(&NameKey(name)),
         }
     }
 
-    /// [`Variables::scope`], to write.
-    fn scope_mut(&mut self, idx: usize, name: &str) -> &mut Scope {
-        Arc::make_mut(if idx == 0 && is_hot(name) { &mut self.hot } else { &mut self.scopes[idx] })
+    /// Put (`Some`) or remove (`None`) the variable `name` of scope `idx`.
+    fn store(&mut self, idx: usize, name: &str, v: Option<Arc<Var>>) {
+        if let Some(i) = hot::index(name).filter(|_| idx == 0) {
+            *Arc::make_mut(&mut self.hot).cell(i) = v;
+            return;
+        }
+        let scope = Arc::make_mut(&mut self.scopes[idx]);
+        match v {
+            Some(v) => {
+                scope.insert(Name::new(name), v);
+            }
+            None => {
+                scope.remove(&NameKey(name));
+            }
+        }
     }
 
     /// The variable named `name` itself (a nameref is not followed).
@@ -312,15 +313,17 @@ impl Variables {
     // line (a call per lookup, 10% of a counting loop).
     #[inline]
     fn lookup(&self, idx: usize, name: &str) -> Option<&Var> {
-        let table = if idx == 0 && is_hot(name) {
-            if let Some(i) = self.stack.live_index(name) {
-                return Some(self.stack.var(i));
+        if idx == 0 {
+            if let Some(i) = hot::index(name) {
+                if hot::of_stack(i) {
+                    if let Some(j) = self.stack.live_index(name) {
+                        return Some(self.stack.var(j));
+                    }
+                }
+                return self.hot.get(i).map(|v| &**v);
             }
-            &self.hot
-        } else {
-            &self.scopes[idx]
-        };
-        table.get(&NameKey(name)).map(|v| &**v)
+        }
+        self.scopes[idx].get(&NameKey(name)).map(|v| &**v)
     }
 
     /// `${BASH_SOURCE[0]}` while the shell computes it, read from the frames
@@ -353,7 +356,9 @@ impl Variables {
     fn materialize(&mut self, name: &str) {
         if let Some(i) = self.stack.live_index(name) {
             let v = Arc::make_mut(&mut self.stack).take(i);
-            Arc::make_mut(&mut self.hot).insert(Name::new(name), v);
+            if let Some(h) = hot::index(name) {
+                *Arc::make_mut(&mut self.hot).cell(h) = Some(v);
+            }
         }
     }
 
@@ -465,14 +470,32 @@ impl Variables {
     /// The variable `name` of scope `idx`, created if missing; a global's
     /// value from before this exec goes to the journal first.
     fn entry_at(&mut self, idx: usize, name: &str) -> &mut Var {
+        let hot_cell = if idx == 0 { hot::index(name) } else { None };
         if idx == 0 {
-            self.materialize(name);
+            if hot_cell.is_some_and(hot::of_stack) {
+                self.materialize(name);
+            }
         } else {
             self.local_bits |= name_bit(name);
         }
         let journal = if idx == 0 { self.journal.as_deref_mut() } else { None };
-        let slot = if idx == 0 && is_hot(name) { &mut self.hot } else { &mut self.scopes[idx] };
-        let scope = Arc::make_mut(slot);
+        if let Some(i) = hot_cell {
+            let cell = Arc::make_mut(&mut self.hot).cell(i);
+            let mut epoch = None;
+            if let Some(journal) = journal {
+                if cell.as_ref().is_none_or(|v| v.epoch != journal.epoch) {
+                    journal.record(name, cell.clone());
+                }
+                epoch = Some(journal.epoch);
+            }
+            let v = Arc::make_mut(cell.get_or_insert_with(|| Arc::new(Var::empty())));
+            if let Some(epoch) = epoch {
+                v.epoch = epoch;
+            }
+            v.unassigned = false;
+            return v;
+        }
+        let scope = Arc::make_mut(&mut self.scopes[idx]);
         let Some(journal) = journal else {
             let v = Arc::make_mut(scope.entry_ref(&NameKey(name)).or_insert_with(|| Arc::new(Var::empty())));
             v.unassigned = false;
@@ -522,15 +545,7 @@ impl Variables {
         self.scopes.truncate(1);
         self.local_bits = 0;
         for (name, before) in journal.before.into_iter().rev() {
-            let scope = self.scope_mut(0, &name);
-            match before {
-                Some(v) => {
-                    scope.insert(name, v);
-                }
-                None => {
-                    scope.remove(&NameKey(&name));
-                }
-            }
+            self.store(0, &name, before);
         }
         self.has_refs = journal.has_refs;
         self.stack = journal.stack;
@@ -657,16 +672,16 @@ impl Variables {
             return Err(format!("{name}: cannot unset"));
         }
         self.materialize(name);
-        let idx = match (0..bound).rev().find(|&i| self.scope(i, name).contains_key(name)) {
+        let idx = match (0..bound).rev().find(|&i| self.stored(i, name).is_some()) {
             Some(i) => i,
             None => return Ok(()),
         };
-        if self.scope(idx, name).get(name).is_some_and(|v| v.readonly) {
+        if self.stored(idx, name).is_some_and(|v| v.readonly) {
             return Err(format!("{name}: cannot unset: readonly variable"));
         }
 
         if idx == 0 {
-            let before = self.scope(0, name).get(name).cloned();
+            let before = self.stored(0, name).cloned();
             if let Some(journal) = self.journal.as_deref_mut() {
                 if let Some(v) = before.filter(|v| v.epoch != journal.epoch) {
                     journal.record(name, Some(v));
@@ -674,15 +689,14 @@ impl Variables {
             }
         }
         let top = self.scopes.len() - 1;
-        let scope = self.scope_mut(idx, name);
         if idx == 0 || idx < top {
             // A global, or a local of a calling function: gone, so the
             // variable of the scope around it shows again (bash's dynamic unset).
-            scope.remove(name);
+            self.store(idx, name, None);
             if idx == 0 {
                 Arc::make_mut(&mut self.stack).drop_name(name);
             }
-        } else if let Some(v) = scope.get_mut(name) {
+        } else if let Some(v) = Arc::make_mut(&mut self.scopes[idx]).get_mut(name) {
             // A local of the running function stays local, without value or
             // attributes (bash keeps the name shadowed in that scope).
             *Arc::make_mut(v) = Var::empty();
@@ -699,7 +713,8 @@ impl Variables {
             let computed = global.then(|| self.stack.live_names()).into_iter().flatten();
             let computed = computed.map(|k| (k, self.lookup(0, k)));
             let computed = computed.filter_map(|(k, v)| v.map(|v| (k, v)));
-            s.iter().chain(hot).map(|(k, v)| (k.as_str(), &**v)).chain(computed)
+            let own = s.iter().map(|(k, v)| (k.as_str(), &**v));
+            own.chain(hot.map(|(k, v)| (k, &**v))).chain(computed)
         })
     }
 
@@ -709,12 +724,12 @@ impl Variables {
             return None;
         }
         let has_refs = scopes.iter().any(|s| s.values().any(|v| v.nameref));
-        let mut hot = Scope::default();
+        let mut hot = HotVars::default();
         let scopes = scopes.into_iter().enumerate().map(|(i, s)| {
             let mut scope = Scope::default();
             for (k, v) in s {
-                if i == 0 && is_hot(&k) {
-                    hot.insert(Name::from(k), Arc::new(v));
+                if let Some(cell) = hot::index(&k).filter(|_| i == 0) {
+                    *hot.cell(cell) = Some(Arc::new(v));
                 } else {
                     scope.insert(Name::from(k), Arc::new(v));
                 }
@@ -725,12 +740,13 @@ impl Variables {
         let stack = Default::default();
         let scopes: Vec<Arc<Scope>> = scopes;
         let local_bits = scopes.iter().skip(1).flat_map(|s| s.keys()).fold(0, |b, k| b | name_bit(k));
-        Some(Variables { scopes, hot: Arc::new(hot), has_refs, journal: None, epoch: 0, local_bits, stack })
+        let empty = Default::default();
+        Some(Variables { scopes, hot: Arc::new(hot), has_refs, journal: None, epoch: 0, local_bits, empty, stack })
     }
 
     /// Start a function scope.
     pub fn push_scope(&mut self) {
-        self.scopes.push(Arc::new(Scope::default()));
+        self.scopes.push(self.empty.clone());
     }
 
     /// End a function scope.
@@ -773,14 +789,14 @@ impl Variables {
     /// Whether the innermost function scope holds `name`.
     pub fn is_local_here(&self, name: &str) -> bool {
         let idx = self.scopes.len() - 1;
-        self.in_function() && self.scope(idx, name).contains_key(name)
+        self.in_function() && self.stored(idx, name).is_some()
     }
 
     /// `local name`: declare in the innermost scope (keeps an existing local).
     pub fn declare_local(&mut self, name: &str) -> &mut Var {
         let idx = self.scopes.len() - 1;
         // A new local of an exported variable is exported too, as in bash.
-        let inherit = !self.scope(idx, name).contains_key(name) && self.get_raw(name).is_some_and(|v| v.exported);
+        let inherit = self.stored(idx, name).is_none() && self.get_raw(name).is_some_and(|v| v.exported);
         let v = self.entry_at(idx, name);
         if inherit {
             v.exported = true;
@@ -791,10 +807,11 @@ impl Variables {
     /// Exported names with values, sorted.
     pub fn exported(&self) -> Vec<(String, String)> {
         let mut seen: BTreeMap<&str, Option<String>> = BTreeMap::new();
-        for scope in self.scopes.iter().rev().chain(std::iter::once(&self.hot)) {
-            // The computed arrays are never exported.
-            for (k, v) in scope.iter().filter(|(k, _)| self.stack.live_index(k).is_none()) {
-                seen.entry(k.as_str()).or_insert_with(|| {
+        let stored = self.scopes.iter().rev().flat_map(|s| s.iter().map(|(k, v)| (k.as_str(), v)));
+        // The computed arrays are never exported.
+        for (k, v) in stored.chain(self.hot.iter()).filter(|(k, _)| self.stack.live_index(k).is_none()) {
+            {
+                seen.entry(k).or_insert_with(|| {
                     // Arrays never reach a child's environment.
                     if v.exported {
                         match &v.value {
@@ -812,12 +829,8 @@ impl Variables {
 
     /// Every visible name, sorted (for `set`, `${!prefix*}`).
     pub fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
-            .scopes
-            .iter()
-            .chain(std::iter::once(&self.hot))
-            .flat_map(|s| s.keys().map(|k| k.to_string()))
-            .collect();
+        let mut names: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().map(|k| k.to_string())).collect();
+        names.extend(self.hot.iter().map(|(k, _)| k.to_string()));
         names.extend(self.stack.live_names().map(str::to_string));
         names.sort();
         names.dedup();
@@ -839,9 +852,9 @@ mod tests {
     #[test]
     fn call_stack_names_are_hot() {
         for name in super::super::call_stack::NAMES {
-            assert!(super::is_hot(name), "{name}");
+            assert!(super::hot::index(name).is_some_and(super::hot::of_stack), "{name}");
         }
-        assert!(!super::is_hot("PATH"));
+        assert!(super::hot::index("PATH").is_none());
     }
 
     /// Lookups that skip the function scopes by the names' bits still find
@@ -900,15 +913,23 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
+        // Names of the global table and of the hot cells (`super::hot`), some set before.
+        let hot = ["_", "PIPESTATUS", "BASH_REMATCH", "BASH_EXECUTION_STRING"];
         for names in [3u64, 15, 16, 17, 40] {
             let mut v = Variables::default();
             for i in 0..names / 2 {
                 v.entry(&format!("v{i}")).value = Some(Value::Scalar(format!("old{i}")));
             }
+            v.entry("_").value = Some(Value::Scalar("last".into()));
+            v.entry("BASH_REMATCH").value = Some(Value::Scalar("m".into()));
             let before = dump(&v);
             v.begin_journal();
             for step in 0..2000 {
-                let name = format!("v{}", next() % names);
+                let k = next() % (names + hot.len() as u64);
+                let name = match hot.get((k - k.min(names)) as usize).filter(|_| k >= names) {
+                    Some(h) => h.to_string(),
+                    None => format!("v{k}"),
+                };
                 if next() % 3 == 0 {
                     let _ = v.unset(&name);
                 } else {
@@ -916,7 +937,7 @@ mod tests {
                 }
             }
             let recorded = v.journal.as_ref().map_or(0, |j| j.before.len());
-            assert!(recorded <= names as usize, "{names} names, {recorded} records");
+            assert!(recorded <= names as usize + hot.len(), "{names} names, {recorded} records");
             v.roll_back();
             assert_eq!(dump(&v), before, "{names} names");
         }

@@ -55,10 +55,9 @@ pub fn function_call(sh: &mut ShellState, c: &ast::SimpleCommand) -> Option<(Arc
 /// field: digits and a sign, unless IFS splits those.
 fn arithmetic(sh: &mut ShellState, raw: &str) -> Option<String> {
     let inner = raw.strip_prefix("$((")?.strip_suffix("))")?;
-    if inner.contains(['=', '(', ')', '`', '\\', '\'', '"', '{', '}', '[', ']'])
-        || inner.contains("++")
-        || inner.contains("--")
-    {
+    // One pass: no assignment, call, quote, brace or subscript, no ++ or --.
+    let b = inner.as_bytes();
+    if b.iter().any(|c| b"=()`\\'\"{}[]".contains(c)) || b.windows(2).any(|w| w == b"++" || w == b"--") {
         return None;
     }
     let v = crate::expand::arith::try_unexpanded(sh, inner)?.to_string();
@@ -77,9 +76,10 @@ pub async fn run(sh: &mut ShellState, c: &ast::SimpleCommand, f: Arc<Function>, 
     if sh.budget.tick_short_command()? {
         simple::take_turn(sh).await;
     }
-    let last = args.last().cloned().unwrap_or_else(|| name.to_string());
+    // Shared with the call, which keeps its own `$@` (the last one is `$_` after).
+    let args = Arc::new(args);
     // As `run_command` does: a deep recursion grows the stack, not past it.
-    let r = stack::GrowStack(Box::pin(crate::interp::call_function(sh, name, f, args, fds))).await;
-    simple::set_last_arg(sh, last);
+    let r = stack::GrowStack(Box::pin(crate::interp::call_function(sh, name, f, args.clone(), fds))).await;
+    simple::set_last_arg_str(sh, args.last().map_or(name, String::as_str));
     r
 }

@@ -62,20 +62,22 @@ pub fn local(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran>,
     }
     let yield_due = sh.budget.tick_short_command()?;
     begin_simple(sh, c);
-    let mut last = String::new();
-    for (name, value) in ops {
-        let var = sh.vars.declare_local(name);
-        last = match value {
-            Some(v) => {
-                let text = format!("{name}={v}");
-                // Checked above: a plain variable takes any value as it is.
-                var.value = Some(Value::Scalar(v.into_owned()));
-                text
+    let n = ops.len();
+    for (i, (name, value)) in ops.into_iter().enumerate() {
+        if i + 1 == n {
+            // `$_` is the last operand as written out (never a name made
+            // local here: those start lower case).
+            match &value {
+                Some(v) => simple::set_last_arg_parts(sh, &[name, "=", v]),
+                None => simple::set_last_arg_parts(sh, &[name]),
             }
-            None => name.to_string(),
-        };
+        }
+        let var = sh.vars.declare_local(name);
+        if let Some(v) = value {
+            // Checked above: a plain variable takes any value as it is.
+            var.value = Some(Value::Scalar(v.into_owned()));
+        }
     }
-    simple::set_last_arg(sh, last);
     Ok(Some(Ran { status: 0, yield_due }))
 }
 
