@@ -196,7 +196,7 @@ impl CommandTable {
     /// application command of that name, and not disabled (what a fast
     /// path must know before it runs the builtin's work itself).
     pub fn runs_builtin(&self, sh: &ShellState, name: &str) -> bool {
-        !sh.funcs.contains_key(name)
+        (sh.funcs.is_empty() || !sh.funcs.contains_key(name))
             && !self.host.as_ref().is_some_and(|h| h.has(name))
             && Self::builtin(sh, name).is_some()
     }

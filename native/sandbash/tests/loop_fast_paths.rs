@@ -1060,3 +1060,53 @@ g() { local -n ref=$1; read -r ref; }; echo named > f; g v < f; echo "[$v]""#,
         0,
     );
 }
+
+// ----------------------------------------------------------------------
+// and-or lists of plain commands in a loop
+// ----------------------------------------------------------------------
+
+#[test]
+fn statuses_errexit_and_traps_midway() {
+    check_err(r#"n=0; x=
+for ((i=0;i<6;i++)); do
+  [ $i -eq 1 ] && x=set
+  [ -n "$x" ] && n=$((n+1)) || echo "no x at $i: $? ${PIPESTATUS[*]} [$_]"
+  (( i == 3 )) && trap 'echo "ERR at $i"' ERR
+  [ $i -eq 4 ] && false
+  [ $i -gt 1 ] || [ $i -eq 0 ] && echo "or-and $i $?"
+done
+echo "n=$n s=$? ${PIPESTATUS[*]}"
+set -e
+for k in 1 2 3; do [ $k = 2 ] && continue; [ $k = 9 ] || echo k$k; done
+true && false && echo never
+echo not reached"#, "no x at 0: 1 1 []]\nor-and 0 0\nor-and 2 0\nor-and 3 0\nERR at 4\nor-and 4 0\nor-and 5 0\nn=5 s=0 0\nk1\nk3\nnot reached\n", "", 0);
+}
+
+#[test]
+fn return_break_and_declined_commands_midway() {
+    check_err(
+        r#"f() { local n=$1; [ $n -le 0 ] && return $2; f $((n-1)) $2; }
+f 3 7; echo "r=$? [$_]"
+g() { [ "$1" = a ] && return; [ "$1" = b ] && echo "b $(echo sub)" && return 3; echo "other $1"; }
+g a; echo "a=$?"; g b; echo "b=$?"; g c; echo "c=$?"
+i=0; while :; do i=$((i+1)); [ $i -ge 3 ] && echo "at $i" | cat && break; done; echo "i=$i"
+j=0; while [ $j -lt 3 ] && [ "$j" != x ]; do j=$((j+1)); done; echo "j=$j"
+h() { [ $# -gt 0 ] && shift && echo "left $#" && h "$@"; }; h 1 2 3; echo "h=$?""#,
+        "r=7 [7]\na=0\nb sub\nb=3\nother c\nc=0\nat 3\ni=3\nj=3\nleft 2\nleft 1\nleft 0\nh=1\n",
+        "",
+        0,
+    );
+}
+
+#[test]
+fn underscore_and_pipestatus_through_calls_and_locals() {
+    check(
+        r#"f() { local a=1 b="x y"; echo "[$_]"; : "$@"; }
+f p q; echo "[$_] ${PIPESTATUS[*]}"
+g() { local v; echo "[$_]"; return 3; }; g; echo "[$_] $? ${PIPESTATUS[*]}"
+false | true | false; f 1; echo "${PIPESTATUS[*]} [$_]"
+declare -p _ | cut -c1-20; export _=e; f z; echo "[$_]"; declare -p _"#,
+        "[b=x y]\n[q] 0\n[v]\n[g] 3 3\n[b=x y]\n0 [1]\ndeclare -- _=\"0 [1]\"\n[b=x y]\n[z]\ndeclare -- _=\"[z]\"\n",
+        0,
+    );
+}

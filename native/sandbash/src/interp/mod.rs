@@ -274,11 +274,27 @@ pub fn run_list<'a>(sh: &'a mut ShellState, list: &'a ast::CompoundList, fds: &'
         if sh.opts.noexec || matches!(sep, ast::SeparatorOperator::Async) {
             return ListRun::Boxed(Box::pin(run_items(sh, &list.0[done..], fds, Start::Fresh)));
         }
-        let Some(cmd) = lone_command(and_or) else {
-            return ListRun::Boxed(Box::pin(run_items(sh, &list.0[done..], fds, Start::Fresh)));
-        };
         // `exec >file` changed this shell's descriptors for what follows.
         let current = sh.exec_fds.clone();
+        let Some(cmd) = lone_command(and_or) else {
+            match and_or_now(sh, and_or, current.as_deref().unwrap_or(fds)) {
+                AndOrNow::Done(s) => {
+                    status = s;
+                    continue;
+                }
+                AndOrNow::Failed(e) => return ListRun::Ready(Some(Err(e))),
+                AndOrNow::Declined => {
+                    return ListRun::Boxed(Box::pin(run_items(sh, &list.0[done..], fds, Start::Fresh)))
+                }
+                AndOrNow::Rest(rest) => {
+                    return ListRun::Boxed(Box::pin(async move {
+                        let current = sh.exec_fds.clone();
+                        and_or_rest(sh, and_or, current.as_deref().unwrap_or(fds), rest).await?;
+                        run_items(sh, &list.0[done + 1..], fds, Start::Fresh).await
+                    }))
+                }
+            }
+        };
         match fast::try_command(sh, cmd, current.as_deref().unwrap_or(fds)) {
             Err(e) => return ListRun::Ready(Some(Err(e))),
             Ok(None) => return ListRun::Boxed(Box::pin(run_items(sh, &list.0[done..], fds, Start::Declined))),
@@ -489,12 +505,26 @@ async fn run_and_or_inner(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds,
     let n = list.additional.len();
     sh.in_condition = cond_before || n > 0;
     // A lone command was offered to `fast` already (see `run_list`).
-    let mut status = if n > 0 {
+    let status = if n > 0 {
         run_pipeline_or_fast(sh, &list.first, fds).await?
     } else {
         run_pipeline(sh, &list.first, fds).await?
     };
-    for (i, next) in list.additional.iter().enumerate() {
+    and_or_from(sh, list, fds, cond_before, 0, status).await
+}
+
+/// The pipelines of an and-or list after the `&&`/`||` numbered `from`,
+/// the one before having given `status`.
+async fn and_or_from(
+    sh: &mut ShellState,
+    list: &ast::AndOrList,
+    fds: &Fds,
+    cond_before: bool,
+    from: usize,
+    mut status: i32,
+) -> Res {
+    let n = list.additional.len();
+    for (i, next) in list.additional.iter().enumerate().skip(from) {
         let (run, p) = match next {
             ast::AndOr::And(p) => (status == 0, p),
             ast::AndOr::Or(p) => (status != 0, p),
@@ -505,6 +535,102 @@ async fn run_and_or_inner(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds,
         }
     }
     Ok(status)
+}
+
+/// How far [`and_or_now`] ran an and-or list.
+enum AndOrNow {
+    /// All of it, with this status.
+    Done(i32),
+    Failed(Flow),
+    /// Nothing: its first command is not one the fast paths run.
+    Declined,
+    /// Up to a point [`and_or_rest`] goes on from.
+    Rest(AndOrRest),
+}
+
+/// Where an and-or list run at the call stopped.
+struct AndOrRest {
+    /// The first `&&`/`||` not run yet.
+    next: usize,
+    status: i32,
+    /// The command before it ran, and its finish waits (`set -e`, a turn).
+    pending: Option<fast::Ran>,
+    cond_before: bool,
+}
+
+/// `[ -n "$x" ] && n=$((n + 1))`, `[ $n -le 0 ] && return`: an and-or list
+/// of plain commands run at the call as long as the fast paths run each,
+/// as [`run_and_or`] would run it (each command's place in the condition,
+/// the statuses), without its futures.
+fn and_or_now(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> AndOrNow {
+    fn one(p: &ast::Pipeline) -> Option<&ast::Command> {
+        match (&p.seq[..], &p.timed, p.bang) {
+            ([c], None, false) => Some(c),
+            _ => None,
+        }
+    }
+    let Some(first) = one(&list.first).filter(|_| !list.additional.is_empty()) else {
+        return AndOrNow::Declined;
+    };
+    let cond_before = sh.in_condition;
+    let n = list.additional.len();
+    sh.in_condition = true;
+    let ran = match fast::try_command(sh, first, fds) {
+        Ok(Some(ran)) => ran,
+        other => {
+            sh.in_condition = cond_before;
+            return match other {
+                Err(e) => AndOrNow::Failed(e),
+                _ => AndOrNow::Declined,
+            };
+        }
+    };
+    let Some(mut status) = finish_fast_now(sh, &ran) else {
+        return AndOrNow::Rest(AndOrRest { next: 0, status: ran.status, pending: Some(ran), cond_before });
+    };
+    for (i, next) in list.additional.iter().enumerate() {
+        let (run, p) = match next {
+            ast::AndOr::And(p) => (status == 0, p),
+            ast::AndOr::Or(p) => (status != 0, p),
+        };
+        if !run {
+            continue;
+        }
+        sh.in_condition = cond_before || i + 1 < n;
+        let declined = AndOrNow::Rest(AndOrRest { next: i, status, pending: None, cond_before });
+        let Some(cmd) = one(p) else { return declined };
+        match fast::try_command(sh, cmd, fds) {
+            Err(e) => {
+                sh.in_condition = cond_before;
+                return AndOrNow::Failed(e);
+            }
+            Ok(None) => return declined,
+            Ok(Some(ran)) => match finish_fast_now(sh, &ran) {
+                Some(s) => status = s,
+                None => {
+                    let next = i + 1;
+                    return AndOrNow::Rest(AndOrRest { next, status: ran.status, pending: Some(ran), cond_before });
+                }
+            },
+        }
+    }
+    sh.in_condition = cond_before;
+    AndOrNow::Done(status)
+}
+
+/// The rest of an and-or list [`and_or_now`] began.
+async fn and_or_rest(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds, rest: AndOrRest) -> Res {
+    let cond_before = rest.cond_before;
+    let r = async {
+        let status = match rest.pending {
+            Some(ran) => finish_fast(sh, fds, ran).await?,
+            None => rest.status,
+        };
+        and_or_from(sh, list, fds, cond_before, rest.next, status).await
+    }
+    .await;
+    sh.in_condition = cond_before;
+    r
 }
 
 /// Run pipeline `p` of an and-or list, at once when it is one command that

@@ -4,7 +4,7 @@ compiled once and re-evaluated. Each case changes, part-way through a loop, what
 decides how such a command behaves (a variable's value or attributes, an option,
 a trap), so the short path and the general one must agree on every turn."""
 
-tools("printf", "echo", "env", "grep", "cat", "od", "head", "tr", "seq", "sort", "sed")
+tools("printf", "echo", "env", "grep", "cat", "od", "head", "tr", "seq", "sort", "sed", "cut")
 
 group("arithmetic whose variables change")
 t("values_that_are_not_plain_numbers", r'''for v in 7 010 0x1f 2#101 '1+2' '' ' 5 ' -3 +4 'y' '(2)'; do
@@ -459,3 +459,30 @@ while read -r l; do echo "${#l} ${l: -3}"; done < f''')
 t("read_in_functions_and_pipes", r'''f() { local line n=0; while read -r line; do n=$((n+1)); done; echo "$n [$line]"; }
 seq 1 5 > f; f < f; seq 1 3 | f; printf 'a\nb' | f
 g() { local -n ref=$1; read -r ref; }; echo named > f; g v < f; echo "[$v]"''')
+
+group("and-or lists of plain commands in a loop")
+e("statuses_errexit_and_traps_midway", r'''n=0; x=
+for ((i=0;i<6;i++)); do
+  [ $i -eq 1 ] && x=set
+  [ -n "$x" ] && n=$((n+1)) || echo "no x at $i: $? ${PIPESTATUS[*]} [$_]"
+  (( i == 3 )) && trap 'echo "ERR at $i"' ERR
+  [ $i -eq 4 ] && false
+  [ $i -gt 1 ] || [ $i -eq 0 ] && echo "or-and $i $?"
+done
+echo "n=$n s=$? ${PIPESTATUS[*]}"
+set -e
+for k in 1 2 3; do [ $k = 2 ] && continue; [ $k = 9 ] || echo k$k; done
+true && false && echo never
+echo not reached''')
+e("return_break_and_declined_commands_midway", r'''f() { local n=$1; [ $n -le 0 ] && return $2; f $((n-1)) $2; }
+f 3 7; echo "r=$? [$_]"
+g() { [ "$1" = a ] && return; [ "$1" = b ] && echo "b $(echo sub)" && return 3; echo "other $1"; }
+g a; echo "a=$?"; g b; echo "b=$?"; g c; echo "c=$?"
+i=0; while :; do i=$((i+1)); [ $i -ge 3 ] && echo "at $i" | cat && break; done; echo "i=$i"
+j=0; while [ $j -lt 3 ] && [ "$j" != x ]; do j=$((j+1)); done; echo "j=$j"
+h() { [ $# -gt 0 ] && shift && echo "left $#" && h "$@"; }; h 1 2 3; echo "h=$?"''')
+t("underscore_and_pipestatus_through_calls_and_locals", r'''f() { local a=1 b="x y"; echo "[$_]"; : "$@"; }
+f p q; echo "[$_] ${PIPESTATUS[*]}"
+g() { local v; echo "[$_]"; return 3; }; g; echo "[$_] $? ${PIPESTATUS[*]}"
+false | true | false; f 1; echo "${PIPESTATUS[*]} [$_]"
+declare -p _ | cut -c1-20; export _=e; f z; echo "[$_]"; declare -p _''')

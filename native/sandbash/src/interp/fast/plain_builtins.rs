@@ -11,6 +11,7 @@ use super::{begin_simple, parameter, simple, Ran};
 use crate::interp::Flow;
 use crate::state::ShellState;
 use brush_parser::ast::{self, CommandPrefixOrSuffixItem as Item};
+use smallvec::SmallVec;
 use std::borrow::Cow;
 
 /// Operands of a test decided here, at most (`[ a = b ]` has three).
@@ -50,7 +51,7 @@ pub fn builtin(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran
         return Ok(None);
     }
     let src = sh.src.clone();
-    let mut raw: Vec<Cow<str>> = Vec::with_capacity(items.len());
+    let mut raw: SmallVec<[Cow<str>; MAX_IGNORED + 1]> = SmallVec::new();
     for it in items {
         let Item::Word(w) = it else {
             return Ok(None);
@@ -67,7 +68,7 @@ pub fn builtin(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran
     if (tested && (raw.is_empty() || raw.len() > MAX_OPERANDS)) || !sh.commands.runs_builtin(sh, &word.value) {
         return Ok(None);
     }
-    let mut ops: Vec<Cow<str>> = Vec::with_capacity(raw.len());
+    let mut ops: SmallVec<[Cow<str>; MAX_IGNORED + 1]> = SmallVec::new();
     for r in &raw {
         match operand(sh, r) {
             Some(v) => ops.push(v),
@@ -81,14 +82,19 @@ pub fn builtin(sh: &mut ShellState, c: &ast::SimpleCommand) -> Result<Option<Ran
             None => return Ok(None),
         },
     };
+    // `[`'s last word is always `]`: written without a copy.
     let last = match ops.last() {
-        _ if bracket => "]".to_string(),
-        Some(v) => v.to_string(),
-        None => word.value.clone(),
+        _ if bracket => None,
+        Some(v) => Some(v.to_string()),
+        None => Some(word.value.clone()),
     };
+    drop(ops);
     let yield_due = sh.budget.tick_short_command()?;
     begin_simple(sh, c);
-    simple::set_last_arg(sh, last);
+    match last {
+        Some(last) => simple::set_last_arg(sh, last),
+        None => simple::set_last_arg_str(sh, "]"),
+    }
     Ok(Some(Ran { status: i32::from(!truth), yield_due }))
 }
 
