@@ -525,16 +525,21 @@ async fn and_or_from(
 ) -> Res {
     let n = list.additional.len();
     for (i, next) in list.additional.iter().enumerate().skip(from) {
-        let (run, p) = match next {
-            ast::AndOr::And(p) => (status == 0, p),
-            ast::AndOr::Or(p) => (status != 0, p),
-        };
-        if run {
+        if let Some(p) = taken(next, status) {
             sh.in_condition = cond_before || i + 1 < n;
             status = run_pipeline_or_fast(sh, p, fds).await?;
         }
     }
     Ok(status)
+}
+
+/// The pipeline after `&&` or `||`, when the status before it runs it.
+fn taken(next: &ast::AndOr, status: i32) -> Option<&ast::Pipeline> {
+    match next {
+        ast::AndOr::And(p) if status == 0 => Some(p),
+        ast::AndOr::Or(p) if status != 0 => Some(p),
+        _ => None,
+    }
 }
 
 /// How far [`and_or_now`] ran an and-or list.
@@ -589,13 +594,9 @@ fn and_or_now(sh: &mut ShellState, list: &ast::AndOrList, fds: &Fds) -> AndOrNow
         return AndOrNow::Rest(AndOrRest { next: 0, status: ran.status, pending: Some(ran), cond_before });
     };
     for (i, next) in list.additional.iter().enumerate() {
-        let (run, p) = match next {
-            ast::AndOr::And(p) => (status == 0, p),
-            ast::AndOr::Or(p) => (status != 0, p),
-        };
-        if !run {
+        let Some(p) = taken(next, status) else {
             continue;
-        }
+        };
         sh.in_condition = cond_before || i + 1 < n;
         let declined = AndOrNow::Rest(AndOrRest { next: i, status, pending: None, cond_before });
         let Some(cmd) = one(p) else { return declined };

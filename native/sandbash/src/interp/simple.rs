@@ -705,12 +705,15 @@ fn last_arg_in_place<'a>(sh: &'a mut ShellState, v: &[&str]) -> Option<Option<&'
     let same = |s: &String| {
         s.len() == v.iter().map(|p| p.len()).sum::<usize>() && {
             let mut rest = s.as_str();
-            v.iter().all(|p| match rest.strip_prefix(p) {
-                Some(r) => {
-                    rest = r;
-                    true
-                }
-                None => false,
+            v.iter().all(|p| {
+                p.is_empty()
+                    || match rest.strip_prefix(p) {
+                        Some(r) => {
+                            rest = r;
+                            true
+                        }
+                        None => false,
+                    }
             })
         }
     };

@@ -21,10 +21,6 @@ pub const NAMES: [&str; 9] = [
     "BASH_ARGC",
 ];
 
-/// The cell of `$_`.
-pub const UNDERSCORE: usize = 0;
-/// The cell of `PIPESTATUS`.
-pub const PIPESTATUS: usize = 1;
 /// Cells from here on hold the call stack's names (see `call_stack`).
 const FIRST_OF_STACK: usize = 4;
 

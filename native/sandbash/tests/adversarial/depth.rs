@@ -303,3 +303,16 @@ fn deep_recursion_through_fast_calls() {
         );
     }
 }
+
+#[test]
+fn and_or_chains_built_at_run_time_meet_the_limits() {
+    // The fast path runs an and-or list's plain commands one after another
+    // at the call: a chain of any length is still counted, charged (its text
+    // is parsed inside the budget) and stopped at the deadline.
+    for n in SIZES {
+        let script = format!("s=$(yes 'true &&' | head -n {n} | tr '\\n' ' '); eval \"$s [ 1 = 1 ] && echo ok\"\n");
+        answer_or_limit(&script, limits(), "ok\n", &["timeout_ms", "max_"]);
+    }
+    // A loop that never ends, of and-or lists the fast path runs whole.
+    stops_with("while true && [ 1 = 1 ] && :; do [ -n x ] && i=$((i+1)) || break; done", "max_");
+}

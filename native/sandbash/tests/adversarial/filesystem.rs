@@ -6,19 +6,6 @@
 use super::harness::*;
 use sandbash::Limits;
 
-/// The script printed `want`, or stopped on one of `limits`.
-#[track_caller]
-fn answer_or_limit(script: &str, limits: Limits, want: &str, names: &[&str]) {
-    let o = survives_with(script, limits);
-    match &o.result {
-        Ok(_) => assert_eq!(o.stdout(), want, "{}", shorten(script)),
-        Err(e) => {
-            let e = e.to_string();
-            assert!(names.iter().any(|l| e.contains(l)), "{}: {e}", shorten(script));
-        }
-    }
-}
-
 /// Loops as long as the sizes ask: the suite's timeout is the bound.
 fn long_loops() -> Limits {
     Limits {

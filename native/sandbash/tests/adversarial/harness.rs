@@ -196,3 +196,16 @@ pub fn shorten(s: &str) -> String {
 pub fn rep(s: &str, n: usize) -> String {
     s.repeat(n)
 }
+
+/// The script printed `want`, or stopped on one of `limits`.
+#[track_caller]
+pub fn answer_or_limit(script: &str, limits: Limits, want: &str, names: &[&str]) {
+    let o = survives_with(script, limits);
+    match &o.result {
+        Ok(_) => assert_eq!(o.stdout(), want, "{}", shorten(script)),
+        Err(e) => {
+            let e = e.to_string();
+            assert!(names.iter().any(|l| e.contains(l)), "{}: {e}", shorten(script));
+        }
+    }
+}
